@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* error.c: print "ltruss: error: ..." lines and exit with status 2. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+/* Print one line: prefix, message, and the errno text when err != 0. */
+static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
+{
+	char buf[1024];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (err)
+		fprintf(stderr, "ltruss: %s%s: %s\n", prefix, buf, strerror(err));
+	else
+		fprintf(stderr, "ltruss: %s%s\n", prefix, buf);
+	fflush(stderr);
+}
+
+void error_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("error: ", 0, fmt, ap);
+	va_end(ap);
+}
+
+void perror_msg(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("error: ", err, fmt, ap);
+	va_end(ap);
+}
+
+void warning_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", 0, fmt, ap);
+	va_end(ap);
+}
+
+void error_msg_and_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("error: ", 0, fmt, ap);
+	va_end(ap);
+	exit(EXIT_LTRUSS_ERROR);
+}
+
+void perror_msg_and_die(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("error: ", err, fmt, ap);
+	va_end(ap);
+	exit(EXIT_LTRUSS_ERROR);
+}
+
+/* A command-line mistake: the message, then where to look. */
+void usage_error(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "ltruss: error: %s; see 'ltruss --help'\n", buf);
+	exit(EXIT_LTRUSS_ERROR);
+}

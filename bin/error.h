@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* error.h: the one error vocabulary of the ltruss front end. */
+#ifndef LTRUSS_ERROR_H
+#define LTRUSS_ERROR_H
+
+/* Exit status of ltruss's own errors (bad option, bad config, cannot trace). */
+#define EXIT_LTRUSS_ERROR 2
+
+void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void perror_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void error_msg_and_die(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+void perror_msg_and_die(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+void usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+#endif

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* fd-util.h: file descriptor helpers. */
+#ifndef LTRUSS_FD_UTIL_H
+#define LTRUSS_FD_UTIL_H
+
+/*
+ * Move fd to a high number, close-on-exec, out of the way of the numbers
+ * programs expect to be free; returns the new fd (the old one is closed).
+ */
+int fd_move_high(int fd);
+
+#endif

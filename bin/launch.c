@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * launch.c: start the traced command and wait for it.
+ *
+ * The interposer enters the program through LD_AUDIT, the loader's own hook
+ * for this job: it is loaded before any of the program's objects and sees
+ * every binding.  The session and the trace output reach it as inherited
+ * file descriptors named in LTRUSS_SESSION; the interposer removes its
+ * variables (and restores a user's own LD_AUDIT) so that the program sees
+ * its own environment and its children run untraced.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../lib/session.h"
+#include "error.h"
+#include "launch.h"
+
+extern char **environ;
+
+const char *launch_interposer_path(void)
+{
+	static char exe[PATH_MAX];
+	static char path[PATH_MAX + 32];
+	ssize_t n;
+	char *slash;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			/* Run from the build tree: use the interposer built beside it. */
+			if (strcmp(exe, LTRUSS_BUILD_BINDIR) == 0) {
+				snprintf(path, sizeof(path), "%s/libltruss.so",
+					 LTRUSS_BUILD_LIBDIR);
+				return path;
+			}
+		}
+	}
+	snprintf(path, sizeof(path), "%s/libltruss.so", LTRUSS_PKGLIBDIR);
+	return path;
+}
+
+/* Build the child's environment: the caller's, plus the interposer's variables. */
+static char **child_environment(const char *interposer, int session_fd)
+{
+	const char *user_audit = getenv("LD_AUDIT");
+	size_t n = 0, i, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = calloc(n + 4, sizeof(*env));
+	if (!env)
+		error_msg_and_die("out of memory");
+	for (i = 0; i < n; i++) {
+		if (strncmp(environ[i], "LD_AUDIT=", 9) == 0 ||
+		    strncmp(environ[i], LTR_ENV_SESSION "=",
+			    sizeof(LTR_ENV_SESSION)) == 0 ||
+		    strncmp(environ[i], LTR_ENV_SAVED_AUDIT "=",
+			    sizeof(LTR_ENV_SAVED_AUDIT)) == 0)
+			continue;
+		env[k++] = environ[i];
+	}
+	if (user_audit && *user_audit) {
+		if (asprintf(&env[k++], "LD_AUDIT=%s:%s", interposer,
+			     user_audit) < 0 ||
+		    asprintf(&env[k++], LTR_ENV_SAVED_AUDIT "=%s",
+			     user_audit) < 0)
+			error_msg_and_die("out of memory");
+	} else if (asprintf(&env[k++], "LD_AUDIT=%s", interposer) < 0) {
+		error_msg_and_die("out of memory");
+	}
+	if (asprintf(&env[k++], LTR_ENV_SESSION "=%d", session_fd) < 0)
+		error_msg_and_die("out of memory");
+	env[k] = NULL;
+	return env;
+}
+
+static volatile pid_t child_pid;
+
+/* Pass termination requests on to the traced command. */
+static void forward_signal(int sig)
+{
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+/* Ignore terminal signals (the program gets them too) and forward the rest. */
+static void install_signal_handlers(void)
+{
+	static const int forwarded[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sa.sa_handler = forward_signal;
+	sa.sa_flags = SA_RESTART;
+	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaction(forwarded[i], &sa, NULL);
+}
+
+/* In the child: restore default signals, keep the two fds open, exec. */
+static void exec_child(const char *path, char **argv, char **env,
+		       int session_fd, int out_fd, int report_fd)
+{
+	int err;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	fcntl(session_fd, F_SETFD, 0);
+	if (out_fd >= 0)
+		fcntl(out_fd, F_SETFD, 0);
+	execve(path, argv, env);
+	err = errno;
+	if (write(report_fd, &err, sizeof(err)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+struct outcome launch_and_wait(const char *path, char **argv, int session_fd,
+			       int out_fd)
+{
+	char **env = child_environment(launch_interposer_path(), session_fd);
+	struct outcome out = { 0, 0, 0 };
+	int report[2], status, err;
+	pid_t pid;
+	ssize_t n;
+
+	if (pipe2(report, O_CLOEXEC) < 0)
+		perror_msg_and_die("cannot create a pipe");
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		perror_msg_and_die("cannot fork");
+	if (pid == 0) {
+		close(report[0]);
+		exec_child(path, argv, env, session_fd, out_fd, report[1]);
+	}
+	child_pid = pid;
+	install_signal_handlers();
+	close(report[1]);
+	do
+		n = read(report[0], &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	close(report[0]);
+	if (n == (ssize_t)sizeof(err)) {
+		waitpid(pid, NULL, 0);
+		errno = err;
+		perror_msg_and_die("cannot run '%s'", path);
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			perror_msg_and_die("cannot wait for '%s'", path);
+	}
+	if (WIFSIGNALED(status)) {
+		out.signal = WTERMSIG(status);
+		out.core_dumped = WCOREDUMP(status);
+		out.exit_status = 128 + out.signal;
+	} else {
+		out.exit_status = WEXITSTATUS(status);
+	}
+	free(env);
+	return out;
+}

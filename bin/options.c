@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* options.c: the ltruss command line, parsed into struct options. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "options.h"
+
+static const char usage_text[] =
+	"Usage: ltruss [OPTIONS] [--] COMMAND [ARG...]\n"
+	"Trace the calls COMMAND makes into shared libraries.\n"
+	"\n"
+	"Selection (repeatable, applied left to right, later rules win):\n"
+	"  -u [!]LIB[:[:]][!]FUNC[,FUNC...]\n"
+	"                     trace FUNCs (globs) of LIB (glob on soname or file\n"
+	"                     name; a.out is the program); '::' also traces LIB's\n"
+	"                     calls to itself; '!' excludes\n"
+	"      --from GLOB    only calls made from objects matching GLOB\n"
+	"  -D, --depth N      show calls nested at most N deep\n"
+	"\n"
+	"Output:\n"
+	"  -o, --output FILE  write trace lines and the summary to FILE\n"
+	"  -c, --count        count only: a summary table on exit, no trace lines\n"
+	"  -C, --count-trace  trace lines and the summary table on exit\n"
+	"  -S, --sort KEY     sort the summary by time, self, calls, avg, max,\n"
+	"                     errors or name (default: time)\n"
+	"\n"
+	"  -h, --help         show this help and exit\n"
+	"  -V, --version      show the version and exit\n"
+	"\n"
+	"With no selection, ltruss traces every call the program itself makes into\n"
+	"its libraries.  See ltruss(1).\n";
+
+enum { OPT_FROM = 0x100 };
+
+static const struct option long_options[] = {
+	{ "depth", required_argument, NULL, 'D' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "count", no_argument, NULL, 'c' },
+	{ "count-trace", no_argument, NULL, 'C' },
+	{ "sort", required_argument, NULL, 'S' },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Parse a non-negative decimal number for option opt, or die. */
+static unsigned parse_count(const char *opt, const char *arg)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || v > INT_MAX)
+		usage_error("%s needs a number, not '%s'", opt, arg);
+	return (unsigned)v;
+}
+
+/* Map a -S key to enum sort_key, or die naming the valid keys. */
+static enum sort_key parse_sort(const char *arg)
+{
+	static const char *const keys[] = {
+		[SORT_TIME] = "time", [SORT_SELF] = "self",
+		[SORT_CALLS] = "calls", [SORT_AVG] = "avg",
+		[SORT_MAX] = "max", [SORT_ERRORS] = "errors",
+		[SORT_NAME] = "name",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(arg, keys[i]) == 0)
+			return (enum sort_key)i;
+	usage_error("unknown sort key '%s' for -S (use time, self, calls, avg, max, errors or name)",
+		    arg);
+}
+
+void options_parse(struct options *opts, int argc, char **argv)
+{
+	bool count_only = false, count_trace = false;
+	const char *err;
+	int c;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->trace = true;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:u:D:o:cCS:hV", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'u':
+			if ((err = selection_add_u(&opts->sel, optarg)))
+				usage_error("bad -u '%s': %s", optarg, err);
+			opts->selected = true;
+			break;
+		case OPT_FROM:
+			if ((err = selection_add_from(&opts->sel, optarg)))
+				usage_error("bad --from '%s': %s", optarg, err);
+			break;
+		case 'D':
+			opts->depth = parse_count("-D", optarg);
+			if (opts->depth == 0)
+				usage_error("-D needs a depth of at least 1");
+			break;
+		case 'o':
+			opts->output = optarg;
+			break;
+		case 'c':
+			count_only = true;
+			break;
+		case 'C':
+			count_trace = true;
+			break;
+		case 'S':
+			opts->sort = parse_sort(optarg);
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(0);
+		case 'V':
+			printf("ltruss %s\n", PACKAGE_VERSION);
+			exit(0);
+		case ':':
+			usage_error("option '%s' needs an argument",
+				    argv[optind - 1]);
+		default:
+			if (optopt && optopt < 0x100)
+				usage_error("unknown option '-%c'", optopt);
+			usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (count_only && count_trace)
+		usage_error("-c and -C cannot be used together");
+	opts->count = count_only || count_trace;
+	opts->trace = !count_only;
+	if (optind >= argc)
+		usage_error("no command to trace");
+	opts->argv = argv + optind;
+	if (!opts->selected) {
+		size_t nfrom = opts->sel.nfrom;
+
+		/* --from alone narrows the default instead of replacing it. */
+		selection_default(&opts->sel);
+		if (nfrom)
+			opts->sel.nfrom = nfrom;
+	}
+}

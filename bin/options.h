@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* options.h: what the command line asked for. */
+#ifndef LTRUSS_OPTIONS_H
+#define LTRUSS_OPTIONS_H
+
+#include <stdbool.h>
+
+#include "selection.h"
+
+/* Summary sort keys (-S). */
+enum sort_key { SORT_TIME, SORT_SELF, SORT_CALLS, SORT_AVG, SORT_MAX,
+		SORT_ERRORS, SORT_NAME };
+
+struct options {
+	struct selection sel;    /* -u, --from */
+	bool selected;           /* any -u given (else the default selection) */
+	unsigned depth;          /* -D; 0 = unlimited */
+	const char *output;      /* -o FILE, or NULL for stderr */
+	bool count;              /* -c or -C: summary on exit */
+	bool trace;              /* trace lines (not with -c) */
+	enum sort_key sort;      /* -S */
+	char **argv;             /* the command and its arguments */
+};
+
+/* Parse argv into opts; on any error, print it and exit 2. */
+void options_parse(struct options *opts, int argc, char **argv);
+
+#endif

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* session.c: create and fill the shared-memory session (lib/session.h). */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "fd-util.h"
+#include "session.h"
+
+void session_create(struct session_handle *h, const struct options *opts,
+		    int out_fd)
+{
+	size_t size = sizeof(struct ltr_session);
+	struct ltr_session *s;
+	int fd;
+
+	fd = memfd_create("ltruss-session", MFD_CLOEXEC);
+	if (fd < 0)
+		perror_msg_and_die("cannot create the shared-memory session");
+	fd = fd_move_high(fd);
+	if (ftruncate(fd, (off_t)size) < 0)
+		perror_msg_and_die("cannot size the shared-memory session");
+	s = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (s == MAP_FAILED)
+		perror_msg_and_die("cannot map the shared-memory session");
+
+	s->version = LTR_SESSION_VERSION;
+	s->header_size = (uint32_t)sizeof(*s);
+	s->total_size = size;
+	s->owner_uid = (uint32_t)geteuid();
+	s->flags = (opts->trace ? LTR_F_TRACE : 0) |
+		   (opts->count ? LTR_F_COUNT : 0);
+	s->out_fd = out_fd;
+	s->depth_limit = opts->depth;
+	s->strsize = 32;
+	s->nrules = (uint32_t)opts->sel.nrules;
+	memcpy(s->rules, opts->sel.rules, opts->sel.nrules * sizeof(s->rules[0]));
+	s->nfrom = (uint32_t)opts->sel.nfrom;
+	memcpy(s->from, opts->sel.from, opts->sel.nfrom * sizeof(s->from[0]));
+	/* The magic goes last: a session is valid only once it is complete. */
+	__atomic_store_n(&s->magic, LTR_SESSION_MAGIC, __ATOMIC_RELEASE);
+	h->s = s;
+	h->fd = fd;
+}
+
+const char *session_func_name(const struct ltr_session *s, uint32_t f,
+			      char *buf, size_t size)
+{
+	const struct ltr_func *fn = &s->funcs[f];
+
+	if (fn->lib >= LTR_STRINGS_SIZE || fn->name >= LTR_STRINGS_SIZE)
+		snprintf(buf, size, "?:?");
+	else
+		snprintf(buf, size, "%.*s:%.*s", 64, s->strings + fn->lib,
+			 (int)(size > 66 ? size - 66 : 1), s->strings + fn->name);
+	return buf;
+}

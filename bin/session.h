@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* session.h: create the shared-memory session the interposer reports into. */
+#ifndef LTRUSS_BIN_SESSION_H
+#define LTRUSS_BIN_SESSION_H
+
+#include "../lib/session.h"
+#include "options.h"
+
+struct session_handle {
+	struct ltr_session *s; /* the mapping */
+	int fd;                /* the memfd (close-on-exec in ltruss) */
+};
+
+/* Create a session for opts, with trace lines going to out_fd; exits 2 on failure. */
+void session_create(struct session_handle *h, const struct options *opts,
+		    int out_fd);
+
+/* Name of function f in the session ("lib:func"), into buf. */
+const char *session_func_name(const struct ltr_session *s, uint32_t f,
+			      char *buf, size_t size);
+
+#endif

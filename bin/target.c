@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* target.c: find the command and refuse what the interposer cannot enter. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "target.h"
+
+/* Search PATH for name; returns a malloc'd path or NULL (errno set). */
+static char *path_search(const char *name)
+{
+	const char *path = getenv("PATH");
+	int saved = ENOENT;
+
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		const char *end = strchrnul(path, ':');
+		size_t dirlen = (size_t)(end - path);
+		char *full;
+
+		if (asprintf(&full, "%.*s%s%s", (int)dirlen, path,
+			     dirlen ? "/" : "", name) < 0)
+			error_msg_and_die("out of memory");
+		if (access(full, X_OK) == 0) {
+			struct stat st;
+
+			if (stat(full, &st) == 0 && S_ISREG(st.st_mode))
+				return full;
+		} else if (errno == EACCES) {
+			saved = EACCES;
+		}
+		free(full);
+		path = *end ? end + 1 : end;
+	}
+	errno = saved;
+	return NULL;
+}
+
+/* Refuse programs run with other credentials: the loader drops LD_AUDIT. */
+static void check_credentials(const char *path, const struct stat *st)
+{
+	if ((st->st_mode & S_ISUID) && st->st_uid != geteuid())
+		error_msg_and_die("cannot trace '%s': it is set-uid, so the loader would ignore the interposer; run it as its owner or copy it without the set-uid bit",
+				  path);
+	if ((st->st_mode & S_ISGID) && st->st_gid != getegid())
+		error_msg_and_die("cannot trace '%s': it is set-gid, so the loader would ignore the interposer; run it with its group or copy it without the set-gid bit",
+				  path);
+	if (getxattr(path, "security.capability", NULL, 0) > 0)
+		error_msg_and_die("cannot trace '%s': it has file capabilities, so the loader would ignore the interposer; trace a copy without them",
+				  path);
+}
+
+/* Check an ELF file: x86_64, dynamically linked. */
+static void check_elf(const char *path, int fd)
+{
+	GElf_Ehdr eh;
+	size_t i, nph;
+	bool interp = false;
+	Elf *elf;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		error_msg_and_die("libelf is unusable: %s", elf_errmsg(-1));
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
+		error_msg_and_die("cannot trace '%s': not an ELF program (%s)",
+				  path, elf_errmsg(-1));
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64)
+		error_msg_and_die("cannot trace '%s': it is built for another architecture (ELF class %d, machine %d); ltruss traces x86_64 programs",
+				  path, eh.e_ident[EI_CLASS], eh.e_machine);
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
+		error_msg_and_die("cannot trace '%s': not an executable (ELF type %d)",
+				  path, eh.e_type);
+	if (elf_getphdrnum(elf, &nph) != 0)
+		error_msg_and_die("cannot trace '%s': bad ELF program headers (%s)",
+				  path, elf_errmsg(-1));
+	for (i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP)
+			interp = true;
+	}
+	elf_end(elf);
+	if (!interp)
+		error_msg_and_die("cannot trace '%s': it is statically linked, so it loads no shared libraries to trace",
+				  path);
+}
+
+/* Check path (a program or a script's interpreter, depth levels deep). */
+static void check_program(const char *path, int depth)
+{
+	char head[256];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		perror_msg_and_die("cannot open '%s'", path);
+	if (fstat(fd, &st) < 0)
+		perror_msg_and_die("cannot stat '%s'", path);
+	check_credentials(path, &st);
+	n = pread(fd, head, sizeof(head) - 1, 0);
+	if (n < 0)
+		perror_msg_and_die("cannot read '%s'", path);
+	head[n] = '\0';
+	if (n >= 2 && head[0] == '#' && head[1] == '!') {
+		char *interp = head + 2, *end;
+
+		close(fd);
+		if (depth > 4)
+			error_msg_and_die("cannot trace '%s': too many levels of '#!' interpreters",
+					  path);
+		interp += strspn(interp, " \t");
+		end = interp + strcspn(interp, " \t\n");
+		*end = '\0';
+		if (*interp == '\0')
+			error_msg_and_die("cannot trace '%s': its '#!' line names no interpreter",
+					  path);
+		check_program(interp, depth + 1);
+		return;
+	}
+	check_elf(path, fd);
+	close(fd);
+}
+
+char *target_resolve(const char *name)
+{
+	char *path;
+
+	if (strchr(name, '/')) {
+		path = strdup(name);
+		if (!path)
+			error_msg_and_die("out of memory");
+		if (access(path, X_OK) < 0)
+			perror_msg_and_die("cannot run '%s'", name);
+	} else {
+		path = path_search(name);
+		if (!path) {
+			if (errno == EACCES)
+				error_msg_and_die("cannot run '%s': permission denied",
+						  name);
+			error_msg_and_die("command not found: '%s' (not in PATH)",
+					  name);
+		}
+	}
+	check_program(path, 0);
+	return path;
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * trampoline.S: the x86_64 stubs, the common entry and the return trampoline.
+ *
+ * Stubs.  One stub per traced target address, pre-built here in .text (no
+ * writable and executable memory): stub i is 16 bytes at ltr_stubs + 16*i,
+ * "endbr64; mov $i, %r11d; jmp ltr_entry_common".  The loader's binding
+ * (la_symbind64) and patched GLOB_DAT slots point at the stub instead of the
+ * function, so calls of untraced functions are not redirected at all.  %r11
+ * is free at a call boundary: the ABI reserves it for neither arguments nor
+ * the static chain.
+ *
+ * Entry.  The stub jumps, it does not call, so the stack is exactly the
+ * caller's: stack arguments and varargs are untouched.  ltr_entry_common
+ * saves the argument registers (%rdi %rsi %rdx %rcx %r8 %r9, %rax = vector
+ * count of varargs, %r10 = static chain) and the low halves of %xmm0-7 for
+ * capture, calls ltr_on_entry(regs, index), restores, and jumps to the
+ * address it returned.  ltr_on_entry may replace the return address on the
+ * stack (regs->ret) with ltr_return_tramp to see the return.  The C code of
+ * the interposer is built with -mgeneral-regs-only, so the vector registers
+ * that carry float arguments need no restoring.
+ *
+ * Return.  The callee returns into ltr_return_tramp with its result in %rax,
+ * %rdx, %xmm0, %xmm1 or x87 %st0/%st1.  The first four are saved (x87 is
+ * never touched by the interposer), ltr_on_exit finds the real return
+ * address on the thread's shadow stack, and it is written back into the very
+ * slot the callee returned through, so the final "ret" leaves the stack as
+ * the caller expects.  For the unwinder the trampoline is the end of the
+ * stack (its return address is undefined); C++ exceptions and forced
+ * unwinds are handled before they walk the stack (lib/unwind.c).
+ */
+
+#ifndef LTR_NSTUBS
+#error "LTR_NSTUBS must be defined"
+#endif
+
+	.section .note.GNU-stack, "", @progbits
+
+	.text
+
+/* struct ltr_regs offsets (lib/interposer.h) */
+#define R_XMM 0
+#define R_RDI 64
+#define R_RSI 72
+#define R_RDX 80
+#define R_RCX 88
+#define R_R8 96
+#define R_R9 104
+#define R_RAX 112
+#define R_R10 120
+#define R_SIZE 136 /* then the caller's return address */
+
+	.p2align 4
+	.globl ltr_stubs
+	.hidden ltr_stubs
+	.type ltr_stubs, @function
+ltr_stubs:
+	.set stub_index, 0
+	.rept LTR_NSTUBS
+	.p2align 4
+	endbr64
+	movl $stub_index, %r11d
+	jmp ltr_entry_common
+	.set stub_index, stub_index + 1
+	.endr
+	.p2align 4
+	.globl ltr_stubs_end
+	.hidden ltr_stubs_end
+ltr_stubs_end:
+	.size ltr_stubs, ltr_stubs_end - ltr_stubs
+
+	.p2align 4
+	.globl ltr_entry_common
+	.hidden ltr_entry_common
+	.type ltr_entry_common, @function
+ltr_entry_common:
+	.cfi_startproc
+	subq $R_SIZE, %rsp
+	.cfi_adjust_cfa_offset R_SIZE
+	movq %rdi, R_RDI(%rsp)
+	movq %rsi, R_RSI(%rsp)
+	movq %rdx, R_RDX(%rsp)
+	movq %rcx, R_RCX(%rsp)
+	movq %r8, R_R8(%rsp)
+	movq %r9, R_R9(%rsp)
+	movq %rax, R_RAX(%rsp)
+	movq %r10, R_R10(%rsp)
+	movq %xmm0, R_XMM+0(%rsp)
+	movq %xmm1, R_XMM+8(%rsp)
+	movq %xmm2, R_XMM+16(%rsp)
+	movq %xmm3, R_XMM+24(%rsp)
+	movq %xmm4, R_XMM+32(%rsp)
+	movq %xmm5, R_XMM+40(%rsp)
+	movq %xmm6, R_XMM+48(%rsp)
+	movq %xmm7, R_XMM+56(%rsp)
+	movq %rsp, %rdi
+	movl %r11d, %esi
+	call ltr_on_entry
+	movq %rax, %r11
+	movq R_RDI(%rsp), %rdi
+	movq R_RSI(%rsp), %rsi
+	movq R_RDX(%rsp), %rdx
+	movq R_RCX(%rsp), %rcx
+	movq R_R8(%rsp), %r8
+	movq R_R9(%rsp), %r9
+	movq R_RAX(%rsp), %rax
+	movq R_R10(%rsp), %r10
+	addq $R_SIZE, %rsp
+	.cfi_adjust_cfa_offset -R_SIZE
+	jmp *%r11
+	.cfi_endproc
+	.size ltr_entry_common, . - ltr_entry_common
+
+/* struct ltr_retregs offsets (lib/interposer.h) */
+#define X_XMM0 0
+#define X_XMM1 16
+#define X_RAX 32
+#define X_RDX 40
+#define X_SIZE 64 /* the last 8 bytes are the callee's return slot */
+
+	.p2align 4
+	.cfi_startproc
+	.cfi_undefined rip
+	/* The unwinder looks up return address - 1: it must land here too. */
+	nop
+	.globl ltr_return_tramp
+	.hidden ltr_return_tramp
+	.type ltr_return_tramp, @function
+ltr_return_tramp:
+	subq $X_SIZE, %rsp
+	movdqu %xmm0, X_XMM0(%rsp)
+	movdqu %xmm1, X_XMM1(%rsp)
+	movq %rax, X_RAX(%rsp)
+	movq %rdx, X_RDX(%rsp)
+	movq %rsp, %rdi
+	leaq X_SIZE-8(%rsp), %rsi
+	call ltr_on_exit
+	movq %rax, X_SIZE-8(%rsp)
+	movdqu X_XMM0(%rsp), %xmm0
+	movdqu X_XMM1(%rsp), %xmm1
+	movq X_RAX(%rsp), %rax
+	movq X_RDX(%rsp), %rdx
+	addq $X_SIZE-8, %rsp
+	ret
+	.cfi_endproc
+	.size ltr_return_tramp, . - ltr_return_tramp

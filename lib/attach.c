@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * attach.c: find and map the session, then give the program its environment back.
+ *
+ * ltruss passes the session as an inherited memfd named by LTRUSS_SESSION.
+ * The session is used only if it is a regular file owned by our uid whose
+ * header says it was made for our uid with this contract version.  Then the
+ * variables ltruss added are removed from the environment array in place
+ * (the program's libc reads the same array later) and a user's own
+ * LD_AUDIT is put back, so the program and, without -f, its children see
+ * exactly the environment they would have had.
+ */
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "arch/x86_64/cpu.h"
+#include "interposer.h"
+
+extern char **environ;
+
+struct ltr_session *ltr_session;
+
+void ltr_warn(const char *msg, const char *detail)
+{
+	char line[512];
+	size_t n = 0;
+
+	ltr_strlcpy(line, "ltruss: ", sizeof(line));
+	n = ltr_strlen(line);
+	ltr_strlcpy(line + n, msg, sizeof(line) - n);
+	n = ltr_strlen(line);
+	if (detail) {
+		ltr_strlcpy(line + n, ": ", sizeof(line) - n);
+		n = ltr_strlen(line);
+		ltr_strlcpy(line + n, detail, sizeof(line) - n);
+		n = ltr_strlen(line);
+	}
+	if (n < sizeof(line) - 1)
+		line[n++] = '\n';
+	ltr_syscall3(SYS_write, 2, (long)line, (long)n);
+}
+
+/* The value of environment variable name (name without '='), or NULL. */
+static char **env_find(const char *name)
+{
+	size_t len = ltr_strlen(name);
+	char **e;
+
+	for (e = environ; e && *e; e++) {
+		size_t i;
+
+		for (i = 0; i < len && (*e)[i] == name[i]; i++)
+			;
+		if (i == len && (*e)[len] == '=')
+			return e;
+	}
+	return NULL;
+}
+
+/* Remove the entry at e from the environment array, keeping the order. */
+static void env_remove(char **e)
+{
+	for (; *e; e++)
+		e[0] = e[1];
+}
+
+/* Parse a non-negative decimal number; -1 if s is not one. */
+static long parse_fd(const char *s)
+{
+	long v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 1000000)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
+/* Remove ltruss's variables; restore the user's LD_AUDIT if there was one. */
+static void env_restore(void)
+{
+	static char saved_audit[4096] = "LD_AUDIT=";
+	char **e;
+
+	if ((e = env_find(LTR_ENV_SESSION)))
+		env_remove(e);
+	e = env_find(LTR_ENV_SAVED_AUDIT);
+	if (e) {
+		ltr_strlcpy(saved_audit + 9, *e + sizeof(LTR_ENV_SAVED_AUDIT),
+			    sizeof(saved_audit) - 9);
+		env_remove(e);
+		if ((e = env_find("LD_AUDIT")))
+			*e = saved_audit;
+	} else if ((e = env_find("LD_AUDIT"))) {
+		env_remove(e);
+	}
+}
+
+void ltr_attach(void)
+{
+	struct ltr_session *s;
+	struct stat st;
+	char **e;
+	long fd;
+
+	e = env_find(LTR_ENV_SESSION);
+	if (!e)
+		return; /* loaded without ltruss: stay inert */
+	fd = parse_fd(*e + sizeof(LTR_ENV_SESSION));
+	if (fd < 0 || fstat((int)fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() ||
+	    (size_t)st.st_size < sizeof(struct ltr_session)) {
+		ltr_warn("not tracing", "the session in " LTR_ENV_SESSION
+			 " is missing or not this user's");
+		env_restore();
+		return;
+	}
+	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED,
+		 (int)fd, 0);
+	if (s == MAP_FAILED) {
+		ltr_warn("not tracing", "cannot map the session");
+		env_restore();
+		return;
+	}
+	if (s->magic != LTR_SESSION_MAGIC || s->version != LTR_SESSION_VERSION ||
+	    s->header_size != sizeof(*s) || s->owner_uid != geteuid()) {
+		ltr_warn("not tracing",
+			 "the session was made by another ltruss version or user");
+		munmap(s, sizeof(*s));
+		env_restore();
+		return;
+	}
+	if (!(s->flags & LTR_F_FOLLOW)) {
+		env_restore();
+		close((int)fd);
+	}
+	ltr_session = s;
+}

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * audit.c: the rtld-audit entry points, the only symbols libltruss.so exports.
+ *
+ * ltruss loads this object with LD_AUDIT.  Why the audit interface: the
+ * loader itself reports every object (la_objopen, also for dlopen) and
+ * offers every PLT binding and every dlsym result to la_symbind64 before it
+ * is used, after it has resolved search order, symbol versions and IFUNCs.
+ * Returning a stub address there redirects exactly the selected functions
+ * and nothing else.  Measured on glibc 2.36: no cost on untraced calls, and
+ * it works with lazy binding, -z now, .plt.sec and dlsym.  la_pltenter and
+ * la_pltexit are never defined: they cost ~290 ns on every PLT call.  What
+ * la_symbind64 misses, GLOB_DAT slots (-fno-plt), got-patch.c patches once
+ * the objects are relocated.
+ */
+#include <link.h>
+
+#include "interposer.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* Objects opened since the last patching pass (la_activity). */
+static bool pending_patch;
+
+EXPORT unsigned int la_version(unsigned int version);
+EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid,
+			       uintptr_t *cookie);
+EXPORT unsigned int la_objclose(uintptr_t *cookie);
+EXPORT void la_activity(uintptr_t *cookie, unsigned int flag);
+EXPORT void la_preinit(uintptr_t *cookie);
+EXPORT uintptr_t la_symbind64(Elf64_Sym *sym, unsigned int ndx,
+			      uintptr_t *refcook, uintptr_t *defcook,
+			      unsigned int *flags, const char *symname);
+
+unsigned int la_version(unsigned int version)
+{
+	if (version < 1)
+		return 0;
+	ltr_attach();
+	return version < LAV_CURRENT ? version : LAV_CURRENT;
+}
+
+/* Objects whose functions the unwinder hooks need to see. */
+static bool defines_hooks(const struct ltr_object *obj)
+{
+	const char *n = obj->short_name;
+
+	return ltr_strcmp(n, "libgcc_s") == 0 ||
+	       ltr_strcmp(n, "libstdc++") == 0 || ltr_strcmp(n, "libc") == 0;
+}
+
+unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
+{
+	struct ltr_object *obj;
+	unsigned int flags = LA_FLG_BINDFROM;
+
+	if (!ltr_session)
+		return 0;
+	obj = ltr_object_add(map, lmid);
+	if (!obj)
+		return 0;
+	*cookie = (uintptr_t)obj;
+	if (defines_hooks(obj))
+		obj->flags |= LTR_OBJ_HOOKS;
+	if (obj->flags & (LTR_OBJ_TO | LTR_OBJ_HOOKS))
+		flags |= LA_FLG_BINDTO;
+	pending_patch = true;
+	return flags;
+}
+
+/* Flush this thread's calls in progress: the process is exiting. */
+static void flush_exiting(struct ltr_tstate *ts)
+{
+	ts->busy++;
+	while (ts->depth) {
+		if (!ltr_forked() && (ltr_session->flags & LTR_F_TRACE) &&
+		    !(ts->frames[ts->depth - 1].flags & LTR_FR_HIDDEN))
+			ltr_emit_unfinished(ts, &ts->frames[ts->depth - 1],
+					    "exited");
+		ts->depth--;
+	}
+	ts->busy--;
+}
+
+unsigned int la_objclose(uintptr_t *cookie)
+{
+	struct ltr_object *obj = (struct ltr_object *)*cookie;
+	struct ltr_tstate *ts;
+
+	if (!ltr_session || !obj)
+		return 0;
+	if (obj->flags & LTR_OBJ_MAIN) {
+		/* Only at exit does the program itself close. */
+		ts = ltr_thread_self();
+		if (ts && !ltr_forked())
+			flush_exiting(ts);
+		return 0;
+	}
+	ltr_object_remove(obj);
+	ltr_stubs_forget(obj->start, obj->end);
+	return 0;
+}
+
+/* Patch the GLOB_DAT slots of every object relocated since the last pass. */
+static void patch_all(void)
+{
+	pending_patch = false;
+	ltr_object_each(ltr_got_patch);
+}
+
+void la_preinit(uintptr_t *cookie)
+{
+	if (ltr_session)
+		patch_all();
+}
+
+void la_activity(uintptr_t *cookie, unsigned int flag)
+{
+	if (ltr_session && flag == LA_ACT_CONSISTENT && pending_patch)
+		patch_all();
+}
+
+uintptr_t la_symbind64(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook,
+		       uintptr_t *defcook, unsigned int *flags,
+		       const char *symname)
+{
+	struct ltr_object *ref = (struct ltr_object *)*refcook;
+	struct ltr_object *def = (struct ltr_object *)*defcook;
+	uintptr_t addr = sym->st_value, target;
+	unsigned type = ELF64_ST_TYPE(sym->st_info);
+
+	if (!ltr_session || !ref || !def)
+		return addr;
+	if ((def->flags & LTR_OBJ_HOOKS) &&
+	    (target = ltr_hook_for(symname, addr)) != 0)
+		return target;
+	if (type != STT_FUNC && type != STT_GNU_IFUNC)
+		return addr;
+	if (!ltr_select_call(ref, def, symname))
+		return addr;
+	target = ltr_stub_for(addr, symname, def);
+	return target ? target : addr;
+}

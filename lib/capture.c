@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * capture.c: what happens on every traced call (the hot path).
+ *
+ * Entry: push a frame on the thread's shadow stack (where the return address
+ * lives, what it was, the entry time), replace the return address with
+ * ltr_return_tramp, and jump to the function.  Exit: find the frame whose
+ * slot the function returned through, take the time, update the thread's
+ * counters, and give back the real return address.
+ *
+ * The shadow stack must survive control flow that skips returns:
+ *  - longjmp, or an exception caught above: frames whose return slot is at
+ *    or below the current stack pointer can never return; they are dropped
+ *    on the next entry and on exit ("dead" frames).  Only slots within
+ *    LTR_SAME_STACK bytes count as the same stack, so a signal handler on an
+ *    alternate stack does not drop the frames of the stack it interrupted.
+ *  - a signal handler that calls traced functions: the per-thread busy flag
+ *    lets calls made while the interposer itself runs pass straight through.
+ *  - fork: a child without -f runs untraced but still returns through the
+ *    frames it inherited.
+ * Nothing here may touch vector registers or call a libc function that
+ * does: the program's float arguments are still in %xmm0-7.
+ */
+#include "arch/x86_64/cpu.h"
+#include "interposer.h"
+
+#define LTR_SAME_STACK (64u << 20)
+
+/* Record one finished call in the thread's counters. */
+static inline void count_call(struct ltr_tstate *ts, struct ltr_frame *fr,
+			      uint64_t dur)
+{
+	struct ltr_count *c = &ts->slot->counts[fr->fn];
+	uint64_t self = dur > fr->child ? dur - fr->child : 0;
+
+	if (c->calls == 0 || dur < c->min)
+		c->min = dur;
+	if (dur > c->max)
+		c->max = dur;
+	c->calls++;
+	c->total += dur;
+	c->self += self;
+}
+
+/* Pop the top frame, reporting it as ended without a return (why). */
+static void frame_drop(struct ltr_tstate *ts, const char *why)
+{
+	struct ltr_frame *fr = &ts->frames[--ts->depth];
+
+	if (!ltr_forked() && (ltr_session->flags & LTR_F_TRACE) &&
+	    !(fr->flags & LTR_FR_HIDDEN))
+		ltr_emit_unfinished(ts, fr, why);
+}
+
+void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp)
+{
+	while (ts->depth) {
+		uintptr_t slot = (uintptr_t)ts->frames[ts->depth - 1].slot;
+
+		if (slot > sp || sp - slot >= LTR_SAME_STACK)
+			break;
+		frame_drop(ts, "unwound");
+	}
+}
+
+uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t fn)
+{
+	const struct ltr_func *f = &ltr_session->funcs[fn];
+	struct ltr_tstate *ts;
+	struct ltr_frame *fr;
+	uint32_t flags = ltr_session->flags;
+
+	if (unlikely(ltr_forked()))
+		return f->addr;
+	ts = ltr_thread_self();
+	if (unlikely(!ts || ts->busy))
+		return f->addr;
+	ts->busy = 1;
+	ltr_frames_drop_dead(ts, (uintptr_t)&regs->ret);
+	if (unlikely((f->flags & LTR_FN_ENTRY_ONLY) ||
+		     ts->depth >= LTR_SHADOW_MAX)) {
+		if ((flags & LTR_F_TRACE) &&
+		    (!ltr_session->depth_limit ||
+		     ts->depth < ltr_session->depth_limit))
+			ltr_emit_entry_only(ts, fn, regs);
+		if (flags & LTR_F_COUNT)
+			ts->slot->counts[fn].calls++;
+		ts->busy = 0;
+		return f->addr;
+	}
+	fr = &ts->frames[ts->depth++];
+	fr->slot = &regs->ret;
+	fr->ret = regs->ret;
+	fr->fn = fn;
+	fr->flags = 0;
+	fr->child = 0;
+	regs->ret = (uint64_t)ltr_return_tramp;
+	if (flags & LTR_F_TRACE) {
+		if (ltr_session->depth_limit &&
+		    ts->depth > ltr_session->depth_limit) {
+			fr->flags = LTR_FR_HIDDEN;
+		} else {
+			fr->args[0] = regs->rdi;
+			fr->args[1] = regs->rsi;
+			fr->args[2] = regs->rdx;
+			fr->args[3] = regs->rcx;
+			fr->args[4] = regs->r8;
+			fr->args[5] = regs->r9;
+			ltr_emit_entry(ts, fr);
+		}
+	}
+	ts->busy = 0;
+	fr->t0 = ltr_rdtsc();
+	return f->addr;
+}
+
+uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
+{
+	uint64_t now = ltr_rdtsc();
+	struct ltr_tstate *ts = ltr_thread_self();
+	struct ltr_frame *fr;
+	uint64_t dur;
+	uint32_t busy;
+
+	/* Frames above this one were skipped by longjmp or unwinding. */
+	busy = ts->busy;
+	ts->busy = 1;
+	while (ts->depth && ts->frames[ts->depth - 1].slot != slot)
+		frame_drop(ts, "unwound");
+	if (unlikely(!ts->depth)) {
+		ltr_warn("fatal", "a traced call returned through a frame ltruss does not know");
+		ltr_syscall3(60 /* SYS_exit */, 127, 0, 0);
+	}
+	fr = &ts->frames[--ts->depth];
+	if (unlikely(ltr_forked())) {
+		ts->busy = busy;
+		return fr->ret;
+	}
+	dur = now - fr->t0;
+	if (ts->depth)
+		ts->frames[ts->depth - 1].child += dur;
+	if (ltr_session->flags & LTR_F_COUNT)
+		count_call(ts, fr, dur);
+	if ((ltr_session->flags & LTR_F_TRACE) && !(fr->flags & LTR_FR_HIDDEN))
+		ltr_emit_exit(ts, fr, regs->rax);
+	ts->busy = busy;
+	return fr->ret;
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * got-patch.c: redirect GLOB_DAT slots that name selected functions.
+ *
+ * Code built with -fno-plt calls through GOT slots filled by GLOB_DAT
+ * relocations, and so does a PIE taking a function's address; the loader
+ * never offers those bindings to la_symbind64.  Once an object is relocated
+ * we walk its RELA table and point each such slot at the function's stub,
+ * the same stub its PLT binding gets.  RELRO pages are made writable just
+ * for the write.  A slot holding a non-PIE program's canonical PLT entry is
+ * left alone: calls through it already reach the stub via that PLT entry,
+ * and patching it would count them twice.
+ */
+#include <elf.h>
+#include <sys/mman.h>
+
+#include "interposer.h"
+
+#define PAGE_SIZE 4096ul
+
+/* A dynamic-section pointer, relocated whether the loader did or not. */
+static uintptr_t dyn_ptr(const struct link_map *map, uintptr_t v)
+{
+	return v < map->l_addr ? v + map->l_addr : v;
+}
+
+/* Does the non-PIE program define name at addr for real (not a PLT entry)? */
+static bool canonical_plt(const struct ltr_object *def, uintptr_t addr)
+{
+	const ElfW(Dyn) *d;
+	const ElfW(Sym) *sym = NULL, *end;
+	const char *strtab = NULL;
+
+	if (!(def->flags & LTR_OBJ_NONPIE))
+		return false;
+	for (d = def->map->l_ld; d && d->d_tag != DT_NULL; d++) {
+		if (d->d_tag == DT_SYMTAB)
+			sym = (const ElfW(Sym) *)dyn_ptr(def->map, d->d_un.d_ptr);
+		else if (d->d_tag == DT_STRTAB)
+			strtab = (const char *)dyn_ptr(def->map, d->d_un.d_ptr);
+	}
+	if (!sym || !strtab || (const char *)sym >= strtab)
+		return true; /* cannot tell: leave the slot alone */
+	/* .dynsym directly precedes .dynstr in every linker's layout. */
+	for (end = (const ElfW(Sym) *)strtab; sym < end; sym++)
+		if (sym->st_value == addr)
+			return sym->st_shndx == SHN_UNDEF;
+	return true;
+}
+
+/* Write value into slot, opening a RELRO page for the time of the write. */
+static void slot_write(const struct ltr_object *obj, uint64_t *slot,
+		       uintptr_t value)
+{
+	uintptr_t page = (uintptr_t)slot & ~(PAGE_SIZE - 1);
+	bool relro = (uintptr_t)slot >= obj->relro_start &&
+		     (uintptr_t)slot < obj->relro_end;
+
+	if (relro && mprotect((void *)page, PAGE_SIZE, PROT_READ | PROT_WRITE)) {
+		ltr_warn("warning", "cannot patch a read-only GOT slot; some calls stay untraced");
+		return;
+	}
+	__atomic_store_n(slot, value, __ATOMIC_RELEASE);
+	if (relro)
+		mprotect((void *)page, PAGE_SIZE, PROT_READ);
+}
+
+void ltr_got_patch(struct ltr_object *obj)
+{
+	const struct link_map *map = obj->map;
+	const ElfW(Rela) *rela = NULL;
+	const ElfW(Sym) *symtab = NULL;
+	const char *strtab = NULL;
+	size_t relasz = 0, relaent = sizeof(ElfW(Rela)), i;
+	const ElfW(Dyn) *d;
+
+	if (!(obj->flags & LTR_OBJ_FROM) || (obj->flags & LTR_OBJ_PATCHED))
+		return;
+	obj->flags |= LTR_OBJ_PATCHED;
+	for (d = map->l_ld; d && d->d_tag != DT_NULL; d++) {
+		switch (d->d_tag) {
+		case DT_RELA:
+			rela = (const ElfW(Rela) *)dyn_ptr(map, d->d_un.d_ptr);
+			break;
+		case DT_RELASZ:
+			relasz = d->d_un.d_val;
+			break;
+		case DT_RELAENT:
+			relaent = d->d_un.d_val;
+			break;
+		case DT_SYMTAB:
+			symtab = (const ElfW(Sym) *)dyn_ptr(map, d->d_un.d_ptr);
+			break;
+		case DT_STRTAB:
+			strtab = (const char *)dyn_ptr(map, d->d_un.d_ptr);
+			break;
+		}
+	}
+	if (!rela || !symtab || !strtab || relaent < sizeof(ElfW(Rela)))
+		return;
+	for (i = 0; i < relasz / relaent; i++) {
+		const ElfW(Rela) *r = (const void *)((const char *)rela + i * relaent);
+		const ElfW(Sym) *sym;
+		struct ltr_object *def;
+		uint64_t *slot;
+		uintptr_t value, stub;
+		unsigned type;
+
+		if (ELF64_R_TYPE(r->r_info) != R_X86_64_GLOB_DAT)
+			continue;
+		sym = &symtab[ELF64_R_SYM(r->r_info)];
+		type = ELF64_ST_TYPE(sym->st_info);
+		if (type != STT_FUNC && type != STT_GNU_IFUNC)
+			continue;
+		slot = (uint64_t *)(map->l_addr + r->r_offset);
+		value = *slot;
+		if (!value || ltr_is_stub(value))
+			continue;
+		def = ltr_object_at(value);
+		if (!def || !ltr_select_call(obj, def, strtab + sym->st_name))
+			continue;
+		if (def->flags & LTR_OBJ_MAIN && canonical_plt(def, value))
+			continue;
+		stub = ltr_stub_for(value, strtab + sym->st_name, def);
+		if (stub)
+			slot_write(obj, slot, stub);
+	}
+}

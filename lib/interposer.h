@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * interposer.h: internal declarations of libltruss.so.
+ *
+ * Everything here has hidden visibility (-fvisibility=hidden): the
+ * interposer lives inside someone else's process and exports only the
+ * rtld-audit entry points (la_*).
+ */
+#ifndef LTRUSS_INTERPOSER_H
+#define LTRUSS_INTERPOSER_H
+
+#include <link.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session.h"
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+/* Registers saved by ltr_entry_common (lib/arch/x86_64/trampoline.S). */
+struct ltr_regs {
+	uint64_t xmm[8]; /* low halves of %xmm0-7 */
+	uint64_t rdi, rsi, rdx, rcx, r8, r9, rax, r10;
+	uint64_t pad;
+	uint64_t ret;    /* the caller's return address, on its stack */
+};
+
+/* Registers saved by ltr_return_tramp. */
+struct ltr_retregs {
+	uint64_t xmm0[2], xmm1[2];
+	uint64_t rax, rdx;
+	uint64_t pad;
+	uint64_t slot;   /* the return slot the callee returned through */
+};
+
+/* ---- session (attach.c) ------------------------------------------------ */
+
+/* The session, or NULL when this process is not traced. */
+extern struct ltr_session *ltr_session;
+
+/* Map the session named in the environment and clean the environment. */
+void ltr_attach(void);
+
+/* Intern s in the session's string area; returns its offset. */
+uint32_t ltr_session_string(const char *s);
+
+/* Report a problem once on stderr ("ltruss: ..."), never aborting the program. */
+void ltr_warn(const char *msg, const char *detail);
+
+/* ---- objects (objects.c) ----------------------------------------------- */
+
+#define LTR_OBJ_MAIN 0x1u     /* the program itself */
+#define LTR_OBJ_FROM 0x2u     /* calls from it are traced (--from) */
+#define LTR_OBJ_TO 0x4u       /* some rule may select functions in it */
+#define LTR_OBJ_PATCHED 0x8u  /* its GLOB_DAT slots were patched */
+#define LTR_OBJ_NONPIE 0x10u  /* the program, linked at a fixed address */
+#define LTR_OBJ_HOOKS 0x20u   /* defines functions lib/unwind.c hooks */
+
+/* A loaded object, registered in la_objopen. */
+struct ltr_object {
+	struct link_map *map;
+	const char *path;      /* l_name, or the program's path */
+	const char *soname;    /* DT_SONAME, or NULL */
+	char short_name[64];   /* "libc", "a.out" */
+	uint32_t name_off;     /* short_name in the session strings */
+	uint32_t flags;        /* LTR_OBJ_* */
+	uintptr_t start, end;  /* the address range of its segments */
+	uintptr_t relro_start, relro_end;
+	struct ltr_object *next;
+};
+
+/* Register the object of map (la_objopen); returns it, or NULL. */
+struct ltr_object *ltr_object_add(struct link_map *map, Lmid_t lmid);
+
+/* Forget an object (la_objclose). */
+void ltr_object_remove(struct ltr_object *obj);
+
+/* The object whose segments contain addr, or NULL. */
+struct ltr_object *ltr_object_at(uintptr_t addr);
+
+/* Visit every registered object. */
+void ltr_object_each(void (*fn)(struct ltr_object *obj));
+
+/* ---- selection (select.c) ---------------------------------------------- */
+
+/* Does any rule possibly select functions of obj?  Is obj a --from object? */
+bool ltr_select_lib(const struct ltr_object *obj);
+bool ltr_select_from(const struct ltr_object *obj);
+
+/* Is the call from caller to function name in callee selected? */
+bool ltr_select_call(const struct ltr_object *caller,
+		     const struct ltr_object *callee, const char *name);
+
+/* ---- stubs (stubs.c) --------------------------------------------------- */
+
+/* The stub for target addr (name in obj); registers it; 0 if none is left. */
+uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
+		       const struct ltr_object *obj);
+
+/* Forget the targets in [start, end): their object was unloaded. */
+void ltr_stubs_forget(uintptr_t start, uintptr_t end);
+
+/* Is addr one of our stubs? */
+bool ltr_is_stub(uintptr_t addr);
+
+/* ---- binding hooks (unwind.c) ------------------------------------------ */
+
+/*
+ * If name is a function the interposer must see whatever the selection
+ * (the unwinder's entry points), note its real address and return the hook
+ * to bind instead; else 0.
+ */
+uintptr_t ltr_hook_for(const char *name, uintptr_t real);
+
+/* Put back the real return addresses of every frame of this thread. */
+void ltr_frames_restore(void);
+
+/* Hijack again the restored frames that are still live above sp. */
+void ltr_frames_rehijack(uintptr_t sp);
+
+/* ---- GLOB_DAT patching (got-patch.c) ----------------------------------- */
+
+/* Point the GLOB_DAT slots of obj that name selected functions at stubs. */
+void ltr_got_patch(struct ltr_object *obj);
+
+/* ---- threads (thread.c) ------------------------------------------------- */
+
+#define LTR_SHADOW_MAX 1024 /* deepest traced nesting per thread */
+#define LTR_ARGS_KEPT 6     /* integer argument registers kept for output */
+
+/* Frame flags. */
+#define LTR_FR_OPENED 0x1u   /* printed as "LIB:FUNC(args) {" */
+#define LTR_FR_RESTORED 0x2u /* real return address put back (unwinding) */
+#define LTR_FR_HIDDEN 0x4u   /* deeper than -D: not printed */
+
+/* One traced call in progress, on the thread's shadow stack. */
+struct ltr_frame {
+	uint64_t *slot;    /* where its return address lives on the stack */
+	uint64_t ret;      /* the real return address */
+	uint64_t t0;       /* entry timestamp (TSC) */
+	uint64_t child;    /* ticks spent in traced callees */
+	uint32_t fn;       /* index in the session's funcs[] */
+	uint32_t flags;    /* LTR_FR_* */
+	uint64_t args[LTR_ARGS_KEPT];
+};
+
+/* The per-thread state, in memory mapped for the thread. */
+struct ltr_tstate {
+	int32_t tid;
+	int32_t pid;
+	uint32_t busy;       /* inside the interposer: let calls pass through */
+	uint32_t depth;      /* frames in use */
+	struct ltr_thread *slot; /* counters in the session */
+	struct ltr_tstate *next; /* all thread states, for reuse and flushing */
+	char line[4096];     /* the trace line being built */
+	struct ltr_frame frames[LTR_SHADOW_MAX];
+};
+
+/* The calling thread's state, created on first use; NULL if that failed. */
+struct ltr_tstate *ltr_thread_self(void);
+
+/* Number of threads that have traced a call (all processes of the session). */
+uint32_t ltr_thread_count(void);
+
+/* Visit every thread state of this process. */
+void ltr_thread_each(void (*fn)(struct ltr_tstate *ts));
+
+/* Did this process fork from the one the session was attached in? */
+bool ltr_forked(void);
+
+/* ---- capture (capture.c) ----------------------------------------------- */
+
+/* Called by ltr_entry_common: record an entry; returns the target to jump to. */
+uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t fn);
+
+/* Called by ltr_return_tramp: record an exit; returns the real return address. */
+uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot);
+
+/* Pop frames that can no longer return (longjmp, unwinding) above sp. */
+void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp);
+
+/* ---- output (emit.c): the direct path until the event rings exist ------ */
+
+void ltr_emit_entry(struct ltr_tstate *ts, struct ltr_frame *fr);
+void ltr_emit_exit(struct ltr_tstate *ts, struct ltr_frame *fr, uint64_t ret);
+void ltr_emit_entry_only(struct ltr_tstate *ts, uint32_t fn,
+			 const struct ltr_regs *regs);
+void ltr_emit_unfinished(struct ltr_tstate *ts, struct ltr_frame *fr,
+			 const char *why);
+
+/* ---- memory (mem.c) ---------------------------------------------------- */
+
+size_t ltr_strlen(const char *s);
+int ltr_strcmp(const char *a, const char *b);
+void ltr_strlcpy(char *dst, const char *src, size_t size);
+
+/* Trampolines (trampoline.S). */
+extern const char ltr_stubs[], ltr_stubs_end[], ltr_return_tramp[];
+
+#endif

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mem.c: the interposer's own memcpy, memset and string helpers.
+ *
+ * The compiler may emit calls to memcpy and memset for struct copies.  Had
+ * they reached libc's versions, those use AVX registers and would clobber
+ * the program's float arguments on the entry path.  These plain versions,
+ * hidden in this object, keep every byte of the interposer on general
+ * registers (the object is built with -mgeneral-regs-only).
+ */
+#include "interposer.h"
+
+void *memcpy(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+
+void *memcpy(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	while (n--)
+		*d++ = *s++;
+	return dst;
+}
+
+void *memset(void *dst, int c, size_t n)
+{
+	unsigned char *d = dst;
+
+	while (n--)
+		*d++ = (unsigned char)c;
+	return dst;
+}
+
+size_t ltr_strlen(const char *s)
+{
+	const char *p = s;
+
+	while (*p)
+		p++;
+	return (size_t)(p - s);
+}
+
+int ltr_strcmp(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+/* Copy src into dst of size bytes, always NUL-terminated. */
+void ltr_strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t i;
+
+	if (!size)
+		return;
+	for (i = 0; i + 1 < size && src[i]; i++)
+		dst[i] = src[i];
+	dst[i] = '\0';
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * objects.c: the loaded objects, as the loader reports them (la_objopen).
+ *
+ * For each object we keep its names (path, soname, short name), the address
+ * range of its segments (to tell which object a GLOB_DAT slot points into)
+ * and its RELRO range (to patch read-only slots).  Objects are never freed:
+ * a closed object is unlinked, and lookups made by a concurrent lazy binding
+ * may still read it safely.
+ */
+#include <elf.h>
+#include <stdlib.h>
+#include <sys/auxv.h>
+
+#include "interposer.h"
+
+static struct ltr_object *objects;
+static struct ltr_object *main_object;
+
+/* Find the DT_SONAME of map, or NULL. */
+static const char *soname_of(const struct link_map *map)
+{
+	const ElfW(Dyn) *d;
+	uintptr_t strtab = 0, soname = 0;
+	bool have_soname = false;
+
+	for (d = map->l_ld; d && d->d_tag != DT_NULL; d++) {
+		if (d->d_tag == DT_STRTAB)
+			strtab = d->d_un.d_ptr;
+		else if (d->d_tag == DT_SONAME) {
+			soname = d->d_un.d_val;
+			have_soname = true;
+		}
+	}
+	if (!have_soname || !strtab)
+		return NULL;
+	/* The loader relocates d_ptr in place, except in read-only dynamic sections. */
+	if (strtab < map->l_addr)
+		strtab += map->l_addr;
+	return (const char *)(strtab + soname);
+}
+
+/* Set short_name: "a.out" for the program, else the soname or file name up to ".so". */
+static void short_name_of(struct ltr_object *obj)
+{
+	const char *name = obj->soname ? obj->soname : obj->path;
+	const char *base = name, *p;
+	size_t len;
+
+	if (obj->flags & LTR_OBJ_MAIN) {
+		ltr_strlcpy(obj->short_name, "a.out", sizeof(obj->short_name));
+		return;
+	}
+	for (p = name; *p; p++)
+		if (*p == '/')
+			base = p + 1;
+	for (p = base; *p; p++)
+		if (p[0] == '.' && p[1] == 's' && p[2] == 'o' &&
+		    (p[3] == '\0' || p[3] == '.'))
+			break;
+	len = (size_t)(p - base);
+	if (len == 0) {
+		base = "?";
+		len = 1;
+	}
+	if (len >= sizeof(obj->short_name))
+		len = sizeof(obj->short_name) - 1;
+	ltr_strlcpy(obj->short_name, base, len + 1);
+}
+
+/* Record the segment and RELRO ranges of obj from its program headers. */
+static void ranges_of(struct ltr_object *obj)
+{
+	const ElfW(Phdr) *ph = NULL;
+	size_t i, n = 0;
+	uintptr_t lo = UINTPTR_MAX, hi = 0, base = obj->map->l_addr;
+
+	if (obj->flags & LTR_OBJ_MAIN) {
+		ph = (const ElfW(Phdr) *)getauxval(AT_PHDR);
+		n = getauxval(AT_PHNUM);
+		/* The load bias of a PIE program: where its PT_PHDR landed. */
+		for (i = 0; ph && i < n; i++)
+			if (ph[i].p_type == PT_PHDR)
+				base = (uintptr_t)ph - ph[i].p_vaddr;
+		if (base == 0)
+			obj->flags |= LTR_OBJ_NONPIE;
+	} else {
+		const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)obj->map->l_addr;
+
+		if (eh && eh->e_ident[EI_MAG0] == ELFMAG0 &&
+		    eh->e_ident[EI_MAG1] == ELFMAG1 &&
+		    eh->e_ident[EI_MAG2] == ELFMAG2 &&
+		    eh->e_ident[EI_MAG3] == ELFMAG3) {
+			ph = (const ElfW(Phdr) *)((const char *)eh + eh->e_phoff);
+			n = eh->e_phnum;
+		}
+	}
+	for (i = 0; ph && i < n; i++) {
+		if (ph[i].p_type == PT_LOAD) {
+			if (base + ph[i].p_vaddr < lo)
+				lo = base + ph[i].p_vaddr;
+			if (base + ph[i].p_vaddr + ph[i].p_memsz > hi)
+				hi = base + ph[i].p_vaddr + ph[i].p_memsz;
+		} else if (ph[i].p_type == PT_GNU_RELRO) {
+			obj->relro_start = base + ph[i].p_vaddr;
+			obj->relro_end = base + ph[i].p_vaddr + ph[i].p_memsz;
+		}
+	}
+	if (hi > lo) {
+		obj->start = lo;
+		obj->end = hi;
+	}
+}
+
+uint32_t ltr_session_string(const char *s)
+{
+	uint32_t len = (uint32_t)ltr_strlen(s) + 1;
+	uint32_t off;
+
+	off = __atomic_fetch_add(&ltr_session->strings_used, len,
+				 __ATOMIC_RELAXED);
+	if (off + len > LTR_STRINGS_SIZE)
+		return 0;
+	ltr_strlcpy(ltr_session->strings + off, s, len);
+	return off;
+}
+
+struct ltr_object *ltr_object_add(struct link_map *map, Lmid_t lmid)
+{
+	struct ltr_object *obj = calloc(1, sizeof(*obj));
+
+	if (!obj)
+		return NULL;
+	obj->map = map;
+	obj->path = map->l_name ? map->l_name : "";
+	if (!main_object && lmid == LM_ID_BASE && obj->path[0] == '\0') {
+		obj->flags |= LTR_OBJ_MAIN;
+		main_object = obj;
+	}
+	obj->soname = soname_of(map);
+	short_name_of(obj);
+	ranges_of(obj);
+	obj->name_off = ltr_session_string(obj->short_name);
+	if (ltr_select_lib(obj))
+		obj->flags |= LTR_OBJ_TO;
+	if (ltr_select_from(obj))
+		obj->flags |= LTR_OBJ_FROM;
+	__atomic_fetch_add(&ltr_session->objects_seen, 1, __ATOMIC_RELAXED);
+	obj->next = objects;
+	__atomic_store_n(&objects, obj, __ATOMIC_RELEASE);
+	return obj;
+}
+
+void ltr_object_remove(struct ltr_object *obj)
+{
+	struct ltr_object **p;
+
+	for (p = &objects; *p; p = &(*p)->next) {
+		if (*p == obj) {
+			__atomic_store_n(p, obj->next, __ATOMIC_RELEASE);
+			return;
+		}
+	}
+}
+
+struct ltr_object *ltr_object_at(uintptr_t addr)
+{
+	struct ltr_object *obj;
+
+	for (obj = __atomic_load_n(&objects, __ATOMIC_ACQUIRE); obj;
+	     obj = obj->next)
+		if (addr >= obj->start && addr < obj->end)
+			return obj;
+	return NULL;
+}
+
+void ltr_object_each(void (*fn)(struct ltr_object *obj))
+{
+	struct ltr_object *obj;
+
+	for (obj = __atomic_load_n(&objects, __ATOMIC_ACQUIRE); obj;
+	     obj = obj->next)
+		fn(obj);
+}

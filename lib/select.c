@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * select.c: decide which calls are traced, from the rules ltruss compiled.
+ *
+ * A rule names a library glob and a function glob.  A library glob matches
+ * an object's short name ("libc"), soname ("libc.so.6"), file name or path;
+ * "a.out" is the program itself.  Rules apply in order and the last one
+ * that matches a call decides, as truss -u does.  A rule without "inner"
+ * ('::') does not select the calls a library makes to itself.
+ */
+#include <fnmatch.h>
+
+#include "interposer.h"
+
+/* Does glob match one of obj's names? */
+static bool lib_matches(const char *glob, const struct ltr_object *obj)
+{
+	const char *base = obj->path, *p;
+
+	if (obj->flags & LTR_OBJ_MAIN) {
+		if (fnmatch(glob, "a.out", 0) == 0)
+			return true;
+	} else if (fnmatch(glob, obj->short_name, 0) == 0) {
+		return true;
+	}
+	if (obj->soname && fnmatch(glob, obj->soname, 0) == 0)
+		return true;
+	for (p = obj->path; *p; p++)
+		if (*p == '/')
+			base = p + 1;
+	if (*base && fnmatch(glob, base, 0) == 0)
+		return true;
+	return *obj->path && fnmatch(glob, obj->path, FNM_PATHNAME) == 0;
+}
+
+bool ltr_select_lib(const struct ltr_object *obj)
+{
+	uint32_t i;
+
+	for (i = 0; i < ltr_session->nrules; i++) {
+		const struct ltr_rule *r = &ltr_session->rules[i];
+
+		if (!(r->flags & LTR_RULE_EXCLUDE) && lib_matches(r->lib, obj))
+			return true;
+	}
+	return false;
+}
+
+bool ltr_select_from(const struct ltr_object *obj)
+{
+	uint32_t i;
+
+	if (ltr_session->nfrom == 0)
+		return true;
+	for (i = 0; i < ltr_session->nfrom && i < LTR_MAX_FROM; i++)
+		if (lib_matches(ltr_session->from[i], obj))
+			return true;
+	return false;
+}
+
+bool ltr_select_call(const struct ltr_object *caller,
+		     const struct ltr_object *callee, const char *name)
+{
+	bool selected = false;
+	uint32_t i;
+
+	if (!(caller->flags & LTR_OBJ_FROM) || !(callee->flags & LTR_OBJ_TO))
+		return false;
+	for (i = 0; i < ltr_session->nrules && i < LTR_MAX_RULES; i++) {
+		const struct ltr_rule *r = &ltr_session->rules[i];
+		bool exclude = r->flags & LTR_RULE_EXCLUDE;
+
+		if (caller == callee && !exclude && !(r->flags & LTR_RULE_INNER))
+			continue;
+		if (fnmatch(r->func, name, 0) == 0 && lib_matches(r->lib, callee))
+			selected = !exclude;
+	}
+	return selected;
+}

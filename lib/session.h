@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * session.h: the contract between ltruss (bin/) and libltruss.so (lib/).
+ *
+ * ltruss creates one shared-memory session per run (a memfd, mode 0600),
+ * fills in the header and the compiled selection, and passes the file
+ * descriptor to the traced program in LTRUSS_SESSION.  The interposer maps
+ * it, registers every function it redirects in the function table, and keeps
+ * per-thread counters in the thread slots.  ltruss reads the counters after
+ * the program ends (also when it was killed: the memory is ltruss's too).
+ *
+ * Every field is fixed-size and position-independent (offsets, never
+ * pointers), so both sides agree whatever their address layout.  Bump
+ * LTR_SESSION_VERSION on any change.
+ */
+#ifndef LTRUSS_SESSION_H
+#define LTRUSS_SESSION_H
+
+#include <stdint.h>
+
+#define LTR_SESSION_MAGIC 0x316e6f6973734c54ULL /* "TLssion1" */
+#define LTR_SESSION_VERSION 1
+
+#define LTR_ENV_SESSION "LTRUSS_SESSION"    /* "FD" of the session memfd */
+#define LTR_ENV_SAVED_AUDIT "LTRUSS_SAVED_LD_AUDIT" /* user's own LD_AUDIT */
+
+#define LTR_MAX_RULES 256      /* selection rules (-u items, filter rules) */
+#define LTR_MAX_FROM 32        /* caller-object globs (--from) */
+#define LTR_GLOB_MAX 128       /* longest glob, with its NUL */
+#define LTR_MAX_FUNCS 16384    /* distinct traced targets = stubs in lib/ */
+#define LTR_MAX_THREADS 512    /* thread slots; later threads share the last */
+#define LTR_STRINGS_SIZE (4u << 20) /* names of objects and functions */
+
+/* Session flags: what the run wants. */
+#define LTR_F_TRACE 0x1u  /* write trace lines */
+#define LTR_F_COUNT 0x2u  /* keep counters for the summary */
+#define LTR_F_FOLLOW 0x4u /* -f: trace children and exec'd programs too */
+
+/* Rule flags. */
+#define LTR_RULE_EXCLUDE 0x1u /* a matching call is not traced */
+#define LTR_RULE_INNER 0x2u   /* also calls LIB makes to itself ('::') */
+
+/* One selection rule: calls into objects matching lib, to functions
+ * matching func.  Rules are evaluated in order; the last match wins. */
+struct ltr_rule {
+	uint32_t flags;
+	uint32_t reserved;
+	char lib[LTR_GLOB_MAX];
+	char func[LTR_GLOB_MAX];
+};
+
+/* Function flags, set by the interposer. */
+#define LTR_FN_ENTRY_ONLY 0x1u /* never hijack the return (dlopen, vfork...) */
+
+/* One traced target: a function address in a loaded object. */
+struct ltr_func {
+	uint64_t addr;     /* the real entry point */
+	uint32_t name;     /* offset of the symbol name in strings[] */
+	uint32_t lib;      /* offset of the library short name in strings[] */
+	uint32_t flags;    /* LTR_FN_* */
+	uint32_t reserved;
+};
+
+/* Counters of one function in one thread.  Times are in TSC ticks. */
+struct ltr_count {
+	uint64_t calls;
+	uint64_t errors;
+	uint64_t total; /* inclusive */
+	uint64_t self;  /* without traced callees */
+	uint64_t min;
+	uint64_t max;
+};
+
+/* One thread slot: written only by its thread (no atomics). */
+struct ltr_thread {
+	int32_t pid;
+	int32_t tid;
+	uint32_t used; /* set once the slot is taken */
+	uint32_t reserved;
+	struct ltr_count counts[LTR_MAX_FUNCS];
+};
+
+/* The session header, at offset 0 of the mapping. */
+struct ltr_session {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t header_size; /* sizeof(struct ltr_session) */
+	uint64_t total_size;  /* size of the whole mapping */
+	uint32_t owner_uid;   /* only this uid's interposer uses the session */
+	uint32_t flags;       /* LTR_F_* */
+	int32_t out_fd;       /* where trace lines go (temporary direct path) */
+	uint32_t depth_limit; /* -D; 0 = unlimited */
+	uint32_t nrules;
+	uint32_t nfrom;
+	uint32_t strsize;     /* -s */
+	uint32_t reserved;
+
+	/* Written by the interposer. */
+	uint32_t nfuncs;      /* atomic: entries of funcs[] in use */
+	uint32_t nthreads;    /* atomic: thread slots taken */
+	uint32_t strings_used; /* atomic: bytes of strings[] in use */
+	uint32_t stubs_exhausted; /* atomic: targets left untraced, no stub */
+	uint32_t objects_seen;
+	uint32_t reserved2;
+
+	struct ltr_rule rules[LTR_MAX_RULES];
+	char from[LTR_MAX_FROM][LTR_GLOB_MAX];
+	struct ltr_func funcs[LTR_MAX_FUNCS];
+	char strings[LTR_STRINGS_SIZE];
+	struct ltr_thread threads[LTR_MAX_THREADS];
+};
+
+#endif

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * thread.c: per-thread state, and fork detection.
+ *
+ * The audit module has its own libc copy: its pthread keys and atfork
+ * handlers never fire for the program's threads.  So each thread keeps one
+ * initial-exec TLS pointer to a state mapped on its first traced call, and
+ * the states are chained in a list.  A thread's exit is not seen; a new
+ * thread reuses the state (and the counter slot) of a thread of this
+ * process that is gone, so thread churn does not grow memory.
+ *
+ * Fork is seen through a page mapped with MADV_WIPEONFORK: it reads as zero
+ * in a child, at the cost of one load per call.
+ */
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "arch/x86_64/cpu.h"
+#include "interposer.h"
+
+static __thread struct ltr_tstate *tls_self
+	__attribute__((tls_model("initial-exec")));
+static struct ltr_tstate *threads;
+static volatile uint64_t *fork_guard;
+
+bool ltr_forked(void)
+{
+	return fork_guard && *fork_guard == 0;
+}
+
+/* Map the fork guard page (at attach time, before any call is traced). */
+static void fork_guard_init(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return;
+	if (madvise(p, 4096, MADV_WIPEONFORK) != 0) {
+		munmap(p, 4096);
+		ltr_warn("warning", "no MADV_WIPEONFORK: forked children will be traced as their parent");
+		return;
+	}
+	*(volatile uint64_t *)p = 1;
+	fork_guard = p;
+}
+
+/* Take a counter slot in the session for this thread. */
+static struct ltr_thread *slot_take(int32_t pid, int32_t tid)
+{
+	uint32_t i = __atomic_fetch_add(&ltr_session->nthreads, 1,
+					__ATOMIC_ACQ_REL);
+	struct ltr_thread *slot;
+
+	if (i >= LTR_MAX_THREADS) {
+		/* Out of slots: share the last one (counts may race). */
+		__atomic_store_n(&ltr_session->nthreads, LTR_MAX_THREADS,
+				 __ATOMIC_RELAXED);
+		i = LTR_MAX_THREADS - 1;
+	}
+	slot = &ltr_session->threads[i];
+	slot->pid = pid;
+	slot->tid = tid;
+	__atomic_store_n(&slot->used, 1, __ATOMIC_RELEASE);
+	return slot;
+}
+
+/* Claim the state of a thread of this process that has exited, or NULL. */
+static struct ltr_tstate *state_reuse(int32_t pid, int32_t tid)
+{
+	struct ltr_tstate *ts;
+
+	for (ts = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); ts;
+	     ts = ts->next) {
+		int32_t old = __atomic_load_n(&ts->tid, __ATOMIC_RELAXED);
+
+		if (ts->pid != pid || old == 0)
+			continue;
+		if (old != tid &&
+		    ltr_syscall3(SYS_tgkill, pid, old, 0) != -3 /* ESRCH */)
+			continue;
+		if (__atomic_compare_exchange_n(&ts->tid, &old, tid, false,
+						__ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED))
+			return ts;
+	}
+	return NULL;
+}
+
+struct ltr_tstate *ltr_thread_self(void)
+{
+	struct ltr_tstate *ts = tls_self;
+	int32_t pid, tid;
+	void *p;
+
+	if (likely(ts))
+		return ts;
+	if (!fork_guard)
+		fork_guard_init();
+	pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+	tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
+	ts = state_reuse(pid, tid);
+	if (ts) {
+		ts->depth = 0;
+		ts->busy = 0;
+		tls_self = ts;
+		return ts;
+	}
+	p = mmap(NULL, sizeof(*ts), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	ts = p;
+	ts->pid = pid;
+	ts->tid = tid;
+	ts->slot = slot_take(pid, tid);
+	do
+		ts->next = __atomic_load_n(&threads, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&threads, &ts->next, ts, false,
+					    __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	tls_self = ts;
+	return ts;
+}
+
+void ltr_thread_each(void (*fn)(struct ltr_tstate *ts))
+{
+	struct ltr_tstate *ts;
+
+	for (ts = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); ts;
+	     ts = ts->next)
+		fn(ts);
+}
+
+uint32_t ltr_thread_count(void)
+{
+	return __atomic_load_n(&ltr_session->nthreads, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cli.bats: --help, --version and command-line errors (exit 2, one clear line).
+
+load helpers
+
+@test "--version prints the package version" {
+	run ltruss --version
+	assert_success
+	assert_output --regexp '^ltruss [0-9]+\.[0-9]+\.[0-9]+$'
+}
+
+@test "-V is --version" {
+	run ltruss -V
+	assert_success
+	assert_output --partial 'ltruss '
+}
+
+@test "--help shows usage on stdout and exits 0" {
+	run_split ltruss --help
+	[ "$status" -eq 0 ]
+	[[ "$out" == Usage:\ ltruss* ]]
+	[[ "$out" == *"-u [!]LIB"* ]]
+	[ -z "$err" ]
+}
+
+@test "no command is an error" {
+	run ltruss
+	assert_failure 2
+	assert_output "ltruss: error: no command to trace; see 'ltruss --help'"
+}
+
+@test "unknown short option is an error" {
+	run ltruss -Q true
+	assert_failure 2
+	assert_output "ltruss: error: unknown option '-Q'; see 'ltruss --help'"
+}
+
+@test "unknown long option is an error" {
+	run ltruss --frobnicate true
+	assert_failure 2
+	assert_output "ltruss: error: unknown option '--frobnicate'; see 'ltruss --help'"
+}
+
+@test "missing option argument is an error" {
+	run ltruss true -u
+	# options stop at the command: '-u' is the command's argument here
+	assert_success
+	run ltruss -u
+	assert_failure 2
+	assert_output "ltruss: error: option '-u' needs an argument; see 'ltruss --help'"
+}
+
+@test "-D needs a positive number" {
+	run ltruss -D x true
+	assert_failure 2
+	assert_output "ltruss: error: -D needs a number, not 'x'; see 'ltruss --help'"
+	run ltruss -D 0 true
+	assert_failure 2
+	assert_output "ltruss: error: -D needs a depth of at least 1; see 'ltruss --help'"
+	run ltruss --depth -3 true
+	assert_failure 2
+	assert_output --partial "-D needs a number, not '-3'"
+}
+
+@test "-S rejects an unknown key" {
+	run ltruss -S speed -c true
+	assert_failure 2
+	assert_output --partial "unknown sort key 'speed' for -S"
+}
+
+@test "-c and -C together are an error" {
+	run ltruss -c -C true
+	assert_failure 2
+	assert_output "ltruss: error: -c and -C cannot be used together; see 'ltruss --help'"
+}
+
+@test "bad -u arguments are errors" {
+	run ltruss -u ':malloc' true
+	assert_failure 2
+	assert_output "ltruss: error: bad -u ':malloc': missing library name before ':'; see 'ltruss --help'"
+	run ltruss -u 'libc:mal[loc' true
+	assert_failure 2
+	assert_output --partial "unterminated '[' in glob"
+	run ltruss -u 'libc:malloc,,free' true
+	assert_failure 2
+	assert_output --partial "empty function name in list"
+	run ltruss -u '!libc:!malloc' true
+	assert_failure 2
+	assert_output --partial "cannot be excluded from an excluded library"
+}
+
+@test "bad --from glob is an error" {
+	run ltruss --from '[a' true
+	assert_failure 2
+	assert_output --partial "bad --from '[a'"
+}
+
+@test "command not found" {
+	run ltruss no-such-command-ltruss
+	assert_failure 2
+	assert_output "ltruss: error: command not found: 'no-such-command-ltruss' (not in PATH)"
+}
+
+@test "a path that does not exist" {
+	run ltruss ./nope
+	assert_failure 2
+	assert_output "ltruss: error: cannot run './nope': No such file or directory"
+}
+
+@test "a file that is not executable" {
+	echo hi > plain
+	run ltruss ./plain
+	assert_failure 2
+	assert_output "ltruss: error: cannot run './plain': Permission denied"
+}
+
+@test "-o to an unwritable path fails before the program runs" {
+	run ltruss -o /nonexistent/dir/trace touch ran
+	assert_failure 2
+	assert_output "ltruss: error: cannot write the trace to '/nonexistent/dir/trace' (-o): No such file or directory"
+	[ ! -e ran ]
+}

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# helpers.bash: shared set-up for the bats suites: hermetic environment,
+# paths to ltruss and the fixture programs, and a timeout around every run.
+
+load "$BATS_LIB_DIR/bats-support/load.bash"
+load "$BATS_LIB_DIR/bats-assert/load.bash"
+
+LTRUSS="$LTRUSS_TOP_BUILDDIR/bin/ltruss"
+PROGS="$LTRUSS_TOP_BUILDDIR/tests/progs/bin"
+SRCDIR="$LTRUSS_TOP_SRCDIR"
+
+# Hermetic: own HOME, C locale, no LTRUSS_* variables from outside.
+setup_hermetic() {
+	export HOME="$BATS_TEST_TMPDIR/home"
+	mkdir -p "$HOME"
+	export LC_ALL=C
+	unset $(env | sed -n 's/^\(LTRUSS_[A-Z_]*\)=.*/\1/p' | grep -v '^LTRUSS_TOP_') 2>/dev/null || true
+	unset LD_AUDIT LD_PRELOAD
+	cd "$BATS_TEST_TMPDIR"
+}
+
+setup() {
+	setup_hermetic
+}
+
+# ltruss ARGS...: run ltruss with a timeout and stdin from /dev/null.
+ltruss() {
+	timeout -k 5 60 "$LTRUSS" "$@" </dev/null
+}
+
+# run_split CMD...: run CMD, with its stdout in $out and stderr in $err, status in $status.
+run_split() {
+	local o="$BATS_TEST_TMPDIR/stdout.$$" e="$BATS_TEST_TMPDIR/stderr.$$"
+	status=0
+	"$@" >"$o" 2>"$e" || status=$?
+	out=$(cat "$o")
+	err=$(cat "$e")
+}
+
+# Strip addresses so that lines can be compared: 0x55d1c2a3b000 -> ADDR.
+normalize() {
+	sed -E 's/0x[0-9a-f]{6,}/ADDR/g'
+}
