@@ -19,14 +19,14 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-/* Objects opened since the last patching pass (la_activity). */
+/* Objects whose GLOB_DAT slots still wait for patching. */
 static bool pending_patch;
+static int patch_lock;
 
 EXPORT unsigned int la_version(unsigned int version);
 EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid,
 			       uintptr_t *cookie);
 EXPORT unsigned int la_objclose(uintptr_t *cookie);
-EXPORT void la_activity(uintptr_t *cookie, unsigned int flag);
 EXPORT void la_preinit(uintptr_t *cookie);
 EXPORT uintptr_t la_symbind64(Elf64_Sym *sym, unsigned int ndx,
 			      uintptr_t *refcook, uintptr_t *defcook,
@@ -101,23 +101,37 @@ unsigned int la_objclose(uintptr_t *cookie)
 	return 0;
 }
 
-/* Patch the GLOB_DAT slots of every object relocated since the last pass. */
-static void patch_all(void)
+static bool patch_at_start, patch_incomplete, started;
+
+/* One object of a patching pass. */
+static void patch_one(struct ltr_object *obj)
 {
-	pending_patch = false;
-	ltr_object_each(ltr_got_patch);
+	if (!ltr_got_patch(obj, patch_at_start))
+		patch_incomplete = true;
+}
+
+/*
+ * Patch the GLOB_DAT slots of every object not patched yet.  Bindings run
+ * on any thread, so one pass at a time: a pass that finds another under
+ * way leaves the work to it (and to the next event).
+ */
+static void patch_all(bool at_start)
+{
+	if (__atomic_exchange_n(&patch_lock, 1, __ATOMIC_ACQUIRE))
+		return;
+	patch_at_start = at_start;
+	patch_incomplete = false;
+	ltr_object_each(patch_one);
+	pending_patch = patch_incomplete;
+	__atomic_store_n(&patch_lock, 0, __ATOMIC_RELEASE);
 }
 
 void la_preinit(uintptr_t *cookie)
 {
-	if (ltr_session)
-		patch_all();
-}
-
-void la_activity(uintptr_t *cookie, unsigned int flag)
-{
-	if (ltr_session && flag == LA_ACT_CONSISTENT && pending_patch)
-		patch_all();
+	if (!ltr_session)
+		return;
+	patch_all(true);
+	started = true;
 }
 
 uintptr_t la_symbind64(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook,
@@ -131,6 +145,15 @@ uintptr_t la_symbind64(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook,
 
 	if (!ltr_session || !ref || !def)
 		return addr;
+	/*
+	 * Objects from dlopen wait for their GOT patching until a lazy
+	 * binding or a dlsym result, which come after relocation (bindings
+	 * made during relocation carry the NOPLT flags).
+	 */
+	if (unlikely(pending_patch) && started &&
+	    ((*flags & LA_SYMB_DLSYM) ||
+	     !(*flags & (LA_SYMB_NOPLTENTER | LA_SYMB_NOPLTEXIT))))
+		patch_all(false);
 	if ((def->flags & LTR_OBJ_HOOKS) &&
 	    (target = ltr_hook_for(symname, addr)) != 0)
 		return target;

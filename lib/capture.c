@@ -11,7 +11,12 @@
  * The shadow stack must survive control flow that skips returns:
  *  - longjmp, or an exception caught above: frames whose return slot is at
  *    or below the current stack pointer can never return; they are dropped
- *    on the next entry and on exit ("dead" frames).  Only slots within
+ *    on the next entry and on exit ("dead" frames).
+ *  - tail calls: a traced function that ends with "jmp other@plt" enters
+ *    the next traced call with the very return slot of its own frame,
+ *    already hijacked.  The new frame is pushed above it with the
+ *    trampoline as its return address, so the return passes the trampoline
+ *    twice and closes both calls with the same value.  Only slots within
  *    LTR_SAME_STACK bytes count as the same stack, so a signal handler on an
  *    alternate stack does not drop the frames of the stack it interrupted.
  *  - a signal handler that calls traced functions: the per-thread busy flag
@@ -52,12 +57,13 @@ static void frame_drop(struct ltr_tstate *ts, const char *why)
 		ltr_emit_unfinished(ts, fr, why);
 }
 
-void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp)
+void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp)
 {
 	while (ts->depth) {
 		uintptr_t slot = (uintptr_t)ts->frames[ts->depth - 1].slot;
 
-		if (slot > sp || sp - slot >= LTR_SAME_STACK)
+		if (slot > sp || sp - slot >= LTR_SAME_STACK ||
+		    (slot == sp && !at_sp))
 			break;
 		frame_drop(ts, "unwound");
 	}
@@ -76,7 +82,9 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t fn)
 	if (unlikely(!ts || ts->busy))
 		return f->addr;
 	ts->busy = 1;
-	ltr_frames_drop_dead(ts, (uintptr_t)&regs->ret);
+	/* A slot holding the trampoline is a tail call, not a dead frame. */
+	ltr_frames_drop_dead(ts, (uintptr_t)&regs->ret,
+			     regs->ret != (uint64_t)ltr_return_tramp);
 	if (unlikely((f->flags & LTR_FN_ENTRY_ONLY) ||
 		     ts->depth >= LTR_SHADOW_MAX)) {
 		if ((flags & LTR_F_TRACE) &&

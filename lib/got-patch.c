@@ -10,11 +10,29 @@
  * for the write.  A slot holding a non-PIE program's canonical PLT entry is
  * left alone: calls through it already reach the stub via that PLT entry,
  * and patching it would count them twice.
+ *
+ * When is an object relocated?  For the program and its libraries, at
+ * la_preinit.  For dlopen, no audit call comes between relocation and the
+ * constructors (LA_ACT_CONSISTENT comes before relocation), so objects stay
+ * pending and every later audit event (a binding, a dlsym) retries them.
+ * An object with RELRO is relocated once the loader has made its RELRO
+ * read-only; patching earlier would re-protect a page the loader is still
+ * writing.  We ask the kernel: process_vm_writev of a slot's own value onto
+ * itself fails with EFAULT exactly when the page is read-only.  Slots still
+ * zero (not yet relocated) are left for the next pass.
  */
 #include <elf.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 
+#include <errno.h>
+#include <unistd.h>
+
+#include "arch/x86_64/cpu.h"
 #include "interposer.h"
+
+#define MAX_PASSES 64 /* give up on slots that never get a value */
 
 #define PAGE_SIZE 4096ul
 
@@ -65,7 +83,23 @@ static void slot_write(const struct ltr_object *obj, uint64_t *slot,
 		mprotect((void *)page, PAGE_SIZE, PROT_READ);
 }
 
-void ltr_got_patch(struct ltr_object *obj)
+/* Has the loader finished relocating obj (its RELRO is read-only)? */
+static bool relocated(const struct ltr_object *obj)
+{
+	uint64_t value;
+	struct iovec local = { &value, sizeof(value) };
+	struct iovec remote = { (void *)obj->relro_start, sizeof(value) };
+	long pid, n;
+
+	if (obj->relro_end <= obj->relro_start)
+		return true; /* no RELRO: zero slots are simply retried */
+	value = *(volatile uint64_t *)obj->relro_start;
+	pid = ltr_syscall3(SYS_getpid, 0, 0, 0);
+	n = syscall(SYS_process_vm_writev, pid, &local, 1UL, &remote, 1UL, 0UL);
+	return n < 0 && errno == EFAULT;
+}
+
+bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 {
 	const struct link_map *map = obj->map;
 	const ElfW(Rela) *rela = NULL;
@@ -74,9 +108,12 @@ void ltr_got_patch(struct ltr_object *obj)
 	size_t relasz = 0, relaent = sizeof(ElfW(Rela)), i;
 	const ElfW(Dyn) *d;
 
+	bool complete = true;
+
 	if (!(obj->flags & LTR_OBJ_FROM) || (obj->flags & LTR_OBJ_PATCHED))
-		return;
-	obj->flags |= LTR_OBJ_PATCHED;
+		return true;
+	if (!at_start && !relocated(obj))
+		return false;
 	for (d = map->l_ld; d && d->d_tag != DT_NULL; d++) {
 		switch (d->d_tag) {
 		case DT_RELA:
@@ -96,8 +133,10 @@ void ltr_got_patch(struct ltr_object *obj)
 			break;
 		}
 	}
-	if (!rela || !symtab || !strtab || relaent < sizeof(ElfW(Rela)))
-		return;
+	if (!rela || !symtab || !strtab || relaent < sizeof(ElfW(Rela))) {
+		obj->flags |= LTR_OBJ_PATCHED;
+		return true;
+	}
 	for (i = 0; i < relasz / relaent; i++) {
 		const ElfW(Rela) *r = (const void *)((const char *)rela + i * relaent);
 		const ElfW(Sym) *sym;
@@ -114,6 +153,8 @@ void ltr_got_patch(struct ltr_object *obj)
 			continue;
 		slot = (uint64_t *)(map->l_addr + r->r_offset);
 		value = *slot;
+		if (!value)
+			complete = false;
 		if (!value || ltr_is_stub(value))
 			continue;
 		def = ltr_object_at(value);
@@ -125,4 +166,7 @@ void ltr_got_patch(struct ltr_object *obj)
 		if (stub)
 			slot_write(obj, slot, stub);
 	}
+	if (complete || at_start || ++obj->patch_passes >= MAX_PASSES)
+		obj->flags |= LTR_OBJ_PATCHED;
+	return obj->flags & LTR_OBJ_PATCHED;
 }

@@ -66,6 +66,7 @@ struct ltr_object {
 	char short_name[64];   /* "libc", "a.out" */
 	uint32_t name_off;     /* short_name in the session strings */
 	uint32_t flags;        /* LTR_OBJ_* */
+	uint32_t patch_passes; /* GOT patching passes that left slots unresolved */
 	uintptr_t start, end;  /* the address range of its segments */
 	uintptr_t relro_start, relro_end;
 	struct ltr_object *next;
@@ -122,8 +123,12 @@ void ltr_frames_rehijack(uintptr_t sp);
 
 /* ---- GLOB_DAT patching (got-patch.c) ----------------------------------- */
 
-/* Point the GLOB_DAT slots of obj that name selected functions at stubs. */
-void ltr_got_patch(struct ltr_object *obj);
+/*
+ * Point the GLOB_DAT slots of obj that name selected functions at stubs.
+ * at_start: the loader has relocated everything (la_preinit).  Returns
+ * false while obj is not relocated yet, so that a later pass retries it.
+ */
+bool ltr_got_patch(struct ltr_object *obj, bool at_start);
 
 /* ---- threads (thread.c) ------------------------------------------------- */
 
@@ -178,8 +183,8 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t fn);
 /* Called by ltr_return_tramp: record an exit; returns the real return address. */
 uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot);
 
-/* Pop frames that can no longer return (longjmp, unwinding) above sp. */
-void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp);
+/* Pop frames that can no longer return: slots below sp (at sp too if at_sp). */
+void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp);
 
 /* ---- output (emit.c): the direct path until the event rings exist ------ */
 

@@ -54,7 +54,7 @@ void ltr_frames_rehijack(uintptr_t sp)
 	if (!ts)
 		return;
 	ts->busy++;
-	ltr_frames_drop_dead(ts, sp);
+	ltr_frames_drop_dead(ts, sp, true);
 	ts->busy--;
 	for (i = 0; i < ts->depth; i++) {
 		struct ltr_frame *fr = &ts->frames[i];

@@ -1,5 +1,236 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# binding.bats: every way a call reaches a library function is traced.
+# binding.bats: every way a call reaches a library function is traced, and
+# the traced program prints exactly what it prints untraced.
 
 load helpers
+
+# Run fixture PROG (args after it) untraced, then under ltruss with the
+# remaining options; $out/$err/$status are the traced run's, $plain the untraced stdout.
+# Usage: traced_vs_plain PROG ARGS -- LTRUSS-OPTIONS
+traced_vs_plain() {
+	local prog=$1 args=() opts=()
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	opts=("$@")
+	plain=$("$PROGS/$prog" "${args[@]}")
+	run_split ltruss "${opts[@]}" "$PROGS/$prog" "${args[@]}"
+}
+
+# The calls every build of calls.c makes, with their return values.
+assert_fixture_calls() {
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$(grep -c '^libfix:fix_add(0x2, 0x3, .*) = 0x5$' <<<"$err")" -eq 3 ]
+	grep -qx 'libfix:fix_add(0x28, 0x2, .*) = 0x2a' <<<"$err"
+	grep -qx 'libfix:fix_twice(0x15, .*) = 0x2a' <<<"$err"
+	grep -qx 'libfix:fix_pick(0x7, .*) = 0x46' <<<"$err"
+	grep -qx 'libc:memcpy(0x[0-9a-f]*, 0x[0-9a-f]*, 0x6) = 0x[0-9a-f]*' <<<"$err"
+	grep -qx 'libc:strlen(0x[0-9a-f]*, .*) = 0x5' <<<"$err"
+	# Every traced call is shown exactly once: 3 + pointer + twice + pick + 2 libc.
+	[ "$(grep -c '^lib' <<<"$err")" -eq 8 ]
+}
+
+@test "lazy binding (PIE, -z lazy)" {
+	traced_vs_plain fix-lazy 3 -- -u 'libfix:*' -u 'libc:strlen,memcpy'
+	assert_fixture_calls
+}
+
+@test "immediate binding (-z now, full RELRO)" {
+	readelf -d "$PROGS/fix-now" | grep -q 'BIND_NOW\|FLAGS.*NOW'
+	traced_vs_plain fix-now 3 -- -u 'libfix:*' -u 'libc:strlen,memcpy'
+	assert_fixture_calls
+}
+
+@test "non-PIE program: a function pointer through the canonical PLT counts once" {
+	readelf -h "$PROGS/fix-nopie" | grep -q 'EXEC'
+	traced_vs_plain fix-nopie 3 -- -u 'libfix:*' -u 'libc:strlen,memcpy'
+	assert_fixture_calls
+}
+
+@test "-fno-plt calls go through patched GLOB_DAT slots (PIE)" {
+	readelf -r "$PROGS/fix-noplt" | grep -q 'GLOB_DAT.*fix_add'
+	traced_vs_plain fix-noplt 3 -- -u 'libfix:*' -u 'libc:strlen,memcpy'
+	assert_fixture_calls
+}
+
+@test "-fno-plt calls in a non-PIE program" {
+	traced_vs_plain fix-noplt-nopie 3 -- -u 'libfix:*' -u 'libc:strlen,memcpy'
+	assert_fixture_calls
+}
+
+@test "IBT layout (.plt.sec, -fcf-protection)" {
+	readelf -S "$PROGS/fix-ibt" | grep -q '\.plt\.sec'
+	traced_vs_plain fix-ibt 3 -- -u 'libfix:*' -u 'libc:strlen,memcpy'
+	assert_fixture_calls
+}
+
+@test "'::' also traces a library's calls to itself (a tail call here)" {
+	traced_vs_plain fix-lazy 1 -- -u 'libfix::*'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	run grep -A2 '^libfix:fix_twice' <<<"$err"
+	assert_line --index 0 --regexp '^libfix:fix_twice\(0x15, .*\) \{$'
+	assert_line --index 1 --regexp '^  libfix:fix_add\(0x15, 0x15, .*\) = 0x2a$'
+	assert_line --index 2 '} libfix:fix_twice = 0x2a'
+}
+
+@test "':' leaves a library's calls to itself untraced" {
+	traced_vs_plain fix-lazy 1 -- -u 'libfix:*'
+	[ "$(grep -c 'fix_add(0x15, 0x15' <<<"$err")" -eq 0 ]
+}
+
+@test "function globs and exclusions, later rules win" {
+	traced_vs_plain fix-lazy 1 -- -u 'libfix:fix_*' -u 'libfix:!fix_add'
+	[ "$out" = "$plain" ]
+	[ "$(grep -c 'fix_add' <<<"$err")" -eq 0 ]
+	grep -q '^libfix:fix_twice' <<<"$err"
+	grep -q '^libfix:fix_pick' <<<"$err"
+	traced_vs_plain fix-lazy 1 -- -u '!libfix' -u 'libfix:fix_pick'
+	[ "$(grep -c '^libfix:' <<<"$err")" -eq 1 ]
+	grep -q '^libfix:fix_pick' <<<"$err"
+}
+
+@test "a library matches by soname, file name or glob" {
+	for lib in libfix libfix.so 'libf*' "$PROGS/libfix.so"; do
+		traced_vs_plain fix-lazy 1 -- -u "$lib:fix_pick"
+		[ "$(grep -c '^libfix:fix_pick(0x7' <<<"$err")" -eq 1 ]
+	done
+}
+
+@test "versioned symbols: a caller bound to fix_ver@VER_1 reaches VER_1" {
+	traced_vs_plain fix-ver-old -- -u 'libfix:*'
+	[ "$status" -eq 0 ]
+	[ "$out" = "ver 1" ]
+	[ "$out" = "$plain" ]
+	grep -qx 'libfix:fix_ver(.*) = 0x1' <<<"$err"
+	traced_vs_plain fix-ver-new -- -u 'libfix:*'
+	[ "$out" = "ver 2" ]
+	grep -qx 'libfix:fix_ver(.*) = 0x2' <<<"$err"
+}
+
+@test "IFUNC: libc's strlen and memcpy, and a library's own IFUNC" {
+	traced_vs_plain fix-now 1 -- -u 'libc:strlen,memcpy' -u 'libfix:fix_pick'
+	[ "$out" = "$plain" ]
+	grep -qx 'libc:strlen(.*) = 0x5' <<<"$err"
+	grep -qx 'libfix:fix_pick(0x7, .*) = 0x46' <<<"$err"
+}
+
+@test "dlopen through RUNPATH \$ORIGIN, dlsym pointers, -fno-plt plugin" {
+	traced_vs_plain fix-dlopen -- -u 'libfix:*' -u 'libplugin:*'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$(printf '%s\n' "$out" | head -1)" = "plugin 105" ]
+	# pointer identity holds: the plugin's GOT slot and dlsym agree
+	grep -qx 'same pointer 1' <<<"$out"
+	grep -qx 'libplugin:plugin_run(0x5, .*) {' <<<"$err"
+	grep -qx '  libfix:fix_add(0x5, 0x64, .*) = 0x69' <<<"$err"
+	grep -qx '} libplugin:plugin_run = 0x69' <<<"$err"
+	grep -qx 'libfix:fix_add(0x6, 0x7, .*) = 0xd' <<<"$err"
+}
+
+@test "dlopen and dlsym themselves traced (entry only) still find the caller's RUNPATH" {
+	traced_vs_plain fix-dlopen -- -u 'libc:dlopen,dlsym'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	grep -q '^libc:dlopen(.*) <no return ...>$' <<<"$err"
+	[ "$(grep -c '^libc:dlsym(' <<<"$err")" -eq 3 ]
+}
+
+@test "a program using dlsym(RTLD_NEXT) reaches the library's function" {
+	traced_vs_plain fix-rtld-next -- -u 'libfix:*'
+	[ "$status" -eq 0 ]
+	[ "$out" = "wrapped 1003" ]
+	grep -qx 'libfix:fix_add(0x1, 0x2, .*) = 0x3' <<<"$err"
+}
+
+@test "--from narrows the callers" {
+	traced_vs_plain fix-lazy 1 -- -u 'libfix::*' --from libfix
+	[ "$out" = "$plain" ]
+	[ "$(grep -c '^libfix:' <<<"$err")" -eq 1 ]
+	grep -qx 'libfix:fix_add(0x15, 0x15, .*) = 0x2a' <<<"$err"
+}
+
+@test "-D limits the nesting shown" {
+	traced_vs_plain fix-lazy 1 -- -u 'libfix::*' -D 1
+	[ "$out" = "$plain" ]
+	grep -qx 'libfix:fix_twice(0x15, .*) = 0x2a' <<<"$err"
+	[ "$(grep -c '0x15, 0x15' <<<"$err")" -eq 0 ]
+}
+
+@test "-c counts every call exactly" {
+	traced_vs_plain fix-noplt 100000 -- -c -u 'libfix:*'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	run awk '$NF == "libfix:fix_add" { print $(NF-2) }' <<<"$err"
+	assert_output 100001
+	run awk '$NF == "total" { print $(NF-2) }' <<<"$err"
+	assert_output 100003
+}
+
+@test "sqlite3 under -u 'libsqlite3:*' prints what it prints untraced" {
+	printf 'create table t(a);\ninsert into t values(1),(2),(40);\nselect sum(a) from t;\n' > q.sql
+	plain=$(sqlite3 :memory: < q.sql)
+	out=$(timeout 60 "$LTRUSS" -u 'libsqlite3:*' sqlite3 :memory: < q.sql 2>err.txt)
+	[ "$out" = "$plain" ]
+	[ "$out" = "43" ]
+	grep -q '^libsqlite3:sqlite3_open' err.txt
+	grep -q '^libsqlite3:sqlite3_prepare_v2(' err.txt
+	grep -qx '+++ exited (status 0) +++' err.txt
+}
+
+@test "xmllint under -u 'libxml2:*' and '-u libc:*'" {
+	printf '<a><b>x</b><c y="1"/></a>\n' > a.xml
+	plain=$(xmllint --format a.xml)
+	run_split ltruss -u 'libxml2:*' xmllint --format a.xml
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	grep -q '^libxml2:xmlReadFile(\|^libxml2:xmlCtxtReadFile(\|^libxml2:xmlReadFd(' <<<"$err"
+	run_split ltruss -c -u 'libc:*' xmllint --format a.xml
+	[ "$out" = "$plain" ]
+	grep -q ' libc:malloc$' <<<"$err"
+}
+
+@test "jq under -u 'libjq:*'" {
+	plain=$(echo '{"a":[1,2,{"b":null}]}' | jq -c '.a')
+	out=$(echo '{"a":[1,2,{"b":null}]}' | timeout 60 "$LTRUSS" -u 'libjq:*' jq -c '.a' 2>err.txt)
+	[ "$out" = "$plain" ]
+	grep -q '^libjq:jq_init(' err.txt
+	grep -q '^libjq:jv_parse' err.txt
+}
+
+@test "ls with every libc call counted" {
+	plain=$(ls -la /usr)
+	run_split ltruss -c -u 'libc:*' ls -la /usr
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	grep -q ' libc:opendir$' <<<"$err"
+	grep -q ' libc:readdir\(64\)\?$' <<<"$err"
+}
+
+@test "sh -c with a pipeline: children run untraced and unharmed" {
+	plain=$(sh -c 'echo hi; ls / | wc -l')
+	run_split ltruss -u 'libc:*' sh -c 'echo hi; ls / | wc -l'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	grep -q '^libc:fork(\|^libc:_Fork(\|^libc:vfork(' <<<"$err"
+}
+
+@test "python3 -c under '-u libc:*'" {
+	plain=$(/usr/bin/python3 -c 'import json; print(json.dumps(sorted({"b": 1, "a": [1, 2]})))')
+	run_split ltruss -c -u 'libc:*' /usr/bin/python3 -c 'import json; print(json.dumps(sorted({"b": 1, "a": [1, 2]})))'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	grep -q ' libc:malloc$' <<<"$err"
+}
+
+@test "the default selection shows what the program itself calls" {
+	run_split ltruss /bin/echo hello
+	[ "$status" -eq 0 ]
+	[ "$out" = "hello" ]
+	grep -q '^libc:setlocale(' <<<"$err"
+	# calls libc makes to itself are not shown by default
+	[ "$(grep -c '^  ' <<<"$err")" -eq 0 ]
+	grep -qx '+++ exited (status 0) +++' <<<"$err"
+}

@@ -6,3 +6,65 @@
 check_PROGRAMS += tests/progs/bin/static-hello
 tests_progs_bin_static_hello_SOURCES = tests/progs/hello.c
 tests_progs_bin_static_hello_LDFLAGS = -static
+
+# ---- binding fixtures: one library, one program built every way ----------
+FIX_LIB = tests/progs/bin/libfix.so
+FIX_RPATH = -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN'
+check_PROGRAMS += tests/progs/bin/libfix.so
+tests_progs_bin_libfix_so_SOURCES = tests/progs/binding/libfix.c \
+	tests/progs/binding/libfix.h
+tests_progs_bin_libfix_so_CFLAGS = -fPIC -O2
+tests_progs_bin_libfix_so_LDFLAGS = -shared -Wl,-soname,libfix.so \
+	-Wl,--version-script=$(srcdir)/tests/progs/binding/libfix.map
+EXTRA_DIST += tests/progs/binding/libfix.map
+
+FIX_CALLS_SRC = tests/progs/binding/calls.c tests/progs/binding/libfix.h
+check_PROGRAMS += tests/progs/bin/fix-lazy tests/progs/bin/fix-now \
+	tests/progs/bin/fix-nopie tests/progs/bin/fix-noplt \
+	tests/progs/bin/fix-noplt-nopie tests/progs/bin/fix-ibt
+tests_progs_bin_fix_lazy_SOURCES = $(FIX_CALLS_SRC)
+tests_progs_bin_fix_lazy_CFLAGS = -O2 -fPIE -fno-builtin
+tests_progs_bin_fix_lazy_LDFLAGS = -pie -Wl,-z,lazy $(FIX_RPATH)
+tests_progs_bin_fix_lazy_LDADD = $(FIX_LIB)
+tests_progs_bin_fix_now_SOURCES = $(FIX_CALLS_SRC)
+tests_progs_bin_fix_now_CFLAGS = -O2 -fPIE -fno-builtin
+tests_progs_bin_fix_now_LDFLAGS = -pie -Wl,-z,now -Wl,-z,relro $(FIX_RPATH)
+tests_progs_bin_fix_now_LDADD = $(FIX_LIB)
+tests_progs_bin_fix_nopie_SOURCES = $(FIX_CALLS_SRC)
+tests_progs_bin_fix_nopie_CFLAGS = -O2 -fno-PIE -fno-builtin
+tests_progs_bin_fix_nopie_LDFLAGS = -no-pie -Wl,-z,lazy $(FIX_RPATH)
+tests_progs_bin_fix_nopie_LDADD = $(FIX_LIB)
+tests_progs_bin_fix_noplt_SOURCES = $(FIX_CALLS_SRC)
+tests_progs_bin_fix_noplt_CFLAGS = -O2 -fPIE -fno-plt -fno-builtin
+tests_progs_bin_fix_noplt_LDFLAGS = -pie -Wl,-z,now $(FIX_RPATH)
+tests_progs_bin_fix_noplt_LDADD = $(FIX_LIB)
+tests_progs_bin_fix_noplt_nopie_SOURCES = $(FIX_CALLS_SRC)
+tests_progs_bin_fix_noplt_nopie_CFLAGS = -O2 -fno-PIE -fno-plt -fno-builtin
+tests_progs_bin_fix_noplt_nopie_LDFLAGS = -no-pie $(FIX_RPATH)
+tests_progs_bin_fix_noplt_nopie_LDADD = $(FIX_LIB)
+tests_progs_bin_fix_ibt_SOURCES = $(FIX_CALLS_SRC)
+tests_progs_bin_fix_ibt_CFLAGS = -O2 -fPIE -fcf-protection=full -fno-builtin
+tests_progs_bin_fix_ibt_LDFLAGS = -pie -Wl,-z,ibtplt -Wl,-z,lazy $(FIX_RPATH)
+tests_progs_bin_fix_ibt_LDADD = $(FIX_LIB)
+
+check_PROGRAMS += tests/progs/bin/fix-ver-old tests/progs/bin/fix-ver-new \
+	tests/progs/bin/fix-rtld-next tests/progs/bin/fix-dlopen \
+	tests/progs/bin/plugin/libplugin.so
+tests_progs_bin_fix_ver_old_SOURCES = tests/progs/binding/ver-old.c
+tests_progs_bin_fix_ver_old_LDFLAGS = $(FIX_RPATH)
+tests_progs_bin_fix_ver_old_LDADD = $(FIX_LIB)
+tests_progs_bin_fix_ver_new_SOURCES = tests/progs/binding/ver-new.c
+tests_progs_bin_fix_ver_new_LDFLAGS = $(FIX_RPATH)
+tests_progs_bin_fix_ver_new_LDADD = $(FIX_LIB)
+tests_progs_bin_fix_rtld_next_SOURCES = tests/progs/binding/rtld-next.c
+tests_progs_bin_fix_rtld_next_LDFLAGS = $(FIX_RPATH) -Wl,--no-as-needed
+tests_progs_bin_fix_rtld_next_LDADD = $(FIX_LIB) -ldl
+tests_progs_bin_plugin_libplugin_so_SOURCES = tests/progs/binding/plugin.c
+tests_progs_bin_plugin_libplugin_so_CFLAGS = -fPIC -O2 -fno-plt
+tests_progs_bin_plugin_libplugin_so_LDFLAGS = -shared -Wl,-soname,libplugin.so \
+	-Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/..' -Wl,-z,now
+tests_progs_bin_plugin_libplugin_so_LDADD = $(FIX_LIB)
+tests_progs_bin_fix_dlopen_SOURCES = tests/progs/binding/dlopen.c
+tests_progs_bin_fix_dlopen_LDFLAGS = -Wl,--enable-new-dtags \
+	-Wl,-rpath,'$$ORIGIN/plugin' -Wl,--no-as-needed
+tests_progs_bin_fix_dlopen_LDADD = -ldl
