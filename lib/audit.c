@@ -54,7 +54,8 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 	struct ltr_object *obj;
 	unsigned int flags = LA_FLG_BINDFROM;
 
-	if (!ltr_session)
+	/* A forked child without -f is untraced: it never writes the session. */
+	if (!ltr_session || ltr_forked())
 		return 0;
 	obj = ltr_object_add(map, lmid);
 	if (!obj)
@@ -87,12 +88,12 @@ unsigned int la_objclose(uintptr_t *cookie)
 	struct ltr_object *obj = (struct ltr_object *)*cookie;
 	struct ltr_tstate *ts;
 
-	if (!ltr_session || !obj)
+	if (!ltr_session || !obj || ltr_forked())
 		return 0;
 	if (obj->flags & LTR_OBJ_MAIN) {
 		/* Only at exit does the program itself close. */
 		ts = ltr_thread_self();
-		if (ts && !ltr_forked())
+		if (ts)
 			flush_exiting(ts);
 		return 0;
 	}
@@ -142,8 +143,9 @@ uintptr_t la_symbind64(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook,
 	struct ltr_object *def = (struct ltr_object *)*defcook;
 	uintptr_t addr = sym->st_value, target;
 	unsigned type = ELF64_ST_TYPE(sym->st_info);
+	bool selected;
 
-	if (!ltr_session || !ref || !def)
+	if (!ltr_session || !ref || !def || ltr_forked())
 		return addr;
 	/*
 	 * Objects from dlopen wait for their GOT patching until a lazy
@@ -154,12 +156,13 @@ uintptr_t la_symbind64(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook,
 	    ((*flags & LA_SYMB_DLSYM) ||
 	     !(*flags & (LA_SYMB_NOPLTENTER | LA_SYMB_NOPLTEXIT))))
 		patch_all(false);
-	if ((def->flags & LTR_OBJ_HOOKS) &&
-	    (target = ltr_hook_for(symname, addr)) != 0)
-		return target;
 	if (type != STT_FUNC && type != STT_GNU_IFUNC)
 		return addr;
-	if (!ltr_select_call(ref, def, symname))
+	selected = ltr_select_call(ref, def, symname);
+	if ((def->flags & LTR_OBJ_HOOKS) &&
+	    (target = ltr_hook_for(symname, addr, selected, def)) != 0)
+		return target;
+	if (!selected)
 		return addr;
 	target = ltr_stub_for(addr, symname, def);
 	return target ? target : addr;

@@ -69,6 +69,37 @@ void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp)
 	}
 }
 
+void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2)
+{
+	struct ltr_tstate *ts;
+	struct ltr_regs regs;
+
+	if (ltr_forked() || !(ts = ltr_thread_self()) || ts->busy)
+		return;
+	ts->busy = 1;
+	regs.rdi = a0;
+	regs.rsi = a1;
+	regs.rdx = a2;
+	if ((ltr_session->flags & LTR_F_TRACE) &&
+	    (!ltr_session->depth_limit || ts->depth < ltr_session->depth_limit))
+		ltr_emit_entry_only(ts, fn, &regs);
+	if (ltr_session->flags & LTR_F_COUNT)
+		ts->slot->counts[fn].calls++;
+	ts->busy = 0;
+}
+
+void ltr_frames_end_thread(const char *why)
+{
+	struct ltr_tstate *ts = ltr_thread_self();
+
+	if (!ts)
+		return;
+	ts->busy++;
+	while (ts->depth)
+		frame_drop(ts, why);
+	ts->busy--;
+}
+
 uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t fn)
 {
 	const struct ltr_func *f = &ltr_session->funcs[fn];

@@ -111,9 +111,10 @@ bool ltr_is_stub(uintptr_t addr);
 /*
  * If name is a function the interposer must see whatever the selection
  * (the unwinder's entry points), note its real address and return the hook
- * to bind instead; else 0.
+ * to bind instead; else 0.  A selected one is also reported, on entry.
  */
-uintptr_t ltr_hook_for(const char *name, uintptr_t real);
+uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
+		       const struct ltr_object *def);
 
 /* Put back the real return addresses of every frame of this thread. */
 void ltr_frames_restore(void);
@@ -163,17 +164,32 @@ struct ltr_tstate {
 	struct ltr_frame frames[LTR_SHADOW_MAX];
 };
 
+extern __thread struct ltr_tstate *ltr_tls_self
+	__attribute__((tls_model("initial-exec")));
+extern volatile uint64_t *ltr_fork_guard;
+
+/* Create the calling thread's state (first traced call); NULL if that failed. */
+struct ltr_tstate *ltr_thread_create(void);
+
 /* The calling thread's state, created on first use; NULL if that failed. */
-struct ltr_tstate *ltr_thread_self(void);
+static inline struct ltr_tstate *ltr_thread_self(void)
+{
+	struct ltr_tstate *ts = ltr_tls_self;
+
+	return likely(ts) ? ts : ltr_thread_create();
+}
+
+/* Did this process fork from the one the session was attached in? */
+static inline bool ltr_forked(void)
+{
+	return ltr_fork_guard && *ltr_fork_guard == 0;
+}
 
 /* Number of threads that have traced a call (all processes of the session). */
 uint32_t ltr_thread_count(void);
 
 /* Visit every thread state of this process. */
 void ltr_thread_each(void (*fn)(struct ltr_tstate *ts));
-
-/* Did this process fork from the one the session was attached in? */
-bool ltr_forked(void);
 
 /* ---- capture (capture.c) ----------------------------------------------- */
 
@@ -182,6 +198,12 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t fn);
 
 /* Called by ltr_return_tramp: record an exit; returns the real return address. */
 uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot);
+
+/* Report a call seen only on entry (a hooked function): trace line, count. */
+void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2);
+
+/* Report and drop every frame of the calling thread (it is ending). */
+void ltr_frames_end_thread(const char *why);
 
 /* Pop frames that can no longer return: slots below sp (at sp too if at_sp). */
 void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp);

@@ -18,15 +18,10 @@
 #include "arch/x86_64/cpu.h"
 #include "interposer.h"
 
-static __thread struct ltr_tstate *tls_self
+__thread struct ltr_tstate *ltr_tls_self
 	__attribute__((tls_model("initial-exec")));
+volatile uint64_t *ltr_fork_guard;
 static struct ltr_tstate *threads;
-static volatile uint64_t *fork_guard;
-
-bool ltr_forked(void)
-{
-	return fork_guard && *fork_guard == 0;
-}
 
 /* Map the fork guard page (at attach time, before any call is traced). */
 static void fork_guard_init(void)
@@ -42,7 +37,7 @@ static void fork_guard_init(void)
 		return;
 	}
 	*(volatile uint64_t *)p = 1;
-	fork_guard = p;
+	ltr_fork_guard = p;
 }
 
 /* Take a counter slot in the session for this thread. */
@@ -87,15 +82,13 @@ static struct ltr_tstate *state_reuse(int32_t pid, int32_t tid)
 	return NULL;
 }
 
-struct ltr_tstate *ltr_thread_self(void)
+struct ltr_tstate *ltr_thread_create(void)
 {
-	struct ltr_tstate *ts = tls_self;
+	struct ltr_tstate *ts;
 	int32_t pid, tid;
 	void *p;
 
-	if (likely(ts))
-		return ts;
-	if (!fork_guard)
+	if (!ltr_fork_guard)
 		fork_guard_init();
 	pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 	tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
@@ -103,7 +96,7 @@ struct ltr_tstate *ltr_thread_self(void)
 	if (ts) {
 		ts->depth = 0;
 		ts->busy = 0;
-		tls_self = ts;
+		ltr_tls_self = ts;
 		return ts;
 	}
 	p = mmap(NULL, sizeof(*ts), PROT_READ | PROT_WRITE,
@@ -118,7 +111,7 @@ struct ltr_tstate *ltr_thread_self(void)
 		ts->next = __atomic_load_n(&threads, __ATOMIC_RELAXED);
 	while (!__atomic_compare_exchange_n(&threads, &ts->next, ts, false,
 					    __ATOMIC_RELEASE, __ATOMIC_RELAXED));
-	tls_self = ts;
+	ltr_tls_self = ts;
 	return ts;
 }
 

@@ -10,9 +10,12 @@
  *  - _Unwind_RaiseException, _Unwind_Resume_or_Rethrow (throw, rethrow):
  *    restore; __cxa_begin_catch (the handler runs) drops the frames the
  *    exception unwound and re-hijacks the rest;
- *  - _Unwind_ForcedUnwind and pthread_exit (the thread ends): restore;
+ *  - _Unwind_ForcedUnwind (cancellation): restore;
+ *  - pthread_exit: the thread ends, so its calls in progress are reported
+ *    as ended ("= ? <pthread_exit>") and dropped, then restored;
  *  - _Unwind_Backtrace: restore, walk, re-hijack.
- * These functions are bound to the hooks below whatever the selection.
+ * These functions are bound to the hooks below whatever the selection;
+ * when the selection names one of them too, it is reported on entry.
  */
 #include "interposer.h"
 
@@ -27,6 +30,20 @@ static forced_fn real_forced;
 static backtrace_fn real_backtrace;
 static begin_catch_fn real_begin_catch;
 static pthread_exit_fn real_pthread_exit;
+
+/* Function indexes (+1) of the hooked functions the selection names. */
+enum { H_RAISE, H_RETHROW, H_FORCED, H_BACKTRACE, H_BEGIN_CATCH,
+       H_PTHREAD_EXIT, H_COUNT };
+static uint32_t traced_fn[H_COUNT];
+
+/* Report hook h's call if the selection names it. */
+static void note(int h, uint64_t a0, uint64_t a1, uint64_t a2)
+{
+	uint32_t fn = __atomic_load_n(&traced_fn[h], __ATOMIC_ACQUIRE);
+
+	if (fn)
+		ltr_note_entry(fn - 1, a0, a1, a2);
+}
 
 void ltr_frames_restore(void)
 {
@@ -68,18 +85,21 @@ void ltr_frames_rehijack(uintptr_t sp)
 
 static int hook_raise(void *exc)
 {
+	note(H_RAISE, (uint64_t)exc, 0, 0);
 	ltr_frames_restore();
 	return real_raise(exc);
 }
 
 static int hook_rethrow(void *exc)
 {
+	note(H_RETHROW, (uint64_t)exc, 0, 0);
 	ltr_frames_restore();
 	return real_rethrow(exc);
 }
 
 static int hook_forced(void *exc, void *stop, void *arg)
 {
+	note(H_FORCED, (uint64_t)exc, (uint64_t)stop, (uint64_t)arg);
 	ltr_frames_restore();
 	return real_forced(exc, stop, arg);
 }
@@ -89,6 +109,7 @@ static int hook_backtrace(void *trace, void *arg)
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0) + 16;
 	int ret;
 
+	note(H_BACKTRACE, (uint64_t)trace, (uint64_t)arg, 0);
 	ltr_frames_restore();
 	ret = real_backtrace(trace, arg);
 	ltr_frames_rehijack(sp - 8);
@@ -99,7 +120,10 @@ static int hook_backtrace(void *trace, void *arg)
 static void *hook_begin_catch(void *exc)
 {
 	uintptr_t handler_sp = (uintptr_t)__builtin_frame_address(0) + 16;
-	void *ret = real_begin_catch(exc);
+	void *ret;
+
+	note(H_BEGIN_CATCH, (uint64_t)exc, 0, 0);
+	ret = real_begin_catch(exc);
 
 	ltr_frames_rehijack(handler_sp - 8);
 	return ret;
@@ -107,24 +131,31 @@ static void *hook_begin_catch(void *exc)
 
 static void hook_pthread_exit(void *ret)
 {
+	note(H_PTHREAD_EXIT, (uint64_t)ret, 0, 0);
 	ltr_frames_restore();
+	ltr_frames_end_thread("pthread_exit");
 	real_pthread_exit(ret);
 	__builtin_unreachable();
 }
 
-uintptr_t ltr_hook_for(const char *name, uintptr_t real)
+uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
+		       const struct ltr_object *def)
 {
 	static const struct {
 		const char *name;
 		void *real;
 		void *hook;
-	} hooks[] = {
-		{ "_Unwind_RaiseException", &real_raise, hook_raise },
-		{ "_Unwind_Resume_or_Rethrow", &real_rethrow, hook_rethrow },
-		{ "_Unwind_ForcedUnwind", &real_forced, hook_forced },
-		{ "_Unwind_Backtrace", &real_backtrace, hook_backtrace },
-		{ "__cxa_begin_catch", &real_begin_catch, hook_begin_catch },
-		{ "pthread_exit", &real_pthread_exit, hook_pthread_exit },
+	} hooks[H_COUNT] = {
+		[H_RAISE] = { "_Unwind_RaiseException", &real_raise, hook_raise },
+		[H_RETHROW] = { "_Unwind_Resume_or_Rethrow", &real_rethrow,
+				hook_rethrow },
+		[H_FORCED] = { "_Unwind_ForcedUnwind", &real_forced, hook_forced },
+		[H_BACKTRACE] = { "_Unwind_Backtrace", &real_backtrace,
+				  hook_backtrace },
+		[H_BEGIN_CATCH] = { "__cxa_begin_catch", &real_begin_catch,
+				    hook_begin_catch },
+		[H_PTHREAD_EXIT] = { "pthread_exit", &real_pthread_exit,
+				     hook_pthread_exit },
 	};
 	size_t i;
 
@@ -134,6 +165,15 @@ uintptr_t ltr_hook_for(const char *name, uintptr_t real)
 		if (ltr_strcmp(name, hooks[i].name) == 0) {
 			__atomic_store_n((uintptr_t *)hooks[i].real, real,
 					 __ATOMIC_RELEASE);
+			/* Its stub, never bound, gives it a name and counters. */
+			if (selected && !traced_fn[i]) {
+				uintptr_t stub = ltr_stub_for(real, name, def);
+
+				if (stub)
+					__atomic_store_n(&traced_fn[i],
+						(uint32_t)((stub - (uintptr_t)ltr_stubs) / 16) + 1,
+						__ATOMIC_RELEASE);
+			}
 			return (uintptr_t)hooks[i].hook;
 		}
 	}

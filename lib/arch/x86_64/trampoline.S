@@ -135,12 +135,12 @@ ltr_return_tramp:
 	movq %rsp, %rdi
 	leaq X_SIZE-8(%rsp), %rsi
 	call ltr_on_exit
-	movq %rax, X_SIZE-8(%rsp)
+	movq %rax, %r11
 	movdqu X_XMM0(%rsp), %xmm0
 	movdqu X_XMM1(%rsp), %xmm1
 	movq X_RAX(%rsp), %rax
 	movq X_RDX(%rsp), %rdx
-	addq $X_SIZE-8, %rsp
-	ret
+	addq $X_SIZE, %rsp
+	jmp *%r11
 	.cfi_endproc
 	.size ltr_return_tramp, . - ltr_return_tramp
