@@ -3,3 +3,336 @@
 # behaviour.bats: traced programs behave exactly as untraced ones.
 
 load helpers
+
+# Each test runs a fixture from tests/progs/behaviour/ untraced and traced,
+# requires the same stdout and exit status, and checks the trace lines.
+
+# untraced PROGRAM ARGS...: run PROGRAM without ltruss; stdout in $plain,
+# exit status in $plain_status.
+untraced() {
+	local o="$BATS_TEST_TMPDIR/plain.out"
+
+	plain_status=0
+	timeout -k 5 60 "$@" </dev/null >"$o" 2>"$BATS_TEST_TMPDIR/plain.err" ||
+		plain_status=$?
+	plain=$(cat "$o")
+}
+
+# compare_traced LTRUSS-OPTIONS... -- PROGRAM ARGS...: run PROGRAM untraced
+# and under ltruss (stdout in $out, trace in $err, status in $status); fail
+# unless both runs print the same stdout and end with the same status.
+compare_traced() {
+	local opts=()
+
+	while [ "$1" != "--" ]; do
+		opts+=("$1")
+		shift
+	done
+	shift
+	[ -x "$1" ] || fail "fixture $1 was not built"
+	untraced "$@"
+	run_split ltruss "${opts[@]}" "$@"
+	if [ "$out" != "$plain" ]; then
+		diff -u <(printf '%s\n' "$plain") <(printf '%s\n' "$out") |
+			head -40 >&2 || true
+		printf 'trace (first lines):\n%s\n' "$(head -20 <<<"$err")" >&2
+		fail "stdout differs under ltruss ${opts[*]}"
+	fi
+	[ "$status" -eq "$plain_status" ] ||
+		fail "exit status $status under ltruss, $plain_status without (trace: $(tail -3 <<<"$err"))"
+}
+
+# An address or any other register value in a trace line, for regexes.
+X='(0x[0-9a-f]+|0)'
+
+# trace_has LINE: the trace has LINE, whole (as printed, or after normalize).
+trace_has() {
+	grep -Fxq -- "$1" <<<"$err" || normalize <<<"$err" | grep -Fxq -- "$1" ||
+		fail "no trace line '$1' in: $(head -30 <<<"$err")"
+}
+
+# trace_count REGEX: the number of trace lines matching REGEX.
+trace_count() {
+	grep -cE -- "$1" <<<"$err" || true
+}
+
+# expect_count N REGEX: exactly N trace lines match REGEX.
+expect_count() {
+	local n
+
+	n=$(trace_count "$2")
+	[ "$n" -eq "$1" ] ||
+		fail "$n trace lines match '$2', expected $1 (trace: $(head -20 <<<"$err"))"
+}
+
+# summary_calls FUNC: the calls column of FUNC's row in the -c summary.
+summary_calls() {
+	awk -v f="$1" '$NF == f { print $7 }' <<<"$err"
+}
+
+# bad_sums LIB:FUNC K [ADD]: print "checked bad" for the trace lines of FUNC
+# whose return value should be the sum of the K first arguments shown, + ADD.
+bad_sums() {
+	sed -nE "s/^(\[pid [0-9]+\] )? *$1\(([0-9a-fx]+), ([0-9a-fx]+), ([0-9a-fx]+)\) = ([0-9a-fx]+)\$/\2 \3 \4 \5/p" <<<"$err" |
+		awk -v k="$2" -v add="${3:-0}" '
+		# hex("0x1f") = 31; "0" = 0.
+		function hex(s,   n, i) {
+			n = 0
+			sub(/^0x/, "", s)
+			for (i = 1; i <= length(s); i++)
+				n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return n
+		}
+		{
+			want = add
+			for (i = 1; i <= k; i++)
+				want += hex($i)
+			n++
+			if (hex($4) != want) {
+				if (bad++ < 5)
+					print "wrong: " $0 > "/dev/stderr"
+			}
+		}
+		END { print n + 0, bad + 0 }'
+}
+
+# expect_good_sums LIB:FUNC K MIN [ADD]: at least MIN lines of FUNC, all
+# with the sum of their K first arguments (+ ADD) as return value.
+expect_good_sums() {
+	local checked bad
+
+	read -r checked bad < <(bad_sums "$1" "$2" "${4:-0}")
+	[ "$bad" -eq 0 ] || fail "$bad calls of $1 returned a wrong value"
+	[ "$checked" -ge "$3" ] || fail "only $checked calls of $1 traced, expected at least $3"
+}
+
+@test "8 threads calling one traced function: same output, exact counts" {
+	compare_traced -c -u 'libbhv:bhv_add3' -- "$PROGS/bhv-threads"
+	assert_equal "$(tail -1 <<<"$out")" "total: 400320000"
+	assert_equal "$(summary_calls libbhv:bhv_add3)" 80000
+
+	# Line by line: every call, 10000 for each thread, each right.
+	compare_traced -u 'libbhv:bhv_add3' -- "$PROGS/bhv-threads"
+	expect_count 80000 '^(\[pid [0-9]+\] )?libbhv:bhv_add3\(.*\) = '
+	expect_count 0 '\{$|<unwound>'
+	for t in 0 0x1 0x2 0x3 0x4 0x5 0x6 0x7; do
+		expect_count 10000 ", $t, 0x1\) = "
+	done
+	expect_good_sums libbhv:bhv_add3 3 80000
+	expect_count 1 '^\+\+\+ exited \(status 0\) \+\+\+$'
+}
+
+@test "fork: the child runs untraced, the parent's trace and output are unchanged" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/bhv-fork"
+	assert_equal "$out" "parent before: 6
+child: 96
+child status: 0
+parent between: 24
+child inside: 240
+parent inside: 16
+parent after: 15"
+	trace_has 'libbhv:bhv_add3(0x1, 0x2, 0x3) = 0x6'
+	trace_has 'libbhv:bhv_add3(0x7, 0x8, 0x9) = 0x18'
+	expect_count 1 "^libbhv:bhv_apply\\($X, 0x7, $X\\) = 0x10\$"
+	trace_has 'libbhv:bhv_add3(0x4, 0x5, 0x6) = 0xf'
+	# The children's calls are not traced without -f.
+	expect_count 0 '0x10, 0x20, 0x30|0x40, 0x50, 0x60'
+	expect_count 5 '.'
+	trace_has '+++ exited (status 0) +++'
+}
+
+@test "vfork and exec of /bin/echo: output unchanged" {
+	compare_traced -u 'libbhv:*' -u 'libc:vfork' -- "$PROGS/bhv-vfork"
+	assert_equal "$out" "before: 6
+from the child
+child status: 0
+after: 15"
+	trace_has 'libbhv:bhv_add3(0x1, 0x2, 0x3) = 0x6'
+	expect_count 1 '^libc:vfork\(.*\) <no return \.\.\.>$'
+	trace_has 'libbhv:bhv_add3(0x4, 0x5, 0x6) = 0xf'
+	trace_has '+++ exited (status 0) +++'
+}
+
+@test "exec: the call before exec is traced, the new program's output appears" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/bhv-exec"
+	assert_equal "$out" "before exec: 6
+echo after exec"
+	assert_equal "$err" "libbhv:bhv_add3(0x1, 0x2, 0x3) = 0x6
++++ exited (status 0) +++"
+}
+
+@test "signal handlers calling a traced function, inside and between traced calls" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/bhv-signal"
+	assert_equal "$out" "loop: ok, handled 1
+inside: 42, handled 2
+handler sum: 1556
+timer loop: ok, ticks 20"
+	# raise() between two traced calls of the loop.
+	expect_count 1 '^libbhv:bhv_add3\(0x100, 0x200, 0xa\) = 0x30a$'
+	# raise() inside bhv_apply: the handler's call is nested in it.
+	assert_equal "$(grep -A2 -E "^libbhv:bhv_apply\\($X, 0x29, $X\\) \\{\$" <<<"$err" | tail -2)" \
+		"  libbhv:bhv_add3(0x100, 0x200, 0xa) = 0x30a
+} libbhv:bhv_apply = 0x2a"
+	expect_count 1000 "^libbhv:bhv_add3\\($X, 0x1, 0x2\\) = "
+	# The timer's handler interrupts anywhere (its calls made while
+	# ltruss itself runs are not traced): every traced call returned
+	# the right value, nothing was unwound.
+	expect_good_sums libbhv:bhv_add3 3 1002
+	expect_count 0 '<unwound>|does not know'
+	trace_has '+++ exited (status 0) +++'
+}
+
+@test "longjmp out of callbacks of traced calls, 1000 times, then traced calls work" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/bhv-longjmp"
+	assert_equal "$out" "jumps: 1000, sum: 500500
+after: 24
+apply: 41"
+	# Even rounds: one call unwound; odd rounds: two nested calls unwound.
+	expect_count 500 "^libbhv:bhv_apply\\($X, (0x[0-9a-f]*[02468ace]|0), $X\\) = \\? <unwound>\$"
+	expect_count 500 "^libbhv:bhv_apply\\($X, 0x[0-9a-f]*[13579bdf], $X\\) \\{\$"
+	expect_count 500 "^  libbhv:bhv_apply\\($X, 0x[0-9a-f]*[13579bdf], $X\\) = \\? <unwound>\$"
+	expect_count 500 '^\} libbhv:bhv_apply = \? <unwound>$'
+	expect_count 1500 '<unwound>'
+	trace_has 'libbhv:bhv_add3(0x7, 0x8, 0x9) = 0x18'
+	assert_equal "$(tail -4 <<<"$err" | sed -E "s/^(libbhv:bhv_apply\\()$X, 0x14, $X\\)/\\1F, 0x14, ?)/")" \
+		"libbhv:bhv_apply(F, 0x14, ?) {
+  libbhv:bhv_add3(0x14, 0x14, 0) = 0x28
+} libbhv:bhv_apply = 0x29
++++ exited (status 0) +++"
+}
+
+@test "C++ exceptions thrown through traced calls, 1000 times, no terminate" {
+	compare_traced -u 'libbhvxx:*' -- "$PROGS/bhv-exceptions"
+	assert_equal "$out" "caught from callback: 1000, from library: 500, sum: 749500
+after: 4097
+invoke after: -6"
+	expect_count 0 'terminate|does not know'
+	# The program's callback threw through bhvxx_invoke.
+	expect_count 1000 '^libbhvxx:bhvxx_invoke\(.*\) = \? <unwound>$'
+	# The library threw for odd arguments, returned x + 1 for even ones.
+	expect_count 500 '^libbhvxx:bhvxx_check\(0x[0-9a-f]*[13579bdf], .*\) = \? <unwound>$'
+	expect_count 501 '^libbhvxx:bhvxx_check\((0x[0-9a-f]*[02468ace]|0), .*\) = 0x[0-9a-f]+$'
+	# Caught inside a callback: the outer traced call still returns.
+	expect_count 501 '^  libbhvxx:bhvxx_check\(.*\) = \? <unwound>$'
+	expect_count 1001 "^\\} libbhvxx:bhvxx_invoke = $X\$"
+	expect_count 2001 '<unwound>'
+	expect_good_sums libbhvxx:bhvxx_check 1 1000 1
+	expect_count 1 "^libbhvxx:bhvxx_check\\(0x1000, $X, $X\\) = 0x1001\$"
+	assert_equal "$(tail -2 <<<"$err")" "} libbhvxx:bhvxx_invoke = 0xfffffffffffffffa
++++ exited (status 0) +++"
+}
+
+@test "pthread_exit inside a traced call: threads end, exit status and output unchanged" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/bhv-pthread-exit"
+	[ "$status" -eq 5 ]
+	assert_equal "$out" "cleanup 1
+thread 1 returned 0x41
+cleanup 2
+thread 2 returned 0x42
+cleanup 3
+thread 3 returned 0x43
+cleanup 4
+thread 4 returned 0x44
+main: 6"
+	for t in 1 2 3 4; do
+		trace_has "libbhv:bhv_add3(0x$t, 0x40, 0) = 0x4$t"
+	done
+	trace_has 'libbhv:bhv_add3(0x1, 0x2, 0x3) = 0x6'
+	expect_count 1 '^\+\+\+ exited \(status 5\) \+\+\+$'
+}
+
+@test "pthread_exit inside a traced call: the call is reported as not returning" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/bhv-pthread-exit"
+	for t in 1 2 3 4; do
+		expect_count 1 "^(\[pid [0-9]+\] )?libbhv:bhv_thread_exit\(0x4$t, .*\) = \? <pthread_exit>\$"
+	done
+}
+
+@test "a selected pthread_exit is shown on entry, nested in the call it ends" {
+	compare_traced -u 'libbhv:*' -u 'libc:pthread_exit' -- "$PROGS/bhv-pthread-exit"
+	for t in 1 2 3 4; do
+		expect_count 1 "^(\[pid [0-9]+\] )?libbhv:bhv_thread_exit\(0x4$t, .*\) \{\$"
+	done
+	expect_count 4 '^(\[pid [0-9]+\] )?  libc:pthread_exit\(.*\) <no return \.\.\.>$'
+	expect_count 4 '^(\[pid [0-9]+\] )?\} libbhv:bhv_thread_exit = \? <pthread_exit>$'
+}
+
+@test "exit() inside a traced call: atexit handlers run, exit status and output unchanged" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/bhv-exit"
+	[ "$status" -eq 3 ]
+	assert_equal "$out" "before: 6
+atexit: 102"
+	assert_equal "$(normalize <<<"$err" | sed -E 's/^(libbhv:bhv_exit\(0x3), .*\) \{$/\1, ...) {/')" \
+		"libbhv:bhv_add3(0x1, 0x2, 0x3) = 0x6
+libbhv:bhv_exit(0x3, ...) {
+  libbhv:bhv_add3(0x11, 0x22, 0x33) = 0x66
+} libbhv:bhv_exit = ? <exited>
++++ exited (status 3) +++"
+}
+
+@test "stack arguments, float, double, struct and long double returns: callee and caller see the same" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/bhv-abi"
+	assert_equal "$out" "sum10: 11108380
+dsum10: 9.0000000000000011e+300
+scale: -0x1.cp+1
+fmix: 0x1.2eec3p+99
+make24: 8738 -26214 65535
+pair: 0x1.99b3d07c84b5ep-4 0x1.997f62b6ae7d6p-4
+ldmul: 0x8.618618618618618p-4
+ldmul2: 0xcp+0"
+	trace_has 'libbhv:bhv_sum10(0x1, 0xfffffffffffffffe, 0x3) = 0xa9801c'
+	for f in dsum10 scale fmix pair; do
+		expect_count 1 "^libbhv:bhv_$f\(.*\) = (0x[0-9a-f]+|0)\$"
+	done
+	expect_count 3 '^libbhv:bhv_ldmul\(.*\) = (0x[0-9a-f]+|0)$'
+	# A struct returned in memory: %rax is the hidden pointer from %rdi.
+	expect_count 1 '^libbhv:bhv_make24\((0x[0-9a-f]+), 0x1111, 0xffffffffffffddde\) = \1$'
+	expect_count 10 '.'
+}
+
+@test "variadic printf and snprintf with many arguments: output unchanged" {
+	compare_traced -u 'libc:printf,snprintf' -- "$PROGS/bhv-printf"
+	assert_equal "$out" "-42 alpha 3.142 1234567890123 Z beef 2.5e-07 omega 4000000000 6.022141e+23 -9000000000000 0.3333333333|
+printf returned 104
+snprintf returned 68: 0.500000 1 1.500000 2 2.500000 3 3.500000 4 4.500000 5 six 6.500000|"
+	expect_count 1 "^libc:printf\\($X, $X, $X\\) = 0x68\$"
+	expect_count 1 "^libc:snprintf\\($X, 0x200, $X\\) = 0x44\$"
+	expect_count 1 "^libc:printf\\($X, 0x68, $X\\) = 0x14\$"
+	expect_count 1 "^libc:printf\\($X, 0x44, $X\\) = 0x5b\$"
+	expect_count 5 '.'
+}
+
+@test "qsort calling back into the program and into a traced library comparator" {
+	compare_traced -u 'libc:qsort' -- "$PROGS/bhv-qsort"
+	assert_equal "$(head -1 <<<"$out")" "apple banana cherry date fig grape kiwi pear"
+	assert_equal "$(sed -n 2p <<<"$out" | tr ' ' '\n' | sort -n -c && echo sorted)" sorted
+	assert_equal "$(normalize <<<"$err")" "libc:qsort(ADDR, 0x8, 0x8) = 0
+libc:qsort(ADDR, 0x40, 0x8) = 0
++++ exited (status 0) +++"
+
+	# The comparators' own calls, made from inside qsort, nest in it.
+	compare_traced -u 'libc:qsort,strcmp' -u 'libbhv:bhv_cmp_long' -- "$PROGS/bhv-qsort"
+	ncmp=$(sed -n 's/^string comparisons: //p' <<<"$out")
+	[ "$ncmp" -ge 7 ]
+	expect_count 2 "^libc:qsort\\($X, 0x(8|40), 0x8\\) \\{\$"
+	expect_count 2 '^\} libc:qsort = 0$'
+	expect_count "$ncmp" "^  libc:strcmp\\($X, $X, $X\\) = $X\$"
+	# bhv_cmp_long reaches qsort as a pointer: its calls are traced too.
+	n=$(trace_count "^  libbhv:bhv_cmp_long\\($X, $X, $X\\) = (0x1|0|0xffffffff)\$")
+	[ "$n" -ge 63 ] || fail "only $n comparator calls traced"
+	expect_count "$((ncmp + n + 5))" '.'
+}
+
+@test "tracing libc malloc, free, strlen, memcpy 2 million times: exact counts" {
+	compare_traced -c --from a.out -u 'libc:malloc,free,strlen,memcpy' -- "$PROGS/bhv-alloc" 2000000
+	assert_equal "$out" "loops: 2000000, checksum: 188800000"
+	for f in malloc free strlen memcpy; do
+		assert_equal "$(summary_calls "libc:$f")" 2000000
+	done
+	# From every object, libc's own calls included.
+	compare_traced -c -u 'libc:malloc,free,strlen,memcpy' -- "$PROGS/bhv-alloc" 2000000
+	for f in malloc free strlen memcpy; do
+		n=$(summary_calls "libc:$f")
+		[ "${n:-0}" -ge 2000000 ] || fail "libc:$f counted ${n:-0} times"
+	done
+}
