@@ -53,8 +53,12 @@ const char *launch_interposer_path(void)
 	return path;
 }
 
-/* Build the child's environment: the caller's, plus the interposer's variables. */
-static char **child_environment(const char *interposer, int session_fd)
+/*
+ * Build the child's environment: the caller's, plus the interposer's
+ * variables, which are malloc'd and start at index *own.
+ */
+static char **child_environment(const char *interposer, int session_fd,
+				size_t *own)
 {
 	const char *user_audit = getenv("LD_AUDIT");
 	size_t n = 0, i, k = 0;
@@ -74,6 +78,7 @@ static char **child_environment(const char *interposer, int session_fd)
 			continue;
 		env[k++] = environ[i];
 	}
+	*own = k;
 	if (user_audit && *user_audit) {
 		if (asprintf(&env[k++], "LD_AUDIT=%s:%s", interposer,
 			     user_audit) < 0 ||
@@ -136,8 +141,10 @@ static void exec_child(const char *path, char **argv, char **env,
 struct outcome launch_and_wait(const char *path, char **argv, int session_fd,
 			       int out_fd)
 {
-	char **env = child_environment(launch_interposer_path(), session_fd);
 	struct outcome out = { 0, 0, 0 };
+	size_t own, i;
+	char **env = child_environment(launch_interposer_path(), session_fd,
+				       &own);
 	int report[2], status, err;
 	pid_t pid;
 	ssize_t n;
@@ -175,6 +182,8 @@ struct outcome launch_and_wait(const char *path, char **argv, int session_fd,
 	} else {
 		out.exit_status = WEXITSTATUS(status);
 	}
+	for (i = own; env[i]; i++)
+		free(env[i]);
 	free(env);
 	return out;
 }

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -64,6 +65,7 @@ int main(int argc, char **argv)
 	session_create(&session, &opts, out_fd);
 	clock_start();
 	o = launch_and_wait(path, opts.argv, session.fd, out_fd);
+	free(path);
 
 	out = fdopen(out_fd, "w");
 	if (!out)
@@ -71,6 +73,7 @@ int main(int argc, char **argv)
 	report_outcome(out, &opts, &o);
 	if (opts.count)
 		summary_print(out, session.s, opts.sort, clock_ticks_per_ns());
+	fflush(out);
 	if (session.s->stubs_exhausted)
 		warning_msg("%u functions were left untraced: more than %u distinct functions were selected",
 			    session.s->stubs_exhausted, LTR_MAX_FUNCS);

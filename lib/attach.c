@@ -22,6 +22,27 @@
 extern char **environ;
 
 struct ltr_session *ltr_session;
+bool ltr_no_hijack;
+
+#define ARCH_SHSTK_STATUS 0x5005
+#define ARCH_SHSTK_SHSTK 0x1
+
+/*
+ * A CET shadow stack makes every hijacked return fault: the hardware
+ * compares each ret with its own copy of the return address.  With one
+ * enabled, calls are traced on entry only (no return values, no times).
+ */
+static void check_shadow_stack(void)
+{
+	unsigned long features = 0;
+
+	if (ltr_syscall3(158 /* SYS_arch_prctl */, ARCH_SHSTK_STATUS,
+			 (long)&features, 0) == 0 &&
+	    (features & ARCH_SHSTK_SHSTK)) {
+		ltr_no_hijack = true;
+		ltr_warn("warning", "the CET shadow stack is on: calls are traced on entry only, without return values or times");
+	}
+}
 
 void ltr_warn(const char *msg, const char *detail)
 {
@@ -140,5 +161,6 @@ void ltr_attach(void)
 		env_restore();
 		close((int)fd);
 	}
+	check_shadow_stack();
 	ltr_session = s;
 }

@@ -40,6 +40,9 @@ struct ltr_retregs {
 /* The session, or NULL when this process is not traced. */
 extern struct ltr_session *ltr_session;
 
+/* Calls are traced on entry only: a CET shadow stack forbids return hijacking. */
+extern bool ltr_no_hijack;
+
 /* Map the session named in the environment and clean the environment. */
 void ltr_attach(void);
 

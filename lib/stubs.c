@@ -97,7 +97,7 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 	fn->addr = addr;
 	fn->name = ltr_session_string(name);
 	fn->lib = obj->name_off;
-	fn->flags = is_entry_only(name) ? LTR_FN_ENTRY_ONLY : 0;
+	fn->flags = ltr_no_hijack || is_entry_only(name) ? LTR_FN_ENTRY_ONLY : 0;
 	__atomic_store_n(&s->nfuncs, idx + 1, __ATOMIC_RELEASE);
 	hash_index[h] = idx + 1;
 	spin_unlock();

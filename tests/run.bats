@@ -100,3 +100,34 @@ load helpers
 	[ -z "$err" ]
 	grep -qx '+++ exited (status 0) +++' trace.txt
 }
+
+@test "an ELF object that is not an executable is refused" {
+	printf 'int f(void) { return 1; }\n' > f.c
+	gcc -c -o f.o f.c
+	chmod +x f.o
+	run ltruss ./f.o
+	assert_failure 2
+	assert_output "ltruss: error: cannot trace './f.o': not an executable (ELF type 1)"
+}
+
+@test "a '#!' line without an interpreter is refused" {
+	printf '#!   \necho hi\n' > s.sh
+	chmod +x s.sh
+	run ltruss ./s.sh
+	assert_failure 2
+	assert_output "ltruss: error: cannot trace './s.sh': its '#!' line names no interpreter"
+}
+
+@test "a loop of '#!' interpreters is refused" {
+	printf '#!%s/loop.sh\n' "$PWD" > loop.sh
+	chmod +x loop.sh
+	run ltruss ./loop.sh
+	assert_failure 2
+	assert_output --partial "too many levels of '#!' interpreters"
+}
+
+@test "a program whose loader is missing: exec fails, exit 2" {
+	run ltruss "$PROGS/bad-interp"
+	assert_failure 2
+	assert_output "ltruss: error: cannot run '$PROGS/bad-interp': No such file or directory"
+}

@@ -68,3 +68,8 @@ tests_progs_bin_fix_dlopen_SOURCES = tests/progs/binding/dlopen.c
 tests_progs_bin_fix_dlopen_LDFLAGS = -Wl,--enable-new-dtags \
 	-Wl,-rpath,'$$ORIGIN/plugin' -Wl,--no-as-needed
 tests_progs_bin_fix_dlopen_LDADD = -ldl
+
+# A program whose loader does not exist: execve fails after the checks.
+check_PROGRAMS += tests/progs/bin/bad-interp
+tests_progs_bin_bad_interp_SOURCES = tests/progs/hello.c
+tests_progs_bin_bad_interp_LDFLAGS = -Wl,--dynamic-linker=/nonexistent/ld-ltruss.so.2
