@@ -152,6 +152,18 @@ static void open_parent(struct ltr_tstate *ts, uint32_t level)
 	line_write(&l);
 }
 
+/* The head of a finished call: "} LIB:FUNC" if opened, else "LIB:FUNC(args)". */
+static void put_call_head(struct line *l, const struct ltr_frame *fr)
+{
+	if (fr->flags & LTR_FR_OPENED) {
+		put_str(l, "} ");
+		put_name(l, fr->fn);
+	} else {
+		put_name(l, fr->fn);
+		put_args(l, fr->args);
+	}
+}
+
 void ltr_emit_entry(struct ltr_tstate *ts, struct ltr_frame *fr)
 {
 	open_parent(ts, level_of(ts, fr));
@@ -162,13 +174,7 @@ void ltr_emit_exit(struct ltr_tstate *ts, struct ltr_frame *fr, uint64_t ret)
 	struct line l;
 
 	line_start(&l, ts, level_of(ts, fr));
-	if (fr->flags & LTR_FR_OPENED) {
-		put_str(&l, "} ");
-		put_name(&l, fr->fn);
-	} else {
-		put_name(&l, fr->fn);
-		put_args(&l, fr->args);
-	}
+	put_call_head(&l, fr);
 	put_str(&l, " = ");
 	put_hex(&l, ret);
 	line_write(&l);
@@ -194,13 +200,7 @@ void ltr_emit_unfinished(struct ltr_tstate *ts, struct ltr_frame *fr,
 	struct line l;
 
 	line_start(&l, ts, level_of(ts, fr));
-	if (fr->flags & LTR_FR_OPENED) {
-		put_str(&l, "} ");
-		put_name(&l, fr->fn);
-	} else {
-		put_name(&l, fr->fn);
-		put_args(&l, fr->args);
-	}
+	put_call_head(&l, fr);
 	put_str(&l, " = ? <");
 	put_str(&l, why);
 	put_char(&l, '>');
