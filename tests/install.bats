@@ -7,7 +7,7 @@ load helpers
 @test "make install: ltruss runs from the prefix with the interposer from pkglibdir" {
 	# a copy of the sources: the tracked files and the generated build system
 	mkdir build
-	(cd "$SRCDIR" && { git ls-files 2>/dev/null || find . -type f; } |
+	(cd "$SRCDIR" && { git ls-files --cached --others --exclude-standard 2>/dev/null || find . -type f; } |
 		tar -cf - -T - configure Makefile.in aclocal.m4 config.h.in build-aux) |
 		tar -C build -xf -
 	cd build
