@@ -1,14 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* clock.h: convert the interposer's TSC ticks to nanoseconds. */
+/* clock.h: convert the interposer's TSC ticks to nanoseconds and wall-clock time. */
 #ifndef LTRUSS_CLOCK_H
 #define LTRUSS_CLOCK_H
 
 #include <stdint.h>
 
-/* Note the TSC and the monotonic clock when the command starts. */
+/* Note the TSC and the clocks when the command starts. */
 void clock_start(void);
 
-/* After the command ended: ticks per nanosecond, measured over the run. */
+/* Refine the TSC rate with the time elapsed so far (call it now and then). */
+void clock_refine(void);
+
+/* Ticks per nanosecond; after the command ended, measured over the run. */
 double clock_ticks_per_ns(void);
+
+/* Wall-clock time (CLOCK_REALTIME) of a TSC reading, in ns since the epoch. */
+uint64_t clock_realtime_ns(uint64_t tsc);
+
+/* Nanoseconds between two TSC readings. */
+uint64_t clock_ticks_to_ns(uint64_t ticks);
+
+/* The TSC now. */
+uint64_t clock_tsc(void);
 
 #endif

@@ -14,11 +14,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -120,17 +125,15 @@ static void install_signal_handlers(void)
 		sigaction(forwarded[i], &sa, NULL);
 }
 
-/* In the child: restore default signals, keep the two fds open, exec. */
+/* In the child: restore default signals, keep the session fd open, exec. */
 static void exec_child(const char *path, char **argv, char **env,
-		       int session_fd, int out_fd, int report_fd)
+		       int session_fd, int report_fd)
 {
 	int err;
 
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
 	fcntl(session_fd, F_SETFD, 0);
-	if (out_fd >= 0)
-		fcntl(out_fd, F_SETFD, 0);
 	execve(path, argv, env);
 	err = errno;
 	if (write(report_fd, &err, sizeof(err)) < 0)
@@ -138,14 +141,12 @@ static void exec_child(const char *path, char **argv, char **env,
 	_exit(127);
 }
 
-struct outcome launch_and_wait(const char *path, char **argv, int session_fd,
-			       int out_fd)
+pid_t launch_start(const char *path, char **argv, int session_fd)
 {
-	struct outcome out = { 0, 0, 0 };
 	size_t own, i;
 	char **env = child_environment(launch_interposer_path(), session_fd,
 				       &own);
-	int report[2], status, err;
+	int report[2], err;
 	pid_t pid;
 	ssize_t n;
 
@@ -157,7 +158,7 @@ struct outcome launch_and_wait(const char *path, char **argv, int session_fd,
 		perror_msg_and_die("cannot fork");
 	if (pid == 0) {
 		close(report[0]);
-		exec_child(path, argv, env, session_fd, out_fd, report[1]);
+		exec_child(path, argv, env, session_fd, report[1]);
 	}
 	child_pid = pid;
 	install_signal_handlers();
@@ -166,24 +167,81 @@ struct outcome launch_and_wait(const char *path, char **argv, int session_fd,
 		n = read(report[0], &err, sizeof(err));
 	while (n < 0 && errno == EINTR);
 	close(report[0]);
+	for (i = own; env[i]; i++)
+		free(env[i]);
+	free(env);
 	if (n == (ssize_t)sizeof(err)) {
 		waitpid(pid, NULL, 0);
 		errno = err;
 		perror_msg_and_die("cannot run '%s'", path);
 	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			perror_msg_and_die("cannot wait for '%s'", path);
-	}
+	return pid;
+}
+
+/* Reap pid if it has ended (block: wait for it); fill o. */
+static bool reap(pid_t pid, struct outcome *o, bool block)
+{
+	int status;
+	pid_t r;
+
+	do
+		r = waitpid(pid, &status, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		perror_msg_and_die("cannot wait for the traced command");
+	if (r == 0)
+		return false;
 	if (WIFSIGNALED(status)) {
-		out.signal = WTERMSIG(status);
-		out.core_dumped = WCOREDUMP(status);
-		out.exit_status = 128 + out.signal;
+		o->signal = WTERMSIG(status);
+		o->core_dumped = WCOREDUMP(status);
+		o->exit_status = 128 + o->signal;
 	} else {
-		out.exit_status = WEXITSTATUS(status);
+		o->exit_status = WEXITSTATUS(status);
 	}
-	for (i = own; env[i]; i++)
-		free(env[i]);
-	free(env);
-	return out;
+	return true;
+}
+
+/* How long to sleep after idle rounds with nothing to do: yield, then 1, then 10 ms. */
+static int idle_timeout_ms(unsigned idle)
+{
+	return idle < 64 ? 0 : idle < 1064 ? 1 : 10;
+}
+
+struct outcome launch_wait(pid_t pid, size_t (*pump)(void), void (*idle)(void))
+{
+	struct outcome o = { 0, 0, 0 };
+	struct pollfd pfd = { .events = POLLIN };
+	unsigned idle_rounds = 0;
+
+	if (!pump) {
+		reap(pid, &o, true);
+		return o;
+	}
+	pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	for (;;) {
+		size_t done = pump();
+
+		if (reap(pid, &o, false))
+			break;
+		if (done) {
+			idle_rounds = 0;
+			continue;
+		}
+		if (idle)
+			idle();
+		if (idle_timeout_ms(idle_rounds) == 0) {
+			sched_yield();
+		} else if (pfd.fd >= 0) {
+			poll(&pfd, 1, idle_timeout_ms(idle_rounds));
+		} else {
+			struct timespec ts = { 0, idle_timeout_ms(idle_rounds) * 1000000L };
+
+			nanosleep(&ts, NULL);
+		}
+		idle_rounds++;
+	}
+	if (pfd.fd >= 0)
+		close(pfd.fd);
+	pump();
+	return o;
 }

@@ -13,12 +13,20 @@ struct outcome {
 /* Path of libltruss.so: the build tree's when ltruss runs from it. */
 const char *launch_interposer_path(void);
 
+#include <stddef.h>
+#include <sys/types.h>
+
 /*
- * Start path with argv, the interposer preloaded and the session fd and
- * trace fd inherited; wait for it and return how it ended.  Exits 2 when
- * the command cannot be started.
+ * Start path with argv, the interposer preloaded and the session fd
+ * inherited; returns its pid.  Exits 2 when the command cannot be started.
  */
-struct outcome launch_and_wait(const char *path, char **argv, int session_fd,
-			       int out_fd);
+pid_t launch_start(const char *path, char **argv, int session_fd);
+
+/*
+ * Wait for pid to end and return how it ended.  While it runs, call pump()
+ * (it returns how much it did) and, when it did nothing, idle(), then
+ * sleep a little longer each time.  Both may be NULL.
+ */
+struct outcome launch_wait(pid_t pid, size_t (*pump)(void), void (*idle)(void));
 
 #endif

@@ -11,16 +11,19 @@
 
 #include "clock.h"
 #include "error.h"
-#include "fd-util.h"
 #include "launch.h"
+#include "format.h"
 #include "options.h"
+#include "reader.h"
 #include "session.h"
 #include "summary.h"
 #include "target.h"
+#include "trace.h"
 
-/* Open where trace lines go: -o FILE or a copy of stderr. */
-static int open_output(const char *file)
+/* Open where trace lines go: -o FILE, or stderr. */
+static FILE *open_output(const char *file)
 {
+	FILE *out = stderr;
 	int fd;
 
 	if (file) {
@@ -28,56 +31,85 @@ static int open_output(const char *file)
 		if (fd < 0)
 			perror_msg_and_die("cannot write the trace to '%s' (-o)",
 					   file);
-	} else {
-		fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
-		if (fd < 0)
-			perror_msg_and_die("cannot duplicate stderr");
+		out = fdopen(fd, "w");
+		if (!out)
+			perror_msg_and_die("cannot write the trace to '%s' (-o)",
+					   file);
 	}
-	return fd_move_high(fd);
+	/* Whole lines, written in big blocks, flushed when the program pauses. */
+	setvbuf(out, NULL, _IOFBF, 1 << 20);
+	return out;
 }
 
-/* Print how the command ended, as strace does. */
-static void report_outcome(FILE *out, const struct options *opts,
-			   const struct outcome *o)
-{
-	if (o->signal) {
-		const char *name = sigabbrev_np(o->signal);
+static struct session_handle session;
 
-		fprintf(out, "+++ killed by SIG%s%s +++\n", name ? name : "?",
-			o->core_dumped ? " (core dumped)" : "");
-	} else if (opts->trace) {
-		fprintf(out, "+++ exited (status %d) +++\n", o->exit_status);
-	}
+/* Drain the rings (the pump of launch_wait). */
+static size_t pump(void)
+{
+	return reader_drain(session.s);
+}
+
+/* Nothing to drain: show blocking calls, let lines out, refine the clock. */
+static void idle(void)
+{
+	trace_idle();
+	fflush(fmt.out);
+	clock_refine();
+}
+
+/* Print how the command ended when no trace lines are written (-c). */
+static void report_killed(FILE *out, const struct outcome *o)
+{
+	const char *name;
+
+	if (!o->signal)
+		return;
+	name = sigabbrev_np(o->signal);
+	fprintf(out, "+++ killed by SIG%s%s +++\n", name ? name : "?",
+		o->core_dumped ? " (core dumped)" : "");
 }
 
 int main(int argc, char **argv)
 {
-	struct session_handle session;
 	struct options opts;
+	unsigned long long dropped;
 	struct outcome o;
 	char *path;
 	FILE *out;
-	int out_fd;
+	pid_t pid;
 
 	options_parse(&opts, argc, argv);
 	path = target_resolve(opts.argv[0]);
-	out_fd = open_output(opts.output);
-	session_create(&session, &opts, out_fd);
-	clock_start();
-	o = launch_and_wait(path, opts.argv, session.fd, out_fd);
-	free(path);
+	out = open_output(opts.output);
+	session_create(&session, &opts);
+	fmt.out = out;
+	fmt.session = session.s;
+	fmt.timestamps = opts.timestamps;
+	fmt.relative = opts.relative;
+	fmt.durations = opts.durations;
+	trace_init(opts.json ? &format_json : &format_text);
 
-	out = fdopen(out_fd, "w");
-	if (!out)
-		perror_msg_and_die("cannot write the trace");
-	report_outcome(out, &opts, &o);
+	clock_start();
+	pid = launch_start(path, opts.argv, session.fd);
+	free(path);
+	o = launch_wait(pid, opts.trace ? pump : NULL,
+			opts.trace ? idle : NULL);
+
+	if (opts.trace)
+		trace_process_end(pid, o.exit_status, o.signal, o.core_dumped);
+	else
+		report_killed(out, &o);
 	if (opts.count)
 		summary_print(out, session.s, opts.sort, clock_ticks_per_ns());
-	fflush(out);
+	trace_done();
+	if (fflush(out) != 0 || (out != stderr && fclose(out) != 0))
+		perror_msg("cannot write the trace");
 	if (session.s->stubs_exhausted)
 		warning_msg("%u functions were left untraced: more than %u distinct functions were selected",
 			    session.s->stubs_exhausted, LTR_MAX_FUNCS);
-	if (fclose(out) != 0)
-		perror_msg("cannot write the trace");
+	dropped = reader_dropped(session.s);
+	if (dropped)
+		warning_msg("%llu events were dropped (--drop): ltruss could not keep up",
+			    dropped);
 	return o.exit_status;
 }

@@ -30,6 +30,13 @@ static const char usage_text[] =
 	"  -C, --count-trace  trace lines and the summary table on exit\n"
 	"  -S, --sort KEY     sort the summary by time, self, calls, avg, max,\n"
 	"                     errors or name (default: time)\n"
+	"  -t                 prefix lines with the time of day; -tt with\n"
+	"                     microseconds; -ttt as seconds since the epoch\n"
+	"  -r                 prefix lines with the time since the previous line\n"
+	"  -T                 append the time spent in each call\n"
+	"      --json         write JSON Lines instead of text, one object an event\n"
+	"      --drop         drop events rather than slow the program down when\n"
+	"                     ltruss cannot keep up (the number is reported)\n"
 	"\n"
 	"  -h, --help         show this help and exit\n"
 	"  -V, --version      show the version and exit\n"
@@ -37,7 +44,7 @@ static const char usage_text[] =
 	"With no selection, ltruss traces every call the program itself makes into\n"
 	"its libraries.  See ltruss(1).\n";
 
-enum { OPT_FROM = 0x100 };
+enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP };
 
 static const struct option long_options[] = {
 	{ "depth", required_argument, NULL, 'D' },
@@ -46,6 +53,8 @@ static const struct option long_options[] = {
 	{ "count-trace", no_argument, NULL, 'C' },
 	{ "sort", required_argument, NULL, 'S' },
 	{ "from", required_argument, NULL, OPT_FROM },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "drop", no_argument, NULL, OPT_DROP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -91,7 +100,7 @@ void options_parse(struct options *opts, int argc, char **argv)
 	memset(opts, 0, sizeof(*opts));
 	opts->trace = true;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:u:D:o:cCS:hV", long_options,
+	while ((c = getopt_long(argc, argv, "+:u:D:o:cCS:trThV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'u':
@@ -119,6 +128,22 @@ void options_parse(struct options *opts, int argc, char **argv)
 			break;
 		case 'S':
 			opts->sort = parse_sort(optarg);
+			break;
+		case 't':
+			if (opts->timestamps < 3)
+				opts->timestamps++;
+			break;
+		case 'r':
+			opts->relative = true;
+			break;
+		case 'T':
+			opts->durations = true;
+			break;
+		case OPT_JSON:
+			opts->json = true;
+			break;
+		case OPT_DROP:
+			opts->drop = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -19,6 +19,11 @@ struct options {
 	bool count;              /* -c or -C: summary on exit */
 	bool trace;              /* trace lines (not with -c) */
 	enum sort_key sort;      /* -S */
+	int timestamps;          /* -t, -tt, -ttt: 1, 2, 3 */
+	bool relative;           /* -r */
+	bool durations;          /* -T */
+	bool json;               /* --json */
+	bool drop;               /* --drop */
 	char **argv;             /* the command and its arguments */
 };
 

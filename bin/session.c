@@ -12,8 +12,7 @@
 #include "fd-util.h"
 #include "session.h"
 
-void session_create(struct session_handle *h, const struct options *opts,
-		    int out_fd)
+void session_create(struct session_handle *h, const struct options *opts)
 {
 	size_t size = sizeof(struct ltr_session);
 	struct ltr_session *s;
@@ -34,8 +33,9 @@ void session_create(struct session_handle *h, const struct options *opts,
 	s->total_size = size;
 	s->owner_uid = (uint32_t)geteuid();
 	s->flags = (opts->trace ? LTR_F_TRACE : 0) |
-		   (opts->count ? LTR_F_COUNT : 0);
-	s->out_fd = out_fd;
+		   (opts->count ? LTR_F_COUNT : 0) |
+		   (opts->drop ? LTR_F_DROP : 0);
+	s->reader_pid = getpid();
 	s->depth_limit = opts->depth;
 	s->strsize = 32;
 	s->nrules = (uint32_t)opts->sel.nrules;

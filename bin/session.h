@@ -11,9 +11,8 @@ struct session_handle {
 	int fd;                /* the memfd (close-on-exec in ltruss) */
 };
 
-/* Create a session for opts, with trace lines going to out_fd; exits 2 on failure. */
-void session_create(struct session_handle *h, const struct options *opts,
-		    int out_fd);
+/* Create a session for opts; exits 2 on failure. */
+void session_create(struct session_handle *h, const struct options *opts);
 
 /* Name of function f in the session ("lib:func"), into buf. */
 const char *session_func_name(const struct ltr_session *s, uint32_t f,

@@ -22,6 +22,7 @@
 extern char **environ;
 
 struct ltr_session *ltr_session;
+uint32_t ltr_flags;
 bool ltr_no_hijack;
 
 #define ARCH_SHSTK_STATUS 0x5005
@@ -162,5 +163,6 @@ void ltr_attach(void)
 		close((int)fd);
 	}
 	check_shadow_stack();
+	ltr_flags = s->flags;
 	ltr_session = s;
 }

@@ -69,32 +69,16 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 	return flags;
 }
 
-/* Flush this thread's calls in progress: the process is exiting. */
-static void flush_exiting(struct ltr_tstate *ts)
-{
-	ts->busy++;
-	while (ts->depth) {
-		if (!ltr_forked() && (ltr_session->flags & LTR_F_TRACE) &&
-		    !(ts->frames[ts->depth - 1].flags & LTR_FR_HIDDEN))
-			ltr_emit_unfinished(ts, &ts->frames[ts->depth - 1],
-					    "exited");
-		ts->depth--;
-	}
-	ts->busy--;
-}
 
 unsigned int la_objclose(uintptr_t *cookie)
 {
 	struct ltr_object *obj = (struct ltr_object *)*cookie;
-	struct ltr_tstate *ts;
 
 	if (!ltr_session || !obj || ltr_forked())
 		return 0;
 	if (obj->flags & LTR_OBJ_MAIN) {
-		/* Only at exit does the program itself close. */
-		ts = ltr_thread_self();
-		if (ts)
-			flush_exiting(ts);
+		/* Only at exit does the program itself close: end its calls. */
+		ltr_frames_end_thread(LTR_END_EXITED);
 		return 0;
 	}
 	ltr_object_remove(obj);

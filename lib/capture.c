@@ -48,13 +48,13 @@ static inline void count_call(struct ltr_tstate *ts, struct ltr_frame *fr,
 }
 
 /* Pop the top frame, reporting it as ended without a return (why). */
-static void frame_drop(struct ltr_tstate *ts, const char *why)
+static void frame_drop(struct ltr_tstate *ts, enum ltr_end why)
 {
 	struct ltr_frame *fr = &ts->frames[--ts->depth];
 
-	if (!ltr_forked() && (ltr_session->flags & LTR_F_TRACE) &&
+	if (!ltr_forked() && (ltr_flags & LTR_F_TRACE) &&
 	    !(fr->flags & LTR_FR_HIDDEN))
-		ltr_emit_unfinished(ts, fr, why);
+		ltr_event_unwound(ts, fr, why);
 }
 
 void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp)
@@ -65,30 +65,32 @@ void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp)
 		if (slot > sp || sp - slot >= LTR_SAME_STACK ||
 		    (slot == sp && !at_sp))
 			break;
-		frame_drop(ts, "unwound");
+		frame_drop(ts, LTR_END_UNWOUND);
 	}
+}
+
+/* Is a call at nesting level (0 = outermost) deeper than -D shows? */
+static inline bool too_deep(uint32_t level)
+{
+	return ltr_session->depth_limit && level >= ltr_session->depth_limit;
 }
 
 void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2)
 {
 	struct ltr_tstate *ts;
-	struct ltr_regs regs;
+	struct ltr_regs regs = { .rdi = a0, .rsi = a1, .rdx = a2 };
 
 	if (ltr_forked() || !(ts = ltr_thread_self()) || ts->busy)
 		return;
 	ts->busy = 1;
-	regs.rdi = a0;
-	regs.rsi = a1;
-	regs.rdx = a2;
-	if ((ltr_session->flags & LTR_F_TRACE) &&
-	    (!ltr_session->depth_limit || ts->depth < ltr_session->depth_limit))
-		ltr_emit_entry_only(ts, fn, &regs);
-	if (ltr_session->flags & LTR_F_COUNT)
+	if ((ltr_flags & LTR_F_TRACE) && !too_deep(ts->depth))
+		ltr_event_call(ts, fn, &regs, ltr_rdtsc());
+	if (ltr_flags & LTR_F_COUNT)
 		ts->slot->counts[fn].calls++;
 	ts->busy = 0;
 }
 
-void ltr_frames_end_thread(const char *why)
+void ltr_frames_end_thread(enum ltr_end why)
 {
 	struct ltr_tstate *ts = ltr_thread_self();
 
@@ -105,7 +107,8 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t fn)
 	const struct ltr_func *f = &ltr_session->funcs[fn];
 	struct ltr_tstate *ts;
 	struct ltr_frame *fr;
-	uint32_t flags = ltr_session->flags;
+	uint32_t flags = ltr_flags;
+	uint64_t t0;
 
 	if (unlikely(ltr_forked()))
 		return f->addr;
@@ -118,10 +121,8 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t fn)
 			     regs->ret != (uint64_t)ltr_return_tramp);
 	if (unlikely((f->flags & LTR_FN_ENTRY_ONLY) ||
 		     ts->depth >= LTR_SHADOW_MAX)) {
-		if ((flags & LTR_F_TRACE) &&
-		    (!ltr_session->depth_limit ||
-		     ts->depth < ltr_session->depth_limit))
-			ltr_emit_entry_only(ts, fn, regs);
+		if ((flags & LTR_F_TRACE) && !too_deep(ts->depth))
+			ltr_event_call(ts, fn, regs, ltr_rdtsc());
 		if (flags & LTR_F_COUNT)
 			ts->slot->counts[fn].calls++;
 		ts->busy = 0;
@@ -134,22 +135,15 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t fn)
 	fr->flags = 0;
 	fr->child = 0;
 	regs->ret = (uint64_t)ltr_return_tramp;
+	t0 = ltr_rdtsc();
 	if (flags & LTR_F_TRACE) {
-		if (ltr_session->depth_limit &&
-		    ts->depth > ltr_session->depth_limit) {
+		if (too_deep(ts->depth - 1))
 			fr->flags = LTR_FR_HIDDEN;
-		} else {
-			fr->args[0] = regs->rdi;
-			fr->args[1] = regs->rsi;
-			fr->args[2] = regs->rdx;
-			fr->args[3] = regs->rcx;
-			fr->args[4] = regs->r8;
-			fr->args[5] = regs->r9;
-			ltr_emit_entry(ts, fr);
-		}
+		else
+			ltr_event_enter(ts, fr, regs, t0);
 	}
+	fr->t0 = t0;
 	ts->busy = 0;
-	fr->t0 = ltr_rdtsc();
 	return f->addr;
 }
 
@@ -165,7 +159,7 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 	busy = ts->busy;
 	ts->busy = 1;
 	while (ts->depth && ts->frames[ts->depth - 1].slot != slot)
-		frame_drop(ts, "unwound");
+		frame_drop(ts, LTR_END_UNWOUND);
 	if (unlikely(!ts->depth)) {
 		ltr_warn("fatal", "a traced call returned through a frame ltruss does not know");
 		ltr_syscall3(60 /* SYS_exit */, 127, 0, 0);
@@ -178,10 +172,10 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 	dur = now - fr->t0;
 	if (ts->depth)
 		ts->frames[ts->depth - 1].child += dur;
-	if (ltr_session->flags & LTR_F_COUNT)
+	if (ltr_flags & LTR_F_COUNT)
 		count_call(ts, fr, dur);
-	if ((ltr_session->flags & LTR_F_TRACE) && !(fr->flags & LTR_FR_HIDDEN))
-		ltr_emit_exit(ts, fr, regs->rax);
+	if ((ltr_flags & LTR_F_TRACE) && !(fr->flags & LTR_FR_HIDDEN))
+		ltr_event_exit(ts, fr, regs, now);
 	ts->busy = busy;
 	return fr->ret;
 }

@@ -40,6 +40,9 @@ struct ltr_retregs {
 /* The session, or NULL when this process is not traced. */
 extern struct ltr_session *ltr_session;
 
+/* The session's LTR_F_* flags, as this process uses them (0 once detached). */
+extern uint32_t ltr_flags;
+
 /* Calls are traced on entry only: a CET shadow stack forbids return hijacking. */
 extern bool ltr_no_hijack;
 
@@ -137,10 +140,8 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start);
 /* ---- threads (thread.c) ------------------------------------------------- */
 
 #define LTR_SHADOW_MAX 1024 /* deepest traced nesting per thread */
-#define LTR_ARGS_KEPT 6     /* integer argument registers kept for output */
 
 /* Frame flags. */
-#define LTR_FR_OPENED 0x1u   /* printed as "LIB:FUNC(args) {" */
 #define LTR_FR_RESTORED 0x2u /* real return address put back (unwinding) */
 #define LTR_FR_HIDDEN 0x4u   /* deeper than -D: not printed */
 
@@ -152,7 +153,6 @@ struct ltr_frame {
 	uint64_t child;    /* ticks spent in traced callees */
 	uint32_t fn;       /* index in the session's funcs[] */
 	uint32_t flags;    /* LTR_FR_* */
-	uint64_t args[LTR_ARGS_KEPT];
 };
 
 /* The per-thread state, in memory mapped for the thread. */
@@ -163,7 +163,6 @@ struct ltr_tstate {
 	uint32_t depth;      /* frames in use */
 	struct ltr_thread *slot; /* counters in the session */
 	struct ltr_tstate *next; /* all thread states, for reuse and flushing */
-	char line[4096];     /* the trace line being built */
 	struct ltr_frame frames[LTR_SHADOW_MAX];
 };
 
@@ -206,19 +205,28 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot);
 void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2);
 
 /* Report and drop every frame of the calling thread (it is ending). */
-void ltr_frames_end_thread(const char *why);
+void ltr_frames_end_thread(enum ltr_end why);
 
 /* Pop frames that can no longer return: slots below sp (at sp too if at_sp). */
 void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp);
 
-/* ---- output (emit.c): the direct path until the event rings exist ------ */
+/* ---- trace events (events.c) ------------------------------------------ */
 
-void ltr_emit_entry(struct ltr_tstate *ts, struct ltr_frame *fr);
-void ltr_emit_exit(struct ltr_tstate *ts, struct ltr_frame *fr, uint64_t ret);
-void ltr_emit_entry_only(struct ltr_tstate *ts, uint32_t fn,
-			 const struct ltr_regs *regs);
-void ltr_emit_unfinished(struct ltr_tstate *ts, struct ltr_frame *fr,
-			 const char *why);
+/* A call of frame fr starts (regs as it was entered) at TSC tsc. */
+void ltr_event_enter(struct ltr_tstate *ts, const struct ltr_frame *fr,
+		     const struct ltr_regs *regs, uint64_t tsc);
+
+/* A call seen on entry only (its return is not hijacked). */
+void ltr_event_call(struct ltr_tstate *ts, uint32_t fn,
+		    const struct ltr_regs *regs, uint64_t tsc);
+
+/* The call of frame fr returns with regs. */
+void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
+		    const struct ltr_retregs *regs, uint64_t tsc);
+
+/* The call of frame fr ends without returning. */
+void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
+		       enum ltr_end why);
 
 /* ---- memory (mem.c) ---------------------------------------------------- */
 

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define LTR_SESSION_MAGIC 0x316e6f6973734c54ULL /* "TLssion1" */
-#define LTR_SESSION_VERSION 1
+#define LTR_SESSION_VERSION 2
 
 #define LTR_ENV_SESSION "LTRUSS_SESSION"    /* "FD" of the session memfd */
 #define LTR_ENV_SAVED_AUDIT "LTRUSS_SAVED_LD_AUDIT" /* user's own LD_AUDIT */
@@ -31,10 +31,13 @@
 #define LTR_MAX_THREADS 512    /* thread slots; later threads share the last */
 #define LTR_STRINGS_SIZE (4u << 20) /* names of objects and functions */
 
+#define LTR_RING_SIZE (1u << 20) /* bytes of one thread's event ring */
+
 /* Session flags: what the run wants. */
-#define LTR_F_TRACE 0x1u  /* write trace lines */
+#define LTR_F_TRACE 0x1u  /* send trace events */
 #define LTR_F_COUNT 0x2u  /* keep counters for the summary */
 #define LTR_F_FOLLOW 0x4u /* -f: trace children and exec'd programs too */
+#define LTR_F_DROP 0x8u   /* --drop: drop events when a ring is full */
 
 /* Rule flags. */
 #define LTR_RULE_EXCLUDE 0x1u /* a matching call is not traced */
@@ -71,12 +74,60 @@ struct ltr_count {
 	uint64_t max;
 };
 
+/*
+ * Trace events.  A thread's ring holds variable-length records, 8-byte
+ * aligned, that never wrap: a record that would cross the end is preceded
+ * by a PAD record filling the rest.  head and tail count bytes since the
+ * start; the producer publishes a record with a release store of head,
+ * ltruss frees space with a release store of tail.
+ */
+enum ltr_event_type {
+	LTR_EV_PAD = 1,   /* skip to the end of the ring */
+	LTR_EV_ENTER,     /* a call starts: w[0..5] argument registers, w[6] return address */
+	LTR_EV_EXIT,      /* it returns: w[0] %rax, w[1] %rdx, w[2] %xmm0 */
+	LTR_EV_CALL,      /* a call seen on entry only: as ENTER, no EXIT follows */
+	LTR_EV_UNWOUND,   /* a call ends without returning: flags = LTR_END_* */
+};
+
+/* Why a call ended without returning (LTR_EV_UNWOUND flags). */
+enum ltr_end {
+	LTR_END_UNWOUND = 1, /* longjmp, or an exception caught above */
+	LTR_END_EXITED,      /* the process exited inside it */
+	LTR_END_PTHREAD_EXIT,
+	LTR_END_KILLED,      /* (ltruss only) the process was killed inside it */
+};
+
+#define LTR_ENTER_WORDS 7
+#define LTR_EXIT_WORDS 3
+
+struct ltr_event {
+	uint16_t size;  /* bytes, header included, a multiple of 8 */
+	uint8_t type;   /* enum ltr_event_type */
+	uint8_t flags;
+	uint16_t depth; /* nesting level, 0 = outermost traced call */
+	uint16_t reserved;
+	uint32_t fn;    /* index in funcs[] */
+	uint32_t reserved2;
+	uint64_t ts;    /* TSC */
+	uint64_t w[];
+};
+
+struct ltr_ring {
+	uint64_t head;     /* written by the traced thread */
+	uint64_t dropped;  /* events dropped (--drop) */
+	char pad1[48];
+	uint64_t tail;     /* written by ltruss */
+	char pad2[56];
+	unsigned char data[LTR_RING_SIZE];
+};
+
 /* One thread slot: written only by its thread (no atomics). */
 struct ltr_thread {
 	int32_t pid;
 	int32_t tid;
 	uint32_t used; /* set once the slot is taken */
 	uint32_t reserved;
+	struct ltr_ring ring;
 	struct ltr_count counts[LTR_MAX_FUNCS];
 };
 
@@ -88,7 +139,7 @@ struct ltr_session {
 	uint64_t total_size;  /* size of the whole mapping */
 	uint32_t owner_uid;   /* only this uid's interposer uses the session */
 	uint32_t flags;       /* LTR_F_* */
-	int32_t out_fd;       /* where trace lines go (temporary direct path) */
+	int32_t reader_pid;   /* ltruss, draining the rings */
 	uint32_t depth_limit; /* -D; 0 = unlimited */
 	uint32_t nrules;
 	uint32_t nfrom;

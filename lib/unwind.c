@@ -133,7 +133,7 @@ static void hook_pthread_exit(void *ret)
 {
 	note(H_PTHREAD_EXIT, (uint64_t)ret, 0, 0);
 	ltr_frames_restore();
-	ltr_frames_end_thread("pthread_exit");
+	ltr_frames_end_thread(LTR_END_PTHREAD_EXIT);
 	real_pthread_exit(ret);
 	__builtin_unreachable();
 }

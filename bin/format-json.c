@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * format-json.c: trace events as JSON Lines (--json), one object a line.
+ *
+ * Keys are stable: type ("call" for a call seen whole, "enter" and "exit"
+ * for one split by nested calls or blocking, "exited", "killed"), pid, tid,
+ * ts (ns since the epoch), lib, func, depth, args (the values as printed),
+ * ret (null when it did not return; "end" then says why), errno, dur_ns.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <string.h>
+
+#include "clock.h"
+#include "format.h"
+
+#define ARGS_SHOWN 3
+
+/* Write s as a JSON string. */
+static void json_string(const char *s)
+{
+	FILE *out = fmt.out;
+
+	putc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			putc(c, out);
+	}
+	putc('"', out);
+}
+
+/* A register value as printed in text: "0" or "0x..". */
+static void json_value(uint64_t v)
+{
+	if (v)
+		fprintf(fmt.out, "\"0x%llx\"", (unsigned long long)v);
+	else
+		fputs("\"0\"", fmt.out);
+}
+
+/* The keys every call object has, up to and including args. */
+static void json_call_head(const char *type, const struct who *w,
+			   const struct call *c, uint64_t tsc)
+{
+	int i;
+
+	fprintf(fmt.out, "{\"type\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":%llu,\"lib\":",
+		type, w->pid, w->tid,
+		(unsigned long long)clock_realtime_ns(tsc));
+	json_string(format_lib(c->fn));
+	fputs(",\"func\":", fmt.out);
+	json_string(format_func(c->fn));
+	fprintf(fmt.out, ",\"depth\":%u,\"args\":[", c->depth);
+	for (i = 0; i < ARGS_SHOWN; i++) {
+		if (i)
+			putc(',', fmt.out);
+		json_value(c->args[i]);
+	}
+	putc(']', fmt.out);
+}
+
+/* ret, errno, dur_ns (and end) of a result; nulls for r == NULL. */
+static void json_result(const struct call *c, const struct result *r)
+{
+	static const char *const why[] = {
+		[LTR_END_UNWOUND] = "unwound", [LTR_END_EXITED] = "exited",
+		[LTR_END_PTHREAD_EXIT] = "pthread_exit",
+		[LTR_END_KILLED] = "killed",
+	};
+
+	fputs(",\"ret\":", fmt.out);
+	if (r && r->returned)
+		json_value(r->rax);
+	else
+		fputs("null", fmt.out);
+	fputs(",\"errno\":null,\"dur_ns\":", fmt.out);
+	if (r && r->returned)
+		fprintf(fmt.out, "%llu", (unsigned long long)clock_ticks_to_ns(
+						 r->ts_exit - c->ts_enter));
+	else
+		fputs("null", fmt.out);
+	if (r && !r->returned)
+		fprintf(fmt.out, ",\"end\":\"%s\"",
+			r->why < sizeof(why) / sizeof(why[0]) && why[r->why] ?
+				why[r->why] : "ended");
+	fputs("}\n", fmt.out);
+}
+
+static void json_whole(const struct who *w, const struct call *c,
+		       const struct result *r)
+{
+	json_call_head("call", w, c, c->ts_enter);
+	json_result(c, r);
+}
+
+static void json_enter(const struct who *w, const struct call *c)
+{
+	json_call_head("enter", w, c, c->ts_enter);
+	json_result(c, NULL);
+}
+
+static void json_exit(const struct who *w, const struct call *c,
+		      const struct result *r)
+{
+	json_call_head("exit", w, c, r->ts_exit);
+	json_result(c, r);
+}
+
+static void json_nothing(const struct who *w, const struct call *c)
+{
+}
+
+static void json_entry_only(const struct who *w, const struct call *c)
+{
+	json_call_head("call", w, c, c->ts_enter);
+	fputs(",\"ret\":null,\"errno\":null,\"dur_ns\":null,\"end\":\"no return\"}\n",
+	      fmt.out);
+}
+
+static void json_exited(int pid, int status)
+{
+	fprintf(fmt.out, "{\"type\":\"exited\",\"pid\":%d,\"tid\":%d,\"ts\":%llu,\"status\":%d}\n",
+		pid, pid, (unsigned long long)clock_realtime_ns(clock_tsc()),
+		status);
+}
+
+static void json_killed(int pid, int sig, bool core)
+{
+	const char *name = sigabbrev_np(sig);
+
+	fprintf(fmt.out, "{\"type\":\"killed\",\"pid\":%d,\"tid\":%d,\"ts\":%llu,\"signal\":\"SIG%s\",\"core_dumped\":%s}\n",
+		pid, pid, (unsigned long long)clock_realtime_ns(clock_tsc()),
+		name ? name : "?", core ? "true" : "false");
+}
+
+const struct format format_json = {
+	.whole = json_whole,
+	.open = json_enter,
+	.close = json_exit,
+	.partial = json_enter,
+	.partial_end = json_exit,
+	.unfinished = json_nothing,
+	.resumed = json_exit,
+	.entry_only = json_entry_only,
+	.exited = json_exited,
+	.killed = json_killed,
+};

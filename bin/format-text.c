@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * format-text.c: trace lines as text, the way truss and strace print them.
+ *
+ *     [pid N] HH:MM:SS.uuuuuu   LIB:FUNC(args) = ret <0.000012>
+ *
+ * Lines are built in a buffer and written with one fwrite, so lines never
+ * mix; a partial line (a call that blocks) is completed by the next write.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+#include "format.h"
+
+#define ARGS_SHOWN 3 /* integer registers shown for a call without prototype */
+
+struct format_options fmt;
+
+/* A line being built. */
+struct line {
+	char buf[2048];
+	size_t len;
+};
+
+static uint64_t last_line_ns; /* for -r */
+
+static void put_str(struct line *l, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > sizeof(l->buf) - l->len)
+		n = sizeof(l->buf) - l->len;
+	memcpy(l->buf + l->len, s, n);
+	l->len += n;
+}
+
+static void put_char(struct line *l, char c)
+{
+	if (l->len < sizeof(l->buf))
+		l->buf[l->len++] = c;
+}
+
+/* Unsigned decimal, at least width digits (zero-padded). */
+static void put_dec(struct line *l, uint64_t v, int width)
+{
+	char tmp[24];
+	int n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (n < width)
+		tmp[n++] = '0';
+	while (n)
+		put_char(l, tmp[--n]);
+}
+
+/* A register value: "0", or hex with 0x. */
+static void put_hex(struct line *l, uint64_t v)
+{
+	char tmp[16];
+	int n = 0;
+
+	if (v == 0) {
+		put_char(l, '0');
+		return;
+	}
+	while (v) {
+		tmp[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	}
+	put_str(l, "0x");
+	while (n)
+		put_char(l, tmp[--n]);
+}
+
+/* Seconds and microseconds of ns: "S.UUUUUU". */
+static void put_seconds(struct line *l, uint64_t ns)
+{
+	put_dec(l, ns / 1000000000ull, 1);
+	put_char(l, '.');
+	put_dec(l, ns % 1000000000ull / 1000, 6);
+}
+
+/* The -t/-tt/-ttt and -r prefix for a line that happened at TSC tsc. */
+static void put_time(struct line *l, uint64_t tsc)
+{
+	uint64_t ns;
+
+	if (!fmt.timestamps && !fmt.relative)
+		return;
+	ns = clock_realtime_ns(tsc);
+	if (fmt.relative) {
+		uint64_t d = last_line_ns && ns > last_line_ns ? ns - last_line_ns : 0;
+
+		last_line_ns = ns;
+		put_seconds(l, d);
+		put_char(l, ' ');
+	}
+	if (fmt.timestamps == 3) {
+		put_seconds(l, ns);
+	} else if (fmt.timestamps) {
+		time_t secs = (time_t)(ns / 1000000000ull);
+		struct tm tm;
+
+		localtime_r(&secs, &tm);
+		put_dec(l, (uint64_t)tm.tm_hour, 2);
+		put_char(l, ':');
+		put_dec(l, (uint64_t)tm.tm_min, 2);
+		put_char(l, ':');
+		put_dec(l, (uint64_t)tm.tm_sec, 2);
+		if (fmt.timestamps == 2) {
+			put_char(l, '.');
+			put_dec(l, ns % 1000000000ull / 1000, 6);
+		}
+	}
+	if (fmt.timestamps)
+		put_char(l, ' ');
+}
+
+/* Prefix, time and indentation of a line about call depth. */
+static void line_start(struct line *l, int tid, uint64_t tsc, uint32_t depth)
+{
+	l->len = 0;
+	if (fmt.pid_prefix && tid) {
+		put_str(l, "[pid ");
+		put_dec(l, (uint64_t)tid, 1);
+		put_str(l, "] ");
+	}
+	put_time(l, tsc);
+	while (depth-- && l->len < 512)
+		put_str(l, "  ");
+}
+
+static void line_write(struct line *l, bool newline)
+{
+	if (newline)
+		put_char(l, '\n');
+	fwrite(l->buf, 1, l->len, fmt.out);
+}
+
+static void put_name(struct line *l, const struct call *c)
+{
+	put_str(l, format_lib(c->fn));
+	put_char(l, ':');
+	put_str(l, format_func(c->fn));
+}
+
+static void put_call(struct line *l, const struct call *c)
+{
+	int i;
+
+	put_name(l, c);
+	put_char(l, '(');
+	for (i = 0; i < ARGS_SHOWN; i++) {
+		if (i)
+			put_str(l, ", ");
+		put_hex(l, c->args[i]);
+	}
+	put_char(l, ')');
+}
+
+/* " = ret <dur>" or " = ? <why>". */
+static void put_result(struct line *l, const struct call *c,
+		       const struct result *r)
+{
+	static const char *const why[] = {
+		[LTR_END_UNWOUND] = "unwound", [LTR_END_EXITED] = "exited",
+		[LTR_END_PTHREAD_EXIT] = "pthread_exit",
+		[LTR_END_KILLED] = "killed",
+	};
+
+	put_str(l, " = ");
+	if (!r->returned) {
+		put_str(l, "? <");
+		put_str(l, r->why < sizeof(why) / sizeof(why[0]) && why[r->why] ?
+			   why[r->why] : "ended");
+		put_char(l, '>');
+		return;
+	}
+	put_hex(l, r->rax);
+	if (fmt.durations) {
+		put_str(l, " <");
+		put_seconds(l, clock_ticks_to_ns(r->ts_exit - c->ts_enter));
+		put_char(l, '>');
+	}
+}
+
+static void text_whole(const struct who *w, const struct call *c,
+		       const struct result *r)
+{
+	struct line l;
+
+	line_start(&l, w->tid, c->ts_enter, c->depth);
+	put_call(&l, c);
+	put_result(&l, c, r);
+	line_write(&l, true);
+}
+
+static void text_open(const struct who *w, const struct call *c)
+{
+	struct line l;
+
+	line_start(&l, w->tid, c->ts_enter, c->depth);
+	put_call(&l, c);
+	put_str(&l, " {");
+	line_write(&l, true);
+}
+
+static void text_close(const struct who *w, const struct call *c,
+		       const struct result *r)
+{
+	struct line l;
+
+	line_start(&l, w->tid, r->ts_exit, c->depth);
+	put_str(&l, "} ");
+	put_name(&l, c);
+	put_result(&l, c, r);
+	line_write(&l, true);
+}
+
+static void text_partial(const struct who *w, const struct call *c)
+{
+	struct line l;
+
+	line_start(&l, w->tid, c->ts_enter, c->depth);
+	put_call(&l, c);
+	line_write(&l, false);
+	fflush(fmt.out);
+}
+
+static void text_partial_end(const struct who *w, const struct call *c,
+			     const struct result *r)
+{
+	struct line l = { .len = 0 };
+
+	put_result(&l, c, r);
+	line_write(&l, true);
+}
+
+static void text_unfinished(const struct who *w, const struct call *c)
+{
+	struct line l = { .len = 0 };
+
+	put_str(&l, " <unfinished ...>");
+	line_write(&l, true);
+}
+
+static void text_resumed(const struct who *w, const struct call *c,
+			 const struct result *r)
+{
+	struct line l;
+
+	line_start(&l, w->tid, r->ts_exit, c->depth);
+	put_str(&l, "<... ");
+	put_name(&l, c);
+	put_str(&l, " resumed>");
+	put_result(&l, c, r);
+	line_write(&l, true);
+}
+
+static void text_entry_only(const struct who *w, const struct call *c)
+{
+	struct line l;
+
+	line_start(&l, w->tid, c->ts_enter, c->depth);
+	put_call(&l, c);
+	put_str(&l, " <no return ...>");
+	line_write(&l, true);
+}
+
+static void text_exited(int pid, int status)
+{
+	struct line l;
+
+	line_start(&l, fmt.processes ? pid : 0, clock_tsc(), 0);
+	put_str(&l, "+++ exited (status ");
+	put_dec(&l, (uint64_t)status, 1);
+	put_str(&l, ") +++");
+	line_write(&l, true);
+}
+
+static void text_killed(int pid, int sig, bool core)
+{
+	const char *name = sigabbrev_np(sig);
+	struct line l;
+
+	line_start(&l, fmt.processes ? pid : 0, clock_tsc(), 0);
+	put_str(&l, "+++ killed by SIG");
+	put_str(&l, name ? name : "?");
+	if (core)
+		put_str(&l, " (core dumped)");
+	put_str(&l, " +++");
+	line_write(&l, true);
+}
+
+const struct format format_text = {
+	.whole = text_whole,
+	.open = text_open,
+	.close = text_close,
+	.partial = text_partial,
+	.partial_end = text_partial_end,
+	.unfinished = text_unfinished,
+	.resumed = text_resumed,
+	.entry_only = text_entry_only,
+	.exited = text_exited,
+	.killed = text_killed,
+};
+
+const char *format_lib(uint32_t fn)
+{
+	const struct ltr_session *s = fmt.session;
+
+	if (fn >= LTR_MAX_FUNCS || s->funcs[fn].lib >= LTR_STRINGS_SIZE)
+		return "?";
+	return s->strings + s->funcs[fn].lib;
+}
+
+const char *format_func(uint32_t fn)
+{
+	const struct ltr_session *s = fmt.session;
+
+	if (fn >= LTR_MAX_FUNCS || s->funcs[fn].name >= LTR_STRINGS_SIZE)
+		return "?";
+	return s->strings + s->funcs[fn].name;
+}

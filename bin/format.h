@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* format.h: how trace lines are written (text or JSON), one interface. */
+#ifndef LTRUSS_FORMAT_H
+#define LTRUSS_FORMAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../lib/session.h"
+
+/* A traced call as the formatters see it. */
+struct call {
+	uint32_t fn;
+	uint32_t depth;
+	uint64_t args[6];
+	uint64_t caller;   /* return address */
+	uint64_t ts_enter; /* TSC */
+};
+
+/* How a call ended. */
+struct result {
+	bool returned;     /* false: why says how it ended */
+	enum ltr_end why;
+	uint64_t rax, rdx, xmm0;
+	uint64_t ts_exit;  /* TSC */
+};
+
+/* Who made the call. */
+struct who {
+	int pid, tid;
+};
+
+/* One output format: every callback writes whole lines, except partial. */
+struct format {
+	/* "LIB:FUNC(args) = ret": a call seen whole. */
+	void (*whole)(const struct who *w, const struct call *c,
+		      const struct result *r);
+	/* "LIB:FUNC(args) {": a call with traced calls inside. */
+	void (*open)(const struct who *w, const struct call *c);
+	/* "} LIB:FUNC = ret": the end of an opened call. */
+	void (*close)(const struct who *w, const struct call *c,
+		      const struct result *r);
+	/* "LIB:FUNC(args)" without a newline: a call that blocks. */
+	void (*partial)(const struct who *w, const struct call *c);
+	/* " = ret": the end of the partial line. */
+	void (*partial_end)(const struct who *w, const struct call *c,
+			    const struct result *r);
+	/* " <unfinished ...>": something else must be printed first. */
+	void (*unfinished)(const struct who *w, const struct call *c);
+	/* "<... LIB:FUNC resumed> = ret". */
+	void (*resumed)(const struct who *w, const struct call *c,
+			const struct result *r);
+	/* "LIB:FUNC(args) <no return ...>": seen on entry only. */
+	void (*entry_only)(const struct who *w, const struct call *c);
+	/* "+++ exited (status N) +++" / "+++ killed by SIG +++". */
+	void (*exited)(int pid, int status);
+	void (*killed)(int pid, int sig, bool core);
+};
+
+/* Options that shape every line. */
+struct format_options {
+	FILE *out;
+	const struct ltr_session *session;
+	int timestamps;   /* -t: 1, -tt: 2, -ttt: 3 */
+	bool relative;    /* -r */
+	bool durations;   /* -T */
+	bool pid_prefix;  /* set once a second thread or process is seen */
+	bool processes;   /* set once a second process is seen */
+};
+
+extern struct format_options fmt;
+extern const struct format format_text, format_json;
+
+/* "lib" and "func" names of function fn (never NULL). */
+const char *format_lib(uint32_t fn);
+const char *format_func(uint32_t fn);
+
+#endif

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* reader.h: drain the event rings of the session. */
+#ifndef LTRUSS_READER_H
+#define LTRUSS_READER_H
+
+#include <stddef.h>
+
+#include "../lib/session.h"
+
+/* Pass every event published so far to trace_event(), oldest first; returns how many. */
+size_t reader_drain(struct ltr_session *s);
+
+/* Events dropped with --drop, over all threads. */
+unsigned long long reader_dropped(const struct ltr_session *s);
+
+#endif

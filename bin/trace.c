@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * trace.c: the call state machine between events and lines.
+ *
+ * Each thread has a stack of calls in progress.  A call is printed whole
+ * ("LIB:FUNC(args) = ret") when it returns, unless something has to be
+ * printed while it runs:
+ *  - a traced call starts inside it: it opens a block ("... {"), closed by
+ *    "} LIB:FUNC = ret";
+ *  - it has been running (blocking) for BLOCK_NS with nothing else to
+ *    print: its entry is shown at once, without a newline, as strace does,
+ *    and its return completes the line;
+ *  - while such a partial line is open, another line must be printed: the
+ *    partial line is ended with "<unfinished ...>" and the return shows up
+ *    later as "<... LIB:FUNC resumed> = ret".
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "error.h"
+#include "trace.h"
+
+#define MAX_DEPTH 1024
+#define BLOCK_NS 50000000ull /* a call running this long is shown at once */
+
+enum call_state {
+	PENDING,    /* nothing printed yet */
+	OPENED,     /* printed as "... {" */
+	PARTIAL,    /* printed without a newline: the open partial line */
+	UNFINISHED, /* printed with "<unfinished ...>" */
+};
+
+struct tcall {
+	struct call c;
+	enum call_state state;
+};
+
+struct thread_trace {
+	struct who who;
+	uint32_t depth;
+	struct tcall stack[MAX_DEPTH];
+};
+
+static const struct format *F;
+static struct thread_trace *threads[LTR_MAX_THREADS];
+static struct tcall *partial;          /* the open partial line, if any */
+static struct thread_trace *partial_thread;
+static int first_tid, first_pid;        /* to notice a second thread, process */
+
+void trace_init(const struct format *f)
+{
+	F = f;
+}
+
+/* The trace state of slot index i, created on its first event. */
+static struct thread_trace *thread_of(uint32_t i, const struct ltr_thread *slot)
+{
+	struct thread_trace *t = threads[i];
+
+	if (t)
+		return t;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		error_msg_and_die("out of memory");
+	t->who.pid = slot->pid;
+	t->who.tid = slot->tid;
+	threads[i] = t;
+	/* Lines get "[pid N]" once a second thread or process shows up. */
+	if (!first_tid) {
+		first_tid = slot->tid;
+		first_pid = slot->pid;
+	}
+	if (slot->tid != first_tid)
+		fmt.pid_prefix = true;
+	if (slot->pid != first_pid)
+		fmt.processes = true;
+	return t;
+}
+
+/* A new line must start: end the open partial line as unfinished. */
+static void close_partial(void)
+{
+	if (!partial)
+		return;
+	F->unfinished(&partial_thread->who, &partial->c);
+	partial->state = UNFINISHED;
+	partial = NULL;
+	partial_thread = NULL;
+}
+
+/* A call starts inside the top call of t: that one must be printed. */
+static void open_parent(struct thread_trace *t)
+{
+	struct tcall *parent;
+
+	if (!t->depth)
+		return;
+	parent = &t->stack[t->depth - 1];
+	if (parent->state == PENDING) {
+		close_partial();
+		F->open(&t->who, &parent->c);
+		parent->state = OPENED;
+	} else if (parent->state == PARTIAL) {
+		close_partial();
+	}
+}
+
+/* Fill c from an ENTER or CALL event. */
+static void call_from_event(struct call *c, const struct ltr_event *ev)
+{
+	c->fn = ev->fn;
+	c->depth = ev->depth;
+	memcpy(c->args, ev->w, sizeof(c->args));
+	c->caller = ev->w[6];
+	c->ts_enter = ev->ts;
+}
+
+/* Print the end of call tc of thread t with result r. */
+static void end_call(struct thread_trace *t, struct tcall *tc,
+		     const struct result *r)
+{
+	switch (tc->state) {
+	case PENDING:
+		close_partial();
+		F->whole(&t->who, &tc->c, r);
+		break;
+	case PARTIAL:
+		if (partial == tc) {
+			F->partial_end(&t->who, &tc->c, r);
+			partial = NULL;
+			partial_thread = NULL;
+			break;
+		}
+		/* fall through */
+	case UNFINISHED:
+		close_partial();
+		F->resumed(&t->who, &tc->c, r);
+		break;
+	case OPENED:
+		close_partial();
+		F->close(&t->who, &tc->c, r);
+		break;
+	}
+}
+
+/* An EXIT or UNWOUND event: the call at the top ends. */
+static void call_ends(struct thread_trace *t, const struct ltr_event *ev)
+{
+	struct result r = { .ts_exit = ev->ts };
+	struct tcall none, *tc;
+
+	if (ev->type == LTR_EV_EXIT) {
+		r.returned = true;
+		r.rax = ev->w[0];
+		r.rdx = ev->w[1];
+		r.xmm0 = ev->w[2];
+	} else {
+		r.why = (enum ltr_end)ev->flags;
+	}
+	/* Events of calls made before a fork come without their entry. */
+	while (t->depth > ev->depth + 1u)
+		t->depth--;
+	if (t->depth == ev->depth + 1u && t->stack[t->depth - 1].c.fn == ev->fn) {
+		tc = &t->stack[--t->depth];
+	} else {
+		memset(&none, 0, sizeof(none));
+		none.c.fn = ev->fn;
+		none.c.depth = ev->depth;
+		none.c.ts_enter = ev->ts;
+		none.state = UNFINISHED;
+		tc = &none;
+	}
+	end_call(t, tc, &r);
+}
+
+void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
+		 const struct ltr_event *ev)
+{
+	struct thread_trace *t = thread_of(slot_index, slot);
+	struct tcall *tc;
+
+	switch (ev->type) {
+	case LTR_EV_ENTER:
+		/* Dropped events (--drop) may leave the stack deeper than this. */
+		if (t->depth > ev->depth)
+			t->depth = ev->depth;
+		open_parent(t);
+		if (t->depth >= MAX_DEPTH)
+			return;
+		tc = &t->stack[t->depth++];
+		call_from_event(&tc->c, ev);
+		tc->state = PENDING;
+		break;
+	case LTR_EV_CALL: {
+		struct call c;
+
+		open_parent(t);
+		close_partial();
+		call_from_event(&c, ev);
+		F->entry_only(&t->who, &c);
+		break;
+	}
+	case LTR_EV_EXIT:
+	case LTR_EV_UNWOUND:
+		call_ends(t, ev);
+		break;
+	}
+}
+
+void trace_idle(void)
+{
+	uint64_t now = clock_tsc();
+	struct thread_trace *oldest_t = NULL;
+	struct tcall *oldest = NULL;
+	uint32_t i;
+
+	if (partial)
+		return;
+	for (i = 0; i < LTR_MAX_THREADS; i++) {
+		struct thread_trace *t = threads[i];
+		struct tcall *tc;
+
+		if (!t || !t->depth)
+			continue;
+		tc = &t->stack[t->depth - 1];
+		if (tc->state == PENDING &&
+		    (!oldest || tc->c.ts_enter < oldest->c.ts_enter)) {
+			oldest = tc;
+			oldest_t = t;
+		}
+	}
+	if (!oldest || clock_ticks_to_ns(now - oldest->c.ts_enter) < BLOCK_NS)
+		return;
+	F->partial(&oldest_t->who, &oldest->c);
+	oldest->state = PARTIAL;
+	partial = oldest;
+	partial_thread = oldest_t;
+}
+
+void trace_process_end(int pid, int exit_status, int sig, bool core)
+{
+	struct result r = { .returned = false,
+			    .why = sig ? LTR_END_KILLED : LTR_END_EXITED,
+			    .ts_exit = clock_tsc() };
+	uint32_t i;
+
+	for (i = 0; i < LTR_MAX_THREADS; i++) {
+		struct thread_trace *t = threads[i];
+
+		if (!t || t->who.pid != pid)
+			continue;
+		while (t->depth) {
+			struct tcall *tc = &t->stack[--t->depth];
+
+			end_call(t, tc, &r);
+		}
+	}
+	close_partial();
+	if (sig)
+		F->killed(pid, sig, core);
+	else
+		F->exited(pid, exit_status);
+}
+
+void trace_done(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < LTR_MAX_THREADS; i++) {
+		free(threads[i]);
+		threads[i] = NULL;
+	}
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * events.c: put trace events into the calling thread's ring.
+ *
+ * The traced thread only copies registers and timestamps into its ring in
+ * the session; ltruss drains the rings and does all formatting.  A record
+ * is reserved at head, filled, and published with a release store of head.
+ * When the ring is full the thread waits for ltruss (nothing is lost), or
+ * with --drop counts the event as dropped.  If ltruss is gone while we
+ * wait, the process detaches: it runs on untraced rather than block.
+ * Waiting uses raw system calls only: the program's errno and vector
+ * registers stay untouched.
+ */
+#include <sys/syscall.h>
+#include <time.h>
+
+#include "arch/x86_64/cpu.h"
+#include "interposer.h"
+
+#define ALIVE_CHECK_EVERY 64 /* sleeps between checks that ltruss lives */
+
+/* Stop tracing this process: ltruss, the only reader, is gone. */
+static void detach(void)
+{
+	ltr_flags = 0;
+	ltr_warn("ltruss has gone away", "the program runs on untraced");
+}
+
+/* Wait until the ring has room up to head end; false to give up (drop, detach). */
+static bool ring_wait(struct ltr_ring *r, uint64_t end)
+{
+	unsigned spins;
+
+	for (spins = 0;; spins++) {
+		uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+
+		if (end - tail <= LTR_RING_SIZE)
+			return true;
+		if (ltr_flags & LTR_F_DROP)
+			return false;
+		if (spins < 64) {
+			__builtin_ia32_pause();
+		} else if (spins < 128) {
+			ltr_syscall3(SYS_sched_yield, 0, 0, 0);
+		} else {
+			struct timespec ts = { 0, 50000 };
+
+			ltr_syscall3(SYS_nanosleep, (long)&ts, 0, 0);
+			if (spins % ALIVE_CHECK_EVERY == 0 &&
+			    ltr_syscall3(SYS_kill, ltr_session->reader_pid, 0,
+					 0) == -3 /* ESRCH */) {
+				detach();
+				return false;
+			}
+		}
+	}
+}
+
+/* Reserve size bytes in the ring; NULL when the event must be dropped. */
+static struct ltr_event *reserve(struct ltr_ring *r, uint32_t size)
+{
+	uint64_t head = r->head;
+	uint32_t off = (uint32_t)(head & (LTR_RING_SIZE - 1));
+	uint32_t pad = off + size > LTR_RING_SIZE ? LTR_RING_SIZE - off : 0;
+
+	if (unlikely(!ring_wait(r, head + pad + size))) {
+		r->dropped++;
+		return NULL;
+	}
+	if (pad) {
+		struct ltr_event *p = (struct ltr_event *)&r->data[off];
+
+		p->size = 0; /* a PAD runs to the end of the ring */
+		p->type = LTR_EV_PAD;
+		head += pad;
+		__atomic_store_n(&r->head, head, __ATOMIC_RELEASE);
+		off = 0;
+	}
+	return (struct ltr_event *)&r->data[off];
+}
+
+/* Publish the event reserved last. */
+static void commit(struct ltr_ring *r, const struct ltr_event *ev)
+{
+	__atomic_store_n(&r->head, r->head + ev->size, __ATOMIC_RELEASE);
+}
+
+/* Reserve and fill an event header; NULL if dropped. */
+static struct ltr_event *event_new(struct ltr_tstate *ts, uint8_t type,
+				   uint32_t words, uint32_t fn, uint32_t depth,
+				   uint64_t tsc)
+{
+	uint32_t size = (uint32_t)(sizeof(struct ltr_event) + 8 * words);
+	struct ltr_event *ev = reserve(&ts->slot->ring, size);
+
+	if (!ev)
+		return NULL;
+	ev->size = (uint16_t)size;
+	ev->type = type;
+	ev->flags = 0;
+	ev->depth = (uint16_t)depth;
+	ev->fn = fn;
+	ev->ts = tsc;
+	return ev;
+}
+
+/* Level of frame fr on its thread's stack (0 = outermost). */
+static uint32_t level_of(const struct ltr_tstate *ts, const struct ltr_frame *fr)
+{
+	return (uint32_t)(fr - ts->frames);
+}
+
+/* Copy the argument registers and the return address into w[]. */
+static void put_args(uint64_t *w, const struct ltr_regs *regs)
+{
+	w[0] = regs->rdi;
+	w[1] = regs->rsi;
+	w[2] = regs->rdx;
+	w[3] = regs->rcx;
+	w[4] = regs->r8;
+	w[5] = regs->r9;
+	w[6] = regs->ret;
+}
+
+void ltr_event_enter(struct ltr_tstate *ts, const struct ltr_frame *fr,
+		     const struct ltr_regs *regs, uint64_t tsc)
+{
+	struct ltr_event *ev = event_new(ts, LTR_EV_ENTER, LTR_ENTER_WORDS,
+					 fr->fn, level_of(ts, fr), tsc);
+
+	if (!ev)
+		return;
+	put_args(ev->w, regs);
+	ev->w[6] = fr->ret; /* regs->ret is the trampoline by now */
+	commit(&ts->slot->ring, ev);
+}
+
+void ltr_event_call(struct ltr_tstate *ts, uint32_t fn,
+		    const struct ltr_regs *regs, uint64_t tsc)
+{
+	struct ltr_event *ev = event_new(ts, LTR_EV_CALL, LTR_ENTER_WORDS, fn,
+					 ts->depth, tsc);
+
+	if (!ev)
+		return;
+	put_args(ev->w, regs);
+	commit(&ts->slot->ring, ev);
+}
+
+void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
+		    const struct ltr_retregs *regs, uint64_t tsc)
+{
+	struct ltr_event *ev = event_new(ts, LTR_EV_EXIT, LTR_EXIT_WORDS,
+					 fr->fn, level_of(ts, fr), tsc);
+
+	if (!ev)
+		return;
+	ev->w[0] = regs->rax;
+	ev->w[1] = regs->rdx;
+	ev->w[2] = regs->xmm0[0];
+	commit(&ts->slot->ring, ev);
+}
+
+void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
+		       enum ltr_end why)
+{
+	struct ltr_event *ev = event_new(ts, LTR_EV_UNWOUND, 0, fr->fn,
+					 level_of(ts, fr), ltr_rdtsc());
+
+	if (!ev)
+		return;
+	ev->flags = (uint8_t)why;
+	commit(&ts->slot->ring, ev);
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# trace-lines.bats: the event transport and the line formats (SPEC section 3).
+
+load helpers
+
+@test "a full trace to a file has every line, in order" {
+	run_split ltruss -o trace.txt -u 'libfix:fix_add' "$PROGS/fix-lazy" 200000
+	[ "$status" -eq 0 ]
+	[ -z "$err" ]
+	[ "$(head -1 <<<"$out")" = "add 1000000" ]
+	[ "$(grep -c '^libfix:fix_add(0x2, 0x3, .*) = 0x5$' trace.txt)" -eq 200000 ]
+	[ "$(tail -1 trace.txt)" = "+++ exited (status 0) +++" ]
+}
+
+@test "-T appends the time spent in the call" {
+	run_split ltruss -T -u 'libc:usleep' /bin/sh -c 'sleep 0.05'
+	run_split ltruss -T -u 'libfix:fix_add' "$PROGS/fix-lazy" 1
+	[ "$status" -eq 0 ]
+	grep -Eqx 'libfix:fix_add\(0x2, 0x3, .*\) = 0x5 <0\.[0-9]{6}>' <<<"$err"
+}
+
+@test "-T measures a blocking call" {
+	run_split ltruss -T -u 'libc:usleep' "$PROGS/blocker"
+	[ "$status" -eq 0 ]
+	# usleep(400 ms): between 0.39 and 2 seconds
+	grep -Eq 'libc:usleep resumed> = 0 <(0\.(39|[4-9])|1\.)[0-9]*>$|libc:usleep\(0x61a80, .*\) = 0 <(0\.(39|[4-9])|1\.)[0-9]*>$' <<<"$err"
+}
+
+@test "-t, -tt and -ttt prefix the time of day or the epoch" {
+	run_split ltruss -t -u 'libfix:fix_add' "$PROGS/fix-lazy" 1
+	grep -Eqx '[0-2][0-9]:[0-5][0-9]:[0-6][0-9] libfix:fix_add\(0x2, 0x3, .*\) = 0x5' <<<"$err"
+	grep -Eqx '[0-2][0-9]:[0-5][0-9]:[0-6][0-9] \+\+\+ exited \(status 0\) \+\+\+' <<<"$err"
+	run_split ltruss -tt -u 'libfix:fix_add' "$PROGS/fix-lazy" 1
+	grep -Eqx '[0-2][0-9]:[0-5][0-9]:[0-6][0-9]\.[0-9]{6} libfix:fix_add\(0x2, 0x3, .*\) = 0x5' <<<"$err"
+	before=$(date +%s)
+	run_split ltruss -ttt -u 'libfix:fix_add' "$PROGS/fix-lazy" 1
+	after=$(date +%s)
+	line=$(grep 'fix_add(0x2' <<<"$err" | head -1)
+	[[ "$line" =~ ^([0-9]+)\.[0-9]{6}\ libfix:fix_add ]]
+	[ "${BASH_REMATCH[1]}" -ge "$before" ]
+	[ "${BASH_REMATCH[1]}" -le "$after" ]
+}
+
+@test "-r prefixes the time since the previous line" {
+	run_split ltruss -r -u 'libc:usleep,getppid' "$PROGS/blocker"
+	[ "$status" -eq 0 ]
+	grep -Eq '^[0-9]+\.[0-9]{6} ' <<<"$err"
+	# the resumed usleep comes about 0.25 s after the last getppid
+	grep -Eq '^\[pid [0-9]+\] 0\.(2[0-9]|[3-9][0-9])[0-9]{4} <\.\.\. libc:usleep resumed> = 0$' <<<"$err"
+}
+
+@test "a blocking call is shown at once, and interleaving threads get unfinished/resumed" {
+	run_split ltruss -u 'libc:usleep,getppid' "$PROGS/blocker"
+	[ "$status" -eq 0 ]
+	[ "$out" = "done" ]
+	main=$(grep -o '^\[pid [0-9]*\] <\.\.\. libc:usleep' <<<"$err" | grep -o '[0-9]*')
+	run sed -E 's/\[pid [0-9]+\]/[pid N]/; s/= 0x[0-9a-f]+$/= PPID/' <<<"$err"
+	assert_line --index 0 --regexp '^libc:usleep\(0x61a80, (0x[0-9a-f]+|0), 0\) <unfinished \.\.\.>$'
+	assert_line --index 1 --regexp '^\[pid N\] libc:getppid\(.*\) = PPID$'
+	assert_line --index 3 --regexp '^\[pid N\] libc:getppid\(.*\) = PPID$'
+	assert_line --index 4 '[pid N] <... libc:usleep resumed> = 0'
+	assert_line --index 5 '+++ exited (status 0) +++'
+	[ -n "$main" ]
+}
+
+@test "a blocking call's entry reaches the output before it returns" {
+	"$LTRUSS" -o live.txt -u 'libc:usleep' "$PROGS/blocker" </dev/null &
+	pid=$!
+	sleep 0.3
+	live=$(cat live.txt)
+	wait "$pid"
+	[[ "$live" == "libc:usleep(0x61a80, "* ]]
+	[[ "$live" != *" = "* ]]
+	grep -Eqx 'libc:usleep\(0x61a80, .*\) = 0' live.txt
+}
+
+@test "--json: one valid object a line, with the keys of SPEC section 3" {
+	command -v jq >/dev/null || fail "jq is needed"
+	run_split ltruss --json -u 'libfix::*' "$PROGS/fix-lazy" 1
+	[ "$status" -eq 0 ]
+	run jq -c 'select(.type != "exited") | [has("type","pid","tid","ts","lib","func","depth","args","ret","errno","dur_ns")] | all' <<<"$err"
+	assert_success
+	[ "${#lines[@]}" -eq 6 ]
+	refute_output --partial false
+	run jq -r '[.type, .func // "-", (.ret // "-")] | join(" ")' <<<"$err"
+	assert_output "call fix_add 0x5
+call fix_add 0x2a
+enter fix_twice -
+call fix_add 0x2a
+exit fix_twice 0x2a
+call fix_pick 0x46
+exited - -"
+	run jq -r 'select(.func == "fix_add") | .args | join(",")' <<<"$err"
+	assert_line --index 0 --regexp '^0x2,0x3,'
+	run jq -e 'select(.type == "exited") | .status == 0' <<<"$err"
+	assert_success
+}
+
+@test "--json for a killed program and for calls that never return" {
+	run_split ltruss --json -u 'libfix:*' "$PROGS/killself" 3
+	[ "$status" -eq 137 ]
+	run jq -r 'select(.type == "killed") | .signal' <<<"$err"
+	assert_output SIGKILL
+	run jq -s 'map(select(.type == "call")) | length' <<<"$err"
+	assert_output 3
+}
+
+@test "killed by SIGKILL mid-trace: every call completed before is printed" {
+	run_split ltruss -u 'libfix:*' "$PROGS/killself" 50000
+	[ "$status" -eq 137 ]
+	[ "$(grep -c '^libfix:fix_add(' <<<"$err")" -eq 50000 ]
+	grep -qx 'libfix:fix_add(0xc34f, 0x1, .*) = 0xc350' <<<"$err"
+	[ "$(tail -1 <<<"$err")" = "+++ killed by SIGKILL +++" ]
+}
+
+@test "ltruss killed: the program goes on untraced and finishes" {
+	"$LTRUSS" -o trace.txt -u 'libfix:*' "$PROGS/slow" 3000000 400 "$PWD/slow.out" </dev/null 2>ltruss.err &
+	pid=$!
+	sleep 0.2
+	kill -KILL "$pid"
+	wait "$pid" || true
+	# the orphaned program must finish on its own, with the right result
+	for i in $(seq 1 100); do
+		[ -s slow.out ] && break
+		sleep 0.1
+	done
+	[ "$(cat slow.out)" = "done 4500001500000" ]
+	[ "$(grep -c '^libfix:fix_add' trace.txt)" -gt 0 ]
+}
+
+@test "a stalled ltruss makes the program wait: nothing is lost" {
+	"$LTRUSS" -o trace.txt -u 'libfix:fix_add' "$PROGS/slow" 200000 400 "$PWD/slow.out" </dev/null 2>ltruss.err &
+	pid=$!
+	sleep 0.05
+	kill -STOP "$pid"
+	sleep 0.6
+	kill -CONT "$pid"
+	wait "$pid"
+	[ "$(cat slow.out)" = "done 20000100000" ]
+	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 200000 ]
+	grep -qx 'libfix:fix_add(0x30d3f, 0x1, .*) = 0x30d40' trace.txt
+	[ ! -s ltruss.err ]
+}
+
+@test "--drop: a stalled ltruss makes events drop, and says how many" {
+	"$LTRUSS" --drop -o trace.txt -u 'libfix:fix_add' "$PROGS/slow" 200000 400 "$PWD/slow.out" </dev/null 2>ltruss.err &
+	pid=$!
+	sleep 0.05
+	kill -STOP "$pid"
+	sleep 0.6
+	kill -CONT "$pid"
+	wait "$pid"
+	[ "$(cat slow.out)" = "done 20000100000" ]
+	grep -Eq '^ltruss: warning: [0-9]+ events were dropped \(--drop\): ltruss could not keep up$' ltruss.err
+	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -lt 200000 ]
+}
