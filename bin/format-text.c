@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "demangle.h"
 #include "format.h"
 
 #define ARGS_SHOWN 3 /* integer registers shown for a call without prototype */
@@ -322,9 +323,19 @@ const char *format_lib(uint32_t fn)
 
 const char *format_func(uint32_t fn)
 {
+	static char *demangled[LTR_MAX_FUNCS]; /* cache; "" = not a C++ name */
 	const struct ltr_session *s = fmt.session;
+	const char *name;
 
 	if (fn >= LTR_MAX_FUNCS || s->funcs[fn].name >= LTR_STRINGS_SIZE)
 		return "?";
-	return s->strings + s->funcs[fn].name;
+	name = s->strings + s->funcs[fn].name;
+	if (!fmt.demangle)
+		return name;
+	if (!demangled[fn]) {
+		demangled[fn] = demangle(name);
+		if (!demangled[fn])
+			demangled[fn] = "";
+	}
+	return *demangled[fn] ? demangled[fn] : name;
 }

@@ -65,6 +65,7 @@ struct format_options {
 	int timestamps;   /* -t: 1, -tt: 2, -ttt: 3 */
 	bool relative;    /* -r */
 	bool durations;   /* -T */
+	bool demangle;    /* C++ names demangled (not --no-demangle) */
 	bool pid_prefix;  /* set once a second thread or process is seen */
 	bool processes;   /* set once a second process is seen */
 };

@@ -87,6 +87,7 @@ int main(int argc, char **argv)
 	fmt.timestamps = opts.timestamps;
 	fmt.relative = opts.relative;
 	fmt.durations = opts.durations;
+	fmt.demangle = !opts.no_demangle;
 	trace_init(opts.json ? &format_json : &format_text);
 
 	clock_start();

@@ -37,6 +37,7 @@ static const char usage_text[] =
 	"      --json         write JSON Lines instead of text, one object an event\n"
 	"      --drop         drop events rather than slow the program down when\n"
 	"                     ltruss cannot keep up (the number is reported)\n"
+	"      --no-demangle  print C++ names as they are in the symbol table\n"
 	"\n"
 	"  -h, --help         show this help and exit\n"
 	"  -V, --version      show the version and exit\n"
@@ -44,7 +45,7 @@ static const char usage_text[] =
 	"With no selection, ltruss traces every call the program itself makes into\n"
 	"its libraries.  See ltruss(1).\n";
 
-enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP };
+enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_NO_DEMANGLE };
 
 static const struct option long_options[] = {
 	{ "depth", required_argument, NULL, 'D' },
@@ -55,6 +56,7 @@ static const struct option long_options[] = {
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "drop", no_argument, NULL, OPT_DROP },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -144,6 +146,9 @@ void options_parse(struct options *opts, int argc, char **argv)
 			break;
 		case OPT_DROP:
 			opts->drop = true;
+			break;
+		case OPT_NO_DEMANGLE:
+			opts->no_demangle = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

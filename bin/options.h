@@ -24,6 +24,7 @@ struct options {
 	bool durations;          /* -T */
 	bool json;               /* --json */
 	bool drop;               /* --drop */
+	bool no_demangle;        /* --no-demangle */
 	char **argv;             /* the command and its arguments */
 };
 

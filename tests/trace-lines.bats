@@ -155,3 +155,16 @@ exited - -"
 	grep -Eq '^ltruss: warning: [0-9]+ events were dropped \(--drop\): ltruss could not keep up$' ltruss.err
 	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -lt 200000 ]
 }
+
+@test "C++ names are demangled, and printed raw with --no-demangle" {
+	run_split ltruss -u 'libstdc++:_Znwm,_ZdlPvm' "$PROGS/cxx"
+	[ "$status" -eq 0 ]
+	[ "$out" = "32" ]
+	grep -Eq '^libstdc\+\+:operator new\(unsigned long\)\(0x20, .*\) = 0x[0-9a-f]+$' <<<"$err"
+	grep -Eq '^libstdc\+\+:operator delete\(void\*, unsigned long\)\(0x[0-9a-f]+, 0x20, .*\) = ' <<<"$err"
+	run_split ltruss --no-demangle -u 'libstdc++:_Znwm' "$PROGS/cxx"
+	grep -Eq '^libstdc\+\+:_Znwm\(0x20, .*\) = 0x[0-9a-f]+$' <<<"$err"
+	run_split ltruss --json -u 'libstdc++:_Znwm' "$PROGS/cxx"
+	run jq -r 'select(.type == "call") | .func' <<<"$err"
+	assert_line 'operator new(unsigned long)'
+}

@@ -86,3 +86,6 @@ tests_progs_bin_killself_LDADD = $(FIX_LIB)
 tests_progs_bin_slow_SOURCES = tests/progs/trace/slow.c
 tests_progs_bin_slow_LDFLAGS = $(FIX_RPATH)
 tests_progs_bin_slow_LDADD = $(FIX_LIB)
+check_PROGRAMS += tests/progs/bin/cxx
+tests_progs_bin_cxx_SOURCES = tests/progs/trace/cxx.cc
+tests_progs_bin_cxx_CXXFLAGS = -O1
