@@ -72,7 +72,7 @@ static void json_result(const struct call *c, const struct result *r)
 	static const char *const why[] = {
 		[LTR_END_UNWOUND] = "unwound", [LTR_END_EXITED] = "exited",
 		[LTR_END_PTHREAD_EXIT] = "pthread_exit",
-		[LTR_END_KILLED] = "killed",
+		[LTR_END_KILLED] = "killed", [LTR_END_EXEC] = "exec",
 	};
 
 	fputs(",\"ret\":", fmt.out);
@@ -126,9 +126,12 @@ static void json_entry_only(const struct who *w, const struct call *c)
 
 static void json_exited(int pid, int status)
 {
-	fprintf(fmt.out, "{\"type\":\"exited\",\"pid\":%d,\"tid\":%d,\"ts\":%llu,\"status\":%d}\n",
-		pid, pid, (unsigned long long)clock_realtime_ns(clock_tsc()),
-		status);
+	fprintf(fmt.out, "{\"type\":\"exited\",\"pid\":%d,\"tid\":%d,\"ts\":%llu,\"status\":",
+		pid, pid, (unsigned long long)clock_realtime_ns(clock_tsc()));
+	if (status < 0)
+		fputs("null}\n", fmt.out); /* it ended unseen */
+	else
+		fprintf(fmt.out, "%d}\n", status);
 }
 
 static void json_killed(int pid, int sig, bool core)

@@ -172,7 +172,7 @@ static void put_result(struct line *l, const struct call *c,
 	static const char *const why[] = {
 		[LTR_END_UNWOUND] = "unwound", [LTR_END_EXITED] = "exited",
 		[LTR_END_PTHREAD_EXIT] = "pthread_exit",
-		[LTR_END_KILLED] = "killed",
+		[LTR_END_KILLED] = "killed", [LTR_END_EXEC] = "exec",
 	};
 
 	put_str(l, " = ");
@@ -280,7 +280,10 @@ static void text_exited(int pid, int status)
 
 	line_start(&l, fmt.processes ? pid : 0, clock_tsc(), 0);
 	put_str(&l, "+++ exited (status ");
-	put_dec(&l, (uint64_t)status, 1);
+	if (status < 0)
+		put_char(&l, '?'); /* it ended unseen */
+	else
+		put_dec(&l, (uint64_t)status, 1);
 	put_str(&l, ") +++");
 	line_write(&l, true);
 }

@@ -67,6 +67,7 @@ static char **child_environment(const char *interposer, int session_fd,
 {
 	const char *user_audit = getenv("LD_AUDIT");
 	size_t n = 0, i, k = 0;
+	struct stat st;
 	char **env;
 
 	while (environ[n])
@@ -93,7 +94,11 @@ static char **child_environment(const char *interposer, int session_fd,
 	} else if (asprintf(&env[k++], "LD_AUDIT=%s", interposer) < 0) {
 		error_msg_and_die("out of memory");
 	}
-	if (asprintf(&env[k++], LTR_ENV_SESSION "=%d", session_fd) < 0)
+	if (fstat(session_fd, &st) < 0)
+		perror_msg_and_die("cannot stat the session");
+	/* FD:PID:INODE: exec'd children without the fd reopen it from ltruss. */
+	if (asprintf(&env[k++], LTR_ENV_SESSION "=%d:%d:%llu", session_fd,
+		     (int)getpid(), (unsigned long long)st.st_ino) < 0)
 		error_msg_and_die("out of memory");
 	env[k] = NULL;
 	return env;
@@ -178,27 +183,50 @@ pid_t launch_start(const char *path, char **argv, int session_fd)
 	return pid;
 }
 
-/* Reap pid if it has ended (block: wait for it); fill o. */
-static bool reap(pid_t pid, struct outcome *o, bool block)
+/* The outcome of a wait status. */
+static struct outcome outcome_of(int status)
 {
-	int status;
-	pid_t r;
+	struct outcome o = { 0, 0, 0 };
 
-	do
-		r = waitpid(pid, &status, block ? 0 : WNOHANG);
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		perror_msg_and_die("cannot wait for the traced command");
-	if (r == 0)
-		return false;
 	if (WIFSIGNALED(status)) {
-		o->signal = WTERMSIG(status);
-		o->core_dumped = WCOREDUMP(status);
-		o->exit_status = 128 + o->signal;
+		o.signal = WTERMSIG(status);
+		o.core_dumped = WCOREDUMP(status);
+		o.exit_status = 128 + o.signal;
 	} else {
-		o->exit_status = WEXITSTATUS(status);
+		o.exit_status = WEXITSTATUS(status);
 	}
-	return true;
+	return o;
+}
+
+/*
+ * Reap the children that have ended (all of them with follow, else pid);
+ * report each to ended.  Returns false once there is nothing left to wait
+ * for; *main_o gets pid's outcome.
+ */
+static bool reap(pid_t pid, bool follow, struct outcome *main_o,
+		 void (*ended)(pid_t, const struct outcome *))
+{
+	for (;;) {
+		struct outcome o;
+		int status;
+		pid_t r = waitpid(follow ? -1 : pid, &status, WNOHANG);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && errno == ECHILD)
+			return false;
+		if (r < 0)
+			perror_msg_and_die("cannot wait for the traced command");
+		if (r == 0)
+			return true;
+		o = outcome_of(status);
+		if (r == pid)
+			*main_o = o;
+		if (ended)
+			ended(r, &o);
+		if (r == pid && !follow)
+			return false;
+	}
 }
 
 /* How long to sleep after idle rounds with nothing to do: yield, then 1, then 10 ms. */
@@ -207,21 +235,19 @@ static int idle_timeout_ms(unsigned idle)
 	return idle < 64 ? 0 : idle < 1064 ? 1 : 10;
 }
 
-struct outcome launch_wait(pid_t pid, size_t (*pump)(void), void (*idle)(void))
+struct outcome launch_wait(pid_t pid, bool follow, size_t (*pump)(void),
+			   void (*idle)(void),
+			   void (*ended)(pid_t, const struct outcome *))
 {
 	struct outcome o = { 0, 0, 0 };
 	struct pollfd pfd = { .events = POLLIN };
 	unsigned idle_rounds = 0;
 
-	if (!pump) {
-		reap(pid, &o, true);
-		return o;
-	}
 	pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
 	for (;;) {
-		size_t done = pump();
+		size_t done = pump ? pump() : 0;
 
-		if (reap(pid, &o, false))
+		if (!reap(pid, follow, &o, ended))
 			break;
 		if (done) {
 			idle_rounds = 0;
@@ -229,7 +255,15 @@ struct outcome launch_wait(pid_t pid, size_t (*pump)(void), void (*idle)(void))
 		}
 		if (idle)
 			idle();
-		if (idle_timeout_ms(idle_rounds) == 0) {
+		if (!pump) {
+			/* Nothing to drain: sleep until a child ends. */
+			siginfo_t info;
+
+			if (pfd.fd >= 0 && !follow)
+				poll(&pfd, 1, -1);
+			else
+				waitid(P_ALL, 0, &info, WEXITED | WNOWAIT);
+		} else if (idle_timeout_ms(idle_rounds) == 0) {
 			sched_yield();
 		} else if (pfd.fd >= 0) {
 			poll(&pfd, 1, idle_timeout_ms(idle_rounds));
@@ -242,6 +276,7 @@ struct outcome launch_wait(pid_t pid, size_t (*pump)(void), void (*idle)(void))
 	}
 	if (pfd.fd >= 0)
 		close(pfd.fd);
-	pump();
+	if (pump)
+		pump();
 	return o;
 }

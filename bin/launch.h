@@ -22,11 +22,17 @@ const char *launch_interposer_path(void);
  */
 pid_t launch_start(const char *path, char **argv, int session_fd);
 
+#include <stdbool.h>
+
 /*
- * Wait for pid to end and return how it ended.  While it runs, call pump()
- * (it returns how much it did) and, when it did nothing, idle(), then
- * sleep a little longer each time.  Both may be NULL.
+ * Wait for pid to end (with follow, for every child, orphans adopted as a
+ * subreaper included) and return how pid ended.  While they run, call
+ * pump() (it returns how much it did) and, when it did nothing, idle(),
+ * then sleep a little longer each time; ended() for each child reaped.
+ * Any of them may be NULL.
  */
-struct outcome launch_wait(pid_t pid, size_t (*pump)(void), void (*idle)(void));
+struct outcome launch_wait(pid_t pid, bool follow, size_t (*pump)(void),
+			   void (*idle)(void),
+			   void (*ended)(pid_t, const struct outcome *));
 
 #endif

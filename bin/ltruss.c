@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include "launch.h"
 #include "format.h"
 #include "options.h"
+#include "processes.h"
 #include "reader.h"
 #include "session.h"
 #include "summary.h"
@@ -43,16 +45,11 @@ static FILE *open_output(const char *file)
 
 static struct session_handle session;
 
-/* Drain the rings (the pump of launch_wait). */
-static size_t pump(void)
-{
-	return reader_drain(session.s);
-}
-
-/* Nothing to drain: show blocking calls, let lines out, refine the clock. */
+/* Nothing to drain: show blocking calls, report zombies, let lines out. */
 static void idle(void)
 {
 	trace_idle();
+	processes_idle();
 	fflush(fmt.out);
 	clock_refine();
 }
@@ -90,15 +87,18 @@ int main(int argc, char **argv)
 	fmt.demangle = !opts.no_demangle;
 	trace_init(opts.json ? &format_json : &format_text);
 
+	processes_init(session.s, opts.trace);
+	/* With -f, orphaned descendants become ours to wait for. */
+	if (opts.follow && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		perror_msg_and_die("cannot become a subreaper for -f");
+
 	clock_start();
 	pid = launch_start(path, opts.argv, session.fd);
 	free(path);
-	o = launch_wait(pid, opts.trace ? pump : NULL,
-			opts.trace ? idle : NULL);
-
-	if (opts.trace)
-		trace_process_end(pid, o.exit_status, o.signal, o.core_dumped);
-	else
+	o = launch_wait(pid, opts.follow, opts.trace ? processes_pump : NULL,
+			opts.trace ? idle : NULL, processes_reaped);
+	processes_finish();
+	if (!opts.trace)
 		report_killed(out, &o);
 	if (opts.count)
 		summary_print(out, session.s, opts.sort, clock_ticks_per_ns());

@@ -26,6 +26,7 @@ static const char usage_text[] =
 	"\n"
 	"Output:\n"
 	"  -o, --output FILE  write trace lines and the summary to FILE\n"
+	"  -f, --follow       trace child processes and the programs they exec\n"
 	"  -c, --count        count only: a summary table on exit, no trace lines\n"
 	"  -C, --count-trace  trace lines and the summary table on exit\n"
 	"  -S, --sort KEY     sort the summary by time, self, calls, avg, max,\n"
@@ -50,6 +51,7 @@ enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_NO_DEMANGLE };
 static const struct option long_options[] = {
 	{ "depth", required_argument, NULL, 'D' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "follow", no_argument, NULL, 'f' },
 	{ "count", no_argument, NULL, 'c' },
 	{ "count-trace", no_argument, NULL, 'C' },
 	{ "sort", required_argument, NULL, 'S' },
@@ -102,7 +104,7 @@ void options_parse(struct options *opts, int argc, char **argv)
 	memset(opts, 0, sizeof(*opts));
 	opts->trace = true;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:u:D:o:cCS:trThV", long_options,
+	while ((c = getopt_long(argc, argv, "+:u:D:o:fcCS:trThV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'u':
@@ -121,6 +123,9 @@ void options_parse(struct options *opts, int argc, char **argv)
 			break;
 		case 'o':
 			opts->output = optarg;
+			break;
+		case 'f':
+			opts->follow = true;
 			break;
 		case 'c':
 			count_only = true;

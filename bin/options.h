@@ -17,6 +17,7 @@ struct options {
 	unsigned depth;          /* -D; 0 = unlimited */
 	const char *output;      /* -o FILE, or NULL for stderr */
 	bool count;              /* -c or -C: summary on exit */
+	bool follow;             /* -f */
 	bool trace;              /* trace lines (not with -c) */
 	enum sort_key sort;      /* -S */
 	int timestamps;          /* -t, -tt, -ttt: 1, 2, 3 */

@@ -34,7 +34,8 @@ void session_create(struct session_handle *h, const struct options *opts)
 	s->owner_uid = (uint32_t)geteuid();
 	s->flags = (opts->trace ? LTR_F_TRACE : 0) |
 		   (opts->count ? LTR_F_COUNT : 0) |
-		   (opts->drop ? LTR_F_DROP : 0);
+		   (opts->drop ? LTR_F_DROP : 0) |
+		   (opts->follow ? LTR_F_FOLLOW : 0);
 	s->reader_pid = getpid();
 	s->depth_limit = opts->depth;
 	s->strsize = 32;

@@ -45,6 +45,11 @@ struct thread_trace {
 };
 
 static const struct format *F;
+
+struct tcall;
+struct thread_trace;
+static void end_call(struct thread_trace *t, struct tcall *tc,
+		     const struct result *r);
 static struct thread_trace *threads[LTR_MAX_THREADS];
 static struct tcall *partial;          /* the open partial line, if any */
 static struct thread_trace *partial_thread;
@@ -55,13 +60,33 @@ void trace_init(const struct format *f)
 	F = f;
 }
 
+/* Calls of thread t end with why (a process exec'd, exited or was killed). */
+static void end_all(struct thread_trace *t, enum ltr_end why)
+{
+	struct result r = { .returned = false, .why = why,
+			    .ts_exit = clock_tsc() };
+
+	while (t->depth)
+		end_call(t, &t->stack[--t->depth], &r);
+}
+
 /* The trace state of slot index i, created on its first event. */
 static struct thread_trace *thread_of(uint32_t i, const struct ltr_thread *slot)
 {
 	struct thread_trace *t = threads[i];
+	uint32_t j;
 
 	if (t)
 		return t;
+	/* A new slot for a thread we know: its process exec'd. */
+	for (j = 0; j < LTR_MAX_THREADS; j++) {
+		if (threads[j] && threads[j]->who.tid == slot->tid &&
+		    threads[j]->who.pid == slot->pid) {
+			end_all(threads[j], LTR_END_EXEC);
+			free(threads[j]);
+			threads[j] = NULL;
+		}
+	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		error_msg_and_die("out of memory");
@@ -242,22 +267,11 @@ void trace_idle(void)
 
 void trace_process_end(int pid, int exit_status, int sig, bool core)
 {
-	struct result r = { .returned = false,
-			    .why = sig ? LTR_END_KILLED : LTR_END_EXITED,
-			    .ts_exit = clock_tsc() };
 	uint32_t i;
 
-	for (i = 0; i < LTR_MAX_THREADS; i++) {
-		struct thread_trace *t = threads[i];
-
-		if (!t || t->who.pid != pid)
-			continue;
-		while (t->depth) {
-			struct tcall *tc = &t->stack[--t->depth];
-
-			end_call(t, tc, &r);
-		}
-	}
+	for (i = 0; i < LTR_MAX_THREADS; i++)
+		if (threads[i] && threads[i]->who.pid == pid)
+			end_all(threads[i], sig ? LTR_END_KILLED : LTR_END_EXITED);
 	close_partial();
 	if (sig)
 		F->killed(pid, sig, core);

@@ -2,14 +2,19 @@
 /*
  * attach.c: find and map the session, then give the program its environment back.
  *
- * ltruss passes the session as an inherited memfd named by LTRUSS_SESSION.
- * The session is used only if it is a regular file owned by our uid whose
- * header says it was made for our uid with this contract version.  Then the
- * variables ltruss added are removed from the environment array in place
- * (the program's libc reads the same array later) and a user's own
- * LD_AUDIT is put back, so the program and, without -f, its children see
- * exactly the environment they would have had.
+ * ltruss passes the session as an inherited memfd: LTRUSS_SESSION names
+ * its descriptor, ltruss's pid and the memfd's inode.  The descriptor is
+ * closed once mapped, so the program's descriptors stay its own; a process
+ * that did not inherit it (exec'd by a traced process, with -f) opens the
+ * same memfd as /proc/PID/fd/FD.  The inode must match, the file must be
+ * our uid's and the header must say it was made for our uid with this
+ * contract version.  Without -f the variables ltruss added are then removed
+ * from the environment array in place (the program's libc reads the same
+ * array later) and a user's own LD_AUDIT is put back, so the program and
+ * its children see exactly the environment they would have had.
  */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -89,19 +94,57 @@ static void env_remove(char **e)
 		e[0] = e[1];
 }
 
-/* Parse a non-negative decimal number; -1 if s is not one. */
-static long parse_fd(const char *s)
+/* Parse a decimal number ending at a ':' or the end of s; -1 if it is not one. */
+static long long parse_number(const char **s)
 {
-	long v = 0;
+	long long v = 0;
+	const char *p = *s;
 
-	if (!*s)
+	if (*p < '0' || *p > '9')
 		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > 1000000)
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > 100000000000000000LL)
 			return -1;
-		v = v * 10 + (*s - '0');
+		v = v * 10 + (*p - '0');
 	}
+	if (*p != ':' && *p != '\0')
+		return -1;
+	*s = *p ? p + 1 : p;
 	return v;
+}
+
+/* Is fd the session memfd: a regular file of ours with this inode? */
+static bool is_session_fd(int fd, long long ino)
+{
+	struct stat st;
+
+	return fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	       (long long)st.st_ino == ino && st.st_uid == geteuid() &&
+	       (size_t)st.st_size >= sizeof(struct ltr_session);
+}
+
+/* Open the session named by value "FD:PID:INODE"; -1 if it cannot be had. */
+static int session_open(const char *value)
+{
+	long long fd, pid, ino;
+	char path[64];
+	int pfd;
+
+	fd = parse_number(&value);
+	pid = fd < 0 ? -1 : parse_number(&value);
+	ino = pid < 0 ? -1 : parse_number(&value);
+	if (ino < 0 || fd > 1000000 || pid > 10000000)
+		return -1;
+	if (is_session_fd((int)fd, ino))
+		return (int)fd;
+	/* Not inherited (exec'd by a traced process): ltruss still has it. */
+	snprintf(path, sizeof(path), "/proc/%lld/fd/%lld", pid, fd);
+	pfd = open(path, O_RDWR | O_CLOEXEC);
+	if (pfd >= 0 && is_session_fd(pfd, ino))
+		return pfd;
+	if (pfd >= 0)
+		close(pfd);
+	return -1;
 }
 
 /* Remove ltruss's variables; restore the user's LD_AUDIT if there was one. */
@@ -127,24 +170,21 @@ static void env_restore(void)
 void ltr_attach(void)
 {
 	struct ltr_session *s;
-	struct stat st;
 	char **e;
-	long fd;
+	int fd;
 
 	e = env_find(LTR_ENV_SESSION);
 	if (!e)
 		return; /* loaded without ltruss: stay inert */
-	fd = parse_fd(*e + sizeof(LTR_ENV_SESSION));
-	if (fd < 0 || fstat((int)fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() ||
-	    (size_t)st.st_size < sizeof(struct ltr_session)) {
+	fd = session_open(*e + sizeof(LTR_ENV_SESSION));
+	if (fd < 0) {
 		ltr_warn("not tracing", "the session in " LTR_ENV_SESSION
-			 " is missing or not this user's");
+			 " is gone or not this user's");
 		env_restore();
 		return;
 	}
-	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED,
-		 (int)fd, 0);
+	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
 	if (s == MAP_FAILED) {
 		ltr_warn("not tracing", "cannot map the session");
 		env_restore();
@@ -158,10 +198,8 @@ void ltr_attach(void)
 		env_restore();
 		return;
 	}
-	if (!(s->flags & LTR_F_FOLLOW)) {
+	if (!(s->flags & LTR_F_FOLLOW))
 		env_restore();
-		close((int)fd);
-	}
 	check_shadow_stack();
 	ltr_flags = s->flags;
 	ltr_session = s;

@@ -37,6 +37,8 @@ unsigned int la_version(unsigned int version)
 	if (version < 1)
 		return 0;
 	ltr_attach();
+	if (ltr_session)
+		ltr_process_register();
 	return version < LAV_CURRENT ? version : LAV_CURRENT;
 }
 
@@ -116,6 +118,7 @@ void la_preinit(uintptr_t *cookie)
 	if (!ltr_session)
 		return;
 	patch_all(true);
+	ltr_process_watch_exit();
 	started = true;
 }
 

@@ -36,31 +36,17 @@
 
 #define PAGE_SIZE 4096ul
 
-/* A dynamic-section pointer, relocated whether the loader did or not. */
-static uintptr_t dyn_ptr(const struct link_map *map, uintptr_t v)
-{
-	return v < map->l_addr ? v + map->l_addr : v;
-}
-
 /* Does the non-PIE program define name at addr for real (not a PLT entry)? */
 static bool canonical_plt(const struct ltr_object *def, uintptr_t addr)
 {
-	const ElfW(Dyn) *d;
-	const ElfW(Sym) *sym = NULL, *end;
-	const char *strtab = NULL;
+	const ElfW(Sym) *sym, *end;
+	const char *strtab;
 
 	if (!(def->flags & LTR_OBJ_NONPIE))
 		return false;
-	for (d = def->map->l_ld; d && d->d_tag != DT_NULL; d++) {
-		if (d->d_tag == DT_SYMTAB)
-			sym = (const ElfW(Sym) *)dyn_ptr(def->map, d->d_un.d_ptr);
-		else if (d->d_tag == DT_STRTAB)
-			strtab = (const char *)dyn_ptr(def->map, d->d_un.d_ptr);
-	}
-	if (!sym || !strtab || (const char *)sym >= strtab)
+	if (!ltr_dynsym(def->map, &sym, &end, &strtab))
 		return true; /* cannot tell: leave the slot alone */
-	/* .dynsym directly precedes .dynstr in every linker's layout. */
-	for (end = (const ElfW(Sym) *)strtab; sym < end; sym++)
+	for (; sym < end; sym++)
 		if (sym->st_value == addr)
 			return sym->st_shndx == SHN_UNDEF;
 	return true;
@@ -117,7 +103,7 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 	for (d = map->l_ld; d && d->d_tag != DT_NULL; d++) {
 		switch (d->d_tag) {
 		case DT_RELA:
-			rela = (const ElfW(Rela) *)dyn_ptr(map, d->d_un.d_ptr);
+			rela = (const ElfW(Rela) *)ltr_dyn_ptr(map, d->d_un.d_ptr);
 			break;
 		case DT_RELASZ:
 			relasz = d->d_un.d_val;
@@ -126,10 +112,10 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 			relaent = d->d_un.d_val;
 			break;
 		case DT_SYMTAB:
-			symtab = (const ElfW(Sym) *)dyn_ptr(map, d->d_un.d_ptr);
+			symtab = (const ElfW(Sym) *)ltr_dyn_ptr(map, d->d_un.d_ptr);
 			break;
 		case DT_STRTAB:
-			strtab = (const char *)dyn_ptr(map, d->d_un.d_ptr);
+			strtab = (const char *)ltr_dyn_ptr(map, d->d_un.d_ptr);
 			break;
 		}
 	}

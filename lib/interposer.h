@@ -67,6 +67,7 @@ void ltr_warn(const char *msg, const char *detail);
 /* A loaded object, registered in la_objopen. */
 struct ltr_object {
 	struct link_map *map;
+	Lmid_t lmid;           /* its namespace */
 	const char *path;      /* l_name, or the program's path */
 	const char *soname;    /* DT_SONAME, or NULL */
 	char short_name[64];   /* "libc", "a.out" */
@@ -90,6 +91,31 @@ struct ltr_object *ltr_object_at(uintptr_t addr);
 /* Visit every registered object. */
 void ltr_object_each(void (*fn)(struct ltr_object *obj));
 
+/* The object of the program's own libc (base namespace), or NULL. */
+struct ltr_object *ltr_object_libc(void);
+
+/*
+ * The dynamic symbol table of map: its symbols [*syms, *end) and string
+ * table.  The end is where .dynstr starts, as every linker lays them out.
+ * Returns false if map has none.
+ */
+bool ltr_dynsym(const struct link_map *map, const ElfW(Sym) **syms,
+		const ElfW(Sym) **end, const char **strtab);
+
+/* A pointer from map's dynamic section, relocated or not by the loader. */
+uintptr_t ltr_dyn_ptr(const struct link_map *map, uintptr_t v);
+
+/* ---- processes (process.c) --------------------------------------------- */
+
+/* Register this process in the session (at attach, and after a followed fork). */
+void ltr_process_register(void);
+
+/* Ask the program's libc to tell us its exit status (on_exit). */
+void ltr_process_watch_exit(void);
+
+/* Record this process's exit status. */
+void ltr_process_exiting(int status);
+
 /* ---- selection (select.c) ---------------------------------------------- */
 
 /* Does any rule possibly select functions of obj?  Is obj a --from object? */
@@ -112,15 +138,42 @@ void ltr_stubs_forget(uintptr_t start, uintptr_t end);
 /* Is addr one of our stubs? */
 bool ltr_is_stub(uintptr_t addr);
 
-/* ---- binding hooks (unwind.c) ------------------------------------------ */
+/* ---- hooks (hooks.c, unwind.c, process.c) ------------------------------ */
+
+enum ltr_hook {
+	LTR_H_RAISE, LTR_H_RETHROW, LTR_H_FORCED, LTR_H_BACKTRACE,
+	LTR_H_BEGIN_CATCH, LTR_H_PTHREAD_EXIT, LTR_H_EXIT_, LTR_H_EXIT,
+	LTR_H_WAIT, LTR_H_WAITPID, LTR_H_WAIT3, LTR_H_WAIT4, LTR_H_WAITID,
+	LTR_H_COUNT
+};
+
+/* The real functions behind the hooks. */
+extern void *ltr_hook_real[LTR_H_COUNT];
 
 /*
- * If name is a function the interposer must see whatever the selection
- * (the unwinder's entry points), note its real address and return the hook
- * to bind instead; else 0.  A selected one is also reported, on entry.
+ * If name is a function the interposer must see whatever the selection,
+ * note its real address and return the hook to bind instead; else 0.
+ * A selected one is also reported, on entry.
  */
 uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 		       const struct ltr_object *def);
+
+/* Report hook h's call if the selection names its function. */
+void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2);
+
+int ltr_hook_raise(void *exc);
+int ltr_hook_rethrow(void *exc);
+int ltr_hook_forced(void *exc, void *stop, void *arg);
+int ltr_hook_backtrace(void *trace, void *arg);
+void *ltr_hook_begin_catch(void *exc);
+void ltr_hook_pthread_exit(void *ret);
+void ltr_hook_exit_(int status);
+void ltr_hook_Exit(int status);
+int ltr_hook_wait(int *status);
+int ltr_hook_waitpid(int pid, int *status, int options);
+int ltr_hook_wait3(int *status, int options, void *rusage);
+int ltr_hook_wait4(int pid, int *status, int options, void *rusage);
+int ltr_hook_waitid(int idtype, unsigned id, void *info, int options);
 
 /* Put back the real return addresses of every frame of this thread. */
 void ltr_frames_restore(void);
@@ -181,10 +234,17 @@ static inline struct ltr_tstate *ltr_thread_self(void)
 	return likely(ts) ? ts : ltr_thread_create();
 }
 
-/* Did this process fork from the one the session was attached in? */
+/*
+ * A fork was noticed (the guard page reads 0 in the child): with -f the
+ * child becomes a traced process of its own and this returns false;
+ * without, it stays untraced and this returns true.
+ */
+bool ltr_fork_noticed(void);
+
+/* Is this process a forked child that must not be traced? */
 static inline bool ltr_forked(void)
 {
-	return ltr_fork_guard && *ltr_fork_guard == 0;
+	return ltr_fork_guard && *ltr_fork_guard == 0 && ltr_fork_noticed();
 }
 
 /* Number of threads that have traced a call (all processes of the session). */

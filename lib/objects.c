@@ -132,6 +132,7 @@ struct ltr_object *ltr_object_add(struct link_map *map, Lmid_t lmid)
 	if (!obj)
 		return NULL;
 	obj->map = map;
+	obj->lmid = lmid;
 	obj->path = map->l_name ? map->l_name : "";
 	if (!main_object && lmid == LM_ID_BASE && obj->path[0] == '\0') {
 		obj->flags |= LTR_OBJ_MAIN;
@@ -172,6 +173,42 @@ struct ltr_object *ltr_object_at(uintptr_t addr)
 		if (addr >= obj->start && addr < obj->end)
 			return obj;
 	return NULL;
+}
+
+struct ltr_object *ltr_object_libc(void)
+{
+	struct ltr_object *obj;
+
+	for (obj = __atomic_load_n(&objects, __ATOMIC_ACQUIRE); obj;
+	     obj = obj->next)
+		if (obj->lmid == LM_ID_BASE &&
+		    ltr_strcmp(obj->short_name, "libc") == 0)
+			return obj;
+	return NULL;
+}
+
+uintptr_t ltr_dyn_ptr(const struct link_map *map, uintptr_t v)
+{
+	return v < map->l_addr ? v + map->l_addr : v;
+}
+
+bool ltr_dynsym(const struct link_map *map, const ElfW(Sym) **syms,
+		const ElfW(Sym) **end, const char **strtab)
+{
+	const ElfW(Dyn) *d;
+
+	*syms = NULL;
+	*strtab = NULL;
+	for (d = map->l_ld; d && d->d_tag != DT_NULL; d++) {
+		if (d->d_tag == DT_SYMTAB)
+			*syms = (const ElfW(Sym) *)ltr_dyn_ptr(map, d->d_un.d_ptr);
+		else if (d->d_tag == DT_STRTAB)
+			*strtab = (const char *)ltr_dyn_ptr(map, d->d_un.d_ptr);
+	}
+	if (!*syms || !*strtab || (const char *)*syms >= *strtab)
+		return false;
+	*end = (const ElfW(Sym) *)*strtab;
+	return true;
 }
 
 void ltr_object_each(void (*fn)(struct ltr_object *obj))

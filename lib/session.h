@@ -21,7 +21,7 @@
 #define LTR_SESSION_MAGIC 0x316e6f6973734c54ULL /* "TLssion1" */
 #define LTR_SESSION_VERSION 2
 
-#define LTR_ENV_SESSION "LTRUSS_SESSION"    /* "FD" of the session memfd */
+#define LTR_ENV_SESSION "LTRUSS_SESSION" /* "FD:PID:INODE" of the session memfd */
 #define LTR_ENV_SAVED_AUDIT "LTRUSS_SAVED_LD_AUDIT" /* user's own LD_AUDIT */
 
 #define LTR_MAX_RULES 256      /* selection rules (-u items, filter rules) */
@@ -29,6 +29,7 @@
 #define LTR_GLOB_MAX 128       /* longest glob, with its NUL */
 #define LTR_MAX_FUNCS 16384    /* distinct traced targets = stubs in lib/ */
 #define LTR_MAX_THREADS 512    /* thread slots; later threads share the last */
+#define LTR_MAX_PROCS 4096     /* processes registered (-f) */
 #define LTR_STRINGS_SIZE (4u << 20) /* names of objects and functions */
 
 #define LTR_RING_SIZE (1u << 20) /* bytes of one thread's event ring */
@@ -95,6 +96,7 @@ enum ltr_end {
 	LTR_END_EXITED,      /* the process exited inside it */
 	LTR_END_PTHREAD_EXIT,
 	LTR_END_KILLED,      /* (ltruss only) the process was killed inside it */
+	LTR_END_EXEC,        /* (ltruss only) the process exec'd inside it */
 };
 
 #define LTR_ENTER_WORDS 7
@@ -131,6 +133,19 @@ struct ltr_thread {
 	struct ltr_count counts[LTR_MAX_FUNCS];
 };
 
+/* Process states (struct ltr_process). */
+#define LTR_PROC_RUNNING 1
+#define LTR_PROC_EXITED 2 /* status is the exit status */
+#define LTR_PROC_REAPED 3 /* status is the wait status its parent got */
+
+/* A traced process, registered by itself; it writes its exit status too. */
+struct ltr_process {
+	int32_t pid;
+	uint32_t state;  /* LTR_PROC_*; atomic */
+	int32_t status;
+	uint32_t reserved;
+};
+
 /* The session header, at offset 0 of the mapping. */
 struct ltr_session {
 	uint64_t magic;
@@ -152,12 +167,13 @@ struct ltr_session {
 	uint32_t strings_used; /* atomic: bytes of strings[] in use */
 	uint32_t stubs_exhausted; /* atomic: targets left untraced, no stub */
 	uint32_t objects_seen;
-	uint32_t reserved2;
+	uint32_t nprocs;      /* atomic: entries of procs[] in use */
 
 	struct ltr_rule rules[LTR_MAX_RULES];
 	char from[LTR_MAX_FROM][LTR_GLOB_MAX];
 	struct ltr_func funcs[LTR_MAX_FUNCS];
 	char strings[LTR_STRINGS_SIZE];
+	struct ltr_process procs[LTR_MAX_PROCS];
 	struct ltr_thread threads[LTR_MAX_THREADS];
 };
 

@@ -10,7 +10,10 @@
  * process that is gone, so thread churn does not grow memory.
  *
  * Fork is seen through a page mapped with MADV_WIPEONFORK: it reads as zero
- * in a child, at the cost of one load per call.
+ * in a child, at the cost of one load per call.  Without -f the child then
+ * runs untraced (it still returns through the frames it inherited); with
+ * -f it registers as a process of its own, with a new slot and ring, and
+ * the calls it inherited end there ("<... FUNC resumed>").
  */
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -122,6 +125,24 @@ void ltr_thread_each(void (*fn)(struct ltr_tstate *ts))
 	for (ts = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); ts;
 	     ts = ts->next)
 		fn(ts);
+}
+
+bool ltr_fork_noticed(void)
+{
+	struct ltr_tstate *ts;
+
+	if (!(ltr_flags & LTR_F_FOLLOW))
+		return true;
+	/* -f: this child is a traced process of its own from now on. */
+	*ltr_fork_guard = 1;
+	ltr_process_register();
+	ts = ltr_tls_self;
+	if (ts) {
+		ts->pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+		ts->tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
+		ts->slot = slot_take(ts->pid, ts->tid);
+	}
+	return false;
 }
 
 uint32_t ltr_thread_count(void)

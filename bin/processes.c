@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * processes.c: one "+++ exited" or "+++ killed" line per traced process.
+ *
+ * Sources: ltruss's own wait (its child, and orphans it adopts as a
+ * subreaper); what traced processes record in the session (lib/process.c):
+ * their own exit status, and the wait status of children they reap;
+ * /proc/PID/stat of a zombie, whose exit_code field is the wait status.
+ * A process whose end none of these saw (reaped inside libc, by system()
+ * say) is reported with an unknown status.
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "error.h"
+#include "format.h"
+#include "processes.h"
+#include "reader.h"
+#include "trace.h"
+
+static struct ltr_session *session;
+static int trace_on;
+static bool reported[LTR_MAX_PROCS];
+
+void processes_init(struct ltr_session *s, int tracing)
+{
+	session = s;
+	trace_on = tracing;
+}
+
+/* Number of registered process entries. */
+static uint32_t nprocs(void)
+{
+	uint32_t n = __atomic_load_n(&session->nprocs, __ATOMIC_ACQUIRE);
+
+	return n > LTR_MAX_PROCS ? LTR_MAX_PROCS : n;
+}
+
+/* Is entry i an earlier image of a pid that exec'd since? */
+static bool superseded(uint32_t i, uint32_t n)
+{
+	uint32_t j;
+
+	for (j = i + 1; j < n; j++)
+		if (session->procs[j].pid == session->procs[i].pid)
+			return true;
+	return false;
+}
+
+/* Mark every entry of pid reported; false if one already was. */
+static bool mark_reported(pid_t pid)
+{
+	uint32_t i, n = nprocs();
+	bool fresh = true;
+
+	for (i = 0; i < n; i++) {
+		if (session->procs[i].pid != pid)
+			continue;
+		if (reported[i])
+			fresh = false;
+		reported[i] = true;
+	}
+	return fresh;
+}
+
+/* Print pid's end once: exit status, or killing signal. */
+static void report(pid_t pid, int exit_status, int sig, bool core)
+{
+	uint32_t i, n = nprocs();
+
+	if (!mark_reported(pid) || !trace_on)
+		return;
+	/* Lines say whose they are once there are several processes. */
+	for (i = 1; i < n && !fmt.processes; i++)
+		if (session->procs[i].pid != session->procs[0].pid)
+			fmt.processes = fmt.pid_prefix = true;
+	trace_process_end(pid, exit_status, sig, core);
+}
+
+/* Report pid's end from a wait status. */
+static void report_wait_status(pid_t pid, int status)
+{
+	if (WIFSIGNALED(status))
+		report(pid, 128 + WTERMSIG(status), WTERMSIG(status),
+		       WCOREDUMP(status));
+	else
+		report(pid, WEXITSTATUS(status), 0, false);
+}
+
+size_t processes_pump(void)
+{
+	uint32_t n = nprocs(), i;
+	uint32_t state[LTR_MAX_PROCS];
+	size_t done;
+
+	/* Read the states first: their events are in the rings by then. */
+	for (i = 0; i < n; i++)
+		state[i] = reported[i] ? 0 :
+			   __atomic_load_n(&session->procs[i].state,
+					   __ATOMIC_ACQUIRE);
+	done = reader_drain(session);
+	for (i = 0; i < n; i++) {
+		const struct ltr_process *p = &session->procs[i];
+
+		if (superseded(i, n))
+			continue;
+		if (state[i] == LTR_PROC_EXITED)
+			report(p->pid, p->status, 0, false);
+		else if (state[i] == LTR_PROC_REAPED)
+			report_wait_status(p->pid, p->status);
+	}
+	return done;
+}
+
+void processes_reaped(pid_t pid, const struct outcome *o)
+{
+	reader_drain(session);
+	report(pid, o->exit_status, o->signal, o->core_dumped);
+}
+
+/* The wait status of zombie pid from /proc, or -1. */
+static int zombie_status(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long field;
+	int i, status = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f)) {
+		p = strrchr(buf, ')');
+		/* After "pid (comm)": state is field 3, exit_code field 52. */
+		if (p && p[1] == ' ' && p[2] == 'Z') {
+			p += 3;
+			for (i = 4; i <= 52 && p; i++) {
+				p = strchr(p, ' ');
+				if (p && i == 52 && sscanf(p, " %llu", &field) == 1)
+					status = (int)field;
+				if (p)
+					p++;
+			}
+		}
+	}
+	fclose(f);
+	return status;
+}
+
+void processes_idle(void)
+{
+	uint32_t n = nprocs(), i;
+
+	for (i = 0; i < n; i++) {
+		int status;
+
+		if (reported[i] || superseded(i, n))
+			continue;
+		status = zombie_status(session->procs[i].pid);
+		if (status < 0)
+			continue;
+		reader_drain(session);
+		report_wait_status(session->procs[i].pid, status);
+	}
+}
+
+void processes_finish(void)
+{
+	uint32_t n = nprocs(), i;
+
+	processes_pump();
+	for (i = 0; i < n; i++)
+		if (!reported[i] && !superseded(i, n))
+			report(session->procs[i].pid, -1, 0, false);
+}

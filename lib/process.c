@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * process.c: every traced process registers itself in the session, and
+ * records how it exits.
+ *
+ * ltruss can wait only for its own children (and, as a subreaper, for
+ * orphans); a process that a traced parent reaps is invisible to it.  So
+ * each process reports its own exit status: an on_exit handler registered
+ * in the program's libc (it runs last in exit(), after the destructors, so
+ * every event is in the ring before the status), and hooks on _exit and
+ * _Exit.  A process killed by a signal cannot report itself, so with -f
+ * the wait family is hooked too: a traced parent that reaps a child
+ * records the child's wait status.  ltruss also has its own wait, and
+ * /proc while a process is a zombie.
+ */
+#include <elf.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "arch/x86_64/cpu.h"
+#include "interposer.h"
+
+static struct ltr_process *self; /* this process's entry, or NULL */
+
+void ltr_process_register(void)
+{
+	uint32_t i = __atomic_fetch_add(&ltr_session->nprocs, 1,
+					__ATOMIC_ACQ_REL);
+
+	if (i >= LTR_MAX_PROCS) {
+		__atomic_store_n(&ltr_session->nprocs, LTR_MAX_PROCS,
+				 __ATOMIC_RELAXED);
+		self = NULL;
+		return;
+	}
+	self = &ltr_session->procs[i];
+	self->pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+	__atomic_store_n(&self->state, LTR_PROC_RUNNING, __ATOMIC_RELEASE);
+}
+
+void ltr_process_exiting(int status)
+{
+	if (!self || ltr_forked())
+		return;
+	self->status = status;
+	__atomic_store_n(&self->state, LTR_PROC_EXITED, __ATOMIC_RELEASE);
+}
+
+/* Record that pid (a child of ours) was reaped with wait status. */
+static void process_reaped(int pid, int status)
+{
+	uint32_t n = __atomic_load_n(&ltr_session->nprocs, __ATOMIC_ACQUIRE);
+
+	if (ltr_forked())
+		return;
+	if (n > LTR_MAX_PROCS)
+		n = LTR_MAX_PROCS;
+	/* The latest entry of that pid: an exec'd image registers anew. */
+	while (n--) {
+		struct ltr_process *p = &ltr_session->procs[n];
+
+		if (p->pid != pid)
+			continue;
+		if (__atomic_load_n(&p->state, __ATOMIC_ACQUIRE) == LTR_PROC_RUNNING) {
+			p->status = status;
+			__atomic_store_n(&p->state, LTR_PROC_REAPED,
+					 __ATOMIC_RELEASE);
+		}
+		return;
+	}
+}
+
+#define REAL(h, type) ((type)ltr_hook_real[h])
+
+void ltr_hook_exit_(int status)
+{
+	ltr_hook_note(LTR_H_EXIT_, (uint64_t)status, 0, 0);
+	ltr_process_exiting(status);
+	REAL(LTR_H_EXIT_, void (*)(int))(status);
+	__builtin_unreachable();
+}
+
+void ltr_hook_Exit(int status)
+{
+	ltr_hook_note(LTR_H_EXIT, (uint64_t)status, 0, 0);
+	ltr_process_exiting(status);
+	REAL(LTR_H_EXIT, void (*)(int))(status);
+	__builtin_unreachable();
+}
+
+int ltr_hook_wait(int *status)
+{
+	int st = 0, r;
+
+	ltr_hook_note(LTR_H_WAIT, (uint64_t)status, 0, 0);
+	r = REAL(LTR_H_WAIT, int (*)(int *))(&st);
+	if (r > 0)
+		process_reaped(r, st);
+	if (status)
+		*status = st;
+	return r;
+}
+
+int ltr_hook_waitpid(int pid, int *status, int options)
+{
+	int st = 0, r;
+
+	ltr_hook_note(LTR_H_WAITPID, (uint64_t)pid, (uint64_t)status,
+		      (uint64_t)options);
+	r = REAL(LTR_H_WAITPID, int (*)(int, int *, int))(pid, &st, options);
+	if (r > 0)
+		process_reaped(r, st);
+	if (status && r > 0)
+		*status = st;
+	return r;
+}
+
+int ltr_hook_wait3(int *status, int options, void *rusage)
+{
+	int st = 0, r;
+
+	ltr_hook_note(LTR_H_WAIT3, (uint64_t)status, (uint64_t)options,
+		      (uint64_t)rusage);
+	r = REAL(LTR_H_WAIT3, int (*)(int *, int, void *))(&st, options,
+							    rusage);
+	if (r > 0)
+		process_reaped(r, st);
+	if (status && r > 0)
+		*status = st;
+	return r;
+}
+
+int ltr_hook_wait4(int pid, int *status, int options, void *rusage)
+{
+	int st = 0, r;
+
+	ltr_hook_note(LTR_H_WAIT4, (uint64_t)pid, (uint64_t)status,
+		      (uint64_t)options);
+	r = REAL(LTR_H_WAIT4, int (*)(int, int *, int, void *))(pid, &st,
+								options, rusage);
+	if (r > 0)
+		process_reaped(r, st);
+	if (status && r > 0)
+		*status = st;
+	return r;
+}
+
+int ltr_hook_waitid(int idtype, unsigned id, void *info, int options)
+{
+	siginfo_t *si = info;
+	int r;
+
+	ltr_hook_note(LTR_H_WAITID, (uint64_t)idtype, (uint64_t)id,
+		      (uint64_t)info);
+	r = REAL(LTR_H_WAITID, int (*)(int, unsigned, void *, int))(idtype, id,
+								    info, options);
+	if (r == 0 && si && si->si_pid > 0 && !(options & WNOWAIT)) {
+		if (si->si_code == CLD_EXITED)
+			process_reaped(si->si_pid, (si->si_status & 0xff) << 8);
+		else if (si->si_code == CLD_KILLED || si->si_code == CLD_DUMPED)
+			process_reaped(si->si_pid, si->si_status |
+				       (si->si_code == CLD_DUMPED ? 0x80 : 0));
+	}
+	return r;
+}
+
+/* Called by the program's libc at the end of exit(). */
+static void on_exit_handler(int status, void *arg)
+{
+	ltr_process_exiting(status);
+}
+
+void ltr_process_watch_exit(void)
+{
+	struct ltr_object *libc = ltr_object_libc();
+	const ElfW(Sym) *sym, *end;
+	const char *strtab;
+	int (*on_exit_fn)(void (*)(int, void *), void *) = NULL;
+
+	if (!libc || !ltr_dynsym(libc->map, &sym, &end, &strtab))
+		return;
+	for (; sym < end; sym++) {
+		if (sym->st_shndx != SHN_UNDEF && sym->st_value &&
+		    ELF64_ST_TYPE(sym->st_info) == STT_FUNC &&
+		    ltr_strcmp(strtab + sym->st_name, "on_exit") == 0) {
+			on_exit_fn = (void *)(libc->map->l_addr + sym->st_value);
+			break;
+		}
+	}
+	if (on_exit_fn)
+		on_exit_fn(on_exit_handler, NULL);
+}

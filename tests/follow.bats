@@ -1,0 +1,63 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# follow.bats: -f traces children and the programs they exec, each process
+# gets its own exit line, and without -f children run untraced.
+
+load helpers
+
+@test "without -f, children and exec'd programs are untraced" {
+	run_split ltruss -u 'libc:getpid,fork,open*' sh -c '(cat /etc/hostname >/dev/null); /bin/true'
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^+++ exited' <<<"$err")" -eq 1 ]
+	[ "$(grep -c '\[pid' <<<"$err")" -eq 0 ]
+	[ "$(grep -c 'open' <<<"$err")" -eq 0 ]
+}
+
+@test "-f: a forked child's calls, the fork returning in both, one exit line each" {
+	run_split ltruss -f -u 'libc:fork,getpid' sh -c '(sh -c "exit 5"); exit 4'
+	[ "$status" -eq 4 ]
+	parent=$(sed -nE 's/^(\[pid ([0-9]+)\] )?libc:fork\(.*\) = (0x[0-9a-f]+)$/\2 \3/p' <<<"$err" | head -1)
+	[ -n "$parent" ]
+	child=$(printf '%d' "${parent#* }")
+	grep -qx "\[pid $child\] <... libc:fork resumed> = 0" <<<"$err"
+	grep -qx "\[pid $child\] +++ exited (status 5) +++" <<<"$err"
+	grep -Eq "^\[pid [0-9]+\] \+\+\+ exited \(status 4\) \+\+\+$" <<<"$err"
+	# every process has exactly one exit line
+	run sed -nE 's/^\[pid ([0-9]+)\] \+\+\+ .*/\1/p' <<<"$err"
+	[ "$(sort <<<"$output" | uniq -d)" = "" ]
+}
+
+@test "-f: exec'd programs are traced, grandchildren too" {
+	run_split ltruss -f -u 'libc:open*,fopen*' sh -c 'cat /etc/hostname; sh -c "cat /etc/hostname"'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(cat /etc/hostname; cat /etc/hostname)" ]
+	# two cat processes each opened the file
+	[ "$(grep -Ec '^(\[pid [0-9]+\] )?libc:open(64)?\(' <<<"$err")" -ge 2 ]
+	[ "$(grep -c '+++ exited (status 0) +++' <<<"$err")" -ge 3 ]
+}
+
+@test "-f: a child killed by a signal is reported as killed" {
+	run_split ltruss -f -u 'libc:getpid' sh -c '(sh -c "kill -KILL \$\$"); exit 0'
+	[ "$status" -eq 0 ]
+	grep -Eq '^\[pid [0-9]+\] \+\+\+ killed by SIGKILL \+\+\+$' <<<"$err"
+}
+
+@test "-f: 20 short-lived processes, all accounted for" {
+	run_split ltruss -f -u 'libc:getpid' sh -c 'for i in $(seq 1 20); do /bin/true; done'
+	[ "$status" -eq 0 ]
+	# the shell, seq, and 20 children
+	[ "$(grep -c '+++ exited (status 0) +++' <<<"$err")" -eq 22 ]
+}
+
+@test "-f: the program keeps its own environment and descriptors" {
+	run_split ltruss -f -u 'libc:getpid' sh -c 'env | grep -c "^LTRUSS_\|^LD_AUDIT" ; ls /proc/self/fd | wc -l'
+	plain=$(sh -c 'ls /proc/self/fd | wc -l')
+	[ "$(sed -n 2p <<<"$out")" = "$plain" ]
+}
+
+@test "-f with the JSON format: exited objects per process" {
+	run_split ltruss -f --json -u 'libc:getpid' sh -c '(exit 2); exit 1'
+	[ "$status" -eq 1 ]
+	run jq -r 'select(.type == "exited") | .status' <<<"$err"
+	assert_line 1
+}
