@@ -14,6 +14,7 @@
 
 #include "clock.h"
 #include "format.h"
+#include "symbolize.h"
 
 #define ARGS_SHOWN 3
 
@@ -64,6 +65,13 @@ static void json_call_head(const char *type, const struct who *w,
 		json_value(c->args[i]);
 	}
 	putc(']', fmt.out);
+	if (fmt.caller && c->caller) {
+		char buf[512];
+
+		fputs(",\"caller\":", fmt.out);
+		json_string(symbolize(fmt.session, w->pid, c->caller, buf,
+				      sizeof(buf)));
+	}
 }
 
 /* ret, errno, dur_ns (and end) of a result; nulls for r == NULL. */

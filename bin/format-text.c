@@ -15,6 +15,7 @@
 
 #include "clock.h"
 #include "demangle.h"
+#include "symbolize.h"
 #include "format.h"
 
 #define ARGS_SHOWN 3 /* integer registers shown for a call without prototype */
@@ -191,6 +192,18 @@ static void put_result(struct line *l, const struct call *c,
 	}
 }
 
+/* " [from main+0x1c]" with --caller. */
+static void put_caller(struct line *l, const struct who *w, const struct call *c)
+{
+	char buf[512];
+
+	if (!fmt.caller || !c->caller)
+		return;
+	put_str(l, " [from ");
+	put_str(l, symbolize(fmt.session, w->pid, c->caller, buf, sizeof(buf)));
+	put_char(l, ']');
+}
+
 static void text_whole(const struct who *w, const struct call *c,
 		       const struct result *r)
 {
@@ -199,6 +212,7 @@ static void text_whole(const struct who *w, const struct call *c,
 	line_start(&l, w->tid, c->ts_enter, c->depth);
 	put_call(&l, c);
 	put_result(&l, c, r);
+	put_caller(&l, w, c);
 	line_write(&l, true);
 }
 
@@ -209,6 +223,7 @@ static void text_open(const struct who *w, const struct call *c)
 	line_start(&l, w->tid, c->ts_enter, c->depth);
 	put_call(&l, c);
 	put_str(&l, " {");
+	put_caller(&l, w, c);
 	line_write(&l, true);
 }
 
@@ -230,6 +245,7 @@ static void text_partial(const struct who *w, const struct call *c)
 
 	line_start(&l, w->tid, c->ts_enter, c->depth);
 	put_call(&l, c);
+	put_caller(&l, w, c);
 	line_write(&l, false);
 	fflush(fmt.out);
 }
@@ -271,6 +287,7 @@ static void text_entry_only(const struct who *w, const struct call *c)
 	line_start(&l, w->tid, c->ts_enter, c->depth);
 	put_call(&l, c);
 	put_str(&l, " <no return ...>");
+	put_caller(&l, w, c);
 	line_write(&l, true);
 }
 

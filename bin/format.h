@@ -66,6 +66,7 @@ struct format_options {
 	bool relative;    /* -r */
 	bool durations;   /* -T */
 	bool demangle;    /* C++ names demangled (not --no-demangle) */
+	bool caller;      /* --caller */
 	bool pid_prefix;  /* set once a second thread or process is seen */
 	bool processes;   /* set once a second process is seen */
 };

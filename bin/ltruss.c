@@ -19,6 +19,7 @@
 #include "reader.h"
 #include "session.h"
 #include "summary.h"
+#include "symbolize.h"
 #include "target.h"
 #include "trace.h"
 
@@ -85,6 +86,7 @@ int main(int argc, char **argv)
 	fmt.relative = opts.relative;
 	fmt.durations = opts.durations;
 	fmt.demangle = !opts.no_demangle;
+	fmt.caller = opts.caller;
 	trace_init(opts.json ? &format_json : &format_text);
 
 	processes_init(session.s, opts.trace);
@@ -103,6 +105,7 @@ int main(int argc, char **argv)
 	if (opts.count)
 		summary_print(out, session.s, opts.sort, clock_ticks_per_ns());
 	trace_done();
+	symbolize_done();
 	if (fflush(out) != 0 || (out != stderr && fclose(out) != 0))
 		perror_msg("cannot write the trace");
 	if (session.s->stubs_exhausted)

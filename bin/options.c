@@ -35,6 +35,7 @@ static const char usage_text[] =
 	"                     microseconds; -ttt as seconds since the epoch\n"
 	"  -r                 prefix lines with the time since the previous line\n"
 	"  -T                 append the time spent in each call\n"
+	"      --caller       append the call site, as [from main+0x1c]\n"
 	"      --json         write JSON Lines instead of text, one object an event\n"
 	"      --drop         drop events rather than slow the program down when\n"
 	"                     ltruss cannot keep up (the number is reported)\n"
@@ -46,7 +47,7 @@ static const char usage_text[] =
 	"With no selection, ltruss traces every call the program itself makes into\n"
 	"its libraries.  See ltruss(1).\n";
 
-enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_NO_DEMANGLE };
+enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_NO_DEMANGLE, OPT_CALLER };
 
 static const struct option long_options[] = {
 	{ "depth", required_argument, NULL, 'D' },
@@ -59,6 +60,7 @@ static const struct option long_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "drop", no_argument, NULL, OPT_DROP },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "caller", no_argument, NULL, OPT_CALLER },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -154,6 +156,9 @@ void options_parse(struct options *opts, int argc, char **argv)
 			break;
 		case OPT_NO_DEMANGLE:
 			opts->no_demangle = true;
+			break;
+		case OPT_CALLER:
+			opts->caller = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -26,6 +26,7 @@ struct options {
 	bool json;               /* --json */
 	bool drop;               /* --drop */
 	bool no_demangle;        /* --no-demangle */
+	bool caller;             /* --caller */
 	char **argv;             /* the command and its arguments */
 };
 

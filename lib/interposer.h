@@ -75,6 +75,7 @@ struct ltr_object {
 	uint32_t flags;        /* LTR_OBJ_* */
 	uint32_t patch_passes; /* GOT patching passes that left slots unresolved */
 	uintptr_t start, end;  /* the address range of its segments */
+	uintptr_t bias;        /* load bias */
 	uintptr_t relro_start, relro_end;
 	struct ltr_object *next;
 };

@@ -11,6 +11,7 @@
 #include <elf.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
+#include <unistd.h>
 
 #include "interposer.h"
 
@@ -110,6 +111,7 @@ static void ranges_of(struct ltr_object *obj)
 		obj->start = lo;
 		obj->end = hi;
 	}
+	obj->bias = base;
 }
 
 uint32_t ltr_session_string(const char *s)
@@ -123,6 +125,37 @@ uint32_t ltr_session_string(const char *s)
 		return 0;
 	ltr_strlcpy(ltr_session->strings + off, s, len);
 	return off;
+}
+
+/* Record obj in the session, so that ltruss can symbolize addresses in it. */
+static void object_record(const struct ltr_object *obj)
+{
+	char exe[4096];
+	const char *path = obj->path;
+	struct ltr_objrec *rec;
+	uint32_t i;
+	ssize_t n;
+
+	if (!obj->end)
+		return;
+	if (obj->flags & LTR_OBJ_MAIN) {
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n <= 0)
+			return;
+		exe[n] = '\0';
+		path = exe;
+	}
+	if (!*path || path[0] != '/')
+		return; /* the vDSO: no file */
+	i = __atomic_fetch_add(&ltr_session->nobjects, 1, __ATOMIC_ACQ_REL);
+	if (i >= LTR_MAX_OBJECTS)
+		return;
+	rec = &ltr_session->objects[i];
+	rec->pid = (int32_t)getpid();
+	rec->path = ltr_session_string(path);
+	rec->start = obj->start;
+	rec->end = obj->end;
+	rec->bias = obj->bias;
 }
 
 struct ltr_object *ltr_object_add(struct link_map *map, Lmid_t lmid)
@@ -142,6 +175,7 @@ struct ltr_object *ltr_object_add(struct link_map *map, Lmid_t lmid)
 	short_name_of(obj);
 	ranges_of(obj);
 	obj->name_off = ltr_session_string(obj->short_name);
+	object_record(obj);
 	if (ltr_select_lib(obj))
 		obj->flags |= LTR_OBJ_TO;
 	if (ltr_select_from(obj))

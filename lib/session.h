@@ -30,6 +30,7 @@
 #define LTR_MAX_FUNCS 16384    /* distinct traced targets = stubs in lib/ */
 #define LTR_MAX_THREADS 512    /* thread slots; later threads share the last */
 #define LTR_MAX_PROCS 4096     /* processes registered (-f) */
+#define LTR_MAX_OBJECTS 16384  /* loaded objects recorded, all processes */
 #define LTR_STRINGS_SIZE (4u << 20) /* names of objects and functions */
 
 #define LTR_RING_SIZE (1u << 20) /* bytes of one thread's event ring */
@@ -146,6 +147,15 @@ struct ltr_process {
 	uint32_t reserved;
 };
 
+/* A loaded object of a traced process, for symbolizing call sites. */
+struct ltr_objrec {
+	int32_t pid;
+	uint32_t path;  /* offset of its file's path in strings[] */
+	uint64_t start; /* its segments' address range */
+	uint64_t end;
+	uint64_t bias;  /* load bias: address = bias + ELF virtual address */
+};
+
 /* The session header, at offset 0 of the mapping. */
 struct ltr_session {
 	uint64_t magic;
@@ -168,12 +178,15 @@ struct ltr_session {
 	uint32_t stubs_exhausted; /* atomic: targets left untraced, no stub */
 	uint32_t objects_seen;
 	uint32_t nprocs;      /* atomic: entries of procs[] in use */
+	uint32_t nobjects;    /* atomic: entries of objects[] in use */
+	uint32_t reserved3;
 
 	struct ltr_rule rules[LTR_MAX_RULES];
 	char from[LTR_MAX_FROM][LTR_GLOB_MAX];
 	struct ltr_func funcs[LTR_MAX_FUNCS];
 	char strings[LTR_STRINGS_SIZE];
 	struct ltr_process procs[LTR_MAX_PROCS];
+	struct ltr_objrec objects[LTR_MAX_OBJECTS];
 	struct ltr_thread threads[LTR_MAX_THREADS];
 };
 

@@ -168,3 +168,27 @@ exited - -"
 	run jq -r 'select(.type == "call") | .func' <<<"$err"
 	assert_line 'operator new(unsigned long)'
 }
+
+@test "--caller names the call site, also a static function of the program" {
+	run_split ltruss --caller -u 'libfix:fix_add' "$PROGS/caller"
+	[ "$status" -eq 0 ]
+	[ "$out" = "3 8" ]
+	grep -Eqx 'libfix:fix_add\(0x1, 0x2, .*\) = 0x3 \[from main\+0x[0-9a-f]+\]' <<<"$err"
+	grep -Eqx 'libfix:fix_add\(0x3, 0x1, .*\) = 0x4 \[from helper\+0x[0-9a-f]+\]' <<<"$err"
+	run_split ltruss --caller --json -u 'libfix:fix_add' "$PROGS/caller"
+	run jq -r 'select(.type == "call") | .caller' <<<"$err"
+	assert_line --regexp '^main\+0x[0-9a-f]+$'
+	assert_line --regexp '^helper\+0x[0-9a-f]+$'
+}
+
+@test "--caller: a tail call returns to the caller's caller; a stripped program" {
+	# fix_twice ends with "jmp fix_add@plt": fix_add returns into main
+	run_split ltruss --caller -u 'libfix::fix_add' "$PROGS/fix-lazy" 1
+	grep -Eqx 'libfix:fix_add\(0x15, 0x15, .*\) = 0x2a \[from main\+0x[0-9a-f]+\]' <<<"$err"
+	cp "$PROGS/caller" ./stripped
+	strip ./stripped
+	cp "$PROGS/libfix.so" .
+	run_split ltruss --caller -u 'libfix:fix_add' ./stripped
+	[ "$out" = "3 8" ]
+	grep -Eqx 'libfix:fix_add\(0x1, 0x2, .*\) = 0x3 \[from stripped\+0x[0-9a-f]+\]' <<<"$err"
+}

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * symbolize.c: name the code an address is in (--caller).
+ *
+ * The interposer records every object it sees loaded (pid, address range,
+ * load bias, file) in the session, so addresses can be named after the
+ * process has gone.  Each file's function symbols are read once with
+ * libelf, from .symtab when the file has one (static functions too) and
+ * .dynsym otherwise, and kept sorted by address.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "demangle.h"
+#include "error.h"
+#include "format.h"
+#include "symbolize.h"
+
+struct symbol {
+	uint64_t addr, size;
+	char *name;
+};
+
+/* The function symbols of one file. */
+struct symfile {
+	char *path;
+	struct symbol *syms;
+	size_t n;
+	struct symfile *next;
+};
+
+static struct symfile *files;
+
+static int symbol_order(const void *a, const void *b)
+{
+	const struct symbol *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Append the function symbols of section scn to f. */
+static void read_section(struct symfile *f, Elf *elf, Elf_Scn *scn,
+			 const GElf_Shdr *sh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t i, count = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	struct symbol *grown;
+
+	if (!data || !count)
+		return;
+	grown = realloc(f->syms, (f->n + count) * sizeof(*f->syms));
+	if (!grown)
+		error_msg_and_die("out of memory");
+	f->syms = grown;
+	for (i = 0; i < count; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(data, (int)i, &sym) || !sym.st_value ||
+		    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+		     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
+			continue;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		f->syms[f->n].addr = sym.st_value;
+		f->syms[f->n].size = sym.st_size;
+		f->syms[f->n].name = strdup(name);
+		if (!f->syms[f->n].name)
+			error_msg_and_die("out of memory");
+		f->n++;
+	}
+}
+
+/* The symbols of path, read on first use. */
+static struct symfile *symfile_of(const char *path)
+{
+	struct symfile *f;
+	Elf_Scn *scn = NULL, *dynsym = NULL;
+	GElf_Shdr sh, dynsh;
+	bool have_symtab = false;
+	Elf *elf;
+	int fd;
+
+	for (f = files; f; f = f->next)
+		if (strcmp(f->path, path) == 0)
+			return f;
+	f = calloc(1, sizeof(*f));
+	if (!f || !(f->path = strdup(path)))
+		error_msg_and_die("out of memory");
+	f->next = files;
+	files = f;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return f;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB) {
+			read_section(f, elf, scn, &sh);
+			have_symtab = true;
+		} else if (sh.sh_type == SHT_DYNSYM) {
+			dynsym = scn;
+			dynsh = sh;
+		}
+	}
+	if (elf && !have_symtab && dynsym)
+		read_section(f, elf, dynsym, &dynsh);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	qsort(f->syms, f->n, sizeof(*f->syms), symbol_order);
+	return f;
+}
+
+/* The object record of pid containing addr (a forked child uses its parent's). */
+static const struct ltr_objrec *object_at(const struct ltr_session *s, int pid,
+					  uint64_t addr)
+{
+	uint32_t n = __atomic_load_n(&s->nobjects, __ATOMIC_ACQUIRE), i;
+	const struct ltr_objrec *any = NULL;
+
+	if (n > LTR_MAX_OBJECTS)
+		n = LTR_MAX_OBJECTS;
+	for (i = n; i-- > 0;) {
+		const struct ltr_objrec *o = &s->objects[i];
+
+		if (addr < o->start || addr >= o->end)
+			continue;
+		if (o->pid == pid)
+			return o;
+		if (!any)
+			any = o;
+	}
+	return any;
+}
+
+const char *symbolize(const struct ltr_session *s, int pid, uint64_t addr,
+		      char *buf, size_t size)
+{
+	const struct ltr_objrec *o = object_at(s, pid, addr);
+	const struct symbol *best = NULL;
+	const struct symfile *f;
+	const char *path, *base;
+	uint64_t off;
+	size_t lo, hi;
+
+	if (!o || o->path >= LTR_STRINGS_SIZE) {
+		snprintf(buf, size, "0x%llx", (unsigned long long)addr);
+		return buf;
+	}
+	path = s->strings + o->path;
+	off = addr - o->bias;
+	f = symfile_of(path);
+	/* The last symbol at or below off. */
+	for (lo = 0, hi = f->n; lo < hi;) {
+		size_t mid = (lo + hi) / 2;
+
+		if (f->syms[mid].addr <= off) {
+			best = &f->syms[mid];
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	if (best && (off < best->addr + best->size || best->size == 0)) {
+		char *pretty = fmt.demangle ? demangle(best->name) : NULL;
+
+		snprintf(buf, size, "%s+0x%llx", pretty ? pretty : best->name,
+			 (unsigned long long)(off - best->addr));
+		free(pretty);
+		return buf;
+	}
+	base = strrchr(path, '/');
+	snprintf(buf, size, "%s+0x%llx", base ? base + 1 : path,
+		 (unsigned long long)off);
+	return buf;
+}
+
+void symbolize_done(void)
+{
+	while (files) {
+		struct symfile *f = files;
+		size_t i;
+
+		files = f->next;
+		for (i = 0; i < f->n; i++)
+			free(f->syms[i].name);
+		free(f->syms);
+		free(f->path);
+		free(f);
+	}
+}
