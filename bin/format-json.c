@@ -77,12 +77,6 @@ static void json_call_head(const char *type, const struct who *w,
 /* ret, errno, dur_ns (and end) of a result; nulls for r == NULL. */
 static void json_result(const struct call *c, const struct result *r)
 {
-	static const char *const why[] = {
-		[LTR_END_UNWOUND] = "unwound", [LTR_END_EXITED] = "exited",
-		[LTR_END_PTHREAD_EXIT] = "pthread_exit",
-		[LTR_END_KILLED] = "killed", [LTR_END_EXEC] = "exec",
-	};
-
 	fputs(",\"ret\":", fmt.out);
 	if (r && r->returned)
 		json_value(r->rax);
@@ -95,9 +89,7 @@ static void json_result(const struct call *c, const struct result *r)
 	else
 		fputs("null", fmt.out);
 	if (r && !r->returned)
-		fprintf(fmt.out, ",\"end\":\"%s\"",
-			r->why < sizeof(why) / sizeof(why[0]) && why[r->why] ?
-				why[r->why] : "ended");
+		fprintf(fmt.out, ",\"end\":\"%s\"", format_end_name(r->why));
 	fputs("}\n", fmt.out);
 }
 

@@ -166,21 +166,27 @@ static void put_call(struct line *l, const struct call *c)
 	put_char(l, ')');
 }
 
-/* " = ret <dur>" or " = ? <why>". */
-static void put_result(struct line *l, const struct call *c,
-		       const struct result *r)
+const char *format_end_name(enum ltr_end why)
 {
-	static const char *const why[] = {
+	static const char *const names[] = {
 		[LTR_END_UNWOUND] = "unwound", [LTR_END_EXITED] = "exited",
 		[LTR_END_PTHREAD_EXIT] = "pthread_exit",
 		[LTR_END_KILLED] = "killed", [LTR_END_EXEC] = "exec",
 	};
 
+	if ((unsigned)why < sizeof(names) / sizeof(names[0]) && names[why])
+		return names[why];
+	return "ended";
+}
+
+/* " = ret <dur>" or " = ? <why>". */
+static void put_result(struct line *l, const struct call *c,
+		       const struct result *r)
+{
 	put_str(l, " = ");
 	if (!r->returned) {
 		put_str(l, "? <");
-		put_str(l, r->why < sizeof(why) / sizeof(why[0]) && why[r->why] ?
-			   why[r->why] : "ended");
+		put_str(l, format_end_name(r->why));
 		put_char(l, '>');
 		return;
 	}

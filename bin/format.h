@@ -74,6 +74,9 @@ struct format_options {
 extern struct format_options fmt;
 extern const struct format format_text, format_json;
 
+/* Why a call ended without returning, as a word: "unwound", "exited"... */
+const char *format_end_name(enum ltr_end why);
+
 /* "lib" and "func" names of function fn (never NULL). */
 const char *format_lib(uint32_t fn);
 const char *format_func(uint32_t fn);

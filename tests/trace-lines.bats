@@ -129,14 +129,20 @@ exited - -"
 	[ "$(grep -c '^libfix:fix_add' trace.txt)" -gt 0 ]
 }
 
-@test "a stalled ltruss makes the program wait: nothing is lost" {
-	"$LTRUSS" -o trace.txt -u 'libfix:fix_add' "$PROGS/slow" 200000 400 "$PWD/slow.out" </dev/null 2>ltruss.err &
+# run_stalled OPTIONS...: trace the slow fixture (200000 calls over 400 ms)
+# to trace.txt while ltruss is stopped for 0.6 s; its stderr in ltruss.err.
+run_stalled() {
+	"$LTRUSS" "$@" -o trace.txt -u 'libfix:fix_add' "$PROGS/slow" 200000 400 "$PWD/slow.out" </dev/null 2>ltruss.err &
 	pid=$!
 	sleep 0.05
 	kill -STOP "$pid"
 	sleep 0.6
 	kill -CONT "$pid"
 	wait "$pid"
+}
+
+@test "a stalled ltruss makes the program wait: nothing is lost" {
+	run_stalled
 	[ "$(cat slow.out)" = "done 20000100000" ]
 	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 200000 ]
 	grep -qx 'libfix:fix_add(0x30d3f, 0x1, .*) = 0x30d40' trace.txt
@@ -144,13 +150,7 @@ exited - -"
 }
 
 @test "--drop: a stalled ltruss makes events drop, and says how many" {
-	"$LTRUSS" --drop -o trace.txt -u 'libfix:fix_add' "$PROGS/slow" 200000 400 "$PWD/slow.out" </dev/null 2>ltruss.err &
-	pid=$!
-	sleep 0.05
-	kill -STOP "$pid"
-	sleep 0.6
-	kill -CONT "$pid"
-	wait "$pid"
+	run_stalled --drop
 	[ "$(cat slow.out)" = "done 20000100000" ]
 	grep -Eq '^ltruss: warning: [0-9]+ events were dropped \(--drop\): ltruss could not keep up$' ltruss.err
 	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -lt 200000 ]
