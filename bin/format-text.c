@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -347,16 +348,21 @@ const char *format_lib(uint32_t fn)
 	return s->strings + s->funcs[fn].lib;
 }
 
-const char *format_func(uint32_t fn)
+const char *format_func_raw(uint32_t fn)
 {
-	static char *demangled[LTR_MAX_FUNCS]; /* cache; "" = not a C++ name */
 	const struct ltr_session *s = fmt.session;
-	const char *name;
 
 	if (fn >= LTR_MAX_FUNCS || s->funcs[fn].name >= LTR_STRINGS_SIZE)
 		return "?";
-	name = s->strings + s->funcs[fn].name;
-	if (!fmt.demangle)
+	return s->strings + s->funcs[fn].name;
+}
+
+const char *format_func(uint32_t fn)
+{
+	static char *demangled[LTR_MAX_FUNCS]; /* cache; "" = not a C++ name */
+	const char *name = format_func_raw(fn);
+
+	if (!fmt.demangle || fn >= LTR_MAX_FUNCS)
 		return name;
 	if (!demangled[fn]) {
 		demangled[fn] = demangle(name);
@@ -364,4 +370,16 @@ const char *format_func(uint32_t fn)
 			demangled[fn] = "";
 	}
 	return *demangled[fn] ? demangled[fn] : name;
+}
+
+const char *format_func_display(const char *raw)
+{
+	static char buf[1024];
+	char *pretty;
+
+	if (!fmt.demangle || !(pretty = demangle(raw)))
+		return raw;
+	snprintf(buf, sizeof(buf), "%s", pretty);
+	free(pretty);
+	return buf;
 }

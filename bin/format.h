@@ -77,8 +77,14 @@ extern const struct format format_text, format_json;
 /* Why a call ended without returning, as a word: "unwound", "exited"... */
 const char *format_end_name(enum ltr_end why);
 
-/* "lib" and "func" names of function fn (never NULL). */
+/* "lib" and "func" names of function fn (never NULL), func as displayed. */
 const char *format_lib(uint32_t fn);
 const char *format_func(uint32_t fn);
+
+/* The symbol name of function fn as in the symbol table (never NULL). */
+const char *format_func_raw(uint32_t fn);
+
+/* A raw symbol name as displayed: demangled unless --no-demangle. */
+const char *format_func_display(const char *raw);
 
 #endif

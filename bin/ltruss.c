@@ -103,7 +103,8 @@ int main(int argc, char **argv)
 	if (!opts.trace)
 		report_killed(out, &o);
 	if (opts.count)
-		summary_print(out, session.s, opts.sort, clock_ticks_per_ns());
+		summary_print(out, session.s, opts.sort, opts.summary_format,
+			      clock_ticks_per_ns());
 	trace_done();
 	symbolize_done();
 	if (fflush(out) != 0 || (out != stderr && fclose(out) != 0))

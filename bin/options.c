@@ -31,6 +31,9 @@ static const char usage_text[] =
 	"  -C, --count-trace  trace lines and the summary table on exit\n"
 	"  -S, --sort KEY     sort the summary by time, self, calls, avg, max,\n"
 	"                     errors or name (default: time)\n"
+	"      --summary-format text|json|csv\n"
+	"                     how to print the summary (json: also per library\n"
+	"                     and per process)\n"
 	"  -t                 prefix lines with the time of day; -tt with\n"
 	"                     microseconds; -ttt as seconds since the epoch\n"
 	"  -r                 prefix lines with the time since the previous line\n"
@@ -47,7 +50,8 @@ static const char usage_text[] =
 	"With no selection, ltruss traces every call the program itself makes into\n"
 	"its libraries.  See ltruss(1).\n";
 
-enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_NO_DEMANGLE, OPT_CALLER };
+enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_NO_DEMANGLE, OPT_CALLER,
+       OPT_SUMMARY_FORMAT };
 
 static const struct option long_options[] = {
 	{ "depth", required_argument, NULL, 'D' },
@@ -61,6 +65,7 @@ static const struct option long_options[] = {
 	{ "drop", no_argument, NULL, OPT_DROP },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "caller", no_argument, NULL, OPT_CALLER },
+	{ "summary-format", required_argument, NULL, OPT_SUMMARY_FORMAT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -159,6 +164,17 @@ void options_parse(struct options *opts, int argc, char **argv)
 			break;
 		case OPT_CALLER:
 			opts->caller = true;
+			break;
+		case OPT_SUMMARY_FORMAT:
+			if (strcmp(optarg, "text") == 0)
+				opts->summary_format = SUMMARY_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				opts->summary_format = SUMMARY_JSON;
+			else if (strcmp(optarg, "csv") == 0)
+				opts->summary_format = SUMMARY_CSV;
+			else
+				usage_error("unknown summary format '%s' (use text, json or csv)",
+					    optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -11,6 +11,9 @@
 enum sort_key { SORT_TIME, SORT_SELF, SORT_CALLS, SORT_AVG, SORT_MAX,
 		SORT_ERRORS, SORT_NAME };
 
+/* Summary formats (--summary-format). */
+enum summary_format { SUMMARY_TEXT, SUMMARY_JSON, SUMMARY_CSV };
+
 struct options {
 	struct selection sel;    /* -u, --from */
 	bool selected;           /* any -u given (else the default selection) */
@@ -20,6 +23,7 @@ struct options {
 	bool follow;             /* -f */
 	bool trace;              /* trace lines (not with -c) */
 	enum sort_key sort;      /* -S */
+	enum summary_format summary_format; /* --summary-format */
 	int timestamps;          /* -t, -tt, -ttt: 1, 2, 3 */
 	bool relative;           /* -r */
 	bool durations;          /* -T */

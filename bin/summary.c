@@ -1,21 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* summary.c: sum the per-thread counters and print the summary table. */
+/*
+ * summary.c: sum the per-thread counters and print the summary (-c, -C).
+ *
+ * Counters live in the session, one block per thread slot, written by the
+ * traced threads without atomics; they are summed here after the program
+ * has ended (also when it was killed: the memory is ltruss's too).  Rows
+ * are per function name, merging targets of one name (symbol versions,
+ * several definitions); the JSON form also sums per library and per
+ * process.
+ */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
+#include "format.h"
 #include "session.h"
 #include "summary.h"
 
-/* One line of the table: a function, summed over threads and targets. */
+/* One row: a function (of one process, for per-process sums). */
 struct row {
-	char name[256];
+	const char *lib;
+	const char *func;   /* the raw symbol name */
+	int pid;            /* 0 when summed over processes */
 	struct ltr_count c;
 };
 
+/* All rows, and the totals over them. */
+struct table {
+	struct row *rows;
+	size_t n;
+	struct ltr_count total;
+};
+
 static enum sort_key sort_by;
+static double ticks_per_ns;
 
 /* Average time of a row, in ticks. */
 static double row_avg(const struct row *r)
@@ -23,7 +43,20 @@ static double row_avg(const struct row *r)
 	return r->c.calls ? (double)r->c.total / (double)r->c.calls : 0;
 }
 
-/* Order rows by name (to merge), then by the requested key, largest first. */
+/* Order by pid, library and name: rows to merge become neighbours. */
+static int row_compare_key(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	int d;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if ((d = strcmp(x->lib, y->lib)) != 0)
+		return d;
+	return strcmp(x->func, y->func);
+}
+
+/* Order by the -S key, largest first, then by name. */
 static int row_compare(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
@@ -31,7 +64,7 @@ static int row_compare(const void *a, const void *b)
 
 	switch (sort_by) {
 	case SORT_NAME:
-		return strcmp(x->name, y->name);
+		return row_compare_key(a, b);
 	case SORT_TIME:
 		dx = (double)x->c.total, dy = (double)y->c.total;
 		break;
@@ -53,7 +86,7 @@ static int row_compare(const void *a, const void *b)
 	}
 	if (dx != dy)
 		return dx < dy ? 1 : -1;
-	return strcmp(x->name, y->name);
+	return row_compare_key(a, b);
 }
 
 /* Add the counters c into sum. */
@@ -71,79 +104,289 @@ static void count_add(struct ltr_count *sum, const struct ltr_count *c)
 	sum->self += c->self;
 }
 
-/* Build one row per function name, summed over threads; returns the count. */
-static size_t rows_collect(const struct ltr_session *s, struct row **out)
+/* Merge neighbouring rows with the same key; returns the new count. */
+static size_t rows_merge(struct row *rows, size_t n)
+{
+	size_t i, k = 0;
+
+	qsort(rows, n, sizeof(*rows), row_compare_key);
+	for (i = 0; i < n; i++) {
+		if (k && row_compare_key(&rows[k - 1], &rows[i]) == 0)
+			count_add(&rows[k - 1].c, &rows[i].c);
+		else
+			rows[k++] = rows[i];
+	}
+	return k;
+}
+
+/* Build the table: per function, or per process and function (by_pid). */
+static void table_build(struct table *t, const struct ltr_session *s,
+			bool by_pid)
 {
 	uint32_t nfuncs = __atomic_load_n(&s->nfuncs, __ATOMIC_ACQUIRE);
 	uint32_t nthreads = __atomic_load_n(&s->nthreads, __ATOMIC_ACQUIRE);
-	struct row *rows;
-	size_t n = 0, i, k;
-	uint32_t f, t;
+	size_t cap = 64, i;
+	uint32_t f, th;
 
 	if (nfuncs > LTR_MAX_FUNCS)
 		nfuncs = LTR_MAX_FUNCS;
 	if (nthreads > LTR_MAX_THREADS)
 		nthreads = LTR_MAX_THREADS;
-	rows = calloc(nfuncs ? nfuncs : 1, sizeof(*rows));
-	if (!rows)
+	memset(t, 0, sizeof(*t));
+	t->rows = malloc(cap * sizeof(*t->rows));
+	if (!t->rows)
 		error_msg_and_die("out of memory");
-	for (f = 0; f < nfuncs; f++) {
-		struct row *r = &rows[n];
+	for (th = 0; th < nthreads; th++) {
+		const struct ltr_thread *slot = &s->threads[th];
 
-		for (t = 0; t < nthreads; t++)
-			count_add(&r->c, &s->threads[t].counts[f]);
-		if (!r->c.calls)
-			continue;
-		session_func_name(s, f, r->name, sizeof(r->name));
-		n++;
+		for (f = 0; f < nfuncs; f++) {
+			struct row *r;
+
+			if (!slot->counts[f].calls)
+				continue;
+			if (t->n == cap) {
+				cap *= 2;
+				t->rows = realloc(t->rows, cap * sizeof(*t->rows));
+				if (!t->rows)
+					error_msg_and_die("out of memory");
+			}
+			r = &t->rows[t->n++];
+			r->lib = format_lib(f);
+			r->func = format_func_raw(f);
+			r->pid = by_pid ? slot->pid : 0;
+			memset(&r->c, 0, sizeof(r->c));
+			count_add(&r->c, &slot->counts[f]);
+		}
+		/* Merge as we go: memory stays bounded by distinct rows. */
+		t->n = rows_merge(t->rows, t->n);
 	}
-	/* Merge targets of the same name (versions, several definitions). */
-	sort_by = SORT_NAME;
-	qsort(rows, n, sizeof(*rows), row_compare);
-	for (i = 0, k = 0; i < n; i++) {
-		if (k && strcmp(rows[k - 1].name, rows[i].name) == 0)
-			count_add(&rows[k - 1].c, &rows[i].c);
-		else
-			rows[k++] = rows[i];
-	}
-	*out = rows;
-	return k;
+	for (i = 0; i < t->n; i++)
+		count_add(&t->total, &t->rows[i].c);
+	qsort(t->rows, t->n, sizeof(*t->rows), row_compare);
+}
+
+/* Seconds and microseconds of ticks. */
+static double secs(uint64_t ticks)
+{
+	return (double)ticks / ticks_per_ns * 1e-9;
+}
+
+static double usecs(double ticks)
+{
+	return ticks / ticks_per_ns * 1e-3;
+}
+
+static uint64_t nsecs(double ticks)
+{
+	return (uint64_t)(ticks / ticks_per_ns);
+}
+
+/* Share of the summed self time, in percent. */
+static double percent(const struct row *r, const struct table *t)
+{
+	return t->total.self ? 100.0 * (double)r->c.self / (double)t->total.self : 0;
 }
 
 static const char rule[] =
 	"------ ----------- ----------- -------- -------- -------- ---------- -------- ----------------\n";
 
-void summary_print(FILE *out, const struct ltr_session *s, enum sort_key key,
-		   double ticks_per_ns)
+static void print_text(FILE *out, const struct table *t)
 {
-	double tick_s = 1e-9 / ticks_per_ns, tick_us = 1e-3 / ticks_per_ns;
-	uint64_t self_sum = 0, calls = 0, errors = 0;
-	struct row *rows;
-	size_t n, i;
+	size_t i;
 
-	n = rows_collect(s, &rows);
-	sort_by = key;
-	qsort(rows, n, sizeof(*rows), row_compare);
-	for (i = 0; i < n; i++) {
-		self_sum += rows[i].c.self;
-		calls += rows[i].c.calls;
-		errors += rows[i].c.errors;
-	}
 	fprintf(out, "%% time     total s      self s   avg us   min us   max us      calls   errors function\n");
 	fputs(rule, out);
-	for (i = 0; i < n; i++) {
-		const struct ltr_count *c = &rows[i].c;
+	for (i = 0; i < t->n; i++) {
+		const struct row *r = &t->rows[i];
 
-		fprintf(out, "%6.2f %11.6f %11.6f %8.3f %8.3f %8.3f %10llu %8llu %s\n",
-			self_sum ? 100.0 * (double)c->self / (double)self_sum : 0.0,
-			(double)c->total * tick_s, (double)c->self * tick_s,
-			row_avg(&rows[i]) * tick_us, (double)c->min * tick_us,
-			(double)c->max * tick_us, (unsigned long long)c->calls,
-			(unsigned long long)c->errors, rows[i].name);
+		fprintf(out, "%6.2f %11.6f %11.6f %8.3f %8.3f %8.3f %10llu %8llu %s:%s\n",
+			percent(r, t), secs(r->c.total), secs(r->c.self),
+			usecs(row_avg(r)), usecs((double)r->c.min),
+			usecs((double)r->c.max), (unsigned long long)r->c.calls,
+			(unsigned long long)r->c.errors, r->lib,
+			format_func_display(r->func));
 	}
 	fputs(rule, out);
 	fprintf(out, "%6.2f %11.6f %11s %8s %8s %8s %10llu %8llu total\n",
-		n ? 100.0 : 0.0, (double)self_sum * tick_s, "", "", "", "",
-		(unsigned long long)calls, (unsigned long long)errors);
-	free(rows);
+		t->n ? 100.0 : 0.0, secs(t->total.self), "", "", "", "",
+		(unsigned long long)t->total.calls,
+		(unsigned long long)t->total.errors);
+}
+
+/* Write s as a CSV field (quoted when it needs to be). */
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, out);
+		return;
+	}
+	putc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc('"', out);
+		putc(*s, out);
+	}
+	putc('"', out);
+}
+
+static void print_csv(FILE *out, const struct table *t)
+{
+	size_t i;
+
+	fputs("lib,function,calls,errors,total_ns,self_ns,avg_ns,min_ns,max_ns,percent_self\n",
+	      out);
+	for (i = 0; i < t->n; i++) {
+		const struct row *r = &t->rows[i];
+
+		csv_field(out, r->lib);
+		putc(',', out);
+		csv_field(out, format_func_display(r->func));
+		fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.2f\n",
+			(unsigned long long)r->c.calls,
+			(unsigned long long)r->c.errors,
+			(unsigned long long)nsecs((double)r->c.total),
+			(unsigned long long)nsecs((double)r->c.self),
+			(unsigned long long)nsecs(row_avg(r)),
+			(unsigned long long)nsecs((double)r->c.min),
+			(unsigned long long)nsecs((double)r->c.max),
+			percent(r, t));
+	}
+}
+
+/* Write s as a JSON string. */
+static void json_str(FILE *out, const char *s)
+{
+	putc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			putc(c, out);
+	}
+	putc('"', out);
+}
+
+/* The numbers of counters c, as JSON members. */
+static void json_counts(FILE *out, const struct ltr_count *c)
+{
+	fprintf(out, "\"calls\":%llu,\"errors\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,\"min_ns\":%llu,\"max_ns\":%llu",
+		(unsigned long long)c->calls, (unsigned long long)c->errors,
+		(unsigned long long)nsecs((double)c->total),
+		(unsigned long long)nsecs((double)c->self),
+		(unsigned long long)nsecs((double)c->min),
+		(unsigned long long)nsecs((double)c->max));
+}
+
+/* The rows of t as a JSON array of functions (of pid only, if pid). */
+static void json_functions(FILE *out, const struct table *t, int pid)
+{
+	bool first = true;
+	size_t i;
+
+	putc('[', out);
+	for (i = 0; i < t->n; i++) {
+		const struct row *r = &t->rows[i];
+
+		if (pid && r->pid != pid)
+			continue;
+		fputs(first ? "{\"lib\":" : ",{\"lib\":", out);
+		first = false;
+		json_str(out, r->lib);
+		fputs(",\"function\":", out);
+		json_str(out, format_func_display(r->func));
+		putc(',', out);
+		json_counts(out, &r->c);
+		fprintf(out, ",\"avg_ns\":%llu}", (unsigned long long)nsecs(row_avg(r)));
+	}
+	putc(']', out);
+}
+
+/* The rows of t summed per library, as a JSON array. */
+static void json_libraries(FILE *out, const struct table *t)
+{
+	struct row *libs = calloc(t->n ? t->n : 1, sizeof(*libs));
+	size_t i, n;
+
+	if (!libs)
+		error_msg_and_die("out of memory");
+	for (i = 0; i < t->n; i++) {
+		libs[i].lib = t->rows[i].lib;
+		libs[i].func = "";
+		count_add(&libs[i].c, &t->rows[i].c);
+	}
+	n = rows_merge(libs, t->n);
+	qsort(libs, n, sizeof(*libs), row_compare);
+	putc('[', out);
+	for (i = 0; i < n; i++) {
+		fputs(i ? ",{\"lib\":" : "{\"lib\":", out);
+		json_str(out, libs[i].lib);
+		putc(',', out);
+		json_counts(out, &libs[i].c);
+		putc('}', out);
+	}
+	putc(']', out);
+	free(libs);
+}
+
+static void print_json(FILE *out, const struct ltr_session *s,
+		       const struct table *t)
+{
+	struct table per_pid;
+	size_t i;
+	int last = 0;
+
+	table_build(&per_pid, s, true);
+	fputs("{\"functions\":", out);
+	json_functions(out, t, 0);
+	fputs(",\"libraries\":", out);
+	json_libraries(out, t);
+	fputs(",\"processes\":[", out);
+	/* One entry per pid, in the order of the rows' first appearance. */
+	sort_by = SORT_NAME;
+	qsort(per_pid.rows, per_pid.n, sizeof(*per_pid.rows), row_compare_key);
+	for (i = 0; i < per_pid.n; i++) {
+		struct ltr_count sum = { 0 };
+		size_t j;
+
+		if (per_pid.rows[i].pid == last)
+			continue;
+		last = per_pid.rows[i].pid;
+		for (j = i; j < per_pid.n && per_pid.rows[j].pid == last; j++)
+			count_add(&sum, &per_pid.rows[j].c);
+		fprintf(out, "%s{\"pid\":%d,", i ? "," : "", last);
+		json_counts(out, &sum);
+		fputs(",\"functions\":", out);
+		json_functions(out, &per_pid, last);
+		putc('}', out);
+	}
+	fputs("],\"total\":{", out);
+	json_counts(out, &t->total);
+	fputs("}}\n", out);
+	free(per_pid.rows);
+}
+
+void summary_print(FILE *out, const struct ltr_session *s, enum sort_key key,
+		   enum summary_format format, double rate)
+{
+	struct table t;
+
+	ticks_per_ns = rate;
+	sort_by = key;
+	table_build(&t, s, false);
+	switch (format) {
+	case SUMMARY_TEXT:
+		print_text(out, &t);
+		break;
+	case SUMMARY_CSV:
+		print_csv(out, &t);
+		break;
+	case SUMMARY_JSON:
+		print_json(out, s, &t);
+		break;
+	}
+	free(t.rows);
 }

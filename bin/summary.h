@@ -8,8 +8,8 @@
 #include "../lib/session.h"
 #include "options.h"
 
-/* Sum every thread's counters in s and print the table to out, sorted by key. */
+/* Sum every thread's counters in s and print them to out, sorted by key. */
 void summary_print(FILE *out, const struct ltr_session *s, enum sort_key key,
-		   double ticks_per_ns);
+		   enum summary_format format, double ticks_per_ns);
 
 #endif

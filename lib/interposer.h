@@ -133,7 +133,7 @@ bool ltr_select_call(const struct ltr_object *caller,
 uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 		       const struct ltr_object *obj);
 
-/* Forget the targets in [start, end): their object was unloaded. */
+/* Forget the targets in [start, end) for new bindings: their object was unloaded. */
 void ltr_stubs_forget(uintptr_t start, uintptr_t end);
 
 /* Is addr one of our stubs? */

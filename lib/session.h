@@ -56,6 +56,7 @@ struct ltr_rule {
 
 /* Function flags, set by the interposer. */
 #define LTR_FN_ENTRY_ONLY 0x1u /* never hijack the return (dlopen, vfork...) */
+#define LTR_FN_FORGOTTEN 0x2u  /* its object was unloaded (dlclose) */
 
 /* One traced target: a function address in a loaded object. */
 struct ltr_func {

@@ -104,20 +104,25 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 	return (uintptr_t)ltr_stubs + STUB_SIZE * idx;
 }
 
+/*
+ * Forget the targets of an unloaded object: a library loaded later at the
+ * same address gets stubs of its own.  Only the address index changes:
+ * funcs[].addr stays, because la_objclose also runs at exit, while other
+ * threads may still be calling through these stubs.
+ */
 void ltr_stubs_forget(uintptr_t start, uintptr_t end)
 {
 	struct ltr_session *s = ltr_session;
 	uint32_t h, idx;
 
 	spin_lock();
-	/* Rebuild the index without the unloaded targets. */
 	memset(hash_index, 0, sizeof(hash_index));
 	for (idx = 0; idx < s->nfuncs; idx++) {
 		struct ltr_func *fn = &s->funcs[idx];
 
 		if (fn->addr >= start && fn->addr < end)
-			fn->addr = 0;
-		if (!fn->addr)
+			fn->flags |= LTR_FN_FORGOTTEN;
+		if (fn->flags & LTR_FN_FORGOTTEN)
 			continue;
 		for (h = hash_of(fn->addr); hash_index[h];
 		     h = (h + 1) & (HASH_SIZE - 1))

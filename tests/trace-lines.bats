@@ -98,7 +98,7 @@ exited - -"
 }
 
 @test "--json for a killed program and for calls that never return" {
-	run_split ltruss --json -u 'libfix:*' "$PROGS/killself" 3
+	run_split ltruss --json -u 'libfix:*' "$PROGS/die" 3 kill
 	[ "$status" -eq 137 ]
 	run jq -r 'select(.type == "killed") | .signal' <<<"$err"
 	assert_output SIGKILL
@@ -107,7 +107,7 @@ exited - -"
 }
 
 @test "killed by SIGKILL mid-trace: every call completed before is printed" {
-	run_split ltruss -u 'libfix:*' "$PROGS/killself" 50000
+	run_split ltruss -u 'libfix:*' "$PROGS/die" 50000 kill
 	[ "$status" -eq 137 ]
 	[ "$(grep -c '^libfix:fix_add(' <<<"$err")" -eq 50000 ]
 	grep -qx 'libfix:fix_add(0xc34f, 0x1, .*) = 0xc350' <<<"$err"

@@ -75,14 +75,15 @@ tests_progs_bin_bad_interp_SOURCES = tests/progs/hello.c
 tests_progs_bin_bad_interp_LDFLAGS = -Wl,--dynamic-linker=/nonexistent/ld-ltruss.so.2
 
 # ---- trace output fixtures ------------------------------------------------
-check_PROGRAMS += tests/progs/bin/blocker tests/progs/bin/killself \
+check_PROGRAMS += tests/progs/bin/blocker tests/progs/bin/die \
 	tests/progs/bin/slow
 tests_progs_bin_blocker_SOURCES = tests/progs/trace/blocker.c
 tests_progs_bin_blocker_CFLAGS = -O2 -pthread -fno-builtin
 tests_progs_bin_blocker_LDFLAGS = -pthread
-tests_progs_bin_killself_SOURCES = tests/progs/trace/killself.c
-tests_progs_bin_killself_LDFLAGS = $(FIX_RPATH)
-tests_progs_bin_killself_LDADD = $(FIX_LIB)
+tests_progs_bin_die_SOURCES = tests/progs/trace/die.c
+tests_progs_bin_die_CFLAGS = -O1 -pthread
+tests_progs_bin_die_LDFLAGS = $(FIX_RPATH) -pthread
+tests_progs_bin_die_LDADD = $(FIX_LIB)
 tests_progs_bin_slow_SOURCES = tests/progs/trace/slow.c
 tests_progs_bin_slow_LDFLAGS = $(FIX_RPATH)
 tests_progs_bin_slow_LDADD = $(FIX_LIB)

@@ -1,0 +1,104 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# summary.bats: -c/-C summaries, their formats, and exact counts however the program ends.
+
+load helpers
+
+# calls_of FUNC: the calls column of FUNC's row in a text summary in $err.
+calls_of() {
+	awk -v f="$1" '$NF == f { print $(NF-2) }' <<<"$err"
+}
+
+@test "-c: the table of SPEC section 4, no trace lines" {
+	run_split ltruss -c -u 'libfix:*' "$PROGS/fix-lazy" 10
+	[ "$status" -eq 0 ]
+	run head -2 <<<"$err"
+	assert_line --index 0 '% time     total s      self s   avg us   min us   max us      calls   errors function'
+	assert_line --index 1 '------ ----------- ----------- -------- -------- -------- ---------- -------- ----------------'
+	[ "$(calls_of libfix:fix_add)" -eq 11 ]
+	[ "$(calls_of libfix:fix_twice)" -eq 1 ]
+	[ "$(calls_of total)" -eq 13 ]
+	grep -Eqx '100\.00 +[0-9]+\.[0-9]{6} +13 +0 total' <<<"$err"
+	[ "$(grep -c '^libfix:' <<<"$err")" -eq 0 ]
+	[ "$(grep -c '+++ exited' <<<"$err")" -eq 0 ]
+}
+
+@test "-C: trace lines and the table" {
+	run_split ltruss -C -u 'libfix:fix_pick' "$PROGS/fix-lazy" 1
+	grep -Eqx 'libfix:fix_pick\(0x7, .*\) = 0x46' <<<"$err"
+	[ "$(calls_of libfix:fix_pick)" -eq 1 ]
+}
+
+@test "-S sorts by calls, by name, and the percentages add up" {
+	run_split ltruss -c -S calls -u 'libfix:*' "$PROGS/fix-lazy" 10
+	[ "$(sed -n 3p <<<"$err" | awk '{ print $NF }')" = "libfix:fix_add" ]
+	run_split ltruss -c -S name -u 'libfix:*' "$PROGS/fix-lazy" 10
+	run sed -n '3,5p' <<<"$err"
+	[ "$(awk '{ print $NF }' <<<"$output" | tr '\n' ' ')" = "libfix:fix_add libfix:fix_pick libfix:fix_twice " ]
+	run awk 'NR > 2 && $NF ~ /^libfix/ { s += $1 } END { printf "%.0f", s }' <<<"$err"
+	assert_output 100
+}
+
+@test "--summary-format json: per function, per library, per process" {
+	run_split ltruss -c --summary-format json -u 'libfix:*' -u 'libc:strlen' "$PROGS/fix-lazy" 10
+	[ "$status" -eq 0 ]
+	run jq -r '.functions[] | "\(.lib):\(.function) \(.calls)"' <<<"$err"
+	assert_line 'libfix:fix_add 11'
+	assert_line 'libc:strlen 1'
+	run jq -r '.libraries[] | "\(.lib) \(.calls)"' <<<"$err"
+	assert_line 'libfix 13'
+	assert_line 'libc 1'
+	run jq -r '[.total.calls, ([.functions[].calls] | add), (.processes | length), .processes[0].calls] | join(" ")' <<<"$err"
+	assert_output '14 14 1 14'
+}
+
+@test "--summary-format csv: a header and one row per function" {
+	run_split ltruss -c --summary-format csv -u 'libfix:*' "$PROGS/fix-lazy" 10
+	run head -1 <<<"$err"
+	assert_output 'lib,function,calls,errors,total_ns,self_ns,avg_ns,min_ns,max_ns,percent_self'
+	grep -Eqx 'libfix,fix_add,11,0,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9.]+' <<<"$err"
+	[ "$(wc -l <<<"$err")" -eq 4 ]
+}
+
+@test "--summary-format rejects an unknown format" {
+	run ltruss -c --summary-format xml true
+	assert_failure 2
+	assert_output "ltruss: error: unknown summary format 'xml' (use text, json or csv); see 'ltruss --help'"
+}
+
+@test "self time excludes traced callees" {
+	run_split ltruss -c --summary-format json -u 'libfix::*' "$PROGS/fix-lazy" 1
+	run jq -r '.functions[] | select(.function == "fix_twice") | (.self_ns < .total_ns)' <<<"$err"
+	assert_output true
+}
+
+@test "exact counts when the program is killed: SIGKILL, SIGSEGV, abort" {
+	for how in kill segv abort; do
+		run_split ltruss -c -u 'libfix:fix_add' "$PROGS/die" 123456 "$how"
+		[ "$status" -gt 128 ]
+		[ "$(calls_of libfix:fix_add)" -eq 123456 ]
+		grep -q '^+++ killed by SIG' <<<"$err"
+	done
+}
+
+@test "exact counts with _exit from a thread" {
+	run_split ltruss -c -u 'libfix:fix_add' "$PROGS/die" 1000 thread-exit
+	[ "$status" -eq 7 ]
+	[ "$(calls_of libfix:fix_add)" -eq 1000 ]
+}
+
+@test "counts with threads still calling at exit: every completed call, none twice" {
+	run_split ltruss -c --summary-format json -u 'libfix:fix_add' "$PROGS/die" 1000 running
+	[ "$status" -eq 3 ]
+	run jq -r '.functions[0].calls >= 1000' <<<"$err"
+	assert_output true
+}
+
+@test "-f: the summary covers every process" {
+	run_split ltruss -f -c --summary-format json -u 'libc:getpid' sh -c 'for i in 1 2 3; do sh -c "true"; done'
+	[ "$status" -eq 0 ]
+	run jq -r '.processes | length >= 1' <<<"$err"
+	assert_output true
+	run_split ltruss -f -c -u 'libfix:fix_add' sh -c "'$PROGS/fix-lazy' 1000 >/dev/null; '$PROGS/fix-lazy' 500 >/dev/null"
+	[ "$(calls_of libfix:fix_add)" -eq 1502 ]
+}
