@@ -18,11 +18,8 @@
 
 #define ARGS_SHOWN 3
 
-/* Write s as a JSON string. */
-static void json_string(const char *s)
+void json_write_string(FILE *out, const char *s)
 {
-	FILE *out = fmt.out;
-
 	putc('"', out);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
@@ -55,9 +52,9 @@ static void json_call_head(const char *type, const struct who *w,
 	fprintf(fmt.out, "{\"type\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":%llu,\"lib\":",
 		type, w->pid, w->tid,
 		(unsigned long long)clock_realtime_ns(tsc));
-	json_string(format_lib(c->fn));
+	json_write_string(fmt.out, format_lib(c->fn));
 	fputs(",\"func\":", fmt.out);
-	json_string(format_func(c->fn));
+	json_write_string(fmt.out, format_func(c->fn));
 	fprintf(fmt.out, ",\"depth\":%u,\"args\":[", c->depth);
 	for (i = 0; i < ARGS_SHOWN; i++) {
 		if (i)
@@ -69,8 +66,8 @@ static void json_call_head(const char *type, const struct who *w,
 		char buf[512];
 
 		fputs(",\"caller\":", fmt.out);
-		json_string(symbolize(fmt.session, w->pid, c->caller, buf,
-				      sizeof(buf)));
+		json_write_string(fmt.out, symbolize(fmt.session, w->pid,
+						     c->caller, buf, sizeof(buf)));
 	}
 }
 

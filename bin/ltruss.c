@@ -16,6 +16,7 @@
 #include "format.h"
 #include "options.h"
 #include "processes.h"
+#include "profile.h"
 #include "reader.h"
 #include "session.h"
 #include "summary.h"
@@ -71,6 +72,7 @@ int main(int argc, char **argv)
 {
 	struct options opts;
 	unsigned long long dropped;
+	bool events;
 	struct outcome o;
 	char *path;
 	FILE *out;
@@ -79,7 +81,9 @@ int main(int argc, char **argv)
 	options_parse(&opts, argc, argv);
 	path = target_resolve(opts.argv[0]);
 	out = open_output(opts.output);
-	session_create(&session, &opts);
+	profile_init(opts.tree, opts.folded, opts.chrome);
+	events = opts.trace || profile_enabled();
+	session_create(&session, &opts, events);
 	fmt.out = out;
 	fmt.session = session.s;
 	fmt.timestamps = opts.timestamps;
@@ -87,9 +91,9 @@ int main(int argc, char **argv)
 	fmt.durations = opts.durations;
 	fmt.demangle = !opts.no_demangle;
 	fmt.caller = opts.caller;
-	trace_init(opts.json ? &format_json : &format_text);
+	trace_init(!opts.trace ? NULL : opts.json ? &format_json : &format_text);
 
-	processes_init(session.s, opts.trace);
+	processes_init(session.s, events);
 	/* With -f, orphaned descendants become ours to wait for. */
 	if (opts.follow && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
 		perror_msg_and_die("cannot become a subreaper for -f");
@@ -97,14 +101,16 @@ int main(int argc, char **argv)
 	clock_start();
 	pid = launch_start(path, opts.argv, session.fd);
 	free(path);
-	o = launch_wait(pid, opts.follow, opts.trace ? processes_pump : NULL,
-			opts.trace ? idle : NULL, processes_reaped);
+	o = launch_wait(pid, opts.follow, events ? processes_pump : NULL,
+			events ? idle : NULL, processes_reaped);
 	processes_finish();
 	if (!opts.trace)
 		report_killed(out, &o);
 	if (opts.count)
 		summary_print(out, session.s, opts.sort, opts.summary_format,
 			      clock_ticks_per_ns());
+	if (profile_enabled())
+		profile_finish(out, clock_ticks_per_ns());
 	trace_done();
 	symbolize_done();
 	if (fflush(out) != 0 || (out != stderr && fclose(out) != 0))

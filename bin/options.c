@@ -34,6 +34,11 @@ static const char usage_text[] =
 	"      --summary-format text|json|csv\n"
 	"                     how to print the summary (json: also per library\n"
 	"                     and per process)\n"
+	"      --tree         print the call tree with calls and times on exit\n"
+	"      --folded FILE  write collapsed call stacks with self times\n"
+	"                     (flamegraph.pl, speedscope)\n"
+	"      --chrome FILE  write a trace-event JSON file (Perfetto,\n"
+	"                     chrome://tracing)\n"
 	"  -t                 prefix lines with the time of day; -tt with\n"
 	"                     microseconds; -ttt as seconds since the epoch\n"
 	"  -r                 prefix lines with the time since the previous line\n"
@@ -51,7 +56,7 @@ static const char usage_text[] =
 	"its libraries.  See ltruss(1).\n";
 
 enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_NO_DEMANGLE, OPT_CALLER,
-       OPT_SUMMARY_FORMAT };
+       OPT_SUMMARY_FORMAT, OPT_TREE, OPT_FOLDED, OPT_CHROME };
 
 static const struct option long_options[] = {
 	{ "depth", required_argument, NULL, 'D' },
@@ -66,6 +71,9 @@ static const struct option long_options[] = {
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "caller", no_argument, NULL, OPT_CALLER },
 	{ "summary-format", required_argument, NULL, OPT_SUMMARY_FORMAT },
+	{ "tree", no_argument, NULL, OPT_TREE },
+	{ "folded", required_argument, NULL, OPT_FOLDED },
+	{ "chrome", required_argument, NULL, OPT_CHROME },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -164,6 +172,15 @@ void options_parse(struct options *opts, int argc, char **argv)
 			break;
 		case OPT_CALLER:
 			opts->caller = true;
+			break;
+		case OPT_TREE:
+			opts->tree = true;
+			break;
+		case OPT_FOLDED:
+			opts->folded = optarg;
+			break;
+		case OPT_CHROME:
+			opts->chrome = optarg;
 			break;
 		case OPT_SUMMARY_FORMAT:
 			if (strcmp(optarg, "text") == 0)

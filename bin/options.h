@@ -31,6 +31,9 @@ struct options {
 	bool drop;               /* --drop */
 	bool no_demangle;        /* --no-demangle */
 	bool caller;             /* --caller */
+	bool tree;               /* --tree */
+	const char *folded;      /* --folded FILE */
+	const char *chrome;      /* --chrome FILE */
 	char **argv;             /* the command and its arguments */
 };
 

@@ -12,7 +12,8 @@
 #include "fd-util.h"
 #include "session.h"
 
-void session_create(struct session_handle *h, const struct options *opts)
+void session_create(struct session_handle *h, const struct options *opts,
+		    bool events)
 {
 	size_t size = sizeof(struct ltr_session);
 	struct ltr_session *s;
@@ -32,7 +33,7 @@ void session_create(struct session_handle *h, const struct options *opts)
 	s->header_size = (uint32_t)sizeof(*s);
 	s->total_size = size;
 	s->owner_uid = (uint32_t)geteuid();
-	s->flags = (opts->trace ? LTR_F_TRACE : 0) |
+	s->flags = (events ? LTR_F_TRACE : 0) |
 		   (opts->count ? LTR_F_COUNT : 0) |
 		   (opts->drop ? LTR_F_DROP : 0) |
 		   (opts->follow ? LTR_F_FOLLOW : 0);

@@ -11,8 +11,9 @@ struct session_handle {
 	int fd;                /* the memfd (close-on-exec in ltruss) */
 };
 
-/* Create a session for opts; exits 2 on failure. */
-void session_create(struct session_handle *h, const struct options *opts);
+/* Create a session for opts (events wanted: trace); exits 2 on failure. */
+void session_create(struct session_handle *h, const struct options *opts,
+		    bool events);
 
 /* Name of function f in the session ("lib:func"), into buf. */
 const char *session_func_name(const struct ltr_session *s, uint32_t f,

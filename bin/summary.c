@@ -253,23 +253,6 @@ static void print_csv(FILE *out, const struct table *t)
 	}
 }
 
-/* Write s as a JSON string. */
-static void json_str(FILE *out, const char *s)
-{
-	putc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			putc(c, out);
-	}
-	putc('"', out);
-}
-
 /* The numbers of counters c, as JSON members. */
 static void json_counts(FILE *out, const struct ltr_count *c)
 {
@@ -295,9 +278,9 @@ static void json_functions(FILE *out, const struct table *t, int pid)
 			continue;
 		fputs(first ? "{\"lib\":" : ",{\"lib\":", out);
 		first = false;
-		json_str(out, r->lib);
+		json_write_string(out, r->lib);
 		fputs(",\"function\":", out);
-		json_str(out, format_func_display(r->func));
+		json_write_string(out, format_func_display(r->func));
 		putc(',', out);
 		json_counts(out, &r->c);
 		fprintf(out, ",\"avg_ns\":%llu}", (unsigned long long)nsecs(row_avg(r)));
@@ -323,7 +306,7 @@ static void json_libraries(FILE *out, const struct table *t)
 	putc('[', out);
 	for (i = 0; i < n; i++) {
 		fputs(i ? ",{\"lib\":" : "{\"lib\":", out);
-		json_str(out, libs[i].lib);
+		json_write_string(out, libs[i].lib);
 		putc(',', out);
 		json_counts(out, &libs[i].c);
 		putc('}', out);

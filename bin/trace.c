@@ -21,6 +21,7 @@
 
 #include "clock.h"
 #include "error.h"
+#include "profile.h"
 #include "trace.h"
 
 #define MAX_DEPTH 1024
@@ -36,6 +37,7 @@ enum call_state {
 struct tcall {
 	struct call c;
 	enum call_state state;
+	uint64_t child; /* ticks in traced calls made inside it */
 };
 
 struct thread_trace {
@@ -55,9 +57,42 @@ static struct tcall *partial;          /* the open partial line, if any */
 static struct thread_trace *partial_thread;
 static int first_tid, first_pid;        /* to notice a second thread, process */
 
+/* The format of -c: no lines (events still feed --tree and the exports). */
+static void silent_call(const struct who *w, const struct call *c) { }
+static void silent_result(const struct who *w, const struct call *c,
+			  const struct result *r) { }
+static void silent_process(int pid, int status) { }
+static void silent_killed(int pid, int sig, bool core) { }
+
+static const struct format format_silent = {
+	.whole = silent_result, .open = silent_call, .close = silent_result,
+	.partial = silent_call, .partial_end = silent_result,
+	.unfinished = silent_call, .resumed = silent_result,
+	.entry_only = silent_call, .exited = silent_process,
+	.killed = silent_killed,
+};
+
 void trace_init(const struct format *f)
 {
-	F = f;
+	F = f ? f : &format_silent;
+}
+
+/* Give a finished call of t (just popped) to the profiles. */
+static void profile_end(struct thread_trace *t, struct tcall *tc,
+			const struct result *r)
+{
+	const struct call *stack[MAX_DEPTH];
+	uint64_t dur = r->ts_exit - tc->c.ts_enter;
+	uint32_t i;
+
+	if (t->depth)
+		t->stack[t->depth - 1].child += dur;
+	if (!profile_enabled())
+		return;
+	for (i = 0; i < t->depth; i++)
+		stack[i] = &t->stack[i].c;
+	profile_call(&t->who, stack, t->depth, &tc->c, r,
+		     dur > tc->child ? dur - tc->child : 0);
 }
 
 /* Calls of thread t end with why (a process exec'd, exited or was killed). */
@@ -147,6 +182,8 @@ static void call_from_event(struct call *c, const struct ltr_event *ev)
 static void end_call(struct thread_trace *t, struct tcall *tc,
 		     const struct result *r)
 {
+	if (tc->c.ts_enter && r->ts_exit >= tc->c.ts_enter)
+		profile_end(t, tc, r);
 	switch (tc->state) {
 	case PENDING:
 		close_partial();
@@ -191,10 +228,10 @@ static void call_ends(struct thread_trace *t, const struct ltr_event *ev)
 	if (t->depth == ev->depth + 1u && t->stack[t->depth - 1].c.fn == ev->fn) {
 		tc = &t->stack[--t->depth];
 	} else {
+		/* Its entry was in the parent process: no times to count. */
 		memset(&none, 0, sizeof(none));
 		none.c.fn = ev->fn;
 		none.c.depth = ev->depth;
-		none.c.ts_enter = ev->ts;
 		none.state = UNFINISHED;
 		tc = &none;
 	}
@@ -218,6 +255,7 @@ void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
 		tc = &t->stack[t->depth++];
 		call_from_event(&tc->c, ev);
 		tc->state = PENDING;
+		tc->child = 0;
 		break;
 	case LTR_EV_CALL: {
 		struct call c;

@@ -102,3 +102,45 @@ calls_of() {
 	run_split ltruss -f -c -u 'libfix:fix_add' sh -c "'$PROGS/fix-lazy' 1000 >/dev/null; '$PROGS/fix-lazy' 500 >/dev/null"
 	[ "$(calls_of libfix:fix_add)" -eq 1502 ]
 }
+
+@test "--tree: call paths with calls, inclusive and self time" {
+	run_split ltruss -c --tree -u 'libfix::*' "$PROGS/fix-lazy" 3
+	[ "$status" -eq 0 ]
+	run sed -n '/call tree$/,$p' <<<"$err"
+	assert_line --index 0 '     calls     total us      self us  call tree'
+	assert_line --regexp '^ +4 +[0-9.]+ +[0-9.]+  libfix:fix_add$'
+	assert_line --regexp '^ +1 +[0-9.]+ +[0-9.]+  libfix:fix_twice$'
+	assert_line --regexp '^ +1 +[0-9.]+ +[0-9.]+    libfix:fix_add$'
+}
+
+@test "--folded: collapsed stacks a flame graph reads" {
+	run_split ltruss --folded stacks.txt -u 'libfix::*' "$PROGS/fix-lazy" 3
+	[ "$status" -eq 0 ]
+	# trace lines are still printed without -c
+	grep -q '^libfix:fix_twice' <<<"$err"
+	run cat stacks.txt
+	assert_line --regexp '^libfix:fix_twice;libfix:fix_add [0-9]+$'
+	assert_line --regexp '^libfix:fix_add [0-9]+$'
+	[ "${#lines[@]}" -eq 4 ]
+}
+
+@test "--chrome: trace-event JSON with one event per call and process names" {
+	run_split ltruss -c --chrome trace.json -u 'libfix::*' "$PROGS/fix-lazy" 3
+	[ "$status" -eq 0 ]
+	run jq -r '[.traceEvents[] | select(.ph == "X")] | length' trace.json
+	assert_output 7
+	run jq -r '.traceEvents[] | select(.ph == "M") | .args.name' trace.json
+	assert_output fix-lazy
+	run jq -e '[.traceEvents[] | select(.ph == "X") | (.dur >= 0 and .ts > 0 and .tid > 0)] | all' trace.json
+	assert_success
+}
+
+@test "--folded and --chrome to unwritable paths fail before the program runs" {
+	run ltruss --folded /nonexistent/x -c touch ran
+	assert_failure 2
+	assert_output "ltruss: error: cannot write '/nonexistent/x' (--folded): No such file or directory"
+	run ltruss --chrome /nonexistent/x -c touch ran
+	assert_failure 2
+	assert_output "ltruss: error: cannot write '/nonexistent/x' (--chrome): No such file or directory"
+	[ ! -e ran ]
+}

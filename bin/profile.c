@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * profile.c: aggregate calls by call path, for people who would rather
+ * look than read.
+ *
+ *  --tree     the call tree, indented, with calls, inclusive and self time
+ *             per path ("Under/In" profiles);
+ *  --folded   collapsed stacks, "lib:a;lib:b;lib:c SELF_NS" a line, the
+ *             input of flamegraph.pl and speedscope;
+ *  --chrome   the Trace Event Format that Perfetto and chrome://tracing
+ *             open: one complete event per call, one track per thread.
+ * Paths are kept in a hash table keyed by the path string.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "error.h"
+#include "profile.h"
+
+#define PATH_MAX_LEN 4096
+
+/* One call path with its sums. */
+struct path {
+	char *key;      /* "lib:a;lib:b" */
+	uint32_t depth;
+	uint64_t calls, total, self; /* ticks */
+	struct path *next;
+};
+
+static bool want_tree;
+static FILE *folded, *chrome;
+static struct path **table;
+static size_t table_size, npaths;
+static bool chrome_first = true;
+
+/* FNV-1a hash of s. */
+static size_t hash(const char *s)
+{
+	size_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+/* Double the table when it gets full. */
+static void table_grow(void)
+{
+	size_t size = table_size ? table_size * 2 : 1024, i;
+	struct path **t = calloc(size, sizeof(*t));
+
+	if (!t)
+		error_msg_and_die("out of memory");
+	for (i = 0; i < table_size; i++) {
+		while (table[i]) {
+			struct path *p = table[i];
+
+			table[i] = p->next;
+			p->next = t[hash(p->key) & (size - 1)];
+			t[hash(p->key) & (size - 1)] = p;
+		}
+	}
+	free(table);
+	table = t;
+	table_size = size;
+}
+
+/* The entry of path key, created empty. */
+static struct path *path_get(const char *key, uint32_t depth)
+{
+	struct path *p;
+	size_t h;
+
+	if (npaths >= table_size)
+		table_grow();
+	h = hash(key) & (table_size - 1);
+	for (p = table[h]; p; p = p->next)
+		if (strcmp(p->key, key) == 0)
+			return p;
+	p = calloc(1, sizeof(*p));
+	if (!p || !(p->key = strdup(key)))
+		error_msg_and_die("out of memory");
+	p->depth = depth;
+	p->next = table[h];
+	table[h] = p;
+	npaths++;
+	return p;
+}
+
+/* Open file for writing, or die saying which option named it. */
+static FILE *open_export(const char *file, const char *option)
+{
+	FILE *f = fopen(file, "we");
+
+	if (!f)
+		perror_msg_and_die("cannot write '%s' (%s)", file, option);
+	return f;
+}
+
+void profile_init(bool tree, const char *folded_file, const char *chrome_file)
+{
+	want_tree = tree;
+	if (folded_file)
+		folded = open_export(folded_file, "--folded");
+	if (chrome_file) {
+		chrome = open_export(chrome_file, "--chrome");
+		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", chrome);
+	}
+}
+
+bool profile_enabled(void)
+{
+	return want_tree || folded || chrome;
+}
+
+/* Append "lib:func" of c to the path in buf at *len. */
+static void path_append(char *buf, size_t *len, const struct call *c)
+{
+	int n = snprintf(buf + *len, PATH_MAX_LEN - *len, "%s%s:%s",
+			 *len ? ";" : "", format_lib(c->fn), format_func(c->fn));
+
+	if (n > 0)
+		*len = *len + (size_t)n < PATH_MAX_LEN ? *len + (size_t)n :
+							PATH_MAX_LEN - 1;
+}
+
+/* One complete event ("X") for the Chrome trace. */
+static void chrome_event(const struct who *w, const struct call *c,
+			 const struct result *r)
+{
+	uint64_t start = clock_realtime_ns(c->ts_enter);
+	uint64_t dur = clock_ticks_to_ns(r->ts_exit - c->ts_enter);
+
+	char name[1024];
+
+	snprintf(name, sizeof(name), "%s:%s", format_lib(c->fn),
+		 format_func(c->fn));
+	fputs(chrome_first ? "\n{\"name\":" : ",\n{\"name\":", chrome);
+	json_write_string(chrome, name);
+	fputs(",\"cat\":", chrome);
+	json_write_string(chrome, format_lib(c->fn));
+	fprintf(chrome, ",\"ph\":\"X\",\"ts\":%llu.%03llu,\"dur\":%llu.%03llu,\"pid\":%d,\"tid\":%d}",
+		(unsigned long long)(start / 1000), (unsigned long long)(start % 1000),
+		(unsigned long long)(dur / 1000), (unsigned long long)(dur % 1000),
+		w->pid, w->tid);
+	chrome_first = false;
+}
+
+void profile_call(const struct who *w, const struct call *const *stack,
+		  uint32_t depth, const struct call *c, const struct result *r,
+		  uint64_t self)
+{
+	char key[PATH_MAX_LEN];
+	size_t len = 0;
+	struct path *p;
+	uint32_t i;
+
+	if (chrome)
+		chrome_event(w, c, r);
+	if (!want_tree && !folded)
+		return;
+	key[0] = '\0';
+	for (i = 0; i < depth; i++)
+		path_append(key, &len, stack[i]);
+	path_append(key, &len, c);
+	p = path_get(key, depth);
+	p->calls++;
+	p->total += r->ts_exit - c->ts_enter;
+	p->self += self;
+}
+
+/* Metadata events naming each process after its program. */
+static void chrome_process_names(void)
+{
+	const struct ltr_session *s = fmt.session;
+	uint32_t n = __atomic_load_n(&s->nobjects, __ATOMIC_ACQUIRE), i, j;
+
+	if (n > LTR_MAX_OBJECTS)
+		n = LTR_MAX_OBJECTS;
+	for (i = 0; i < n; i++) {
+		const char *path, *base;
+
+		/* The first object a process records is its program. */
+		for (j = 0; j < i && s->objects[j].pid != s->objects[i].pid; j++)
+			;
+		if (j < i || s->objects[i].path >= LTR_STRINGS_SIZE)
+			continue;
+		path = s->strings + s->objects[i].path;
+		base = strrchr(path, '/');
+		fprintf(chrome, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":",
+			chrome_first ? "\n" : ",\n", s->objects[i].pid);
+		json_write_string(chrome, base ? base + 1 : path);
+		fputs("}}", chrome);
+		chrome_first = false;
+	}
+}
+
+static int path_order(const void *a, const void *b)
+{
+	const struct path *x = *(const struct path *const *)a;
+	const struct path *y = *(const struct path *const *)b;
+
+	return strcmp(x->key, y->key);
+}
+
+/* The tree: paths in order, each indented by its depth, leaf name only. */
+static void print_tree(FILE *out, struct path **all, double rate)
+{
+	size_t i;
+
+	fprintf(out, "     calls     total us      self us  call tree\n");
+	for (i = 0; i < npaths; i++) {
+		const struct path *p = all[i];
+		const char *leaf = strrchr(p->key, ';');
+		uint32_t d;
+
+		fprintf(out, "%10llu %12.3f %12.3f  ", (unsigned long long)p->calls,
+			(double)p->total / rate * 1e-3,
+			(double)p->self / rate * 1e-3);
+		for (d = 0; d < p->depth; d++)
+			fputs("  ", out);
+		fprintf(out, "%s\n", leaf ? leaf + 1 : p->key);
+	}
+}
+
+void profile_finish(FILE *out, double rate)
+{
+	struct path **all = calloc(npaths ? npaths : 1, sizeof(*all));
+	size_t i, k = 0;
+
+	if (!all)
+		error_msg_and_die("out of memory");
+	for (i = 0; i < table_size; i++)
+		for (struct path *p = table[i]; p; p = p->next)
+			all[k++] = p;
+	qsort(all, npaths, sizeof(*all), path_order);
+	if (want_tree)
+		print_tree(out, all, rate);
+	if (folded) {
+		for (i = 0; i < npaths; i++)
+			fprintf(folded, "%s %llu\n", all[i]->key,
+				(unsigned long long)((double)all[i]->self / rate));
+		if (fclose(folded) != 0)
+			perror_msg("cannot write the --folded file");
+	}
+	if (chrome) {
+		chrome_process_names();
+		fputs("\n]}\n", chrome);
+		if (fclose(chrome) != 0)
+			perror_msg("cannot write the --chrome file");
+	}
+	for (i = 0; i < npaths; i++) {
+		free(all[i]->key);
+		free(all[i]);
+	}
+	free(all);
+	free(table);
+}
