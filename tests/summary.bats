@@ -144,3 +144,25 @@ calls_of() {
 	assert_output "ltruss: error: cannot write '/nonexistent/x' (--chrome): No such file or directory"
 	[ ! -e ran ]
 }
+
+@test "8 threads x 1M calls: exact counts, same output" {
+	plain=$("$PROGS/spin" 8 1000000)
+	run_split ltruss -c -u 'libfix:fix_add' "$PROGS/spin" 8 1000000
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$(calls_of libfix:fix_add)" -eq 8000000 ]
+}
+
+@test "64 threads x 100k calls: exact counts" {
+	run_split ltruss -c -u 'libfix:fix_add' "$PROGS/spin" 64 100000
+	[ "$status" -eq 0 ]
+	[ "$(calls_of libfix:fix_add)" -eq 6400000 ]
+}
+
+@test "8 threads traced in full: every call has its line" {
+	run_split ltruss -o trace.txt -u 'libfix:fix_add' "$PROGS/spin" 8 20000
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'libfix:fix_add(' trace.txt)" -eq 160000 ]
+	# each thread's lines carry its own id once there are several
+	[ "$(grep -o '^\[pid [0-9]*\]' trace.txt | sort -u | wc -l)" -ge 8 ]
+}
