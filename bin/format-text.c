@@ -16,6 +16,7 @@
 
 #include "clock.h"
 #include "demangle.h"
+#include "session.h"
 #include "symbolize.h"
 #include "format.h"
 
@@ -339,22 +340,32 @@ const struct format format_text = {
 	.killed = text_killed,
 };
 
-const char *format_lib(uint32_t fn)
+/* Function fn's entry, if it is filled in. */
+static const struct ltr_func *func_entry(uint32_t fn)
 {
 	const struct ltr_session *s = fmt.session;
 
-	if (fn >= LTR_MAX_FUNCS || s->funcs[fn].lib >= LTR_STRINGS_SIZE)
-		return "?";
-	return s->strings + s->funcs[fn].lib;
+	if (fn >= LTR_MAX_FUNCS ||
+	    !(__atomic_load_n(&s->funcs[fn].flags, __ATOMIC_ACQUIRE) &
+	      LTR_FN_READY))
+		return NULL;
+	return &s->funcs[fn];
+}
+
+const char *format_lib(uint32_t fn)
+{
+	const struct ltr_func *f = func_entry(fn);
+	const char *name = f ? session_string(fmt.session, f->lib) : NULL;
+
+	return name ? name : "?";
 }
 
 const char *format_func_raw(uint32_t fn)
 {
-	const struct ltr_session *s = fmt.session;
+	const struct ltr_func *f = func_entry(fn);
+	const char *name = f ? session_string(fmt.session, f->name) : NULL;
 
-	if (fn >= LTR_MAX_FUNCS || s->funcs[fn].name >= LTR_STRINGS_SIZE)
-		return "?";
-	return s->strings + s->funcs[fn].name;
+	return name ? name : "?";
 }
 
 const char *format_func(uint32_t fn)

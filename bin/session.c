@@ -50,15 +50,10 @@ void session_create(struct session_handle *h, const struct options *opts,
 	h->fd = fd;
 }
 
-const char *session_func_name(const struct ltr_session *s, uint32_t f,
-			      char *buf, size_t size)
+const char *session_string(const struct ltr_session *s, uint32_t off)
 {
-	const struct ltr_func *fn = &s->funcs[f];
-
-	if (fn->lib >= LTR_STRINGS_SIZE || fn->name >= LTR_STRINGS_SIZE)
-		snprintf(buf, size, "?:?");
-	else
-		snprintf(buf, size, "%.*s:%.*s", 64, s->strings + fn->lib,
-			 (int)(size > 66 ? size - 66 : 1), s->strings + fn->name);
-	return buf;
+	if (off >= LTR_STRINGS_SIZE ||
+	    !memchr(s->strings + off, '\0', LTR_STRINGS_SIZE - off))
+		return NULL;
+	return s->strings + off;
 }

@@ -15,8 +15,10 @@ struct session_handle {
 void session_create(struct session_handle *h, const struct options *opts,
 		    bool events);
 
-/* Name of function f in the session ("lib:func"), into buf. */
-const char *session_func_name(const struct ltr_session *s, uint32_t f,
-			      char *buf, size_t size);
+/*
+ * The string at offset off of the session's string area, or NULL if it
+ * is not a whole string there (the traced process writes that memory).
+ */
+const char *session_string(const struct ltr_session *s, uint32_t off);
 
 #endif

@@ -102,9 +102,10 @@ void ltr_frames_end_thread(enum ltr_end why)
 	ts->busy--;
 }
 
-uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t fn)
+uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 {
-	const struct ltr_func *f = &ltr_session->funcs[fn];
+	const struct ltr_target *f = &ltr_targets[stub];
+	uint32_t fn = f->fn;
 	struct ltr_tstate *ts;
 	struct ltr_frame *fr;
 	uint32_t flags = ltr_flags;

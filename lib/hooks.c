@@ -66,7 +66,7 @@ uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 
 			if (stub)
 				__atomic_store_n(&traced_fn[i],
-					(uint32_t)((stub - (uintptr_t)ltr_stubs) / 16) + 1,
+					ltr_targets[ltr_stub_index(stub)].fn + 1,
 					__ATOMIC_RELEASE);
 		}
 		return (uintptr_t)hooks[i].hook;

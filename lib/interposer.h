@@ -129,6 +129,22 @@ bool ltr_select_call(const struct ltr_object *caller,
 
 /* ---- stubs (stubs.c) --------------------------------------------------- */
 
+/* Where stub i leads, in this process. */
+struct ltr_target {
+	uint64_t addr;      /* the real function */
+	uint32_t fn;        /* its entry in the session's funcs[] */
+	uint16_t flags;     /* LTR_FN_* */
+	uint16_t forgotten; /* its object was unloaded: not for new bindings */
+};
+
+extern struct ltr_target ltr_targets[LTR_NSTUBS];
+
+/* The stub index of a stub address. */
+uint32_t ltr_stub_index(uintptr_t stub);
+
+/* In a forked child: release the locks the parent's other threads held. */
+void ltr_stubs_after_fork(void);
+
 /* The stub for target addr (name in obj); registers it; 0 if none is left. */
 uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 		       const struct ltr_object *obj);
@@ -256,8 +272,8 @@ void ltr_thread_each(void (*fn)(struct ltr_tstate *ts));
 
 /* ---- capture (capture.c) ----------------------------------------------- */
 
-/* Called by ltr_entry_common: record an entry; returns the target to jump to. */
-uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t fn);
+/* Called by ltr_entry_common for stub index stub: record an entry; returns the target to jump to. */
+uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub);
 
 /* Called by ltr_return_tramp: record an exit; returns the real return address. */
 uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot);

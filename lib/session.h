@@ -56,11 +56,15 @@ struct ltr_rule {
 
 /* Function flags, set by the interposer. */
 #define LTR_FN_ENTRY_ONLY 0x1u /* never hijack the return (dlopen, vfork...) */
-#define LTR_FN_FORGOTTEN 0x2u  /* its object was unloaded (dlclose) */
+#define LTR_FN_READY 0x4u      /* the entry is filled in (set last) */
 
-/* One traced target: a function address in a loaded object. */
+/*
+ * One traced function of one process: what events and counters name.
+ * (Which address it has is the process's own business: with -f, processes
+ * load different things at the same addresses.)
+ */
 struct ltr_func {
-	uint64_t addr;     /* the real entry point */
+	uint64_t reserved0;
 	uint32_t name;     /* offset of the symbol name in strings[] */
 	uint32_t lib;      /* offset of the library short name in strings[] */
 	uint32_t flags;    /* LTR_FN_* */

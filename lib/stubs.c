@@ -3,12 +3,19 @@
  * stubs.c: one stub per traced target address.
  *
  * Stub i (lib/arch/x86_64/trampoline.S) carries index i into the common
- * entry; the session's funcs[i] says where the real function is and what it
- * is called.  Keying stubs by target address keeps function-pointer identity
- * stable: every binding and every patched slot for one function gets the
- * same stub, so &f == dlsym(h, "f") still holds in the program.  Bindings
- * can happen on several threads at once (lazy binding takes no loader lock),
- * so allocation takes a small spinlock; the hot path only reads funcs[i].
+ * entry; targets[i] says where the real function is and which entry of the
+ * session's function table (names, counters) it is.  The stub table is this
+ * process's own: with -f, processes that load different things at the same
+ * addresses must never share it.  The session's funcs[] is shared and only
+ * appended to, each entry claimed with an atomic add.
+ *
+ * Keying stubs by target address keeps function-pointer identity stable:
+ * every binding and every patched slot for one function gets the same stub,
+ * so &f == dlsym(h, "f") still holds in the program.  Lookups take no lock
+ * (the index is only appended to, and published with release stores), so a
+ * signal handler that triggers a binding cannot deadlock; allocations take
+ * a spinlock, and a thread that re-enters while holding it (a signal
+ * handler again) leaves that one binding untraced.
  */
 #include <string.h>
 
@@ -17,8 +24,11 @@
 #define HASH_SIZE (2 * LTR_NSTUBS) /* a power of two */
 #define STUB_SIZE 16
 
+struct ltr_target ltr_targets[LTR_NSTUBS];
+static uint32_t ntargets;
 static uint32_t hash_index[HASH_SIZE]; /* stub index + 1; 0 = empty */
 static int lock;
+static __thread int holding_lock __attribute__((tls_model("initial-exec")));
 
 /*
  * Functions that look at their own return address or never return the
@@ -35,16 +45,29 @@ static const char *const entry_only[] = {
 	"posix_spawnp",
 };
 
-static void spin_lock(void)
+/* Take the allocation lock; false if this thread holds it already. */
+static bool spin_lock(void)
 {
+	if (holding_lock)
+		return false;
 	while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
 		while (__atomic_load_n(&lock, __ATOMIC_RELAXED))
 			__builtin_ia32_pause();
+	holding_lock = 1;
+	return true;
 }
 
 static void spin_unlock(void)
 {
+	holding_lock = 0;
 	__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+}
+
+void ltr_stubs_after_fork(void)
+{
+	/* Only the forking thread exists in the child: nobody holds it. */
+	lock = 0;
+	holding_lock = 0;
 }
 
 /* The hash bucket for addr. */
@@ -70,64 +93,95 @@ bool ltr_is_stub(uintptr_t addr)
 	return addr >= (uintptr_t)ltr_stubs && addr < (uintptr_t)ltr_stubs_end;
 }
 
+/* The stub of addr if it has one (a lock-free lookup), else 0. */
+static uintptr_t stub_find(uintptr_t addr)
+{
+	uint32_t h, idx;
+
+	for (h = hash_of(addr);
+	     (idx = __atomic_load_n(&hash_index[h], __ATOMIC_ACQUIRE)) != 0;
+	     h = (h + 1) & (HASH_SIZE - 1))
+		if (ltr_targets[idx - 1].addr == addr &&
+		    !ltr_targets[idx - 1].forgotten)
+			return (uintptr_t)ltr_stubs + STUB_SIZE * (idx - 1);
+	return 0;
+}
+
+/* Claim and fill an entry of the session's function table; -1 if full. */
+static int64_t func_new(const char *name, const struct ltr_object *obj,
+			uint32_t flags)
+{
+	struct ltr_session *s = ltr_session;
+	uint32_t fn = __atomic_fetch_add(&s->nfuncs, 1, __ATOMIC_ACQ_REL);
+
+	if (fn >= LTR_MAX_FUNCS) {
+		__atomic_store_n(&s->nfuncs, LTR_MAX_FUNCS, __ATOMIC_RELAXED);
+		return -1;
+	}
+	s->funcs[fn].name = ltr_session_string(name);
+	s->funcs[fn].lib = obj->name_off;
+	__atomic_store_n(&s->funcs[fn].flags, flags | LTR_FN_READY,
+			 __ATOMIC_RELEASE);
+	return fn;
+}
+
 uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 		       const struct ltr_object *obj)
 {
-	struct ltr_session *s = ltr_session;
-	uint32_t h = hash_of(addr), idx;
-	struct ltr_func *fn;
+	uint32_t h, idx, flags;
+	uintptr_t stub;
+	int64_t fn;
 
 	if (ltr_is_stub(addr))
 		return addr;
-	spin_lock();
-	for (; hash_index[h]; h = (h + 1) & (HASH_SIZE - 1)) {
-		idx = hash_index[h] - 1;
-		if (s->funcs[idx].addr == addr) {
-			spin_unlock();
-			return (uintptr_t)ltr_stubs + STUB_SIZE * idx;
-		}
+	if ((stub = stub_find(addr)) != 0)
+		return stub;
+	if (!spin_lock())
+		return 0;
+	if ((stub = stub_find(addr)) != 0) {
+		spin_unlock();
+		return stub;
 	}
-	idx = s->nfuncs;
-	if (idx >= LTR_NSTUBS || idx >= LTR_MAX_FUNCS) {
-		__atomic_fetch_add(&s->stubs_exhausted, 1, __ATOMIC_RELAXED);
+	flags = ltr_no_hijack || is_entry_only(name) ? LTR_FN_ENTRY_ONLY : 0;
+	idx = ntargets;
+	fn = idx < LTR_NSTUBS ? func_new(name, obj, flags) : -1;
+	if (fn < 0) {
+		__atomic_fetch_add(&ltr_session->stubs_exhausted, 1,
+				   __ATOMIC_RELAXED);
 		spin_unlock();
 		return 0;
 	}
-	fn = &s->funcs[idx];
-	fn->addr = addr;
-	fn->name = ltr_session_string(name);
-	fn->lib = obj->name_off;
-	fn->flags = ltr_no_hijack || is_entry_only(name) ? LTR_FN_ENTRY_ONLY : 0;
-	__atomic_store_n(&s->nfuncs, idx + 1, __ATOMIC_RELEASE);
-	hash_index[h] = idx + 1;
+	ltr_targets[idx].addr = addr;
+	ltr_targets[idx].fn = (uint32_t)fn;
+	ltr_targets[idx].flags = flags;
+	ltr_targets[idx].forgotten = 0;
+	ntargets = idx + 1;
+	for (h = hash_of(addr); hash_index[h]; h = (h + 1) & (HASH_SIZE - 1))
+		;
+	__atomic_store_n(&hash_index[h], idx + 1, __ATOMIC_RELEASE);
 	spin_unlock();
 	return (uintptr_t)ltr_stubs + STUB_SIZE * idx;
 }
 
 /*
  * Forget the targets of an unloaded object: a library loaded later at the
- * same address gets stubs of its own.  Only the address index changes:
- * funcs[].addr stays, because la_objclose also runs at exit, while other
- * threads may still be calling through these stubs.
+ * same address gets stubs of its own.  The targets themselves stay:
+ * la_objclose also runs at exit, while other threads may still be calling
+ * through these stubs.
  */
 void ltr_stubs_forget(uintptr_t start, uintptr_t end)
 {
-	struct ltr_session *s = ltr_session;
-	uint32_t h, idx;
+	uint32_t idx;
 
-	spin_lock();
-	memset(hash_index, 0, sizeof(hash_index));
-	for (idx = 0; idx < s->nfuncs; idx++) {
-		struct ltr_func *fn = &s->funcs[idx];
-
-		if (fn->addr >= start && fn->addr < end)
-			fn->flags |= LTR_FN_FORGOTTEN;
-		if (fn->flags & LTR_FN_FORGOTTEN)
-			continue;
-		for (h = hash_of(fn->addr); hash_index[h];
-		     h = (h + 1) & (HASH_SIZE - 1))
-			;
-		hash_index[h] = idx + 1;
-	}
+	if (!spin_lock())
+		return;
+	for (idx = 0; idx < ntargets; idx++)
+		if (ltr_targets[idx].addr >= start && ltr_targets[idx].addr < end)
+			ltr_targets[idx].forgotten = 1;
 	spin_unlock();
+}
+
+uint32_t ltr_stub_index(uintptr_t stub)
+{
+	return (uint32_t)((stub - (uintptr_t)ltr_stubs) / STUB_SIZE);
 }

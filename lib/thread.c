@@ -135,6 +135,7 @@ bool ltr_fork_noticed(void)
 		return true;
 	/* -f: this child is a traced process of its own from now on. */
 	*ltr_fork_guard = 1;
+	ltr_stubs_after_fork();
 	ltr_process_register();
 	ts = ltr_tls_self;
 	if (ts) {

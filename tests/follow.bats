@@ -61,3 +61,11 @@ load helpers
 	run jq -r 'select(.type == "exited") | .status' <<<"$err"
 	assert_line 1
 }
+
+@test "-f: processes binding different functions at once each reach their own" {
+	for i in 1 2 3; do
+		run_split ltruss -f -c -u 'libmanyf:*' "$PROGS/xproc"
+		[ "$status" -eq 0 ]
+		[ "$out" = "children failing: 0" ]
+	done
+}
