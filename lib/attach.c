@@ -203,4 +203,5 @@ void ltr_attach(void)
 	check_shadow_stack();
 	ltr_flags = s->flags;
 	ltr_session = s;
+	ltr_fork_guard_init();
 }

@@ -113,6 +113,11 @@ static void patch_all(bool at_start)
 	__atomic_store_n(&patch_lock, 0, __ATOMIC_RELEASE);
 }
 
+void ltr_patch_after_fork(void)
+{
+	__atomic_store_n(&patch_lock, 0, __ATOMIC_RELEASE);
+}
+
 void la_preinit(uintptr_t *cookie)
 {
 	if (!ltr_session)

@@ -207,6 +207,9 @@ void ltr_frames_rehijack(uintptr_t sp);
  */
 bool ltr_got_patch(struct ltr_object *obj, bool at_start);
 
+/* In a forked child: release the patching lock another thread held. */
+void ltr_patch_after_fork(void);
+
 /* ---- threads (thread.c) ------------------------------------------------- */
 
 #define LTR_SHADOW_MAX 1024 /* deepest traced nesting per thread */
@@ -239,6 +242,9 @@ struct ltr_tstate {
 extern __thread struct ltr_tstate *ltr_tls_self
 	__attribute__((tls_model("initial-exec")));
 extern volatile uint64_t *ltr_fork_guard;
+
+/* Map the fork guard page (at attach, before anything can fork). */
+void ltr_fork_guard_init(void);
 
 /* Create the calling thread's state (first traced call); NULL if that failed. */
 struct ltr_tstate *ltr_thread_create(void);

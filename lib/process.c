@@ -39,9 +39,16 @@ void ltr_process_register(void)
 	__atomic_store_n(&self->state, LTR_PROC_RUNNING, __ATOMIC_RELEASE);
 }
 
+/* Is this the process that registered self (not a vfork child)? */
+static bool is_self(void)
+{
+	return self && !ltr_forked() &&
+	       self->pid == (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+}
+
 void ltr_process_exiting(int status)
 {
-	if (!self || ltr_forked())
+	if (!is_self())
 		return;
 	self->status = status;
 	__atomic_store_n(&self->state, LTR_PROC_EXITED, __ATOMIC_RELEASE);
@@ -52,7 +59,8 @@ static void process_reaped(int pid, int status)
 {
 	uint32_t n = __atomic_load_n(&ltr_session->nprocs, __ATOMIC_ACQUIRE);
 
-	if (ltr_forked())
+	/* Only ended children: waits also report stopped and continued ones. */
+	if (!is_self() || !(WIFEXITED(status) || WIFSIGNALED(status)))
 		return;
 	if (n > LTR_MAX_PROCS)
 		n = LTR_MAX_PROCS;
@@ -89,60 +97,55 @@ void ltr_hook_Exit(int status)
 	__builtin_unreachable();
 }
 
+/*
+ * The wait hooks pass the caller's own status pointer (a bad one must
+ * fail as it would without us); without one, they use their own.
+ */
 int ltr_hook_wait(int *status)
 {
-	int st = 0, r;
+	int st, *p = status ? status : &st, r;
 
 	ltr_hook_note(LTR_H_WAIT, (uint64_t)status, 0, 0);
-	r = REAL(LTR_H_WAIT, int (*)(int *))(&st);
+	r = REAL(LTR_H_WAIT, int (*)(int *))(p);
 	if (r > 0)
-		process_reaped(r, st);
-	if (status)
-		*status = st;
+		process_reaped(r, *p);
 	return r;
 }
 
 int ltr_hook_waitpid(int pid, int *status, int options)
 {
-	int st = 0, r;
+	int st, *p = status ? status : &st, r;
 
 	ltr_hook_note(LTR_H_WAITPID, (uint64_t)pid, (uint64_t)status,
 		      (uint64_t)options);
-	r = REAL(LTR_H_WAITPID, int (*)(int, int *, int))(pid, &st, options);
+	r = REAL(LTR_H_WAITPID, int (*)(int, int *, int))(pid, p, options);
 	if (r > 0)
-		process_reaped(r, st);
-	if (status && r > 0)
-		*status = st;
+		process_reaped(r, *p);
 	return r;
 }
 
 int ltr_hook_wait3(int *status, int options, void *rusage)
 {
-	int st = 0, r;
+	int st, *p = status ? status : &st, r;
 
 	ltr_hook_note(LTR_H_WAIT3, (uint64_t)status, (uint64_t)options,
 		      (uint64_t)rusage);
-	r = REAL(LTR_H_WAIT3, int (*)(int *, int, void *))(&st, options,
-							    rusage);
+	r = REAL(LTR_H_WAIT3, int (*)(int *, int, void *))(p, options, rusage);
 	if (r > 0)
-		process_reaped(r, st);
-	if (status && r > 0)
-		*status = st;
+		process_reaped(r, *p);
 	return r;
 }
 
 int ltr_hook_wait4(int pid, int *status, int options, void *rusage)
 {
-	int st = 0, r;
+	int st, *p = status ? status : &st, r;
 
 	ltr_hook_note(LTR_H_WAIT4, (uint64_t)pid, (uint64_t)status,
 		      (uint64_t)options);
-	r = REAL(LTR_H_WAIT4, int (*)(int, int *, int, void *))(pid, &st,
+	r = REAL(LTR_H_WAIT4, int (*)(int, int *, int, void *))(pid, p,
 								options, rusage);
 	if (r > 0)
-		process_reaped(r, st);
-	if (status && r > 0)
-		*status = st;
+		process_reaped(r, *p);
 	return r;
 }
 

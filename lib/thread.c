@@ -26,8 +26,7 @@ __thread struct ltr_tstate *ltr_tls_self
 volatile uint64_t *ltr_fork_guard;
 static struct ltr_tstate *threads;
 
-/* Map the fork guard page (at attach time, before any call is traced). */
-static void fork_guard_init(void)
+void ltr_fork_guard_init(void)
 {
 	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -91,8 +90,6 @@ struct ltr_tstate *ltr_thread_create(void)
 	int32_t pid, tid;
 	void *p;
 
-	if (!ltr_fork_guard)
-		fork_guard_init();
 	pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 	tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
 	ts = state_reuse(pid, tid);
@@ -136,6 +133,7 @@ bool ltr_fork_noticed(void)
 	/* -f: this child is a traced process of its own from now on. */
 	*ltr_fork_guard = 1;
 	ltr_stubs_after_fork();
+	ltr_patch_after_fork();
 	ltr_process_register();
 	ts = ltr_tls_self;
 	if (ts) {

@@ -69,3 +69,33 @@ load helpers
 		[ "$out" = "children failing: 0" ]
 	done
 }
+
+@test "a child forked before any traced call is not the parent" {
+	for f in "" -f; do
+		run_split ltruss $f -u 'libc:getpid' "$PROGS/procs" early-fork
+		[ "$status" -eq 0 ]
+		[ "$out" = "child status 3" ]
+		grep -Eqx '(\[pid [0-9]+\] )?\+\+\+ exited \(status 0\) \+\+\+' <<<"$err"
+	done
+	# without -f the child is not traced at all
+	run_split ltruss -u 'libc:getpid' "$PROGS/procs" early-fork
+	[ "$(grep -c '^+++' <<<"$err")" -eq 1 ]
+	[ "$(grep -c 'getpid' <<<"$err")" -eq 1 ]
+}
+
+@test "a vfork child whose exec fails does not end the parent" {
+	for f in "" -f; do
+		run_split ltruss $f -u 'libc:getpid' "$PROGS/procs" vfork-fail
+		[ "$status" -eq 0 ]
+		[ "$out" = "child status 127" ]
+		[ "$(tail -1 <<<"$err" | sed -E 's/^\[pid [0-9]+\] //')" = "+++ exited (status 0) +++" ]
+	done
+}
+
+@test "-f: a stopped and continued child is not reported as ended" {
+	run_split ltruss -f -u 'libc:getpid' "$PROGS/procs" stop
+	[ "$status" -eq 0 ]
+	[ "$out" = "child status 5" ]
+	grep -Eqx '\[pid [0-9]+\] \+\+\+ exited \(status 5\) \+\+\+' <<<"$err"
+	[ "$(grep -c '+++' <<<"$err")" -eq 2 ]
+}

@@ -192,3 +192,9 @@ run_stalled() {
 	[ "$out" = "3 8" ]
 	grep -Eqx 'libfix:fix_add\(0x1, 0x2, .*\) = 0x3 \[from stripped\+0x[0-9a-f]+\]' <<<"$err"
 }
+
+@test "a signal handler binding a traced function while dlsym binds another: no deadlock" {
+	run_split ltruss -c -u 'libmanyf:*' "$PROGS/sigbind"
+	[ "$status" -eq 0 ]
+	[ "$out" = "done" ]
+}
