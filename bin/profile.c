@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "error.h"
 #include "profile.h"
+#include "session.h"
 
 #define PATH_MAX_LEN 4096
 
@@ -186,9 +187,8 @@ static void chrome_process_names(void)
 		/* The first object a process records is its program. */
 		for (j = 0; j < i && s->objects[j].pid != s->objects[i].pid; j++)
 			;
-		if (j < i || s->objects[i].path >= LTR_STRINGS_SIZE)
+		if (j < i || !(path = session_string(s, s->objects[i].path)))
 			continue;
-		path = s->strings + s->objects[i].path;
 		base = strrchr(path, '/');
 		fprintf(chrome, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":",
 			chrome_first ? "\n" : ",\n", s->objects[i].pid);

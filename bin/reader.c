@@ -12,12 +12,19 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #include "error.h"
 #include "reader.h"
 #include "trace.h"
 
 #define BATCH 256
+
+/* An event copied out of a ring, with room for its longest payload. */
+struct ltr_event_copy {
+	struct ltr_event e;
+	uint64_t w[LTR_ENTER_WORDS];
+};
 
 struct cursor {
 	uint64_t tail; /* next byte to read */
@@ -28,30 +35,61 @@ struct cursor {
 static struct cursor cursors[LTR_MAX_THREADS];
 static int corrupt_reported;
 
-/* The next event of thread i, skipping padding; NULL if none. */
-static const struct ltr_event *peek(struct ltr_session *s, uint32_t i)
+/* The smallest size of an event of type type; 0 for an unknown type. */
+static size_t min_size(uint8_t type)
+{
+	switch (type) {
+	case LTR_EV_ENTER:
+	case LTR_EV_CALL:
+		return sizeof(struct ltr_event) + 8 * LTR_ENTER_WORDS;
+	case LTR_EV_EXIT:
+		return sizeof(struct ltr_event) + 8 * LTR_EXIT_WORDS;
+	case LTR_EV_THREAD:
+		return sizeof(struct ltr_event) + 8;
+	case LTR_EV_UNWOUND:
+		return sizeof(struct ltr_event);
+	}
+	return 0;
+}
+
+/*
+ * The next event of thread i, skipping padding, copied into *ev (the
+ * traced process writes the ring: nothing is read twice); NULL if none.
+ * A record that does not make sense ends the thread's ring for this run.
+ */
+static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
+				    struct ltr_event_copy *ev)
 {
 	struct cursor *c = &cursors[i];
 	const struct ltr_ring *r = &s->threads[i].ring;
 
 	while (c->tail < c->head) {
 		uint32_t off = (uint32_t)(c->tail & (LTR_RING_SIZE - 1));
-		const struct ltr_event *ev = (const void *)&r->data[off];
+		const struct ltr_event *p = (const void *)&r->data[off];
+		size_t size;
 
-		if (ev->type == LTR_EV_PAD) {
+		if (p->type == LTR_EV_PAD &&
+		    c->tail + (LTR_RING_SIZE - off) <= c->head) {
 			c->tail += LTR_RING_SIZE - off;
 			continue;
 		}
-		if (ev->size < sizeof(*ev) || ev->size % 8 ||
-		    off + ev->size > LTR_RING_SIZE ||
-		    c->tail + ev->size > c->head) {
+		if (off + sizeof(ev->e) <= LTR_RING_SIZE)
+			memcpy(&ev->e, p, sizeof(ev->e));
+		else
+			memset(&ev->e, 0, sizeof(ev->e));
+		size = ev->e.size;
+		if (!min_size(ev->e.type) || size < min_size(ev->e.type) ||
+		    size > sizeof(*ev) || size % 8 ||
+		    off + size > LTR_RING_SIZE || c->tail + size > c->head) {
 			if (!corrupt_reported++)
 				warning_msg("a corrupt event in the ring of thread %d; skipping the rest of it",
 					    s->threads[i].tid);
 			c->tail = c->head;
 			return NULL;
 		}
-		return ev;
+		memcpy(ev, p, size);
+		ev->e.size = (uint16_t)size;
+		return &ev->e;
 	}
 	return NULL;
 }
@@ -79,28 +117,28 @@ size_t reader_drain(struct ltr_session *s)
 		cursors[i].head = __atomic_load_n(&s->threads[i].ring.head,
 						  __ATOMIC_ACQUIRE);
 	for (;;) {
-		const struct ltr_event *ev, *best = NULL;
-		uint64_t next_other = UINT64_MAX;
-		uint32_t b = 0;
+		static struct ltr_event_copy copy;
+		const struct ltr_event *ev;
+		uint64_t best_ts = UINT64_MAX, next_other = UINT64_MAX;
+		uint32_t b = UINT32_MAX;
 
 		/* The oldest next event, and the oldest of the other threads. */
 		for (i = 0; i < n; i++) {
-			ev = peek(s, i);
+			ev = peek(s, i, &copy);
 			if (!ev)
 				continue;
-			if (!best || ev->ts < best->ts) {
-				if (best)
-					next_other = best->ts;
-				best = ev;
+			if (ev->ts < best_ts) {
+				next_other = best_ts;
+				best_ts = ev->ts;
 				b = i;
 			} else if (ev->ts < next_other) {
 				next_other = ev->ts;
 			}
 		}
-		if (!best)
+		if (b == UINT32_MAX)
 			break;
 		/* Run thread b while it is the oldest. */
-		for (ev = best; ev && ev->ts <= next_other; ev = peek(s, b)) {
+		while ((ev = peek(s, b, &copy)) != NULL && ev->ts <= next_other) {
 			trace_event(b, &s->threads[b], ev);
 			cursors[b].tail += ev->size;
 			if (++count % BATCH == 0)

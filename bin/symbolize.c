@@ -16,11 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "demangle.h"
 #include "error.h"
 #include "format.h"
+#include "session.h"
 #include "symbolize.h"
 
 struct symbol {
@@ -86,6 +88,7 @@ static struct symfile *symfile_of(const char *path)
 	Elf_Scn *scn = NULL, *dynsym = NULL;
 	GElf_Shdr sh, dynsh;
 	bool have_symtab = false;
+	struct stat st;
 	Elf *elf;
 	int fd;
 
@@ -97,9 +100,14 @@ static struct symfile *symfile_of(const char *path)
 		error_msg_and_die("out of memory");
 	f->next = files;
 	files = f;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* The traced process named the file: never block on a FIFO. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return f;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return f;
+	}
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
@@ -154,11 +162,11 @@ const char *symbolize(const struct ltr_session *s, int pid, uint64_t addr,
 	uint64_t off;
 	size_t lo, hi;
 
-	if (!o || o->path >= LTR_STRINGS_SIZE) {
+	path = o ? session_string(s, o->path) : NULL;
+	if (!path) {
 		snprintf(buf, size, "0x%llx", (unsigned long long)addr);
 		return buf;
 	}
-	path = s->strings + o->path;
 	off = addr - o->bias;
 	f = symfile_of(path);
 	/* The last symbol at or below off. */

@@ -270,6 +270,13 @@ void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
 	case LTR_EV_UNWOUND:
 		call_ends(t, ev);
 		break;
+	case LTR_EV_THREAD:
+		/* The slot's previous thread has gone: so have its calls. */
+		end_all(t, LTR_END_EXITED);
+		t->who.tid = (int)ev->w[0];
+		if (t->who.tid != first_tid)
+			fmt.pid_prefix = true;
+		break;
 	}
 }
 

@@ -26,10 +26,33 @@
  * Nothing here may touch vector registers or call a libc function that
  * does: the program's float arguments are still in %xmm0-7.
  */
+#include <signal.h>
+#include <sys/syscall.h>
+
 #include "arch/x86_64/cpu.h"
 #include "interposer.h"
 
 #define LTR_SAME_STACK (64u << 20)
+
+/* Count a call in a slot several threads share (past LTR_MAX_THREADS). */
+static void count_call_shared(struct ltr_count *c, uint64_t dur, uint64_t self)
+{
+	uint64_t v;
+
+	__atomic_fetch_add(&c->calls, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&c->total, dur, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&c->self, self, __ATOMIC_RELAXED);
+	for (v = __atomic_load_n(&c->min, __ATOMIC_RELAXED);
+	     (v == 0 || dur < v) &&
+	     !__atomic_compare_exchange_n(&c->min, &v, dur, true,
+					  __ATOMIC_RELAXED, __ATOMIC_RELAXED);)
+		;
+	for (v = __atomic_load_n(&c->max, __ATOMIC_RELAXED);
+	     dur > v &&
+	     !__atomic_compare_exchange_n(&c->max, &v, dur, true,
+					  __ATOMIC_RELAXED, __ATOMIC_RELAXED);)
+		;
+}
 
 /* Record one finished call in the thread's counters. */
 static inline void count_call(struct ltr_tstate *ts, struct ltr_frame *fr,
@@ -37,6 +60,11 @@ static inline void count_call(struct ltr_tstate *ts, struct ltr_frame *fr,
 {
 	struct ltr_count *c = &ts->slot->counts[fr->fn];
 	uint64_t self = dur > fr->child ? dur - fr->child : 0;
+
+	if (unlikely(ts->shared_slot)) {
+		count_call_shared(c, dur, self);
+		return;
+	}
 
 	if (c->calls == 0 || dur < c->min)
 		c->min = dur;
@@ -52,19 +80,38 @@ static void frame_drop(struct ltr_tstate *ts, enum ltr_end why)
 {
 	struct ltr_frame *fr = &ts->frames[--ts->depth];
 
-	if (!ltr_forked() && (ltr_flags & LTR_F_TRACE) &&
+	if (!ltr_forked() && (ltr_flags & ts->flag_mask & LTR_F_TRACE) &&
 	    !(fr->flags & LTR_FR_HIDDEN))
 		ltr_event_unwound(ts, fr, why);
 }
 
+/* Are sp and slot on different stacks (a handler on its alternate stack)? */
+static bool other_stack(uintptr_t sp, uintptr_t slot)
+{
+	stack_t ss;
+
+	if (ltr_syscall3(SYS_sigaltstack, 0, (long)&ss, 0) != 0 ||
+	    !(ss.ss_flags & SS_ONSTACK))
+		return false;
+	return (sp - (uintptr_t)ss.ss_sp < ss.ss_size) !=
+	       (slot - (uintptr_t)ss.ss_sp < ss.ss_size);
+}
+
 void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp)
 {
+	bool checked = false;
+
 	while (ts->depth) {
 		uintptr_t slot = (uintptr_t)ts->frames[ts->depth - 1].slot;
 
 		if (slot > sp || sp - slot >= LTR_SAME_STACK ||
 		    (slot == sp && !at_sp))
 			break;
+		if (!checked) {
+			if (other_stack(sp, slot))
+				break;
+			checked = true;
+		}
 		frame_drop(ts, LTR_END_UNWOUND);
 	}
 }
@@ -83,10 +130,10 @@ void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2)
 	if (ltr_forked() || !(ts = ltr_thread_self()) || ts->busy)
 		return;
 	ts->busy = 1;
-	if ((ltr_flags & LTR_F_TRACE) && !too_deep(ts->depth))
+	if ((ltr_flags & ts->flag_mask & LTR_F_TRACE) && !too_deep(ts->depth))
 		ltr_event_call(ts, fn, &regs, ltr_rdtsc());
 	if (ltr_flags & LTR_F_COUNT)
-		ts->slot->counts[fn].calls++;
+		__atomic_fetch_add(&ts->slot->counts[fn].calls, 1, __ATOMIC_RELAXED);
 	ts->busy = 0;
 }
 
@@ -108,7 +155,7 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	uint32_t fn = f->fn;
 	struct ltr_tstate *ts;
 	struct ltr_frame *fr;
-	uint32_t flags = ltr_flags;
+	uint32_t flags;
 	uint64_t t0;
 
 	if (unlikely(ltr_forked()))
@@ -117,6 +164,7 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	if (unlikely(!ts || ts->busy))
 		return f->addr;
 	ts->busy = 1;
+	flags = ltr_flags & ts->flag_mask;
 	/* A slot holding the trampoline is a tail call, not a dead frame. */
 	ltr_frames_drop_dead(ts, (uintptr_t)&regs->ret,
 			     regs->ret != (uint64_t)ltr_return_tramp);
@@ -125,7 +173,8 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 		if ((flags & LTR_F_TRACE) && !too_deep(ts->depth))
 			ltr_event_call(ts, fn, regs, ltr_rdtsc());
 		if (flags & LTR_F_COUNT)
-			ts->slot->counts[fn].calls++;
+			__atomic_fetch_add(&ts->slot->counts[fn].calls, 1,
+					   __ATOMIC_RELAXED);
 		ts->busy = 0;
 		return f->addr;
 	}
@@ -163,7 +212,7 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 		frame_drop(ts, LTR_END_UNWOUND);
 	if (unlikely(!ts->depth)) {
 		ltr_warn("fatal", "a traced call returned through a frame ltruss does not know");
-		ltr_syscall3(60 /* SYS_exit */, 127, 0, 0);
+		ltr_syscall3(SYS_exit_group, 127, 0, 0);
 	}
 	fr = &ts->frames[--ts->depth];
 	if (unlikely(ltr_forked())) {
@@ -175,7 +224,8 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 		ts->frames[ts->depth - 1].child += dur;
 	if (ltr_flags & LTR_F_COUNT)
 		count_call(ts, fr, dur);
-	if ((ltr_flags & LTR_F_TRACE) && !(fr->flags & LTR_FR_HIDDEN))
+	if ((ltr_flags & ts->flag_mask & LTR_F_TRACE) &&
+	    !(fr->flags & LTR_FR_HIDDEN))
 		ltr_event_exit(ts, fr, regs, now);
 	ts->busy = busy;
 	return fr->ret;

@@ -172,3 +172,14 @@ void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 	ev->flags = (uint8_t)why;
 	commit(&ts->slot->ring, ev);
 }
+
+void ltr_event_thread(struct ltr_tstate *ts)
+{
+	struct ltr_event *ev = event_new(ts, LTR_EV_THREAD, 1, 0, 0,
+					 ltr_rdtsc());
+
+	if (!ev)
+		return;
+	ev->w[0] = (uint64_t)ts->tid;
+	commit(&ts->slot->ring, ev);
+}

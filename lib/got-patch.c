@@ -17,19 +17,14 @@
  * pending and every later audit event (a binding, a dlsym) retries them.
  * An object with RELRO is relocated once the loader has made its RELRO
  * read-only; patching earlier would re-protect a page the loader is still
- * writing.  We ask the kernel: process_vm_writev of a slot's own value onto
- * itself fails with EFAULT exactly when the page is read-only.  Slots still
- * zero (not yet relocated) are left for the next pass.
+ * writing.  /proc/self/maps tells (a read-only look: writing a probe value
+ * could race a loader write on another thread).  Slots still zero (not yet
+ * relocated) are left for the next pass.
  */
 #include <elf.h>
+#include <stdio.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
-#include <sys/uio.h>
 
-#include <errno.h>
-#include <unistd.h>
-
-#include "arch/x86_64/cpu.h"
 #include "interposer.h"
 
 #define MAX_PASSES 64 /* give up on slots that never get a value */
@@ -72,17 +67,25 @@ static void slot_write(const struct ltr_object *obj, uint64_t *slot,
 /* Has the loader finished relocating obj (its RELRO is read-only)? */
 static bool relocated(const struct ltr_object *obj)
 {
-	uint64_t value;
-	struct iovec local = { &value, sizeof(value) };
-	struct iovec remote = { (void *)obj->relro_start, sizeof(value) };
-	long pid, n;
+	unsigned long lo, hi;
+	char line[512], perms[8];
+	bool done = false;
+	FILE *maps;
 
 	if (obj->relro_end <= obj->relro_start)
 		return true; /* no RELRO: zero slots are simply retried */
-	value = *(volatile uint64_t *)obj->relro_start;
-	pid = ltr_syscall3(SYS_getpid, 0, 0, 0);
-	n = syscall(SYS_process_vm_writev, pid, &local, 1UL, &remote, 1UL, 0UL);
-	return n < 0 && errno == EFAULT;
+	maps = fopen("/proc/self/maps", "re");
+	if (!maps)
+		return false;
+	while (fgets(line, sizeof(line), maps)) {
+		if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) == 3 &&
+		    obj->relro_start >= lo && obj->relro_start < hi) {
+			done = perms[1] == '-';
+			break;
+		}
+	}
+	fclose(maps);
+	return done;
 }
 
 bool ltr_got_patch(struct ltr_object *obj, bool at_start)

@@ -234,7 +234,9 @@ struct ltr_tstate {
 	int32_t pid;
 	uint32_t busy;       /* inside the interposer: let calls pass through */
 	uint32_t depth;      /* frames in use */
-	struct ltr_thread *slot; /* counters in the session */
+	struct ltr_thread *slot; /* counters and ring in the session */
+	uint32_t shared_slot;    /* past LTR_MAX_THREADS: counts only, atomically */
+	uint32_t flag_mask;      /* LTR_F_* this thread may use */
 	struct ltr_tstate *next; /* all thread states, for reuse and flushing */
 	struct ltr_frame frames[LTR_SHADOW_MAX];
 };
@@ -306,6 +308,9 @@ void ltr_event_call(struct ltr_tstate *ts, uint32_t fn,
 /* The call of frame fr returns with regs. */
 void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		    const struct ltr_retregs *regs, uint64_t tsc);
+
+/* The thread's slot, reused, belongs to this thread from now on. */
+void ltr_event_thread(struct ltr_tstate *ts);
 
 /* The call of frame fr ends without returning. */
 void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,

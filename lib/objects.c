@@ -103,8 +103,9 @@ static void ranges_of(struct ltr_object *obj)
 			if (base + ph[i].p_vaddr + ph[i].p_memsz > hi)
 				hi = base + ph[i].p_vaddr + ph[i].p_memsz;
 		} else if (ph[i].p_type == PT_GNU_RELRO) {
-			obj->relro_start = base + ph[i].p_vaddr;
-			obj->relro_end = base + ph[i].p_vaddr + ph[i].p_memsz;
+			/* The pages the loader protects: a partial last page stays writable. */
+			obj->relro_start = (base + ph[i].p_vaddr) & ~4095ul;
+			obj->relro_end = (base + ph[i].p_vaddr + ph[i].p_memsz) & ~4095ul;
 		}
 	}
 	if (hi > lo) {

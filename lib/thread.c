@@ -42,24 +42,36 @@ void ltr_fork_guard_init(void)
 	ltr_fork_guard = p;
 }
 
-/* Take a counter slot in the session for this thread. */
-static struct ltr_thread *slot_take(int32_t pid, int32_t tid)
+/*
+ * Give ts a slot of the session: counters and an event ring of its own.
+ * Past LTR_MAX_THREADS threads share the last slot: a ring has a single
+ * writer, so those threads send no events and count with atomics.
+ */
+static void slot_take(struct ltr_tstate *ts)
 {
 	uint32_t i = __atomic_fetch_add(&ltr_session->nthreads, 1,
 					__ATOMIC_ACQ_REL);
 	struct ltr_thread *slot;
 
+	ts->flag_mask = ~0u;
+	ts->shared_slot = 0;
 	if (i >= LTR_MAX_THREADS) {
-		/* Out of slots: share the last one (counts may race). */
+		static int warned;
+
 		__atomic_store_n(&ltr_session->nthreads, LTR_MAX_THREADS,
 				 __ATOMIC_RELAXED);
-		i = LTR_MAX_THREADS - 1;
+		ts->slot = &ltr_session->threads[LTR_MAX_THREADS - 1];
+		ts->shared_slot = 1;
+		ts->flag_mask = ~LTR_F_TRACE;
+		if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+			ltr_warn("warning", "more than 512 threads: the later ones are counted but not traced");
+		return;
 	}
 	slot = &ltr_session->threads[i];
-	slot->pid = pid;
-	slot->tid = tid;
+	slot->pid = ts->pid;
+	slot->tid = ts->tid;
 	__atomic_store_n(&slot->used, 1, __ATOMIC_RELEASE);
-	return slot;
+	ts->slot = slot;
 }
 
 /* Claim the state of a thread of this process that has exited, or NULL. */
@@ -97,6 +109,12 @@ struct ltr_tstate *ltr_thread_create(void)
 		ts->depth = 0;
 		ts->busy = 0;
 		ltr_tls_self = ts;
+		if (!ts->shared_slot) {
+			/* Tell ltruss the slot has a new thread. */
+			ts->slot->tid = tid;
+			if (ltr_flags & LTR_F_TRACE)
+				ltr_event_thread(ts);
+		}
 		return ts;
 	}
 	p = mmap(NULL, sizeof(*ts), PROT_READ | PROT_WRITE,
@@ -106,7 +124,7 @@ struct ltr_tstate *ltr_thread_create(void)
 	ts = p;
 	ts->pid = pid;
 	ts->tid = tid;
-	ts->slot = slot_take(pid, tid);
+	slot_take(ts);
 	do
 		ts->next = __atomic_load_n(&threads, __ATOMIC_RELAXED);
 	while (!__atomic_compare_exchange_n(&threads, &ts->next, ts, false,
@@ -139,7 +157,7 @@ bool ltr_fork_noticed(void)
 	if (ts) {
 		ts->pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 		ts->tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
-		ts->slot = slot_take(ts->pid, ts->tid);
+		slot_take(ts);
 	}
 	return false;
 }

@@ -198,3 +198,22 @@ run_stalled() {
 	[ "$status" -eq 0 ]
 	[ "$out" = "done" ]
 }
+
+@test "a signal handler on an alternate stack above the thread's stack" {
+	run_split ltruss -u 'libc:pause,getpid' "$PROGS/altstack"
+	[ "$status" -eq 0 ]
+	[ "$out" = "thread returned 42" ]
+	grep -Eq '^(\[pid [0-9]+\] )?  libc:getpid\(.*\) = 0x[0-9a-f]+$' <<<"$err"
+	grep -Eq 'libc:pause resumed> = 0xffffffff$|libc:pause\(.*\) = 0xffffffff$' <<<"$err"
+}
+
+@test "more threads than slots: all counted, the later ones untraced, no hang" {
+	run_split ltruss -o trace.txt -C -u 'libfix:fix_add' "$PROGS/manythreads" 600
+	[ "$status" -eq 0 ]
+	[ "$out" = "600000" ]
+	grep -qx 'ltruss: warning: more than 512 threads: the later ones are counted but not traced' <<<"$err"
+	[ "$(awk '$NF == "libfix:fix_add" { print $(NF-2) }' trace.txt)" -eq 600000 ]
+	lines=$(grep -c '^\[pid [0-9]*\] libfix:fix_add(' trace.txt)
+	[ "$lines" -ge 500000 ]
+	[ "$lines" -lt 600000 ]
+}
