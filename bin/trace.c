@@ -126,18 +126,22 @@ static struct thread_trace *thread_of(uint32_t i, const struct ltr_thread *slot)
 	if (!t)
 		error_msg_and_die("out of memory");
 	t->who.pid = slot->pid;
-	t->who.tid = slot->tid;
+	t->who.tid = slot->tid; /* until the ring says (LTR_EV_THREAD) */
 	threads[i] = t;
-	/* Lines get "[pid N]" once a second thread or process shows up. */
-	if (!first_tid) {
-		first_tid = slot->tid;
-		first_pid = slot->pid;
-	}
-	if (slot->tid != first_tid)
-		fmt.pid_prefix = true;
-	if (slot->pid != first_pid)
-		fmt.processes = true;
 	return t;
+}
+
+/* Lines get "[pid N]" once a second thread or process shows up. */
+static void note_thread(int pid, int tid)
+{
+	if (!first_tid) {
+		first_tid = tid;
+		first_pid = pid;
+	}
+	if (tid != first_tid)
+		fmt.pid_prefix = true;
+	if (pid != first_pid)
+		fmt.processes = true;
 }
 
 /* A new line must start: end the open partial line as unfinished. */
@@ -271,11 +275,10 @@ void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
 		call_ends(t, ev);
 		break;
 	case LTR_EV_THREAD:
-		/* The slot's previous thread has gone: so have its calls. */
+		/* A slot's owner; a previous one has gone, and so have its calls. */
 		end_all(t, LTR_END_EXITED);
 		t->who.tid = (int)ev->w[0];
-		if (t->who.tid != first_tid)
-			fmt.pid_prefix = true;
+		note_thread(t->who.pid, t->who.tid);
 		break;
 	}
 }

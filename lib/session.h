@@ -94,7 +94,7 @@ enum ltr_event_type {
 	LTR_EV_EXIT,      /* it returns: w[0] %rax, w[1] %rdx, w[2] %xmm0 */
 	LTR_EV_CALL,      /* a call seen on entry only: as ENTER, no EXIT follows */
 	LTR_EV_UNWOUND,   /* a call ends without returning: flags = LTR_END_* */
-	LTR_EV_THREAD,    /* from here on, the slot is thread w[0] (a reused slot) */
+	LTR_EV_THREAD,    /* from here on, the slot's events are thread w[0]'s */
 };
 
 /* Why a call ended without returning (LTR_EV_UNWOUND flags). */

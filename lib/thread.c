@@ -44,8 +44,9 @@ void ltr_fork_guard_init(void)
 
 /*
  * Give ts a slot of the session: counters and an event ring of its own.
- * Past LTR_MAX_THREADS threads share the last slot: a ring has a single
- * writer, so those threads send no events and count with atomics.
+ * The last slot is kept for the threads that come when the others are
+ * taken: they share it, so they send no events (a ring has a single
+ * writer) and count with atomics.
  */
 static void slot_take(struct ltr_tstate *ts)
 {
@@ -55,7 +56,7 @@ static void slot_take(struct ltr_tstate *ts)
 
 	ts->flag_mask = ~0u;
 	ts->shared_slot = 0;
-	if (i >= LTR_MAX_THREADS) {
+	if (i >= LTR_MAX_THREADS - 1) {
 		static int warned;
 
 		__atomic_store_n(&ltr_session->nthreads, LTR_MAX_THREADS,
@@ -64,7 +65,7 @@ static void slot_take(struct ltr_tstate *ts)
 		ts->shared_slot = 1;
 		ts->flag_mask = ~LTR_F_TRACE;
 		if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
-			ltr_warn("warning", "more than 512 threads: the later ones are counted but not traced");
+			ltr_warn("warning", "more than 511 threads: the later ones are counted but not traced");
 		return;
 	}
 	slot = &ltr_session->threads[i];
@@ -72,6 +73,9 @@ static void slot_take(struct ltr_tstate *ts)
 	slot->tid = ts->tid;
 	__atomic_store_n(&slot->used, 1, __ATOMIC_RELEASE);
 	ts->slot = slot;
+	/* Owners are announced in the ring, in order with their events. */
+	if (ltr_flags & LTR_F_TRACE)
+		ltr_event_thread(ts);
 }
 
 /* Claim the state of a thread of this process that has exited, or NULL. */
