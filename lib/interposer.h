@@ -272,12 +272,6 @@ static inline bool ltr_forked(void)
 	return ltr_fork_guard && *ltr_fork_guard == 0 && ltr_fork_noticed();
 }
 
-/* Number of threads that have traced a call (all processes of the session). */
-uint32_t ltr_thread_count(void);
-
-/* Visit every thread state of this process. */
-void ltr_thread_each(void (*fn)(struct ltr_tstate *ts));
-
 /* ---- capture (capture.c) ----------------------------------------------- */
 
 /* Called by ltr_entry_common for stub index stub: record an entry; returns the target to jump to. */

@@ -137,14 +137,6 @@ struct ltr_tstate *ltr_thread_create(void)
 	return ts;
 }
 
-void ltr_thread_each(void (*fn)(struct ltr_tstate *ts))
-{
-	struct ltr_tstate *ts;
-
-	for (ts = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); ts;
-	     ts = ts->next)
-		fn(ts);
-}
 
 bool ltr_fork_noticed(void)
 {
@@ -166,7 +158,3 @@ bool ltr_fork_noticed(void)
 	return false;
 }
 
-uint32_t ltr_thread_count(void)
-{
-	return __atomic_load_n(&ltr_session->nthreads, __ATOMIC_RELAXED);
-}
