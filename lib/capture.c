@@ -11,14 +11,16 @@
  * The shadow stack must survive control flow that skips returns:
  *  - longjmp, or an exception caught above: frames whose return slot is at
  *    or below the current stack pointer can never return; they are dropped
- *    on the next entry and on exit ("dead" frames).
+ *    on the next entry and on exit ("dead" frames).  Only slots on the same
+ *    stack count: a signal handler running on an alternate stack (asked of
+ *    the kernel, only when a frame looks dead) never drops the frames of
+ *    the stack it interrupted, wherever that stack lies; slots further than
+ *    LTR_SAME_STACK bytes away belong to another stack too.
  *  - tail calls: a traced function that ends with "jmp other@plt" enters
  *    the next traced call with the very return slot of its own frame,
  *    already hijacked.  The new frame is pushed above it with the
  *    trampoline as its return address, so the return passes the trampoline
- *    twice and closes both calls with the same value.  Only slots within
- *    LTR_SAME_STACK bytes count as the same stack, so a signal handler on an
- *    alternate stack does not drop the frames of the stack it interrupted.
+ *    twice and closes both calls with the same value.
  *  - a signal handler that calls traced functions: the per-thread busy flag
  *    lets calls made while the interposer itself runs pass straight through.
  *  - fork: a child without -f runs untraced but still returns through the
@@ -122,6 +124,22 @@ static inline bool too_deep(uint32_t level)
 	return ltr_session->depth_limit && level >= ltr_session->depth_limit;
 }
 
+/* A call seen on entry only: its event, and one more call counted. */
+static void call_seen(struct ltr_tstate *ts, uint32_t fn,
+		      const struct ltr_regs *regs, uint32_t flags)
+{
+	uint64_t *calls = &ts->slot->counts[fn].calls;
+
+	if ((flags & LTR_F_TRACE) && !too_deep(ts->depth))
+		ltr_event_call(ts, fn, regs, ltr_rdtsc());
+	if (!(flags & LTR_F_COUNT))
+		return;
+	if (unlikely(ts->shared_slot))
+		__atomic_fetch_add(calls, 1, __ATOMIC_RELAXED);
+	else
+		(*calls)++;
+}
+
 void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2)
 {
 	struct ltr_tstate *ts;
@@ -130,10 +148,7 @@ void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2)
 	if (ltr_forked() || !(ts = ltr_thread_self()) || ts->busy)
 		return;
 	ts->busy = 1;
-	if ((ltr_flags & ts->flag_mask & LTR_F_TRACE) && !too_deep(ts->depth))
-		ltr_event_call(ts, fn, &regs, ltr_rdtsc());
-	if (ltr_flags & LTR_F_COUNT)
-		__atomic_fetch_add(&ts->slot->counts[fn].calls, 1, __ATOMIC_RELAXED);
+	call_seen(ts, fn, &regs, ltr_flags & ts->flag_mask);
 	ts->busy = 0;
 }
 
@@ -170,11 +185,7 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 			     regs->ret != (uint64_t)ltr_return_tramp);
 	if (unlikely((f->flags & LTR_FN_ENTRY_ONLY) ||
 		     ts->depth >= LTR_SHADOW_MAX)) {
-		if ((flags & LTR_F_TRACE) && !too_deep(ts->depth))
-			ltr_event_call(ts, fn, regs, ltr_rdtsc());
-		if (flags & LTR_F_COUNT)
-			__atomic_fetch_add(&ts->slot->counts[fn].calls, 1,
-					   __ATOMIC_RELAXED);
+		call_seen(ts, fn, regs, flags);
 		ts->busy = 0;
 		return f->addr;
 	}
