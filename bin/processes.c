@@ -106,11 +106,14 @@ size_t processes_pump(void)
 	for (i = 0; i < n; i++) {
 		const struct ltr_process *p = &session->procs[i];
 
+		/* Most entries are running: look for a later image only when needed. */
+		if (state[i] != LTR_PROC_EXITED && state[i] != LTR_PROC_REAPED)
+			continue;
 		if (superseded(i, n))
 			continue;
 		if (state[i] == LTR_PROC_EXITED)
 			report(p->pid, p->status, 0, false);
-		else if (state[i] == LTR_PROC_REAPED)
+		else
 			report_wait_status(p->pid, p->status);
 	}
 	return done;
