@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define LTR_SESSION_MAGIC 0x316e6f6973734c54ULL /* "TLssion1" */
-#define LTR_SESSION_VERSION 2
+#define LTR_SESSION_VERSION 3
 
 #define LTR_ENV_SESSION "LTRUSS_SESSION" /* "FD:PID:INODE" of the session memfd */
 #define LTR_ENV_SAVED_AUDIT "LTRUSS_SAVED_LD_AUDIT" /* user's own LD_AUDIT */
@@ -31,7 +31,10 @@
 #define LTR_MAX_THREADS 512    /* thread slots; later threads share the last */
 #define LTR_MAX_PROCS 4096     /* processes registered (-f) */
 #define LTR_MAX_OBJECTS 16384  /* loaded objects recorded, all processes */
-#define LTR_STRINGS_SIZE (4u << 20) /* names of objects and functions */
+#define LTR_STRINGS_SIZE (8u << 20) /* names of objects, functions, prototypes */
+#define LTR_MAX_CAPTURES 16384 /* functions with a prototype */
+#define LTR_CAPTURE_HASH 32768 /* buckets of the prototype index, a power of two */
+#define LTR_STRSIZE_MAX 4096   /* largest -s */
 
 #define LTR_RING_SIZE (1u << 20) /* bytes of one thread's event ring */
 
@@ -41,6 +44,9 @@
 #define LTR_F_FOLLOW 0x4u /* -f: trace children and exec'd programs too */
 #define LTR_F_DROP 0x8u   /* --drop: drop events when a ring is full */
 
+/* Control flags (the console changes them while the program runs). */
+#define LTR_CTL_PAUSED 0x1u /* no trace events; counting goes on */
+
 /* Rule flags. */
 #define LTR_RULE_EXCLUDE 0x1u /* a matching call is not traced */
 #define LTR_RULE_INNER 0x2u   /* also calls LIB makes to itself ('::') */
@@ -49,7 +55,7 @@
  * matching func.  Rules are evaluated in order; the last match wins. */
 struct ltr_rule {
 	uint32_t flags;
-	uint32_t reserved;
+	uint32_t depth; /* shown at most this deep (like -D); 0 = no limit */
 	char lib[LTR_GLOB_MAX];
 	char func[LTR_GLOB_MAX];
 };
@@ -57,6 +63,7 @@ struct ltr_rule {
 /* Function flags, set by the interposer. */
 #define LTR_FN_ENTRY_ONLY 0x1u /* never hijack the return (dlopen, vfork...) */
 #define LTR_FN_READY 0x4u      /* the entry is filled in (set last) */
+#define LTR_FN_DISABLED 0x8u   /* (console) not shown: counted, no events */
 
 /*
  * One traced function of one process: what events and counters name.
@@ -64,12 +71,73 @@ struct ltr_rule {
  * load different things at the same addresses.)
  */
 struct ltr_func {
-	uint64_t reserved0;
+	int32_t capture;   /* index in captures[], or -1: no prototype */
+	uint32_t depth;    /* from the rule that selected it; 0 = no limit */
 	uint32_t name;     /* offset of the symbol name in strings[] */
 	uint32_t lib;      /* offset of the library short name in strings[] */
 	uint32_t flags;    /* LTR_FN_* */
 	uint32_t reserved;
 };
+
+/*
+ * What the interposer copies at a call of a function with a prototype, so
+ * that ltruss can print its arguments: the memory they point to may change
+ * or vanish as soon as the call returns.  ltruss compiles each prototype
+ * into one of these; the interposer looks it up by name when it binds.
+ * Argument numbers count the integer registers (rdi = 0 ... r9 = 5) and go
+ * on with the stack words (6, 7...).
+ */
+#define LTR_CAP_XMM 0x1u    /* float arguments: copy %xmm0-7 on entry */
+#define LTR_CAP_PRINTF 0x2u /* varargs described by the format argument */
+#define LTR_CAP_X87 0x4u    /* returns long double in %st0 */
+
+/* Error conventions: when a return counts as an error (and errno is read). */
+enum ltr_err {
+	LTR_ERR_NONE = 0,
+	LTR_ERR_MINUS1_32, /* (int)ret == -1, errno says why */
+	LTR_ERR_MINUS1_64, /* (long)ret == -1 (ssize_t, off_t, MAP_FAILED) */
+	LTR_ERR_NULL,      /* ret == NULL, errno says why */
+	LTR_ERR_ERRNUM,    /* ret != 0 is itself the error number (pthread) */
+	LTR_ERR_NEG32,     /* (int)ret < 0, errno says why */
+};
+
+/* How an output argument's memory is copied on return. */
+enum ltr_out {
+	LTR_OUT_NONE = 0,
+	LTR_OUT_FIXED,  /* size bytes (the pointee of "[out] int *") */
+	LTR_OUT_RET,    /* as many bytes as the call returned ("[out:ret]") */
+	LTR_OUT_ARG,    /* as many bytes as argument len_arg says ("[out:argN]") */
+	LTR_OUT_STRING, /* a NUL-terminated string ("[out] char *") */
+};
+
+#define LTR_MAX_OUT 2 /* output arguments copied per call */
+
+struct ltr_capture {
+	uint32_t name;    /* offset of the function name in strings[] */
+	uint32_t flags;   /* LTR_CAP_* */
+	uint8_t strings;  /* bit n: argument n is a C string, copied on entry */
+	uint8_t format;   /* LTR_CAP_PRINTF: argument number of the format */
+	uint8_t err;      /* enum ltr_err */
+	uint8_t nstack;   /* stack words to copy on entry (arguments 6...) */
+	struct {
+		uint8_t arg;     /* argument number of the pointer */
+		uint8_t mode;    /* enum ltr_out */
+		uint8_t len_arg; /* LTR_OUT_ARG: argument number of the length */
+		uint8_t size;    /* LTR_OUT_FIXED: bytes */
+	} out[LTR_MAX_OUT];
+};
+
+#define LTR_STACK_WORDS_MAX 8 /* stack words copied per call */
+
+/* Hash of a function name, for the captures index (FNV-1a). */
+static inline uint32_t ltr_name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
 
 /* Counters of one function in one thread.  Times are in TSC ticks. */
 struct ltr_count {
@@ -91,7 +159,7 @@ struct ltr_count {
 enum ltr_event_type {
 	LTR_EV_PAD = 1,   /* skip to the end of the ring */
 	LTR_EV_ENTER,     /* a call starts: w[0..5] argument registers, w[6] return address */
-	LTR_EV_EXIT,      /* it returns: w[0] %rax, w[1] %rdx, w[2] %xmm0 */
+	LTR_EV_EXIT,      /* it returns: w[0] %rax, w[1] %rdx, w[2] %xmm0, w[3] errno */
 	LTR_EV_CALL,      /* a call seen on entry only: as ENTER, no EXIT follows */
 	LTR_EV_UNWOUND,   /* a call ends without returning: flags = LTR_END_* */
 	LTR_EV_THREAD,    /* from here on, the slot's events are thread w[0]'s */
@@ -107,7 +175,48 @@ enum ltr_end {
 };
 
 #define LTR_ENTER_WORDS 7
-#define LTR_EXIT_WORDS 3
+#define LTR_EXIT_WORDS 4
+
+/* Event flags of ENTER, CALL and EXIT. */
+#define LTR_EVF_ERROR 0x1u /* EXIT: the return is an error; w[3] is errno */
+
+/*
+ * Memory copied at the call follows the fixed words of ENTER, CALL and EXIT
+ * as blobs, each 8-byte aligned, up to the event's size.
+ */
+enum ltr_blob_type {
+	LTR_BLOB_STRING = 1, /* the C string argument index points to */
+	LTR_BLOB_OUT,        /* EXIT: output argument index's memory */
+	LTR_BLOB_XMM,        /* the low halves of %xmm0-7 on entry */
+	LTR_BLOB_STACK,      /* stack words: arguments 6, 7... */
+	LTR_BLOB_VARARGS,    /* printf varargs: n class bytes, padded, then n words */
+	LTR_BLOB_VASTRING,   /* the string of vararg index (a %s) */
+	LTR_BLOB_X87,        /* EXIT: %st0 as 10 bytes */
+};
+
+/* printf vararg classes (LTR_BLOB_VARARGS). */
+enum ltr_va_class {
+	LTR_VA_INT = 1, /* an int-sized or long word; the conversion says which */
+	LTR_VA_DOUBLE,  /* a double, as its bits */
+	LTR_VA_LDOUBLE, /* a long double: two words, 10 bytes used */
+	LTR_VA_STRING,  /* a char *: the word, and a VASTRING blob unless NULL or bad */
+	LTR_VA_POINTER, /* %p, %n */
+};
+
+#define LTR_VARARGS_MAX 32 /* printf arguments decoded per call */
+
+/* Blob flags. */
+#define LTR_BLOBF_TRUNCATED 0x1u /* longer than -s: cut */
+#define LTR_BLOBF_FAULT 0x2u     /* unreadable memory: nothing copied */
+
+struct ltr_blob {
+	uint8_t type;   /* enum ltr_blob_type */
+	uint8_t index;  /* argument number, or vararg number */
+	uint8_t flags;  /* LTR_BLOBF_* */
+	uint8_t reserved;
+	uint32_t len;   /* bytes of data (the blob is padded to 8) */
+	unsigned char data[];
+};
 
 struct ltr_event {
 	uint16_t size;  /* bytes, header included, a multiple of 8 */
@@ -175,7 +284,11 @@ struct ltr_session {
 	uint32_t nrules;
 	uint32_t nfrom;
 	uint32_t strsize;     /* -s */
-	uint32_t reserved;
+	uint32_t ncaptures;   /* entries of captures[] in use */
+	uint32_t control;     /* atomic: LTR_CTL_*, read on every call */
+	int32_t owner_pid;    /* ltruss's pid (the console checks it lives) */
+	uint64_t start_time;  /* CLOCK_REALTIME ns when the run started */
+	char command[256];    /* the traced command line, for "sessions" */
 
 	/* Written by the interposer. */
 	uint32_t nfuncs;      /* atomic: entries of funcs[] in use */
@@ -190,6 +303,8 @@ struct ltr_session {
 	struct ltr_rule rules[LTR_MAX_RULES];
 	char from[LTR_MAX_FROM][LTR_GLOB_MAX];
 	struct ltr_func funcs[LTR_MAX_FUNCS];
+	struct ltr_capture captures[LTR_MAX_CAPTURES];
+	uint32_t capture_index[LTR_CAPTURE_HASH]; /* open addressing: capture + 1; 0 = empty */
 	char strings[LTR_STRINGS_SIZE];
 	struct ltr_process procs[LTR_MAX_PROCS];
 	struct ltr_objrec objects[LTR_MAX_OBJECTS];
