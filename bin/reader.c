@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -23,7 +24,7 @@
 /* An event copied out of a ring, with room for its longest payload. */
 struct ltr_event_copy {
 	struct ltr_event e;
-	uint64_t w[LTR_ENTER_WORDS];
+	uint64_t w[LTR_ENTER_WORDS + LTR_PAYLOAD_MAX / 8 + 1];
 };
 
 struct cursor {
@@ -54,11 +55,12 @@ static size_t min_size(uint8_t type)
 
 /*
  * The next event of thread i, skipping padding, copied into *ev (the
- * traced process writes the ring: nothing is read twice); NULL if none.
- * A record that does not make sense ends the thread's ring for this run.
+ * traced process writes the ring: nothing is read twice), or only its
+ * header unless whole; NULL if none.  A record that does not make sense
+ * ends the thread's ring for this run.
  */
 static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
-				    struct ltr_event_copy *ev)
+				    struct ltr_event_copy *ev, bool whole)
 {
 	struct cursor *c = &cursors[i];
 	const struct ltr_ring *r = &s->threads[i].ring;
@@ -87,7 +89,8 @@ static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
 			c->tail = c->head;
 			return NULL;
 		}
-		memcpy(ev, p, size);
+		if (whole)
+			memcpy(ev, p, size);
 		ev->e.size = (uint16_t)size;
 		return &ev->e;
 	}
@@ -124,7 +127,7 @@ size_t reader_drain(struct ltr_session *s)
 
 		/* The oldest next event, and the oldest of the other threads. */
 		for (i = 0; i < n; i++) {
-			ev = peek(s, i, &copy);
+			ev = peek(s, i, &copy, false);
 			if (!ev)
 				continue;
 			if (ev->ts < best_ts) {
@@ -138,7 +141,7 @@ size_t reader_drain(struct ltr_session *s)
 		if (b == UINT32_MAX)
 			break;
 		/* Run thread b while it is the oldest. */
-		while ((ev = peek(s, b, &copy)) != NULL && ev->ts <= next_other) {
+		while ((ev = peek(s, b, &copy, true)) != NULL && ev->ts <= next_other) {
 			trace_event(b, &s->threads[b], ev);
 			cursors[b].tail += ev->size;
 			if (++count % BATCH == 0)

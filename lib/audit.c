@@ -124,6 +124,7 @@ void la_preinit(uintptr_t *cookie)
 		return;
 	patch_all(true);
 	ltr_process_watch_exit();
+	ltr_errno_init();
 	started = true;
 }
 

@@ -56,17 +56,20 @@ static void count_call_shared(struct ltr_count *c, uint64_t dur, uint64_t self)
 		;
 }
 
-/* Record one finished call in the thread's counters. */
+/* Record one finished call in the thread's counters (err: it failed). */
 static inline void count_call(struct ltr_tstate *ts, struct ltr_frame *fr,
-			      uint64_t dur)
+			      uint64_t dur, bool err)
 {
 	struct ltr_count *c = &ts->slot->counts[fr->fn];
 	uint64_t self = dur > fr->child ? dur - fr->child : 0;
 
 	if (unlikely(ts->shared_slot)) {
 		count_call_shared(c, dur, self);
+		if (err)
+			__atomic_fetch_add(&c->errors, 1, __ATOMIC_RELAXED);
 		return;
 	}
+	c->errors += err;
 
 	if (c->calls == 0 || dur < c->min)
 		c->min = dur;
@@ -118,20 +121,32 @@ void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp)
 	}
 }
 
-/* Is a call at nesting level (0 = outermost) deeper than -D shows? */
-static inline bool too_deep(uint32_t level)
+/*
+ * Is a call of fn (limited to depth by its rule; 0 = no limit) at nesting
+ * level (0 = outermost) hidden: deeper than -D or its rule shows, paused
+ * or disabled from the console?
+ */
+static inline bool hidden(uint32_t fn, uint32_t depth, uint32_t level)
 {
-	return ltr_session->depth_limit && level >= ltr_session->depth_limit;
+	uint32_t limit = __atomic_load_n(&ltr_session->depth_limit,
+					 __ATOMIC_RELAXED);
+
+	return (limit && level >= limit) || (depth && level >= depth) ||
+	       (__atomic_load_n(&ltr_session->control, __ATOMIC_RELAXED) &
+		LTR_CTL_PAUSED) ||
+	       (__atomic_load_n(&ltr_session->funcs[fn].flags,
+				__ATOMIC_RELAXED) & LTR_FN_DISABLED);
 }
 
 /* A call seen on entry only: its event, and one more call counted. */
 static void call_seen(struct ltr_tstate *ts, uint32_t fn,
-		      const struct ltr_regs *regs, uint32_t flags)
+		      const struct ltr_target *f, const struct ltr_regs *regs,
+		      uint32_t flags)
 {
 	uint64_t *calls = &ts->slot->counts[fn].calls;
 
-	if ((flags & LTR_F_TRACE) && !too_deep(ts->depth))
-		ltr_event_call(ts, fn, regs, ltr_rdtsc());
+	if ((flags & LTR_F_TRACE) && !hidden(fn, f ? f->depth : 0, ts->depth))
+		ltr_event_call(ts, fn, f ? f->cap : NULL, regs, ltr_rdtsc());
 	if (!(flags & LTR_F_COUNT))
 		return;
 	if (unlikely(ts->shared_slot))
@@ -148,7 +163,7 @@ void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2)
 	if (ltr_forked() || !(ts = ltr_thread_self()) || ts->busy)
 		return;
 	ts->busy = 1;
-	call_seen(ts, fn, &regs, ltr_flags & ts->flag_mask);
+	call_seen(ts, fn, NULL, &regs, ltr_flags & ts->flag_mask);
 	ts->busy = 0;
 }
 
@@ -185,7 +200,7 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 			     regs->ret != (uint64_t)ltr_return_tramp);
 	if (unlikely((f->flags & LTR_FN_ENTRY_ONLY) ||
 		     ts->depth >= LTR_SHADOW_MAX)) {
-		call_seen(ts, fn, regs, flags);
+		call_seen(ts, fn, f, regs, flags);
 		ts->busy = 0;
 		return f->addr;
 	}
@@ -195,17 +210,40 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	fr->fn = fn;
 	fr->flags = 0;
 	fr->child = 0;
+	fr->cap = f->cap;
 	regs->ret = (uint64_t)ltr_return_tramp;
 	t0 = ltr_rdtsc();
 	if (flags & LTR_F_TRACE) {
-		if (too_deep(ts->depth - 1))
+		if (hidden(fn, f->depth, ts->depth - 1)) {
 			fr->flags = LTR_FR_HIDDEN;
-		else
+		} else {
+			if (fr->cap && fr->cap->out[0].mode)
+				ltr_args_keep(fr, fr->cap, regs);
 			ltr_event_enter(ts, fr, regs, t0);
+		}
 	}
 	fr->t0 = t0;
 	ts->busy = 0;
 	return f->addr;
+}
+
+/* Did a call of a function with error convention err fail, returning rax? */
+static bool call_failed(enum ltr_err err, uint64_t rax)
+{
+	switch (err) {
+	case LTR_ERR_MINUS1_32:
+		return (int32_t)rax == -1;
+	case LTR_ERR_MINUS1_64:
+		return (int64_t)rax == -1;
+	case LTR_ERR_NULL:
+		return rax == 0;
+	case LTR_ERR_ERRNUM:
+		return (int32_t)rax != 0;
+	case LTR_ERR_NEG32:
+		return (int32_t)rax < 0;
+	default:
+		return false;
+	}
 }
 
 uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
@@ -215,6 +253,7 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 	struct ltr_frame *fr;
 	uint64_t dur;
 	uint32_t busy;
+	bool err;
 
 	/* Frames above this one were skipped by longjmp or unwinding. */
 	busy = ts->busy;
@@ -233,11 +272,15 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 	dur = now - fr->t0;
 	if (ts->depth)
 		ts->frames[ts->depth - 1].child += dur;
+	err = fr->cap && call_failed(fr->cap->err, regs->rax);
 	if (ltr_flags & LTR_F_COUNT)
-		count_call(ts, fr, dur);
+		count_call(ts, fr, dur, err);
 	if ((ltr_flags & ts->flag_mask & LTR_F_TRACE) &&
 	    !(fr->flags & LTR_FR_HIDDEN))
-		ltr_event_exit(ts, fr, regs, now);
+		ltr_event_exit(ts, fr, regs, now, err,
+			       !err ? 0
+			       : fr->cap->err == LTR_ERR_ERRNUM ? (int)regs->rax
+								: ltr_program_errno());
 	ts->busy = busy;
 	return fr->ret;
 }

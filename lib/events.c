@@ -85,13 +85,17 @@ static void commit(struct ltr_ring *r, const struct ltr_event *ev)
 	__atomic_store_n(&r->head, r->head + ev->size, __ATOMIC_RELEASE);
 }
 
-/* Reserve and fill an event header; NULL if dropped. */
+/*
+ * Reserve and fill an event header with room for words fixed words and up
+ * to extra bytes of blobs; NULL if dropped.  The size is set to the fixed
+ * part: blobs written later are added with event_grow before the commit.
+ */
 static struct ltr_event *event_new(struct ltr_tstate *ts, uint8_t type,
 				   uint32_t words, uint32_t fn, uint32_t depth,
-				   uint64_t tsc)
+				   uint64_t tsc, size_t extra)
 {
 	uint32_t size = (uint32_t)(sizeof(struct ltr_event) + 8 * words);
-	struct ltr_event *ev = reserve(&ts->slot->ring, size);
+	struct ltr_event *ev = reserve(&ts->slot->ring, size + (uint32_t)extra);
 
 	if (!ev)
 		return NULL;
@@ -102,6 +106,18 @@ static struct ltr_event *event_new(struct ltr_tstate *ts, uint8_t type,
 	ev->fn = fn;
 	ev->ts = tsc;
 	return ev;
+}
+
+/* Where the blobs of ev go (after its fixed words). */
+static void *event_end(struct ltr_event *ev)
+{
+	return (unsigned char *)ev + ev->size;
+}
+
+/* Count bytes of blobs written after ev's fixed words. */
+static void event_grow(struct ltr_event *ev, size_t bytes)
+{
+	ev->size = (uint16_t)(ev->size + bytes);
 }
 
 /* Level of frame fr on its thread's stack (0 = outermost). */
@@ -122,42 +138,73 @@ static void put_args(uint64_t *w, const struct ltr_regs *regs)
 	w[6] = regs->ret;
 }
 
+/* An ENTER or CALL event: the registers, and what the prototype copies. */
+static void event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
+		       uint32_t depth, const struct ltr_capture *cap,
+		       const struct ltr_regs *regs, uint64_t ret, uint64_t tsc)
+{
+	size_t extra = cap ? ltr_args_entry_max(cap) : 0;
+	struct ltr_event *ev = event_new(ts, type, LTR_ENTER_WORDS, fn, depth,
+					 tsc, extra);
+
+	if (!ev)
+		return;
+	put_args(ev->w, regs);
+	ev->w[6] = ret;
+	if (cap)
+		event_grow(ev, ltr_args_entry(event_end(ev), extra, ts->pid,
+					      cap, regs));
+	commit(&ts->slot->ring, ev);
+}
+
 void ltr_event_enter(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		     const struct ltr_regs *regs, uint64_t tsc)
 {
-	struct ltr_event *ev = event_new(ts, LTR_EV_ENTER, LTR_ENTER_WORDS,
-					 fr->fn, level_of(ts, fr), tsc);
-
-	if (!ev)
-		return;
-	put_args(ev->w, regs);
-	ev->w[6] = fr->ret; /* regs->ret is the trampoline by now */
-	commit(&ts->slot->ring, ev);
+	/* regs->ret is the trampoline by now: the real one is in the frame. */
+	event_call(ts, LTR_EV_ENTER, fr->fn, level_of(ts, fr), fr->cap, regs,
+		   fr->ret, tsc);
 }
 
 void ltr_event_call(struct ltr_tstate *ts, uint32_t fn,
-		    const struct ltr_regs *regs, uint64_t tsc)
+		    const struct ltr_capture *cap, const struct ltr_regs *regs,
+		    uint64_t tsc)
 {
-	struct ltr_event *ev = event_new(ts, LTR_EV_CALL, LTR_ENTER_WORDS, fn,
-					 ts->depth, tsc);
+	event_call(ts, LTR_EV_CALL, fn, ts->depth, cap, regs, regs->ret, tsc);
+}
 
-	if (!ev)
-		return;
-	put_args(ev->w, regs);
-	commit(&ts->slot->ring, ev);
+/* %st0, where a function returning long double leaves its value. */
+static void read_x87(unsigned char buf[16])
+{
+	__asm__ volatile("fld %%st(0)\n\tfstpt %0" : "=m"(*(char(*)[10])buf));
+	buf[10] = buf[11] = 0;
+	*(uint32_t *)(buf + 12) = 0;
 }
 
 void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
-		    const struct ltr_retregs *regs, uint64_t tsc)
+		    const struct ltr_retregs *regs, uint64_t tsc, bool err,
+		    int errnum)
 {
+	size_t extra = fr->cap ? ltr_args_exit_max(fr->cap) : 0;
 	struct ltr_event *ev = event_new(ts, LTR_EV_EXIT, LTR_EXIT_WORDS,
-					 fr->fn, level_of(ts, fr), tsc);
+					 fr->fn, level_of(ts, fr), tsc, extra);
+	unsigned char x87[16];
+	bool has_x87;
 
 	if (!ev)
 		return;
 	ev->w[0] = regs->rax;
 	ev->w[1] = regs->rdx;
 	ev->w[2] = regs->xmm0[0];
+	ev->w[3] = (uint64_t)(int64_t)errnum;
+	if (err)
+		ev->flags = LTR_EVF_ERROR;
+	if (fr->cap) {
+		has_x87 = fr->cap->flags & LTR_CAP_X87;
+		if (has_x87)
+			read_x87(x87);
+		event_grow(ev, ltr_args_exit(event_end(ev), extra, ts->pid, fr,
+					     regs->rax, has_x87 ? x87 : NULL));
+	}
 	commit(&ts->slot->ring, ev);
 }
 
@@ -165,7 +212,7 @@ void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		       enum ltr_end why)
 {
 	struct ltr_event *ev = event_new(ts, LTR_EV_UNWOUND, 0, fr->fn,
-					 level_of(ts, fr), ltr_rdtsc());
+					 level_of(ts, fr), ltr_rdtsc(), 0);
 
 	if (!ev)
 		return;
@@ -176,7 +223,7 @@ void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 void ltr_event_thread(struct ltr_tstate *ts)
 {
 	struct ltr_event *ev = event_new(ts, LTR_EV_THREAD, 1, 0, 0,
-					 ltr_rdtsc());
+					 ltr_rdtsc(), 0);
 
 	if (!ev)
 		return;

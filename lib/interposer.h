@@ -95,6 +95,9 @@ void ltr_object_each(void (*fn)(struct ltr_object *obj));
 /* The object of the program's own libc (base namespace), or NULL. */
 struct ltr_object *ltr_object_libc(void);
 
+/* The function name of the program's libc, or NULL. */
+void *ltr_libc_function(const char *name);
+
 /*
  * The dynamic symbol table of map: its symbols [*syms, *end) and string
  * table.  The end is where .dynstr starts, as every linker lays them out.
@@ -127,6 +130,9 @@ bool ltr_select_from(const struct ltr_object *obj);
 bool ltr_select_call(const struct ltr_object *caller,
 		     const struct ltr_object *callee, const char *name);
 
+/* The depth limit of the last rule selecting name in callee; 0 = none. */
+uint32_t ltr_select_depth(const struct ltr_object *callee, const char *name);
+
 /* ---- stubs (stubs.c) --------------------------------------------------- */
 
 /* Where stub i leads, in this process. */
@@ -135,6 +141,9 @@ struct ltr_target {
 	uint32_t fn;        /* its entry in the session's funcs[] */
 	uint16_t flags;     /* LTR_FN_* */
 	uint16_t forgotten; /* its object was unloaded: not for new bindings */
+	uint32_t depth;     /* shown at most this deep (its rule's depth); 0 = any */
+	uint32_t reserved;
+	const struct ltr_capture *cap; /* what to copy at a call; NULL: nothing */
 };
 
 extern struct ltr_target ltr_targets[LTR_NSTUBS];
@@ -226,6 +235,9 @@ struct ltr_frame {
 	uint64_t child;    /* ticks spent in traced callees */
 	uint32_t fn;       /* index in the session's funcs[] */
 	uint32_t flags;    /* LTR_FR_* */
+	const struct ltr_capture *cap; /* its prototype's captures, or NULL */
+	uint64_t out_addr[LTR_MAX_OUT]; /* output arguments, copied on return */
+	uint64_t out_len[LTR_MAX_OUT];
 };
 
 /* The per-thread state, in memory mapped for the thread. */
@@ -295,13 +307,15 @@ void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp);
 void ltr_event_enter(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		     const struct ltr_regs *regs, uint64_t tsc);
 
-/* A call seen on entry only (its return is not hijacked). */
+/* A call seen on entry only (its return is not hijacked); cap may be NULL. */
 void ltr_event_call(struct ltr_tstate *ts, uint32_t fn,
-		    const struct ltr_regs *regs, uint64_t tsc);
+		    const struct ltr_capture *cap, const struct ltr_regs *regs,
+		    uint64_t tsc);
 
-/* The call of frame fr returns with regs. */
+/* The call of frame fr returns with regs; err: it failed with errno errnum. */
 void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
-		    const struct ltr_retregs *regs, uint64_t tsc);
+		    const struct ltr_retregs *regs, uint64_t tsc, bool err,
+		    int errnum);
 
 /* The thread's slot, reused, belongs to this thread from now on. */
 void ltr_event_thread(struct ltr_tstate *ts);
@@ -309,6 +323,42 @@ void ltr_event_thread(struct ltr_tstate *ts);
 /* The call of frame fr ends without returning. */
 void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		       enum ltr_end why);
+
+/* ---- arguments (args.c, safe-read.c) ---------------------------------- */
+
+/* Copy len bytes at src into dst without faulting; returns the bytes copied. */
+size_t ltr_read_mem(int pid, void *dst, uintptr_t src, size_t len);
+
+/*
+ * Copy the C string at src into dst (max + 1 bytes): returns its length,
+ * at most max (then *cut), or -1 if src cannot be read at all.
+ */
+long ltr_read_string(int pid, char *dst, uintptr_t src, size_t max,
+		     bool *cut);
+
+/* Bytes of blobs an entry of a function with captures cap may need. */
+size_t ltr_args_entry_max(const struct ltr_capture *cap);
+
+/* Write the entry blobs of a call (regs as entered) into dst; returns bytes. */
+size_t ltr_args_entry(void *dst, size_t room, int pid,
+		      const struct ltr_capture *cap, const struct ltr_regs *regs);
+
+/* Remember in fr where the call's output arguments are, for its return. */
+void ltr_args_keep(struct ltr_frame *fr, const struct ltr_capture *cap,
+		   const struct ltr_regs *regs);
+
+/* Bytes of blobs the return of a function with captures cap may need. */
+size_t ltr_args_exit_max(const struct ltr_capture *cap);
+
+/* Write the return blobs of fr's call into dst (x87: %st0, or NULL); returns bytes. */
+size_t ltr_args_exit(void *dst, size_t room, int pid,
+		     const struct ltr_frame *fr, uint64_t rax, const void *x87);
+
+/* The calling thread's errno in the program (its libc's), or 0. */
+int ltr_program_errno(void);
+
+/* Find the program's __errno_location (at attach). */
+void ltr_errno_init(void);
 
 /* ---- memory (mem.c) ---------------------------------------------------- */
 

@@ -222,6 +222,22 @@ struct ltr_object *ltr_object_libc(void)
 	return NULL;
 }
 
+void *ltr_libc_function(const char *name)
+{
+	struct ltr_object *libc = ltr_object_libc();
+	const ElfW(Sym) *sym, *end;
+	const char *strtab;
+
+	if (!libc || !ltr_dynsym(libc->map, &sym, &end, &strtab))
+		return NULL;
+	for (; sym < end; sym++)
+		if (sym->st_shndx != SHN_UNDEF && sym->st_value &&
+		    ELF64_ST_TYPE(sym->st_info) == STT_FUNC &&
+		    ltr_strcmp(strtab + sym->st_name, name) == 0)
+			return (void *)(libc->map->l_addr + sym->st_value);
+	return NULL;
+}
+
 uintptr_t ltr_dyn_ptr(const struct link_map *map, uintptr_t v)
 {
 	return v < map->l_addr ? v + map->l_addr : v;

@@ -176,21 +176,9 @@ static void on_exit_handler(int status, void *arg)
 
 void ltr_process_watch_exit(void)
 {
-	struct ltr_object *libc = ltr_object_libc();
-	const ElfW(Sym) *sym, *end;
-	const char *strtab;
-	int (*on_exit_fn)(void (*)(int, void *), void *) = NULL;
+	int (*on_exit_fn)(void (*)(int, void *), void *) =
+		ltr_libc_function("on_exit");
 
-	if (!libc || !ltr_dynsym(libc->map, &sym, &end, &strtab))
-		return;
-	for (; sym < end; sym++) {
-		if (sym->st_shndx != SHN_UNDEF && sym->st_value &&
-		    ELF64_ST_TYPE(sym->st_info) == STT_FUNC &&
-		    ltr_strcmp(strtab + sym->st_name, "on_exit") == 0) {
-			on_exit_fn = (void *)(libc->map->l_addr + sym->st_value);
-			break;
-		}
-	}
 	if (on_exit_fn)
 		on_exit_fn(on_exit_handler, NULL);
 }

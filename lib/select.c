@@ -77,3 +77,16 @@ bool ltr_select_call(const struct ltr_object *caller,
 	}
 	return selected;
 }
+
+uint32_t ltr_select_depth(const struct ltr_object *callee, const char *name)
+{
+	uint32_t i, depth = 0;
+
+	for (i = 0; i < ltr_session->nrules && i < LTR_MAX_RULES; i++) {
+		const struct ltr_rule *r = &ltr_session->rules[i];
+
+		if (fnmatch(r->func, name, 0) == 0 && lib_matches(r->lib, callee))
+			depth = r->flags & LTR_RULE_EXCLUDE ? depth : r->depth;
+	}
+	return depth;
+}

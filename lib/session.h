@@ -204,6 +204,7 @@ enum ltr_va_class {
 };
 
 #define LTR_VARARGS_MAX 32 /* printf arguments decoded per call */
+#define LTR_PAYLOAD_MAX 60000 /* bytes of blobs in one event (size is 16 bits) */
 
 /* Blob flags. */
 #define LTR_BLOBF_TRUNCATED 0x1u /* longer than -s: cut */

@@ -107,9 +107,30 @@ static uintptr_t stub_find(uintptr_t addr)
 	return 0;
 }
 
+/* The captures ltruss compiled from name's prototype, or NULL. */
+static const struct ltr_capture *capture_find(const char *name)
+{
+	const struct ltr_session *s = ltr_session;
+	uint32_t h, idx;
+
+	for (h = ltr_name_hash(name) & (LTR_CAPTURE_HASH - 1);
+	     (idx = s->capture_index[h]) != 0; h = (h + 1) & (LTR_CAPTURE_HASH - 1)) {
+		const struct ltr_capture *c;
+
+		if (idx > s->ncaptures || idx > LTR_MAX_CAPTURES)
+			return NULL;
+		c = &s->captures[idx - 1];
+		if (c->name < LTR_STRINGS_SIZE &&
+		    ltr_strcmp(s->strings + c->name, name) == 0)
+			return c;
+	}
+	return NULL;
+}
+
 /* Claim and fill an entry of the session's function table; -1 if full. */
 static int64_t func_new(const char *name, const struct ltr_object *obj,
-			uint32_t flags)
+			uint32_t flags, const struct ltr_capture *cap,
+			uint32_t depth)
 {
 	struct ltr_session *s = ltr_session;
 	uint32_t fn = __atomic_fetch_add(&s->nfuncs, 1, __ATOMIC_ACQ_REL);
@@ -120,6 +141,8 @@ static int64_t func_new(const char *name, const struct ltr_object *obj,
 	}
 	s->funcs[fn].name = ltr_session_string(name);
 	s->funcs[fn].lib = obj->name_off;
+	s->funcs[fn].capture = cap ? (int32_t)(cap - s->captures) : -1;
+	s->funcs[fn].depth = depth;
 	__atomic_store_n(&s->funcs[fn].flags, flags | LTR_FN_READY,
 			 __ATOMIC_RELEASE);
 	return fn;
@@ -128,7 +151,8 @@ static int64_t func_new(const char *name, const struct ltr_object *obj,
 uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 		       const struct ltr_object *obj)
 {
-	uint32_t h, idx, flags;
+	const struct ltr_capture *cap;
+	uint32_t h, idx, flags, depth;
 	uintptr_t stub;
 	int64_t fn;
 
@@ -144,7 +168,9 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 	}
 	flags = ltr_no_hijack || is_entry_only(name) ? LTR_FN_ENTRY_ONLY : 0;
 	idx = ntargets;
-	fn = idx < LTR_NSTUBS ? func_new(name, obj, flags) : -1;
+	cap = capture_find(name);
+	depth = ltr_select_depth(obj, name);
+	fn = idx < LTR_NSTUBS ? func_new(name, obj, flags, cap, depth) : -1;
 	if (fn < 0) {
 		__atomic_fetch_add(&ltr_session->stubs_exhausted, 1,
 				   __ATOMIC_RELAXED);
@@ -155,6 +181,8 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 	ltr_targets[idx].fn = (uint32_t)fn;
 	ltr_targets[idx].flags = flags;
 	ltr_targets[idx].forgotten = 0;
+	ltr_targets[idx].cap = cap;
+	ltr_targets[idx].depth = depth;
 	ntargets = idx + 1;
 	for (h = hash_of(addr); hash_index[h]; h = (h + 1) & (HASH_SIZE - 1))
 		;

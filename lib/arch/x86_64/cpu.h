@@ -29,4 +29,21 @@ static inline long ltr_syscall3(long nr, long a, long b, long c)
 	return ret;
 }
 
+/* A raw system call of six arguments (see ltr_syscall3). */
+static inline long ltr_syscall6(long nr, long a, long b, long c, long d,
+				long e, long f)
+{
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8),
+			   "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
 #endif
