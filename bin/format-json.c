@@ -14,9 +14,9 @@
 
 #include "clock.h"
 #include "format.h"
+#include "format-args.h"
 #include "symbolize.h"
 
-#define ARGS_SHOWN 3
 
 void json_write_string(FILE *out, const char *s)
 {
@@ -34,20 +34,13 @@ void json_write_string(FILE *out, const char *s)
 	putc('"', out);
 }
 
-/* A register value as printed in text: "0" or "0x..". */
-static void json_value(uint64_t v)
-{
-	if (v)
-		fprintf(fmt.out, "\"0x%llx\"", (unsigned long long)v);
-	else
-		fputs("\"0\"", fmt.out);
-}
-
-/* The keys every call object has, up to and including args. */
+/* The keys every call object has, up to and including args (r: its return, or NULL). */
 static void json_call_head(const char *type, const struct who *w,
-			   const struct call *c, uint64_t tsc)
+			   const struct call *c, const struct result *r,
+			   uint64_t tsc)
 {
-	int i;
+	static char value[ARG_TEXT_MAX];
+	unsigned i, n = args_count(c);
 
 	fprintf(fmt.out, "{\"type\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":%llu,\"lib\":",
 		type, w->pid, w->tid,
@@ -56,10 +49,11 @@ static void json_call_head(const char *type, const struct who *w,
 	fputs(",\"func\":", fmt.out);
 	json_write_string(fmt.out, format_func(c->fn));
 	fprintf(fmt.out, ",\"depth\":%u,\"args\":[", c->depth);
-	for (i = 0; i < ARGS_SHOWN; i++) {
+	for (i = 0; i < n; i++) {
 		if (i)
 			putc(',', fmt.out);
-		json_value(c->args[i]);
+		json_write_string(fmt.out, args_value(value, sizeof(value),
+						      w->pid, c, r, i));
 	}
 	putc(']', fmt.out);
 	if (fmt.caller && c->caller) {
@@ -72,14 +66,24 @@ static void json_call_head(const char *type, const struct who *w,
 }
 
 /* ret, errno, dur_ns (and end) of a result; nulls for r == NULL. */
-static void json_result(const struct call *c, const struct result *r)
+static void json_result(const struct who *w, const struct call *c,
+			const struct result *r)
 {
+	static char value[ARG_TEXT_MAX];
+	const char *err = r ? args_errno_name(r) : NULL;
+
 	fputs(",\"ret\":", fmt.out);
 	if (r && r->returned)
-		json_value(r->rax);
+		json_write_string(fmt.out, args_return(value, sizeof(value),
+						       w->pid, c, r));
 	else
 		fputs("null", fmt.out);
-	fputs(",\"errno\":null,\"dur_ns\":", fmt.out);
+	fputs(",\"errno\":", fmt.out);
+	if (err)
+		json_write_string(fmt.out, err);
+	else
+		fputs("null", fmt.out);
+	fputs(",\"dur_ns\":", fmt.out);
 	if (r && r->returned)
 		fprintf(fmt.out, "%llu", (unsigned long long)clock_ticks_to_ns(
 						 r->ts_exit - c->ts_enter));
@@ -93,21 +97,21 @@ static void json_result(const struct call *c, const struct result *r)
 static void json_whole(const struct who *w, const struct call *c,
 		       const struct result *r)
 {
-	json_call_head("call", w, c, c->ts_enter);
-	json_result(c, r);
+	json_call_head("call", w, c, r, c->ts_enter);
+	json_result(w, c, r);
 }
 
 static void json_enter(const struct who *w, const struct call *c)
 {
-	json_call_head("enter", w, c, c->ts_enter);
-	json_result(c, NULL);
+	json_call_head("enter", w, c, NULL, c->ts_enter);
+	json_result(w, c, NULL);
 }
 
 static void json_exit(const struct who *w, const struct call *c,
 		      const struct result *r)
 {
-	json_call_head("exit", w, c, r->ts_exit);
-	json_result(c, r);
+	json_call_head("exit", w, c, r, r->ts_exit);
+	json_result(w, c, r);
 }
 
 static void json_nothing(const struct who *w, const struct call *c)
@@ -116,7 +120,7 @@ static void json_nothing(const struct who *w, const struct call *c)
 
 static void json_entry_only(const struct who *w, const struct call *c)
 {
-	json_call_head("call", w, c, c->ts_enter);
+	json_call_head("call", w, c, NULL, c->ts_enter);
 	fputs(",\"ret\":null,\"errno\":null,\"dur_ns\":null,\"end\":\"no return\"}\n",
 	      fmt.out);
 }

@@ -19,14 +19,13 @@
 #include "session.h"
 #include "symbolize.h"
 #include "format.h"
-
-#define ARGS_SHOWN 3 /* integer registers shown for a call without prototype */
+#include "format-args.h"
 
 struct format_options fmt;
 
-/* A line being built. */
+/* A line being built: long enough for several strings of -s 4096. */
 struct line {
-	char buf[2048];
+	char buf[8 * ARG_TEXT_MAX];
 	size_t len;
 };
 
@@ -59,25 +58,6 @@ static void put_dec(struct line *l, uint64_t v, int width)
 	while ((v /= 10) != 0);
 	while (n < width)
 		tmp[n++] = '0';
-	while (n)
-		put_char(l, tmp[--n]);
-}
-
-/* A register value: "0", or hex with 0x. */
-static void put_hex(struct line *l, uint64_t v)
-{
-	char tmp[16];
-	int n = 0;
-
-	if (v == 0) {
-		put_char(l, '0');
-		return;
-	}
-	while (v) {
-		tmp[n++] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	}
-	put_str(l, "0x");
 	while (n)
 		put_char(l, tmp[--n]);
 }
@@ -154,17 +134,59 @@ static void put_name(struct line *l, const struct call *c)
 	put_str(l, format_func(c->fn));
 }
 
-static void put_call(struct line *l, const struct call *c)
+/* Arguments [from, to) of c (r: its return, or NULL), comma-separated. */
+static void put_args(struct line *l, const struct who *w, const struct call *c,
+		     const struct result *r, unsigned from, unsigned to)
 {
-	int i;
+	static char value[ARG_TEXT_MAX];
+	unsigned i;
+
+	for (i = from; i < to; i++) {
+		if (i > from)
+			put_str(l, ", ");
+		put_str(l, args_value(value, sizeof(value), w->pid, c, r, i));
+	}
+}
+
+/* "LIB:FUNC(args)": every argument, output ones as printed on return r. */
+static void put_call(struct line *l, const struct who *w, const struct call *c,
+		     const struct result *r)
+{
+	put_name(l, c);
+	put_char(l, '(');
+	put_args(l, w, c, r, 0, args_count(c));
+	put_char(l, ')');
+}
+
+/* "LIB:FUNC(args, " of a call shown before it returns: up to its output arguments. */
+static void put_call_start(struct line *l, const struct who *w,
+			   const struct call *c)
+{
+	unsigned n = args_count_at_entry(c), all = args_count(c);
 
 	put_name(l, c);
 	put_char(l, '(');
-	for (i = 0; i < ARGS_SHOWN; i++) {
-		if (i)
-			put_str(l, ", ");
-		put_hex(l, c->args[i]);
-	}
+	put_args(l, w, c, NULL, 0, n);
+	if (n < all)
+		put_str(l, n ? ", " : "");
+	else
+		put_char(l, ')');
+}
+
+/*
+ * The rest of the arguments of a call started with put_call_start, and
+ * ')', after lead ("" to continue its line, " " after "resumed>").
+ */
+static void put_call_rest(struct line *l, const struct who *w,
+			  const struct call *c, const struct result *r,
+			  const char *lead)
+{
+	unsigned n = args_count_at_entry(c), all = args_count(c);
+
+	if (n >= all)
+		return;
+	put_str(l, lead);
+	put_args(l, w, c, r, n, all);
 	put_char(l, ')');
 }
 
@@ -181,10 +203,12 @@ const char *format_end_name(enum ltr_end why)
 	return "ended";
 }
 
-/* " = ret <dur>" or " = ? <why>". */
-static void put_result(struct line *l, const struct call *c,
-		       const struct result *r)
+/* " = ret <dur>", " = -1 ENOENT (No such file or directory)" or " = ? <why>". */
+static void put_result(struct line *l, const struct who *w,
+		       const struct call *c, const struct result *r)
 {
+	static char value[ARG_TEXT_MAX];
+
 	put_str(l, " = ");
 	if (!r->returned) {
 		put_str(l, "? <");
@@ -192,7 +216,14 @@ static void put_result(struct line *l, const struct call *c,
 		put_char(l, '>');
 		return;
 	}
-	put_hex(l, r->rax);
+	put_str(l, args_return(value, sizeof(value), w->pid, c, r));
+	if (args_errno_name(r)) {
+		put_char(l, ' ');
+		put_str(l, args_errno_name(r));
+		put_str(l, " (");
+		put_str(l, args_errno_text(r));
+		put_char(l, ')');
+	}
 	if (fmt.durations) {
 		put_str(l, " <");
 		put_seconds(l, clock_ticks_to_ns(r->ts_exit - c->ts_enter));
@@ -218,8 +249,8 @@ static void text_whole(const struct who *w, const struct call *c,
 	struct line l;
 
 	line_start(&l, w->tid, c->ts_enter, c->depth);
-	put_call(&l, c);
-	put_result(&l, c, r);
+	put_call(&l, w, c, r);
+	put_result(&l, w, c, r);
 	put_caller(&l, w, c);
 	line_write(&l, true);
 }
@@ -229,7 +260,7 @@ static void text_open(const struct who *w, const struct call *c)
 	struct line l;
 
 	line_start(&l, w->tid, c->ts_enter, c->depth);
-	put_call(&l, c);
+	put_call(&l, w, c, NULL);
 	put_str(&l, " {");
 	put_caller(&l, w, c);
 	line_write(&l, true);
@@ -243,7 +274,7 @@ static void text_close(const struct who *w, const struct call *c,
 	line_start(&l, w->tid, r->ts_exit, c->depth);
 	put_str(&l, "} ");
 	put_name(&l, c);
-	put_result(&l, c, r);
+	put_result(&l, w, c, r);
 	line_write(&l, true);
 }
 
@@ -252,8 +283,7 @@ static void text_partial(const struct who *w, const struct call *c)
 	struct line l;
 
 	line_start(&l, w->tid, c->ts_enter, c->depth);
-	put_call(&l, c);
-	put_caller(&l, w, c);
+	put_call_start(&l, w, c);
 	line_write(&l, false);
 	fflush(fmt.out);
 }
@@ -263,7 +293,9 @@ static void text_partial_end(const struct who *w, const struct call *c,
 {
 	struct line l = { .len = 0 };
 
-	put_result(&l, c, r);
+	put_call_rest(&l, w, c, r, "");
+	put_result(&l, w, c, r);
+	put_caller(&l, w, c);
 	line_write(&l, true);
 }
 
@@ -284,7 +316,8 @@ static void text_resumed(const struct who *w, const struct call *c,
 	put_str(&l, "<... ");
 	put_name(&l, c);
 	put_str(&l, " resumed>");
-	put_result(&l, c, r);
+	put_call_rest(&l, w, c, r, " ");
+	put_result(&l, w, c, r);
 	line_write(&l, true);
 }
 
@@ -293,7 +326,7 @@ static void text_entry_only(const struct who *w, const struct call *c)
 	struct line l;
 
 	line_start(&l, w->tid, c->ts_enter, c->depth);
-	put_call(&l, c);
+	put_call(&l, w, c, NULL);
 	put_str(&l, " <no return ...>");
 	put_caller(&l, w, c);
 	line_write(&l, true);

@@ -16,6 +16,8 @@ struct call {
 	uint64_t args[6];
 	uint64_t caller;   /* return address */
 	uint64_t ts_enter; /* TSC */
+	const unsigned char *blobs; /* what the interposer copied (lib/session.h) */
+	uint32_t blobs_len;
 };
 
 /* How a call ended. */
@@ -24,6 +26,10 @@ struct result {
 	enum ltr_end why;
 	uint64_t rax, rdx, xmm0;
 	uint64_t ts_exit;  /* TSC */
+	bool failed;       /* by its prototype's error convention */
+	int errnum;        /* then: errno */
+	const unsigned char *blobs; /* output arguments copied on return */
+	uint32_t blobs_len;
 };
 
 /* Who made the call. */

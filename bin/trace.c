@@ -23,6 +23,7 @@
 #include "error.h"
 #include "profile.h"
 #include "trace.h"
+#include "xmalloc.h"
 
 #define MAX_DEPTH 1024
 #define BLOCK_NS 50000000ull /* a call running this long is shown at once */
@@ -38,6 +39,8 @@ struct tcall {
 	struct call c;
 	enum call_state state;
 	uint64_t child; /* ticks in traced calls made inside it */
+	unsigned char *blobs; /* c.blobs lives here (grown, reused) */
+	size_t blobs_size;
 };
 
 struct thread_trace {
@@ -105,6 +108,19 @@ static void end_all(struct thread_trace *t, enum ltr_end why)
 		end_call(t, &t->stack[--t->depth], &r);
 }
 
+/* Free the trace state of slot index i. */
+static void thread_free(uint32_t i)
+{
+	uint32_t d;
+
+	if (!threads[i])
+		return;
+	for (d = 0; d < MAX_DEPTH; d++)
+		free(threads[i]->stack[d].blobs);
+	free(threads[i]);
+	threads[i] = NULL;
+}
+
 /* The trace state of slot index i, created on its first event. */
 static struct thread_trace *thread_of(uint32_t i, const struct ltr_thread *slot)
 {
@@ -118,8 +134,7 @@ static struct thread_trace *thread_of(uint32_t i, const struct ltr_thread *slot)
 		if (threads[j] && threads[j]->who.tid == slot->tid &&
 		    threads[j]->who.pid == slot->pid) {
 			end_all(threads[j], LTR_END_EXEC);
-			free(threads[j]);
-			threads[j] = NULL;
+			thread_free(j);
 		}
 	}
 	t = calloc(1, sizeof(*t));
@@ -172,7 +187,17 @@ static void open_parent(struct thread_trace *t)
 	}
 }
 
-/* Fill c from an ENTER or CALL event. */
+/* The blobs after the fixed words of ev, and their length. */
+static const unsigned char *event_blobs(const struct ltr_event *ev,
+					size_t words, uint32_t *len)
+{
+	size_t fixed = sizeof(*ev) + 8 * words;
+
+	*len = ev->size > fixed ? (uint32_t)(ev->size - fixed) : 0;
+	return *len ? (const unsigned char *)ev + fixed : NULL;
+}
+
+/* Fill c from an ENTER or CALL event (its blobs still in the event). */
 static void call_from_event(struct call *c, const struct ltr_event *ev)
 {
 	c->fn = ev->fn;
@@ -180,6 +205,21 @@ static void call_from_event(struct call *c, const struct ltr_event *ev)
 	memcpy(c->args, ev->w, sizeof(c->args));
 	c->caller = ev->w[6];
 	c->ts_enter = ev->ts;
+	c->blobs = event_blobs(ev, LTR_ENTER_WORDS, &c->blobs_len);
+}
+
+/* Keep the blobs of tc's call: the event they are in is reused. */
+static void call_keep_blobs(struct tcall *tc)
+{
+	if (!tc->c.blobs_len)
+		return;
+	if (tc->blobs_size < tc->c.blobs_len) {
+		free(tc->blobs);
+		tc->blobs = xmalloc(tc->c.blobs_len);
+		tc->blobs_size = tc->c.blobs_len;
+	}
+	memcpy(tc->blobs, tc->c.blobs, tc->c.blobs_len);
+	tc->c.blobs = tc->blobs;
 }
 
 /* Print the end of call tc of thread t with result r. */
@@ -223,6 +263,9 @@ static void call_ends(struct thread_trace *t, const struct ltr_event *ev)
 		r.rax = ev->w[0];
 		r.rdx = ev->w[1];
 		r.xmm0 = ev->w[2];
+		r.failed = ev->flags & LTR_EVF_ERROR;
+		r.errnum = (int)ev->w[3];
+		r.blobs = event_blobs(ev, LTR_EXIT_WORDS, &r.blobs_len);
 	} else {
 		r.why = (enum ltr_end)ev->flags;
 	}
@@ -258,6 +301,7 @@ void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
 			return;
 		tc = &t->stack[t->depth++];
 		call_from_event(&tc->c, ev);
+		call_keep_blobs(tc);
 		tc->state = PENDING;
 		tc->child = 0;
 		break;
@@ -331,8 +375,6 @@ void trace_done(void)
 {
 	uint32_t i;
 
-	for (i = 0; i < LTR_MAX_THREADS; i++) {
-		free(threads[i]);
-		threads[i] = NULL;
-	}
+	for (i = 0; i < LTR_MAX_THREADS; i++)
+		thread_free(i);
 }

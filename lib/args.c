@@ -236,8 +236,8 @@ void ltr_args_keep(struct ltr_frame *fr, const struct ltr_capture *cap,
 	unsigned i;
 
 	for (i = 0; i < LTR_MAX_OUT; i++) {
-		fr->out_addr[i] = cap->out[i].mode ? arg_word(regs, cap->out[i].arg)
-						   : 0;
+		fr->out_addr[i] = cap->out[i].mode && cap->out[i].arg != LTR_ARG_RET
+					  ? arg_word(regs, cap->out[i].arg) : 0;
 		fr->out_len[i] = cap->out[i].mode == LTR_OUT_ARG
 					 ? arg_word(regs, cap->out[i].len_arg)
 					 : cap->out[i].size;
@@ -267,14 +267,16 @@ size_t ltr_args_exit(void *dst, size_t room, int pid,
 		blob_words(&b, LTR_BLOB_X87, x87, 16);
 	for (i = 0; i < LTR_MAX_OUT; i++) {
 		uint64_t len = fr->out_len[i], max;
+		uint64_t addr = cap->out[i].arg == LTR_ARG_RET ? rax
+							       : fr->out_addr[i];
 		struct ltr_blob *blob;
 		size_t got;
 
-		if (!cap->out[i].mode || !fr->out_addr[i])
+		if (!cap->out[i].mode || !addr)
 			continue;
 		if (cap->out[i].mode == LTR_OUT_STRING) {
 			blob_string(&b, pid, LTR_BLOB_OUT, cap->out[i].arg,
-				    fr->out_addr[i], ltr_session->strsize);
+				    addr, ltr_session->strsize);
 			continue;
 		}
 		if (cap->out[i].mode == LTR_OUT_RET)
@@ -283,7 +285,7 @@ size_t ltr_args_exit(void *dst, size_t room, int pid,
 			      ? ltr_session->strsize : len;
 		if (!(blob = blob_begin(&b, LTR_BLOB_OUT, cap->out[i].arg, &max)))
 			continue;
-		got = ltr_read_mem(pid, blob->data, fr->out_addr[i], max);
+		got = ltr_read_mem(pid, blob->data, addr, max);
 		if (got < max && got < len)
 			blob->flags = got ? LTR_BLOBF_TRUNCATED : LTR_BLOBF_FAULT;
 		else if (len > got)

@@ -111,6 +111,7 @@ enum ltr_out {
 };
 
 #define LTR_MAX_OUT 2 /* output arguments copied per call */
+#define LTR_ARG_RET 0xff /* as an output "argument": the returned pointer */
 
 struct ltr_capture {
 	uint32_t name;    /* offset of the function name in strings[] */

@@ -122,3 +122,15 @@ tests_progs_bin_manythreads_SOURCES = tests/progs/trace/manythreads.c
 tests_progs_bin_manythreads_CFLAGS = -O1 -pthread
 tests_progs_bin_manythreads_LDFLAGS = $(FIX_RPATH) -pthread
 tests_progs_bin_manythreads_LDADD = $(FIX_LIB)
+
+# ---- typed-output fixtures: a library with every argument kind -------------
+check_PROGRAMS += tests/progs/bin/libtyped.so tests/progs/bin/typed
+tests_progs_bin_libtyped_so_SOURCES = tests/progs/typed/libtyped.c \
+	tests/progs/typed/libtyped.h
+tests_progs_bin_libtyped_so_CFLAGS = -fPIC -O2
+tests_progs_bin_libtyped_so_LDFLAGS = -shared -Wl,-soname,libtyped.so
+tests_progs_bin_typed_SOURCES = tests/progs/typed/typed.c
+tests_progs_bin_typed_CFLAGS = -O2 -fno-builtin
+tests_progs_bin_typed_LDFLAGS = $(FIX_RPATH)
+tests_progs_bin_typed_LDADD = tests/progs/bin/libtyped.so
+EXTRA_DIST += tests/progs/typed/typed.yaml

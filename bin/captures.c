@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * captures.c: turn each prototype into a struct ltr_capture, the few bytes
+ * the interposer reads when it binds a function: which arguments are C
+ * strings to copy, whether floats, stack words or printf varargs must be
+ * copied, which output arguments to copy on return, and when a return is
+ * an error.  The interposer finds them by name through an open-addressing
+ * index (capture_index[]) ltruss builds here, before the program starts.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "abi.h"
+#include "captures.h"
+#include "error.h"
+
+/* The prototype each capture was compiled from, by capture index. */
+static const struct proto *capture_protos[LTR_MAX_CAPTURES];
+
+/* Put name in the session's string area; returns its offset. */
+static uint32_t session_intern(struct ltr_session *s, const char *name)
+{
+	size_t len = strlen(name) + 1;
+	uint32_t off = s->strings_used ? s->strings_used : 1; /* 0: "" */
+
+	if (off + len > LTR_STRINGS_SIZE)
+		error_msg_and_die("too many prototypes for the session's string area");
+	memcpy(s->strings + off, name, len);
+	s->strings_used = off + (uint32_t)len;
+	return off;
+}
+
+/* How an output argument of type t is copied (enum ltr_out) and its size. */
+static uint8_t out_mode(const struct parg *a, uint8_t *size)
+{
+	*size = 0;
+	switch (a->out) {
+	case OUT_RET:
+		return LTR_OUT_RET;
+	case OUT_ARG:
+		return LTR_OUT_ARG;
+	case OUT_PLAIN:
+		if (a->type.kind == CT_STRING)
+			return LTR_OUT_STRING;
+		*size = a->type.target_size ? a->type.target_size : 8;
+		if (*size > 8)
+			*size = 8;
+		return LTR_OUT_FIXED;
+	default:
+		return LTR_OUT_NONE;
+	}
+}
+
+/* Compile prototype p into cap (its name already set). */
+static void capture_build(struct ltr_capture *cap, const struct proto *p)
+{
+	struct arg_loc locs[PROTO_MAX_ARGS];
+	unsigned ngp, nxmm, nstack, nout = 0;
+	size_t i;
+
+	nstack = abi_locate(p, locs, &ngp, &nxmm);
+	cap->nstack = (uint8_t)(nstack < LTR_STACK_WORDS_MAX ? nstack
+							     : LTR_STACK_WORDS_MAX);
+	if (nxmm)
+		cap->flags |= LTR_CAP_XMM;
+	if (p->ret.kind == CT_LDOUBLE)
+		cap->flags |= LTR_CAP_X87;
+	cap->err = (uint8_t)p->err;
+	for (i = 0; i < p->nargs; i++) {
+		const struct parg *a = &p->args[i];
+		unsigned n = abi_argno(locs[i]);
+
+		if (locs[i].where == AT_XMM || n >= 8)
+			continue;
+		if (a->out != OUT_NONE && nout < LTR_MAX_OUT) {
+			cap->out[nout].arg = (uint8_t)n;
+			cap->out[nout].mode = out_mode(a, &cap->out[nout].size);
+			if (a->out == OUT_ARG)
+				cap->out[nout].len_arg = (uint8_t)abi_argno(
+					locs[a->out_arg - 1]);
+			nout++;
+		} else if (a->type.kind == CT_STRING && a->out == OUT_NONE) {
+			cap->strings |= (uint8_t)(1u << n);
+		}
+		if (a->format && p->variadic) {
+			cap->flags |= LTR_CAP_PRINTF;
+			cap->format = (uint8_t)n;
+		}
+	}
+	if (p->ret.kind == CT_STRING && nout < LTR_MAX_OUT) {
+		cap->out[nout].arg = LTR_ARG_RET;
+		cap->out[nout].mode = LTR_OUT_STRING;
+	}
+}
+
+/* Does the index already hold a capture named name? */
+static bool index_has(const struct ltr_session *s, const char *name)
+{
+	uint32_t h, idx;
+
+	for (h = ltr_name_hash(name) & (LTR_CAPTURE_HASH - 1);
+	     (idx = s->capture_index[h]) != 0; h = (h + 1) & (LTR_CAPTURE_HASH - 1))
+		if (strcmp(s->strings + s->captures[idx - 1].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* Add a capture for p under name, unless name has one (a later one won). */
+static void capture_add(struct ltr_session *s, const char *name,
+			const struct proto *p)
+{
+	struct ltr_capture *cap;
+	uint32_t h;
+
+	if (index_has(s, name))
+		return;
+	if (s->ncaptures >= LTR_MAX_CAPTURES) {
+		warning_msg("more than %u prototypes: the rest print as registers",
+			    LTR_MAX_CAPTURES);
+		return;
+	}
+	cap = &s->captures[s->ncaptures++];
+	memset(cap, 0, sizeof(*cap));
+	cap->name = session_intern(s, name);
+	capture_build(cap, p);
+	capture_protos[s->ncaptures - 1] = p;
+	for (h = ltr_name_hash(name) & (LTR_CAPTURE_HASH - 1);
+	     s->capture_index[h]; h = (h + 1) & (LTR_CAPTURE_HASH - 1))
+		;
+	s->capture_index[h] = s->ncaptures;
+}
+
+void captures_compile(struct ltr_session *s, const struct config *cfg)
+{
+	size_t i;
+
+	/* Newest first: the first capture of a name is the one that wins. */
+	for (i = cfg->nprotos; i-- > 0;)
+		capture_add(s, cfg->protos[i].name, &cfg->protos[i]);
+	for (i = cfg->nprotos; i-- > 0;) {
+		char alias[256];
+
+		if (snprintf(alias, sizeof(alias), "%s64", cfg->protos[i].name) <
+		    (int)sizeof(alias))
+			capture_add(s, alias, &cfg->protos[i]);
+	}
+}
+
+const struct proto *captures_proto(int32_t capture)
+{
+	if (capture < 0 || capture >= LTR_MAX_CAPTURES)
+		return NULL;
+	return capture_protos[capture];
+}

@@ -1,0 +1,617 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * format-args.c: print argument and return values by their prototype.
+ *
+ * Each value comes from where the calling convention put it (bin/abi.c):
+ * an integer register of the ENTER event, or a blob the interposer copied
+ * at the call (float registers, stack words, strings, output buffers,
+ * printf varargs; lib/args.c).  Strings are quoted and escaped as strace
+ * does and end in "..." when -s cut them; memory that could not be read
+ * prints as its address.  A function without a prototype shows its first
+ * three integer registers and %rax in hex, as truss -u does.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/printf-walk.h"
+#include "abi.h"
+#include "captures.h"
+#include "format-args.h"
+#include "symbolize.h"
+
+#define RAW_ARGS 3 /* registers shown for a call without prototype */
+
+static const struct config *config;
+
+void args_init(const struct config *cfg)
+{
+	config = cfg;
+}
+
+/* The prototype of the function of call c, or NULL. */
+static const struct proto *proto_of(const struct call *c)
+{
+	const struct ltr_session *s = fmt.session;
+
+	if (!s || c->fn >= LTR_MAX_FUNCS)
+		return NULL;
+	return captures_proto(s->funcs[c->fn].capture);
+}
+
+/* The blob of type and index among blobs[0..len), or NULL. */
+static const struct ltr_blob *blob_find(const unsigned char *blobs,
+					size_t len, uint8_t type, uint8_t index)
+{
+	size_t off = 0;
+
+	while (blobs && off + sizeof(struct ltr_blob) <= len) {
+		const struct ltr_blob *b = (const void *)(blobs + off);
+		size_t size = sizeof(*b) + ((b->len + 7u) & ~7u);
+
+		if (size > len - off)
+			return NULL;
+		if (b->type == type && b->index == index)
+			return b;
+		off += size;
+	}
+	return NULL;
+}
+
+/* A small buffer being written, never overrun. */
+struct out {
+	char *buf;
+	size_t size, len;
+};
+
+/* Append printf-formatted text to o. */
+static void put(struct out *o, const char *f, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(struct out *o, const char *f, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->len + 1 >= o->size)
+		return;
+	va_start(ap, f);
+	n = vsnprintf(o->buf + o->len, o->size - o->len, f, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len = o->len + (size_t)n < o->size ? o->len + (size_t)n
+						       : o->size - 1;
+}
+
+/* A pointer: NULL, or hex. */
+static void put_pointer(struct out *o, uint64_t v)
+{
+	if (v)
+		put(o, "0x%llx", (unsigned long long)v);
+	else
+		put(o, "NULL");
+}
+
+/* One byte inside a quoted string, escaped as C and strace do. */
+static void put_escaped_byte(struct out *o, unsigned char ch, int next)
+{
+	static const char simple[] = "\a\b\t\n\v\f\r\"\\";
+	static const char names[] = "abtnvfr\"\\";
+	const char *p = ch ? strchr(simple, ch) : NULL;
+
+	if (p)
+		put(o, "\\%c", names[p - simple]);
+	else if (ch >= 0x20 && ch < 0x7f)
+		put(o, "%c", ch);
+	else if (next >= '0' && next <= '7')
+		put(o, "\\%03o", ch); /* all three digits: the next is a digit */
+	else
+		put(o, "\\%o", ch);
+}
+
+/* Bytes as a quoted string; "..." after it when cut. */
+static void put_quoted(struct out *o, const unsigned char *s, size_t len,
+		       bool cut)
+{
+	size_t i;
+
+	put(o, "\"");
+	for (i = 0; i < len; i++)
+		put_escaped_byte(o, s[i], i + 1 < len ? s[i + 1] : -1);
+	put(o, cut ? "\"..." : "\"");
+}
+
+/* The string copied in blob b (addr when there is none or it faulted). */
+static void put_string_blob(struct out *o, const struct ltr_blob *b,
+			    uint64_t addr)
+{
+	if (!addr)
+		put(o, "NULL");
+	else if (!b || (b->flags & LTR_BLOBF_FAULT) || !b->len)
+		put(o, "0x%llx", (unsigned long long)addr);
+	else {
+		size_t len = strnlen((const char *)b->data, b->len);
+		size_t max = fmt.session ? fmt.session->strsize : len;
+
+		/* A printf format is copied whole (to follow it), shown cut. */
+		put_quoted(o, b->data, len < max ? len : max,
+			   (b->flags & LTR_BLOBF_TRUNCATED) || len > max);
+	}
+}
+
+/* A double as the shortest text that reads back the same. */
+static void put_double(struct out *o, double d)
+{
+	char tmp[64];
+
+	snprintf(tmp, sizeof(tmp), "%.15g", d);
+	if (strtod(tmp, NULL) != d)
+		snprintf(tmp, sizeof(tmp), "%.17g", d);
+	put(o, "%s", tmp);
+}
+
+/* A float, likewise. */
+static void put_float(struct out *o, float f)
+{
+	char tmp[64];
+
+	snprintf(tmp, sizeof(tmp), "%.6g", f);
+	if (strtof(tmp, NULL) != f)
+		snprintf(tmp, sizeof(tmp), "%.9g", f);
+	put(o, "%s", tmp);
+}
+
+/* A long double from its 10 bytes. */
+static void put_long_double(struct out *o, const unsigned char *bytes)
+{
+	long double ld = 0;
+
+	memcpy(&ld, bytes, 10);
+	put(o, "%Lg", ld);
+}
+
+/* A character literal. */
+static void put_char(struct out *o, unsigned char ch)
+{
+	put(o, "'");
+	put_escaped_byte(o, ch == '\'' ? 0 : ch, -1);
+	if (ch == '\'')
+		o->len--, put(o, "\\'");
+	put(o, "'");
+}
+
+/* v sign-extended from size bytes. */
+static int64_t sign_extend(uint64_t v, unsigned size)
+{
+	if (size >= 8 || !size)
+		return (int64_t)v;
+	return (int64_t)(v << (64 - 8 * size)) >> (64 - 8 * size);
+}
+
+/* v zero-extended from size bytes. */
+static uint64_t zero_extend(uint64_t v, unsigned size)
+{
+	return size >= 8 || !size ? v : v & ((1ull << (8 * size)) - 1);
+}
+
+/* The name of v in a value list, or NULL. */
+static const char *value_name(const struct type_value *vals, size_t n,
+			      uint64_t v)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (vals[i].value == v)
+			return vals[i].name;
+	return NULL;
+}
+
+/* A value of a named enum or flags type: O_RDONLY|O_CREAT|0x100000. */
+static void put_named(struct out *o, const char *type_name, uint64_t v)
+{
+	const struct named_type *t = config ? config_find_type(config, type_name)
+					    : NULL;
+	const char *name;
+	bool any = false;
+	size_t i;
+
+	if (!t) {
+		put(o, "%lld", (long long)sign_extend(v, 4));
+		return;
+	}
+	v = zero_extend(v, t->size);
+	if (!t->nflags || t->mask) {
+		uint64_t part = t->nflags ? v & t->mask : v;
+
+		name = value_name(t->enums, t->nenums, part);
+		if (!t->nflags) {
+			if (name)
+				put(o, "%s", name);
+			else
+				put(o, "%lld", (long long)sign_extend(v, t->size));
+			return;
+		}
+		if (name)
+			put(o, "%s", name);
+		else
+			put(o, "%#llx", (unsigned long long)part);
+		any = true;
+		v &= ~t->mask;
+	}
+	for (i = 0; i < t->nflags && v; i++) {
+		uint64_t bit = t->flags[i].value;
+
+		if (bit && (v & bit) == bit) {
+			put(o, "%s%s", any ? "|" : "", t->flags[i].name);
+			any = true;
+			v &= ~bit;
+		}
+	}
+	if (v || !any) {
+		name = !v ? value_name(t->flags, t->nflags, 0) : NULL;
+		if (name)
+			put(o, "%s%s", any ? "|" : "", name);
+		else
+			put(o, any ? "|%#llx" : "%#llx", (unsigned long long)v);
+	}
+}
+
+/* A value of type t held in word v (for floats: the register's bits). */
+static void put_scalar(struct out *o, const struct ptype *t, uint64_t v,
+		       int pid)
+{
+	char sym[512];
+	union { uint64_t u; double d; float f; } bits = { .u = v };
+
+	switch (t->kind) {
+	case CT_INT:
+		put(o, "%lld", (long long)sign_extend(v, t->size));
+		break;
+	case CT_UINT:
+		put(o, "%llu", (unsigned long long)zero_extend(v, t->size));
+		break;
+	case CT_BOOL:
+		put(o, "%s", v & 0xff ? "true" : "false");
+		break;
+	case CT_CHAR:
+		put_char(o, (unsigned char)v);
+		break;
+	case CT_FLOAT:
+		put_float(o, bits.f);
+		break;
+	case CT_DOUBLE:
+		put_double(o, bits.d);
+		break;
+	case CT_NAMED:
+		put_named(o, t->named, v);
+		break;
+	case CT_FUNCPTR:
+		if (v && fmt.session) {
+			size_t n;
+
+			symbolize(fmt.session, pid, v, sym, sizeof(sym));
+			n = strlen(sym);
+			if (n > 4 && strcmp(sym + n - 4, "+0x0") == 0)
+				sym[n - 4] = '\0';
+			put(o, "%s", sym);
+			break;
+		}
+		/* fall through */
+	default:
+		put_pointer(o, v);
+	}
+}
+
+/* The word at loc of call c; false if it was not copied. */
+static bool word_at(const struct call *c, struct arg_loc loc, unsigned word,
+		    uint64_t *v)
+{
+	const struct ltr_blob *b;
+
+	if (loc.where == AT_GP) {
+		*v = c->args[loc.index];
+		return true;
+	}
+	b = blob_find(c->blobs, c->blobs_len,
+		      loc.where == AT_XMM ? LTR_BLOB_XMM : LTR_BLOB_STACK, 0);
+	if (loc.where == AT_XMM && b && b->len >= 8u * (loc.index + 1u)) {
+		memcpy(v, b->data + 8 * loc.index, 8);
+		return true;
+	}
+	if (loc.where == AT_STACK && b &&
+	    b->len >= 8u * (loc.index + word + 1u)) {
+		memcpy(v, b->data + 8 * (loc.index + word), 8);
+		return true;
+	}
+	return false;
+}
+
+/* An output argument's copy, printed by the pointer's type. */
+static void put_out(struct out *o, const struct parg *a, uint64_t addr,
+		    const struct ltr_blob *b, int pid)
+{
+	uint64_t v = 0;
+
+	if (!addr || !b || (b->flags & LTR_BLOBF_FAULT)) {
+		put_pointer(o, addr);
+		return;
+	}
+	if (a->out != OUT_PLAIN) {
+		put_quoted(o, b->data, b->len, b->flags & LTR_BLOBF_TRUNCATED);
+		return;
+	}
+	if (a->type.kind == CT_STRING) {
+		put_string_blob(o, b, addr);
+		return;
+	}
+	memcpy(&v, b->data, b->len < 8 ? b->len : 8);
+	put(o, "[");
+	if (a->type.target == CT_VOID || a->type.target == CT_STRING) {
+		put_pointer(o, v);
+	} else {
+		struct ptype t = { .kind = a->type.target,
+				   .size = a->type.target_size };
+
+		put_scalar(o, &t, v, pid);
+	}
+	put(o, "]");
+}
+
+/* Where the varargs of a printf call start, and its format string. */
+static const char *printf_format(const struct call *c, const struct proto *p,
+				 const struct arg_loc *locs, size_t *len)
+{
+	const struct ltr_blob *b;
+	size_t i;
+
+	for (i = 0; i < p->nargs; i++) {
+		if (!p->args[i].format)
+			continue;
+		b = blob_find(c->blobs, c->blobs_len, LTR_BLOB_STRING,
+			      (uint8_t)abi_argno(locs[i]));
+		if (!b || (b->flags & LTR_BLOBF_FAULT))
+			return NULL;
+		*len = b->len;
+		return (const char *)b->data;
+	}
+	return NULL;
+}
+
+/* Vararg k of a printf call (LTR_BLOB_VARARGS, in order). */
+static void put_vararg(struct out *o, const struct call *c,
+		       const struct ltr_blob *va, const char *fmt_str,
+		       size_t fmt_len, unsigned k)
+{
+	const unsigned char *cls = va->data;
+	const uint64_t *words;
+	unsigned n = va->index, i, w = 0, entry = 0;
+	struct ltr_conv conv = { 0 };
+	size_t pos = 0;
+	uint64_t v;
+	bool star = false;
+
+	words = (const uint64_t *)(va->data + ((n + 7u) & ~7u));
+	for (i = 0; i < k; i++)
+		w += cls[i] == LTR_VA_LDOUBLE ? 2 : 1;
+	if ((((n + 7u) & ~7u) + 8u * (w + 1)) > va->len)
+		return;
+	/* Which conversion (or '*' of one) entry k belongs to. */
+	while (ltr_printf_next(fmt_str, fmt_len, &pos, &conv)) {
+		if (k < entry + conv.stars) {
+			star = true;
+			break;
+		}
+		entry += conv.stars;
+		if (!conv.cls)
+			continue;
+		if (entry++ == k)
+			break;
+	}
+	v = words[w];
+	switch (cls[k]) {
+	case LTR_VA_DOUBLE: {
+		union { uint64_t u; double d; } bits = { .u = v };
+
+		put_double(o, bits.d);
+		return;
+	}
+	case LTR_VA_LDOUBLE:
+		if ((((n + 7u) & ~7u) + 8u * (w + 2)) <= va->len)
+			put_long_double(o, (const unsigned char *)&words[w]);
+		return;
+	case LTR_VA_STRING:
+		put_string_blob(o, blob_find(c->blobs, c->blobs_len,
+					     LTR_BLOB_VASTRING, (uint8_t)k), v);
+		return;
+	case LTR_VA_POINTER:
+		put_pointer(o, v);
+		return;
+	}
+	if (star) {
+		put(o, "%d", (int)v);
+		return;
+	}
+	switch (conv.conv) {
+	case 'c': case 'C':
+		put_char(o, (unsigned char)v);
+		return;
+	case 'd': case 'i':
+		put(o, "%lld", (long long)(conv.len == LTR_LEN_HH ? (signed char)v
+				   : conv.len == LTR_LEN_H ? (short)v
+				   : conv.len == LTR_LEN_NONE ? (int)v
+							     : (int64_t)v));
+		return;
+	}
+	v = conv.len == LTR_LEN_HH ? (unsigned char)v
+	    : conv.len == LTR_LEN_H ? (unsigned short)v
+	    : conv.len == LTR_LEN_NONE ? (unsigned)v : v;
+	if (conv.conv == 'x' || conv.conv == 'X')
+		put(o, "%#llx", (unsigned long long)v);
+	else if (conv.conv == 'o')
+		put(o, "%#llo", (unsigned long long)v);
+	else
+		put(o, "%llu", (unsigned long long)v);
+}
+
+/* The VARARGS blob of c, whatever its count. */
+static const struct ltr_blob *varargs_blob(const struct call *c)
+{
+	size_t off = 0;
+
+	while (c->blobs && off + sizeof(struct ltr_blob) <= c->blobs_len) {
+		const struct ltr_blob *b = (const void *)(c->blobs + off);
+		size_t size = sizeof(*b) + ((b->len + 7u) & ~7u);
+
+		if (size > c->blobs_len - off)
+			return NULL;
+		if (b->type == LTR_BLOB_VARARGS)
+			return b;
+		off += size;
+	}
+	return NULL;
+}
+
+unsigned args_count(const struct call *c)
+{
+	const struct proto *p = proto_of(c);
+	const struct ltr_blob *va = p ? varargs_blob(c) : NULL;
+
+	if (!p)
+		return RAW_ARGS;
+	return (unsigned)p->nargs + (va ? va->index : 0);
+}
+
+unsigned args_count_at_entry(const struct call *c)
+{
+	const struct proto *p = proto_of(c);
+	unsigned i;
+
+	if (!p)
+		return RAW_ARGS;
+	for (i = 0; i < p->nargs; i++)
+		if (p->args[i].out != OUT_NONE)
+			return i;
+	return args_count(c);
+}
+
+const char *args_value(char *buf, size_t size, int pid, const struct call *c,
+		       const struct result *r, unsigned i)
+{
+	const struct proto *p = proto_of(c);
+	struct out o = { buf, size, 0 };
+	struct arg_loc locs[PROTO_MAX_ARGS];
+	const struct parg *a;
+	unsigned ngp, nxmm;
+	uint64_t v, hi;
+
+	buf[0] = '\0';
+	if (!p) {
+		if (i < RAW_ARGS)
+			put(&o, c->args[i] ? "0x%llx" : "%llu",
+			    (unsigned long long)c->args[i]);
+		return buf;
+	}
+	abi_locate(p, locs, &ngp, &nxmm);
+	if (i >= p->nargs) {
+		const struct ltr_blob *va = varargs_blob(c);
+		const char *f;
+		size_t flen = 0;
+
+		if (va && (f = printf_format(c, p, locs, &flen)) != NULL)
+			put_vararg(&o, c, va, f, flen, i - (unsigned)p->nargs);
+		return buf;
+	}
+	a = &p->args[i];
+	if (!word_at(c, locs[i], 0, &v)) {
+		put(&o, "?");
+		return buf;
+	}
+	if (a->out != OUT_NONE) {
+		const struct ltr_blob *b = NULL;
+
+		if (r && r->returned)
+			b = blob_find(r->blobs, r->blobs_len, LTR_BLOB_OUT,
+				      (uint8_t)abi_argno(locs[i]));
+		put_out(&o, a, v, b, pid);
+	} else if (a->type.kind == CT_STRING) {
+		put_string_blob(&o, blob_find(c->blobs, c->blobs_len,
+					      LTR_BLOB_STRING,
+					      (uint8_t)abi_argno(locs[i])), v);
+	} else if (a->type.kind == CT_LDOUBLE) {
+		unsigned char bytes[16];
+
+		if (word_at(c, locs[i], 1, &hi)) {
+			memcpy(bytes, &v, 8);
+			memcpy(bytes + 8, &hi, 8);
+			put_long_double(&o, bytes);
+		} else {
+			put(&o, "?");
+		}
+	} else {
+		put_scalar(&o, &a->type, v, pid);
+	}
+	return buf;
+}
+
+const char *args_return(char *buf, size_t size, int pid,
+			const struct call *c, const struct result *r)
+{
+	const struct proto *p = proto_of(c);
+	struct out o = { buf, size, 0 };
+	const struct ltr_blob *b;
+	union { uint64_t u; double d; float f; } bits = { .u = r->xmm0 };
+
+	buf[0] = '\0';
+	if (!p) {
+		put(&o, r->rax ? "0x%llx" : "%llu", (unsigned long long)r->rax);
+		return buf;
+	}
+	switch (p->ret.kind) {
+	case CT_VOID:
+		put(&o, "<void>");
+		break;
+	case CT_FLOAT:
+		put_float(&o, bits.f);
+		break;
+	case CT_DOUBLE:
+		put_double(&o, bits.d);
+		break;
+	case CT_LDOUBLE:
+		b = blob_find(r->blobs, r->blobs_len, LTR_BLOB_X87, 0);
+		if (b && b->len >= 10)
+			put_long_double(&o, b->data);
+		else
+			put(&o, "?");
+		break;
+	case CT_STRING:
+		b = blob_find(r->blobs, r->blobs_len, LTR_BLOB_OUT, LTR_ARG_RET);
+		put_string_blob(&o, b, r->rax);
+		break;
+	default:
+		put_scalar(&o, &p->ret, r->rax, pid);
+	}
+	return buf;
+}
+
+const char *args_errno_name(const struct result *r)
+{
+	const char *name;
+
+	if (!r->returned || !r->failed)
+		return NULL;
+	name = strerrorname_np(r->errnum);
+	return name ? name : "E?";
+}
+
+const char *args_errno_text(const struct result *r)
+{
+	const char *text;
+
+	if (!r->returned || !r->failed)
+		return NULL;
+	text = strerrordesc_np(r->errnum);
+	return text ? text : "Unknown error";
+}

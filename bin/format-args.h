@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * format-args.h: argument and return values as printed, typed by the
+ * function's prototype (strings, floats, flags, errno, output arguments,
+ * printf varargs), or as raw registers without one.  Text and JSON lines
+ * both print these values.
+ */
+#ifndef LTRUSS_FORMAT_ARGS_H
+#define LTRUSS_FORMAT_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "conf.h"
+#include "format.h"
+
+/* Longest printed value: a string of -s 4096 bytes, every one escaped. */
+#define ARG_TEXT_MAX (4 * LTR_STRSIZE_MAX + 64)
+
+/* Named types are looked up in cfg. */
+void args_init(const struct config *cfg);
+
+/* How many values call c shows: parameters and decoded varargs, or 3 registers. */
+unsigned args_count(const struct call *c);
+
+/*
+ * How many of them can be shown at entry: all of them, up to the first
+ * output argument (that one and the rest are shown on return).
+ */
+unsigned args_count_at_entry(const struct call *c);
+
+/* Value i of call c into buf; r is its return (output arguments), or NULL. */
+const char *args_value(char *buf, size_t size, int pid, const struct call *c,
+		       const struct result *r, unsigned i);
+
+/* The returned value of c ("3", "NULL", "0x7f..", "<void>") into buf. */
+const char *args_return(char *buf, size_t size, int pid,
+			const struct call *c, const struct result *r);
+
+/* The errno of a failed call as "ENOENT", or NULL if it did not fail. */
+const char *args_errno_name(const struct result *r);
+
+/* ... and as "No such file or directory". */
+const char *args_errno_text(const struct result *r);
+
+#endif

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* xmalloc.c: allocations that end ltruss (exit 2) when memory runs out. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "xmalloc.h"
+
+/* p, or the end of ltruss if it is NULL. */
+static void *checked(void *p)
+{
+	if (!p)
+		error_msg_and_die("out of memory");
+	return p;
+}
+
+void *xmalloc(size_t size)
+{
+	return checked(malloc(size ? size : 1));
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	return checked(calloc(n ? n : 1, size ? size : 1));
+}
+
+void *xrealloc(void *p, size_t size)
+{
+	return checked(realloc(p, size ? size : 1));
+}
+
+char *xstrdup(const char *s)
+{
+	return checked(strdup(s));
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* xmalloc.h: allocations that end ltruss (exit 2) when memory runs out. */
+#ifndef LTRUSS_XMALLOC_H
+#define LTRUSS_XMALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t size);
+char *xstrdup(const char *s);
+
+#endif

@@ -1,0 +1,93 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# typed.bats: arguments and return values printed by their prototypes
+# (SPEC section 2): strings, floats, flags, errno, output arguments, printf
+# varargs, on a fixture library of every kind and on real programs.
+
+load helpers
+
+TYPED_YAML="$SRCDIR/tests/progs/typed/typed.yaml"
+
+# typed_trace [OPTIONS]: trace the typed fixture; its lines in $err.
+typed_trace() {
+	run_split ltruss -F "$TYPED_YAML" "$@" "$PROGS/typed"
+	[ "$status" -eq 0 ]
+	# the program's own output is unchanged by tracing
+	[ "$out" = "$("$PROGS/typed")" ]
+}
+
+@test "strings are quoted and escaped; NULL and bad pointers do not crash" {
+	typed_trace
+	assert_line --partial 'libtyped:ty_string("tab\there \"q\" \\ nl\n\1") = 1' <<<"$err"
+	run grep -c '^libtyped:ty_string(NULL) = 0$' <<<"$err"
+	[ "$output" -eq 1 ]
+	grep -qx 'libtyped:ty_string(0x10) = 1' <<<"$err"
+}
+
+@test "-s cuts strings and marks the cut" {
+	typed_trace
+	grep -qx 'libtyped:ty_string("01234567890123456789012345678901"...) = 1' <<<"$err"
+	typed_trace -s 5
+	grep -qx 'libtyped:ty_string("01234"...) = 1' <<<"$err"
+	typed_trace -s 100
+	grep -qx 'libtyped:ty_string("0123456789012345678901234567890123456789") = 1' <<<"$err"
+}
+
+@test "floats, doubles, long doubles and doubles past the registers" {
+	typed_trace
+	grep -qx 'libtyped:ty_floats(1.5, 0.25, 3) = 4.75' <<<"$err"
+	grep -qx 'libtyped:ty_ldouble(1.25) = 2.5' <<<"$err"
+	grep -qx 'libtyped:ty_many_doubles(1, 2, 3, 4, 5, 6, 7, 8, 9.5) = 45.5' <<<"$err"
+}
+
+@test "integers of every width, bool, char, and arguments on the stack" {
+	typed_trace
+	grep -qx "libtyped:ty_small(-1, 65535, 1099511627776) = 65534" <<<"$err"
+	grep -qx 'libtyped:ty_bool(true) = false' <<<"$err"
+	grep -qx "libtyped:ty_char('a') = 'b'" <<<"$err"
+	grep -qx 'libtyped:ty_many(1, 2, 3, 4, 5, 6, 7, "eight") = 33' <<<"$err"
+}
+
+@test "output arguments are printed on return" {
+	typed_trace
+	grep -qx 'libtyped:ty_out_int(\[42\]) = 0' <<<"$err"
+	grep -qx 'libtyped:ty_fill("filled\tin\n", 64) = 10' <<<"$err"
+}
+
+@test "flags and enums by named type" {
+	typed_trace
+	grep -qx 'libtyped:ty_flags(TY_WRONLY|TY_CREAT|TY_APPEND) = 1089' <<<"$err"
+	grep -qx 'libtyped:ty_flags(TY_RDONLY) = 0' <<<"$err"
+}
+
+@test "errno of a failed call, and error numbers returned (pthread style)" {
+	typed_trace
+	grep -qx 'libtyped:ty_fail(2) = -1 ENOENT (No such file or directory)' <<<"$err"
+	grep -qx 'libtyped:ty_errnum(11) = 11 EAGAIN (Resource temporarily unavailable)' <<<"$err"
+	# and the summary counts them as errors
+	run_split ltruss -c -F "$TYPED_YAML" "$PROGS/typed"
+	grep -Eq ' 1 +1 libtyped:ty_fail$' <<<"$err"
+	grep -Eq ' 1 +0 libtyped:ty_string$|  4 +0 libtyped:ty_string$' <<<"$err"
+}
+
+@test "function pointers print as symbol names; strings returned are copied" {
+	typed_trace
+	grep -qx 'libtyped:ty_callback(twice, 21) = 42' <<<"$err"
+	grep -qx 'libtyped:ty_name(1) = "one\1"' <<<"$err"
+	grep -qx 'libtyped:ty_name(0) = NULL' <<<"$err"
+}
+
+@test "printf varargs are decoded from the format" {
+	typed_trace
+	grep -qxF 'libtyped:ty_print("%d|%s|%5.2f|%c|%lu|%x|%p|%%|%s|%*d\n"..., -42, "str", 3.14159, '"'z'"', 10, 0xff, NULL, NULL, 4, 7) = 40' <<<"$err" ||
+		{ grep ty_print <<<"$err"; false; }
+}
+
+@test "--json carries the printed values, ret and errno" {
+	run_split ltruss --json -F "$TYPED_YAML" "$PROGS/typed"
+	[ "$status" -eq 0 ]
+	line=$(grep '"func":"ty_fail"' <<<"$err")
+	[ "$(jq -c '[.args, .ret, .errno]' <<<"$line")" = '[["2"],"-1","ENOENT"]' ]
+	line=$(grep '"func":"ty_string"' <<<"$err" | head -1)
+	[ "$(jq -r '.args[0]' <<<"$line")" = '"tab\there \"q\" \\ nl\n\1"' ]
+}
