@@ -39,6 +39,8 @@ struct named_type {
 	unsigned line, col;
 };
 
+struct config_index;
+
 struct config {
 	struct selection sel;      /* rules from -u and filters, and from globs */
 	bool selected;             /* some rule or filter selection was given */
@@ -50,7 +52,16 @@ struct config {
 	size_t ntypes;
 	char **files;              /* every file loaded (owns the names above) */
 	size_t nfiles;
+	/* The loader's own. */
+	bool depth_set, strsize_set; /* by an option or a filter */
+	size_t protos_cap, types_cap, files_cap;
+	struct config_index *index; /* by name, built by config_check() */
 };
+
+#define CONFIG_STRSIZE_DEFAULT 32
+
+/* An empty config: nothing selected, no depth limit, strings of 32 bytes. */
+void config_init(struct config *cfg);
 
 /*
  * Load a filter, -F FILE|NAME: a NAME without '/' and not ending in .yaml
@@ -68,10 +79,16 @@ void config_load_prototypes(struct config *cfg);
 /*
  * Load the default config, used when no rule was given:
  * ~/.config/ltruss/ltruss.yaml if it exists, else the installed one.
+ * What the command line set wins over it: a depth or strsize from an
+ * option or a filter, and --from globs (they narrow the default's rules
+ * instead of adding to its "from").
  */
 void config_load_default(struct config *cfg);
 
-/* After loading: check that every named type a prototype uses exists (exit 2). */
+/*
+ * After loading: check that every named type a prototype uses exists
+ * (else exit 2), and index prototypes and types by name for the finders.
+ */
 void config_check(struct config *cfg);
 
 /* The prototype of function name (the last loaded wins), or NULL. */

@@ -84,3 +84,15 @@ void usage_error(const char *fmt, ...)
 	fprintf(stderr, "ltruss: error: %s; see 'ltruss --help'\n", buf);
 	exit(EXIT_LTRUSS_ERROR);
 }
+
+void error_at_and_die(const char *file, unsigned line, unsigned col,
+		      const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	error_msg_and_die("%s:%u:%u: %s", file, line, col, buf);
+}

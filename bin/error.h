@@ -15,5 +15,9 @@ void perror_msg_and_die(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 void usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
+/* A mistake in a file: "ltruss: error: FILE:LINE:COL: ...", exit 2. */
+void error_at_and_die(const char *file, unsigned line, unsigned col,
+		      const char *fmt, ...)
+	__attribute__((format(printf, 4, 5), noreturn));
 
 #endif

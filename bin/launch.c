@@ -30,32 +30,16 @@
 #include "../lib/session.h"
 #include "error.h"
 #include "launch.h"
+#include "paths.h"
 
 extern char **environ;
 
 const char *launch_interposer_path(void)
 {
-	static char exe[PATH_MAX];
-	static char path[PATH_MAX + 32];
-	ssize_t n;
-	char *slash;
-
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			/* Run from the build tree: use the interposer built beside it. */
-			if (strcmp(exe, LTRUSS_BUILD_BINDIR) == 0) {
-				snprintf(path, sizeof(path), "%s/libltruss.so",
-					 LTRUSS_BUILD_LIBDIR);
-				return path;
-			}
-		}
-	}
-	snprintf(path, sizeof(path), "%s/libltruss.so", LTRUSS_PKGLIBDIR);
-	return path;
+	/* Run from the build tree: use the interposer built beside it. */
+	if (paths_in_build_tree())
+		return LTRUSS_BUILD_LIBDIR "/libltruss.so";
+	return LTRUSS_PKGLIBDIR "/libltruss.so";
 }
 
 /*

@@ -21,6 +21,10 @@ static const char usage_text[] =
 	"                     trace FUNCs (globs) of LIB (glob on soname or file\n"
 	"                     name; a.out is the program); '::' also traces LIB's\n"
 	"                     calls to itself; '!' excludes\n"
+	"  -F, --filter FILE|NAME\n"
+	"                     load a YAML filter (ltruss.yaml(5)); a NAME such as\n"
+	"                     malloc or stdio is looked up in $LTRUSS_FILTER_PATH,\n"
+	"                     ~/.config/ltruss/filters and the shipped filters\n"
 	"      --from GLOB    only calls made from objects matching GLOB\n"
 	"  -D, --depth N      show calls nested at most N deep\n"
 	"\n"
@@ -43,6 +47,7 @@ static const char usage_text[] =
 	"                     microseconds; -ttt as seconds since the epoch\n"
 	"  -r                 prefix lines with the time since the previous line\n"
 	"  -T                 append the time spent in each call\n"
+	"  -s N               print at most N bytes of each string (default 32)\n"
 	"      --caller       append the call site, as [from main+0x1c]\n"
 	"      --json         write JSON Lines instead of text, one object an event\n"
 	"      --drop         drop events rather than slow the program down when\n"
@@ -52,14 +57,15 @@ static const char usage_text[] =
 	"  -h, --help         show this help and exit\n"
 	"  -V, --version      show the version and exit\n"
 	"\n"
-	"With no selection, ltruss traces every call the program itself makes into\n"
-	"its libraries.  See ltruss(1).\n";
+	"With no selection, ltruss uses its default config: every call the program\n"
+	"itself makes into its libraries.  See ltruss(1) and ltruss.yaml(5).\n";
 
 enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_NO_DEMANGLE, OPT_CALLER,
        OPT_SUMMARY_FORMAT, OPT_TREE, OPT_FOLDED, OPT_CHROME };
 
 static const struct option long_options[] = {
 	{ "depth", required_argument, NULL, 'D' },
+	{ "filter", required_argument, NULL, 'F' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "follow", no_argument, NULL, 'f' },
 	{ "count", no_argument, NULL, 'c' },
@@ -112,29 +118,46 @@ static enum sort_key parse_sort(const char *arg)
 
 void options_parse(struct options *opts, int argc, char **argv)
 {
-	bool count_only = false, count_trace = false;
+	bool count_only = false, count_trace = false, protos = false;
+	struct config *cfg = &opts->cfg;
 	const char *err;
 	int c;
 
 	memset(opts, 0, sizeof(*opts));
+	config_init(cfg);
 	opts->trace = true;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:u:D:o:fcCS:trThV", long_options,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:u:F:D:s:o:fcCS:trThV",
+				long_options, NULL)) != -1) {
 		switch (c) {
 		case 'u':
-			if ((err = selection_add_u(&opts->sel, optarg)))
+			if ((err = selection_add_u(&cfg->sel, optarg)))
 				usage_error("bad -u '%s': %s", optarg, err);
-			opts->selected = true;
+			cfg->selected = true;
+			break;
+		case 'F':
+			/* Shipped prototypes first: the user's win. */
+			if (!protos)
+				config_load_prototypes(cfg);
+			protos = true;
+			config_load_filter(cfg, optarg);
 			break;
 		case OPT_FROM:
-			if ((err = selection_add_from(&opts->sel, optarg)))
+			if ((err = selection_add_from(&cfg->sel, optarg)))
 				usage_error("bad --from '%s': %s", optarg, err);
 			break;
 		case 'D':
-			opts->depth = parse_count("-D", optarg);
-			if (opts->depth == 0)
+			cfg->depth = parse_count("-D", optarg);
+			if (cfg->depth == 0)
 				usage_error("-D needs a depth of at least 1");
+			cfg->depth_set = true;
+			break;
+		case 's':
+			cfg->strsize = parse_count("-s", optarg);
+			if (cfg->strsize < 1 || cfg->strsize > LTR_STRSIZE_MAX)
+				usage_error("-s needs a string size from 1 to %u, not '%s'",
+					    LTR_STRSIZE_MAX, optarg);
+			cfg->strsize_set = true;
 			break;
 		case 'o':
 			opts->output = optarg;
@@ -215,12 +238,9 @@ void options_parse(struct options *opts, int argc, char **argv)
 	if (optind >= argc)
 		usage_error("no command to trace");
 	opts->argv = argv + optind;
-	if (!opts->selected) {
-		size_t nfrom = opts->sel.nfrom;
-
-		/* --from alone narrows the default instead of replacing it. */
-		selection_default(&opts->sel);
-		if (nfrom)
-			opts->sel.nfrom = nfrom;
-	}
+	if (!protos)
+		config_load_prototypes(cfg);
+	if (!cfg->selected)
+		config_load_default(cfg);
+	config_check(cfg);
 }

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "selection.h"
+#include "conf.h"
 
 /* Summary sort keys (-S). */
 enum sort_key { SORT_TIME, SORT_SELF, SORT_CALLS, SORT_AVG, SORT_MAX,
@@ -15,9 +15,7 @@ enum sort_key { SORT_TIME, SORT_SELF, SORT_CALLS, SORT_AVG, SORT_MAX,
 enum summary_format { SUMMARY_TEXT, SUMMARY_JSON, SUMMARY_CSV };
 
 struct options {
-	struct selection sel;    /* -u, --from */
-	bool selected;           /* any -u given (else the default selection) */
-	unsigned depth;          /* -D; 0 = unlimited */
+	struct config cfg;       /* -u, --from, -F, -D, -s; or the default config */
 	const char *output;      /* -o FILE, or NULL for stderr */
 	bool count;              /* -c or -C: summary on exit */
 	bool follow;             /* -f */

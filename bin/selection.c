@@ -7,8 +7,7 @@
 
 #include "selection.h"
 
-/* Check that glob is usable: not empty, short enough, brackets closed. */
-static const char *glob_check(const char *glob, size_t len)
+const char *selection_glob_check(const char *glob, size_t len)
 {
 	size_t i;
 
@@ -39,20 +38,21 @@ static const char *glob_check(const char *glob, size_t len)
 /* Append one rule; lib and func are not NUL-terminated (with lengths). */
 static const char *rule_add(struct selection *sel, const char *lib,
 			    size_t lib_len, const char *func, size_t func_len,
-			    unsigned flags)
+			    unsigned flags, unsigned depth)
 {
 	struct ltr_rule *r;
 	const char *err;
 
-	if ((err = glob_check(lib, lib_len)) != NULL)
+	if ((err = selection_glob_check(lib, lib_len)) != NULL)
 		return err;
-	if ((err = glob_check(func, func_len)) != NULL)
+	if ((err = selection_glob_check(func, func_len)) != NULL)
 		return err;
 	if (sel->nrules >= LTR_MAX_RULES)
 		return "too many selection rules (at most 256)";
 	r = &sel->rules[sel->nrules++];
 	memset(r, 0, sizeof(*r));
 	r->flags = flags;
+	r->depth = depth;
 	/* "main" is the truss spelling of the program itself. */
 	if (lib_len == 4 && memcmp(lib, "main", 4) == 0) {
 		lib = "a.out";
@@ -80,7 +80,7 @@ const char *selection_add_u(struct selection *sel, const char *arg)
 		return "missing library name before ':'";
 	if (!colon || colon[1] == '\0')
 		return rule_add(sel, arg, lib_len, "*", 1,
-				lib_excluded ? LTR_RULE_EXCLUDE : 0);
+				lib_excluded ? LTR_RULE_EXCLUDE : 0, 0);
 	p = colon + 1;
 	if (*p == ':') {
 		inner = LTR_RULE_INNER;
@@ -88,7 +88,7 @@ const char *selection_add_u(struct selection *sel, const char *arg)
 	}
 	if (*p == '\0')
 		return rule_add(sel, arg, lib_len, "*", 1,
-				inner | (lib_excluded ? LTR_RULE_EXCLUDE : 0));
+				inner | (lib_excluded ? LTR_RULE_EXCLUDE : 0), 0);
 	for (;;) {
 		const char *comma = strchr(p, ',');
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);
@@ -106,7 +106,7 @@ const char *selection_add_u(struct selection *sel, const char *arg)
 		}
 		if (len == 0)
 			return "empty function name in list";
-		err = rule_add(sel, arg, lib_len, p, len, flags);
+		err = rule_add(sel, arg, lib_len, p, len, flags, 0);
 		if (err)
 			return err;
 		if (!comma)
@@ -118,7 +118,7 @@ const char *selection_add_u(struct selection *sel, const char *arg)
 const char *selection_add_from(struct selection *sel, const char *glob)
 {
 	size_t len = strlen(glob);
-	const char *err = glob_check(glob, len);
+	const char *err = selection_glob_check(glob, len);
 
 	if (err)
 		return err;
@@ -130,29 +130,9 @@ const char *selection_add_from(struct selection *sel, const char *glob)
 	return NULL;
 }
 
-/*
- * The default selection (until conf/ltruss.yaml takes over): every call the
- * program itself makes into any library, except a few that programs call
- * so often, or so invisibly, that they drown out what the program asks for.
- */
-void selection_default(struct selection *sel)
+const char *selection_add_rule(struct selection *sel, const char *lib,
+			       const char *func, unsigned flags, unsigned depth)
 {
-	static const char *const noisy[] = {
-		"__errno_location",	/* every errno access */
-		"__ctype_b_loc",	/* every isalpha() and friends */
-		"__ctype_tolower_loc", "__ctype_toupper_loc",
-		"__ctype_get_mb_cur_max",
-		"__stack_chk_fail",	/* never returns; noise when it does */
-		"__tls_get_addr",	/* every dynamic TLS access */
-	};
-	size_t i;
-
-	selection_add_u(sel, "*");
-	for (i = 0; i < sizeof(noisy) / sizeof(noisy[0]); i++) {
-		char arg[LTR_GLOB_MAX + 8] = "*:!";
-
-		strcat(arg, noisy[i]);
-		selection_add_u(sel, arg);
-	}
-	selection_add_from(sel, "a.out");
+	return rule_add(sel, lib, strlen(lib), func, strlen(func), flags,
+			depth);
 }

@@ -23,7 +23,18 @@ const char *selection_add_u(struct selection *sel, const char *arg);
 /* Add one --from glob.  Returns NULL or an error message. */
 const char *selection_add_from(struct selection *sel, const char *glob);
 
-/* Fill sel with the built-in default: what the program itself calls. */
-void selection_default(struct selection *sel);
+/*
+ * Add one rule: calls into objects matching lib, to functions matching func
+ * (LTR_RULE_* flags, shown at most depth deep, 0 = no limit).  Returns NULL
+ * or an error message.
+ */
+const char *selection_add_rule(struct selection *sel, const char *lib,
+			       const char *func, unsigned flags, unsigned depth);
+
+/*
+ * Check that a glob of len bytes is usable: not empty, short enough,
+ * brackets closed.  Returns NULL or an error message.
+ */
+const char *selection_glob_check(const char *glob, size_t len);
 
 #endif

@@ -38,12 +38,14 @@ void session_create(struct session_handle *h, const struct options *opts,
 		   (opts->drop ? LTR_F_DROP : 0) |
 		   (opts->follow ? LTR_F_FOLLOW : 0);
 	s->reader_pid = getpid();
-	s->depth_limit = opts->depth;
-	s->strsize = 32;
-	s->nrules = (uint32_t)opts->sel.nrules;
-	memcpy(s->rules, opts->sel.rules, opts->sel.nrules * sizeof(s->rules[0]));
-	s->nfrom = (uint32_t)opts->sel.nfrom;
-	memcpy(s->from, opts->sel.from, opts->sel.nfrom * sizeof(s->from[0]));
+	s->depth_limit = opts->cfg.depth;
+	s->strsize = opts->cfg.strsize;
+	s->nrules = (uint32_t)opts->cfg.sel.nrules;
+	memcpy(s->rules, opts->cfg.sel.rules,
+	       opts->cfg.sel.nrules * sizeof(s->rules[0]));
+	s->nfrom = (uint32_t)opts->cfg.sel.nfrom;
+	memcpy(s->from, opts->cfg.sel.from,
+	       opts->cfg.sel.nfrom * sizeof(s->from[0]));
 	/* The magic goes last: a session is valid only once it is complete. */
 	__atomic_store_n(&s->magic, LTR_SESSION_MAGIC, __ATOMIC_RELEASE);
 	h->s = s;

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * config-index.c: a loaded config's prototypes and types by name: the
+ * check that every type a prototype names exists, the lookups, and
+ * freeing it all.
+ *
+ * Thousands of prototypes are loaded on every run and looked up once per
+ * traced function, so config_check() builds an open-addressing hash of
+ * each; a name's slot holds its last definition (later wins).  Before the
+ * index exists, or after more was loaded, the lookups scan backwards.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+#include "error.h"
+
+/* One hash table: slots hold an element index + 1, 0 = empty. */
+struct name_hash {
+	uint32_t *slots;
+	size_t mask;   /* slots - 1, a power of two minus one */
+	size_t count;  /* elements indexed */
+};
+
+struct config_index {
+	struct name_hash protos, types;
+};
+
+/* What the lookups use before config_check() built the index. */
+static const struct name_hash no_hash;
+
+/* The name of element i of an array of structs with a char * name. */
+static const char *name_at(const void *base, size_t stride, size_t off,
+			   size_t i)
+{
+	return *(char *const *)((const char *)base + i * stride + off);
+}
+
+/* Index n elements by name; a later one of a name takes the slot. */
+static void hash_build(struct name_hash *h, const void *base, size_t n,
+		       size_t stride, size_t off)
+{
+	size_t size = 16, i, j;
+
+	while (size < 2 * n)
+		size *= 2;
+	free(h->slots);
+	h->slots = calloc(size, sizeof(*h->slots));
+	if (!h->slots)
+		error_msg_and_die("out of memory indexing prototypes");
+	h->mask = size - 1;
+	h->count = n;
+	for (i = 0; i < n; i++) {
+		const char *name = name_at(base, stride, off, i);
+
+		for (j = ltr_name_hash(name) & h->mask; h->slots[j];
+		     j = (j + 1) & h->mask)
+			if (strcmp(name_at(base, stride, off,
+					   h->slots[j] - 1), name) == 0)
+				break;
+		h->slots[j] = (uint32_t)(i + 1);
+	}
+}
+
+/* The index of the last element called name, or -1. */
+static long hash_find(const struct name_hash *h, const void *base, size_t n,
+		      size_t stride, size_t off, const char *name)
+{
+	size_t j;
+
+	if (h->slots && h->count == n) {
+		for (j = ltr_name_hash(name) & h->mask; h->slots[j];
+		     j = (j + 1) & h->mask)
+			if (strcmp(name_at(base, stride, off, h->slots[j] - 1),
+				   name) == 0)
+				return (long)h->slots[j] - 1;
+		return -1;
+	}
+	for (j = n; j > 0; j--)
+		if (strcmp(name_at(base, stride, off, j - 1), name) == 0)
+			return (long)j - 1;
+	return -1;
+}
+
+const struct proto *config_find_proto(const struct config *cfg,
+				      const char *name)
+{
+	long i = hash_find(cfg->index ? &cfg->index->protos : &no_hash,
+			   cfg->protos, cfg->nprotos, sizeof(*cfg->protos),
+			   offsetof(struct proto, name), name);
+
+	return i < 0 ? NULL : &cfg->protos[i];
+}
+
+const struct named_type *config_find_type(const struct config *cfg,
+					  const char *name)
+{
+	long i = hash_find(cfg->index ? &cfg->index->types : &no_hash,
+			   cfg->types, cfg->ntypes, sizeof(*cfg->types),
+			   offsetof(struct named_type, name), name);
+
+	return i < 0 ? NULL : &cfg->types[i];
+}
+
+/* Die unless the named type t (of prototype p, at column col) exists. */
+static void check_type(const struct config *cfg, const struct proto *p,
+		       const struct ptype *t, unsigned col)
+{
+	bool named = t->kind == CT_NAMED ||
+		     (t->kind == CT_POINTER && t->target == CT_NAMED);
+
+	if (!named || !t->named || config_find_type(cfg, t->named))
+		return;
+	error_at_and_die(p->file ? p->file : "?", p->line,
+			 p->col + (col ? col - 1 : 0),
+			 "type '%s' in the prototype of %s is not declared; declare it under 'types:', or use a C type",
+			 t->named, p->name);
+}
+
+void config_check(struct config *cfg)
+{
+	size_t i, a;
+
+	if (!cfg->index) {
+		cfg->index = calloc(1, sizeof(*cfg->index));
+		if (!cfg->index)
+			error_msg_and_die("out of memory indexing prototypes");
+	}
+	hash_build(&cfg->index->protos, cfg->protos, cfg->nprotos,
+		   sizeof(*cfg->protos), offsetof(struct proto, name));
+	hash_build(&cfg->index->types, cfg->types, cfg->ntypes,
+		   sizeof(*cfg->types), offsetof(struct named_type, name));
+	for (i = 0; i < cfg->nprotos; i++) {
+		const struct proto *p = &cfg->protos[i];
+
+		check_type(cfg, p, &p->ret, p->ret_col);
+		for (a = 0; a < p->nargs; a++)
+			check_type(cfg, p, &p->args[a].type, p->args[a].col);
+	}
+}
+
+/* Free a type's names and values. */
+static void type_free(struct named_type *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nenums; i++)
+		free(t->enums[i].name);
+	for (i = 0; i < t->nflags; i++)
+		free(t->flags[i].name);
+	free(t->enums);
+	free(t->flags);
+	free(t->name);
+}
+
+void config_free(struct config *cfg)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nprotos; i++)
+		proto_free(&cfg->protos[i]);
+	for (i = 0; i < cfg->ntypes; i++)
+		type_free(&cfg->types[i]);
+	for (i = 0; i < cfg->nfiles; i++)
+		free(cfg->files[i]);
+	free(cfg->protos);
+	free(cfg->types);
+	free(cfg->files);
+	if (cfg->index) {
+		free(cfg->index->protos.slots);
+		free(cfg->index->types.slots);
+		free(cfg->index);
+	}
+	config_init(cfg);
+}
