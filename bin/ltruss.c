@@ -14,6 +14,7 @@
 #include "error.h"
 #include "launch.h"
 #include "format.h"
+#include "format-args.h"
 #include "options.h"
 #include "processes.h"
 #include "profile.h"
@@ -91,6 +92,7 @@ int main(int argc, char **argv)
 	fmt.durations = opts.durations;
 	fmt.demangle = !opts.no_demangle;
 	fmt.caller = opts.caller;
+	args_init(&opts.cfg);
 	trace_init(!opts.trace ? NULL : opts.json ? &format_json : &format_text);
 
 	processes_init(session.s, events);

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "captures.h"
 #include "error.h"
 #include "fd-util.h"
 #include "session.h"
@@ -46,6 +47,7 @@ void session_create(struct session_handle *h, const struct options *opts,
 	s->nfrom = (uint32_t)opts->cfg.sel.nfrom;
 	memcpy(s->from, opts->cfg.sel.from,
 	       opts->cfg.sel.nfrom * sizeof(s->from[0]));
+	captures_compile(s, &opts->cfg);
 	/* The magic goes last: a session is valid only once it is complete. */
 	__atomic_store_n(&s->magic, LTR_SESSION_MAGIC, __ATOMIC_RELEASE);
 	h->s = s;
