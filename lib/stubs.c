@@ -45,22 +45,29 @@ static const char *const entry_only[] = {
 	"posix_spawnp",
 };
 
-/* Take the allocation lock; false if this thread holds it already. */
+/*
+ * Take the allocation lock; false if this thread holds it already.  The
+ * thread marks itself before it takes the lock and unmarks itself after
+ * it released it, so that a signal handler interrupting it anywhere in
+ * between sees the mark and never spins on a lock its own thread holds.
+ */
 static bool spin_lock(void)
 {
 	if (holding_lock)
 		return false;
+	holding_lock = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
 		while (__atomic_load_n(&lock, __ATOMIC_RELAXED))
 			__builtin_ia32_pause();
-	holding_lock = 1;
 	return true;
 }
 
 static void spin_unlock(void)
 {
-	holding_lock = 0;
 	__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	holding_lock = 0;
 }
 
 void ltr_stubs_after_fork(void)

@@ -194,6 +194,15 @@ run_stalled() {
 }
 
 @test "a signal handler binding a traced function while dlsym binds another: no deadlock" {
+	# Several at once: the race (a handler arriving while the lock is being
+	# released) needs the load to show up.
+	for i in 1 2 3 4; do
+		ltruss -c -u 'libmanyf:*' "$PROGS/sigbind" >"out.$i" 2>"err.$i" &
+	done
+	for i in 1 2 3 4; do
+		wait %$i || { cat "err.$i"; false; }
+		[ "$(cat "out.$i")" = "done" ]
+	done
 	run_split ltruss -c -u 'libmanyf:*' "$PROGS/sigbind"
 	[ "$status" -eq 0 ]
 	[ "$out" = "done" ]
