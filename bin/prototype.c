@@ -248,21 +248,33 @@ static bool tok_punct(const struct parser *p, char c)
 	return p->t.kind == TK_PUNCT && p->s[p->t.start] == c;
 }
 
-static bool tok_is(const struct parser *p, const char *word)
+/* Whether token t of s is the identifier word. */
+static bool token_is(const char *s, struct token t, const char *word)
 {
-	return p->t.kind == TK_IDENT && strlen(word) == p->t.len &&
-	       memcmp(p->s + p->t.start, word, p->t.len) == 0;
+	return t.kind == TK_IDENT && strlen(word) == t.len &&
+	       memcmp(s + t.start, word, t.len) == 0;
 }
 
-/* Whether the current token is one of the n words. */
-static bool tok_in(const struct parser *p, const char *const *words, size_t n)
+static bool tok_is(const struct parser *p, const char *word)
+{
+	return token_is(p->s, p->t, word);
+}
+
+/* Whether token t of s is one of the n words. */
+static bool token_in(const char *s, struct token t, const char *const *words,
+		     size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (tok_is(p, words[i]))
+		if (token_is(s, t, words[i]))
 			return true;
 	return false;
+}
+
+static bool tok_in(const struct parser *p, const char *const *words, size_t n)
+{
+	return token_in(p->s, p->t, words, n);
 }
 
 /* Expect the punctuation c and step over it. */
@@ -319,28 +331,38 @@ static int typedef_cmp(const void *key, const void *row)
 	return strcmp(key, ((const struct typedef_entry *)row)->name);
 }
 
-/* The typedef table row of the current identifier, or NULL. */
-static const struct typedef_entry *typedef_find(const struct parser *p)
+/* The typedef table row of identifier t of s, or NULL. */
+static const struct typedef_entry *typedef_find(const char *s, struct token t)
 {
 	char name[64];
 
-	if (p->t.len >= sizeof(name))
+	if (t.kind != TK_IDENT || t.len >= sizeof(name))
 		return NULL;
-	memcpy(name, p->s + p->t.start, p->t.len);
-	name[p->t.len] = '\0';
+	memcpy(name, s + t.start, t.len);
+	name[t.len] = '\0';
 	return bsearch(name, typedefs, sizeof(typedefs) / sizeof(*typedefs),
 		       sizeof(*typedefs), typedef_cmp);
 }
 
-/* The type keyword the current token is, or -1. */
-static int type_keyword(const struct parser *p)
+/* The type keyword token t of s is, or -1. */
+static int type_keyword(const char *s, struct token t)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(type_keywords) / sizeof(*type_keywords); i++)
-		if (tok_is(p, type_keywords[i].name))
+		if (token_is(s, t, type_keywords[i].name))
 			return (int)type_keywords[i].kw;
 	return -1;
+}
+
+/* Whether token t of s starts a type: a keyword, qualifier or typedef. */
+static bool names_type(const char *s, struct token t)
+{
+	return type_keyword(s, t) >= 0 || typedef_find(s, t) ||
+	       token_is(s, t, "struct") || token_is(s, t, "union") ||
+	       token_is(s, t, "enum") ||
+	       token_in(s, t, ignored_words,
+			sizeof(ignored_words) / sizeof(*ignored_words));
 }
 
 /* Fold counted type keywords into a base type, as C combines them. */
@@ -431,7 +453,7 @@ static bool parse_specifiers(struct parser *p, struct spec *sp)
 			return false;
 		if (p->t.kind != TK_IDENT)
 			break;
-		if ((k = type_keyword(p)) >= 0) {
+		if ((k = type_keyword(p->s, p->t)) >= 0) {
 			if (sp->base != BK_NONE)
 				return fail(p, p->t.start,
 					    "invalid combination of type specifiers");
@@ -452,7 +474,7 @@ static bool parse_specifiers(struct parser *p, struct spec *sp)
 				return false;
 			continue;
 		}
-		td = typedef_find(p);
+		td = typedef_find(p->s, p->t);
 		sp->base = td ? td->kind : BK_NAMED;
 		sp->size = td ? td->size : 4;
 		sp->name = p->t.start;
@@ -509,6 +531,11 @@ static void derive(const struct spec *sp, const enum derivation *d,
 		t->kind = CT_FUNCPTR;
 		return;
 	}
+	if (n > 1 && d[1] == D_ARRAY) {
+		t->kind = CT_POINTER; /* to an array: nothing known to print */
+		t->target = CT_VOID;
+		return;
+	}
 	if (n == 1 && (sp->base == BK_CHAR || sp->base == BK_SCHAR ||
 		       sp->base == BK_TEXT)) {
 		t->kind = CT_STRING;
@@ -560,10 +587,10 @@ static bool parse_declarator(struct parser *p, enum context ctx,
 
 /* Append a derivation to the declarator. */
 static bool derivation_add(struct parser *p, struct declarator *dcl,
-			   enum derivation d)
+			   enum derivation d, size_t pos)
 {
 	if (dcl->n == DECL_DEPTH)
-		return fail(p, p->t.start, "declarator nested too deep");
+		return fail(p, pos, "declarator nested too deep");
 	dcl->d[dcl->n++] = d;
 	return true;
 }
@@ -730,6 +757,7 @@ static bool skip_array(struct parser *p)
 static bool parse_direct(struct parser *p, enum context ctx,
 			 struct declarator *dcl)
 {
+	size_t pos;
 	bool own;
 
 	if (p->t.kind == TK_IDENT) {
@@ -742,15 +770,18 @@ static bool parse_direct(struct parser *p, enum context ctx,
 		bool nested = after.kind == TK_PUNCT &&
 			      (p->s[after.start] == '*' || p->s[after.start] == '(');
 
-		if (nested || (ctx == CTX_TOP && after.kind == TK_IDENT)) {
+		if (nested || (ctx == CTX_TOP && after.kind == TK_IDENT &&
+			       !names_type(p->s, after))) {
 			lex_next(p);
 			if (!parse_declarator(p, ctx, dcl) || !expect(p, ')'))
 				return false;
 		}
 	}
 	for (;;) {
+		pos = p->t.start;
 		if (tok_punct(p, '[')) {
-			if (!skip_array(p) || !derivation_add(p, dcl, D_ARRAY))
+			if (!skip_array(p) ||
+			    !derivation_add(p, dcl, D_ARRAY, pos))
 				return false;
 		} else if (tok_punct(p, '(')) {
 			own = ctx == CTX_TOP && !p->own_params && dcl->n == 0 &&
@@ -758,7 +789,7 @@ static bool parse_direct(struct parser *p, enum context ctx,
 			if (own)
 				p->own_params = true;
 			if (!parse_params(p, own ? CTX_PARAM : CTX_NESTED) ||
-			    !derivation_add(p, dcl, D_FUNC))
+			    !derivation_add(p, dcl, D_FUNC, pos))
 				return false;
 		} else {
 			return true;
@@ -770,6 +801,7 @@ static bool parse_direct(struct parser *p, enum context ctx,
 static bool parse_declarator(struct parser *p, enum context ctx,
 			     struct declarator *dcl)
 {
+	size_t first = p->t.start;
 	unsigned pointers = 0;
 
 	while (tok_punct(p, '*')) {
@@ -781,7 +813,7 @@ static bool parse_declarator(struct parser *p, enum context ctx,
 	if (!parse_direct(p, ctx, dcl))
 		return false;
 	while (pointers-- > 0)
-		if (!derivation_add(p, dcl, D_POINTER))
+		if (!derivation_add(p, dcl, D_POINTER, first))
 			return false;
 	return true;
 }
@@ -936,6 +968,8 @@ static bool parse_function(struct parser *p)
 	if (!parse_specifiers(p, &sp) || !parse_declarator(p, CTX_TOP, &dcl) ||
 	    !skip_ignored(p))
 		return false;
+	if (!dcl.named && sp.base == BK_NAMED)
+		return fail(p, sp.start, "expected the return type before the function's name");
 	if (!dcl.named)
 		return fail(p, p->t.start, "expected the function's name");
 	if (dcl.n == 0)
