@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* prototype-test.c: TAP unit tests of the prototype parser, from a file of cases. */
+/* prototype-test.c: TAP unit tests of the prototype parser, from a file of
+ * cases. */
 #include "config.h"
 
 #include <stdio.h>
@@ -78,11 +79,11 @@ static void render_typed(char *buf, size_t size, const struct ptype *t,
 static void render(const struct proto *p, char *buf, size_t size)
 {
 	static const char *const errs[] = {
-		[LTR_ERR_MINUS1_32] = "[errno:-1/32] ",
-		[LTR_ERR_MINUS1_64] = "[errno:-1/64] ",
-		[LTR_ERR_NULL] = "[errno:null] ",
-		[LTR_ERR_ERRNUM] = "[errnum] ",
-		[LTR_ERR_NEG32] = "[errno:neg] ",
+	    [LTR_ERR_MINUS1_32] = "[errno:-1/32] ",
+	    [LTR_ERR_MINUS1_64] = "[errno:-1/64] ",
+	    [LTR_ERR_NULL] = "[errno:null] ",
+	    [LTR_ERR_ERRNUM] = "[errnum] ",
+	    [LTR_ERR_NEG32] = "[errno:neg] ",
 	};
 	char word[32];
 	size_t i;
@@ -107,7 +108,8 @@ static void render(const struct proto *p, char *buf, size_t size)
 		if (a->out == OUT_RET)
 			buf_add(buf, size, "[out:ret] ");
 		if (a->out == OUT_ARG) {
-			snprintf(word, sizeof(word), "[out:arg%u] ", a->out_arg);
+			snprintf(word, sizeof(word), "[out:arg%u] ",
+				 a->out_arg);
 			buf_add(buf, size, word);
 		}
 		render_typed(buf, size, &a->type, a->name);
@@ -136,7 +138,7 @@ static void render_cols(const struct proto *p, char *buf, size_t size)
 static void outcome(const char *decl, const char *expected, char *buf,
 		    size_t size)
 {
-	struct proto p = { .file = NULL };
+	struct proto p = {.file = NULL};
 	const char *err;
 	unsigned col;
 
@@ -158,8 +160,8 @@ static char *rstrip(char *s)
 {
 	size_t n = strlen(s);
 
-	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' ' ||
-			 s[n - 1] == '\t'))
+	while (n > 0 &&
+	       (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t'))
 		s[--n] = '\0';
 	return s;
 }
@@ -260,8 +262,8 @@ static void check_yaml(const char *path, const char *types)
 		count++;
 		memset(&p, 0, sizeof(p));
 		if (!proto_parse(decl, &p, &col, &err)) {
-			snprintf(got, sizeof(got), "%s:%u: column %u: %s",
-				 path, lineno, col, err);
+			snprintf(got, sizeof(got), "%s:%u: column %u: %s", path,
+				 lineno, col, err);
 			ok = false;
 			break;
 		}
@@ -282,7 +284,8 @@ static void check_yaml(const char *path, const char *types)
 		ok = false;
 	}
 	snprintf(what, sizeof(what), "%s: %u prototypes parse%s", path, count,
-		 types ? ", their named types are declared" : ", no named types");
+		 types ? ", their named types are declared"
+		       : ", no named types");
 	tap_result(ok, what, got, "all parse");
 }
 
@@ -322,8 +325,8 @@ static void run_case(char *line, const char *file, unsigned lineno)
 /* ptype_name() cuts at the buffer's size and always terminates it. */
 static void check_name_truncation(void)
 {
-	struct ptype t = { .kind = CT_POINTER, .size = 8,
-			   .target = CT_UINT, .target_size = 8 };
+	struct ptype t = {
+	    .kind = CT_POINTER, .size = 8, .target = CT_UINT, .target_size = 8};
 	char buf[8];
 
 	memset(buf, 'x', sizeof(buf));
