@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* prototype-name.c: the C spelling of a parsed type, for --list and messages. */
+/* prototype-name.c: the C spelling of a parsed type, for --list and messages.
+ */
 #include "config.h"
 
 #include <stdio.h>
