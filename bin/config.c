@@ -709,6 +709,9 @@ void config_load_prototypes(struct config *cfg)
 		free(path);
 	}
 	yaml_files_free(names, n);
+	if (access(paths_types(), F_OK) == 0)
+		load_file(cfg, paths_types(), NULL, LOAD_PROTOTYPES,
+			  "the shipped types", "reinstall ltruss");
 	if (access(annotations, F_OK) == 0)
 		load_file(cfg, annotations, NULL, LOAD_PROTOTYPES,
 			  "the shipped annotations", "reinstall ltruss");

@@ -17,6 +17,9 @@ const char *paths_prototypes_dir(void);
 /* The shipped annotations, loaded after the prototypes. */
 const char *paths_annotations(void);
 
+/* The shipped named types (flags and enums) the annotations use. */
+const char *paths_types(void);
+
 /* The default config: conf/ltruss.yaml, or $(sysconfdir)/ltruss/ltruss.yaml. */
 const char *paths_default_config(void);
 
