@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * conf.h: YAML filter configs (SPEC section 2) and what they build: the
+ * selection rules (shared with -u and --from), prototypes, named types,
+ * depth and string size.  Options and filters apply left to right into one
+ * struct config; later rules and later prototypes win.
+ */
+#ifndef LTRUSS_CONF_H
+#define LTRUSS_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "prototype.h"
+#include "selection.h"
+
+/* One name of an enum or flags type. */
+struct type_value {
+	char *name;
+	uint64_t value;
+};
+
+/*
+ * A named type, "types: { NAME: { enum: {...} } }" or "{ flags: {...},
+ * mask: M, enum: {...} }": an enum prints the one name of its value; flags
+ * print as A|B|0x40, and (value & mask) is first printed as one enum name
+ * (O_RDONLY|O_CREAT).
+ */
+struct named_type {
+	char *name;
+	uint8_t size;              /* bytes (4 unless "size:" says otherwise) */
+	uint64_t mask;             /* flags: the bits that form an enum field */
+	struct type_value *enums;  /* the enum names (or the masked field's) */
+	size_t nenums;
+	struct type_value *flags;  /* flag bits, in declared order */
+	size_t nflags;
+	const char *file;          /* where it was declared */
+	unsigned line, col;
+};
+
+struct config {
+	struct selection sel;      /* rules from -u and filters, and from globs */
+	bool selected;             /* some rule or filter selection was given */
+	unsigned depth;            /* "depth" / -D; 0 = unlimited */
+	unsigned strsize;          /* "strsize" / -s */
+	struct proto *protos;      /* in load order: a later one of a name wins */
+	size_t nprotos;
+	struct named_type *types;  /* in load order: a later one of a name wins */
+	size_t ntypes;
+	char **files;              /* every file loaded (owns the names above) */
+	size_t nfiles;
+};
+
+/*
+ * Load a filter, -F FILE|NAME: a NAME without '/' and not ending in .yaml
+ * is looked up in $LTRUSS_FILTER_PATH (colon-separated), then
+ * ~/.config/ltruss/filters, then the installed filters directory.  Its
+ * rules, prototypes and types are appended; its depth and strsize replace
+ * cfg's.  Any error is printed as "ltruss: error: FILE:LINE:COL: what"
+ * and exits 2.
+ */
+void config_load_filter(struct config *cfg, const char *name);
+
+/* Load the shipped prototypes (conf/prototypes/, then the annotations). */
+void config_load_prototypes(struct config *cfg);
+
+/*
+ * Load the default config, used when no rule was given:
+ * ~/.config/ltruss/ltruss.yaml if it exists, else the installed one.
+ */
+void config_load_default(struct config *cfg);
+
+/* After loading: check that every named type a prototype uses exists (exit 2). */
+void config_check(struct config *cfg);
+
+/* The prototype of function name (the last loaded wins), or NULL. */
+const struct proto *config_find_proto(const struct config *cfg,
+				      const char *name);
+
+/* The named type called name (the last loaded wins), or NULL. */
+const struct named_type *config_find_type(const struct config *cfg,
+					  const char *name);
+
+/* Free everything. */
+void config_free(struct config *cfg);
+
+#endif
