@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "error.h"
 #include "launch.h"
+#include "list.h"
 #include "format.h"
 #include "options.h"
 #include "processes.h"
@@ -47,6 +48,14 @@ static FILE *open_output(const char *file)
 
 static struct session_handle session;
 
+/* No prototype table yet: --list says "-" for every function. */
+static bool no_prototype(const char *name, void *ctx)
+{
+	(void)name;
+	(void)ctx;
+	return false;
+}
+
 /* Nothing to drain: show blocking calls, report zombies, let lines out. */
 static void idle(void)
 {
@@ -79,6 +88,9 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	options_parse(&opts, argc, argv);
+	if (opts.list)
+		return list_functions(stdout, opts.argv[0], &opts.sel,
+				      opts.json, no_prototype, NULL);
 	path = target_resolve(opts.argv[0]);
 	out = open_output(opts.output);
 	profile_init(opts.tree, opts.folded, opts.chrome);
