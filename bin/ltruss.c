@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "conf.h"
 #include "error.h"
 #include "launch.h"
+#include "list.h"
 #include "format.h"
 #include "format-args.h"
 #include "options.h"
@@ -48,6 +50,22 @@ static FILE *open_output(const char *file)
 
 static struct session_handle session;
 
+/* Does function name have a prototype in config ctx (also as its LFS alias "open64")? */
+static bool has_prototype(const char *name, void *ctx)
+{
+	const struct config *cfg = ctx;
+	size_t n = strlen(name);
+	char base[256];
+
+	if (config_find_proto(cfg, name))
+		return true;
+	if (n < 3 || n >= sizeof(base) || strcmp(name + n - 2, "64") != 0)
+		return false;
+	memcpy(base, name, n - 2);
+	base[n - 2] = '\0';
+	return config_find_proto(cfg, base) != NULL;
+}
+
 /* Nothing to drain: show blocking calls, report zombies, let lines out. */
 static void idle(void)
 {
@@ -80,6 +98,9 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	options_parse(&opts, argc, argv);
+	if (opts.list)
+		return list_functions(stdout, opts.argv[0], &opts.cfg.sel,
+				      opts.json, has_prototype, &opts.cfg);
 	path = target_resolve(opts.argv[0]);
 	out = open_output(opts.output);
 	profile_init(opts.tree, opts.folded, opts.chrome);

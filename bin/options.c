@@ -14,6 +14,7 @@
 
 static const char usage_text[] =
 	"Usage: ltruss [OPTIONS] [--] COMMAND [ARG...]\n"
+	"       ltruss --list [SELECTION OPTIONS] [--] COMMAND [ARG...]\n"
 	"Trace the calls COMMAND makes into shared libraries.\n"
 	"\n"
 	"Selection (repeatable, applied left to right, later rules win):\n"
@@ -27,6 +28,9 @@ static const char usage_text[] =
 	"                     ~/.config/ltruss/filters and the shipped filters\n"
 	"      --from GLOB    only calls made from objects matching GLOB\n"
 	"  -D, --depth N      show calls nested at most N deep\n"
+	"      --list         do not run COMMAND: list the functions the selection\n"
+	"                     resolves to in the libraries it loads (with --json:\n"
+	"                     JSON Lines)\n"
 	"\n"
 	"Output:\n"
 	"  -o, --output FILE  write trace lines and the summary to FILE\n"
@@ -61,7 +65,7 @@ static const char usage_text[] =
 	"itself makes into its libraries.  See ltruss(1) and ltruss.yaml(5).\n";
 
 enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_NO_DEMANGLE, OPT_CALLER,
-       OPT_SUMMARY_FORMAT, OPT_TREE, OPT_FOLDED, OPT_CHROME };
+       OPT_SUMMARY_FORMAT, OPT_TREE, OPT_FOLDED, OPT_CHROME, OPT_LIST };
 
 static const struct option long_options[] = {
 	{ "depth", required_argument, NULL, 'D' },
@@ -80,6 +84,7 @@ static const struct option long_options[] = {
 	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "folded", required_argument, NULL, OPT_FOLDED },
 	{ "chrome", required_argument, NULL, OPT_CHROME },
+	{ "list", no_argument, NULL, OPT_LIST },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -204,6 +209,9 @@ void options_parse(struct options *opts, int argc, char **argv)
 			break;
 		case OPT_CHROME:
 			opts->chrome = optarg;
+			break;
+		case OPT_LIST:
+			opts->list = true;
 			break;
 		case OPT_SUMMARY_FORMAT:
 			if (strcmp(optarg, "text") == 0)

@@ -30,6 +30,7 @@ struct options {
 	bool no_demangle;        /* --no-demangle */
 	bool caller;             /* --caller */
 	bool tree;               /* --tree */
+	bool list;               /* --list: print the selected functions */
 	const char *folded;      /* --folded FILE */
 	const char *chrome;      /* --chrome FILE */
 	char **argv;             /* the command and its arguments */

@@ -62,12 +62,30 @@ static void check_credentials(const char *path, const struct stat *st)
 				  path);
 }
 
-/* Check an ELF file: x86_64, dynamically linked. */
-static void check_elf(const char *path, int fd)
+/* Read the PT_INTERP string of ph into a malloc'd string, or die. */
+static char *read_interp(const char *path, int fd, const GElf_Phdr *ph)
+{
+	char *s;
+
+	if (ph->p_filesz == 0 || ph->p_filesz > 4096)
+		error_msg_and_die("cannot trace '%s': bad loader name in its program headers",
+				  path);
+	s = malloc(ph->p_filesz + 1);
+	if (!s)
+		error_msg_and_die("out of memory");
+	if (pread(fd, s, ph->p_filesz, (off_t)ph->p_offset) !=
+	    (ssize_t)ph->p_filesz)
+		perror_msg_and_die("cannot read '%s'", path);
+	s[ph->p_filesz] = '\0';
+	return s;
+}
+
+/* Check an ELF file: x86_64, dynamically linked; note it and its loader. */
+static void check_elf(const char *path, int fd, struct target *t)
 {
 	GElf_Ehdr eh;
 	size_t i, nph;
-	bool interp = false;
+	char *interp = NULL;
 	Elf *elf;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
@@ -88,17 +106,22 @@ static void check_elf(const char *path, int fd)
 	for (i = 0; i < nph; i++) {
 		GElf_Phdr ph;
 
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP)
-			interp = true;
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP &&
+		    !interp)
+			interp = read_interp(path, fd, &ph);
 	}
 	elf_end(elf);
 	if (!interp)
 		error_msg_and_die("cannot trace '%s': it is statically linked, so it loads no shared libraries to trace",
 				  path);
+	t->elf = strdup(path);
+	if (!t->elf)
+		error_msg_and_die("out of memory");
+	t->loader = interp;
 }
 
 /* Check path (a program or a script's interpreter, depth levels deep). */
-static void check_program(const char *path, int depth)
+static void check_program(const char *path, int depth, struct target *t)
 {
 	char head[256];
 	struct stat st;
@@ -128,14 +151,14 @@ static void check_program(const char *path, int depth)
 		if (*interp == '\0')
 			error_msg_and_die("cannot trace '%s': its '#!' line names no interpreter",
 					  path);
-		check_program(interp, depth + 1);
+		check_program(interp, depth + 1, t);
 		return;
 	}
-	check_elf(path, fd);
+	check_elf(path, fd, t);
 	close(fd);
 }
 
-char *target_resolve(const char *name)
+void target_locate(const char *name, struct target *t)
 {
 	char *path;
 
@@ -155,6 +178,16 @@ char *target_resolve(const char *name)
 					  name);
 		}
 	}
-	check_program(path, 0);
-	return path;
+	t->path = path;
+	check_program(path, 0, t);
+}
+
+char *target_resolve(const char *name)
+{
+	struct target t;
+
+	target_locate(name, &t);
+	free(t.elf);
+	free(t.loader);
+	return t.path;
 }

@@ -11,4 +11,14 @@
  */
 char *target_resolve(const char *name);
 
+/* What target_locate found, each string malloc'd. */
+struct target {
+	char *path;   /* what to execute, as target_resolve returns it */
+	char *elf;    /* the ELF file the kernel loads: path or its interpreter */
+	char *loader; /* that file's dynamic loader (PT_INTERP) */
+};
+
+/* Like target_resolve, and also name the ELF file and its loader. */
+void target_locate(const char *name, struct target *t);
+
 #endif
