@@ -18,6 +18,7 @@
 #include "processes.h"
 #include "profile.h"
 #include "reader.h"
+#include "registry.h"
 #include "session.h"
 #include "summary.h"
 #include "symbolize.h"
@@ -84,6 +85,7 @@ int main(int argc, char **argv)
 	profile_init(opts.tree, opts.folded, opts.chrome);
 	events = opts.trace || profile_enabled();
 	session_create(&session, &opts, events);
+	registry_add(session.fd);
 	fmt.out = out;
 	fmt.session = session.s;
 	fmt.timestamps = opts.timestamps;
