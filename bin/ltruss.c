@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "console.h"
 #include "error.h"
 #include "launch.h"
 #include "format.h"
@@ -80,12 +81,16 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	options_parse(&opts, argc, argv);
+	if (opts.console)
+		return console_main(opts.console_pid);
 	path = target_resolve(opts.argv[0]);
 	out = open_output(opts.output);
 	profile_init(opts.tree, opts.folded, opts.chrome);
 	events = opts.trace || profile_enabled();
 	session_create(&session, &opts, events);
 	registry_add(session.fd);
+	if (opts.interactive)
+		console_spawn();
 	fmt.out = out;
 	fmt.session = session.s;
 	fmt.timestamps = opts.timestamps;
@@ -106,6 +111,7 @@ int main(int argc, char **argv)
 	o = launch_wait(pid, opts.follow, events ? processes_pump : NULL,
 			events ? idle : NULL, processes_reaped);
 	processes_finish();
+	console_spawn_end();
 	if (!opts.trace)
 		report_killed(out, &o);
 	if (opts.count)

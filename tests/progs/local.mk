@@ -122,3 +122,7 @@ tests_progs_bin_manythreads_SOURCES = tests/progs/trace/manythreads.c
 tests_progs_bin_manythreads_CFLAGS = -O1 -pthread
 tests_progs_bin_manythreads_LDFLAGS = $(FIX_RPATH) -pthread
 tests_progs_bin_manythreads_LDADD = $(FIX_LIB)
+check_PROGRAMS += tests/progs/bin/until
+tests_progs_bin_until_SOURCES = tests/progs/trace/until.c
+tests_progs_bin_until_LDFLAGS = $(FIX_RPATH)
+tests_progs_bin_until_LDADD = $(FIX_LIB)
