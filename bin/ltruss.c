@@ -12,6 +12,7 @@
 
 #include "clock.h"
 #include "conf.h"
+#include "console.h"
 #include "error.h"
 #include "launch.h"
 #include "list.h"
@@ -21,6 +22,7 @@
 #include "processes.h"
 #include "profile.h"
 #include "reader.h"
+#include "registry.h"
 #include "session.h"
 #include "summary.h"
 #include "symbolize.h"
@@ -101,11 +103,16 @@ int main(int argc, char **argv)
 	if (opts.list)
 		return list_functions(stdout, opts.argv[0], &opts.cfg.sel,
 				      opts.json, has_prototype, &opts.cfg);
+	if (opts.console)
+		return console_main(opts.console_pid);
 	path = target_resolve(opts.argv[0]);
 	out = open_output(opts.output);
 	profile_init(opts.tree, opts.folded, opts.chrome);
 	events = opts.trace || profile_enabled();
 	session_create(&session, &opts, events);
+	registry_add(session.fd);
+	if (opts.interactive)
+		console_spawn();
 	fmt.out = out;
 	fmt.session = session.s;
 	fmt.timestamps = opts.timestamps;
@@ -127,6 +134,7 @@ int main(int argc, char **argv)
 	o = launch_wait(pid, opts.follow, events ? processes_pump : NULL,
 			events ? idle : NULL, processes_reaped);
 	processes_finish();
+	console_spawn_end();
 	if (!opts.trace)
 		report_killed(out, &o);
 	if (opts.count)

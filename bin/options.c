@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "options.h"
@@ -15,6 +16,7 @@
 static const char usage_text[] =
 	"Usage: ltruss [OPTIONS] [--] COMMAND [ARG...]\n"
 	"       ltruss --list [SELECTION OPTIONS] [--] COMMAND [ARG...]\n"
+	"       ltruss --console[=SESSION]\n"
 	"Trace the calls COMMAND makes into shared libraries.\n"
 	"\n"
 	"Selection (repeatable, applied left to right, later rules win):\n"
@@ -58,6 +60,13 @@ static const char usage_text[] =
 	"                     ltruss cannot keep up (the number is reported)\n"
 	"      --no-demangle  print C++ names as they are in the symbol table\n"
 	"\n"
+	"Console (stats, pause, disable... while the program runs):\n"
+	"      --console[=SESSION]\n"
+	"                     attach to a running ltruss of this user: the newest,\n"
+	"                     or the one whose pid is SESSION\n"
+	"  -i                 open the console in this terminal (the trace goes to\n"
+	"                     -o FILE, or count only with -c)\n"
+	"\n"
 	"  -h, --help         show this help and exit\n"
 	"  -V, --version      show the version and exit\n"
 	"\n"
@@ -65,7 +74,8 @@ static const char usage_text[] =
 	"itself makes into its libraries.  See ltruss(1) and ltruss.yaml(5).\n";
 
 enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_NO_DEMANGLE, OPT_CALLER,
-       OPT_SUMMARY_FORMAT, OPT_TREE, OPT_FOLDED, OPT_CHROME, OPT_LIST };
+       OPT_SUMMARY_FORMAT, OPT_TREE, OPT_FOLDED, OPT_CHROME, OPT_LIST,
+       OPT_CONSOLE };
 
 static const struct option long_options[] = {
 	{ "depth", required_argument, NULL, 'D' },
@@ -85,6 +95,7 @@ static const struct option long_options[] = {
 	{ "folded", required_argument, NULL, OPT_FOLDED },
 	{ "chrome", required_argument, NULL, OPT_CHROME },
 	{ "list", no_argument, NULL, OPT_LIST },
+	{ "console", optional_argument, NULL, OPT_CONSOLE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -103,20 +114,37 @@ static unsigned parse_count(const char *opt, const char *arg)
 	return (unsigned)v;
 }
 
+static const char *const sort_keys[SORT_KEYS] = {
+	[SORT_TIME] = "time", [SORT_SELF] = "self", [SORT_CALLS] = "calls",
+	[SORT_AVG] = "avg", [SORT_MAX] = "max", [SORT_ERRORS] = "errors",
+	[SORT_NAME] = "name",
+};
+
+bool options_sort_key(const char *name, enum sort_key *key)
+{
+	size_t i;
+
+	for (i = 0; i < SORT_KEYS; i++) {
+		if (strcmp(name, sort_keys[i]) == 0) {
+			*key = (enum sort_key)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *options_sort_name(enum sort_key key)
+{
+	return sort_keys[key];
+}
+
 /* Map a -S key to enum sort_key, or die naming the valid keys. */
 static enum sort_key parse_sort(const char *arg)
 {
-	static const char *const keys[] = {
-		[SORT_TIME] = "time", [SORT_SELF] = "self",
-		[SORT_CALLS] = "calls", [SORT_AVG] = "avg",
-		[SORT_MAX] = "max", [SORT_ERRORS] = "errors",
-		[SORT_NAME] = "name",
-	};
-	size_t i;
+	enum sort_key key;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strcmp(arg, keys[i]) == 0)
-			return (enum sort_key)i;
+	if (options_sort_key(arg, &key))
+		return key;
 	usage_error("unknown sort key '%s' for -S (use time, self, calls, avg, max, errors or name)",
 		    arg);
 }
@@ -132,7 +160,7 @@ void options_parse(struct options *opts, int argc, char **argv)
 	config_init(cfg);
 	opts->trace = true;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:u:F:D:s:o:fcCS:trThV",
+	while ((c = getopt_long(argc, argv, "+:u:F:D:s:o:fcCS:trTihV",
 				long_options, NULL)) != -1) {
 		switch (c) {
 		case 'u':
@@ -213,6 +241,17 @@ void options_parse(struct options *opts, int argc, char **argv)
 		case OPT_LIST:
 			opts->list = true;
 			break;
+		case OPT_CONSOLE:
+			opts->console = true;
+			if (optarg)
+				opts->console_pid = (int)parse_count("--console",
+								     optarg);
+			if (optarg && !opts->console_pid)
+				usage_error("--console needs the pid of a running ltruss, not 0");
+			break;
+		case 'i':
+			opts->interactive = true;
+			break;
 		case OPT_SUMMARY_FORMAT:
 			if (strcmp(optarg, "text") == 0)
 				opts->summary_format = SUMMARY_TEXT;
@@ -243,6 +282,15 @@ void options_parse(struct options *opts, int argc, char **argv)
 		usage_error("-c and -C cannot be used together");
 	opts->count = count_only || count_trace;
 	opts->trace = !count_only;
+	if (opts->console && opts->interactive)
+		usage_error("--console and -i cannot be used together");
+	if (opts->console && optind < argc)
+		usage_error("--console attaches to a running ltruss: it takes no command");
+	if (opts->console)
+		return;
+	if (opts->interactive && opts->trace && !opts->output &&
+	    isatty(STDERR_FILENO))
+		usage_error("-i would mix the trace with the console in this terminal: write it to a file with -o FILE, or count only with -c");
 	if (optind >= argc)
 		usage_error("no command to trace");
 	opts->argv = argv + optind;

@@ -10,6 +10,7 @@
 /* Summary sort keys (-S). */
 enum sort_key { SORT_TIME, SORT_SELF, SORT_CALLS, SORT_AVG, SORT_MAX,
 		SORT_ERRORS, SORT_NAME };
+#define SORT_KEYS (SORT_NAME + 1)
 
 /* Summary formats (--summary-format). */
 enum summary_format { SUMMARY_TEXT, SUMMARY_JSON, SUMMARY_CSV };
@@ -34,7 +35,16 @@ struct options {
 	const char *folded;      /* --folded FILE */
 	const char *chrome;      /* --chrome FILE */
 	char **argv;             /* the command and its arguments */
+	bool console;            /* --console: attach to a running session */
+	int console_pid;         /* --console=SESSION (ltruss's pid); 0: newest */
+	bool interactive;        /* -i: the console in this terminal */
 };
+
+/* The -S key called name; false if there is none. */
+bool options_sort_key(const char *name, enum sort_key *key);
+
+/* The name of -S key key: "time", "self"... */
+const char *options_sort_name(enum sort_key key);
 
 /* Parse argv into opts; on any error, print it and exit 2. */
 void options_parse(struct options *opts, int argc, char **argv);

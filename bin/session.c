@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "captures.h"
@@ -13,9 +14,23 @@
 #include "fd-util.h"
 #include "session.h"
 
+/* The command line argv, joined by spaces, into buf (cut with "..."). */
+static void command_line(char *buf, size_t size, char *const *argv)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (; *argv && n < size; argv++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s",
+				      n ? " " : "", *argv);
+	if (n >= size)
+		memcpy(buf + size - 4, "...", 4);
+}
+
 void session_create(struct session_handle *h, const struct options *opts,
 		    bool events)
 {
+	struct timespec now;
 	size_t size = sizeof(struct ltr_session);
 	struct ltr_session *s;
 	int fd;
@@ -34,11 +49,16 @@ void session_create(struct session_handle *h, const struct options *opts,
 	s->header_size = (uint32_t)sizeof(*s);
 	s->total_size = size;
 	s->owner_uid = (uint32_t)geteuid();
-	s->flags = (events ? LTR_F_TRACE : 0) |
-		   (opts->count ? LTR_F_COUNT : 0) |
+	/* Always counted: a console may ask for the numbers at any time. */
+	s->flags = (events ? LTR_F_TRACE : 0) | LTR_F_COUNT |
 		   (opts->drop ? LTR_F_DROP : 0) |
 		   (opts->follow ? LTR_F_FOLLOW : 0);
 	s->reader_pid = getpid();
+	s->owner_pid = getpid();
+	clock_gettime(CLOCK_REALTIME, &now);
+	s->start_time = (uint64_t)now.tv_sec * 1000000000ull +
+			(uint64_t)now.tv_nsec;
+	command_line(s->command, sizeof(s->command), opts->argv);
 	s->depth_limit = opts->cfg.depth;
 	s->strsize = opts->cfg.strsize;
 	s->nrules = (uint32_t)opts->cfg.sel.nrules;

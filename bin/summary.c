@@ -7,7 +7,9 @@
  * has ended (also when it was killed: the memory is ltruss's too).  Rows
  * are per function name, merging targets of one name (symbol versions,
  * several definitions); the JSON form also sums per library and per
- * process.
+ * process.  The console prints the same table while the program runs,
+ * less a snapshot taken at its "reset" (the counters only grow, but a
+ * minimum or maximum cannot be taken back out of them).
  */
 #include "config.h"
 
@@ -24,6 +26,8 @@ struct row {
 	const char *lib;
 	const char *func;   /* the raw symbol name */
 	int pid;            /* 0 when summed over processes */
+	bool min_unknown;   /* since a baseline: min, max not known */
+	bool max_unknown;
 	struct ltr_count c;
 };
 
@@ -32,6 +36,11 @@ struct table {
 	struct row *rows;
 	size_t n;
 	struct ltr_count total;
+};
+
+/* A snapshot is a table of rows per function, in key order. */
+struct summary_snapshot {
+	struct table t;
 };
 
 static enum sort_key sort_by;
@@ -119,13 +128,16 @@ static size_t rows_merge(struct row *rows, size_t n)
 	return k;
 }
 
-/* Build the table: per function, or per process and function (by_pid). */
+/*
+ * Build the table's rows: per function, or per process and function
+ * (by_pid), in key order, without totals.
+ */
 static void table_build(struct table *t, const struct ltr_session *s,
 			bool by_pid)
 {
 	uint32_t nfuncs = __atomic_load_n(&s->nfuncs, __ATOMIC_ACQUIRE);
 	uint32_t nthreads = __atomic_load_n(&s->nthreads, __ATOMIC_ACQUIRE);
-	size_t cap = 64, i;
+	size_t cap = 64;
 	uint32_t f, th;
 
 	if (nfuncs > LTR_MAX_FUNCS)
@@ -154,15 +166,67 @@ static void table_build(struct table *t, const struct ltr_session *s,
 			r->lib = format_lib(f);
 			r->func = format_func_raw(f);
 			r->pid = by_pid ? slot->pid : 0;
+			r->min_unknown = r->max_unknown = false;
 			memset(&r->c, 0, sizeof(r->c));
 			count_add(&r->c, &slot->counts[f]);
 		}
 		/* Merge as we go: memory stays bounded by distinct rows. */
 		t->n = rows_merge(t->rows, t->n);
 	}
+}
+
+/* Keep the rows keep() wants (NULL: all), sum the totals, sort by sort_by. */
+static void table_finish(struct table *t,
+			 bool (*keep)(const char *lib, const char *func))
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (!keep || keep(t->rows[i].lib, t->rows[i].func))
+			t->rows[k++] = t->rows[i];
+	t->n = k;
+	memset(&t->total, 0, sizeof(t->total));
 	for (i = 0; i < t->n; i++)
 		count_add(&t->total, &t->rows[i].c);
 	qsort(t->rows, t->n, sizeof(*t->rows), row_compare);
+}
+
+/* Difference of two counters that only grow (0 if now is behind). */
+static uint64_t grown(uint64_t now, uint64_t then)
+{
+	return now > then ? now - then : 0;
+}
+
+/*
+ * Take base's counts out of t (both in key order) and drop the rows left
+ * without calls.  Only the extremes of the whole run are kept, so min and
+ * max since base are known only where they moved past base's.
+ */
+static void table_subtract(struct table *t, const struct table *base)
+{
+	size_t i, j = 0, k = 0;
+
+	for (i = 0; i < t->n; i++) {
+		struct row *r = &t->rows[i];
+		const struct ltr_count *b;
+		int d = 1;
+
+		while (j < base->n &&
+		       (d = row_compare_key(&base->rows[j], r)) < 0)
+			j++;
+		if (j < base->n && d == 0 && base->rows[j].c.calls) {
+			b = &base->rows[j].c;
+			r->c.calls = grown(r->c.calls, b->calls);
+			r->c.errors = grown(r->c.errors, b->errors);
+			r->c.total = grown(r->c.total, b->total);
+			r->c.self = grown(r->c.self, b->self);
+			r->min_unknown = r->c.min >= b->min;
+			r->max_unknown = r->c.max <= b->max;
+		}
+		if (r->c.calls)
+			t->rows[k++] = *r;
+	}
+	t->n = k;
 }
 
 /* Seconds and microseconds of ticks. */
@@ -190,19 +254,33 @@ static double percent(const struct row *r, const struct table *t)
 static const char rule[] =
 	"------ ----------- ----------- -------- -------- -------- ---------- -------- ----------------\n";
 
-static void print_text(FILE *out, const struct table *t)
+/* A microseconds column of the text table: "-" when unknown. */
+static const char *usecs_column(char *buf, size_t size, uint64_t ticks,
+				bool unknown)
 {
+	if (unknown)
+		return "-";
+	snprintf(buf, size, "%.3f", usecs((double)ticks));
+	return buf;
+}
+
+/* The text table, its first limit rows (0: all). */
+static void print_text(FILE *out, const struct table *t, size_t limit)
+{
+	char min[32], max[32];
 	size_t i;
 
 	fprintf(out, "%% time     total s      self s   avg us   min us   max us      calls   errors function\n");
 	fputs(rule, out);
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; i < t->n && (!limit || i < limit); i++) {
 		const struct row *r = &t->rows[i];
 
-		fprintf(out, "%6.2f %11.6f %11.6f %8.3f %8.3f %8.3f %10llu %8llu %s:%s\n",
+		fprintf(out, "%6.2f %11.6f %11.6f %8.3f %8s %8s %10llu %8llu %s:%s\n",
 			percent(r, t), secs(r->c.total), secs(r->c.self),
-			usecs(row_avg(r)), usecs((double)r->c.min),
-			usecs((double)r->c.max), (unsigned long long)r->c.calls,
+			usecs(row_avg(r)),
+			usecs_column(min, sizeof(min), r->c.min, r->min_unknown),
+			usecs_column(max, sizeof(max), r->c.max, r->max_unknown),
+			(unsigned long long)r->c.calls,
 			(unsigned long long)r->c.errors, r->lib,
 			format_func_display(r->func));
 	}
@@ -360,9 +438,10 @@ void summary_print(FILE *out, const struct ltr_session *s, enum sort_key key,
 	ticks_per_ns = rate;
 	sort_by = key;
 	table_build(&t, s, false);
+	table_finish(&t, NULL);
 	switch (format) {
 	case SUMMARY_TEXT:
-		print_text(out, &t);
+		print_text(out, &t, 0);
 		break;
 	case SUMMARY_CSV:
 		print_csv(out, &t);
@@ -372,4 +451,55 @@ void summary_print(FILE *out, const struct ltr_session *s, enum sort_key key,
 		break;
 	}
 	free(t.rows);
+}
+
+struct summary_snapshot *summary_snapshot(const struct ltr_session *s)
+{
+	struct summary_snapshot *snap = malloc(sizeof(*snap));
+
+	if (!snap)
+		error_msg_and_die("out of memory");
+	table_build(&snap->t, s, false);
+	return snap;
+}
+
+void summary_snapshot_free(struct summary_snapshot *snap)
+{
+	if (!snap)
+		return;
+	free(snap->t.rows);
+	free(snap);
+}
+
+uint64_t summary_snapshot_calls(const struct summary_snapshot *snap,
+				const char *lib, const char *func)
+{
+	struct row key = { .lib = lib, .func = func };
+	const struct row *r;
+
+	if (!snap || !snap->t.n)
+		return 0;
+	r = bsearch(&key, snap->t.rows, snap->t.n, sizeof(key),
+		    row_compare_key);
+	return r ? r->c.calls : 0;
+}
+
+size_t summary_print_since(FILE *out, const struct ltr_session *s,
+			   const struct summary_snapshot *base,
+			   bool (*keep)(const char *lib, const char *func),
+			   enum sort_key key, size_t limit, double rate)
+{
+	struct table t;
+	size_t n;
+
+	ticks_per_ns = rate;
+	sort_by = key;
+	table_build(&t, s, false);
+	if (base)
+		table_subtract(&t, &base->t);
+	table_finish(&t, keep);
+	print_text(out, &t, limit);
+	n = t.n;
+	free(t.rows);
+	return n;
 }

@@ -270,9 +270,10 @@ static void call_ends(struct thread_trace *t, const struct ltr_event *ev)
 		r.why = (enum ltr_end)ev->flags;
 	}
 	/* Events of calls made before a fork come without their entry. */
-	while (t->depth > ev->depth + 1u)
+	while (t->depth && t->stack[t->depth - 1].c.depth > ev->depth)
 		t->depth--;
-	if (t->depth == ev->depth + 1u && t->stack[t->depth - 1].c.fn == ev->fn) {
+	if (t->depth && t->stack[t->depth - 1].c.depth == ev->depth &&
+	    t->stack[t->depth - 1].c.fn == ev->fn) {
 		tc = &t->stack[--t->depth];
 	} else {
 		/* Its entry was in the parent process: no times to count. */
@@ -293,9 +294,14 @@ void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
 
 	switch (ev->type) {
 	case LTR_EV_ENTER:
-		/* Dropped events (--drop) may leave the stack deeper than this. */
-		if (t->depth > ev->depth)
-			t->depth = ev->depth;
+		/*
+		 * Dropped events (--drop) may leave the stack deeper than
+		 * this.  Levels are those of the program, hidden calls
+		 * included (console pause, disable): a call's depth may be
+		 * more than its place in the stack.
+		 */
+		while (t->depth && t->stack[t->depth - 1].c.depth >= ev->depth)
+			t->depth--;
 		open_parent(t);
 		if (t->depth >= MAX_DEPTH)
 			return;

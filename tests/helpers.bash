@@ -14,6 +14,10 @@ setup_hermetic() {
 	export HOME="$BATS_TEST_TMPDIR/home"
 	mkdir -p "$HOME"
 	export LC_ALL=C
+	# Sessions register here (bin/registry.c): each test sees only its own.
+	export XDG_RUNTIME_DIR="$BATS_TEST_TMPDIR/run"
+	mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
+	unset XDG_STATE_HOME
 	unset $(env | sed -n 's/^\(LTRUSS_[A-Z_]*\)=.*/\1/p' | grep -v '^LTRUSS_TOP_') 2>/dev/null || true
 	unset LD_AUDIT LD_PRELOAD
 	cd "$BATS_TEST_TMPDIR"

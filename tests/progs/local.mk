@@ -134,3 +134,7 @@ tests_progs_bin_typed_CFLAGS = -O2 -fno-builtin
 tests_progs_bin_typed_LDFLAGS = $(FIX_RPATH)
 tests_progs_bin_typed_LDADD = tests/progs/bin/libtyped.so
 EXTRA_DIST += tests/progs/typed/typed.yaml
+check_PROGRAMS += tests/progs/bin/until
+tests_progs_bin_until_SOURCES = tests/progs/trace/until.c
+tests_progs_bin_until_LDFLAGS = $(FIX_RPATH)
+tests_progs_bin_until_LDADD = $(FIX_LIB)
