@@ -83,6 +83,8 @@ static void capture_build(struct ltr_capture *cap, const struct proto *p)
 			nout++;
 		} else if (a->type.kind == CT_STRING && a->out == OUT_NONE) {
 			cap->strings |= (uint8_t)(1u << n);
+		} else if (a->type.kind == CT_FUNCPTR) {
+			cap->funcptrs |= (uint8_t)(1u << n);
 		}
 		if (a->format && p->variadic) {
 			cap->flags |= LTR_CAP_PRINTF;

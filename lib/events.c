@@ -138,6 +138,20 @@ static void put_args(uint64_t *w, const struct ltr_regs *regs)
 	w[6] = regs->ret;
 }
 
+/*
+ * A traced function passed as a pointer is its stub (bindings return the
+ * stub, to keep pointers to it equal): report the function it leads to,
+ * which ltruss can name.  Only the event's copy changes.
+ */
+static void unstub_args(uint64_t *w, unsigned funcptrs)
+{
+	unsigned n;
+
+	for (n = 0; n < 6; n++)
+		if ((funcptrs & (1u << n)) && ltr_is_stub(w[n]))
+			w[n] = ltr_targets[ltr_stub_index(w[n])].addr;
+}
+
 /* An ENTER or CALL event: the registers, and what the prototype copies. */
 static void event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 		       uint32_t depth, const struct ltr_capture *cap,
@@ -151,6 +165,8 @@ static void event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 		return;
 	put_args(ev->w, regs);
 	ev->w[6] = ret;
+	if (cap && cap->funcptrs)
+		unstub_args(ev->w, cap->funcptrs);
 	if (cap)
 		event_grow(ev, ltr_args_entry(event_end(ev), extra, ts->pid,
 					      cap, regs));

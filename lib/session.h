@@ -126,6 +126,8 @@ struct ltr_capture {
 		uint8_t len_arg; /* LTR_OUT_ARG: argument number of the length */
 		uint8_t size;    /* LTR_OUT_FIXED: bytes */
 	} out[LTR_MAX_OUT];
+	uint8_t funcptrs; /* bit n: argument n is a function pointer */
+	uint8_t reserved[3];
 };
 
 #define LTR_STACK_WORDS_MAX 8 /* stack words copied per call */

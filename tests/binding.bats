@@ -26,8 +26,9 @@ assert_fixture_calls() {
 	grep -qx 'libfix:fix_add(0x28, 0x2, .*) = 0x2a' <<<"$err"
 	grep -qx 'libfix:fix_twice(0x15, .*) = 0x2a' <<<"$err"
 	grep -qx 'libfix:fix_pick(0x7, .*) = 0x46' <<<"$err"
-	grep -qx 'libc:memcpy(0x[0-9a-f]*, 0x[0-9a-f]*, 0x6) = 0x[0-9a-f]*' <<<"$err"
-	grep -qx 'libc:strlen(0x[0-9a-f]*, .*) = 0x5' <<<"$err"
+	# libc's functions print by their shipped prototypes
+	grep -qx 'libc:memcpy(0x[0-9a-f]*, 0x[0-9a-f]*, 6) = 0x[0-9a-f]*' <<<"$err"
+	grep -qx 'libc:strlen("ifunc") = 5' <<<"$err"
 	# Every traced call is shown exactly once: 3 + pointer + twice + pick + 2 libc.
 	[ "$(grep -c '^lib' <<<"$err")" -eq 8 ]
 }
@@ -113,7 +114,7 @@ assert_fixture_calls() {
 @test "IFUNC: libc's strlen and memcpy, and a library's own IFUNC" {
 	traced_vs_plain fix-now 1 -- -u 'libc:strlen,memcpy' -u 'libfix:fix_pick'
 	[ "$out" = "$plain" ]
-	grep -qx 'libc:strlen(.*) = 0x5' <<<"$err"
+	grep -qx 'libc:strlen(.*) = 5' <<<"$err"
 	grep -qx 'libfix:fix_pick(0x7, .*) = 0x46' <<<"$err"
 }
 

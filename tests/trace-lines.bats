@@ -24,7 +24,7 @@ load helpers
 	run_split ltruss -T -u 'libc:usleep' "$PROGS/blocker"
 	[ "$status" -eq 0 ]
 	# usleep(400 ms): between 0.39 and 2 seconds
-	grep -Eq 'libc:usleep resumed> = 0 <(0\.(39|[4-9])|1\.)[0-9]*>$|libc:usleep\(0x61a80, .*\) = 0 <(0\.(39|[4-9])|1\.)[0-9]*>$' <<<"$err"
+	grep -Eq 'libc:usleep resumed> = 0 <(0\.(39|[4-9])|1\.)[0-9]*>$|libc:usleep\(400000\) = 0 <(0\.(39|[4-9])|1\.)[0-9]*>$' <<<"$err"
 }
 
 @test "-t, -tt and -ttt prefix the time of day or the epoch" {
@@ -55,8 +55,8 @@ load helpers
 	[ "$status" -eq 0 ]
 	[ "$out" = "done" ]
 	main=$(grep -o '^\[pid [0-9]*\] <\.\.\. libc:usleep' <<<"$err" | grep -o '[0-9]*')
-	run sed -E 's/\[pid [0-9]+\]/[pid N]/; s/= 0x[0-9a-f]+$/= PPID/' <<<"$err"
-	assert_line --index 0 --regexp '^libc:usleep\(0x61a80, (0x[0-9a-f]+|0), 0\) <unfinished \.\.\.>$'
+	run sed -E 's/\[pid [0-9]+\]/[pid N]/; s/getppid\(\) = [0-9]+$/getppid() = PPID/' <<<"$err"
+	assert_line --index 0 'libc:usleep(400000) <unfinished ...>'
 	assert_line --index 1 --regexp '^\[pid N\] libc:getppid\(.*\) = PPID$'
 	assert_line --index 3 --regexp '^\[pid N\] libc:getppid\(.*\) = PPID$'
 	assert_line --index 4 '[pid N] <... libc:usleep resumed> = 0'
@@ -70,9 +70,8 @@ load helpers
 	sleep 0.3
 	live=$(cat live.txt)
 	wait "$pid"
-	[[ "$live" == "libc:usleep(0x61a80, "* ]]
-	[[ "$live" != *" = "* ]]
-	grep -Eqx 'libc:usleep\(0x61a80, .*\) = 0' live.txt
+	[ "$live" = "libc:usleep(400000)" ]
+	grep -qx 'libc:usleep(400000) = 0' live.txt
 }
 
 @test "--json: one valid object a line, with the keys of SPEC section 3" {
@@ -212,8 +211,8 @@ run_stalled() {
 	run_split ltruss -u 'libc:pause,getpid' "$PROGS/altstack"
 	[ "$status" -eq 0 ]
 	[ "$out" = "thread returned 42" ]
-	grep -Eq '^(\[pid [0-9]+\] )?  libc:getpid\(.*\) = 0x[0-9a-f]+$' <<<"$err"
-	grep -Eq 'libc:pause resumed> = 0xffffffff$|libc:pause\(.*\) = 0xffffffff$' <<<"$err"
+	grep -Eq '^(\[pid [0-9]+\] )?  libc:getpid\(\) = [0-9]+$' <<<"$err"
+	grep -Eq 'libc:pause resumed> = -1 EINTR \(Interrupted system call\)$|libc:pause\(\) = -1 EINTR \(Interrupted system call\)$' <<<"$err"
 }
 
 @test "more threads than slots: all counted, the later ones untraced, no hang" {
