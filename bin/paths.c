@@ -52,6 +52,12 @@ const char *paths_prototypes_dir(void)
 		    LTRUSS_PKGDATADIR "/prototypes");
 }
 
+const char *paths_types(void)
+{
+	return pick(LTRUSS_SRCDIR "/conf/types.yaml",
+		    LTRUSS_PKGDATADIR "/types.yaml");
+}
+
 const char *paths_annotations(void)
 {
 	return pick(LTRUSS_SRCDIR "/conf/annotations.yaml",

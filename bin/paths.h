@@ -14,7 +14,10 @@ const char *paths_filters_dir(void);
 /* The shipped prototypes: conf/prototypes/, or $(pkgdatadir)/prototypes. */
 const char *paths_prototypes_dir(void);
 
-/* The shipped annotations, loaded after the prototypes. */
+/* The shipped named types, loaded after the prototypes. */
+const char *paths_types(void);
+
+/* The shipped annotations, loaded last. */
 const char *paths_annotations(void);
 
 /* The default config: conf/ltruss.yaml, or $(sysconfdir)/ltruss/ltruss.yaml. */

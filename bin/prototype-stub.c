@@ -16,23 +16,28 @@
 bool proto_parse(const char *decl, struct proto *p, unsigned *errcol,
 		 const char **err)
 {
-	const char *open = strchr(decl, '('), *end, *start;
+	const char *open, *end, *start;
 
 	memset(p, 0, sizeof(*p));
-	if (!open) {
+	/* The name is the first identifier followed by '(' ("(*f(" too). */
+	for (open = strchr(decl, '('); open; open = strchr(open + 1, '(')) {
+		end = open;
+		while (end > decl && end[-1] == ' ')
+			end--;
+		start = end;
+		while (start > decl && (isalnum((unsigned char)start[-1]) ||
+					start[-1] == '_'))
+			start--;
+		if (start < end)
+			break;
+	}
+	if (!strchr(decl, '(')) {
 		*errcol = (unsigned)strlen(decl) + 1;
 		*err = "expected '(' after the function name";
 		return false;
 	}
-	end = open;
-	while (end > decl && end[-1] == ' ')
-		end--;
-	start = end;
-	while (start > decl && (isalnum((unsigned char)start[-1]) ||
-				start[-1] == '_'))
-		start--;
-	if (start == end) {
-		*errcol = (unsigned)(open - decl) + 1;
+	if (!open) {
+		*errcol = (unsigned)(strchr(decl, '(') - decl) + 1;
 		*err = "expected the function name before '('";
 		return false;
 	}
