@@ -73,7 +73,11 @@ void config_init(struct config *cfg);
  */
 void config_load_filter(struct config *cfg, const char *name);
 
-/* Load the shipped prototypes (conf/prototypes/, then the annotations). */
+/*
+ * Load the shipped prototypes: every .yaml file of conf/prototypes/ by name, then
+ * conf/types.yaml and conf/annotations.yaml if they exist (installed: in
+ * $(pkgdatadir)).  Missing ones are fine.
+ */
 void config_load_prototypes(struct config *cfg);
 
 /*

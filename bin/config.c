@@ -697,7 +697,7 @@ void config_load_filter(struct config *cfg, const char *name)
 void config_load_prototypes(struct config *cfg)
 {
 	const char *dir = paths_prototypes_dir();
-	const char *annotations = paths_annotations();
+	const char *last[] = { paths_types(), paths_annotations() };
 	char **names, *path;
 	size_t i, n;
 
@@ -709,12 +709,11 @@ void config_load_prototypes(struct config *cfg)
 		free(path);
 	}
 	yaml_files_free(names, n);
-	if (access(paths_types(), F_OK) == 0)
-		load_file(cfg, paths_types(), NULL, LOAD_PROTOTYPES,
-			  "the shipped types", "reinstall ltruss");
-	if (access(annotations, F_OK) == 0)
-		load_file(cfg, annotations, NULL, LOAD_PROTOTYPES,
-			  "the shipped annotations", "reinstall ltruss");
+	/* Then the named types, then the hand-written annotations, which win. */
+	for (i = 0; i < 2; i++)
+		if (access(last[i], F_OK) == 0)
+			load_file(cfg, last[i], NULL, LOAD_PROTOTYPES,
+				  "the shipped prototypes", "reinstall ltruss");
 }
 
 void config_load_default(struct config *cfg)

@@ -14,11 +14,11 @@ const char *paths_filters_dir(void);
 /* The shipped prototypes: conf/prototypes/, or $(pkgdatadir)/prototypes. */
 const char *paths_prototypes_dir(void);
 
-/* The shipped annotations, loaded after the prototypes. */
-const char *paths_annotations(void);
-
-/* The shipped named types (flags and enums) the annotations use. */
+/* The shipped named types, loaded after the prototypes. */
 const char *paths_types(void);
+
+/* The shipped annotations, loaded last. */
+const char *paths_annotations(void);
 
 /* The default config: conf/ltruss.yaml, or $(sysconfdir)/ltruss/ltruss.yaml. */
 const char *paths_default_config(void);

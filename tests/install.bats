@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# install.bats: an installed ltruss finds its installed interposer, no environment needed.
+# install.bats: an installed ltruss finds its installed interposer, default
+# config and filters, no environment needed.
 
 load helpers
 
@@ -22,4 +23,14 @@ load helpers
 	[ "$status" -eq 0 ]
 	[ "$out" = "hi" ]
 	grep -q '^libc:strrchr(' <<<"$err"
+	# the installed default config, shipped filters and man pages
+	[ -f "$BATS_TEST_TMPDIR/prefix/etc/ltruss/ltruss.yaml" ]
+	[ -f "$BATS_TEST_TMPDIR/prefix/share/ltruss/filters/malloc.yaml" ]
+	[ -f "$BATS_TEST_TMPDIR/prefix/share/man/man5/ltruss.yaml.5" ]
+	run_split timeout 60 "$BATS_TEST_TMPDIR/prefix/bin/ltruss" /bin/echo hi
+	[ "$status" -eq 0 ]
+	grep -q '^libc:setlocale(' <<<"$err"
+	run_split timeout 60 "$BATS_TEST_TMPDIR/prefix/bin/ltruss" -F malloc ls /
+	[ "$status" -eq 0 ]
+	grep -q '^libc:malloc(' <<<"$err"
 }
