@@ -400,8 +400,8 @@ libc_funcs() {
 }
 
 @test "a prototype that does not parse points at the column in the declaration" {
-	fails 'prototypes:\n  - "int close(int fd)"\n  - "int broken"\n' "3:16: bad prototype: expected '(' after the function name; write it as the C header declares it"
-	fails 'prototypes:\n  - int broken\n' "2:15: bad prototype: expected '(' after the function name; write it as the C header declares it"
+	fails 'prototypes:\n  - "int close(int fd)"\n  - "int broken"\n' "3:16: bad prototype: expected '(' and the parameters after the function's name; write it as the C header declares it"
+	fails 'prototypes:\n  - int broken\n' "2:15: bad prototype: expected '(' and the parameters after the function's name; write it as the C header declares it"
 }
 
 @test "a named type no 'types:' declares is an error at the prototype" {

@@ -37,7 +37,7 @@ bound_imports() {
 	[ -n "$def" ]
 	addr=0x$(echo "$def" | cut -d' ' -f1 | sed 's/^0*//')
 	ver=${def#*opendir}
-	echo "$out" | grep -Eq "^libc +opendir +$ver +$addr +-\$"
+	echo "$out" | grep -Eq "^libc +opendir +$ver +$addr +yes\$"
 	# The functions listed are exactly the functions ls imports, but the noisy ones.
 	want=$(bound_imports "$(command -v ls)")
 	[ -n "$want" ]
