@@ -1,35 +1,89 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# man.bats: the man page renders without warnings and documents every option of --help.
+# man.bats: the man pages render without warnings, are installed, and document every option of --help and every key of a filter.
 
 load helpers
 
 MANPAGE="$LTRUSS_TOP_BUILDDIR/man/ltruss.1"
+YAMLPAGE="$LTRUSS_TOP_BUILDDIR/man/ltruss.yaml.5"
 
-@test "ltruss.1 renders with groff -ww without a warning" {
-	run bash -c "groff -ww -man -Tutf8 '$MANPAGE' 2>&1 >/dev/null"
-	assert_success
-	assert_output ""
+# render PAGE: the page as plain text, without bold, underline or colour.
+render() {
+	groff -man -Tascii -P-c -P-b -P-u "$1" 2>/dev/null
 }
 
-@test "ltruss.1 passes mandoc -Tlint" {
-	run mandoc -Tlint -Wwarning "$MANPAGE"
-	assert_success
-	assert_output ""
+# section PAGE FROM TO: the rendered lines from heading FROM to heading TO.
+section() {
+	render "$1" | sed -n "/^$2\$/,/^$3\$/p"
+}
+
+# config_keys: the keys the filter loader accepts, from the key tables of
+# bin/config.c (static const char *const ...keys[] = { "...", ... };).
+config_keys() {
+	awk '/static const char \*const [a-z_]*keys\[\] = \{/, /\};/' \
+		"$SRCDIR/bin/config.c" | grep -oE '"[a-z_]+"' | tr -d '"' | sort -u
+}
+
+@test "ltruss.1 and ltruss.yaml.5 render with groff -ww without a warning" {
+	for page in "$MANPAGE" "$YAMLPAGE"; do
+		run bash -c "groff -ww -man -Tutf8 '$page' 2>&1 >/dev/null"
+		assert_success
+		assert_output ""
+	done
+}
+
+@test "ltruss.1 and ltruss.yaml.5 pass mandoc -Tlint" {
+	for page in "$MANPAGE" "$YAMLPAGE"; do
+		run mandoc -Tlint -Wwarning "$page"
+		assert_success
+		assert_output ""
+	done
 }
 
 @test "every option of --help is in ltruss.1, and the reverse" {
 	help_opts=$("$LTRUSS" --help | grep -oE '(^|[ ,])--?[a-zA-Z][a-zA-Z-]*' | tr -d ' ,' | sort -u)
-	man_opts=$(groff -man -Tascii -P-c -P-b -P-u "$MANPAGE" 2>/dev/null |
-		sed -n '/^OPTIONS/,/^OUTPUT FORMAT/p' |
+	man_opts=$(section "$MANPAGE" OPTIONS 'OUTPUT FORMAT' |
 		grep -oE '(^|[ ,])--?[a-zA-Z][a-zA-Z-]*' | tr -d ' ,' | sort -u)
 	[ -n "$help_opts" ]
 	run diff <(echo "$help_opts") <(echo "$man_opts")
 	assert_success
 }
 
-@test "ltruss.1 names the installed interposer and the version" {
-	run grep -c '%[A-Z]*%' "$MANPAGE"
-	assert_output 0
-	grep -q "ltruss $("$LTRUSS" --version | cut -d' ' -f2)" "$MANPAGE"
+@test "every key the filter loader accepts is in ltruss.yaml.5, and the reverse" {
+	src_keys=$(config_keys)
+	# The tables hold the top-level keys, a trace rule's and a type's:
+	# fewer means they moved and config_keys must follow them.
+	[ "$(wc -l <<<"$src_keys")" -ge 14 ]
+	grep -qx trace <<<"$src_keys"
+	grep -qx functions <<<"$src_keys"
+	grep -qx mask <<<"$src_keys"
+	# Each key has an entry "KEY: ..." of its own in KEYS.
+	man_keys=$(section "$YAMLPAGE" KEYS PROTOTYPES |
+		sed -nE 's/^ +([a-z_]+):.*/\1/p' | sort -u)
+	run diff <(echo "$src_keys") <(echo "$man_keys")
+	assert_success
+}
+
+@test "both pages have their paths and the version filled in" {
+	run grep -cE '%[A-Z_]+%' "$MANPAGE" "$YAMLPAGE"
+	assert_output "$MANPAGE:0
+$YAMLPAGE:0"
+	version=$("$LTRUSS" --version | cut -d' ' -f2)
+	grep -q "ltruss $version" "$MANPAGE"
+	grep -q "ltruss $version" "$YAMLPAGE"
+}
+
+@test "make install puts both pages where man finds them, and man -l renders them" {
+	run make -s -C "$LTRUSS_TOP_BUILDDIR" install-man DESTDIR="$BATS_TEST_TMPDIR/dest"
+	assert_success
+	man1=$(find "$BATS_TEST_TMPDIR/dest" -path '*/man1/ltruss.1')
+	man5=$(find "$BATS_TEST_TMPDIR/dest" -path '*/man5/ltruss.yaml.5')
+	[ -f "$man1" ] && [ -f "$man5" ]
+	run_split env MANWIDTH=80 man -l "$man1"
+	[ "$status" -eq 0 ] && [ -z "$err" ]
+	grep -q '^NAME' <<<"$out"
+	grep -q 'ltruss - trace the calls a program makes into shared libraries' <<<"$out"
+	run_split env MANWIDTH=80 man -l "$man5"
+	[ "$status" -eq 0 ] && [ -z "$err" ]
+	grep -q '^PROTOTYPES' <<<"$out"
 }
