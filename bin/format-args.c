@@ -197,14 +197,15 @@ static uint64_t zero_extend(uint64_t v, unsigned size)
 	return size >= 8 || !size ? v : v & ((1ull << (8 * size)) - 1);
 }
 
-/* The name of v in a value list, or NULL. */
+/* The name of v (size bytes) in a value list, or NULL. */
 static const char *value_name(const struct type_value *vals, size_t n,
-			      uint64_t v)
+			      uint64_t v, unsigned size)
 {
 	size_t i;
 
+	/* Negative values (AT_FDCWD) are stored sign-extended. */
 	for (i = 0; i < n; i++)
-		if (vals[i].value == v)
+		if (zero_extend(vals[i].value, size) == v)
 			return vals[i].name;
 	return NULL;
 }
@@ -226,7 +227,7 @@ static void put_named(struct out *o, const char *type_name, uint64_t v)
 	if (!t->nflags || t->mask) {
 		uint64_t part = t->nflags ? v & t->mask : v;
 
-		name = value_name(t->enums, t->nenums, part);
+		name = value_name(t->enums, t->nenums, part, t->size);
 		if (!t->nflags) {
 			if (name)
 				put(o, "%s", name);
@@ -251,7 +252,7 @@ static void put_named(struct out *o, const char *type_name, uint64_t v)
 		}
 	}
 	if (v || !any) {
-		name = !v ? value_name(t->flags, t->nflags, 0) : NULL;
+		name = !v ? value_name(t->flags, t->nflags, 0, t->size) : NULL;
 		if (name)
 			put(o, "%s%s", any ? "|" : "", name);
 		else

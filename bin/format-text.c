@@ -303,6 +303,7 @@ static void text_unfinished(const struct who *w, const struct call *c)
 {
 	struct line l = { .len = 0 };
 
+	put_caller(&l, w, c);
 	put_str(&l, " <unfinished ...>");
 	line_write(&l, true);
 }

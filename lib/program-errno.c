@@ -17,5 +17,8 @@ void ltr_errno_init(void)
 
 int ltr_program_errno(void)
 {
+	/* Library constructors may fail calls before la_preinit looked it up. */
+	if (!program_errno_location)
+		ltr_errno_init();
 	return program_errno_location ? *program_errno_location() : 0;
 }
