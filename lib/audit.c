@@ -151,6 +151,13 @@ uintptr_t la_symbind64(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook,
 		patch_all(false);
 	if (type != STT_FUNC && type != STT_GNU_IFUNC)
 		return addr;
+	/*
+	 * Before the program starts, the loader looks up libc's malloc family
+	 * in the program's scope for its own use and reports that as a dlsym
+	 * made by the program: those are not the program's calls.
+	 */
+	if (!started && (*flags & LA_SYMB_DLSYM) && (ref->flags & LTR_OBJ_MAIN))
+		return addr;
 	selected = ltr_select_call(ref, def, symname);
 	if ((def->flags & LTR_OBJ_HOOKS) &&
 	    (target = ltr_hook_for(symname, addr, selected, def)) != 0)
