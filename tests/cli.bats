@@ -115,6 +115,15 @@ load helpers
 	assert_output "ltruss: error: cannot run './plain': Permission denied"
 }
 
+@test "the command's exec fails (text file busy): exit 2, and why" {
+	cp "$PROGS/fix-lazy" busy
+	exec 4>>busy
+	run ltruss ./busy
+	exec 4>&-
+	assert_failure 2
+	assert_output "ltruss: error: cannot run './busy': Text file busy"
+}
+
 @test "-o to an unwritable path fails before the program runs" {
 	run ltruss -o /nonexistent/dir/trace touch ran
 	assert_failure 2
