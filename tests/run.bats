@@ -161,30 +161,27 @@ wait_exit() {
 	wait "$1" || status=$?
 }
 
-# signal_ltruss SIG: trace die's 5000 calls with -c to trace.txt, and when
-# it waits for its end, send SIG to ltruss alone (not to the program).
-signal_ltruss() {
+# passed_on SIG N: trace die's 5000 calls with -c to trace.txt, and when it
+# waits for its end, send SIG (number N) to ltruss alone, not to the
+# program: the program must end by it, with every call counted.
+passed_on() {
 	env --default-signal=INT "$LTRUSS" -c -o trace.txt -u 'libfix:fix_add' "$PROGS/die" 5000 wait ready </dev/null 2>ltruss.err 3>&- &
 	pid=$!
 	wait_file ready
 	kill "-$1" "$pid"
 	wait_exit "$pid"
+	[ "$status" -eq $((128 + $2)) ]
+	[ "$(head -1 trace.txt)" = "+++ killed by SIG$1 +++" ]
+	grep -Eqx '100\.00 +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} +[0-9.]+ +[0-9.]+ +[0-9.]+ +5000 +0 libfix:fix_add' trace.txt
+	[ ! -s ltruss.err ]
 }
 
 @test "SIGINT sent to ltruss is passed on: the program ends by it, -c counts every call" {
-	signal_ltruss INT
-	[ "$status" -eq 130 ]
-	[ "$(head -1 trace.txt)" = "+++ killed by SIGINT +++" ]
-	grep -Eqx '100\.00 +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} +[0-9.]+ +[0-9.]+ +[0-9.]+ +5000 +0 libfix:fix_add' trace.txt
-	[ ! -s ltruss.err ]
+	passed_on INT 2
 }
 
 @test "SIGTERM sent to ltruss is passed on: the program ends by it, -c counts every call" {
-	signal_ltruss TERM
-	[ "$status" -eq 143 ]
-	[ "$(head -1 trace.txt)" = "+++ killed by SIGTERM +++" ]
-	grep -Eqx '100\.00 +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} +[0-9.]+ +[0-9.]+ +[0-9.]+ +5000 +0 libfix:fix_add' trace.txt
-	[ ! -s ltruss.err ]
+	passed_on TERM 15
 }
 
 @test "SIGINT from kill reaches a program that handles it exactly once" {
