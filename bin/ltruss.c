@@ -117,13 +117,17 @@ int main(int argc, char **argv)
 	char *path;
 	FILE *out;
 	pid_t pid;
+	int status;
 
 	options_parse(&opts, argc, argv);
-	if (opts.list)
-		return list_functions(stdout, opts.argv[0], &opts.cfg.sel,
-				      opts.json, has_prototype, &opts.cfg);
-	if (opts.console)
-		return console_main(opts.console_pid);
+	if (opts.list || opts.console) {
+		status = opts.list ? list_functions(stdout, opts.argv[0],
+						    &opts.cfg.sel, opts.json,
+						    has_prototype, &opts.cfg) :
+				     console_main(opts.console_pid);
+		config_free(&opts.cfg);
+		return status;
+	}
 	path = target_resolve(opts.argv[0]);
 	out = open_output(opts.output);
 	profile_init(opts.tree, opts.folded, opts.chrome);
@@ -171,5 +175,7 @@ int main(int argc, char **argv)
 	if (dropped)
 		warning_msg("%llu events were dropped (--drop): ltruss could not keep up",
 			    dropped);
+	/* Loaded for the whole run; freed so that LeakSanitizer sees none. */
+	config_free(&opts.cfg);
 	return o.exit_status;
 }
