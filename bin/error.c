@@ -10,12 +10,26 @@
 
 #include "error.h"
 
+/*
+ * Keep a message one line of text: a control character that came from a
+ * file or an argument (a YAML key "a\nb", a file name with an escape
+ * sequence) becomes '?', so it neither breaks the line nor reaches the
+ * terminal.
+ */
+static void text_clean(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			*s = '?';
+}
+
 /* Print one line: prefix, message, and the errno text when err != 0. */
 static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
 {
 	char buf[1024];
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
+	text_clean(buf);
 	if (err)
 		fprintf(stderr, "ltruss: %s%s: %s\n", prefix, buf, strerror(err));
 	else
@@ -81,6 +95,7 @@ void usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	text_clean(buf);
 	fprintf(stderr, "ltruss: error: %s; see 'ltruss --help'\n", buf);
 	exit(EXIT_LTRUSS_ERROR);
 }

@@ -97,31 +97,52 @@ static void forward_signal(int sig)
 		kill(child_pid, sig);
 }
 
-/* Ignore terminal signals (the program gets them too) and forward the rest. */
+/*
+ * SIGINT and SIGQUIT: a terminal sends them to its whole foreground process
+ * group, the program included, with si_code SI_KERNEL; passing those on
+ * would deliver them twice.  One sent to ltruss alone (kill(1), a script's
+ * timeout) is passed on, so the program ends as if it had got it itself.
+ */
+static void forward_interrupt(int sig, siginfo_t *si, void *context)
+{
+	if (si->si_code != SI_KERNEL)
+		forward_signal(sig);
+}
+
+/*
+ * Forward termination requests and interrupts to the program.  An
+ * interrupt ltruss was started with ignored (a background job, nohup)
+ * stays ignored, as it does in the program, which inherits it.
+ */
 static void install_signal_handlers(void)
 {
 	static const int forwarded[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
-	struct sigaction sa;
+	static const int interrupts[] = { SIGINT, SIGQUIT };
+	struct sigaction sa, old;
 	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
 	sa.sa_handler = forward_signal;
 	sa.sa_flags = SA_RESTART;
 	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
 		sigaction(forwarded[i], &sa, NULL);
+	sa.sa_sigaction = forward_interrupt;
+	sa.sa_flags = SA_RESTART | SA_SIGINFO;
+	for (i = 0; i < sizeof(interrupts) / sizeof(interrupts[0]); i++)
+		if (sigaction(interrupts[i], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(interrupts[i], &sa, NULL);
 }
 
-/* In the child: restore default signals, keep the session fd open, exec. */
+/*
+ * In the child: keep the session fd open, exec.  Signals are as ltruss
+ * found them (its handlers are installed after the fork).
+ */
 static void exec_child(const char *path, char **argv, char **env,
 		       int session_fd, int report_fd)
 {
 	int err;
 
-	signal(SIGINT, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
 	fcntl(session_fd, F_SETFD, 0);
 	execve(path, argv, env);
 	err = errno;

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,24 @@ static FILE *open_output(const char *file)
 	/* Whole lines, written in big blocks, flushed when the program pauses. */
 	setvbuf(out, NULL, _IOFBF, 1 << 20);
 	return out;
+}
+
+/*
+ * Flush and close the trace (file is -o's, or NULL for stderr).  When some
+ * of it could not be written (a full disk), say so; the program ran
+ * unharmed, so its exit status still stands.
+ */
+static void output_close(FILE *out, const char *file)
+{
+	bool lost = ferror(out);
+	char where[PATH_MAX + 16] = "stderr";
+
+	if (file)
+		snprintf(where, sizeof(where), "'%s' (-o)", file);
+	if (fflush(out) != 0 || (out != stderr && fclose(out) != 0))
+		perror_msg("cannot write the trace to %s", where);
+	else if (lost)
+		error_msg("cannot write all of the trace to %s: a write failed", where);
 }
 
 static struct session_handle session;
@@ -98,13 +117,17 @@ int main(int argc, char **argv)
 	char *path;
 	FILE *out;
 	pid_t pid;
+	int status;
 
 	options_parse(&opts, argc, argv);
-	if (opts.list)
-		return list_functions(stdout, opts.argv[0], &opts.cfg.sel,
-				      opts.json, has_prototype, &opts.cfg);
-	if (opts.console)
-		return console_main(opts.console_pid);
+	if (opts.list || opts.console) {
+		status = opts.list ? list_functions(stdout, opts.argv[0],
+						    &opts.cfg.sel, opts.json,
+						    has_prototype, &opts.cfg) :
+				     console_main(opts.console_pid);
+		config_free(&opts.cfg);
+		return status;
+	}
 	path = target_resolve(opts.argv[0]);
 	out = open_output(opts.output);
 	profile_init(opts.tree, opts.folded, opts.chrome);
@@ -144,8 +167,7 @@ int main(int argc, char **argv)
 		profile_finish(out, clock_ticks_per_ns());
 	trace_done();
 	symbolize_done();
-	if (fflush(out) != 0 || (out != stderr && fclose(out) != 0))
-		perror_msg("cannot write the trace");
+	output_close(out, opts.output);
 	if (session.s->stubs_exhausted)
 		warning_msg("%u functions were left untraced: more than %u distinct functions were selected",
 			    session.s->stubs_exhausted, LTR_MAX_FUNCS);
@@ -153,5 +175,7 @@ int main(int argc, char **argv)
 	if (dropped)
 		warning_msg("%llu events were dropped (--drop): ltruss could not keep up",
 			    dropped);
+	/* Loaded for the whole run; freed so that LeakSanitizer sees none. */
+	config_free(&opts.cfg);
 	return o.exit_status;
 }

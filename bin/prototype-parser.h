@@ -68,6 +68,8 @@ enum context {
 enum derivation { D_POINTER, D_ARRAY, D_FUNC };
 
 #define DECL_DEPTH 8
+/* Declarators read one inside another: parentheses, parameters' types. */
+#define DECL_NESTING 32
 
 struct declarator {
 	enum derivation d[DECL_DEPTH]; /* from the name outwards */
@@ -89,6 +91,7 @@ struct parser {
 	struct token t; /* the current token */
 	struct proto *proto;
 	bool own_params; /* the function's own parameters were read */
+	unsigned nesting; /* declarators being read (at most DECL_NESTING) */
 	unsigned annot_col[PROTO_MAX_ARGS]; /* column of each parameter's
 					       annotation */
 	const char *err;

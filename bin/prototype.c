@@ -43,6 +43,8 @@ static const struct {
 
 static bool parse_declarator(struct parser *p, enum context ctx,
 			     struct declarator *dcl);
+static bool parse_declarator_at(struct parser *p, enum context ctx,
+				struct declarator *dcl);
 
 /* Append a derivation to the declarator. */
 static bool derivation_add(struct parser *p, struct declarator *dcl,
@@ -273,9 +275,28 @@ static bool parse_direct(struct parser *p, enum context ctx,
 	}
 }
 
-/* Pointers, then the direct declarator; pointers bind after its suffixes. */
+/*
+ * Pointers, then the direct declarator; pointers bind after its suffixes.
+ * Declarators nest through parentheses and through the parameters of
+ * function pointer types, and each level is a recursion: bound it, or
+ * "((((...x" long enough would overflow the stack.
+ */
 static bool parse_declarator(struct parser *p, enum context ctx,
 			     struct declarator *dcl)
+{
+	bool ok;
+
+	if (p->nesting == DECL_NESTING)
+		return proto_fail(p, p->t.start, "declarator nested too deep");
+	p->nesting++;
+	ok = parse_declarator_at(p, ctx, dcl);
+	p->nesting--;
+	return ok;
+}
+
+/* parse_declarator() at one level of nesting. */
+static bool parse_declarator_at(struct parser *p, enum context ctx,
+				struct declarator *dcl)
 {
 	size_t first = p->t.start;
 	unsigned pointers = 0;

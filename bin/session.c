@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,6 +40,14 @@ void session_create(struct session_handle *h, const struct options *opts,
 	if (fd < 0)
 		perror_msg_and_die("cannot create the shared-memory session");
 	fd = fd_move_high(fd);
+	/*
+	 * A memfd is made 0777.  Only the user can reach it anyway (through
+	 * /proc/PID/fd, which the kernel guards), but a descriptor inherited
+	 * by a process that changes its uid must not open it again through
+	 * /proc: 0600, and the interposer checks it (lib/attach.c).
+	 */
+	if (fchmod(fd, 0600) < 0)
+		perror_msg_and_die("cannot make the shared-memory session private");
 	if (ftruncate(fd, (off_t)size) < 0)
 		perror_msg_and_die("cannot size the shared-memory session");
 	s = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);

@@ -113,13 +113,14 @@ static long long parse_number(const char **s)
 	return v;
 }
 
-/* Is fd the session memfd: a regular file of ours with this inode? */
+/* Is fd the session memfd: a regular file of ours, 0600, with this inode? */
 static bool is_session_fd(int fd, long long ino)
 {
 	struct stat st;
 
 	return fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	       (long long)st.st_ino == ino && st.st_uid == geteuid() &&
+	       !(st.st_mode & 077) &&
 	       (size_t)st.st_size >= sizeof(struct ltr_session);
 }
 
@@ -128,7 +129,7 @@ static int session_open(const char *value)
 {
 	long long fd, pid, ino;
 	char path[64];
-	int pfd;
+	int pfd, rfd;
 
 	fd = parse_number(&value);
 	pid = fd < 0 ? -1 : parse_number(&value);
@@ -137,14 +138,24 @@ static int session_open(const char *value)
 		return -1;
 	if (is_session_fd((int)fd, ino))
 		return (int)fd;
-	/* Not inherited (exec'd by a traced process): ltruss still has it. */
+	/*
+	 * Not inherited (exec'd by a traced process): ltruss still has it.
+	 * Whatever the variable names is looked at through O_PATH before it
+	 * is opened, so that a stale or made-up value never opens a device
+	 * (a terminal would become the controlling one) or a FIFO.
+	 */
 	snprintf(path, sizeof(path), "/proc/%lld/fd/%lld", pid, fd);
-	pfd = open(path, O_RDWR | O_CLOEXEC);
-	if (pfd >= 0 && is_session_fd(pfd, ino))
-		return pfd;
-	if (pfd >= 0)
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
+		return -1;
+	if (!is_session_fd(pfd, ino)) {
 		close(pfd);
-	return -1;
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", pfd);
+	rfd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
+	close(pfd);
+	return rfd;
 }
 
 /* Remove ltruss's variables; restore the user's LD_AUDIT if there was one. */

@@ -115,9 +115,45 @@ load helpers
 	assert_output "ltruss: error: cannot run './plain': Permission denied"
 }
 
+@test "the command's exec fails (text file busy): exit 2, and why" {
+	cp "$PROGS/fix-lazy" busy
+	exec 4>>busy
+	run ltruss ./busy
+	exec 4>&-
+	assert_failure 2
+	assert_output "ltruss: error: cannot run './busy': Text file busy"
+}
+
 @test "-o to an unwritable path fails before the program runs" {
 	run ltruss -o /nonexistent/dir/trace touch ran
 	assert_failure 2
 	assert_output "ltruss: error: cannot write the trace to '/nonexistent/dir/trace' (-o): No such file or directory"
 	[ ! -e ran ]
+}
+
+# Found by fuzzing (make fuzz; the inputs are in tests/fuzz/corpus/).
+
+@test "error messages stay one line: control characters from a config or an argument print as '?'" {
+	printf '"ver\\nsion": 1\n' > key.yaml
+	run ltruss -F ./key.yaml true
+	assert_failure 2
+	assert_output "ltruss: error: ./key.yaml:1:1: unknown key 'ver?sion' in a filter; did you mean 'version'?"
+	printf 'prototypes:\n  - "int f([\\e[1mout] int *x)"\n' > annotation.yaml
+	run ltruss -F ./annotation.yaml true
+	assert_failure 2
+	assert_output "ltruss: error: ./annotation.yaml:2:12: bad prototype: unknown annotation [?[1mout]; write it as the C header declares it"
+	run ltruss -u $'libc:mal\033[1m[loc' true
+	assert_failure 2
+	assert_output "ltruss: error: bad -u 'libc:mal?[1m[loc': unterminated '[' in glob; see 'ltruss --help'"
+}
+
+@test "a prototype nested 100000 parentheses deep is an error, not a stack overflow" {
+	printf 'prototypes:\n  - "void f(int %s)"\n' "$(printf '%*s' 100000 '' | tr ' ' '(')" > deep.yaml
+	run ltruss -F ./deep.yaml true
+	assert_failure 2
+	assert_output "ltruss: error: ./deep.yaml:2:48: bad prototype: declarator nested too deep; write it as the C header declares it"
+	printf 'prototypes:\n  - "void f(%s)"\n' "$(for i in $(seq 1 5000); do printf 'void (*)('; done)" > params.yaml
+	run ltruss -F ./params.yaml true
+	assert_failure 2
+	assert_output "ltruss: error: ./params.yaml:2:289: bad prototype: declarator nested too deep; write it as the C header declares it"
 }

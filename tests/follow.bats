@@ -49,6 +49,18 @@ load helpers
 	[ "$(grep -c '+++ exited (status 0) +++' <<<"$err")" -eq 22 ]
 }
 
+@test "-f: 200 short-lived traced processes, every one and every call accounted for" {
+	run_split ltruss -f -C -o trace.txt -u 'libfix:fix_add' sh -c 'for i in $(seq 1 200); do "$0" 1 >/dev/null; done' "$PROGS/fix-lazy"
+	[ "$status" -eq 0 ]
+	[ -z "$err" ]
+	# the shell, seq, and 200 children, each ended once
+	[ "$(grep -c '+++ exited (status 0) +++' trace.txt)" -eq 202 ]
+	# fix-lazy 1 calls fix_add twice: 400 lines from 200 different processes
+	[ "$(grep -c '^\[pid [0-9]*\] libfix:fix_add(' trace.txt)" -eq 400 ]
+	[ "$(sed -n 's/^\[pid \([0-9]*\)\] libfix:fix_add(.*/\1/p' trace.txt | sort -u | wc -l)" -eq 200 ]
+	grep -Eqx '100\.00 +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} +[0-9.]+ +[0-9.]+ +[0-9.]+ +400 +0 libfix:fix_add' trace.txt
+}
+
 @test "-f: the program keeps its own environment and descriptors" {
 	run_split ltruss -f -u 'libc:getpid' sh -c 'env | grep -c "^LTRUSS_\|^LD_AUDIT" ; ls /proc/self/fd | wc -l'
 	plain=$(sh -c 'ls /proc/self/fd | wc -l')

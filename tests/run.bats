@@ -131,3 +131,113 @@ load helpers
 	assert_failure 2
 	assert_output "ltruss: error: cannot run '$PROGS/bad-interp': No such file or directory"
 }
+
+# wait_file FILE: wait (up to 10 s) until FILE exists.
+wait_file() {
+	local i
+
+	for i in $(seq 1 100); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	fail "$1 never appeared"
+}
+
+# wait_exit PID: wait (up to 20 s) for the background job PID; its status
+# in $status.  (Background jobs close fd 3, or bats waits for them.)
+wait_exit() {
+	local i
+
+	for i in $(seq 1 200); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		pkill -KILL -P "$1" || true
+		kill -KILL "$1"
+		fail "process $1 did not end"
+	fi
+	status=0
+	wait "$1" || status=$?
+}
+
+# passed_on SIG N: trace die's 5000 calls with -c to trace.txt, and when it
+# waits for its end, send SIG (number N) to ltruss alone, not to the
+# program: the program must end by it, with every call counted.
+passed_on() {
+	env --default-signal=INT "$LTRUSS" -c -o trace.txt -u 'libfix:fix_add' "$PROGS/die" 5000 wait ready </dev/null 2>ltruss.err 3>&- &
+	pid=$!
+	wait_file ready
+	kill "-$1" "$pid"
+	wait_exit "$pid"
+	[ "$status" -eq $((128 + $2)) ]
+	[ "$(head -1 trace.txt)" = "+++ killed by SIG$1 +++" ]
+	grep -Eqx '100\.00 +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} +[0-9.]+ +[0-9.]+ +[0-9.]+ +5000 +0 libfix:fix_add' trace.txt
+	[ ! -s ltruss.err ]
+}
+
+@test "SIGINT sent to ltruss is passed on: the program ends by it, -c counts every call" {
+	passed_on INT 2
+}
+
+@test "SIGTERM sent to ltruss is passed on: the program ends by it, -c counts every call" {
+	passed_on TERM 15
+}
+
+@test "SIGINT from kill reaches a program that handles it exactly once" {
+	env --default-signal=INT "$LTRUSS" -o trace.txt -u 'libfix:fix_add' "$PROGS/die" 3 count ready </dev/null >out.txt 2>ltruss.err 3>&- &
+	pid=$!
+	wait_file ready
+	kill -INT "$pid"
+	wait_exit "$pid"
+	[ "$status" -eq 0 ]
+	[ "$(cat out.txt)" = "interrupts 1" ]
+	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 3 ]
+	[ "$(tail -1 trace.txt)" = "+++ exited (status 0) +++" ]
+}
+
+@test "Ctrl-C in a terminal reaches the program once, not again through ltruss" {
+	TMUX_SOCK="$BATS_TEST_TMPDIR/tmux.sock"
+	tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -x 120 -y 20 \
+		"'$LTRUSS' -o trace.txt -u 'libfix:fix_add' '$PROGS/die' 3 count ready; echo \"[exit \$?]\"; sleep 60"
+	wait_file ready
+	tmux -S "$TMUX_SOCK" send-keys C-c
+	for i in $(seq 1 100); do
+		tmux -S "$TMUX_SOCK" capture-pane -p | grep -q '^\[exit' && break
+		sleep 0.1
+	done
+	run tmux -S "$TMUX_SOCK" capture-pane -p
+	tmux -S "$TMUX_SOCK" kill-server
+	assert_line --regexp '^(\^C)?interrupts 1$'
+	assert_line '[exit 0]'
+	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 3 ]
+}
+
+@test "SIGINT ignored when ltruss starts stays ignored in the program; SIGTERM still ends it" {
+	(trap '' INT; exec "$LTRUSS" -o trace.txt -u 'libfix:fix_add' "$PROGS/die" 1 wait ready </dev/null 2>ltruss.err 3>&-) &
+	pid=$!
+	wait_file ready
+	child=$(pgrep -P "$pid")
+	# SigIgn is a hex mask of ignored signals: SIGINT is bit 1.
+	ignored=$(awk '/^SigIgn:/ { print $2 }' "/proc/$child/status")
+	[ $((0x$ignored & 2)) -eq 2 ]
+	kill -INT "$pid"
+	sleep 0.3
+	kill -0 "$child"
+	kill -TERM "$pid"
+	wait_exit "$pid"
+	[ "$status" -eq 143 ]
+	[ "$(tail -1 trace.txt)" = "+++ killed by SIGTERM +++" ]
+}
+
+@test "-o /dev/full: a clear error, the program unharmed and its exit status kept" {
+	plain=$("$PROGS/fix-lazy" 3)
+	run_split ltruss -o /dev/full -u 'libfix:*' sh -c '"$0" 3; exit 7' "$PROGS/fix-lazy"
+	[ "$status" -eq 7 ]
+	[ "$out" = "$plain" ]
+	[ "$err" = "ltruss: error: cannot write the trace to '/dev/full' (-o): No space left on device" ]
+	run_split ltruss -c -o /dev/full -u 'libfix:*' "$PROGS/fix-lazy" 3
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$err" = "ltruss: error: cannot write the trace to '/dev/full' (-o): No space left on device" ]
+}

@@ -2,18 +2,35 @@
 /*
  * die.c: N traced calls (argv[1]), then end the way argv[2] says: kill
  * (SIGKILL to itself), segv, abort, thread-exit (_exit from a second
- * thread), running (exit while 4 threads are still making traced calls).
+ * thread), running (exit while 4 threads are still making traced calls),
+ * wait (create the file argv[3], then wait for a signal to end it), count
+ * (create argv[3], wait for SIGINT and 300 ms more, print how many came).
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../binding/libfix.h"
 
 static volatile int sink;
+static volatile sig_atomic_t interrupts;
+
+/* Count a SIGINT. */
+static void on_interrupt(int sig)
+{
+	interrupts++;
+}
+
+/* Create the file path: the program is ready for its signal. */
+static int ready(const char *path)
+{
+	return path && close(open(path, O_WRONLY | O_CREAT, 0600)) == 0;
+}
 
 /* Call fix_add forever (the process exits under it). */
 static void *spin(void *arg)
@@ -50,6 +67,25 @@ int main(int argc, char **argv)
 			pthread_create(&t, NULL, spin, NULL);
 		usleep(50000);
 		exit(3);
+	} else if (strcmp(how, "wait") == 0) {
+		if (!ready(argv[3]))
+			return 1;
+		for (;;)
+			pause();
+	} else if (strcmp(how, "count") == 0) {
+		struct sigaction sa = { .sa_handler = on_interrupt };
+		struct timespec tick = { 0, 10000000 }, more = { 0, 300000000 };
+
+		sigaction(SIGINT, &sa, NULL);
+		if (!ready(argv[3]))
+			return 1;
+		while (!interrupts)
+			nanosleep(&tick, NULL);
+		/* Long enough for a second one, had it been sent twice. */
+		while (nanosleep(&more, &more) < 0)
+			;
+		printf("interrupts %d\n", (int)interrupts);
+		return 0;
 	}
 	kill(getpid(), SIGKILL);
 	return 0;

@@ -1,0 +1,95 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# security.bats: what the interposer trusts (docs/FAULTS.md, "Security
+# review"): the session is private to its user, and a garbage, foreign or
+# stale LTRUSS_SESSION leaves the program untraced and unharmed.
+
+load helpers
+
+INTERPOSER="$LTRUSS_TOP_BUILDDIR/lib/libltruss.so"
+NOT_TRACING="ltruss: not tracing: the session in LTRUSS_SESSION is gone or not this user's"
+
+# with_session VALUE CMD...: run CMD with the interposer and LTRUSS_SESSION=VALUE.
+with_session() {
+	local value=$1
+
+	shift
+	run_split env LD_AUDIT="$INTERPOSER" LTRUSS_SESSION="$value" "$@"
+}
+
+@test "the session memfd and the registry entry are the user's alone (0600, dir 0700)" {
+	"$LTRUSS" -o trace.txt -u 'libfix:fix_add' "$PROGS/die" 1 wait ready </dev/null 2>ltruss.err 3>&- &
+	pid=$!
+	for i in $(seq 1 100); do [ -e ready ] && break; sleep 0.1; done
+	entry=$(cat "$XDG_RUNTIME_DIR/ltruss/$pid")
+	fd=${entry%%:*}
+	session=$(stat -L -c '%a %u' "/proc/$pid/fd/$fd")
+	registry=$(stat -c '%a %u' "$XDG_RUNTIME_DIR/ltruss" "$XDG_RUNTIME_DIR/ltruss/$pid")
+	kill -TERM "$pid"
+	wait "$pid" || true
+	[ "$session" = "600 $(id -u)" ]
+	[ "$registry" = "700 $(id -u)"$'\n'"600 $(id -u)" ]
+}
+
+@test "garbage in LTRUSS_SESSION: one line on stderr, the program untraced and unharmed" {
+	plain=$("$PROGS/fix-lazy" 1)
+	long=$(printf '9%.0s' $(seq 1 5000))
+	for value in '' x : :: '1:2' '1:2:' '-1:-1:-1' '0:0:0' "$long:1:1" \
+		"1:$long:1" '3:1:1:junk' ' 3:1:1' '3:1:1 ' $'3\n:1:1' '1000001:1:1' \
+		'%s%s%n:1:1' '2147483648:1:1'; do
+		with_session "$value" "$PROGS/fix-lazy" 1
+		[ "$status" -eq 0 ] || fail "LTRUSS_SESSION='$value': status $status"
+		[ "$out" = "$plain" ] || fail "LTRUSS_SESSION='$value': stdout differs"
+		[ "$err" = "$NOT_TRACING" ] || fail "LTRUSS_SESSION='$value': stderr: $err"
+	done
+}
+
+@test "a garbage LTRUSS_SESSION and ltruss's LD_AUDIT are taken out of the environment" {
+	with_session 'junk' env
+	[ "$status" -eq 0 ]
+	[ "$err" = "$NOT_TRACING" ]
+	[ "$(grep -c '^LTRUSS_SESSION=\|^LD_AUDIT=' <<<"$out")" -eq 0 ]
+	# A user's own LD_AUDIT, saved by ltruss, is put back.
+	run_split env LD_AUDIT="$INTERPOSER:/nonexistent-audit.so" \
+		LTRUSS_SAVED_LD_AUDIT=/nonexistent-audit.so LTRUSS_SESSION=junk env
+	grep -qx 'LD_AUDIT=/nonexistent-audit.so' <<<"$out"
+	[ "$(grep -c '^LTRUSS_SESSION=\|^LTRUSS_SAVED' <<<"$out")" -eq 0 ]
+}
+
+@test "a user's own LD_AUDIT reaches the traced program as it was" {
+	run_split env LD_AUDIT=/nonexistent-audit.so "$LTRUSS" -u 'libc:getenv' env </dev/null
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^LD_AUDIT=' <<<"$out")" -eq 1 ]
+	grep -qx 'LD_AUDIT=/nonexistent-audit.so' <<<"$out"
+	[ "$(grep -c '^LTRUSS_SESSION=\|^LTRUSS_SAVED' <<<"$out")" -eq 0 ]
+	# ld.so tried to load it (and said so), and the program was traced.
+	grep -q "object '/nonexistent-audit.so' cannot be loaded as audit interface" <<<"$err"
+	[ "$(tail -1 <<<"$err")" = "+++ exited (status 0) +++" ]
+}
+
+@test "a file of the user's that is not a session (right inode, size, mode) is refused by its header" {
+	truncate -s 2G not-a-session
+	chmod 0600 not-a-session
+	ino=$(stat -c %i not-a-session)
+	plain=$("$PROGS/fix-lazy" 1)
+	run_split env LD_AUDIT="$INTERPOSER" LTRUSS_SESSION="5:$$:$ino" "$PROGS/fix-lazy" 1 5<>not-a-session
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$err" = "ltruss: not tracing: the session was made by another ltruss version or user" ]
+	# The same file open to others is not even mapped.
+	chmod 0644 not-a-session
+	run_split env LD_AUDIT="$INTERPOSER" LTRUSS_SESSION="5:$$:$ino" "$PROGS/fix-lazy" 1 5<>not-a-session
+	[ "$status" -eq 0 ]
+	[ "$err" = "$NOT_TRACING" ]
+}
+
+@test "a traced process that becomes another user does not use the session (-f)" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run as another user"
+	chmod 0755 "$BATS_TEST_TMPDIR"
+	plain=$("$PROGS/fix-lazy" 1)
+	run_split ltruss -f -o trace.txt -u 'libfix:*' setpriv --reuid=65534 --regid=65534 --clear-groups "$PROGS/fix-lazy" 1
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$err" = "$NOT_TRACING" ]
+	[ "$(cat trace.txt)" = "+++ exited (status 0) +++" ]
+}
