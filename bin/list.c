@@ -432,7 +432,8 @@ int list_functions(FILE *out, const char *command, const struct selection *sel,
 			ne++;
 		}
 	}
-	qsort(e, ne, sizeof(*e), entry_order);
+	if (ne) /* e is NULL when nothing matched */
+		qsort(e, ne, sizeof(*e), entry_order);
 	if (json)
 		print_json(out, e, ne);
 	else
