@@ -86,13 +86,80 @@ static void put(struct out *o, const char *f, ...)
 						       : o->size - 1;
 }
 
+/*
+ * The common cases without vsnprintf: a full trace formats millions of
+ * values, and printf's machinery was most of the reader's time.  Like put,
+ * they keep buf NUL-terminated and cut what does not fit.
+ */
+
+/* Append n bytes of s. */
+static void put_bytes(struct out *o, const char *s, size_t n)
+{
+	if (o->len + 1 >= o->size)
+		return;
+	if (n > o->size - 1 - o->len)
+		n = o->size - 1 - o->len;
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+	o->buf[o->len] = '\0';
+}
+
+/* Append the C string s. */
+static void put_text(struct out *o, const char *s)
+{
+	put_bytes(o, s, strlen(s));
+}
+
+/* Append v in decimal, '-' first when negative. */
+static void put_decimal(struct out *o, uint64_t v, bool negative)
+{
+	char tmp[24];
+	size_t n = sizeof(tmp);
+
+	do
+		tmp[--n] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	if (negative)
+		tmp[--n] = '-';
+	put_bytes(o, tmp + n, sizeof(tmp) - n);
+}
+
+/* Append v as a signed decimal. */
+static void put_signed(struct out *o, int64_t v)
+{
+	put_decimal(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
+}
+
+/* Append v as 0x and lowercase hex digits ("0" stays "0x0"). */
+static void put_hex(struct out *o, uint64_t v)
+{
+	char tmp[18];
+	size_t n = sizeof(tmp);
+
+	do
+		tmp[--n] = "0123456789abcdef"[v & 0xf];
+	while ((v >>= 4) != 0);
+	tmp[--n] = 'x';
+	tmp[--n] = '0';
+	put_bytes(o, tmp + n, sizeof(tmp) - n);
+}
+
 /* A pointer: NULL, or hex. */
 static void put_pointer(struct out *o, uint64_t v)
 {
 	if (v)
-		put(o, "0x%llx", (unsigned long long)v);
+		put_hex(o, v);
 	else
-		put(o, "NULL");
+		put_text(o, "NULL");
+}
+
+/* A word of a function without a prototype: 0, or hex. */
+static void put_raw(struct out *o, uint64_t v)
+{
+	if (v)
+		put_hex(o, v);
+	else
+		put_text(o, "0");
 }
 
 /* One byte inside a quoted string, escaped as C and strace do. */
@@ -102,10 +169,15 @@ static void put_escaped_byte(struct out *o, unsigned char ch, int next)
 	static const char names[] = "abtnvfr\"\\";
 	const char *p = ch ? strchr(simple, ch) : NULL;
 
-	if (p)
-		put(o, "\\%c", names[p - simple]);
-	else if (ch >= 0x20 && ch < 0x7f)
-		put(o, "%c", ch);
+	char pair[2] = {'\\', 0};
+
+	if (p) {
+		pair[1] = names[p - simple];
+		put_bytes(o, pair, 2);
+	} else if (ch >= 0x20 && ch < 0x7f) {
+		pair[0] = (char)ch;
+		put_bytes(o, pair, 1);
+	}
 	else if (next >= '0' && next <= '7')
 		put(o, "\\%03o", ch); /* all three digits: the next is a digit */
 	else
@@ -118,20 +190,18 @@ static void put_quoted(struct out *o, const unsigned char *s, size_t len,
 {
 	size_t i;
 
-	put(o, "\"");
+	put_text(o, "\"");
 	for (i = 0; i < len; i++)
 		put_escaped_byte(o, s[i], i + 1 < len ? s[i + 1] : -1);
-	put(o, cut ? "\"..." : "\"");
+	put_text(o, cut ? "\"..." : "\"");
 }
 
 /* The string copied in blob b (addr when there is none or it faulted). */
 static void put_string_blob(struct out *o, const struct ltr_blob *b,
 			    uint64_t addr)
 {
-	if (!addr)
-		put(o, "NULL");
-	else if (!b || (b->flags & LTR_BLOBF_FAULT) || !b->len)
-		put(o, "0x%llx", (unsigned long long)addr);
+	if (!addr || !b || (b->flags & LTR_BLOBF_FAULT) || !b->len)
+		put_pointer(o, addr);
 	else {
 		size_t len = strnlen((const char *)b->data, b->len);
 		size_t max = fmt.session ? fmt.session->strsize : len;
@@ -150,7 +220,7 @@ static void put_double(struct out *o, double d)
 	snprintf(tmp, sizeof(tmp), "%.15g", d);
 	if (strtod(tmp, NULL) != d)
 		snprintf(tmp, sizeof(tmp), "%.17g", d);
-	put(o, "%s", tmp);
+	put_text(o, tmp);
 }
 
 /* A float, likewise. */
@@ -161,7 +231,7 @@ static void put_float(struct out *o, float f)
 	snprintf(tmp, sizeof(tmp), "%.6g", f);
 	if (strtof(tmp, NULL) != f)
 		snprintf(tmp, sizeof(tmp), "%.9g", f);
-	put(o, "%s", tmp);
+	put_text(o, tmp);
 }
 
 /* A long double from its 10 bytes. */
@@ -220,7 +290,7 @@ static void put_named(struct out *o, const char *type_name, uint64_t v)
 	size_t i;
 
 	if (!t) {
-		put(o, "%lld", (long long)sign_extend(v, 4));
+		put_signed(o, sign_extend(v, 4));
 		return;
 	}
 	v = zero_extend(v, t->size);
@@ -230,13 +300,13 @@ static void put_named(struct out *o, const char *type_name, uint64_t v)
 		name = value_name(t->enums, t->nenums, part, t->size);
 		if (!t->nflags) {
 			if (name)
-				put(o, "%s", name);
+				put_text(o, name);
 			else
-				put(o, "%lld", (long long)sign_extend(v, t->size));
+				put_signed(o, sign_extend(v, t->size));
 			return;
 		}
 		if (name)
-			put(o, "%s", name);
+			put_text(o, name);
 		else
 			put(o, "%#llx", (unsigned long long)part);
 		any = true;
@@ -269,13 +339,13 @@ static void put_scalar(struct out *o, const struct ptype *t, uint64_t v,
 
 	switch (t->kind) {
 	case CT_INT:
-		put(o, "%lld", (long long)sign_extend(v, t->size));
+		put_signed(o, sign_extend(v, t->size));
 		break;
 	case CT_UINT:
-		put(o, "%llu", (unsigned long long)zero_extend(v, t->size));
+		put_decimal(o, zero_extend(v, t->size), false);
 		break;
 	case CT_BOOL:
-		put(o, "%s", v & 0xff ? "true" : "false");
+		put_text(o, v & 0xff ? "true" : "false");
 		break;
 	case CT_CHAR:
 		put_char(o, (unsigned char)v);
@@ -297,7 +367,7 @@ static void put_scalar(struct out *o, const struct ptype *t, uint64_t v,
 			n = strlen(sym);
 			if (n > 4 && strcmp(sym + n - 4, "+0x0") == 0)
 				sym[n - 4] = '\0';
-			put(o, "%s", sym);
+			put_text(o, sym);
 			break;
 		}
 		/* fall through */
@@ -511,8 +581,7 @@ const char *args_value(char *buf, size_t size, int pid, const struct call *c,
 	buf[0] = '\0';
 	if (!p) {
 		if (i < RAW_ARGS)
-			put(&o, c->args[i] ? "0x%llx" : "%llu",
-			    (unsigned long long)c->args[i]);
+			put_raw(&o, c->args[i]);
 		return buf;
 	}
 	abi_locate(p, locs, &ngp, &nxmm);
@@ -527,7 +596,7 @@ const char *args_value(char *buf, size_t size, int pid, const struct call *c,
 	}
 	a = &p->args[i];
 	if (!word_at(c, locs[i], 0, &v)) {
-		put(&o, "?");
+		put_text(&o, "?");
 		return buf;
 	}
 	if (a->out != OUT_NONE) {
@@ -549,7 +618,7 @@ const char *args_value(char *buf, size_t size, int pid, const struct call *c,
 			memcpy(bytes + 8, &hi, 8);
 			put_long_double(&o, bytes);
 		} else {
-			put(&o, "?");
+			put_text(&o, "?");
 		}
 	} else {
 		put_scalar(&o, &a->type, v, pid);
@@ -567,12 +636,12 @@ const char *args_return(char *buf, size_t size, int pid,
 
 	buf[0] = '\0';
 	if (!p) {
-		put(&o, r->rax ? "0x%llx" : "%llu", (unsigned long long)r->rax);
+		put_raw(&o, r->rax);
 		return buf;
 	}
 	switch (p->ret.kind) {
 	case CT_VOID:
-		put(&o, "<void>");
+		put_text(&o, "<void>");
 		break;
 	case CT_FLOAT:
 		put_float(&o, bits.f);
@@ -585,7 +654,7 @@ const char *args_return(char *buf, size_t size, int pid,
 		if (b && b->len >= 10)
 			put_long_double(&o, b->data);
 		else
-			put(&o, "?");
+			put_text(&o, "?");
 		break;
 	case CT_STRING:
 		b = blob_find(r->blobs, r->blobs_len, LTR_BLOB_OUT, LTR_ARG_RET);

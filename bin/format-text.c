@@ -31,15 +31,22 @@ struct line {
 
 static uint64_t last_line_ns; /* for -r */
 
-static void put_str(struct line *l, const char *s)
+/* Append n bytes of s, cut at the end of the buffer. */
+static void put_mem(struct line *l, const char *s, size_t n)
 {
-	size_t n = strlen(s);
-
 	if (n > sizeof(l->buf) - l->len)
 		n = sizeof(l->buf) - l->len;
 	memcpy(l->buf + l->len, s, n);
 	l->len += n;
 }
+
+static void put_str(struct line *l, const char *s)
+{
+	put_mem(l, s, strlen(s));
+}
+
+/* A string literal, its length known when compiling. */
+#define put_lit(l, s) put_mem((l), "" s, sizeof(s) - 1)
 
 static void put_char(struct line *l, char c)
 {
@@ -111,20 +118,20 @@ static void line_start(struct line *l, int tid, uint64_t tsc, uint32_t depth)
 {
 	l->len = 0;
 	if (fmt.pid_prefix && tid) {
-		put_str(l, "[pid ");
+		put_lit(l, "[pid ");
 		put_dec(l, (uint64_t)tid, 1);
-		put_str(l, "] ");
+		put_lit(l, "] ");
 	}
 	put_time(l, tsc);
 	while (depth-- && l->len < 512)
-		put_str(l, "  ");
+		put_lit(l, "  ");
 }
 
 static void line_write(struct line *l, bool newline)
 {
 	if (newline)
 		put_char(l, '\n');
-	fwrite(l->buf, 1, l->len, fmt.out);
+	fwrite_unlocked(l->buf, 1, l->len, fmt.out);
 }
 
 static void put_name(struct line *l, const struct call *c)
@@ -138,13 +145,17 @@ static void put_name(struct line *l, const struct call *c)
 static void put_args(struct line *l, const struct who *w, const struct call *c,
 		     const struct result *r, unsigned from, unsigned to)
 {
-	static char value[ARG_TEXT_MAX];
 	unsigned i;
 
+	/* Each value is written in place, at the end of the line. */
 	for (i = from; i < to; i++) {
 		if (i > from)
-			put_str(l, ", ");
-		put_str(l, args_value(value, sizeof(value), w->pid, c, r, i));
+			put_lit(l, ", ");
+		if (sizeof(l->buf) - l->len < 2)
+			break;
+		l->len += strlen(args_value(l->buf + l->len,
+					    sizeof(l->buf) - l->len, w->pid,
+					    c, r, i));
 	}
 }
 
@@ -209,9 +220,9 @@ static void put_result(struct line *l, const struct who *w,
 {
 	static char value[ARG_TEXT_MAX];
 
-	put_str(l, " = ");
+	put_lit(l, " = ");
 	if (!r->returned) {
-		put_str(l, "? <");
+		put_lit(l, "? <");
 		put_str(l, format_end_name(r->why));
 		put_char(l, '>');
 		return;
@@ -220,12 +231,12 @@ static void put_result(struct line *l, const struct who *w,
 	if (args_errno_name(r)) {
 		put_char(l, ' ');
 		put_str(l, args_errno_name(r));
-		put_str(l, " (");
+		put_lit(l, " (");
 		put_str(l, args_errno_text(r));
 		put_char(l, ')');
 	}
 	if (fmt.durations) {
-		put_str(l, " <");
+		put_lit(l, " <");
 		put_seconds(l, clock_ticks_to_ns(r->ts_exit - c->ts_enter));
 		put_char(l, '>');
 	}
@@ -238,7 +249,7 @@ static void put_caller(struct line *l, const struct who *w, const struct call *c
 
 	if (!fmt.caller || !c->caller)
 		return;
-	put_str(l, " [from ");
+	put_lit(l, " [from ");
 	put_str(l, symbolize(fmt.session, w->pid, c->caller, buf, sizeof(buf)));
 	put_char(l, ']');
 }
