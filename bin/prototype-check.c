@@ -112,6 +112,30 @@ static bool out_check(struct parser *p, size_t i)
 	}
 }
 
+/*
+ * A char * parameter without const is a buffer the function writes
+ * (getcwd, fgets, strcpy's destination, mkstemp's template): at entry it
+ * holds nothing yet, or what the call will change.  It is printed on
+ * return, as [out] would, in the output slots the annotations and a
+ * returned string leave free; a const char * is an input, read at entry.
+ */
+static void buffers_out(struct proto *pr, unsigned outs)
+{
+	unsigned used = outs + (pr->ret.kind == CT_STRING);
+	unsigned room = used < LTR_MAX_OUT ? LTR_MAX_OUT - used : 0;
+	size_t i;
+
+	for (i = 0; i < pr->nargs && room; i++) {
+		struct parg *a = &pr->args[i];
+
+		if (a->type.kind == CT_STRING && a->type.writable &&
+		    a->out == OUT_NONE && !a->format) {
+			a->out = OUT_PLAIN;
+			room--;
+		}
+	}
+}
+
 /* Checks that need the whole declaration: [out], [format]. */
 bool proto_check_params(struct parser *p)
 {
@@ -143,5 +167,6 @@ bool proto_check_params(struct parser *p)
 		if (!out_check(p, i))
 			return false;
 	}
+	buffers_out(p->proto, outs);
 	return true;
 }

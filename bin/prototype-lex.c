@@ -18,6 +18,9 @@ static const char *const ignored_words[] = {
     "__extension__", "_Noreturn",    "__restrict_arr",
 };
 
+/* The qualifier that tells an input string from a buffer. */
+static const char *const const_words[] = {"const", "__const", "__const__"};
+
 /* Words that may be followed by a parenthesized argument, all skipped. */
 static const char *const attribute_words[] = {
     "__attribute__",  "__attribute",
@@ -179,6 +182,10 @@ bool proto_skip_ignored(struct parser *p)
 		if (proto_tok_in(p, ignored_words,
 				 sizeof(ignored_words) /
 				     sizeof(*ignored_words))) {
+			if (proto_tok_in(p, const_words,
+					 sizeof(const_words) /
+					     sizeof(*const_words)))
+				p->consts++;
 			proto_lex_next(p);
 		} else if (proto_tok_in(p, attribute_words,
 					sizeof(attribute_words) /

@@ -68,6 +68,10 @@ const char *ptype_name(const struct ptype *t, char *buf, size_t size)
 	const char *to;
 	size_t n;
 
+	if (t->kind == CT_STRING) {
+		snprintf(buf, size, "%s", t->writable ? "char *" : "const char *");
+		return buf;
+	}
 	if (t->kind != CT_POINTER || t->target == CT_VOID) {
 		snprintf(buf, size, "%s",
 			 kind_name(t->kind, t->size, t->named));

@@ -83,6 +83,7 @@ struct spec {
 	unsigned size;
 	size_t name, name_len; /* BK_NAMED, BK_STRUCT, BK_UNION: the name */
 	size_t start;	       /* where the specifiers start */
+	bool is_const;	       /* const among them: a const char * */
 };
 
 struct parser {
@@ -92,6 +93,7 @@ struct parser {
 	struct proto *proto;
 	bool own_params; /* the function's own parameters were read */
 	unsigned nesting; /* declarators being read (at most DECL_NESTING) */
+	unsigned consts;  /* const qualifiers skipped so far */
 	unsigned annot_col[PROTO_MAX_ARGS]; /* column of each parameter's
 					       annotation */
 	const char *err;

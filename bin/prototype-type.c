@@ -173,6 +173,7 @@ bool proto_specifiers(struct parser *p, struct spec *sp)
 	unsigned kw[KW_COUNT] = {0};
 	const struct typedef_entry *td;
 	bool keywords = false;
+	unsigned consts = p->consts;
 	int k;
 
 	memset(sp, 0, sizeof(*sp));
@@ -213,6 +214,8 @@ bool proto_specifiers(struct parser *p, struct spec *sp)
 		sp->name_len = p->t.len;
 		proto_lex_next(p);
 	}
+	/* "const char *" and "char const *"; not "char *const" (the pointer). */
+	sp->is_const = p->consts != consts;
 	if (keywords)
 		return keywords_fold(p, kw, sp);
 	if (sp->base == BK_NONE)
@@ -271,6 +274,7 @@ static void derive(const struct spec *sp, const enum derivation *d, unsigned n,
 	if (n == 1 && (sp->base == BK_CHAR || sp->base == BK_SCHAR ||
 		       sp->base == BK_TEXT)) {
 		t->kind = CT_STRING;
+		t->writable = !sp->is_const;
 		return;
 	}
 	if (n == 1 && (sp->base == BK_FILE || sp->base == BK_VALIST_TAG)) {

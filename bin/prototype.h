@@ -44,6 +44,7 @@ struct ptype {
 	enum ctype target; /* CT_POINTER: what it points to (CT_VOID if unknown) */
 	uint8_t target_size;
 	char *named;       /* CT_NAMED: the type's name (malloc'd) */
+	bool writable;     /* CT_STRING: char * without const, a buffer */
 };
 
 /* Output-argument annotations: printed on return, not on entry. */

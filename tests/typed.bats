@@ -54,6 +54,22 @@ typed_trace() {
 	grep -qxF 'libtyped:ty_fill("filled\tin\n", 64) = 10' <<<"$err"
 }
 
+@test "a char * without const is a buffer: shown as the call left it, a const char * as it came in" {
+	# Python's os.getcwd() hands getcwd a buffer that holds nothing yet.
+	cd "$BATS_TEST_TMPDIR"
+	run_split ltruss -u libc:getcwd /usr/bin/python3 -c 'import os; print(os.getcwd())'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$BATS_TEST_TMPDIR" ]
+	grep -qxF "libc:getcwd(\"$BATS_TEST_TMPDIR\", 1024) = \"$BATS_TEST_TMPDIR\"" <<<"$err"
+	run_split ltruss -u libc:gethostname hostname
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(hostname)" ]
+	[[ "$err" == "libc:gethostname(\"$(hostname)\", "[0-9]*") = 0"$'\n'* ]]
+	# An input string is read at entry: the same program's chdir.
+	run_split ltruss -u libc:chdir /usr/bin/python3 -c 'import os; os.chdir("/")'
+	grep -qxF 'libc:chdir("/") = 0' <<<"$err"
+}
+
 @test "flags and enums by named type" {
 	typed_trace
 	grep -qx 'libtyped:ty_flags(TY_WRONLY|TY_CREAT|TY_APPEND) = 1089' <<<"$err"
