@@ -12,6 +12,9 @@ load helpers
 		tar -cf - -T - configure Makefile.in aclocal.m4 config.h.in build-aux) |
 		tar -C build -xf -
 	cd build
+	# without git the copy holds the build too (objects made for another
+	# prefix, or with --enable-asan): start from the sources
+	if [ -f Makefile ]; then make -s distclean >/dev/null 2>&1; fi
 	./configure -q --prefix="$BATS_TEST_TMPDIR/prefix" >/dev/null
 	make -s -j2 install >/dev/null 2>&1
 	[ -x "$BATS_TEST_TMPDIR/prefix/bin/ltruss" ]
