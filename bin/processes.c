@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -91,6 +93,19 @@ static void report_wait_status(pid_t pid, int status)
 		report(pid, WEXITSTATUS(status), 0, false);
 }
 
+static int zombie_status(pid_t pid);
+
+/*
+ * Has pid stopped running: reaped, or a zombie?  A process records
+ * LTR_PROC_EXITED from an exit handler, and may still make traced calls
+ * after it (the loader's destructors, __cxa_finalize): its end is reported
+ * only once it runs no more, so that those calls come before it.
+ */
+static bool process_gone(pid_t pid)
+{
+	return (kill(pid, 0) < 0 && errno == ESRCH) || zombie_status(pid) >= 0;
+}
+
 size_t processes_pump(void)
 {
 	uint32_t n = nprocs(), i;
@@ -98,10 +113,14 @@ size_t processes_pump(void)
 	size_t done;
 
 	/* Read the states first: their events are in the rings by then. */
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		state[i] = reported[i] ? 0 :
 			   __atomic_load_n(&session->procs[i].state,
 					   __ATOMIC_ACQUIRE);
+		if (state[i] == LTR_PROC_EXITED &&
+		    !process_gone(session->procs[i].pid))
+			state[i] = 0; /* still running its exit: later */
+	}
 	done = reader_drain(session);
 	for (i = 0; i < n; i++) {
 		const struct ltr_process *p = &session->procs[i];

@@ -36,6 +36,22 @@ load helpers
 	[ "$(grep -c '+++ exited (status 0) +++' <<<"$err")" -ge 3 ]
 }
 
+@test "-f: a process's last calls (its destructors, __cxa_finalize) come before its exit line" {
+	# ls's __cxa_finalize runs after the exit handler that records the
+	# exit: the line used to follow "+++ exited" in most runs, when ltruss
+	# was still behind on ls's many calls as ls ended.
+	for i in 1 2 3 4 5; do
+		run_split ltruss -f sh -c 'ls -l /usr/bin >/dev/null; echo done'
+		[ "$status" -eq 0 ]
+		[ "$out" = done ]
+		grep -Eq '^\[pid [0-9]+\] (libc:__cxa_finalize\(|<\.\.\. libc:__cxa_finalize resumed)' <<<"$err"
+		# no line of a process after its exit line
+		awk '/^\[pid [0-9]+\] \+\+\+ exited/ { gone[$2] = 1; next }
+		     /^\[pid / && ($2 in gone) { print "after its exit: " $0; bad = 1 }
+		     END { exit bad }' <<<"$err"
+	done
+}
+
 @test "-f: a child killed by a signal is reported as killed" {
 	run_split ltruss -f -u 'libc:getpid' sh -c '(sh -c "kill -KILL \$\$"); exit 0'
 	[ "$status" -eq 0 ]
