@@ -365,10 +365,16 @@ as_nobody() {
 	"$LTRUSS" -i -c -u 'libfix:*' "$PROGS/until" "$BATS_TEST_TMPDIR/stop" \
 		<cmds >out 2>err 3>&- &
 	TRACER=$!
-	echo stats >&5
-	wait_until grep -q ' total$' out
+	# stats until it lists fix_pick: the program has bound it by then
+	# (a slow start, under ASan say, leaves the first stats empty)
+	stats_lists_pick() {
+		echo stats >&5
+		sleep 0.1
+		grep -q 'libfix:fix_pick$' out
+	}
+	wait_until stats_lists_pick
 	printf 'disable fix_pick\nquit\n' >&5
-	wait_until grep -q '^disabled 1 function$' out
+	wait_until grep -q '^disabled 1 function$' out || { cat out err; false; }
 	kill -0 "$TRACER"
 	exec 5>&-
 	touch stop
@@ -402,8 +408,11 @@ as_nobody() {
 }
 
 # tmux_start CMD: run CMD in a detached tmux terminal; it stays when CMD ends.
+# Each terminal has its own server: a server just killed may still hold
+# its socket, and a new one on it exits at once.
 tmux_start() {
-	TMUX_SOCK="$BATS_TEST_TMPDIR/tmux.sock"
+	TMUX_N=$((${TMUX_N:-0} + 1))
+	TMUX_SOCK="$BATS_TEST_TMPDIR/tmux.$TMUX_N.sock"
 	tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -x 160 -y 50 \
 		"$1; echo \"[exit \$?]\"; sleep 60"
 }
