@@ -168,20 +168,18 @@ static void put_escaped_byte(struct out *o, unsigned char ch, int next)
 	static const char simple[] = "\a\b\t\n\v\f\r\"\\";
 	static const char names[] = "abtnvfr\"\\";
 	const char *p = ch ? strchr(simple, ch) : NULL;
-
-	char pair[2] = {'\\', 0};
+	char escape[2] = {'\\', 0};
 
 	if (p) {
-		pair[1] = names[p - simple];
-		put_bytes(o, pair, 2);
+		escape[1] = names[p - simple];
+		put_bytes(o, escape, 2);
 	} else if (ch >= 0x20 && ch < 0x7f) {
-		pair[0] = (char)ch;
-		put_bytes(o, pair, 1);
-	}
-	else if (next >= '0' && next <= '7')
+		put_bytes(o, (const char *)&ch, 1);
+	} else if (next >= '0' && next <= '7') {
 		put(o, "\\%03o", ch); /* all three digits: the next is a digit */
-	else
+	} else {
 		put(o, "\\%o", ch);
+	}
 }
 
 /* Bytes as a quoted string; "..." after it when cut. */
