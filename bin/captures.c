@@ -142,11 +142,15 @@ void captures_compile(struct ltr_session *s, const struct config *cfg)
 	for (i = cfg->nprotos; i-- > 0;)
 		capture_add(s, cfg->protos[i].name, &cfg->protos[i]);
 	for (i = cfg->nprotos; i-- > 0;) {
+		const char *name = cfg->protos[i].name;
+		size_t len = strlen(name);
 		char alias[256];
 
-		if (snprintf(alias, sizeof(alias), "%s64", cfg->protos[i].name) <
-		    (int)sizeof(alias))
-			capture_add(s, alias, &cfg->protos[i]);
+		if (len + 3 > sizeof(alias))
+			continue;
+		memcpy(alias, name, len);
+		memcpy(alias + len, "64", 3);
+		capture_add(s, alias, &cfg->protos[i]);
 	}
 }
 

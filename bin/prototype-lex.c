@@ -112,11 +112,22 @@ bool proto_tok_punct(const struct parser *p, char c)
 	return p->t.kind == TK_PUNCT && p->s[p->t.start] == c;
 }
 
-/* Whether token t of s is the identifier word. */
+/*
+ * Whether token t of s is the identifier word.  Thousands of shipped
+ * declarations are parsed at every start, each token against dozens of
+ * words: comparing stops at the first differing byte (usually the first),
+ * where strlen() and memcmp() of every word would walk it whole.
+ */
 bool proto_token_is(const char *s, struct token t, const char *word)
 {
-	return t.kind == TK_IDENT && strlen(word) == t.len &&
-	       memcmp(s + t.start, word, t.len) == 0;
+	size_t i;
+
+	if (t.kind != TK_IDENT)
+		return false;
+	for (i = 0; i < t.len; i++)
+		if (s[t.start + i] != word[i]) /* also stops at word's end */
+			return false;
+	return word[t.len] == '\0';
 }
 
 bool proto_tok_is(const struct parser *p, const char *word)
@@ -175,10 +186,32 @@ static bool skip_group(struct parser *p)
 	return true;
 }
 
+/*
+ * Whether the current token could be a qualifier or an attribute, by its
+ * first character: most tokens are punctuation or type names, and this
+ * spares them the comparison with every word of both lists.
+ */
+static bool may_be_ignored(const struct parser *p)
+{
+	static bool first[256], built;
+	size_t i;
+
+	if (!built) {
+		for (i = 0; i < sizeof(ignored_words) / sizeof(*ignored_words); i++)
+			first[(unsigned char)ignored_words[i][0]] = true;
+		for (i = 0; i < sizeof(attribute_words) / sizeof(*attribute_words); i++)
+			first[(unsigned char)attribute_words[i][0]] = true;
+		built = true;
+	}
+	return p->t.kind == TK_IDENT && first[(unsigned char)p->s[p->t.start]];
+}
+
 /* Skip qualifiers and attributes; false on an unbalanced attribute. */
 bool proto_skip_ignored(struct parser *p)
 {
 	for (;;) {
+		if (!may_be_ignored(p))
+			return true;
 		if (proto_tok_in(p, ignored_words,
 				 sizeof(ignored_words) /
 				     sizeof(*ignored_words))) {

@@ -91,6 +91,7 @@ struct parser {
 	size_t next;	/* where the token after t starts scanning */
 	struct token t; /* the current token */
 	struct proto *proto;
+	struct parg args[PROTO_MAX_ARGS]; /* proto->args while parsing */
 	bool own_params; /* the function's own parameters were read */
 	unsigned nesting; /* declarators being read (at most DECL_NESTING) */
 	unsigned consts;  /* const qualifiers skipped so far */

@@ -71,7 +71,7 @@ struct parg {
 struct proto {
 	char *name;          /* the function (malloc'd) */
 	struct ptype ret;
-	struct parg args[PROTO_MAX_ARGS];
+	struct parg *args;   /* nargs of them (malloc'd), NULL when none */
 	size_t nargs;
 	bool variadic;       /* ends with ... */
 	enum ltr_err err;    /* [errno], [errno:-1], [errno:null], [errno:neg], [errnum] */
