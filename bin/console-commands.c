@@ -13,11 +13,9 @@
  *    reset only takes that baseline: the summary printed on exit (-c)
  *    still covers the whole run;
  *  - pause/resume flip LTR_CTL_PAUSED, depth writes depth_limit, and
- *    enable/disable flip LTR_FN_DISABLED of the functions registered so
- *    far; the interposer reads them on every call.  Functions bound later
- *    (dlopen, first calls with lazy binding, processes of -f) are
- *    registered with the flag clear: the console applies its rules to them
- *    as they appear, but only while it is attached.
+ *    enable/disable add a rule to the session's list, which ltruss applies
+ *    to every function, also to those bound later and after the console
+ *    has gone (toggles.c); the interposer reads the flags on every call.
  */
 #include "config.h"
 
@@ -33,9 +31,9 @@
 #include "options.h"
 #include "session.h"
 #include "summary.h"
+#include "toggles.h"
 
 #define MAX_ARGS 8
-#define MAX_RULES 256
 
 void console_error(struct console *c, const char *hint, const char *format,
 		   ...)
@@ -53,20 +51,6 @@ void console_error(struct console *c, const char *hint, const char *format,
 	c->failed = true;
 }
 
-bool console_glob_match(const char *glob, const char *lib, const char *raw)
-{
-	const char *shown = format_func_display(raw);
-	char full[LTR_GLOB_MAX + 1100];
-
-	if (fnmatch(glob, raw, 0) == 0 || fnmatch(glob, shown, 0) == 0)
-		return true;
-	snprintf(full, sizeof(full), "%s:%s", lib, raw);
-	if (fnmatch(glob, full, 0) == 0)
-		return true;
-	snprintf(full, sizeof(full), "%s:%s", lib, shown);
-	return fnmatch(glob, full, 0) == 0;
-}
-
 /* Is entry fn of funcs[] filled in? */
 static bool func_ready(const struct ltr_session *s, uint32_t fn)
 {
@@ -80,32 +64,6 @@ static uint32_t funcs_used(const struct ltr_session *s)
 	uint32_t n = __atomic_load_n(&s->nfuncs, __ATOMIC_ACQUIRE);
 
 	return n < LTR_MAX_FUNCS ? n : LTR_MAX_FUNCS;
-}
-
-/* Apply rule r to function fn; true if fn matches it. */
-static bool rule_apply(struct ltr_session *s, uint32_t fn,
-		       const struct console_rule *r)
-{
-	if (!console_glob_match(r->glob, format_lib(fn), format_func_raw(fn)))
-		return false;
-	if (r->disable)
-		__atomic_fetch_or(&s->funcs[fn].flags, LTR_FN_DISABLED,
-				  __ATOMIC_RELAXED);
-	else
-		__atomic_fetch_and(&s->funcs[fn].flags, ~LTR_FN_DISABLED,
-				   __ATOMIC_RELAXED);
-	return true;
-}
-
-void console_rules_apply(struct console *c)
-{
-	uint32_t n = funcs_used(c->s);
-	size_t i;
-
-	/* Entries fill in order; one not ready yet is looked at next time. */
-	for (; c->applied < n && func_ready(c->s, c->applied); c->applied++)
-		for (i = 0; i < c->nrules; i++)
-			rule_apply(c->s, c->applied, &c->rules[i]);
 }
 
 /* A function name, for sorting and counting distinct ones. */
@@ -139,7 +97,7 @@ static struct name *names_collect(const struct ltr_session *s,
 	for (fn = 0; fn < used; fn++) {
 		const char *lib = format_lib(fn), *func = format_func_raw(fn);
 
-		if (!func_ready(s, fn) || (glob && !console_glob_match(glob, lib, func)))
+		if (!func_ready(s, fn) || (glob && !toggles_match(glob, lib, func)))
 			continue;
 		v[*n].lib = lib;
 		v[*n].func = func;
@@ -188,7 +146,7 @@ static const char *stats_glob; /* the GLOB of stats, for stats_keep() */
 /* Is lib:func in the table stats prints? */
 static bool stats_keep(const char *lib, const char *func)
 {
-	return console_glob_match(stats_glob, lib, func);
+	return toggles_match(stats_glob, lib, func);
 }
 
 /* stats [N] [sort KEY] [GLOB]: the summary table since the last reset. */
@@ -270,46 +228,26 @@ static void cmd_depth(struct console *c, int argc, char **argv)
 		note_no_trace(c);
 }
 
-/* enable, disable GLOB: flip LTR_FN_DISABLED now, and keep the rule. */
+/*
+ * enable, disable GLOB: add the rule to the session and wait until ltruss
+ * has applied it, so that what follows (list, the trace) shows it.
+ */
 static void cmd_enable(struct console *c, int argc, char **argv)
 {
 	bool disable = argv[0][0] == 'd';
-	struct console_rule *r;
+	const char *why;
 	struct name *v;
-	size_t n, i;
+	uint32_t gen;
+	size_t n;
 
-	if (strlen(argv[1]) >= sizeof(r->glob)) {
-		console_error(c, "use a shorter pattern",
-			      "%s: GLOB is longer than %zu characters",
-			      argv[0], sizeof(r->glob) - 1);
+	if (!toggles_add(c->s, argv[1], disable, &gen, &why)) {
+		console_error(c, "see 'help'", "%s: %s", argv[0], why);
 		return;
 	}
-	console_rules_apply(c);
-	/* The same glob again replaces the earlier rule. */
-	for (i = 0; i < c->nrules; i++) {
-		if (strcmp(c->rules[i].glob, argv[1]) == 0) {
-			memmove(&c->rules[i], &c->rules[i + 1],
-				(c->nrules - i - 1) * sizeof(*c->rules));
-			c->nrules--;
-			break;
-		}
-	}
-	if (c->nrules == MAX_RULES) {
-		console_error(c, "'enable *' starts afresh",
-			      "%s: more than %d rules",
-			      argv[0], MAX_RULES);
-		return;
-	}
-	if (strcmp(argv[1], "*") == 0)
-		c->nrules = 0;
-	c->rules = realloc(c->rules, (c->nrules + 1) * sizeof(*c->rules));
-	if (!c->rules)
-		error_msg_and_die("out of memory");
-	r = &c->rules[c->nrules++];
-	strcpy(r->glob, argv[1]);
-	r->disable = disable;
-	for (i = 0; i < c->applied; i++)
-		rule_apply(c->s, (uint32_t)i, r);
+	if (!(c->s->flags & LTR_F_TRACE))
+		toggles_apply(c->s); /* nobody else does: -c */
+	else if (!toggles_wait(c->s, gen))
+		printf("(ltruss has not applied it yet: is it stopped?)\n");
 	v = names_collect(c->s, argv[1], &n);
 	n = names_distinct(v, n);
 	free(v);
@@ -492,7 +430,8 @@ void console_execute(struct console *c, char *line)
 		return;
 	}
 	argv[0] = (char *)cmd->name;
-	console_rules_apply(c);
+	if (!(c->s->flags & LTR_F_TRACE))
+		toggles_apply(c->s); /* functions bound since, for list (-c) */
 	cmd->run(c, argc, argv);
 	fflush(stdout);
 }

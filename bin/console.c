@@ -3,9 +3,8 @@
  * console.c: the console's loop: readline on a terminal, a script otherwise.
  *
  * On a terminal the console shows the prompt "ltruss> " with readline's
- * callback interface, so that one poll() waits for a key, for the session
- * to end and for the timer that applies enable/disable rules to functions
- * bound meanwhile.  The history is kept in $XDG_STATE_HOME/ltruss/history
+ * callback interface, so that one poll() waits both for a key and for the
+ * session to end.  The history is kept in $XDG_STATE_HOME/ltruss/history
  * (~/.local/state/ltruss/history).  Anything else on standard input is a
  * script: one command a line, no prompt, no history; the console then
  * exits with status 2 if a command failed.
@@ -42,7 +41,6 @@
 
 #define PROMPT "ltruss> "
 #define HISTORY_MAX 1000
-#define RULES_EVERY_MS 100 /* how soon rules reach functions bound later */
 
 static struct console console;
 static char *history_file;
@@ -204,7 +202,7 @@ static bool run_terminal(int hangup)
 	while (!console.quit) {
 		struct pollfd p[2] = { { .fd = 0, .events = POLLIN },
 				       { .fd = hangup, .events = POLLIN } };
-		int wait = console.nrules ? RULES_EVERY_MS : hangup < 0 ? 1000 : -1;
+		int wait = hangup < 0 ? 1000 : -1;
 
 		if (poll(p, 2, wait) < 0 && errno != EINTR)
 			perror_msg_and_die("cannot read the terminal");
@@ -216,7 +214,6 @@ static bool run_terminal(int hangup)
 		}
 		if (p[0].revents)
 			rl_callback_read_char();
-		console_rules_apply(&console);
 	}
 	if (!console.quit) {
 		rl_callback_handler_remove();
@@ -297,7 +294,6 @@ static int console_run(int hangup, bool spawned)
 		       console.pid);
 	fflush(stdout);
 	summary_snapshot_free(console.base);
-	free(console.rules);
 	return console.failed && !terminal ? EXIT_LTRUSS_ERROR : 0;
 }
 

@@ -26,20 +26,11 @@ void console_spawn(void);
 /* -i: the program has ended: wait until the console lets go of the terminal. */
 void console_spawn_end(void);
 
-/* An enable/disable command, kept to apply to functions bound later. */
-struct console_rule {
-	char glob[LTR_GLOB_MAX];
-	bool disable;
-};
-
 /* One console attached to one session. */
 struct console {
 	struct ltr_session *s;          /* the session, mapped */
 	int pid;                        /* its ltruss */
 	struct summary_snapshot *base;  /* counts at the last reset, or NULL */
-	struct console_rule *rules;     /* enable/disable, in order */
-	size_t nrules;
-	uint32_t applied;               /* funcs[] entries the rules have seen */
 	unsigned line;                  /* line of the script; 0: a terminal */
 	bool quit;                      /* "quit" was asked */
 	bool failed;                    /* a command failed */
@@ -56,12 +47,6 @@ void console_sessions(const struct console *c, FILE *out);
 
 /* Run one command line. */
 void console_execute(struct console *c, char *line);
-
-/* Apply the enable/disable rules to functions bound since the last time. */
-void console_rules_apply(struct console *c);
-
-/* Does glob match function raw of lib (as lib:func or func, raw or shown)? */
-bool console_glob_match(const char *glob, const char *lib, const char *raw);
 
 /* What Tab completes in a command's arguments. */
 enum console_complete {

@@ -28,6 +28,7 @@
 #include "summary.h"
 #include "symbolize.h"
 #include "target.h"
+#include "toggles.h"
 #include "trace.h"
 
 /* Open where trace lines go: -o FILE, or stderr. */
@@ -87,6 +88,13 @@ static bool has_prototype(const char *name, void *ctx)
 	return config_find_proto(cfg, base) != NULL;
 }
 
+/* Drain the rings, once the console's rules reached new functions. */
+static size_t pump(void)
+{
+	toggles_apply(session.s);
+	return processes_pump();
+}
+
 /* Nothing to drain: show blocking calls, report zombies, let lines out. */
 static void idle(void)
 {
@@ -144,7 +152,8 @@ int main(int argc, char **argv)
 	fmt.demangle = !opts.no_demangle;
 	fmt.caller = opts.caller;
 	args_init(&opts.cfg);
-	trace_init(!opts.trace ? NULL : opts.json ? &format_json : &format_text);
+	trace_init(!opts.trace ? NULL : opts.json ? &format_json : &format_text,
+		   session.s);
 
 	processes_init(session.s, events);
 	/* With -f, orphaned descendants become ours to wait for. */
@@ -154,7 +163,7 @@ int main(int argc, char **argv)
 	clock_start();
 	pid = launch_start(path, opts.argv, session.fd);
 	free(path);
-	o = launch_wait(pid, opts.follow, events ? processes_pump : NULL,
+	o = launch_wait(pid, opts.follow, events ? pump : NULL,
 			events ? idle : NULL, processes_reaped);
 	processes_finish();
 	console_spawn_end();

@@ -13,6 +13,11 @@
  *  - while such a partial line is open, another line must be printed: the
  *    partial line is ended with "<unfinished ...>" and the return shows up
  *    later as "<... LIB:FUNC resumed> = ret".
+ * A call of a function the console disabled is kept on the stack but not
+ * printed, nor are its return and the block around its calls: the
+ * interposer hides such calls itself, except those it began before the
+ * function's flag was set (a function bound later makes its first call
+ * before ltruss has applied the console's rules to it; toggles.c).
  */
 #include "config.h"
 
@@ -21,7 +26,9 @@
 
 #include "clock.h"
 #include "error.h"
+#include "format.h"
 #include "profile.h"
+#include "toggles.h"
 #include "trace.h"
 #include "xmalloc.h"
 
@@ -33,6 +40,7 @@ enum call_state {
 	OPENED,     /* printed as "... {" */
 	PARTIAL,    /* printed without a newline: the open partial line */
 	UNFINISHED, /* printed with "<unfinished ...>" */
+	HIDDEN,     /* its function is disabled: never printed */
 };
 
 struct tcall {
@@ -50,6 +58,7 @@ struct thread_trace {
 };
 
 static const struct format *F;
+static struct ltr_session *session;
 
 struct tcall;
 struct thread_trace;
@@ -75,9 +84,10 @@ static const struct format format_silent = {
 	.killed = silent_killed,
 };
 
-void trace_init(const struct format *f)
+void trace_init(const struct format *f, struct ltr_session *s)
 {
 	F = f ? f : &format_silent;
+	session = s;
 }
 
 /* Give a finished call of t (just popped) to the profiles. */
@@ -178,6 +188,8 @@ static void open_parent(struct thread_trace *t)
 	if (!t->depth)
 		return;
 	parent = &t->stack[t->depth - 1];
+	if (parent->state == HIDDEN)
+		return;
 	if (parent->state == PENDING) {
 		close_partial();
 		F->open(&t->who, &parent->c);
@@ -226,9 +238,11 @@ static void call_keep_blobs(struct tcall *tc)
 static void end_call(struct thread_trace *t, struct tcall *tc,
 		     const struct result *r)
 {
-	if (tc->c.ts_enter && r->ts_exit >= tc->c.ts_enter)
+	if (tc->state != HIDDEN && tc->c.ts_enter && r->ts_exit >= tc->c.ts_enter)
 		profile_end(t, tc, r);
 	switch (tc->state) {
+	case HIDDEN:
+		break;
 	case PENDING:
 		close_partial();
 		F->whole(&t->who, &tc->c, r);
@@ -275,6 +289,8 @@ static void call_ends(struct thread_trace *t, const struct ltr_event *ev)
 	if (t->depth && t->stack[t->depth - 1].c.depth == ev->depth &&
 	    t->stack[t->depth - 1].c.fn == ev->fn) {
 		tc = &t->stack[--t->depth];
+	} else if (toggles_disabled(session, ev->fn)) {
+		return; /* its entry was hidden, or made in the parent */
 	} else {
 		/* Its entry was in the parent process: no times to count. */
 		memset(&none, 0, sizeof(none));
@@ -302,18 +318,26 @@ void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
 		 */
 		while (t->depth && t->stack[t->depth - 1].c.depth >= ev->depth)
 			t->depth--;
-		open_parent(t);
 		if (t->depth >= MAX_DEPTH)
 			return;
-		tc = &t->stack[t->depth++];
+		tc = &t->stack[t->depth];
 		call_from_event(&tc->c, ev);
+		tc->child = 0;
+		if (toggles_disabled(session, ev->fn)) {
+			tc->state = HIDDEN;
+			t->depth++;
+			break;
+		}
+		open_parent(t);
+		t->depth++;
 		call_keep_blobs(tc);
 		tc->state = PENDING;
-		tc->child = 0;
 		break;
 	case LTR_EV_CALL: {
 		struct call c;
 
+		if (toggles_disabled(session, ev->fn))
+			break;
 		open_parent(t);
 		close_partial();
 		call_from_event(&c, ev);

@@ -9,8 +9,8 @@
 #include "../lib/session.h"
 #include "format.h"
 
-/* Start with output format f. */
-void trace_init(const struct format *f);
+/* Start with output format f, for the calls of session s. */
+void trace_init(const struct format *f, struct ltr_session *s);
 
 /* One event of the thread in session slot (index slot_index). */
 void trace_event(uint32_t slot_index, const struct ltr_thread *slot,

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define LTR_SESSION_MAGIC 0x316e6f6973734c54ULL /* "TLssion1" */
-#define LTR_SESSION_VERSION 3
+#define LTR_SESSION_VERSION 4
 
 #define LTR_ENV_SESSION "LTRUSS_SESSION" /* "FD:PID:INODE" of the session memfd */
 #define LTR_ENV_SAVED_AUDIT "LTRUSS_SAVED_LD_AUDIT" /* user's own LD_AUDIT */
@@ -28,6 +28,7 @@
 #define LTR_MAX_FROM 32        /* caller-object globs (--from) */
 #define LTR_GLOB_MAX 128       /* longest glob, with its NUL */
 #define LTR_MAX_FUNCS 16384    /* distinct traced targets = stubs in lib/ */
+#define LTR_MAX_TOGGLES 256    /* a console's enable/disable rules */
 #define LTR_MAX_THREADS 512    /* thread slots; later threads share the last */
 #define LTR_MAX_PROCS 4096     /* processes registered (-f) */
 #define LTR_MAX_OBJECTS 16384  /* loaded objects recorded, all processes */
@@ -77,6 +78,12 @@ struct ltr_func {
 	uint32_t lib;      /* offset of the library short name in strings[] */
 	uint32_t flags;    /* LTR_FN_* */
 	uint32_t reserved;
+};
+
+/* A console's "enable GLOB" or "disable GLOB", in the order given. */
+struct ltr_toggle {
+	char glob[LTR_GLOB_MAX];
+	uint32_t disable;
 };
 
 /*
@@ -303,6 +310,13 @@ struct ltr_session {
 	uint32_t nprocs;      /* atomic: entries of procs[] in use */
 	uint32_t nobjects;    /* atomic: entries of objects[] in use */
 	uint32_t reserved3;
+
+	/* Written by a console, applied by ltruss (bin/toggles.c). */
+	uint32_t toggles_lock; /* atomic: a console is changing toggles[] */
+	uint32_t toggles_gen;  /* atomic: odd while toggles[] changes */
+	uint32_t toggles_done; /* atomic: the toggles_gen ltruss applied */
+	uint32_t ntoggles;
+	struct ltr_toggle toggles[LTR_MAX_TOGGLES];
 
 	struct ltr_rule rules[LTR_MAX_RULES];
 	char from[LTR_MAX_FROM][LTR_GLOB_MAX];

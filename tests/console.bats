@@ -153,6 +153,31 @@ teardown() {
 	assert_equal "$out" "no traced function matches 'nothing_like_it' yet"
 }
 
+@test "disable reaches a function bound after the console has gone, from its first call" {
+	"$LTRUSS" -C -o trace -u 'libfix:*' "$PROGS/until" "$BATS_TEST_TMPDIR/$STOP" \
+		"$BATS_TEST_TMPDIR/late" </dev/null >prog.out 2>ltruss.err 3>&- &
+	TRACER=$!
+	wait_until test -e "$XDG_RUNTIME_DIR/ltruss/$TRACER"
+	wait_until trace_grows fix_add
+	run_split console <<<'disable libfix:fix_v*'
+	assert_equal "$out" "no traced function matches 'libfix:fix_v*' yet"
+	# The console has detached; fix_ver is bound (lazily) only now.
+	touch late
+	wait_until grown_by fix_ver 50 0
+	[ "$(lines_of fix_ver)" -eq 0 ]
+	run_split console <<<'enable fix_ver'
+	assert_equal "$out" 'enabled 1 function'
+	wait_until trace_grows fix_ver
+	touch "$STOP"
+	wait "$TRACER"
+	late=$(awk '/^late/ { print $2 }' prog.out)
+	out=$(cat trace)
+	[ "$(calls_of libfix:fix_ver)" -eq "$late" ]
+	[ "$(lines_of fix_ver)" -lt "$late" ]
+	run grep -c 'resumed>\|unfinished' trace
+	assert_output 0
+}
+
 @test "depth N hides nested calls, depth 0 shows them again" {
 	"$LTRUSS" -o trace -u 'libfix::*' "$PROGS/until" "$BATS_TEST_TMPDIR/stop" \
 		</dev/null >prog.out 2>ltruss.err 3>&- &
