@@ -141,6 +141,7 @@ int main(int argc, char **argv)
 	profile_init(opts.tree, opts.folded, opts.chrome);
 	events = opts.trace || profile_enabled();
 	session_create(&session, &opts, events);
+	reader_init(session.rings, session.ring_size);
 	registry_add(session.fd);
 	if (opts.interactive)
 		console_spawn();

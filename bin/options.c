@@ -58,6 +58,9 @@ static const char usage_text[] =
 	"      --json         write JSON Lines instead of text, one object an event\n"
 	"      --drop         drop events rather than slow the program down when\n"
 	"                     ltruss cannot keep up (the number is reported)\n"
+	"      --buffer SIZE  bytes of each thread's event buffer: a power of two\n"
+	"                     from 64K to 256M (default 1M); more rides out longer\n"
+	"                     bursts, less uses less memory\n"
 	"      --no-demangle  print C++ names as they are in the symbol table\n"
 	"\n"
 	"Console (stats, pause, disable... while the program runs):\n"
@@ -73,7 +76,7 @@ static const char usage_text[] =
 	"With no selection, ltruss uses its default config: every call the program\n"
 	"itself makes into its libraries.  See ltruss(1) and ltruss.yaml(5).\n";
 
-enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_NO_DEMANGLE, OPT_CALLER,
+enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_BUFFER, OPT_NO_DEMANGLE, OPT_CALLER,
        OPT_SUMMARY_FORMAT, OPT_TREE, OPT_FOLDED, OPT_CHROME, OPT_LIST,
        OPT_CONSOLE };
 
@@ -88,6 +91,7 @@ static const struct option long_options[] = {
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "drop", no_argument, NULL, OPT_DROP },
+	{ "buffer", required_argument, NULL, OPT_BUFFER },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "caller", no_argument, NULL, OPT_CALLER },
 	{ "summary-format", required_argument, NULL, OPT_SUMMARY_FORMAT },
@@ -112,6 +116,30 @@ static unsigned parse_count(const char *opt, const char *arg)
 	if (errno || end == arg || *end || *arg == '-' || v > INT_MAX)
 		usage_error("%s needs a number, not '%s'", opt, arg);
 	return (unsigned)v;
+}
+
+/* Parse --buffer's SIZE: bytes, or with K or M; a power of two in range. */
+static uint32_t parse_buffer(const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (!errno && end != arg && *arg != '-' && v <= LTR_RING_SIZE_MAX) {
+		if (*end == 'K' || *end == 'k') {
+			v <<= 10;
+			end++;
+		} else if (*end == 'M' || *end == 'm') {
+			v <<= 20;
+			end++;
+		}
+		if (!*end && v >= LTR_RING_SIZE_MIN && v <= LTR_RING_SIZE_MAX &&
+		    !(v & (v - 1)))
+			return (uint32_t)v;
+	}
+	usage_error("--buffer needs a power of two from 64K to 256M, such as 4M, not '%s'",
+		    arg);
 }
 
 static const char *const sort_keys[SORT_KEYS] = {
@@ -159,6 +187,7 @@ void options_parse(struct options *opts, int argc, char **argv)
 	memset(opts, 0, sizeof(*opts));
 	config_init(cfg);
 	opts->trace = true;
+	opts->ring_size = LTR_RING_SIZE_DEFAULT;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:u:F:D:s:o:fcCS:trTihV",
 				long_options, NULL)) != -1) {
@@ -222,6 +251,9 @@ void options_parse(struct options *opts, int argc, char **argv)
 			break;
 		case OPT_DROP:
 			opts->drop = true;
+			break;
+		case OPT_BUFFER:
+			opts->ring_size = parse_buffer(optarg);
 			break;
 		case OPT_NO_DEMANGLE:
 			opts->no_demangle = true;

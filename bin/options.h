@@ -28,6 +28,7 @@ struct options {
 	bool durations;          /* -T */
 	bool json;               /* --json */
 	bool drop;               /* --drop */
+	uint32_t ring_size;      /* --buffer: bytes of each thread's ring */
 	bool no_demangle;        /* --no-demangle */
 	bool caller;             /* --caller */
 	bool tree;               /* --tree */

@@ -35,6 +35,14 @@ struct cursor {
 
 static struct cursor cursors[LTR_MAX_THREADS];
 static int corrupt_reported;
+static const unsigned char *rings; /* slot i's ring: rings + i * ring_size */
+static uint32_t ring_size;
+
+void reader_init(const unsigned char *ring_area, uint32_t size)
+{
+	rings = ring_area;
+	ring_size = size;
+}
 
 /* The smallest size of an event of type type; 0 for an unknown type. */
 static size_t min_size(uint8_t type)
@@ -63,26 +71,26 @@ static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
 				    struct ltr_event_copy *ev, bool whole)
 {
 	struct cursor *c = &cursors[i];
-	const struct ltr_ring *r = &s->threads[i].ring;
+	const unsigned char *data = rings + (size_t)i * ring_size;
 
 	while (c->tail < c->head) {
-		uint32_t off = (uint32_t)(c->tail & (LTR_RING_SIZE - 1));
-		const struct ltr_event *p = (const void *)&r->data[off];
+		uint32_t off = (uint32_t)(c->tail & (ring_size - 1));
+		const struct ltr_event *p = (const void *)&data[off];
 		size_t size;
 
 		if (p->type == LTR_EV_PAD &&
-		    c->tail + (LTR_RING_SIZE - off) <= c->head) {
-			c->tail += LTR_RING_SIZE - off;
+		    c->tail + (ring_size - off) <= c->head) {
+			c->tail += ring_size - off;
 			continue;
 		}
-		if (off + sizeof(ev->e) <= LTR_RING_SIZE)
+		if (off + sizeof(ev->e) <= ring_size)
 			memcpy(&ev->e, p, sizeof(ev->e));
 		else
 			memset(&ev->e, 0, sizeof(ev->e));
 		size = ev->e.size;
 		if (!min_size(ev->e.type) || size < min_size(ev->e.type) ||
 		    size > sizeof(*ev) || size % 8 ||
-		    off + size > LTR_RING_SIZE || c->tail + size > c->head) {
+		    off + size > ring_size || c->tail + size > c->head) {
 			if (!corrupt_reported++)
 				warning_msg("a corrupt event in the ring of thread %d; skipping the rest of it",
 					    s->threads[i].tid);

@@ -4,8 +4,12 @@
 #define LTRUSS_READER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../lib/session.h"
+
+/* Read the rings at ring_area, each size bytes (ltruss's own numbers). */
+void reader_init(const unsigned char *ring_area, uint32_t size);
 
 /* Pass every event published so far to trace_event(), oldest first; returns how many. */
 size_t reader_drain(struct ltr_session *s);

@@ -28,6 +28,7 @@ extern char **environ;
 
 struct ltr_session *ltr_session;
 uint32_t ltr_flags;
+uint32_t ltr_ring_size;
 bool ltr_no_hijack;
 
 #define ARCH_SHSTK_STATUS 0x5005
@@ -178,6 +179,51 @@ static void env_restore(void)
 	}
 }
 
+/*
+ * Do the rings area's bounds, as the session's header gives them, make
+ * sense and lie within the file fd?  Only then is the whole mapped.
+ */
+static bool rings_fit(const struct ltr_session *s, int fd)
+{
+	uint32_t size = s->ring_size;
+	struct stat st;
+
+	return size >= LTR_RING_SIZE_MIN && size <= LTR_RING_SIZE_MAX &&
+	       !(size & (size - 1)) && s->rings_offset >= sizeof(*s) &&
+	       s->rings_offset % 4096 == 0 &&
+	       s->total_size == s->rings_offset +
+					(uint64_t)LTR_MAX_THREADS * size &&
+	       fstat(fd, &st) == 0 && (uint64_t)st.st_size >= s->total_size;
+}
+
+/* Map the session of fd whole, once its header checks out; NULL if not. */
+static struct ltr_session *session_map(int fd)
+{
+	struct ltr_session *s, *whole;
+
+	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (s == MAP_FAILED) {
+		ltr_warn("not tracing", "cannot map the session");
+		return NULL;
+	}
+	if (s->magic != LTR_SESSION_MAGIC || s->version != LTR_SESSION_VERSION ||
+	    s->header_size != sizeof(*s) || s->owner_uid != geteuid() ||
+	    !rings_fit(s, fd)) {
+		ltr_warn("not tracing",
+			 "the session was made by another ltruss version or user");
+		munmap(s, sizeof(*s));
+		return NULL;
+	}
+	whole = mmap(NULL, s->total_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		     fd, 0);
+	munmap(s, sizeof(*s));
+	if (whole == MAP_FAILED) {
+		ltr_warn("not tracing", "cannot map the session's rings");
+		return NULL;
+	}
+	return whole;
+}
+
 void ltr_attach(void)
 {
 	struct ltr_session *s;
@@ -194,18 +240,9 @@ void ltr_attach(void)
 		env_restore();
 		return;
 	}
-	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	s = session_map(fd);
 	close(fd);
-	if (s == MAP_FAILED) {
-		ltr_warn("not tracing", "cannot map the session");
-		env_restore();
-		return;
-	}
-	if (s->magic != LTR_SESSION_MAGIC || s->version != LTR_SESSION_VERSION ||
-	    s->header_size != sizeof(*s) || s->owner_uid != geteuid()) {
-		ltr_warn("not tracing",
-			 "the session was made by another ltruss version or user");
-		munmap(s, sizeof(*s));
+	if (!s) {
 		env_restore();
 		return;
 	}
@@ -213,6 +250,7 @@ void ltr_attach(void)
 		env_restore();
 	check_shadow_stack();
 	ltr_flags = s->flags;
+	ltr_ring_size = s->ring_size;
 	ltr_session = s;
 	ltr_fork_guard_init();
 }

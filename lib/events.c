@@ -34,7 +34,7 @@ static bool ring_wait(struct ltr_ring *r, uint64_t end)
 	for (spins = 0;; spins++) {
 		uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
 
-		if (end - tail <= LTR_RING_SIZE)
+		if (end - tail <= ltr_ring_size)
 			return true;
 		if (ltr_flags & LTR_F_DROP)
 			return false;
@@ -56,19 +56,21 @@ static bool ring_wait(struct ltr_ring *r, uint64_t end)
 	}
 }
 
-/* Reserve size bytes in the ring; NULL when the event must be dropped. */
-static struct ltr_event *reserve(struct ltr_ring *r, uint32_t size)
+/* Reserve size bytes in ts's ring; NULL when the event must be dropped. */
+static struct ltr_event *reserve(struct ltr_tstate *ts, uint32_t size)
 {
+	struct ltr_ring *r = &ts->slot->ring;
+	uint32_t ring_size = ltr_ring_size;
 	uint64_t head = r->head;
-	uint32_t off = (uint32_t)(head & (LTR_RING_SIZE - 1));
-	uint32_t pad = off + size > LTR_RING_SIZE ? LTR_RING_SIZE - off : 0;
+	uint32_t off = (uint32_t)(head & (ring_size - 1));
+	uint32_t pad = off + size > ring_size ? ring_size - off : 0;
 
 	if (unlikely(!ring_wait(r, head + pad + size))) {
 		r->dropped++;
 		return NULL;
 	}
 	if (pad) {
-		struct ltr_event *p = (struct ltr_event *)&r->data[off];
+		struct ltr_event *p = (struct ltr_event *)&ts->ring[off];
 
 		p->size = 0; /* a PAD runs to the end of the ring */
 		p->type = LTR_EV_PAD;
@@ -76,7 +78,7 @@ static struct ltr_event *reserve(struct ltr_ring *r, uint32_t size)
 		__atomic_store_n(&r->head, head, __ATOMIC_RELEASE);
 		off = 0;
 	}
-	return (struct ltr_event *)&r->data[off];
+	return (struct ltr_event *)&ts->ring[off];
 }
 
 /* Publish the event reserved last. */
@@ -95,7 +97,7 @@ static struct ltr_event *event_new(struct ltr_tstate *ts, uint8_t type,
 				   uint64_t tsc, size_t extra)
 {
 	uint32_t size = (uint32_t)(sizeof(struct ltr_event) + 8 * words);
-	struct ltr_event *ev = reserve(&ts->slot->ring, size + (uint32_t)extra);
+	struct ltr_event *ev = reserve(ts, size + (uint32_t)extra);
 
 	if (!ev)
 		return NULL;

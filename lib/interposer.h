@@ -42,6 +42,8 @@ extern struct ltr_session *ltr_session;
 
 /* The session's LTR_F_* flags, as this process uses them (0 once detached). */
 extern uint32_t ltr_flags;
+/* Bytes of each thread's ring (a power of two), from the session. */
+extern uint32_t ltr_ring_size;
 
 /* Calls are traced on entry only: a CET shadow stack forbids return hijacking. */
 extern bool ltr_no_hijack;
@@ -247,6 +249,7 @@ struct ltr_tstate {
 	uint32_t busy;       /* inside the interposer: let calls pass through */
 	uint32_t depth;      /* frames in use */
 	struct ltr_thread *slot; /* counters and ring in the session */
+	unsigned char *ring;     /* the bytes of slot's ring */
 	uint32_t shared_slot;    /* past LTR_MAX_THREADS: counts only, atomically */
 	uint32_t flag_mask;      /* LTR_F_* this thread may use */
 	struct ltr_tstate *next; /* all thread states, for reuse and flushing */

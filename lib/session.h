@@ -37,7 +37,10 @@
 #define LTR_CAPTURE_HASH 32768 /* buckets of the prototype index, a power of two */
 #define LTR_STRSIZE_MAX 4096   /* largest -s */
 
-#define LTR_RING_SIZE (1u << 20) /* bytes of one thread's event ring */
+/* Bytes of one thread's event ring (--buffer): a power of two in this range. */
+#define LTR_RING_SIZE_DEFAULT (1u << 20)
+#define LTR_RING_SIZE_MIN (64u << 10)
+#define LTR_RING_SIZE_MAX (256u << 20)
 
 /* Session flags: what the run wants. */
 #define LTR_F_TRACE 0x1u  /* send trace events */
@@ -241,13 +244,13 @@ struct ltr_event {
 	uint64_t w[];
 };
 
+/* The indexes of a thread's ring; its bytes are in the rings area. */
 struct ltr_ring {
 	uint64_t head;     /* written by the traced thread */
 	uint64_t dropped;  /* events dropped (--drop) */
 	char pad1[48];
 	uint64_t tail;     /* written by ltruss */
 	char pad2[56];
-	unsigned char data[LTR_RING_SIZE];
 };
 
 /* One thread slot: written only by its thread (no atomics). */
@@ -282,7 +285,13 @@ struct ltr_objrec {
 	uint64_t bias;  /* load bias: address = bias + ELF virtual address */
 };
 
-/* The session header, at offset 0 of the mapping. */
+/*
+ * The session header, at offset 0 of the mapping; the rings area follows
+ * it, at the next page, LTR_MAX_THREADS rings of ring_size bytes.  Its
+ * size is an option, so that ltruss's memory (and the program's) is what
+ * the user chose: a ring's pages are touched as it fills, and a thread
+ * that makes more calls than its ring holds reuses them.
+ */
 struct ltr_session {
 	uint64_t magic;
 	uint32_t version;
@@ -300,6 +309,9 @@ struct ltr_session {
 	int32_t owner_pid;    /* ltruss's pid (the console checks it lives) */
 	uint64_t start_time;  /* CLOCK_REALTIME ns when the run started */
 	char command[256];    /* the traced command line, for "sessions" */
+	uint64_t rings_offset; /* where thread slot i's ring starts: */
+	uint32_t ring_size;    /* rings_offset + i * ring_size (--buffer) */
+	uint32_t reserved4;
 
 	/* Written by the interposer. */
 	uint32_t nfuncs;      /* atomic: entries of funcs[] in use */

@@ -69,6 +69,8 @@ static void slot_take(struct ltr_tstate *ts)
 		return;
 	}
 	slot = &ltr_session->threads[i];
+	ts->ring = (unsigned char *)ltr_session + ltr_session->rings_offset +
+		   (uint64_t)i * ltr_ring_size;
 	slot->pid = ts->pid;
 	slot->tid = ts->tid;
 	__atomic_store_n(&slot->used, 1, __ATOMIC_RELEASE);

@@ -157,3 +157,16 @@ load helpers
 	assert_failure 2
 	assert_output "ltruss: error: ./params.yaml:2:289: bad prototype: declarator nested too deep; write it as the C header declares it"
 }
+
+@test "--buffer takes a power of two from 64K to 256M; anything else is an error" {
+	for bad in 3M 32K 512M 0 -1M 1X ''; do
+		run_split ltruss --buffer "$bad" -c /bin/ls /
+		[ "$status" -eq 2 ]
+		assert_equal "$err" "ltruss: error: --buffer needs a power of two from 64K to 256M, such as 4M, not '$bad'; see 'ltruss --help'"
+		[ -z "$out" ]
+	done
+	run_split ltruss --buffer 256M -u 'libc:strlen' /bin/ls /
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(/bin/ls /)" ]
+	grep -q '^libc:strlen("' <<<"$err"
+}

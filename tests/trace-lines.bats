@@ -148,6 +148,32 @@ run_stalled() {
 	[ ! -s ltruss.err ]
 }
 
+@test "--buffer 64K: a stalled ltruss makes the program wait on the small ring, nothing is lost" {
+	run_stalled --buffer 64K
+	[ "$(cat slow.out)" = "done 20000100000" ]
+	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 200000 ]
+	grep -qx 'libfix:fix_add(0x30d3f, 0x1, .*) = 0x30d40' trace.txt
+	[ ! -s ltruss.err ]
+}
+
+# peak_rss_kib BUFFER THREADS CALLS: ltruss's peak RSS tracing spin with --buffer BUFFER.
+peak_rss_kib() {
+	/usr/bin/time -o rss -f %M "$LTRUSS" --buffer "$1" -o trace.txt \
+		-u 'libfix:fix_add' "$PROGS/spin" "$2" "$3" >/dev/null
+	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq $(($2 * $3)) ]
+	cat rss
+}
+
+@test "--buffer sizes ltruss's memory: rings it chose, not the length of the trace" {
+	small=$(peak_rss_kib 64K 4 300000)
+	short=$(peak_rss_kib 64K 4 30000)
+	big=$(peak_rss_kib 16M 4 300000)
+	# Four rings of 16M, cycled through, against four of 64K.
+	[ $((big - small)) -gt $((4 * 12 * 1024)) ]
+	# Ten times the calls on the same rings: no more memory to speak of.
+	[ $((small - short)) -lt 2048 ]
+}
+
 @test "--drop: a stalled ltruss makes events drop, and says how many" {
 	run_stalled --drop
 	[ "$(cat slow.out)" = "done 20000100000" ]
