@@ -70,6 +70,28 @@ typed_trace() {
 	grep -qxF 'libc:chdir("/") = 0' <<<"$err"
 }
 
+@test "a flags value of 0 has its name where the headers give one: F_OK, PROT_NONE" {
+	script='import os, mmap
+print(os.access("/", os.F_OK), os.access("/nonexistent", os.R_OK | os.W_OK))
+mmap.mmap(-1, 4096, prot=0)'
+	run_split ltruss -u 'libc:access,mmap*' /usr/bin/python3 -c "$script"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(/usr/bin/python3 -c "$script")" ]
+	grep -qxF 'libc:access("/", F_OK) = 0' <<<"$err"
+	grep -qxF 'libc:access("/nonexistent", R_OK|W_OK) = -1 ENOENT (No such file or directory)' <<<"$err"
+	grep -Eqx 'libc:mmap(64)?\(NULL, 4096, PROT_NONE, MAP_SHARED\|MAP_ANONYMOUS, -1, 0\) = 0x[0-9a-f]+' <<<"$err"
+}
+
+@test "ls -ld: statx with its flags and mask by name, and errno when it fails; -c counts the error" {
+	run_split ltruss -u 'libc:statx' ls -ld /nonexistent / /usr
+	[ "$status" -eq 2 ]
+	[ "$out" = "$(ls -ld /nonexistent / /usr 2>/dev/null)" ]
+	grep -Eqx 'libc:statx\(AT_FDCWD, "/nonexistent", AT_SYMLINK_NOFOLLOW\|AT_NO_AUTOMOUNT, STATX_[A-Z|_]+, 0x[0-9a-f]+\) = -1 ENOENT \(No such file or directory\)' <<<"$err"
+	grep -Eqx 'libc:statx\(AT_FDCWD, "/", AT_SYMLINK_NOFOLLOW\|AT_NO_AUTOMOUNT, STATX_[A-Z|_]+, 0x[0-9a-f]+\) = 0' <<<"$err"
+	run_split ltruss -c -u 'libc:statx' ls -ld /nonexistent / /usr
+	grep -Eq ' 3 +1 libc:statx$' <<<"$err"
+}
+
 @test "flags and enums by named type" {
 	typed_trace
 	grep -qx 'libtyped:ty_flags(TY_WRONLY|TY_CREAT|TY_APPEND) = 1089' <<<"$err"
