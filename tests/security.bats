@@ -93,3 +93,31 @@ with_session() {
 	[ "$err" = "$NOT_TRACING" ]
 	[ "$(cat trace.txt)" = "+++ exited (status 0) +++" ]
 }
+
+@test "a session whose rings do not fit its file is refused, never mapped past the end" {
+	"$LTRUSS" -o /dev/null -u 'libfix:*' "$PROGS/until" "$BATS_TEST_TMPDIR/stop" \
+		</dev/null >/dev/null 2>ltruss.err 3>&- &
+	tracer=$!
+	for ((i = 0; i < 250; i++)); do
+		fd=$(find "/proc/$tracer/fd" -lname '/memfd:ltruss-session*' -printf '%f\n' 2>/dev/null | head -1)
+		[ -z "$fd" ] || break
+		sleep 0.02
+	done
+	cp --sparse=always "/proc/$tracer/fd/$fd" session
+	touch "$BATS_TEST_TMPDIR/stop"
+	wait "$tracer"
+	# A whole copy is a session the interposer takes (and traces into).
+	chmod 0600 session
+	ino=$(stat -c %i session)
+	plain=$("$PROGS/fix-lazy" 1)
+	run_split env LD_AUDIT="$INTERPOSER" LTRUSS_SESSION="5:$$:$ino" "$PROGS/fix-lazy" 1 5<>session
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ -z "$err" ]
+	# Without its last ring, the header promises more than the file holds.
+	truncate -s -64K session
+	run_split env LD_AUDIT="$INTERPOSER" LTRUSS_SESSION="5:$$:$ino" "$PROGS/fix-lazy" 1 5<>session
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$err" = "ltruss: not tracing: the session was made by another ltruss version or user" ]
+}
