@@ -51,21 +51,6 @@ void console_error(struct console *c, const char *hint, const char *format,
 	c->failed = true;
 }
 
-/* Is entry fn of funcs[] filled in? */
-static bool func_ready(const struct ltr_session *s, uint32_t fn)
-{
-	return __atomic_load_n(&s->funcs[fn].flags, __ATOMIC_ACQUIRE) &
-	       LTR_FN_READY;
-}
-
-/* Entries of funcs[] in use. */
-static uint32_t funcs_used(const struct ltr_session *s)
-{
-	uint32_t n = __atomic_load_n(&s->nfuncs, __ATOMIC_ACQUIRE);
-
-	return n < LTR_MAX_FUNCS ? n : LTR_MAX_FUNCS;
-}
-
 /* A function name, for sorting and counting distinct ones. */
 struct name {
 	const char *lib, *func;
@@ -88,7 +73,7 @@ static int name_compare(const void *a, const void *b)
 static struct name *names_collect(const struct ltr_session *s,
 				  const char *glob, size_t *n)
 {
-	uint32_t used = funcs_used(s), fn;
+	uint32_t used = session_funcs_used(s), fn;
 	struct name *v = calloc(used ? used : 1, sizeof(*v));
 
 	if (!v)
@@ -97,7 +82,7 @@ static struct name *names_collect(const struct ltr_session *s,
 	for (fn = 0; fn < used; fn++) {
 		const char *lib = format_lib(fn), *func = format_func_raw(fn);
 
-		if (!func_ready(s, fn) || (glob && !toggles_match(glob, lib, func)))
+		if (!session_func_ready(s, fn) || (glob && !toggles_match(glob, lib, func)))
 			continue;
 		v[*n].lib = lib;
 		v[*n].func = func;

@@ -18,6 +18,7 @@
 #include "error.h"
 #include "format.h"
 #include "options.h"
+#include "session.h"
 
 static struct console *console;
 static char **cands; /* the candidates of this completion, sorted, unique */
@@ -67,15 +68,12 @@ static void cands_unique(void)
 static void add_functions(const char *text)
 {
 	const struct ltr_session *s = console->s;
-	uint32_t n = __atomic_load_n(&s->nfuncs, __ATOMIC_ACQUIRE), fn;
+	uint32_t n = session_funcs_used(s), fn;
 	bool qualified = strchr(text, ':') != NULL;
 	char full[2 * LTR_GLOB_MAX + 1024];
 
-	if (n > LTR_MAX_FUNCS)
-		n = LTR_MAX_FUNCS;
 	for (fn = 0; fn < n; fn++) {
-		if (!(__atomic_load_n(&s->funcs[fn].flags, __ATOMIC_ACQUIRE) &
-		      LTR_FN_READY))
+		if (!session_func_ready(s, fn))
 			continue;
 		if (!qualified) {
 			cand_add(format_func_raw(fn), text);

@@ -390,11 +390,7 @@ static const struct ltr_func *func_entry(uint32_t fn)
 {
 	const struct ltr_session *s = fmt.session;
 
-	if (fn >= LTR_MAX_FUNCS ||
-	    !(__atomic_load_n(&s->funcs[fn].flags, __ATOMIC_ACQUIRE) &
-	      LTR_FN_READY))
-		return NULL;
-	return &s->funcs[fn];
+	return session_func_ready(s, fn) ? &s->funcs[fn] : NULL;
 }
 
 const char *format_lib(uint32_t fn)

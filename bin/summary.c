@@ -135,13 +135,11 @@ static size_t rows_merge(struct row *rows, size_t n)
 static void table_build(struct table *t, const struct ltr_session *s,
 			bool by_pid)
 {
-	uint32_t nfuncs = __atomic_load_n(&s->nfuncs, __ATOMIC_ACQUIRE);
+	uint32_t nfuncs = session_funcs_used(s);
 	uint32_t nthreads = __atomic_load_n(&s->nthreads, __ATOMIC_ACQUIRE);
 	size_t cap = 64;
 	uint32_t f, th;
 
-	if (nfuncs > LTR_MAX_FUNCS)
-		nfuncs = LTR_MAX_FUNCS;
 	if (nthreads > LTR_MAX_THREADS)
 		nthreads = LTR_MAX_THREADS;
 	memset(t, 0, sizeof(*t));

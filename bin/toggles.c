@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "format.h"
+#include "session.h"
 #include "toggles.h"
 
 #define LOCK_WAIT_MS 1000 /* then the holder is taken to have died */
@@ -187,13 +188,10 @@ static void decide(struct ltr_session *s, uint32_t fn)
 /* Decide the functions registered (and filled in) since the last time. */
 static void decide_new(struct ltr_session *s)
 {
-	uint32_t n = __atomic_load_n(&s->nfuncs, __ATOMIC_ACQUIRE);
+	uint32_t n = session_funcs_used(s);
 
-	if (n > LTR_MAX_FUNCS)
-		n = LTR_MAX_FUNCS;
 	for (; decided < n; decided++) {
-		if (!(__atomic_load_n(&s->funcs[decided].flags, __ATOMIC_ACQUIRE) &
-		      LTR_FN_READY))
+		if (!session_func_ready(s, decided))
 			break; /* entries fill in order: this one next time */
 		if (nrules)
 			decide(s, decided);
