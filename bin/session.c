@@ -31,9 +31,8 @@ static void command_line(char *buf, size_t size, char *const *argv)
 void session_create(struct session_handle *h, const struct options *opts,
 		    bool events)
 {
-	/* The rings start at a page after the header (lib/session.h). */
-	uint64_t rings_offset = (sizeof(struct ltr_session) + 4095) & ~4095ull;
-	uint64_t size = rings_offset + (uint64_t)LTR_MAX_THREADS * opts->ring_size;
+	uint64_t size = ltr_rings_offset() +
+			(uint64_t)LTR_MAX_THREADS * opts->ring_size;
 	struct timespec now;
 	struct ltr_session *s;
 	int fd;
@@ -59,7 +58,6 @@ void session_create(struct session_handle *h, const struct options *opts,
 	s->version = LTR_SESSION_VERSION;
 	s->header_size = (uint32_t)sizeof(*s);
 	s->total_size = size;
-	s->rings_offset = rings_offset;
 	s->ring_size = opts->ring_size;
 	s->owner_uid = (uint32_t)geteuid();
 	/* Always counted: a console may ask for the numbers at any time. */
@@ -85,7 +83,7 @@ void session_create(struct session_handle *h, const struct options *opts,
 	__atomic_store_n(&s->magic, LTR_SESSION_MAGIC, __ATOMIC_RELEASE);
 	h->s = s;
 	h->fd = fd;
-	h->rings = (unsigned char *)s + rings_offset;
+	h->rings = (unsigned char *)s + ltr_rings_offset();
 	h->ring_size = opts->ring_size;
 }
 

@@ -189,9 +189,8 @@ static bool rings_fit(const struct ltr_session *s, int fd)
 	struct stat st;
 
 	return size >= LTR_RING_SIZE_MIN && size <= LTR_RING_SIZE_MAX &&
-	       !(size & (size - 1)) && s->rings_offset >= sizeof(*s) &&
-	       s->rings_offset % 4096 == 0 &&
-	       s->total_size == s->rings_offset +
+	       !(size & (size - 1)) &&
+	       s->total_size == ltr_rings_offset() +
 					(uint64_t)LTR_MAX_THREADS * size &&
 	       fstat(fd, &st) == 0 && (uint64_t)st.st_size >= s->total_size;
 }

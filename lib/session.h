@@ -287,7 +287,8 @@ struct ltr_objrec {
 
 /*
  * The session header, at offset 0 of the mapping; the rings area follows
- * it, at the next page, LTR_MAX_THREADS rings of ring_size bytes.  Its
+ * it, at the next page (ltr_rings_offset()), LTR_MAX_THREADS rings of
+ * ring_size bytes: thread slot i's starts i * ring_size into it.  Its
  * size is an option, so that ltruss's memory (and the program's) is what
  * the user chose: a ring's pages are touched as it fills, and a thread
  * that makes more calls than its ring holds reuses them.
@@ -309,8 +310,7 @@ struct ltr_session {
 	int32_t owner_pid;    /* ltruss's pid (the console checks it lives) */
 	uint64_t start_time;  /* CLOCK_REALTIME ns when the run started */
 	char command[256];    /* the traced command line, for "sessions" */
-	uint64_t rings_offset; /* where thread slot i's ring starts: */
-	uint32_t ring_size;    /* rings_offset + i * ring_size (--buffer) */
+	uint32_t ring_size;    /* bytes of each ring (--buffer) */
 	uint32_t reserved4;
 
 	/* Written by the interposer. */
@@ -340,5 +340,11 @@ struct ltr_session {
 	struct ltr_objrec objects[LTR_MAX_OBJECTS];
 	struct ltr_thread threads[LTR_MAX_THREADS];
 };
+
+/* Where the rings area starts: the first page after the header. */
+static inline uint64_t ltr_rings_offset(void)
+{
+	return (sizeof(struct ltr_session) + 4095) & ~(uint64_t)4095;
+}
 
 #endif

@@ -69,7 +69,7 @@ static void slot_take(struct ltr_tstate *ts)
 		return;
 	}
 	slot = &ltr_session->threads[i];
-	ts->ring = (unsigned char *)ltr_session + ltr_session->rings_offset +
+	ts->ring = (unsigned char *)ltr_session + ltr_rings_offset() +
 		   (uint64_t)i * ltr_ring_size;
 	slot->pid = ts->pid;
 	slot->tid = ts->tid;
