@@ -113,15 +113,12 @@ static void put_text(struct out *o, const char *s)
 /* Append v in decimal, '-' first when negative. */
 static void put_decimal(struct out *o, uint64_t v, bool negative)
 {
-	char tmp[24];
-	size_t n = sizeof(tmp);
+	char tmp[FORMAT_DECIMAL_MAX];
+	char *p = format_decimal(tmp, v, 1);
 
-	do
-		tmp[--n] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
 	if (negative)
-		tmp[--n] = '-';
-	put_bytes(o, tmp + n, sizeof(tmp) - n);
+		*--p = '-';
+	put_bytes(o, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 /* Append v as a signed decimal. */

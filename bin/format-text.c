@@ -57,16 +57,10 @@ static void put_char(struct line *l, char c)
 /* Unsigned decimal, at least width digits (zero-padded). */
 static void put_dec(struct line *l, uint64_t v, int width)
 {
-	char tmp[24];
-	int n = 0;
+	char tmp[FORMAT_DECIMAL_MAX];
+	const char *p = format_decimal(tmp, v, width);
 
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	while (n < width)
-		tmp[n++] = '0';
-	while (n)
-		put_char(l, tmp[--n]);
+	put_mem(l, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 /* Seconds and microseconds of ns: "S.UUUUUU". */

@@ -96,4 +96,25 @@ const char *format_func_raw(uint32_t fn);
 /* A raw symbol name as displayed: demangled unless --no-demangle. */
 const char *format_func_display(const char *raw);
 
+/* Room for any uint64_t in decimal, with a sign. */
+#define FORMAT_DECIMAL_MAX 24
+
+/*
+ * v in decimal, at least width digits (zero-padded, width at most 20),
+ * written to the end of buf; returns where the digits start.  By hand:
+ * both formatters call it for most values of every line.
+ */
+static inline char *format_decimal(char buf[FORMAT_DECIMAL_MAX], uint64_t v,
+				   int width)
+{
+	char *p = buf + FORMAT_DECIMAL_MAX;
+
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (buf + FORMAT_DECIMAL_MAX - p < width)
+		*--p = '0';
+	return p;
+}
+
 #endif
