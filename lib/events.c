@@ -36,7 +36,9 @@ static bool ring_wait(struct ltr_ring *r, uint64_t end)
 
 		if (end - tail <= ltr_ring_size)
 			return true;
-		if (ltr_flags & LTR_F_DROP)
+		/* Tracing stopped while we wait: the session may be gone (creds.c). */
+		if (!(__atomic_load_n(&ltr_flags, __ATOMIC_ACQUIRE) &
+		      LTR_F_TRACE) || (ltr_flags & LTR_F_DROP))
 			return false;
 		if (spins < 64) {
 			__builtin_ia32_pause();
@@ -235,6 +237,18 @@ void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 	if (!ev)
 		return;
 	ev->flags = (uint8_t)why;
+	commit(&ts->slot->ring, ev);
+}
+
+void ltr_event_untraced(struct ltr_tstate *ts, const char *name)
+{
+	struct ltr_event *ev = event_new(ts, LTR_EV_UNTRACED, LTR_UNTRACED_WORDS,
+					 0, 0, ltr_rdtsc(), 0);
+
+	if (!ev)
+		return;
+	ev->w[0] = ev->w[1] = 0;
+	ltr_strlcpy((char *)ev->w, name, 8 * LTR_UNTRACED_WORDS);
 	commit(&ts->slot->ring, ev);
 }
 

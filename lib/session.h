@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define LTR_SESSION_MAGIC 0x316e6f6973734c54ULL /* "TLssion1" */
-#define LTR_SESSION_VERSION 4
+#define LTR_SESSION_VERSION 5
 
 #define LTR_ENV_SESSION "LTRUSS_SESSION" /* "FD:PID:INODE" of the session memfd */
 #define LTR_ENV_SAVED_AUDIT "LTRUSS_SAVED_LD_AUDIT" /* user's own LD_AUDIT */
@@ -176,6 +176,7 @@ enum ltr_event_type {
 	LTR_EV_CALL,      /* a call seen on entry only: as ENTER, no EXIT follows */
 	LTR_EV_UNWOUND,   /* a call ends without returning: flags = LTR_END_* */
 	LTR_EV_THREAD,    /* from here on, the slot's events are thread w[0]'s */
+	LTR_EV_UNTRACED,  /* the process leaves the session (a credential change): w[] holds the function's name, NUL-padded */
 };
 
 /* Why a call ended without returning (LTR_EV_UNWOUND flags). */
@@ -189,6 +190,7 @@ enum ltr_end {
 
 #define LTR_ENTER_WORDS 7
 #define LTR_EXIT_WORDS 4
+#define LTR_UNTRACED_WORDS 2
 
 /* Event flags of ENTER, CALL and EXIT. */
 #define LTR_EVF_ERROR 0x1u /* EXIT: the return is an error; w[3] is errno */

@@ -143,3 +143,7 @@ check_PROGRAMS += tests/progs/bin/until
 tests_progs_bin_until_SOURCES = tests/progs/trace/until.c
 tests_progs_bin_until_LDFLAGS = $(FIX_RPATH)
 tests_progs_bin_until_LDADD = $(FIX_LIB)
+# A root parent whose worker drops to nobody without exec (security.bats).
+check_PROGRAMS += tests/progs/bin/dropper
+tests_progs_bin_dropper_SOURCES = tests/progs/trace/dropper.c
+tests_progs_bin_dropper_CFLAGS = -O1 -fno-builtin

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * creds.c: a process that changes its credentials leaves the session first.
+ *
+ * The session is one shared mapping: every traced process of a run has
+ * all of it, every thread's ring and counters, read-write.  A forked child
+ * inherits it (MAP_SHARED survives fork), with or without -f.  That is
+ * harmless while every process is the user who ran ltruss, but a daemon
+ * traced as root forks workers that drop to another user without exec
+ * (setgroups, setgid, setuid: nginx, sshd, postfix): such a worker would
+ * go on reading, as nobody, what root captures later (the strings of its
+ * calls), and could write what ltruss reads.
+ *
+ * So the functions that change credentials are hooked always, as the wait
+ * family is (lib/hooks.c), also in forked children that are not traced:
+ * the set*id family, setgroups, initgroups, capset, and syscall() when its
+ * number is one of those.  Before the real call, the process leaves the
+ * session: a traced process first puts an UNTRACED event in its ring
+ * (ltruss prints "+++ untraced: setuid changed its credentials +++"), then
+ * tracing stops (ltr_flags = 0, as when ltruss is gone) and the whole
+ * session is replaced, in one mmap(MAP_FIXED), by private zero pages of the
+ * same size.  Other threads of the process that are writing an event at
+ * that moment write into those pages and go on; a thread waiting for room
+ * in its ring sees tracing stopped and gives up.  The memfd itself was
+ * closed at start-up, and once the process is another user it cannot open
+ * ltruss's copy through /proc.  The process runs on untraced and unharmed.
+ *
+ * It is done before the call, because after it other threads of the
+ * program already run with the new credentials; a call that fails costs
+ * the trace of that process.  A call that changes nothing (setgid(getgid())
+ * in a process whose real, effective and saved ids are already that) keeps
+ * the session.  setgroups, initgroups and capset always leave it.
+ *
+ * What this does not see: a credential change made by a system call
+ * instruction of the program's own (not through libc's functions or its
+ * syscall()), by libc internally without a PLT call, or by prctl (securebits,
+ * the bounding set).  Such a process keeps the mapping; see docs/FAULTS.md.
+ */
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "arch/x86_64/cpu.h"
+#include "interposer.h"
+
+#define NO_ID 0xffffffffu /* -1: "leave this id as it is" */
+
+static bool left; /* the session is gone from this process */
+
+/* Does setting the ids of ids[] (NO_ID: unchanged) leave all three ids as they are? */
+static bool ids_unchanged(long getres, const uint32_t *ids, unsigned n)
+{
+	uint32_t cur[3];
+	unsigned i;
+
+	if (ltr_syscall3(getres, (long)&cur[0], (long)&cur[1],
+			 (long)&cur[2]) != 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if (ids[i] != NO_ID &&
+		    (ids[i] != cur[0] || ids[i] != cur[1] || ids[i] != cur[2]))
+			return false;
+	return true;
+}
+
+/* Would system call nr with arguments a, b, c change this process's credentials? */
+static bool creds_change(long nr, long a, long b, long c)
+{
+	uint32_t ids[3] = { (uint32_t)a, (uint32_t)b, (uint32_t)c };
+
+	switch (nr) {
+	case SYS_setuid:
+	case SYS_setfsuid:
+		return !ids_unchanged(SYS_getresuid, ids, 1);
+	case SYS_setreuid:
+		return !ids_unchanged(SYS_getresuid, ids, 2);
+	case SYS_setresuid:
+		return !ids_unchanged(SYS_getresuid, ids, 3);
+	case SYS_setgid:
+	case SYS_setfsgid:
+		return !ids_unchanged(SYS_getresgid, ids, 1);
+	case SYS_setregid:
+		return !ids_unchanged(SYS_getresgid, ids, 2);
+	case SYS_setresgid:
+		return !ids_unchanged(SYS_getresgid, ids, 3);
+	case SYS_setgroups:
+	case SYS_capset:
+		return true;
+	}
+	return false;
+}
+
+/* Leave the session before a credential change made by function name. */
+static void creds_leave(const char *name)
+{
+	uint64_t size = ltr_rings_offset() +
+			(uint64_t)LTR_MAX_THREADS * ltr_ring_size;
+	bool traced = !ltr_forked() && ltr_flags;
+	struct ltr_tstate *ts;
+	void *p;
+
+	if (__atomic_exchange_n(&left, true, __ATOMIC_ACQ_REL))
+		return;
+	if (traced && (ltr_flags & LTR_F_TRACE) && (ts = ltr_thread_self()) &&
+	    !ts->busy && !ts->shared_slot) {
+		ts->busy = 1;
+		ltr_event_untraced(ts, name);
+		ts->busy = 0;
+	} else if (traced) {
+		ltr_warn(name, "the process changes its credentials: it is not traced from here on");
+	}
+	__atomic_store_n(&ltr_flags, 0, __ATOMIC_RELEASE);
+	p = (void *)ltr_syscall6(SYS_mmap, (long)ltr_session, (long)size,
+				 PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
+					 MAP_NORESERVE, -1, 0);
+	/* Without spare address space, unmapping is still better than leaking. */
+	if (p != (void *)ltr_session)
+		ltr_syscall3(SYS_munmap, (long)ltr_session, (long)size, 0);
+}
+
+/* Leave the session if system call nr, made by function name, changes credentials. */
+static void creds_check(const char *name, long nr, long a, long b, long c)
+{
+	if (ltr_session && !__atomic_load_n(&left, __ATOMIC_ACQUIRE) &&
+	    creds_change(nr, a, b, c))
+		creds_leave(name);
+}
+
+#define REAL(h) ((long (*)(long, long, long))ltr_hook_real[h])
+
+/* A credential function's hook: report it, leave the session, call it. */
+static long creds_hook(enum ltr_hook h, const char *name, long nr, long a,
+		       long b, long c)
+{
+	ltr_hook_note(h, (uint64_t)a, (uint64_t)b, (uint64_t)c);
+	creds_check(name, nr, a, b, c);
+	return REAL(h)(a, b, c);
+}
+
+/* The hooks themselves: one line each, their real function's own arguments. */
+#define CREDS_HOOK(fn, h, nr)                                       \
+	long ltr_hook_##fn(long a, long b, long c)                  \
+	{                                                           \
+		return creds_hook(h, #fn, nr, a, b, c);             \
+	}
+
+CREDS_HOOK(setuid, LTR_H_SETUID, SYS_setuid)
+CREDS_HOOK(setreuid, LTR_H_SETREUID, SYS_setreuid)
+CREDS_HOOK(setresuid, LTR_H_SETRESUID, SYS_setresuid)
+CREDS_HOOK(setfsuid, LTR_H_SETFSUID, SYS_setfsuid)
+CREDS_HOOK(setgid, LTR_H_SETGID, SYS_setgid)
+CREDS_HOOK(setregid, LTR_H_SETREGID, SYS_setregid)
+CREDS_HOOK(setresgid, LTR_H_SETRESGID, SYS_setresgid)
+CREDS_HOOK(setfsgid, LTR_H_SETFSGID, SYS_setfsgid)
+CREDS_HOOK(setgroups, LTR_H_SETGROUPS, SYS_setgroups)
+CREDS_HOOK(capset, LTR_H_CAPSET, SYS_capset)
+
+/* seteuid(e) is setresuid(-1, e, -1); setegid likewise. */
+long ltr_hook_seteuid(long e)
+{
+	ltr_hook_note(LTR_H_SETEUID, (uint64_t)e, 0, 0);
+	creds_check("seteuid", SYS_setresuid, -1, e, -1);
+	return REAL(LTR_H_SETEUID)(e, 0, 0);
+}
+
+long ltr_hook_setegid(long e)
+{
+	ltr_hook_note(LTR_H_SETEGID, (uint64_t)e, 0, 0);
+	creds_check("setegid", SYS_setresgid, -1, e, -1);
+	return REAL(LTR_H_SETEGID)(e, 0, 0);
+}
+
+/* initgroups sets the supplementary groups inside libc, without a PLT call. */
+long ltr_hook_initgroups(long user, long group)
+{
+	ltr_hook_note(LTR_H_INITGROUPS, (uint64_t)user, (uint64_t)group, 0);
+	creds_check("initgroups", SYS_setgroups, 0, 0, 0);
+	return REAL(LTR_H_INITGROUPS)(user, group, 0);
+}
+
+/*
+ * syscall(nr, ...): the way C programs make a system call raw.  Its six
+ * arguments are passed on whatever nr takes (reading an unused register
+ * or stack word of the caller's frame is harmless).
+ */
+long ltr_hook_syscall(long nr, long a, long b, long c, long d, long e, long f)
+{
+	ltr_hook_note(LTR_H_SYSCALL, (uint64_t)nr, (uint64_t)a, (uint64_t)b);
+	creds_check("syscall", nr, a, b, c);
+	return ((long (*)(long, long, long, long, long, long,
+			  long))ltr_hook_real[LTR_H_SYSCALL])(nr, a, b, c, d, e,
+							       f);
+}
