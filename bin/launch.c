@@ -112,7 +112,11 @@ static void forward_interrupt(int sig, siginfo_t *si, void *context)
 /*
  * Forward termination requests and interrupts to the program.  An
  * interrupt ltruss was started with ignored (a background job, nohup)
- * stays ignored, as it does in the program, which inherits it.
+ * stays ignored, as it does in the program, which inherits it.  SIGPIPE
+ * is ignored (the program, forked before, keeps its own): when the reader
+ * of the trace goes away (`ltruss prog 2>&1 | head`), ltruss goes on
+ * draining the rings and waiting, quietly, so that the program runs on
+ * unharmed, as strace does.
  */
 static void install_signal_handlers(void)
 {
@@ -132,6 +136,7 @@ static void install_signal_handlers(void)
 		if (sigaction(interrupts[i], NULL, &old) == 0 &&
 		    old.sa_handler != SIG_IGN)
 			sigaction(interrupts[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 }
 
 /*

@@ -14,6 +14,8 @@
  * its children see exactly the environment they would have had.
  */
 #include <fcntl.h>
+#include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -51,6 +53,32 @@ static void check_shadow_stack(void)
 	}
 }
 
+#define SIGPIPE_BIT (1ull << (SIGPIPE - 1))
+
+/*
+ * Write n bytes of buf to the program's stderr, which may be a pipe whose
+ * reader is gone: SIGPIPE is blocked meanwhile, and one the write raised
+ * is taken back, so that a message of ours never kills the program.
+ */
+static void write_stderr(const char *buf, size_t n)
+{
+	uint64_t block = SIGPIPE_BIT, old, pending = 0;
+	struct timespec zero = { 0, 0 };
+	bool was_pending;
+
+	ltr_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, (long)&block, (long)&old,
+		     8, 0, 0);
+	ltr_syscall3(SYS_rt_sigpending, (long)&pending, 8, 0);
+	was_pending = pending & SIGPIPE_BIT;
+	ltr_syscall3(SYS_write, 2, (long)buf, (long)n);
+	pending = 0;
+	ltr_syscall3(SYS_rt_sigpending, (long)&pending, 8, 0);
+	if (!was_pending && (pending & SIGPIPE_BIT))
+		ltr_syscall6(SYS_rt_sigtimedwait, (long)&block, 0, (long)&zero,
+			     8, 0, 0);
+	ltr_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
+}
+
 void ltr_warn(const char *msg, const char *detail)
 {
 	char line[512];
@@ -68,7 +96,7 @@ void ltr_warn(const char *msg, const char *detail)
 	}
 	if (n < sizeof(line) - 1)
 		line[n++] = '\n';
-	ltr_syscall3(SYS_write, 2, (long)line, (long)n);
+	write_stderr(line, n);
 }
 
 /* The value of environment variable name (name without '='), or NULL. */

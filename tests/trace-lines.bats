@@ -128,6 +128,35 @@ exited - -"
 	[ "$(grep -c '^libfix:fix_add' trace.txt)" -gt 0 ]
 }
 
+@test "the trace's reader goes away (| head): ltruss ends quietly, the program runs on unharmed" {
+	plain=$("$PROGS/spin" 1 200000)
+	"$LTRUSS" -u 'libfix:fix_add' "$PROGS/spin" 1 200000 2>&1 >out.txt </dev/null | head -1 >first.txt
+	statuses=("${PIPESTATUS[@]}")
+	# The program's own status and all of its output: it was never signalled.
+	[ "${statuses[0]}" -eq 0 ]
+	[ "$(cat out.txt)" = "$plain" ]
+	[ "$(cat first.txt)" = "libfix:fix_add(0, 0x1, 0) = 0x1" ]
+}
+
+@test "ltruss killed while the program's stderr is a pipe nobody reads: the program still finishes" {
+	mkfifo gone
+	# The pipe's only reader closes it at once; the program inherits it as stderr.
+	(exec 3<gone; exec 3<&-) &
+	reader=$!
+	"$LTRUSS" -o trace.txt -u 'libfix:*' "$PROGS/slow" 3000000 400 "$PWD/slow.out" </dev/null 2>gone &
+	pid=$!
+	wait "$reader"
+	sleep 0.2
+	kill -KILL "$pid"
+	wait "$pid" || true
+	# No "ltruss has gone away" written into the dead pipe, no SIGPIPE.
+	for i in $(seq 1 100); do
+		[ -s slow.out ] && break
+		sleep 0.1
+	done
+	[ "$(cat slow.out)" = "done 4500001500000" ]
+}
+
 # run_stalled OPTIONS...: trace the slow fixture (200000 calls over 400 ms)
 # to trace.txt while ltruss is stopped for 0.6 s; its stderr in ltruss.err.
 run_stalled() {
