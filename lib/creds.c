@@ -181,13 +181,18 @@ long ltr_hook_initgroups(long user, long group)
 /*
  * syscall(nr, ...): the way C programs make a system call raw.  Its six
  * arguments are passed on whatever nr takes (reading an unused register
- * or stack word of the caller's frame is harmless).
+ * or stack word of the caller's frame is harmless).  An entry into
+ * seccomp made through it is noted too (lib/seccomp.c).
  */
 long ltr_hook_syscall(long nr, long a, long b, long c, long d, long e, long f)
 {
+	uint64_t t0 = ltr_now();
+	long r;
+
 	ltr_hook_note(LTR_H_SYSCALL, (uint64_t)nr, (uint64_t)a, (uint64_t)b);
 	creds_check("syscall", nr, a, b, c);
-	return ((long (*)(long, long, long, long, long, long,
-			  long))ltr_hook_real[LTR_H_SYSCALL])(nr, a, b, c, d, e,
-							       f);
+	r = ((long (*)(long, long, long, long, long, long,
+		       long))ltr_hook_real[LTR_H_SYSCALL])(nr, a, b, c, d, e, f);
+	ltr_seccomp_syscall(nr, a, b, c, r, t0);
+	return r;
 }

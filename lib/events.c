@@ -18,12 +18,20 @@
 #include "interposer.h"
 
 #define ALIVE_CHECK_EVERY 64 /* sleeps between checks that ltruss lives */
+#define SECCOMP_SPINS (1u << 24) /* pauses (about a second) before a drop */
 
 /* Stop tracing this process: ltruss, the only reader, is gone. */
 static void detach(void)
 {
 	ltr_flags = 0;
 	ltr_warn("ltruss has gone away", "the program runs on untraced");
+}
+
+/* May the ring wait sleep and check on ltruss (seccomp may forbid it)? */
+static bool can_sleep(void)
+{
+	return ltr_sys_ok(SYS_sched_yield) && ltr_sys_ok(SYS_nanosleep) &&
+	       ltr_sys_ok(SYS_kill);
 }
 
 /* Wait until the ring has room up to head end; false to give up (drop, detach). */
@@ -41,6 +49,11 @@ static bool ring_wait(struct ltr_ring *r, uint64_t end)
 		      LTR_F_TRACE) || (ltr_flags & LTR_F_DROP))
 			return false;
 		if (spins < 64) {
+			__builtin_ia32_pause();
+		} else if (unlikely(!can_sleep())) {
+			/* Under seccomp: spin a while, then drop rather than be killed. */
+			if (spins > SECCOMP_SPINS)
+				return false;
 			__builtin_ia32_pause();
 		} else if (spins < 128) {
 			ltr_syscall3(SYS_sched_yield, 0, 0, 0);
@@ -232,7 +245,7 @@ void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		       enum ltr_end why)
 {
 	struct ltr_event *ev = event_new(ts, LTR_EV_UNWOUND, 0, fr->fn,
-					 level_of(ts, fr), ltr_rdtsc(), 0);
+					 level_of(ts, fr), ltr_now(), 0);
 
 	if (!ev)
 		return;
@@ -243,7 +256,7 @@ void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 void ltr_event_untraced(struct ltr_tstate *ts, const char *name)
 {
 	struct ltr_event *ev = event_new(ts, LTR_EV_UNTRACED, LTR_UNTRACED_WORDS,
-					 0, 0, ltr_rdtsc(), 0);
+					 0, 0, ltr_now(), 0);
 
 	if (!ev)
 		return;
@@ -255,7 +268,7 @@ void ltr_event_untraced(struct ltr_tstate *ts, const char *name)
 void ltr_event_thread(struct ltr_tstate *ts)
 {
 	struct ltr_event *ev = event_new(ts, LTR_EV_THREAD, 1, 0, 0,
-					 ltr_rdtsc(), 0);
+					 ltr_now(), 0);
 
 	if (!ev)
 		return;

@@ -6,7 +6,8 @@
  * real return addresses back before anything walks the stack; _exit,
  * _Exit and, with -f, the wait family (lib/process.c) tell how processes
  * end; the credential functions (lib/creds.c) make a process leave the
- * session, also in a forked child that is not traced.  la_symbind64 binds
+ * session, also in a forked child that is not traced; prctl and syscall
+ * tell when the program enters seccomp (lib/seccomp.c).  la_symbind64 binds
  * these names to the hooks, which call the real function.  When the selection names one of them too, it is reported on
  * entry (it cannot be traced on return: the hook is in the way).
  */
@@ -54,6 +55,7 @@ static const struct {
 	CREDS(LTR_H_CAPSET, "capset", ltr_hook_capset),
 	CREDS(LTR_H_SYSCALL, "syscall", ltr_hook_syscall),
 #undef CREDS
+	[LTR_H_PRCTL] = { "prctl", ltr_hook_prctl, false, false },
 };
 
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)

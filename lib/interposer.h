@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/x86_64/cpu.h"
 #include "session.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -175,7 +176,7 @@ enum ltr_hook {
 	LTR_H_SETUID, LTR_H_SETEUID, LTR_H_SETREUID, LTR_H_SETRESUID,
 	LTR_H_SETFSUID, LTR_H_SETGID, LTR_H_SETEGID, LTR_H_SETREGID,
 	LTR_H_SETRESGID, LTR_H_SETFSGID, LTR_H_SETGROUPS, LTR_H_INITGROUPS,
-	LTR_H_CAPSET, LTR_H_SYSCALL,
+	LTR_H_CAPSET, LTR_H_SYSCALL, LTR_H_PRCTL,
 	LTR_H_COUNT
 };
 
@@ -221,6 +222,42 @@ long ltr_hook_setgroups(long a, long b, long c);
 long ltr_hook_initgroups(long user, long group);
 long ltr_hook_capset(long a, long b, long c);
 long ltr_hook_syscall(long nr, long a, long b, long c, long d, long e, long f);
+long ltr_hook_prctl(long option, long a2, long a3, long a4, long a5);
+
+/* ---- seccomp (seccomp.c) ---------------------------------------------- */
+
+/* Set once the program entered seccomp: our system calls are checked. */
+extern bool ltr_seccomp;
+
+/* May system call nr (one of the hot path's own) be made under seccomp? */
+bool ltr_sys_ok_slow(long nr);
+
+/* May the interposer make system call nr now, without being killed? */
+static inline bool ltr_sys_ok(long nr)
+{
+	return likely(!__atomic_load_n(&ltr_seccomp, __ATOMIC_RELAXED)) ||
+	       ltr_sys_ok_slow(nr);
+}
+
+/*
+ * After system call nr (a, b, c) returned r: note an entry into seccomp.
+ * t0 is the time-stamp counter read before the call.
+ */
+void ltr_seccomp_syscall(long nr, long a, long b, long c, long r, uint64_t t0);
+
+/* Set once the time-stamp counter faults (strict seccomp): ltr_now() counts. */
+extern bool ltr_no_tsc;
+
+/* A made-up timestamp, one tick after the last, for when rdtsc faults. */
+uint64_t ltr_fake_tsc(void);
+
+/* The timestamp of an event: the time-stamp counter, where it may be read. */
+static inline uint64_t ltr_now(void)
+{
+	if (unlikely(__atomic_load_n(&ltr_no_tsc, __ATOMIC_RELAXED)))
+		return ltr_fake_tsc();
+	return ltr_rdtsc();
+}
 
 /* Put back the real return addresses of every frame of this thread. */
 void ltr_frames_restore(void);

@@ -42,7 +42,7 @@ void ltr_process_register(void)
 /* Is this the process that registered self (not a vfork child)? */
 static bool is_self(void)
 {
-	return self && !ltr_forked() &&
+	return self && !ltr_forked() && ltr_sys_ok(SYS_getpid) &&
 	       self->pid == (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 }
 

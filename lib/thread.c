@@ -108,6 +108,10 @@ struct ltr_tstate *ltr_thread_create(void)
 	int32_t pid, tid;
 	void *p;
 
+	/* Under seccomp, a thread that cannot make these is not traced. */
+	if (!ltr_sys_ok(SYS_getpid) || !ltr_sys_ok(SYS_gettid) ||
+	    !ltr_sys_ok(SYS_mmap) || !ltr_sys_ok(SYS_tgkill))
+		return NULL;
 	pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 	tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
 	ts = state_reuse(pid, tid);

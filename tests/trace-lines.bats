@@ -157,6 +157,19 @@ exited - -"
 	[ "$(cat slow.out)" = "done 4500001500000" ]
 }
 
+@test "seccomp, strict or a filter: ltruss's own system calls never kill the program, every call is traced" {
+	for mode in strict filter; do
+		plain=$("$PROGS/sandboxed" "$mode" 200000)
+		# Small rings: the program waits for ltruss again and again.
+		run_split ltruss --buffer 64K -o trace.txt -u 'libfix:fix_add' "$PROGS/sandboxed" "$mode" 200000
+		[ "$status" -eq 0 ]
+		[ "$out" = "$plain" ]
+		[ -z "$err" ]
+		[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 200001 ]
+		[ "$(tail -1 trace.txt)" = "+++ exited (status 0) +++" ]
+	done
+}
+
 # run_stalled OPTIONS...: trace the slow fixture (200000 calls over 400 ms)
 # to trace.txt while ltruss is stopped for 0.6 s; its stderr in ltruss.err.
 run_stalled() {
