@@ -31,6 +31,7 @@
 #include "error.h"
 #include "launch.h"
 #include "paths.h"
+#include "session.h"
 
 extern char **environ;
 
@@ -80,9 +81,14 @@ static char **child_environment(const char *interposer, int session_fd,
 	}
 	if (fstat(session_fd, &st) < 0)
 		perror_msg_and_die("cannot stat the session");
-	/* FD:PID:INODE: exec'd children without the fd reopen it from ltruss. */
-	if (asprintf(&env[k++], LTR_ENV_SESSION "=%d:%d:%llu", session_fd,
-		     (int)getpid(), (unsigned long long)st.st_ino) < 0)
+	/*
+	 * FD:PID:INODE: exec'd children without the fd reopen it from ltruss;
+	 * then ltruss's user and pid namespaces, to say why one in another
+	 * namespace cannot.
+	 */
+	if (asprintf(&env[k++], LTR_ENV_SESSION "=%d:%d:%llu:%u:%u", session_fd,
+		     (int)getpid(), (unsigned long long)st.st_ino,
+		     session_ns_inode("user"), session_ns_inode("pid")) < 0)
 		error_msg_and_die("out of memory");
 	env[k] = NULL;
 	return env;

@@ -272,6 +272,6 @@ void ltr_event_thread(struct ltr_tstate *ts)
 
 	if (!ev)
 		return;
-	ev->w[0] = (uint64_t)ts->tid;
+	ev->w[0] = (uint64_t)ts->slot->tid; /* as ltruss sees it */
 	commit(&ts->slot->ring, ev);
 }

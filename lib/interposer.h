@@ -224,6 +224,17 @@ long ltr_hook_capset(long a, long b, long c);
 long ltr_hook_syscall(long nr, long a, long b, long c, long d, long e, long f);
 long ltr_hook_prctl(long option, long a2, long a3, long a4, long a5);
 
+/* ---- pid namespaces (pidns.c) ----------------------------------------- */
+
+/* This process's namespace of kind ("pid", "user"): its inode number, 0 if unknown. */
+uint32_t ltr_ns_inode(const char *kind);
+
+/* This process's pid namespace (an inode number), 0 if unknown. */
+uint32_t ltr_pidns_self(void);
+
+/* The calling thread's pid and tid as ltruss sees them. */
+void ltr_pidns_view(int32_t *pid, int32_t *tid);
+
 /* ---- seccomp (seccomp.c) ---------------------------------------------- */
 
 /* Set once the program entered seccomp: our system calls are checked. */

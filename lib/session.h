@@ -255,7 +255,7 @@ struct ltr_ring {
 	char pad2[56];
 };
 
-/* One thread slot: written only by its thread (no atomics). */
+/* One thread slot: written only by its thread (no atomics); ids as ltruss sees them. */
 struct ltr_thread {
 	int32_t pid;
 	int32_t tid;
@@ -270,11 +270,17 @@ struct ltr_thread {
 #define LTR_PROC_EXITED 2 /* status is the exit status */
 #define LTR_PROC_REAPED 3 /* status is the wait status its parent got */
 
-/* A traced process, registered by itself; it writes its exit status too. */
+/*
+ * A traced process, registered by itself; it writes its exit status too.
+ * pid is as ltruss sees it; local_pid as its own pid namespace (pidns)
+ * does, where its parent may reap it.
+ */
 struct ltr_process {
 	int32_t pid;
 	uint32_t state;  /* LTR_PROC_*; atomic */
 	int32_t status;
+	int32_t local_pid;
+	uint32_t pidns;
 	uint32_t reserved;
 };
 
@@ -313,7 +319,7 @@ struct ltr_session {
 	uint64_t start_time;  /* CLOCK_REALTIME ns when the run started */
 	char command[256];    /* the traced command line, for "sessions" */
 	uint32_t ring_size;    /* bytes of each ring (--buffer) */
-	uint32_t reserved4;
+	uint32_t reader_pidns; /* ltruss's pid namespace (inode of /proc/self/ns/pid) */
 
 	/* Written by the interposer. */
 	uint32_t nfuncs;      /* atomic: entries of funcs[] in use */
