@@ -62,30 +62,29 @@ static bool ids_unchanged(long getres, const uint32_t *ids, unsigned n)
 	return true;
 }
 
+/* The system calls that set ids: how many they take, and where to read the current ones. */
+static const struct {
+	long nr, getres;
+	unsigned nids;
+} id_calls[] = {
+	{ SYS_setuid, SYS_getresuid, 1 },    { SYS_setfsuid, SYS_getresuid, 1 },
+	{ SYS_setreuid, SYS_getresuid, 2 },  { SYS_setresuid, SYS_getresuid, 3 },
+	{ SYS_setgid, SYS_getresgid, 1 },    { SYS_setfsgid, SYS_getresgid, 1 },
+	{ SYS_setregid, SYS_getresgid, 2 },  { SYS_setresgid, SYS_getresgid, 3 },
+};
+
 /* Would system call nr with arguments a, b, c change this process's credentials? */
 static bool creds_change(long nr, long a, long b, long c)
 {
 	uint32_t ids[3] = { (uint32_t)a, (uint32_t)b, (uint32_t)c };
+	size_t i;
 
-	switch (nr) {
-	case SYS_setuid:
-	case SYS_setfsuid:
-		return !ids_unchanged(SYS_getresuid, ids, 1);
-	case SYS_setreuid:
-		return !ids_unchanged(SYS_getresuid, ids, 2);
-	case SYS_setresuid:
-		return !ids_unchanged(SYS_getresuid, ids, 3);
-	case SYS_setgid:
-	case SYS_setfsgid:
-		return !ids_unchanged(SYS_getresgid, ids, 1);
-	case SYS_setregid:
-		return !ids_unchanged(SYS_getresgid, ids, 2);
-	case SYS_setresgid:
-		return !ids_unchanged(SYS_getresgid, ids, 3);
-	case SYS_setgroups:
-	case SYS_capset:
+	if (nr == SYS_setgroups || nr == SYS_capset)
 		return true;
-	}
+	for (i = 0; i < sizeof(id_calls) / sizeof(id_calls[0]); i++)
+		if (id_calls[i].nr == nr)
+			return !ids_unchanged(id_calls[i].getres, ids,
+					      id_calls[i].nids);
 	return false;
 }
 

@@ -113,18 +113,22 @@ exited - -"
 	[ "$(tail -1 <<<"$err")" = "+++ killed by SIGKILL +++" ]
 }
 
-@test "ltruss killed: the program goes on untraced and finishes" {
-	"$LTRUSS" -o trace.txt -u 'libfix:*' "$PROGS/slow" 3000000 400 "$PWD/slow.out" </dev/null 2>ltruss.err &
-	pid=$!
+# kill_tracer PID: SIGKILL ltruss PID (tracing the slow fixture into
+# slow.out) after 0.2 s; its orphaned program must then finish on its own.
+kill_tracer() {
 	sleep 0.2
-	kill -KILL "$pid"
-	wait "$pid" || true
-	# the orphaned program must finish on its own, with the right result
+	kill -KILL "$1"
+	wait "$1" || true
 	for i in $(seq 1 100); do
 		[ -s slow.out ] && break
 		sleep 0.1
 	done
 	[ "$(cat slow.out)" = "done 4500001500000" ]
+}
+
+@test "ltruss killed: the program goes on untraced and finishes" {
+	"$LTRUSS" -o trace.txt -u 'libfix:*' "$PROGS/slow" 3000000 400 "$PWD/slow.out" </dev/null 2>ltruss.err &
+	kill_tracer $!
 	[ "$(grep -c '^libfix:fix_add' trace.txt)" -gt 0 ]
 }
 
@@ -146,15 +150,8 @@ exited - -"
 	"$LTRUSS" -o trace.txt -u 'libfix:*' "$PROGS/slow" 3000000 400 "$PWD/slow.out" </dev/null 2>gone &
 	pid=$!
 	wait "$reader"
-	sleep 0.2
-	kill -KILL "$pid"
-	wait "$pid" || true
 	# No "ltruss has gone away" written into the dead pipe, no SIGPIPE.
-	for i in $(seq 1 100); do
-		[ -s slow.out ] && break
-		sleep 0.1
-	done
-	[ "$(cat slow.out)" = "done 4500001500000" ]
+	kill_tracer "$pid"
 }
 
 @test "seccomp, strict or a filter: ltruss's own system calls never kill the program, every call is traced" {
