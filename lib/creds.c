@@ -185,7 +185,8 @@ long ltr_hook_initgroups(long user, long group)
  */
 long ltr_hook_syscall(long nr, long a, long b, long c, long d, long e, long f)
 {
-	uint64_t t0 = ltr_now();
+	/* Read only for the calls that may enter seccomp (lib/seccomp.c). */
+	uint64_t t0 = nr == SYS_seccomp || nr == SYS_prctl ? ltr_now() : 0;
 	long r;
 
 	ltr_hook_note(LTR_H_SYSCALL, (uint64_t)nr, (uint64_t)a, (uint64_t)b);

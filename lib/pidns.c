@@ -68,6 +68,8 @@ uint32_t ltr_pidns_self(void)
 
 	if (pid == __atomic_load_n(&cached_pid, __ATOMIC_ACQUIRE))
 		return cached_ns;
+	if (!ltr_sys_ok(SYS_readlinkat))
+		return 0;
 	cached_ns = ltr_ns_inode("pid");
 	__atomic_store_n(&cached_pid, pid, __ATOMIC_RELEASE);
 	return cached_ns;
@@ -82,7 +84,9 @@ void ltr_pidns_view(int32_t *pid, int32_t *tid)
 
 	*pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 	*tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
-	if (ns == 0 || ns == ltr_session->reader_pidns)
+	if (ns == 0 || ns == ltr_session->reader_pidns ||
+	    !ltr_sys_ok(SYS_openat) || !ltr_sys_ok(SYS_read) ||
+	    !ltr_sys_ok(SYS_close))
 		return;
 	fd = ltr_syscall6(SYS_openat, AT_FDCWD, (long)"/proc/thread-self/status",
 			  O_RDONLY | O_CLOEXEC, 0, 0, 0);

@@ -5,7 +5,8 @@
  * The hot path makes a few system calls of its own: the ring wait
  * (sched_yield, nanosleep, and kill to see whether ltruss lives), string
  * copies (process_vm_readv), a new thread's state (getpid, gettid, mmap,
- * tgkill), the alternate-stack check (sigaltstack).  A program under
+ * tgkill; in another pid namespace, readlinkat, openat, read and close of
+ * /proc: lib/pidns.c), the alternate-stack check (sigaltstack).  A program under
  * SECCOMP_MODE_STRICT may only read, write, exit and sigreturn, and a
  * filter may kill it for anything else: one of our calls made after the
  * program entered seccomp would kill it, typically when ltruss falls
@@ -49,6 +50,7 @@
 static const long ours[] = {
 	SYS_sched_yield, SYS_nanosleep, SYS_kill, SYS_process_vm_readv,
 	SYS_getpid, SYS_gettid, SYS_mmap, SYS_tgkill, SYS_sigaltstack,
+	SYS_readlinkat, SYS_openat, SYS_read, SYS_close,
 };
 #define NOURS (sizeof(ours) / sizeof(ours[0]))
 #define ALL_OURS ((1u << NOURS) - 1)
