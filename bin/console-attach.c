@@ -50,8 +50,7 @@ static enum verdict session_map(const struct registry_entry *e,
 	if (kill(e->pid, 0) < 0)
 		return errno == ESRCH ? SESSION_STALE : SESSION_FOREIGN;
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", e->pid, e->fd);
-	/* An entry may name any descriptor: never wait in the open of a FIFO. */
-	fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT)
 		return SESSION_STALE;
 	if (fd < 0 && (errno == EACCES || errno == EPERM))
