@@ -28,8 +28,11 @@
  * It is done before the call, because after it other threads of the
  * program already run with the new credentials; a call that fails costs
  * the trace of that process.  A call that changes nothing (setgid(getgid())
- * in a process whose real, effective and saved ids are already that) keeps
- * the session.  setgroups, initgroups and capset always leave it.
+ * in a process whose real, effective and saved ids are already that), or
+ * one the process lacks the capability for (it fails: a non-root program
+ * trying setgroups), keeps the session.  setgroups and initgroups leave it
+ * whenever the process has CAP_SETGID, capset whenever it has any
+ * capability.
  *
  * What this does not see: a credential change made by a system call
  * instruction of the program's own (not through libc's functions or its
@@ -62,29 +65,66 @@ static bool ids_unchanged(long getres, const uint32_t *ids, unsigned n)
 	return true;
 }
 
-/* The system calls that set ids: how many they take, and where to read the current ones. */
+#define CAP_SETGID_BIT (1u << 6)
+#define CAP_SETUID_BIT (1u << 7)
+
+/*
+ * The system calls that set ids: how many they take, where to read the
+ * current ones, and the capability without which they change nothing
+ * (ltruss refuses set-uid programs, so an unprivileged traced process has
+ * one id of each kind, and may only set that one).
+ */
 static const struct {
 	long nr, getres;
 	unsigned nids;
+	uint32_t cap;
 } id_calls[] = {
-	{ SYS_setuid, SYS_getresuid, 1 },    { SYS_setfsuid, SYS_getresuid, 1 },
-	{ SYS_setreuid, SYS_getresuid, 2 },  { SYS_setresuid, SYS_getresuid, 3 },
-	{ SYS_setgid, SYS_getresgid, 1 },    { SYS_setfsgid, SYS_getresgid, 1 },
-	{ SYS_setregid, SYS_getresgid, 2 },  { SYS_setresgid, SYS_getresgid, 3 },
+	{ SYS_setuid, SYS_getresuid, 1, CAP_SETUID_BIT },
+	{ SYS_setfsuid, SYS_getresuid, 1, CAP_SETUID_BIT },
+	{ SYS_setreuid, SYS_getresuid, 2, CAP_SETUID_BIT },
+	{ SYS_setresuid, SYS_getresuid, 3, CAP_SETUID_BIT },
+	{ SYS_setgid, SYS_getresgid, 1, CAP_SETGID_BIT },
+	{ SYS_setfsgid, SYS_getresgid, 1, CAP_SETGID_BIT },
+	{ SYS_setregid, SYS_getresgid, 2, CAP_SETGID_BIT },
+	{ SYS_setresgid, SYS_getresgid, 3, CAP_SETGID_BIT },
+	{ SYS_setgroups, 0, 0, CAP_SETGID_BIT },
 };
 
-/* Would system call nr with arguments a, b, c change this process's credentials? */
+/* This process's capabilities 0-31: effective, or permitted; all if unknown. */
+static uint32_t caps(bool permitted)
+{
+	struct {
+		uint32_t version;
+		int pid;
+	} hdr = { 0x20080522 /* _LINUX_CAPABILITY_VERSION_3 */, 0 };
+	struct {
+		uint32_t effective, permitted, inheritable;
+	} data[2];
+
+	if (ltr_syscall3(SYS_capget, (long)&hdr, (long)data, 0) != 0)
+		return ~0u;
+	return permitted ? data[0].permitted | data[1].permitted
+			 : data[0].effective;
+}
+
+/*
+ * Would system call nr with arguments a, b, c change this process's
+ * credentials?  A call it has no capability for fails, and keeps the
+ * session (a non-root program trying setgroups or setuid(0)).
+ */
 static bool creds_change(long nr, long a, long b, long c)
 {
 	uint32_t ids[3] = { (uint32_t)a, (uint32_t)b, (uint32_t)c };
 	size_t i;
 
-	if (nr == SYS_setgroups || nr == SYS_capset)
-		return true;
+	if (nr == SYS_capset)
+		return caps(true) != 0;
 	for (i = 0; i < sizeof(id_calls) / sizeof(id_calls[0]); i++)
 		if (id_calls[i].nr == nr)
-			return !ids_unchanged(id_calls[i].getres, ids,
-					      id_calls[i].nids);
+			return (caps(false) & id_calls[i].cap) &&
+			       (!id_calls[i].nids ||
+				!ids_unchanged(id_calls[i].getres, ids,
+					       id_calls[i].nids));
 	return false;
 }
 

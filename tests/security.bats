@@ -138,6 +138,25 @@ worker: 0 sessions opened through /proc" ]
 	done
 }
 
+@test "a non-root program whose setgroups and setuid(0) fail stays traced" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run as another user"
+	# (The test's directory is not nobody's to read: the script is inline.)
+	try='import os
+for attempt in (lambda: os.setgroups([]), lambda: os.setuid(0), lambda: os.setgid(0)):
+    try:
+        attempt()
+    except PermissionError:
+        print("refused")
+os.getppid()'
+	run_split setpriv --reuid=65534 --regid=65534 --clear-groups "$LTRUSS" -u 'libc:getppid' /usr/bin/python3 -c "$try"
+	[ "$status" -eq 0 ]
+	[ "$out" = "refused
+refused
+refused" ]
+	# Traced to its end: the failed calls changed nothing.
+	[[ "$err" =~ ^"libc:getppid() = "[0-9]+$'\n'"+++ exited (status 0) +++"$ ]]
+}
+
 @test "a session whose rings do not fit its file is refused, never mapped past the end" {
 	"$LTRUSS" -o /dev/null -u 'libfix:*' "$PROGS/until" "$BATS_TEST_TMPDIR/stop" \
 		</dev/null >/dev/null 2>ltruss.err 3>&- &
