@@ -103,9 +103,14 @@ static bool has_prototype(const char *name, void *ctx)
 	return config_find_proto(cfg, base) != NULL;
 }
 
-/* Drain the rings, once the console's rules reached new functions. */
+/*
+ * Drain the rings, once the console's rules reached new functions.  Each
+ * pass is counted: a process in another pid namespace, where ltruss's pid
+ * means nothing, tells by it that ltruss lives (lib/events.c).
+ */
 static size_t pump(void)
 {
+	__atomic_fetch_add(&session.s->reader_beat, 1, __ATOMIC_RELEASE);
 	toggles_apply(session.s);
 	return processes_pump();
 }

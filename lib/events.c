@@ -19,6 +19,7 @@
 
 #define ALIVE_CHECK_EVERY 64 /* sleeps between checks that ltruss lives */
 #define SECCOMP_SPINS (1u << 24) /* pauses (about a second) before a drop */
+#define STILL_CHECKS 1000 /* checks (seconds) without a pass of ltruss: gone */
 
 /* Stop tracing this process: ltruss, the only reader, is gone. */
 static void detach(void)
@@ -31,13 +32,36 @@ static void detach(void)
 static bool can_sleep(void)
 {
 	return ltr_sys_ok(SYS_sched_yield) && ltr_sys_ok(SYS_nanosleep) &&
-	       ltr_sys_ok(SYS_kill);
+	       ltr_sys_ok(SYS_kill) && ltr_sys_ok(SYS_getpid);
+}
+
+/*
+ * Is ltruss gone?  In its pid namespace, its pid says; in another one,
+ * where that pid names nothing or someone else, ltruss's passes over the
+ * rings (reader_beat) have stopped for STILL_CHECKS checks in a row.
+ * beat and still are the caller's, for one wait.
+ */
+static bool reader_gone(uint32_t *beat, unsigned *still)
+{
+	uint32_t now;
+
+	if (ltr_pidns_self() == ltr_session->reader_pidns)
+		return ltr_syscall3(SYS_kill, ltr_session->reader_pid, 0, 0) ==
+		       -3 /* ESRCH */;
+	now = __atomic_load_n(&ltr_session->reader_beat, __ATOMIC_ACQUIRE);
+	if (now != *beat) {
+		*beat = now;
+		*still = 0;
+		return false;
+	}
+	return ++*still >= STILL_CHECKS;
 }
 
 /* Wait until the ring has room up to head end; false to give up (drop, detach). */
 static bool ring_wait(struct ltr_ring *r, uint64_t end)
 {
-	unsigned spins;
+	unsigned spins, still = 0;
+	uint32_t beat = 0;
 
 	for (spins = 0;; spins++) {
 		uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
@@ -62,8 +86,7 @@ static bool ring_wait(struct ltr_ring *r, uint64_t end)
 
 			ltr_syscall3(SYS_nanosleep, (long)&ts, 0, 0);
 			if (spins % ALIVE_CHECK_EVERY == 0 &&
-			    ltr_syscall3(SYS_kill, ltr_session->reader_pid, 0,
-					 0) == -3 /* ESRCH */) {
+			    reader_gone(&beat, &still)) {
 				detach();
 				return false;
 			}

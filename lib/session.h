@@ -320,6 +320,8 @@ struct ltr_session {
 	char command[256];    /* the traced command line, for "sessions" */
 	uint32_t ring_size;    /* bytes of each ring (--buffer) */
 	uint32_t reader_pidns; /* ltruss's pid namespace (inode of /proc/self/ns/pid) */
+	uint32_t reader_beat;  /* atomic: ltruss's passes over the rings, counted */
+	uint32_t reserved4;
 
 	/* Written by the interposer. */
 	uint32_t nfuncs;      /* atomic: entries of funcs[] in use */

@@ -166,3 +166,19 @@ load helpers
 	[ "$out" = "$plain" ]
 	[[ "$err" =~ ^"ltruss: not tracing: this process is in another pid namespace (pid:["[0-9]+"]) than ltruss (pid:[$ours_pid]), whose /proc does not show ltruss's pid "[0-9]+$ ]]
 }
+
+@test "-f: a process in a new pid namespace waits for a stalled ltruss, and never takes it for gone" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for a pid namespace"
+	# There ltruss's pid names nothing: its passes over the rings tell it lives.
+	"$LTRUSS" -f --buffer 64K -o trace.txt -u 'libfix:fix_add' unshare -pf \
+		"$PROGS/slow" 200000 400 "$PWD/slow.out" </dev/null 2>ltruss.err &
+	pid=$!
+	sleep 0.1
+	kill -STOP "$pid"
+	sleep 0.6
+	kill -CONT "$pid"
+	wait "$pid"
+	[ "$(cat slow.out)" = "done 20000100000" ]
+	[ ! -s ltruss.err ]
+	[ "$(grep -c 'libfix:fix_add(' trace.txt)" -eq 200000 ]
+}
