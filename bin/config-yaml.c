@@ -27,15 +27,58 @@
 /* Larger than any filter or prototype file could sensibly be. */
 #define YREADER_MAX_SIZE (64u << 20)
 
+/*
+ * Read fd to its end into r->text: st_size is only a hint (0 for a pipe,
+ * /dev/stdin or <(...), a file that grows), so the buffer grows as needed.
+ */
+static bool read_all(struct yreader *r, int fd, const struct stat *st)
+{
+	size_t cap = st->st_size > 0 ? (size_t)st->st_size + 1 : 65536, got = 0;
+	unsigned char *text;
+
+	for (;;) {
+		ssize_t n;
+
+		if (got == cap) {
+			if (cap > YREADER_MAX_SIZE) {
+				errno = EFBIG;
+				return false;
+			}
+			cap *= 2;
+		}
+		if (!(text = realloc(r->text, cap)))
+			return false;
+		r->text = text;
+		n = read(fd, r->text + got, cap - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return false;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got > YREADER_MAX_SIZE) {
+		errno = EFBIG;
+		return false;
+	}
+	r->len = got;
+	return true;
+}
+
 bool yreader_open(struct yreader *r, const char *path, const char *file)
 {
 	struct stat st;
-	size_t got = 0;
 	int fd;
 
 	memset(r, 0, sizeof(*r));
 	r->file = file;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * O_NONBLOCK: a FIFO that nobody writes to must not block the open
+	 * forever; it then reads as empty.  Reads block again, so that a
+	 * pipe's writer (<(...)) is waited for to its end.
+	 */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return false;
 	if (fstat(fd, &st) < 0)
@@ -48,25 +91,10 @@ bool yreader_open(struct yreader *r, const char *path, const char *file)
 		errno = EFBIG;
 		goto fail;
 	}
-	r->text = malloc((size_t)st.st_size + 1);
-	if (!r->text)
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0 ||
+	    !read_all(r, fd, &st))
 		goto fail;
-	/* Read to the end: st_size is a hint (a pipe, a growing file). */
-	for (;;) {
-		ssize_t n = read(fd, r->text + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto fail;
-		if (n == 0 || got + (size_t)n == (size_t)st.st_size) {
-			got += (size_t)n;
-			break;
-		}
-		got += (size_t)n;
-	}
 	close(fd);
-	r->len = got;
 	if (!yaml_parser_initialize(&r->parser))
 		error_msg_and_die("out of memory");
 	yaml_parser_set_input_string(&r->parser, r->text, r->len);

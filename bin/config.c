@@ -29,7 +29,8 @@
 #define INCLUDE_DEPTH_MAX 32
 
 /* What a file may hold: a filter anything, a prototypes file less. */
-enum load_kind { LOAD_FILTER, LOAD_PROTOTYPES };
+/* What a file is loaded as: -F or an include, a default config, prototypes. */
+enum load_kind { LOAD_FILTER, LOAD_DEFAULT, LOAD_PROTOTYPES };
 
 /* One file being loaded, with the chain of files that included it. */
 struct load {
@@ -585,6 +586,17 @@ static void (*const top_handlers[])(struct load *) = {
 static const unsigned proto_keys = 1u << 0 | 1u << 6 | 1u << 7;
 
 /* The file's one document: a map of keys, or nothing at all. */
+/*
+ * A filter with nothing in it (an empty file, /dev/null, a pipe or FIFO
+ * nobody wrote to) is a mistake: it must not fall back on the default
+ * selection silently.  A default config may be empty.
+ */
+static void empty_filter(const struct load *ld)
+{
+	if (ld->kind == LOAD_FILTER)
+		yreader_die(&ld->r, "the filter is empty; write its 'trace:' rules, or leave out -F to trace the default selection");
+}
+
 static void load_document(struct load *ld)
 {
 	const char *where = ld->kind == LOAD_PROTOTYPES ? "a prototypes file" :
@@ -595,9 +607,13 @@ static void load_document(struct load *ld)
 	size_t i;
 
 	yreader_next(r); /* the stream's start */
-	if (yreader_next(r) == YAML_STREAM_END_EVENT)
-		return; /* an empty file, or only comments */
+	if (yreader_next(r) == YAML_STREAM_END_EVENT) {
+		empty_filter(ld); /* an empty file, or only comments */
+		return;
+	}
 	yreader_next(r);
+	if (yreader_is_null(r))
+		empty_filter(ld);
 	if (r->ev.type == YAML_MAPPING_START_EVENT) {
 		while ((key = yreader_key(r))) {
 			i = yreader_key_index(r, key, top_keys, TOP_KEYS, &seen,
@@ -725,10 +741,10 @@ void config_load_default(struct config *cfg)
 	struct stat st;
 
 	if (user && stat(user, &st) == 0)
-		load_file(cfg, user, NULL, LOAD_FILTER, "your default config",
+		load_file(cfg, user, NULL, LOAD_DEFAULT, "your default config",
 			  "fix it, or remove it to use the installed one");
 	else
-		load_file(cfg, paths_default_config(), NULL, LOAD_FILTER,
+		load_file(cfg, paths_default_config(), NULL, LOAD_DEFAULT,
 			  "the default config",
 			  "reinstall ltruss, or say what to trace with -u or -F");
 	free(user);

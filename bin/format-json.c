@@ -144,6 +144,14 @@ static void json_killed(int pid, int sig, bool core)
 		name ? name : "?", core ? "true" : "false");
 }
 
+static void json_untraced(const struct who *w, uint64_t tsc, const char *func)
+{
+	fprintf(fmt.out, "{\"type\":\"untraced\",\"pid\":%d,\"tid\":%d,\"ts\":%llu,\"func\":",
+		w->pid, w->tid, (unsigned long long)clock_realtime_ns(tsc));
+	json_write_string(fmt.out, func);
+	fputs(",\"why\":\"credentials\"}\n", fmt.out);
+}
+
 const struct format format_json = {
 	.whole = json_whole,
 	.open = json_enter,
@@ -155,4 +163,5 @@ const struct format format_json = {
 	.entry_only = json_entry_only,
 	.exited = json_exited,
 	.killed = json_killed,
+	.untraced = json_untraced,
 };

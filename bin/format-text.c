@@ -366,6 +366,17 @@ static void text_killed(int pid, int sig, bool core)
 	line_write(&l, true);
 }
 
+static void text_untraced(const struct who *w, uint64_t tsc, const char *func)
+{
+	struct line l;
+
+	line_start(&l, w->tid, tsc, 0);
+	put_str(&l, "+++ ");
+	put_str(&l, func);
+	put_str(&l, " changes the credentials: untraced from here on +++");
+	line_write(&l, true);
+}
+
 const struct format format_text = {
 	.whole = text_whole,
 	.open = text_open,
@@ -377,6 +388,7 @@ const struct format format_text = {
 	.entry_only = text_entry_only,
 	.exited = text_exited,
 	.killed = text_killed,
+	.untraced = text_untraced,
 };
 
 /* Function fn's entry, if it is filled in. */

@@ -62,6 +62,8 @@ struct format {
 	/* "+++ exited (status N) +++" / "+++ killed by SIG +++". */
 	void (*exited)(int pid, int status);
 	void (*killed)(int pid, int sig, bool core);
+	/* "+++ setuid changes the credentials: untraced from here on +++". */
+	void (*untraced)(const struct who *w, uint64_t tsc, const char *func);
 };
 
 /* Options that shape every line. */

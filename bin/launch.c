@@ -31,6 +31,7 @@
 #include "error.h"
 #include "launch.h"
 #include "paths.h"
+#include "session.h"
 
 extern char **environ;
 
@@ -80,9 +81,14 @@ static char **child_environment(const char *interposer, int session_fd,
 	}
 	if (fstat(session_fd, &st) < 0)
 		perror_msg_and_die("cannot stat the session");
-	/* FD:PID:INODE: exec'd children without the fd reopen it from ltruss. */
-	if (asprintf(&env[k++], LTR_ENV_SESSION "=%d:%d:%llu", session_fd,
-		     (int)getpid(), (unsigned long long)st.st_ino) < 0)
+	/*
+	 * FD:PID:INODE: exec'd children without the fd reopen it from ltruss;
+	 * then ltruss's user and pid namespaces, to say why one in another
+	 * namespace cannot.
+	 */
+	if (asprintf(&env[k++], LTR_ENV_SESSION "=%d:%d:%llu:%u:%u", session_fd,
+		     (int)getpid(), (unsigned long long)st.st_ino,
+		     session_ns_inode("user"), session_ns_inode("pid")) < 0)
 		error_msg_and_die("out of memory");
 	env[k] = NULL;
 	return env;
@@ -112,7 +118,11 @@ static void forward_interrupt(int sig, siginfo_t *si, void *context)
 /*
  * Forward termination requests and interrupts to the program.  An
  * interrupt ltruss was started with ignored (a background job, nohup)
- * stays ignored, as it does in the program, which inherits it.
+ * stays ignored, as it does in the program, which inherits it.  SIGPIPE
+ * is ignored (the program, forked before, keeps its own): when the reader
+ * of the trace goes away (`ltruss prog 2>&1 | head`), ltruss goes on
+ * draining the rings and waiting, quietly, so that the program runs on
+ * unharmed, as strace does.
  */
 static void install_signal_handlers(void)
 {
@@ -132,6 +142,7 @@ static void install_signal_handlers(void)
 		if (sigaction(interrupts[i], NULL, &old) == 0 &&
 		    old.sa_handler != SIG_IGN)
 			sigaction(interrupts[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 }
 
 /*

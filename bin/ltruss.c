@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,10 +53,19 @@ static FILE *open_output(const char *file)
 	return out;
 }
 
+/* Has the reader of out (a pipe, a socket) gone away? */
+static bool output_unread(FILE *out)
+{
+	struct pollfd p = { .fd = fileno(out), .events = 0 };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
 /*
  * Flush and close the trace (file is -o's, or NULL for stderr).  When some
  * of it could not be written (a full disk), say so; the program ran
- * unharmed, so its exit status still stands.
+ * unharmed, so its exit status still stands.  A reader that went away
+ * (`| head`) is no error: nobody wants the rest, as with strace.
  */
 static void output_close(FILE *out, const char *file)
 {
@@ -64,6 +74,11 @@ static void output_close(FILE *out, const char *file)
 
 	if (file)
 		snprintf(where, sizeof(where), "'%s' (-o)", file);
+	if (output_unread(out)) {
+		if (out != stderr)
+			fclose(out);
+		return;
+	}
 	if (fflush(out) != 0 || (out != stderr && fclose(out) != 0))
 		perror_msg("cannot write the trace to %s", where);
 	else if (lost)
@@ -88,9 +103,14 @@ static bool has_prototype(const char *name, void *ctx)
 	return config_find_proto(cfg, base) != NULL;
 }
 
-/* Drain the rings, once the console's rules reached new functions. */
+/*
+ * Drain the rings, once the console's rules reached new functions.  Each
+ * pass is counted: a process in another pid namespace, where ltruss's pid
+ * means nothing, tells by it that ltruss lives (lib/events.c).
+ */
 static size_t pump(void)
 {
+	__atomic_fetch_add(&session.s->reader_beat, 1, __ATOMIC_RELEASE);
 	toggles_apply(session.s);
 	return processes_pump();
 }

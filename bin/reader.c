@@ -55,6 +55,8 @@ static size_t min_size(uint8_t type)
 		return sizeof(struct ltr_event) + 8 * LTR_EXIT_WORDS;
 	case LTR_EV_THREAD:
 		return sizeof(struct ltr_event) + 8;
+	case LTR_EV_UNTRACED:
+		return sizeof(struct ltr_event) + 8 * LTR_UNTRACED_WORDS;
 	case LTR_EV_UNWOUND:
 		return sizeof(struct ltr_event);
 	}

@@ -174,7 +174,9 @@ static int entry_read(const char *name, struct registry_entry *e)
 	ssize_t n;
 	int fd;
 
-	fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* Not a FIFO's open waiting forever for a writer: it is refused below. */
+	fd = openat(dir_fd, name,
+		    O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
 	n = -1;

@@ -28,6 +28,15 @@ static void command_line(char *buf, size_t size, char *const *argv)
 		memcpy(buf + size - 4, "...", 4);
 }
 
+uint32_t session_ns_inode(const char *kind)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/self/ns/%s", kind);
+	return stat(path, &st) == 0 ? (uint32_t)st.st_ino : 0;
+}
+
 void session_create(struct session_handle *h, const struct options *opts,
 		    bool events)
 {
@@ -65,6 +74,7 @@ void session_create(struct session_handle *h, const struct options *opts,
 		   (opts->drop ? LTR_F_DROP : 0) |
 		   (opts->follow ? LTR_F_FOLLOW : 0);
 	s->reader_pid = getpid();
+	s->reader_pidns = session_ns_inode("pid");
 	s->owner_pid = getpid();
 	clock_gettime(CLOCK_REALTIME, &now);
 	s->start_time = (uint64_t)now.tv_sec * 1000000000ull +

@@ -91,8 +91,12 @@ static void check_elf(const char *path, int fd, struct target *t)
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		error_msg_and_die("libelf is unusable: %s", elf_errmsg(-1));
 	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
-		error_msg_and_die("cannot trace '%s': not an ELF program (%s)",
+	/* libelf takes any bytes as a file of no kind, without an error to name. */
+	if (!elf || elf_kind(elf) != ELF_K_ELF)
+		error_msg_and_die("cannot trace '%s': not an ELF program nor a '#!' script; give the path of a program",
+				  path);
+	if (!gelf_getehdr(elf, &eh))
+		error_msg_and_die("cannot trace '%s': its ELF header is bad (%s)",
 				  path, elf_errmsg(-1));
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64)
 		error_msg_and_die("cannot trace '%s': it is built for another architecture (ELF class %d, machine %d); ltruss traces x86_64 programs",
@@ -120,19 +124,35 @@ static void check_elf(const char *path, int fd, struct target *t)
 	t->loader = interp;
 }
 
+/* What a file of mode is, if it is not a regular file ("a FIFO"); NULL if it is. */
+static const char *not_regular(mode_t mode)
+{
+	if (S_ISREG(mode))
+		return NULL;
+	return S_ISFIFO(mode) ? "a FIFO" : S_ISDIR(mode) ? "a directory" :
+	       S_ISCHR(mode) ? "a character device" :
+	       S_ISBLK(mode) ? "a block device" :
+	       S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
 /* Check path (a program or a script's interpreter, depth levels deep). */
 static void check_program(const char *path, int depth, struct target *t)
 {
+	const char *kind;
 	char head[256];
 	struct stat st;
 	ssize_t n;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: the open of a FIFO must not wait for a writer. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		perror_msg_and_die("cannot open '%s'", path);
 	if (fstat(fd, &st) < 0)
 		perror_msg_and_die("cannot stat '%s'", path);
+	if ((kind = not_regular(st.st_mode)))
+		error_msg_and_die("cannot trace '%s': it is %s, not a program file; give the path of a program",
+				  path, kind);
 	check_credentials(path, &st);
 	n = pread(fd, head, sizeof(head) - 1, 0);
 	if (n < 0)

@@ -75,13 +75,15 @@ static void silent_result(const struct who *w, const struct call *c,
 			  const struct result *r) { }
 static void silent_process(int pid, int status) { }
 static void silent_killed(int pid, int sig, bool core) { }
+static void silent_untraced(const struct who *w, uint64_t tsc,
+			    const char *func) { }
 
 static const struct format format_silent = {
 	.whole = silent_result, .open = silent_call, .close = silent_result,
 	.partial = silent_call, .partial_end = silent_result,
 	.unfinished = silent_call, .resumed = silent_result,
 	.entry_only = silent_call, .exited = silent_process,
-	.killed = silent_killed,
+	.killed = silent_killed, .untraced = silent_untraced,
 };
 
 void trace_init(const struct format *f, struct ltr_session *s)
@@ -302,6 +304,27 @@ static void call_ends(struct thread_trace *t, const struct ltr_event *ev)
 	end_call(t, tc, &r);
 }
 
+/*
+ * t's process leaves the session before a credential change (lib/creds.c):
+ * its calls still open never end for ltruss.  The name comes from the
+ * ring: only a NUL-terminated, printable one is shown.
+ */
+static void untraced(struct thread_trace *t, const struct ltr_event *ev)
+{
+	char name[8 * LTR_UNTRACED_WORDS + 1];
+	size_t i;
+
+	memcpy(name, ev->w, 8 * LTR_UNTRACED_WORDS);
+	name[sizeof(name) - 1] = '\0';
+	for (i = 0; name[i]; i++)
+		if (name[i] < 'a' || name[i] > 'z')
+			break;
+	if (name[i] || !i)
+		strcpy(name, "?");
+	close_partial();
+	F->untraced(&t->who, ev->ts, name);
+}
+
 void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
 		 const struct ltr_event *ev)
 {
@@ -353,6 +376,9 @@ void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
 		end_all(t, LTR_END_EXITED);
 		t->who.tid = (int)ev->w[0];
 		note_thread(t->who.pid, t->who.tid);
+		break;
+	case LTR_EV_UNTRACED:
+		untraced(t, ev);
 		break;
 	}
 }

@@ -14,6 +14,8 @@
  * its children see exactly the environment they would have had.
  */
 #include <fcntl.h>
+#include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -51,6 +53,32 @@ static void check_shadow_stack(void)
 	}
 }
 
+#define SIGPIPE_BIT (1ull << (SIGPIPE - 1))
+
+/*
+ * Write n bytes of buf to the program's stderr, which may be a pipe whose
+ * reader is gone: SIGPIPE is blocked meanwhile, and one the write raised
+ * is taken back, so that a message of ours never kills the program.
+ */
+static void write_stderr(const char *buf, size_t n)
+{
+	uint64_t block = SIGPIPE_BIT, old, pending = 0;
+	struct timespec zero = { 0, 0 };
+	bool was_pending;
+
+	ltr_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, (long)&block, (long)&old,
+		     8, 0, 0);
+	ltr_syscall3(SYS_rt_sigpending, (long)&pending, 8, 0);
+	was_pending = pending & SIGPIPE_BIT;
+	ltr_syscall3(SYS_write, 2, (long)buf, (long)n);
+	pending = 0;
+	ltr_syscall3(SYS_rt_sigpending, (long)&pending, 8, 0);
+	if (!was_pending && (pending & SIGPIPE_BIT))
+		ltr_syscall6(SYS_rt_sigtimedwait, (long)&block, 0, (long)&zero,
+			     8, 0, 0);
+	ltr_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
+}
+
 void ltr_warn(const char *msg, const char *detail)
 {
 	char line[512];
@@ -68,7 +96,7 @@ void ltr_warn(const char *msg, const char *detail)
 	}
 	if (n < sizeof(line) - 1)
 		line[n++] = '\n';
-	ltr_syscall3(SYS_write, 2, (long)line, (long)n);
+	write_stderr(line, n);
 }
 
 /* The value of environment variable name (name without '='), or NULL. */
@@ -125,18 +153,52 @@ static bool is_session_fd(int fd, long long ino)
 	       (size_t)st.st_size >= sizeof(struct ltr_session);
 }
 
-/* Open the session named by value "FD:PID:INODE"; -1 if it cannot be had. */
-static int session_open(const char *value)
+/*
+ * Why a process cannot open ltruss's session, when it is in another user
+ * or pid namespace than ltruss (userns, pidns from LTRUSS_SESSION; 0 if
+ * not given): into why (size bytes); false if it is not that.
+ */
+static bool other_namespace(long long userns, long long pidns,
+			    long long pid, char *why, size_t size)
 {
-	long long fd, pid, ino;
+	unsigned long mine;
+
+	if (userns > 0 && (mine = ltr_ns_inode("user")) &&
+	    (long long)mine != userns) {
+		snprintf(why, size, "this process is in another user namespace (user:[%lu]) than ltruss (user:[%lld]), which may not open its session",
+			 mine, userns);
+		return true;
+	}
+	if (pidns > 0 && (mine = ltr_ns_inode("pid")) &&
+	    (long long)mine != pidns) {
+		snprintf(why, size, "this process is in another pid namespace (pid:[%lu]) than ltruss (pid:[%lld]), whose /proc does not show ltruss's pid %lld",
+			 mine, pidns, pid);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Open the session named by value "FD:PID:INODE[:USERNS:PIDNS]"; -1 if it
+ * cannot be had, with why (size bytes) saying so.
+ */
+static int session_open(const char *value, char *why, size_t size)
+{
+	long long fd, pid, ino, userns = 0, pidns = 0;
 	char path[64];
 	int pfd, rfd;
 
+	ltr_strlcpy(why, "the session in " LTR_ENV_SESSION " is gone or not this user's",
+		    size);
 	fd = parse_number(&value);
 	pid = fd < 0 ? -1 : parse_number(&value);
 	ino = pid < 0 ? -1 : parse_number(&value);
 	if (ino < 0 || fd > 1000000 || pid > 10000000)
 		return -1;
+	if (*value) {
+		userns = parse_number(&value);
+		pidns = userns < 0 ? -1 : parse_number(&value);
+	}
 	if (is_session_fd((int)fd, ino))
 		return (int)fd;
 	/*
@@ -147,8 +209,10 @@ static int session_open(const char *value)
 	 */
 	snprintf(path, sizeof(path), "/proc/%lld/fd/%lld", pid, fd);
 	pfd = open(path, O_PATH | O_CLOEXEC);
-	if (pfd < 0)
+	if (pfd < 0) {
+		other_namespace(userns, pidns, pid, why, size);
 		return -1;
+	}
 	if (!is_session_fd(pfd, ino)) {
 		close(pfd);
 		return -1;
@@ -226,16 +290,16 @@ static struct ltr_session *session_map(int fd)
 void ltr_attach(void)
 {
 	struct ltr_session *s;
+	char why[256];
 	char **e;
 	int fd;
 
 	e = env_find(LTR_ENV_SESSION);
 	if (!e)
 		return; /* loaded without ltruss: stay inert */
-	fd = session_open(*e + sizeof(LTR_ENV_SESSION));
+	fd = session_open(*e + sizeof(LTR_ENV_SESSION), why, sizeof(why));
 	if (fd < 0) {
-		ltr_warn("not tracing", "the session in " LTR_ENV_SESSION
-			 " is gone or not this user's");
+		ltr_warn("not tracing", why);
 		env_restore();
 		return;
 	}

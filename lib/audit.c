@@ -138,8 +138,14 @@ uintptr_t la_symbind64(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook,
 	unsigned type = ELF64_ST_TYPE(sym->st_info);
 	bool selected;
 
-	if (!ltr_session || !ref || !def || ltr_forked())
+	if (!ltr_session || !ref || !def)
 		return addr;
+	/* An untraced child still leaves the session if it changes credentials. */
+	if (ltr_forked())
+		return (def->flags & LTR_OBJ_HOOKS) &&
+		       (type == STT_FUNC || type == STT_GNU_IFUNC) &&
+		       (target = ltr_hook_for(symname, addr, false, def, true))
+			       ? target : addr;
 	/*
 	 * Objects from dlopen wait for their GOT patching until a lazy
 	 * binding or a dlsym result, which come after relocation (bindings
@@ -160,7 +166,7 @@ uintptr_t la_symbind64(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook,
 		return addr;
 	selected = ltr_select_call(ref, def, symname);
 	if ((def->flags & LTR_OBJ_HOOKS) &&
-	    (target = ltr_hook_for(symname, addr, selected, def)) != 0)
+	    (target = ltr_hook_for(symname, addr, selected, def, false)) != 0)
 		return target;
 	if (!selected)
 		return addr;

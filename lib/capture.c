@@ -95,7 +95,8 @@ static bool other_stack(uintptr_t sp, uintptr_t slot)
 {
 	stack_t ss;
 
-	if (ltr_syscall3(SYS_sigaltstack, 0, (long)&ss, 0) != 0 ||
+	if (!ltr_sys_ok(SYS_sigaltstack) ||
+	    ltr_syscall3(SYS_sigaltstack, 0, (long)&ss, 0) != 0 ||
 	    !(ss.ss_flags & SS_ONSTACK))
 		return false;
 	return (sp - (uintptr_t)ss.ss_sp < ss.ss_size) !=
@@ -146,7 +147,7 @@ static void call_seen(struct ltr_tstate *ts, uint32_t fn,
 	uint64_t *calls = &ts->slot->counts[fn].calls;
 
 	if ((flags & LTR_F_TRACE) && !hidden(fn, f ? f->depth : 0, ts->depth))
-		ltr_event_call(ts, fn, f ? f->cap : NULL, regs, ltr_rdtsc());
+		ltr_event_call(ts, fn, f ? f->cap : NULL, regs, ltr_now());
 	if (!(flags & LTR_F_COUNT))
 		return;
 	if (unlikely(ts->shared_slot))
@@ -212,7 +213,7 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	fr->child = 0;
 	fr->cap = f->cap;
 	regs->ret = (uint64_t)ltr_return_tramp;
-	t0 = ltr_rdtsc();
+	t0 = ltr_now();
 	if (flags & LTR_F_TRACE) {
 		if (hidden(fn, f->depth, ts->depth - 1)) {
 			fr->flags = LTR_FR_HIDDEN;
@@ -248,7 +249,7 @@ static bool call_failed(enum ltr_err err, uint64_t rax)
 
 uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 {
-	uint64_t now = ltr_rdtsc();
+	uint64_t now = ltr_now();
 	struct ltr_tstate *ts = ltr_thread_self();
 	struct ltr_frame *fr;
 	uint64_t dur;

@@ -18,6 +18,8 @@
 #include "interposer.h"
 
 #define ALIVE_CHECK_EVERY 64 /* sleeps between checks that ltruss lives */
+#define SECCOMP_SPINS (1u << 24) /* pauses (about a second) before a drop */
+#define STILL_CHECKS 1000 /* checks (seconds) without a pass of ltruss: gone */
 
 /* Stop tracing this process: ltruss, the only reader, is gone. */
 static void detach(void)
@@ -26,19 +28,56 @@ static void detach(void)
 	ltr_warn("ltruss has gone away", "the program runs on untraced");
 }
 
+/* May the ring wait sleep and check on ltruss (seccomp may forbid it)? */
+static bool can_sleep(void)
+{
+	return ltr_sys_ok(SYS_sched_yield) && ltr_sys_ok(SYS_nanosleep) &&
+	       ltr_sys_ok(SYS_kill) && ltr_sys_ok(SYS_getpid);
+}
+
+/*
+ * Is ltruss gone?  In its pid namespace, its pid says; in another one,
+ * where that pid names nothing or someone else, ltruss's passes over the
+ * rings (reader_beat) have stopped for STILL_CHECKS checks in a row.
+ * beat and still are the caller's, for one wait.
+ */
+static bool reader_gone(uint32_t *beat, unsigned *still)
+{
+	uint32_t now;
+
+	if (ltr_pidns_self() == ltr_session->reader_pidns)
+		return ltr_syscall3(SYS_kill, ltr_session->reader_pid, 0, 0) ==
+		       -3 /* ESRCH */;
+	now = __atomic_load_n(&ltr_session->reader_beat, __ATOMIC_ACQUIRE);
+	if (now != *beat) {
+		*beat = now;
+		*still = 0;
+		return false;
+	}
+	return ++*still >= STILL_CHECKS;
+}
+
 /* Wait until the ring has room up to head end; false to give up (drop, detach). */
 static bool ring_wait(struct ltr_ring *r, uint64_t end)
 {
-	unsigned spins;
+	unsigned spins, still = 0;
+	uint32_t beat = 0;
 
 	for (spins = 0;; spins++) {
 		uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
 
 		if (end - tail <= ltr_ring_size)
 			return true;
-		if (ltr_flags & LTR_F_DROP)
+		/* Tracing stopped while we wait: the session may be gone (creds.c). */
+		if (!(__atomic_load_n(&ltr_flags, __ATOMIC_ACQUIRE) &
+		      LTR_F_TRACE) || (ltr_flags & LTR_F_DROP))
 			return false;
 		if (spins < 64) {
+			__builtin_ia32_pause();
+		} else if (unlikely(!can_sleep())) {
+			/* Under seccomp: spin a while, then drop rather than be killed. */
+			if (spins > SECCOMP_SPINS)
+				return false;
 			__builtin_ia32_pause();
 		} else if (spins < 128) {
 			ltr_syscall3(SYS_sched_yield, 0, 0, 0);
@@ -47,8 +86,7 @@ static bool ring_wait(struct ltr_ring *r, uint64_t end)
 
 			ltr_syscall3(SYS_nanosleep, (long)&ts, 0, 0);
 			if (spins % ALIVE_CHECK_EVERY == 0 &&
-			    ltr_syscall3(SYS_kill, ltr_session->reader_pid, 0,
-					 0) == -3 /* ESRCH */) {
+			    reader_gone(&beat, &still)) {
 				detach();
 				return false;
 			}
@@ -230,7 +268,7 @@ void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		       enum ltr_end why)
 {
 	struct ltr_event *ev = event_new(ts, LTR_EV_UNWOUND, 0, fr->fn,
-					 level_of(ts, fr), ltr_rdtsc(), 0);
+					 level_of(ts, fr), ltr_now(), 0);
 
 	if (!ev)
 		return;
@@ -238,13 +276,25 @@ void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 	commit(&ts->slot->ring, ev);
 }
 
-void ltr_event_thread(struct ltr_tstate *ts)
+void ltr_event_untraced(struct ltr_tstate *ts, const char *name)
 {
-	struct ltr_event *ev = event_new(ts, LTR_EV_THREAD, 1, 0, 0,
-					 ltr_rdtsc(), 0);
+	struct ltr_event *ev = event_new(ts, LTR_EV_UNTRACED, LTR_UNTRACED_WORDS,
+					 0, 0, ltr_now(), 0);
 
 	if (!ev)
 		return;
-	ev->w[0] = (uint64_t)ts->tid;
+	ev->w[0] = ev->w[1] = 0;
+	ltr_strlcpy((char *)ev->w, name, 8 * LTR_UNTRACED_WORDS);
+	commit(&ts->slot->ring, ev);
+}
+
+void ltr_event_thread(struct ltr_tstate *ts)
+{
+	struct ltr_event *ev = event_new(ts, LTR_EV_THREAD, 1, 0, 0,
+					 ltr_now(), 0);
+
+	if (!ev)
+		return;
+	ev->w[0] = (uint64_t)ts->slot->tid; /* as ltruss sees it */
 	commit(&ts->slot->ring, ev);
 }

@@ -5,8 +5,10 @@
  * The unwinder's entry points and pthread_exit (lib/unwind.c) must put the
  * real return addresses back before anything walks the stack; _exit,
  * _Exit and, with -f, the wait family (lib/process.c) tell how processes
- * end.  la_symbind64 binds these names to the hooks, which call the real
- * function.  When the selection names one of them too, it is reported on
+ * end; the credential functions (lib/creds.c) make a process leave the
+ * session, also in a forked child that is not traced; prctl and syscall
+ * tell when the program enters seccomp (lib/seccomp.c).  la_symbind64 binds
+ * these names to the hooks, which call the real function.  When the selection names one of them too, it is reported on
  * entry (it cannot be traced on return: the hook is in the way).
  */
 #include "interposer.h"
@@ -20,6 +22,7 @@ static const struct {
 	const char *name;
 	void *hook;
 	bool follow_only; /* only with -f */
+	bool creds;       /* a credential change: also in untraced children */
 } hooks[LTR_H_COUNT] = {
 	[LTR_H_RAISE] = { "_Unwind_RaiseException", ltr_hook_raise, false },
 	[LTR_H_RETHROW] = { "_Unwind_Resume_or_Rethrow", ltr_hook_rethrow,
@@ -36,6 +39,23 @@ static const struct {
 	[LTR_H_WAIT3] = { "wait3", ltr_hook_wait3, true },
 	[LTR_H_WAIT4] = { "wait4", ltr_hook_wait4, true },
 	[LTR_H_WAITID] = { "waitid", ltr_hook_waitid, true },
+#define CREDS(h, name, fn) [h] = { name, (void *)fn, false, true }
+	CREDS(LTR_H_SETUID, "setuid", ltr_hook_setuid),
+	CREDS(LTR_H_SETEUID, "seteuid", ltr_hook_seteuid),
+	CREDS(LTR_H_SETREUID, "setreuid", ltr_hook_setreuid),
+	CREDS(LTR_H_SETRESUID, "setresuid", ltr_hook_setresuid),
+	CREDS(LTR_H_SETFSUID, "setfsuid", ltr_hook_setfsuid),
+	CREDS(LTR_H_SETGID, "setgid", ltr_hook_setgid),
+	CREDS(LTR_H_SETEGID, "setegid", ltr_hook_setegid),
+	CREDS(LTR_H_SETREGID, "setregid", ltr_hook_setregid),
+	CREDS(LTR_H_SETRESGID, "setresgid", ltr_hook_setresgid),
+	CREDS(LTR_H_SETFSGID, "setfsgid", ltr_hook_setfsgid),
+	CREDS(LTR_H_SETGROUPS, "setgroups", ltr_hook_setgroups),
+	CREDS(LTR_H_INITGROUPS, "initgroups", ltr_hook_initgroups),
+	CREDS(LTR_H_CAPSET, "capset", ltr_hook_capset),
+	CREDS(LTR_H_SYSCALL, "syscall", ltr_hook_syscall),
+#undef CREDS
+	[LTR_H_PRCTL] = { "prctl", ltr_hook_prctl, false, false },
 };
 
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)
@@ -47,16 +67,18 @@ void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)
 }
 
 uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
-		       const struct ltr_object *def)
+		       const struct ltr_object *def, bool forked)
 {
 	size_t i;
 
-	if (name[0] != '_' && name[0] != 'p' && name[0] != 'w')
+	if (name[0] != '_' && name[0] != 'p' && name[0] != 'w' &&
+	    name[0] != 's' && name[0] != 'i' && name[0] != 'c')
 		return 0;
 	for (i = 0; i < LTR_H_COUNT; i++) {
 		if (ltr_strcmp(name, hooks[i].name) != 0)
 			continue;
-		if (hooks[i].follow_only && !(ltr_flags & LTR_F_FOLLOW))
+		if ((hooks[i].follow_only && !(ltr_flags & LTR_F_FOLLOW)) ||
+		    (forked && !hooks[i].creds))
 			return 0;
 		__atomic_store_n(&ltr_hook_real[i], (void *)real,
 				 __ATOMIC_RELEASE);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/x86_64/cpu.h"
 #include "session.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -172,6 +173,10 @@ enum ltr_hook {
 	LTR_H_RAISE, LTR_H_RETHROW, LTR_H_FORCED, LTR_H_BACKTRACE,
 	LTR_H_BEGIN_CATCH, LTR_H_PTHREAD_EXIT, LTR_H_EXIT_, LTR_H_EXIT,
 	LTR_H_WAIT, LTR_H_WAITPID, LTR_H_WAIT3, LTR_H_WAIT4, LTR_H_WAITID,
+	LTR_H_SETUID, LTR_H_SETEUID, LTR_H_SETREUID, LTR_H_SETRESUID,
+	LTR_H_SETFSUID, LTR_H_SETGID, LTR_H_SETEGID, LTR_H_SETREGID,
+	LTR_H_SETRESGID, LTR_H_SETFSGID, LTR_H_SETGROUPS, LTR_H_INITGROUPS,
+	LTR_H_CAPSET, LTR_H_SYSCALL, LTR_H_PRCTL,
 	LTR_H_COUNT
 };
 
@@ -181,10 +186,11 @@ extern void *ltr_hook_real[LTR_H_COUNT];
 /*
  * If name is a function the interposer must see whatever the selection,
  * note its real address and return the hook to bind instead; else 0.
- * A selected one is also reported, on entry.
+ * A selected one is also reported, on entry.  In a forked child that is
+ * not traced (forked), only the credential hooks are bound.
  */
 uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
-		       const struct ltr_object *def);
+		       const struct ltr_object *def, bool forked);
 
 /* Report hook h's call if the selection names its function. */
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2);
@@ -202,6 +208,67 @@ int ltr_hook_waitpid(int pid, int *status, int options);
 int ltr_hook_wait3(int *status, int options, void *rusage);
 int ltr_hook_wait4(int pid, int *status, int options, void *rusage);
 int ltr_hook_waitid(int idtype, unsigned id, void *info, int options);
+long ltr_hook_setuid(long a, long b, long c);
+long ltr_hook_seteuid(long e);
+long ltr_hook_setreuid(long a, long b, long c);
+long ltr_hook_setresuid(long a, long b, long c);
+long ltr_hook_setfsuid(long a, long b, long c);
+long ltr_hook_setgid(long a, long b, long c);
+long ltr_hook_setegid(long e);
+long ltr_hook_setregid(long a, long b, long c);
+long ltr_hook_setresgid(long a, long b, long c);
+long ltr_hook_setfsgid(long a, long b, long c);
+long ltr_hook_setgroups(long a, long b, long c);
+long ltr_hook_initgroups(long user, long group);
+long ltr_hook_capset(long a, long b, long c);
+long ltr_hook_syscall(long nr, long a, long b, long c, long d, long e, long f);
+long ltr_hook_prctl(long option, long a2, long a3, long a4, long a5);
+
+/* ---- pid namespaces (pidns.c) ----------------------------------------- */
+
+/* This process's namespace of kind ("pid", "user"): its inode number, 0 if unknown. */
+uint32_t ltr_ns_inode(const char *kind);
+
+/* This process's pid namespace (an inode number), 0 if unknown. */
+uint32_t ltr_pidns_self(void);
+
+/* The calling thread's pid and tid as ltruss sees them. */
+void ltr_pidns_view(int32_t *pid, int32_t *tid);
+
+/* ---- seccomp (seccomp.c) ---------------------------------------------- */
+
+/* Set once the program entered seccomp: our system calls are checked. */
+extern bool ltr_seccomp;
+
+/* May system call nr (one of the hot path's own) be made under seccomp? */
+bool ltr_sys_ok_slow(long nr);
+
+/* May the interposer make system call nr now, without being killed? */
+static inline bool ltr_sys_ok(long nr)
+{
+	return likely(!__atomic_load_n(&ltr_seccomp, __ATOMIC_RELAXED)) ||
+	       ltr_sys_ok_slow(nr);
+}
+
+/*
+ * After system call nr (a, b, c) returned r: note an entry into seccomp.
+ * t0 is the time-stamp counter read before the call.
+ */
+void ltr_seccomp_syscall(long nr, long a, long b, long c, long r, uint64_t t0);
+
+/* Set once the time-stamp counter faults (strict seccomp): ltr_now() counts. */
+extern bool ltr_no_tsc;
+
+/* A made-up timestamp, one tick after the last, for when rdtsc faults. */
+uint64_t ltr_fake_tsc(void);
+
+/* The timestamp of an event: the time-stamp counter, where it may be read. */
+static inline uint64_t ltr_now(void)
+{
+	if (unlikely(__atomic_load_n(&ltr_no_tsc, __ATOMIC_RELAXED)))
+		return ltr_fake_tsc();
+	return ltr_rdtsc();
+}
 
 /* Put back the real return addresses of every frame of this thread. */
 void ltr_frames_restore(void);
@@ -322,6 +389,9 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 
 /* The thread's slot, reused, belongs to this thread from now on. */
 void ltr_event_thread(struct ltr_tstate *ts);
+
+/* An UNTRACED event: the process leaves the session before function name changes its credentials. */
+void ltr_event_untraced(struct ltr_tstate *ts, const char *name);
 
 /* The call of frame fr ends without returning. */
 void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,

@@ -25,6 +25,7 @@ static struct ltr_process *self; /* this process's entry, or NULL */
 
 void ltr_process_register(void)
 {
+	int32_t tid;
 	uint32_t i = __atomic_fetch_add(&ltr_session->nprocs, 1,
 					__ATOMIC_ACQ_REL);
 
@@ -35,15 +36,17 @@ void ltr_process_register(void)
 		return;
 	}
 	self = &ltr_session->procs[i];
-	self->pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+	ltr_pidns_view(&self->pid, &tid);
+	self->local_pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+	self->pidns = ltr_pidns_self();
 	__atomic_store_n(&self->state, LTR_PROC_RUNNING, __ATOMIC_RELEASE);
 }
 
 /* Is this the process that registered self (not a vfork child)? */
 static bool is_self(void)
 {
-	return self && !ltr_forked() &&
-	       self->pid == (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+	return self && !ltr_forked() && ltr_sys_ok(SYS_getpid) &&
+	       self->local_pid == (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 }
 
 void ltr_process_exiting(int status)
@@ -52,6 +55,18 @@ void ltr_process_exiting(int status)
 		return;
 	self->status = status;
 	__atomic_store_n(&self->state, LTR_PROC_EXITED, __ATOMIC_RELEASE);
+}
+
+/*
+ * Is entry p the process that pid names for us (self): the same pid in
+ * our pid namespace, or in ltruss's when we are in it?
+ */
+static bool names(const struct ltr_process *p, int pid)
+{
+	uint32_t ns = self->pidns;
+
+	return (p->pidns == ns && p->local_pid == pid) ||
+	       (ns == ltr_session->reader_pidns && p->pid == pid);
 }
 
 /* Record that pid (a child of ours) was reaped with wait status. */
@@ -68,7 +83,7 @@ static void process_reaped(int pid, int status)
 	while (n--) {
 		struct ltr_process *p = &ltr_session->procs[n];
 
-		if (p->pid != pid)
+		if (!names(p, pid))
 			continue;
 		if (__atomic_load_n(&p->state, __ATOMIC_ACQUIRE) == LTR_PROC_RUNNING) {
 			p->status = status;

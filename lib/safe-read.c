@@ -26,7 +26,7 @@ size_t ltr_read_mem(int pid, void *dst, uintptr_t src, size_t len)
 	size_t n = 0, done = 0;
 	long got;
 
-	if (!len || src < PAGE)
+	if (!len || src < PAGE || !ltr_sys_ok(SYS_process_vm_readv))
 		return 0;
 	while (done < len && n < MAX_PAGES) {
 		size_t chunk = PAGE - (src + done) % PAGE;

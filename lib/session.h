@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define LTR_SESSION_MAGIC 0x316e6f6973734c54ULL /* "TLssion1" */
-#define LTR_SESSION_VERSION 4
+#define LTR_SESSION_VERSION 5
 
 #define LTR_ENV_SESSION "LTRUSS_SESSION" /* "FD:PID:INODE" of the session memfd */
 #define LTR_ENV_SAVED_AUDIT "LTRUSS_SAVED_LD_AUDIT" /* user's own LD_AUDIT */
@@ -176,6 +176,7 @@ enum ltr_event_type {
 	LTR_EV_CALL,      /* a call seen on entry only: as ENTER, no EXIT follows */
 	LTR_EV_UNWOUND,   /* a call ends without returning: flags = LTR_END_* */
 	LTR_EV_THREAD,    /* from here on, the slot's events are thread w[0]'s */
+	LTR_EV_UNTRACED,  /* the process leaves the session (a credential change): w[] holds the function's name, NUL-padded */
 };
 
 /* Why a call ended without returning (LTR_EV_UNWOUND flags). */
@@ -189,6 +190,7 @@ enum ltr_end {
 
 #define LTR_ENTER_WORDS 7
 #define LTR_EXIT_WORDS 4
+#define LTR_UNTRACED_WORDS 2
 
 /* Event flags of ENTER, CALL and EXIT. */
 #define LTR_EVF_ERROR 0x1u /* EXIT: the return is an error; w[3] is errno */
@@ -253,7 +255,7 @@ struct ltr_ring {
 	char pad2[56];
 };
 
-/* One thread slot: written only by its thread (no atomics). */
+/* One thread slot: written only by its thread (no atomics); ids as ltruss sees them. */
 struct ltr_thread {
 	int32_t pid;
 	int32_t tid;
@@ -268,11 +270,17 @@ struct ltr_thread {
 #define LTR_PROC_EXITED 2 /* status is the exit status */
 #define LTR_PROC_REAPED 3 /* status is the wait status its parent got */
 
-/* A traced process, registered by itself; it writes its exit status too. */
+/*
+ * A traced process, registered by itself; it writes its exit status too.
+ * pid is as ltruss sees it; local_pid as its own pid namespace (pidns)
+ * does, where its parent may reap it.
+ */
 struct ltr_process {
 	int32_t pid;
 	uint32_t state;  /* LTR_PROC_*; atomic */
 	int32_t status;
+	int32_t local_pid;
+	uint32_t pidns;
 	uint32_t reserved;
 };
 
@@ -311,6 +319,8 @@ struct ltr_session {
 	uint64_t start_time;  /* CLOCK_REALTIME ns when the run started */
 	char command[256];    /* the traced command line, for "sessions" */
 	uint32_t ring_size;    /* bytes of each ring (--buffer) */
+	uint32_t reader_pidns; /* ltruss's pid namespace (inode of /proc/self/ns/pid) */
+	uint32_t reader_beat;  /* atomic: ltruss's passes over the rings, counted */
 	uint32_t reserved4;
 
 	/* Written by the interposer. */

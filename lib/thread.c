@@ -71,8 +71,7 @@ static void slot_take(struct ltr_tstate *ts)
 	slot = &ltr_session->threads[i];
 	ts->ring = (unsigned char *)ltr_session + ltr_rings_offset() +
 		   (uint64_t)i * ltr_ring_size;
-	slot->pid = ts->pid;
-	slot->tid = ts->tid;
+	ltr_pidns_view(&slot->pid, &slot->tid);
 	__atomic_store_n(&slot->used, 1, __ATOMIC_RELEASE);
 	ts->slot = slot;
 	/* Owners are announced in the ring, in order with their events. */
@@ -108,6 +107,10 @@ struct ltr_tstate *ltr_thread_create(void)
 	int32_t pid, tid;
 	void *p;
 
+	/* Under seccomp, a thread that cannot make these is not traced. */
+	if (!ltr_sys_ok(SYS_getpid) || !ltr_sys_ok(SYS_gettid) ||
+	    !ltr_sys_ok(SYS_mmap) || !ltr_sys_ok(SYS_tgkill))
+		return NULL;
 	pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 	tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
 	ts = state_reuse(pid, tid);
@@ -117,7 +120,9 @@ struct ltr_tstate *ltr_thread_create(void)
 		ltr_tls_self = ts;
 		if (!ts->shared_slot) {
 			/* Tell ltruss the slot has a new thread. */
-			ts->slot->tid = tid;
+			int32_t seen_pid;
+
+			ltr_pidns_view(&seen_pid, &ts->slot->tid);
 			if (ltr_flags & LTR_F_TRACE)
 				ltr_event_thread(ts);
 		}

@@ -154,16 +154,48 @@ libc_funcs() {
 	grep -q '^libfix:fix_twice(FIX_TWENTY_ONE) = 42' <<<"$err"
 }
 
-@test "an empty filter is valid and adds nothing: the default config applies" {
-	: > f.yaml
-	run_split ltruss -F ./f.yaml /bin/echo hi
-	[ "$status" -eq 0 ]
-	[ "$out" = hi ]
-	grep -q '^libc:setlocale(' <<<"$err"
-	printf '# nothing\n---\n' > f.yaml
-	run_split ltruss -F ./f.yaml /bin/echo hi
-	[ "$status" -eq 0 ]
-	grep -q '^libc:setlocale(' <<<"$err"
+EMPTY="the filter is empty; write its 'trace:' rules, or leave out -F to trace the default selection"
+
+@test "an empty filter is an error, never the default silently: empty, comments, null, /dev/null" {
+	fails '' "1:1: $EMPTY"
+	fails '# nothing\n' "2:1: $EMPTY"
+	fails '# nothing\n---\n' "3:1: $EMPTY"
+	fails '~\n' "1:1: $EMPTY"
+	run ltruss -F /dev/null /bin/echo hi
+	assert_failure 2
+	assert_output "ltruss: error: /dev/null:1:1: $EMPTY"
+	# An empty file named by an include is one too, at the include's file.
+	printf 'include: [./e.yaml]\n' > f.yaml
+	: > e.yaml
+	run ltruss -F ./f.yaml /bin/echo hi
+	assert_failure 2
+	assert_output "ltruss: error: ./e.yaml:1:1: $EMPTY"
+}
+
+# traced_by FILTER-ARGS...: the trace of fix-lazy 1 with -F FILTER-ARGS, stdin kept.
+traced_by() {
+	timeout -k 5 60 "$LTRUSS" -F "$@" "$PROGS/fix-lazy" 1 2>&1 >/dev/null
+}
+
+@test "-F /dev/stdin and -F <(...) read the pipe to its end, even a slow writer" {
+	printf 'trace:\n  - lib: "libfix*"\n    functions: [fix_add]\n' > f.yaml
+	want=$(traced_by ./f.yaml)
+	[ "$(grep -c '^libfix:fix_add(' <<<"$want")" -eq 2 ]
+	[ "$(traced_by /dev/stdin <f.yaml)" = "$want" ]
+	[ "$(cat f.yaml | traced_by /dev/stdin)" = "$want" ]
+	[ "$(traced_by <(cat f.yaml))" = "$want" ]
+	[ "$(traced_by <(sleep 0.2; cat f.yaml))" = "$want" ]
+	# An empty pipe is an empty filter.
+	run traced_by <(true)
+	[ "$status" -eq 2 ]
+	[[ "$output" == "ltruss: error: /dev/fd/"*":1:1: $EMPTY" ]]
+}
+
+@test "-F a FIFO that nobody writes to: an empty filter, not a hang in open()" {
+	mkfifo fifo.yaml
+	run ltruss -F ./fifo.yaml /bin/echo hi
+	assert_failure 2
+	assert_output "ltruss: error: ./fifo.yaml:1:1: $EMPTY"
 }
 
 @test "an empty trace list selects nothing" {

@@ -289,6 +289,20 @@ teardown() {
 	assert_equal "$err" "ltruss: error: no running ltruss session of yours (in $XDG_RUNTIME_DIR/ltruss): start one, e.g. 'ltruss -o FILE COMMAND'"
 }
 
+@test "a FIFO named like a pid in the registry is removed, never opened and waited on" {
+	mkdir -m 0700 -p "$XDG_RUNTIME_DIR/ltruss"
+	mkfifo -m 0600 "$XDG_RUNTIME_DIR/ltruss/4242"
+	run_split console <<<stats
+	[ "$status" -eq 2 ]
+	assert_equal "$err" "ltruss: warning: removing $XDG_RUNTIME_DIR/ltruss/4242: not a session entry
+ltruss: error: no running ltruss session of yours (in $XDG_RUNTIME_DIR/ltruss): start one, e.g. 'ltruss -o FILE COMMAND'"
+	[ ! -e "$XDG_RUNTIME_DIR/ltruss/4242" ]
+	mkfifo -m 0600 "$XDG_RUNTIME_DIR/ltruss/4242"
+	run_split console --console=4242 <<<stats
+	[ "$status" -eq 2 ]
+	assert_equal "$err" "ltruss: error: no ltruss session 4242 in $XDG_RUNTIME_DIR/ltruss: 'sessions' in the console lists them"
+}
+
 # as_nobody CMD...: run CMD as the user nobody.
 as_nobody() {
 	setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"

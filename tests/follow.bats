@@ -127,3 +127,58 @@ load helpers
 	grep -Eqx '\[pid [0-9]+\] \+\+\+ exited \(status 5\) \+\+\+' <<<"$err"
 	[ "$(grep -c '+++' <<<"$err")" -eq 2 ]
 }
+
+@test "-f: processes in a new pid namespace are named by the pids ltruss sees, and their ends reported" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for a pid namespace"
+	# Inside, fix-lazy is pid 2; it says its pid outside (the first of
+	# NSpid in the host's /proc) before it is exec'd.
+	cat > inner.sh <<-EOF
+		#!/bin/sh
+		while read -r key value rest; do
+			[ "\$key" = NSpid: ] && echo "outer \$value"
+		done </proc/self/status
+		exec "$PROGS/fix-lazy" 1
+	EOF
+	chmod +x inner.sh
+	run_split ltruss -f -o trace.txt -u 'libfix:fix_add' unshare -pf sh -c "./inner.sh & wait; exit 3"
+	[ "$status" -eq 3 ]
+	outer=$(sed -n 's/^outer //p' <<<"$out")
+	[ "$outer" -gt 2 ]
+	# Its end carries that pid; no line names a pid of the namespace.
+	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 2 ]
+	grep -qx "\[pid $outer\] +++ exited (status 0) +++" trace.txt
+	[ "$(grep -c '+++ exited (status 3) +++$' trace.txt)" -eq 2 ]
+	[ "$(grep -c '+++ exited' trace.txt)" -eq 3 ]
+	! grep -q '^\[pid [12]\]' trace.txt
+}
+
+@test "a process in another user or pid namespace says which, and runs untraced" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for a pid namespace"
+	plain=$("$PROGS/fix-lazy" 1)
+	ours_user=$(stat -L -c %i /proc/self/ns/user)
+	ours_pid=$(stat -L -c %i /proc/self/ns/pid)
+	run_split ltruss -f -o trace.txt -u 'libfix:*' unshare -r "$PROGS/fix-lazy" 1
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[[ "$err" =~ ^"ltruss: not tracing: this process is in another user namespace (user:["[0-9]+"]) than ltruss (user:[$ours_user]), which may not open its session"$ ]]
+	run_split ltruss -f -o trace.txt -u 'libfix:*' unshare -pf --mount-proc "$PROGS/fix-lazy" 1
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[[ "$err" =~ ^"ltruss: not tracing: this process is in another pid namespace (pid:["[0-9]+"]) than ltruss (pid:[$ours_pid]), whose /proc does not show ltruss's pid "[0-9]+$ ]]
+}
+
+@test "-f: a process in a new pid namespace waits for a stalled ltruss, and never takes it for gone" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for a pid namespace"
+	# There ltruss's pid names nothing: its passes over the rings tell it lives.
+	"$LTRUSS" -f --buffer 64K -o trace.txt -u 'libfix:fix_add' unshare -pf \
+		"$PROGS/slow" 200000 400 "$PWD/slow.out" </dev/null 2>ltruss.err &
+	pid=$!
+	sleep 0.1
+	kill -STOP "$pid"
+	sleep 0.6
+	kill -CONT "$pid"
+	wait "$pid"
+	[ "$(cat slow.out)" = "done 20000100000" ]
+	[ ! -s ltruss.err ]
+	[ "$(grep -c 'libfix:fix_add(' trace.txt)" -eq 200000 ]
+}

@@ -45,7 +45,25 @@ load helpers
 	chmod +x fake
 	run ltruss ./fake
 	assert_failure 2
-	assert_output --partial "cannot trace './fake': not an ELF program"
+	assert_output "ltruss: error: cannot trace './fake': not an ELF program nor a '#!' script; give the path of a program"
+}
+
+@test "a FIFO, a directory or a device as COMMAND is refused at once, not waited on" {
+	mkfifo fifo
+	chmod +x fifo
+	run ltruss ./fifo
+	assert_failure 2
+	assert_output "ltruss: error: cannot trace './fifo': it is a FIFO, not a program file; give the path of a program"
+	# A '#!' line naming one is refused the same way.
+	printf '#!%s\n' "$PWD/fifo" > s.sh
+	chmod +x s.sh
+	run ltruss ./s.sh
+	assert_failure 2
+	assert_output "ltruss: error: cannot trace '$PWD/fifo': it is a FIFO, not a program file; give the path of a program"
+	printf '#!/dev/null\n' > s.sh
+	run ltruss ./s.sh
+	assert_failure 2
+	assert_output "ltruss: error: cannot trace '/dev/null': it is a character device, not a program file; give the path of a program"
 }
 
 @test "script with a missing interpreter is refused" {

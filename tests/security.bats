@@ -91,7 +91,70 @@ with_session() {
 	[ "$status" -eq 0 ]
 	[ "$out" = "$plain" ]
 	[ "$err" = "$NOT_TRACING" ]
-	[ "$(cat trace.txt)" = "+++ exited (status 0) +++" ]
+	# setpriv leaves the session at its first credential change.
+	[ "$(cat trace.txt)" = "+++ capset changes the credentials: untraced from here on +++
++++ exited (status 0) +++" ]
+}
+
+# dropper_run HOW [-f]: trace a root parent whose worker drops to nobody by
+# HOW, then reads a 0600 secret; the worker's findings are in $out.
+dropper_run() {
+	local how=$1
+
+	shift
+	chmod 0755 "$BATS_TEST_TMPDIR"
+	secret="TOPSECRET-$RANDOM$RANDOM"
+	printf '%s' "$secret" > secret
+	chmod 0600 secret
+	run_split ltruss "$@" -o trace.txt -u 'libc:strlen' "$PROGS/dropper" secret "$how"
+	[ "$status" -eq 0 ]
+	[ -z "$err" ]
+	# The worker has nothing of the session left, and cannot open it again.
+	[ "$(grep '^worker' <<<"$out")" = "worker: 0 session mappings, secret not seen, 0 written
+worker: 0 sessions opened through /proc" ]
+	# The root parent is still traced, its secret included.
+	grep -q "libc:strlen(\"$secret\") = ${#secret}\$" trace.txt
+}
+
+@test "a root worker that drops to nobody without exec cannot read or write the session (no -f)" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run as another user"
+	for how in libc setresuid syscall; do
+		dropper_run "$how"
+		# Not traced without -f: nothing to say about it.
+		run grep -c 'credentials' trace.txt
+		[ "$output" = 0 ]
+	done
+}
+
+@test "-f: a worker that drops to nobody without exec leaves the session, and the trace says so" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run as another user"
+	for how in libc:setgroups setresuid:setgroups syscall:syscall; do
+		dropper_run "${how%%:*}" -f
+		run grep 'credentials' trace.txt
+		[[ "$output" =~ ^(\[pid\ [0-9]+\]\ )?"+++ ${how#*:} changes the credentials: untraced from here on +++"$ ]]
+		[ "${#lines[@]}" -eq 1 ]
+		# Both processes' ends are reported: the worker's by its parent's wait.
+		[ "$(grep -c '+++ exited (status 0) +++$' trace.txt)" -eq 2 ]
+	done
+}
+
+@test "a non-root program whose setgroups and setuid(0) fail stays traced" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run as another user"
+	# (The test's directory is not nobody's to read: the script is inline.)
+	try='import os
+for attempt in (lambda: os.setgroups([]), lambda: os.setuid(0), lambda: os.setgid(0)):
+    try:
+        attempt()
+    except PermissionError:
+        print("refused")
+os.getppid()'
+	run_split setpriv --reuid=65534 --regid=65534 --clear-groups "$LTRUSS" -u 'libc:getppid' /usr/bin/python3 -c "$try"
+	[ "$status" -eq 0 ]
+	[ "$out" = "refused
+refused
+refused" ]
+	# Traced to its end: the failed calls changed nothing.
+	[[ "$err" =~ ^"libc:getppid() = "[0-9]+$'\n'"+++ exited (status 0) +++"$ ]]
 }
 
 @test "a session whose rings do not fit its file is refused, never mapped past the end" {

@@ -113,19 +113,58 @@ exited - -"
 	[ "$(tail -1 <<<"$err")" = "+++ killed by SIGKILL +++" ]
 }
 
-@test "ltruss killed: the program goes on untraced and finishes" {
-	"$LTRUSS" -o trace.txt -u 'libfix:*' "$PROGS/slow" 3000000 400 "$PWD/slow.out" </dev/null 2>ltruss.err &
-	pid=$!
+# kill_tracer PID: SIGKILL ltruss PID (tracing the slow fixture into
+# slow.out) after 0.2 s; its orphaned program must then finish on its own.
+kill_tracer() {
 	sleep 0.2
-	kill -KILL "$pid"
-	wait "$pid" || true
-	# the orphaned program must finish on its own, with the right result
+	kill -KILL "$1"
+	wait "$1" || true
 	for i in $(seq 1 100); do
 		[ -s slow.out ] && break
 		sleep 0.1
 	done
 	[ "$(cat slow.out)" = "done 4500001500000" ]
+}
+
+@test "ltruss killed: the program goes on untraced and finishes" {
+	"$LTRUSS" -o trace.txt -u 'libfix:*' "$PROGS/slow" 3000000 400 "$PWD/slow.out" </dev/null 2>ltruss.err &
+	kill_tracer $!
 	[ "$(grep -c '^libfix:fix_add' trace.txt)" -gt 0 ]
+}
+
+@test "the trace's reader goes away (| head): ltruss ends quietly, the program runs on unharmed" {
+	plain=$("$PROGS/spin" 1 200000)
+	"$LTRUSS" -u 'libfix:fix_add' "$PROGS/spin" 1 200000 2>&1 >out.txt </dev/null | head -1 >first.txt
+	statuses=("${PIPESTATUS[@]}")
+	# The program's own status and all of its output: it was never signalled.
+	[ "${statuses[0]}" -eq 0 ]
+	[ "$(cat out.txt)" = "$plain" ]
+	[ "$(cat first.txt)" = "libfix:fix_add(0, 0x1, 0) = 0x1" ]
+}
+
+@test "ltruss killed while the program's stderr is a pipe nobody reads: the program still finishes" {
+	mkfifo gone
+	# The pipe's only reader closes it at once; the program inherits it as stderr.
+	(exec 3<gone; exec 3<&-) &
+	reader=$!
+	"$LTRUSS" -o trace.txt -u 'libfix:*' "$PROGS/slow" 3000000 400 "$PWD/slow.out" </dev/null 2>gone &
+	pid=$!
+	wait "$reader"
+	# No "ltruss has gone away" written into the dead pipe, no SIGPIPE.
+	kill_tracer "$pid"
+}
+
+@test "seccomp, strict or a filter: ltruss's own system calls never kill the program, every call is traced" {
+	for mode in strict filter; do
+		plain=$("$PROGS/sandboxed" "$mode" 200000)
+		# Small rings: the program waits for ltruss again and again.
+		run_split ltruss --buffer 64K -o trace.txt -u 'libfix:fix_add' "$PROGS/sandboxed" "$mode" 200000
+		[ "$status" -eq 0 ]
+		[ "$out" = "$plain" ]
+		[ -z "$err" ]
+		[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 200001 ]
+		[ "$(tail -1 trace.txt)" = "+++ exited (status 0) +++" ]
+	done
 }
 
 # run_stalled OPTIONS...: trace the slow fixture (200000 calls over 400 ms)

@@ -143,3 +143,13 @@ check_PROGRAMS += tests/progs/bin/until
 tests_progs_bin_until_SOURCES = tests/progs/trace/until.c
 tests_progs_bin_until_LDFLAGS = $(FIX_RPATH)
 tests_progs_bin_until_LDADD = $(FIX_LIB)
+# A root parent whose worker drops to nobody without exec (security.bats).
+check_PROGRAMS += tests/progs/bin/dropper
+tests_progs_bin_dropper_SOURCES = tests/progs/trace/dropper.c
+tests_progs_bin_dropper_CFLAGS = -O1 -fno-builtin
+# A program that enters seccomp (strict or filter), then calls (trace-lines.bats).
+check_PROGRAMS += tests/progs/bin/sandboxed
+tests_progs_bin_sandboxed_SOURCES = tests/progs/trace/sandboxed.c
+tests_progs_bin_sandboxed_CFLAGS = -O1 -fno-builtin
+tests_progs_bin_sandboxed_LDFLAGS = $(FIX_RPATH)
+tests_progs_bin_sandboxed_LDADD = $(FIX_LIB)
