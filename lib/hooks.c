@@ -7,9 +7,12 @@
  * _Exit and, with -f, the wait family (lib/process.c) tell how processes
  * end.  la_symbind64 binds these names to the hooks, which call the real
  * function.  When the selection names one of them too, it is reported on
- * entry (it cannot be traced on return: the hook is in the way).
+ * entry (it cannot be traced on return: the hook is in the way).  The
+ * signal calls (signal-hooks.c) need no such care: when selected, their
+ * hooks call the function's stub, so they are traced in full.
  */
 #include "interposer.h"
+#include "signal-hooks.h"
 
 void *ltr_hook_real[LTR_H_COUNT];
 
@@ -20,6 +23,7 @@ static const struct {
 	const char *name;
 	void *hook;
 	bool follow_only; /* only with -f */
+	bool via_stub;    /* the hook calls the stub when selected */
 } hooks[LTR_H_COUNT] = {
 	[LTR_H_RAISE] = { "_Unwind_RaiseException", ltr_hook_raise, false },
 	[LTR_H_RETHROW] = { "_Unwind_Resume_or_Rethrow", ltr_hook_rethrow,
@@ -36,6 +40,28 @@ static const struct {
 	[LTR_H_WAIT3] = { "wait3", ltr_hook_wait3, true },
 	[LTR_H_WAIT4] = { "wait4", ltr_hook_wait4, true },
 	[LTR_H_WAITID] = { "waitid", ltr_hook_waitid, true },
+	[LTR_H_SIGACTION] = { "sigaction", ltr_hook_sigaction, false, true },
+	[LTR_H_SIGNAL] = { "signal", ltr_hook_signal, false, true },
+	[LTR_H_SYSV_SIGNAL] = { "sysv_signal", ltr_hook_sysv_signal, false,
+				true },
+	[LTR_H___SYSV_SIGNAL] = { "__sysv_signal", ltr_hook___sysv_signal,
+				  false, true },
+	[LTR_H_BSD_SIGNAL] = { "bsd_signal", ltr_hook_bsd_signal, false, true },
+	[LTR_H_SIGSET] = { "sigset", ltr_hook_sigset, false, true },
+	[LTR_H_SIGHOLD] = { "sighold", ltr_hook_sighold, false, true },
+	[LTR_H_SIGIGNORE] = { "sigignore", ltr_hook_sigignore, false, true },
+	[LTR_H_SIGPROCMASK] = { "sigprocmask", ltr_hook_sigprocmask, false,
+				true },
+	[LTR_H_PTHREAD_SIGMASK] = { "pthread_sigmask", ltr_hook_pthread_sigmask,
+				    false, true },
+	[LTR_H_SIGSUSPEND] = { "sigsuspend", ltr_hook_sigsuspend, false, true },
+	[LTR_H_PPOLL] = { "ppoll", ltr_hook_ppoll, false, true },
+	[LTR_H_PPOLL_CHK] = { "__ppoll_chk", ltr_hook___ppoll_chk, false, true },
+	[LTR_H_PSELECT] = { "pselect", ltr_hook_pselect, false, true },
+	[LTR_H_EPOLL_PWAIT] = { "epoll_pwait", ltr_hook_epoll_pwait, false,
+				true },
+	[LTR_H_EPOLL_PWAIT2] = { "epoll_pwait2", ltr_hook_epoll_pwait2, false,
+				 true },
 };
 
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)
@@ -51,13 +77,23 @@ uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 {
 	size_t i;
 
-	if (name[0] != '_' && name[0] != 'p' && name[0] != 'w')
+	if (name[0] != '_' && name[0] != 'p' && name[0] != 'w' &&
+	    name[0] != 's' && name[0] != 'b' && name[0] != 'e')
 		return 0;
 	for (i = 0; i < LTR_H_COUNT; i++) {
 		if (ltr_strcmp(name, hooks[i].name) != 0)
 			continue;
 		if (hooks[i].follow_only && !(ltr_flags & LTR_F_FOLLOW))
 			return 0;
+		if (hooks[i].via_stub) {
+			uintptr_t stub = selected ? ltr_stub_for(real, name, def)
+						  : 0;
+
+			__atomic_store_n(&ltr_hook_real[i],
+					 (void *)(stub ? stub : real),
+					 __ATOMIC_RELEASE);
+			return (uintptr_t)hooks[i].hook;
+		}
 		__atomic_store_n(&ltr_hook_real[i], (void *)real,
 				 __ATOMIC_RELEASE);
 		/* Its stub, never bound, gives it a name and counters. */
