@@ -159,35 +159,61 @@ static void put_raw(struct out *o, uint64_t v)
 		put_text(o, "0");
 }
 
-/* One byte inside a quoted string, escaped as C and strace do. */
+/*
+ * One byte inside a quoted string, escaped as C and strace do, written at
+ * dst (at most 4 bytes); returns the bytes written.  next is the byte after
+ * it (-1 at the end): an octal escape before a digit takes all three digits.
+ * A full trace escapes millions of bytes: no strchr, no printf here.
+ */
+static size_t escape_byte(char *dst, unsigned char ch, int next)
+{
+	static const char names[256] = {
+		['\a'] = 'a', ['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n',
+		['\v'] = 'v', ['\f'] = 'f', ['\r'] = 'r', ['"'] = '"',
+		['\\'] = '\\',
+	};
+	size_t n = 0;
+
+	if (names[ch]) {
+		dst[n++] = '\\';
+		dst[n++] = names[ch];
+	} else if (ch >= 0x20 && ch < 0x7f) {
+		dst[n++] = (char)ch;
+	} else {
+		dst[n++] = '\\';
+		if (ch >= 0100 || (next >= '0' && next <= '7'))
+			dst[n++] = (char)('0' + (ch >> 6));
+		if (ch >= 010 || (next >= '0' && next <= '7'))
+			dst[n++] = (char)('0' + ((ch >> 3) & 7));
+		dst[n++] = (char)('0' + (ch & 7));
+	}
+	return n;
+}
+
+/* One byte inside a quoted string (see escape_byte). */
 static void put_escaped_byte(struct out *o, unsigned char ch, int next)
 {
-	static const char simple[] = "\a\b\t\n\v\f\r\"\\";
-	static const char names[] = "abtnvfr\"\\";
-	const char *p = ch ? strchr(simple, ch) : NULL;
-	char escape[2] = {'\\', 0};
+	char tmp[4];
 
-	if (p) {
-		escape[1] = names[p - simple];
-		put_bytes(o, escape, 2);
-	} else if (ch >= 0x20 && ch < 0x7f) {
-		put_bytes(o, (const char *)&ch, 1);
-	} else if (next >= '0' && next <= '7') {
-		put(o, "\\%03o", ch); /* all three digits: the next is a digit */
-	} else {
-		put(o, "\\%o", ch);
-	}
+	put_bytes(o, tmp, escape_byte(tmp, ch, next));
 }
 
 /* Bytes as a quoted string; "..." after it when cut. */
 static void put_quoted(struct out *o, const unsigned char *s, size_t len,
 		       bool cut)
 {
-	size_t i;
+	char tmp[256];
+	size_t i, n = 0;
 
 	put_text(o, "\"");
-	for (i = 0; i < len; i++)
-		put_escaped_byte(o, s[i], i + 1 < len ? s[i + 1] : -1);
+	for (i = 0; i < len; i++) {
+		if (n > sizeof(tmp) - 4) {
+			put_bytes(o, tmp, n);
+			n = 0;
+		}
+		n += escape_byte(tmp + n, s[i], i + 1 < len ? s[i + 1] : -1);
+	}
+	put_bytes(o, tmp, n);
 	put_text(o, cut ? "\"..." : "\"");
 }
 
