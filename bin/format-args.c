@@ -127,18 +127,37 @@ static void put_signed(struct out *o, int64_t v)
 	put_decimal(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
 }
 
-/* Append v as 0x and lowercase hex digits ("0" stays "0x0"). */
+/*
+ * Append v as 0x and lowercase hex digits ("0" stays "0x0").  The digits
+ * go straight to their place: built in a scratch buffer and copied, each
+ * copy read back bytes just stored one by one, a store-forwarding stall
+ * that made this the reader's most expensive function.
+ */
 static void put_hex(struct out *o, uint64_t v)
 {
-	char tmp[18];
-	size_t n = sizeof(tmp);
+	size_t digits = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
+	char *p;
 
+	if (o->len + 2 + digits >= o->size) {
+		char tmp[18];
+		size_t n = sizeof(tmp);
+
+		do
+			tmp[--n] = "0123456789abcdef"[v & 0xf];
+		while ((v >>= 4) != 0);
+		put_bytes(o, "0x", 2);
+		put_bytes(o, tmp + n, sizeof(tmp) - n);
+		return;
+	}
+	p = o->buf + o->len;
+	p[0] = '0';
+	p[1] = 'x';
+	o->len += 2 + digits;
+	o->buf[o->len] = '\0';
+	p += 2 + digits;
 	do
-		tmp[--n] = "0123456789abcdef"[v & 0xf];
+		*--p = "0123456789abcdef"[v & 0xf];
 	while ((v >>= 4) != 0);
-	tmp[--n] = 'x';
-	tmp[--n] = '0';
-	put_bytes(o, tmp + n, sizeof(tmp) - n);
 }
 
 /* A pointer: NULL, or hex. */
@@ -589,8 +608,8 @@ unsigned args_count_at_entry(const struct call *c)
 	return args_count(c);
 }
 
-const char *args_value(char *buf, size_t size, int pid, const struct call *c,
-		       const struct result *r, unsigned i)
+size_t args_value(char *buf, size_t size, int pid, const struct call *c,
+		  const struct result *r, unsigned i)
 {
 	const struct proto *p = proto_of(c);
 	struct out o = { buf, size, 0 };
@@ -603,7 +622,7 @@ const char *args_value(char *buf, size_t size, int pid, const struct call *c,
 	if (!p) {
 		if (i < RAW_ARGS)
 			put_raw(&o, c->args[i]);
-		return buf;
+		return o.len;
 	}
 	abi_locate(p, locs, &ngp, &nxmm);
 	if (i >= p->nargs) {
@@ -613,12 +632,12 @@ const char *args_value(char *buf, size_t size, int pid, const struct call *c,
 
 		if (va && (f = printf_format(c, p, locs, &flen)) != NULL)
 			put_vararg(&o, c, va, f, flen, i - (unsigned)p->nargs);
-		return buf;
+		return o.len;
 	}
 	a = &p->args[i];
 	if (!word_at(c, locs[i], 0, &v)) {
 		put_text(&o, "?");
-		return buf;
+		return o.len;
 	}
 	if (a->out != OUT_NONE) {
 		const struct ltr_blob *b = NULL;
@@ -644,11 +663,11 @@ const char *args_value(char *buf, size_t size, int pid, const struct call *c,
 	} else {
 		put_scalar(&o, &a->type, v, pid);
 	}
-	return buf;
+	return o.len;
 }
 
-const char *args_return(char *buf, size_t size, int pid,
-			const struct call *c, const struct result *r)
+size_t args_return(char *buf, size_t size, int pid, const struct call *c,
+		   const struct result *r)
 {
 	const struct proto *p = proto_of(c);
 	struct out o = { buf, size, 0 };
@@ -658,7 +677,7 @@ const char *args_return(char *buf, size_t size, int pid,
 	buf[0] = '\0';
 	if (!p) {
 		put_raw(&o, r->rax);
-		return buf;
+		return o.len;
 	}
 	switch (p->ret.kind) {
 	case CT_VOID:
@@ -684,7 +703,7 @@ const char *args_return(char *buf, size_t size, int pid,
 	default:
 		put_scalar(&o, &p->ret, r->rax, pid);
 	}
-	return buf;
+	return o.len;
 }
 
 const char *args_errno_name(const struct result *r)

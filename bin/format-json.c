@@ -52,8 +52,8 @@ static void json_call_head(const char *type, const struct who *w,
 	for (i = 0; i < n; i++) {
 		if (i)
 			putc(',', fmt.out);
-		json_write_string(fmt.out, args_value(value, sizeof(value),
-						      w->pid, c, r, i));
+		args_value(value, sizeof(value), w->pid, c, r, i);
+		json_write_string(fmt.out, value);
 	}
 	putc(']', fmt.out);
 	if (fmt.caller && c->caller) {
@@ -73,11 +73,12 @@ static void json_result(const struct who *w, const struct call *c,
 	const char *err = r ? args_errno_name(r) : NULL;
 
 	fputs(",\"ret\":", fmt.out);
-	if (r && r->returned)
-		json_write_string(fmt.out, args_return(value, sizeof(value),
-						       w->pid, c, r));
-	else
+	if (r && r->returned) {
+		args_return(value, sizeof(value), w->pid, c, r);
+		json_write_string(fmt.out, value);
+	} else {
 		fputs("null", fmt.out);
+	}
 	fputs(",\"errno\":", fmt.out);
 	if (err)
 		json_write_string(fmt.out, err);
