@@ -127,18 +127,37 @@ static void put_signed(struct out *o, int64_t v)
 	put_decimal(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
 }
 
-/* Append v as 0x and lowercase hex digits ("0" stays "0x0"). */
+/*
+ * Append v as 0x and lowercase hex digits ("0" stays "0x0").  The digits
+ * go straight to their place: built in a scratch buffer and copied, each
+ * copy read back bytes just stored one by one, a store-forwarding stall
+ * that made this the reader's most expensive function.
+ */
 static void put_hex(struct out *o, uint64_t v)
 {
-	char tmp[18];
-	size_t n = sizeof(tmp);
+	size_t digits = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
+	char *p;
 
+	if (o->len + 2 + digits >= o->size) {
+		char tmp[18];
+		size_t n = sizeof(tmp);
+
+		do
+			tmp[--n] = "0123456789abcdef"[v & 0xf];
+		while ((v >>= 4) != 0);
+		put_bytes(o, "0x", 2);
+		put_bytes(o, tmp + n, sizeof(tmp) - n);
+		return;
+	}
+	p = o->buf + o->len;
+	p[0] = '0';
+	p[1] = 'x';
+	o->len += 2 + digits;
+	o->buf[o->len] = '\0';
+	p += 2 + digits;
 	do
-		tmp[--n] = "0123456789abcdef"[v & 0xf];
+		*--p = "0123456789abcdef"[v & 0xf];
 	while ((v >>= 4) != 0);
-	tmp[--n] = 'x';
-	tmp[--n] = '0';
-	put_bytes(o, tmp + n, sizeof(tmp) - n);
 }
 
 /* A pointer: NULL, or hex. */
@@ -159,35 +178,107 @@ static void put_raw(struct out *o, uint64_t v)
 		put_text(o, "0");
 }
 
-/* One byte inside a quoted string, escaped as C and strace do. */
+/*
+ * One byte inside a quoted string, escaped as C and strace do, written at
+ * dst (at most 4 bytes); returns the bytes written.  next is the byte after
+ * it (-1 at the end): an octal escape before a digit takes all three digits.
+ * A full trace escapes millions of bytes: no strchr, no printf here.
+ */
+static size_t escape_byte(char *dst, unsigned char ch, int next)
+{
+	static const char names[256] = {
+		['\a'] = 'a', ['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n',
+		['\v'] = 'v', ['\f'] = 'f', ['\r'] = 'r', ['"'] = '"',
+		['\\'] = '\\',
+	};
+	size_t n = 0;
+
+	if (names[ch]) {
+		dst[n++] = '\\';
+		dst[n++] = names[ch];
+	} else if (ch >= 0x20 && ch < 0x7f) {
+		dst[n++] = (char)ch;
+	} else {
+		dst[n++] = '\\';
+		if (ch >= 0100 || (next >= '0' && next <= '7'))
+			dst[n++] = (char)('0' + (ch >> 6));
+		if (ch >= 010 || (next >= '0' && next <= '7'))
+			dst[n++] = (char)('0' + ((ch >> 3) & 7));
+		dst[n++] = (char)('0' + (ch & 7));
+	}
+	return n;
+}
+
+/* One byte inside a quoted string (see escape_byte). */
 static void put_escaped_byte(struct out *o, unsigned char ch, int next)
 {
-	static const char simple[] = "\a\b\t\n\v\f\r\"\\";
-	static const char names[] = "abtnvfr\"\\";
-	const char *p = ch ? strchr(simple, ch) : NULL;
-	char escape[2] = {'\\', 0};
+	char tmp[4];
 
-	if (p) {
-		escape[1] = names[p - simple];
-		put_bytes(o, escape, 2);
-	} else if (ch >= 0x20 && ch < 0x7f) {
-		put_bytes(o, (const char *)&ch, 1);
-	} else if (next >= '0' && next <= '7') {
-		put(o, "\\%03o", ch); /* all three digits: the next is a digit */
-	} else {
-		put(o, "\\%o", ch);
+	put_bytes(o, tmp, escape_byte(tmp, ch, next));
+}
+
+/* Each byte's escape when no digit follows it, built once (see escape_byte). */
+static struct {
+	char text[4];
+	unsigned char len;
+	bool before_digit; /* a short octal escape: longer before a digit */
+} escapes[256];
+
+/* Fill escapes[] on first use. */
+static void escapes_init(void)
+{
+	unsigned ch;
+
+	for (ch = 0; ch < 256; ch++) {
+		escapes[ch].len = (unsigned char)escape_byte(escapes[ch].text,
+							     (unsigned char)ch, -1);
+		escapes[ch].before_digit =
+			escape_byte((char[4]){ 0 }, (unsigned char)ch, '0') !=
+			escapes[ch].len;
 	}
 }
 
-/* Bytes as a quoted string; "..." after it when cut. */
+/*
+ * Bytes as a quoted string; "..." after it when cut.  Written straight
+ * into o, by table: strings are most of what a real program's trace
+ * prints (a traced sort spent a third of the reader's time here).
+ */
 static void put_quoted(struct out *o, const unsigned char *s, size_t len,
 		       bool cut)
 {
-	size_t i;
+	char tmp[256], *d;
+	size_t i, n = 0;
 
+	if (!escapes['a'].len)
+		escapes_init();
+	/* Room for every byte as 4, 4 more written past the last, the quotes. */
+	if (len < o->size && o->len + 4 * len + 16 < o->size) {
+		d = o->buf + o->len;
+		*d++ = '"';
+		for (i = 0; i < len; i++) {
+			unsigned char ch = s[i];
+
+			if (escapes[ch].before_digit && i + 1 < len &&
+			    s[i + 1] >= '0' && s[i + 1] <= '7') {
+				d += escape_byte(d, ch, s[i + 1]);
+				continue;
+			}
+			memcpy(d, escapes[ch].text, 4);
+			d += escapes[ch].len;
+		}
+		memcpy(d, cut ? "\"...\0" : "\"\0", cut ? 5 : 2);
+		o->len = (size_t)(d - o->buf) + (cut ? 4 : 1);
+		return;
+	}
 	put_text(o, "\"");
-	for (i = 0; i < len; i++)
-		put_escaped_byte(o, s[i], i + 1 < len ? s[i + 1] : -1);
+	for (i = 0; i < len; i++) {
+		if (n > sizeof(tmp) - 4) {
+			put_bytes(o, tmp, n);
+			n = 0;
+		}
+		n += escape_byte(tmp + n, s[i], i + 1 < len ? s[i + 1] : -1);
+	}
+	put_bytes(o, tmp, n);
 	put_text(o, cut ? "\"..." : "\"");
 }
 
@@ -563,8 +654,8 @@ unsigned args_count_at_entry(const struct call *c)
 	return args_count(c);
 }
 
-const char *args_value(char *buf, size_t size, int pid, const struct call *c,
-		       const struct result *r, unsigned i)
+size_t args_value(char *buf, size_t size, int pid, const struct call *c,
+		  const struct result *r, unsigned i)
 {
 	const struct proto *p = proto_of(c);
 	struct out o = { buf, size, 0 };
@@ -577,7 +668,7 @@ const char *args_value(char *buf, size_t size, int pid, const struct call *c,
 	if (!p) {
 		if (i < RAW_ARGS)
 			put_raw(&o, c->args[i]);
-		return buf;
+		return o.len;
 	}
 	abi_locate(p, locs, &ngp, &nxmm);
 	if (i >= p->nargs) {
@@ -587,12 +678,12 @@ const char *args_value(char *buf, size_t size, int pid, const struct call *c,
 
 		if (va && (f = printf_format(c, p, locs, &flen)) != NULL)
 			put_vararg(&o, c, va, f, flen, i - (unsigned)p->nargs);
-		return buf;
+		return o.len;
 	}
 	a = &p->args[i];
 	if (!word_at(c, locs[i], 0, &v)) {
 		put_text(&o, "?");
-		return buf;
+		return o.len;
 	}
 	if (a->out != OUT_NONE) {
 		const struct ltr_blob *b = NULL;
@@ -618,11 +709,11 @@ const char *args_value(char *buf, size_t size, int pid, const struct call *c,
 	} else {
 		put_scalar(&o, &a->type, v, pid);
 	}
-	return buf;
+	return o.len;
 }
 
-const char *args_return(char *buf, size_t size, int pid,
-			const struct call *c, const struct result *r)
+size_t args_return(char *buf, size_t size, int pid, const struct call *c,
+		   const struct result *r)
 {
 	const struct proto *p = proto_of(c);
 	struct out o = { buf, size, 0 };
@@ -632,7 +723,7 @@ const char *args_return(char *buf, size_t size, int pid,
 	buf[0] = '\0';
 	if (!p) {
 		put_raw(&o, r->rax);
-		return buf;
+		return o.len;
 	}
 	switch (p->ret.kind) {
 	case CT_VOID:
@@ -658,7 +749,7 @@ const char *args_return(char *buf, size_t size, int pid,
 	default:
 		put_scalar(&o, &p->ret, r->rax, pid);
 	}
-	return buf;
+	return o.len;
 }
 
 const char *args_errno_name(const struct result *r)

@@ -29,13 +29,16 @@ unsigned args_count(const struct call *c);
  */
 unsigned args_count_at_entry(const struct call *c);
 
-/* Value i of call c into buf; r is its return (output arguments), or NULL. */
-const char *args_value(char *buf, size_t size, int pid, const struct call *c,
-		       const struct result *r, unsigned i);
+/*
+ * Value i of call c into buf, NUL-terminated; returns its length.  r is its
+ * return (output arguments), or NULL.
+ */
+size_t args_value(char *buf, size_t size, int pid, const struct call *c,
+		  const struct result *r, unsigned i);
 
-/* The returned value of c ("3", "NULL", "0x7f..", "<void>") into buf. */
-const char *args_return(char *buf, size_t size, int pid,
-			const struct call *c, const struct result *r);
+/* The returned value of c ("3", "NULL", "0x7f..", "<void>") into buf; its length. */
+size_t args_return(char *buf, size_t size, int pid, const struct call *c,
+		   const struct result *r);
 
 /* The errno of a failed call as "ENOENT", or NULL if it did not fail. */
 const char *args_errno_name(const struct result *r);

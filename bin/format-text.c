@@ -20,6 +20,7 @@
 #include "symbolize.h"
 #include "format.h"
 #include "format-args.h"
+#include "xmalloc.h"
 
 struct format_options fmt;
 
@@ -128,11 +129,37 @@ static void line_write(struct line *l, bool newline)
 	fwrite_unlocked(l->buf, 1, l->len, fmt.out);
 }
 
+static const struct ltr_func *func_entry(uint32_t fn);
+
+/*
+ * "LIB:FUNC" of c.  Every line starts with it: it is built once per
+ * function, when its entry is filled in, and copied from then on.
+ */
 static void put_name(struct line *l, const struct call *c)
 {
-	put_str(l, format_lib(c->fn));
+	static struct {
+		char *text;
+		size_t len;
+	} names[LTR_MAX_FUNCS];
+	uint32_t fn = c->fn;
+
+	if (fn < LTR_MAX_FUNCS && !names[fn].text && func_entry(fn)) {
+		const char *lib = format_lib(fn), *func = format_func(fn);
+		size_t a = strlen(lib), b = strlen(func);
+
+		names[fn].text = xmalloc(a + b + 2);
+		memcpy(names[fn].text, lib, a);
+		names[fn].text[a] = ':';
+		memcpy(names[fn].text + a + 1, func, b + 1);
+		names[fn].len = a + 1 + b;
+	}
+	if (fn < LTR_MAX_FUNCS && names[fn].text) {
+		put_mem(l, names[fn].text, names[fn].len);
+		return;
+	}
+	put_str(l, format_lib(fn));
 	put_char(l, ':');
-	put_str(l, format_func(c->fn));
+	put_str(l, format_func(fn));
 }
 
 /* Arguments [from, to) of c (r: its return, or NULL), comma-separated. */
@@ -147,9 +174,8 @@ static void put_args(struct line *l, const struct who *w, const struct call *c,
 			put_lit(l, ", ");
 		if (sizeof(l->buf) - l->len < 2)
 			break;
-		l->len += strlen(args_value(l->buf + l->len,
-					    sizeof(l->buf) - l->len, w->pid,
-					    c, r, i));
+		l->len += args_value(l->buf + l->len, sizeof(l->buf) - l->len,
+				     w->pid, c, r, i);
 	}
 }
 
@@ -212,8 +238,6 @@ const char *format_end_name(enum ltr_end why)
 static void put_result(struct line *l, const struct who *w,
 		       const struct call *c, const struct result *r)
 {
-	static char value[ARG_TEXT_MAX];
-
 	put_lit(l, " = ");
 	if (!r->returned) {
 		put_lit(l, "? <");
@@ -221,7 +245,10 @@ static void put_result(struct line *l, const struct who *w,
 		put_char(l, '>');
 		return;
 	}
-	put_str(l, args_return(value, sizeof(value), w->pid, c, r));
+	/* Written in place, like the arguments. */
+	if (sizeof(l->buf) - l->len >= 2)
+		l->len += args_return(l->buf + l->len, sizeof(l->buf) - l->len,
+				      w->pid, c, r);
 	if (args_errno_name(r)) {
 		put_char(l, ' ');
 		put_str(l, args_errno_name(r));

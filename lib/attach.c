@@ -116,6 +116,13 @@ static char **env_find(const char *name)
 	return NULL;
 }
 
+const char *ltr_getenv(const char *name)
+{
+	char **e = env_find(name);
+
+	return e ? *e + ltr_strlen(name) + 1 : NULL;
+}
+
 /* Remove the entry at e from the environment array, keeping the order. */
 static void env_remove(char **e)
 {

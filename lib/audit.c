@@ -125,6 +125,7 @@ void la_preinit(uintptr_t *cookie)
 	patch_all(true);
 	ltr_process_watch_exit();
 	ltr_errno_init();
+	ltr_fault_copy_init();
 	started = true;
 }
 

@@ -7,11 +7,15 @@
  * _Exit and, with -f, the wait family (lib/process.c) tell how processes
  * end; the credential functions (lib/creds.c) make a process leave the
  * session, also in a forked child that is not traced; prctl and syscall
- * tell when the program enters seccomp (lib/seccomp.c).  la_symbind64 binds
- * these names to the hooks, which call the real function.  When the selection names one of them too, it is reported on
- * entry (it cannot be traced on return: the hook is in the way).
+ * tell when the program enters seccomp (lib/seccomp.c).  la_symbind64
+ * binds these names to the hooks, which call the real function.  When the
+ * selection names one of them too, it is reported on entry (it cannot be
+ * traced on return: the hook is in the way).  The signal calls
+ * (signal-hooks.c) need no such care: when selected, their hooks call the
+ * function's stub, so they are traced in full.
  */
 #include "interposer.h"
+#include "signal-hooks.h"
 
 void *ltr_hook_real[LTR_H_COUNT];
 
@@ -23,6 +27,7 @@ static const struct {
 	void *hook;
 	bool follow_only; /* only with -f */
 	bool creds;       /* a credential change: also in untraced children */
+	bool via_stub;    /* the hook calls the stub when selected */
 } hooks[LTR_H_COUNT] = {
 	[LTR_H_RAISE] = { "_Unwind_RaiseException", ltr_hook_raise, false },
 	[LTR_H_RETHROW] = { "_Unwind_Resume_or_Rethrow", ltr_hook_rethrow,
@@ -39,7 +44,7 @@ static const struct {
 	[LTR_H_WAIT3] = { "wait3", ltr_hook_wait3, true },
 	[LTR_H_WAIT4] = { "wait4", ltr_hook_wait4, true },
 	[LTR_H_WAITID] = { "waitid", ltr_hook_waitid, true },
-#define CREDS(h, name, fn) [h] = { name, (void *)fn, false, true }
+#define CREDS(h, name, fn) [h] = { name, (void *)fn, .creds = true }
 	CREDS(LTR_H_SETUID, "setuid", ltr_hook_setuid),
 	CREDS(LTR_H_SETEUID, "seteuid", ltr_hook_seteuid),
 	CREDS(LTR_H_SETREUID, "setreuid", ltr_hook_setreuid),
@@ -55,7 +60,25 @@ static const struct {
 	CREDS(LTR_H_CAPSET, "capset", ltr_hook_capset),
 	CREDS(LTR_H_SYSCALL, "syscall", ltr_hook_syscall),
 #undef CREDS
-	[LTR_H_PRCTL] = { "prctl", ltr_hook_prctl, false, false },
+	[LTR_H_PRCTL] = { "prctl", ltr_hook_prctl },
+#define SIGNAL(h, name, fn) [h] = { name, (void *)fn, .via_stub = true }
+	SIGNAL(LTR_H_SIGACTION, "sigaction", ltr_hook_sigaction),
+	SIGNAL(LTR_H_SIGNAL, "signal", ltr_hook_signal),
+	SIGNAL(LTR_H_SYSV_SIGNAL, "sysv_signal", ltr_hook_sysv_signal),
+	SIGNAL(LTR_H___SYSV_SIGNAL, "__sysv_signal", ltr_hook___sysv_signal),
+	SIGNAL(LTR_H_BSD_SIGNAL, "bsd_signal", ltr_hook_bsd_signal),
+	SIGNAL(LTR_H_SIGSET, "sigset", ltr_hook_sigset),
+	SIGNAL(LTR_H_SIGHOLD, "sighold", ltr_hook_sighold),
+	SIGNAL(LTR_H_SIGIGNORE, "sigignore", ltr_hook_sigignore),
+	SIGNAL(LTR_H_SIGPROCMASK, "sigprocmask", ltr_hook_sigprocmask),
+	SIGNAL(LTR_H_PTHREAD_SIGMASK, "pthread_sigmask", ltr_hook_pthread_sigmask),
+	SIGNAL(LTR_H_SIGSUSPEND, "sigsuspend", ltr_hook_sigsuspend),
+	SIGNAL(LTR_H_PPOLL, "ppoll", ltr_hook_ppoll),
+	SIGNAL(LTR_H_PPOLL_CHK, "__ppoll_chk", ltr_hook___ppoll_chk),
+	SIGNAL(LTR_H_PSELECT, "pselect", ltr_hook_pselect),
+	SIGNAL(LTR_H_EPOLL_PWAIT, "epoll_pwait", ltr_hook_epoll_pwait),
+	SIGNAL(LTR_H_EPOLL_PWAIT2, "epoll_pwait2", ltr_hook_epoll_pwait2),
+#undef SIGNAL
 };
 
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)
@@ -66,13 +89,35 @@ void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)
 		ltr_note_entry(fn - 1, a0, a1, a2);
 }
 
+/*
+ * Could name be a hook's?  A test of its first letter against those of
+ * the table, made before the string comparisons: every binding asks.
+ */
+static bool maybe_hook(const char *name)
+{
+	static uint64_t first[4];
+	static bool ready;
+	size_t i;
+
+	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
+		for (i = 0; i < LTR_H_COUNT; i++) {
+			unsigned char c = (unsigned char)hooks[i].name[0];
+
+			__atomic_or_fetch(&first[c / 64], 1ull << (c % 64),
+					  __ATOMIC_RELAXED);
+		}
+		__atomic_store_n(&ready, true, __ATOMIC_RELEASE);
+	}
+	return first[(unsigned char)name[0] / 64] >>
+	       ((unsigned char)name[0] % 64) & 1;
+}
+
 uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 		       const struct ltr_object *def, bool forked)
 {
 	size_t i;
 
-	if (name[0] != '_' && name[0] != 'p' && name[0] != 'w' &&
-	    name[0] != 's' && name[0] != 'i' && name[0] != 'c')
+	if (!maybe_hook(name))
 		return 0;
 	for (i = 0; i < LTR_H_COUNT; i++) {
 		if (ltr_strcmp(name, hooks[i].name) != 0)
@@ -80,6 +125,15 @@ uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 		if ((hooks[i].follow_only && !(ltr_flags & LTR_F_FOLLOW)) ||
 		    (forked && !hooks[i].creds))
 			return 0;
+		if (hooks[i].via_stub) {
+			uintptr_t stub = selected ? ltr_stub_for(real, name, def)
+						  : 0;
+
+			__atomic_store_n(&ltr_hook_real[i],
+					 (void *)(stub ? stub : real),
+					 __ATOMIC_RELEASE);
+			return (uintptr_t)hooks[i].hook;
+		}
 		__atomic_store_n(&ltr_hook_real[i], (void *)real,
 				 __ATOMIC_RELEASE);
 		/* Its stub, never bound, gives it a name and counters. */

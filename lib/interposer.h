@@ -58,6 +58,9 @@ uint32_t ltr_session_string(const char *s);
 /* Report a problem once on stderr ("ltruss: ..."), never aborting the program. */
 void ltr_warn(const char *msg, const char *detail);
 
+/* The value of environment variable name, or NULL. */
+const char *ltr_getenv(const char *name);
+
 /* ---- objects (objects.c) ----------------------------------------------- */
 
 #define LTR_OBJ_MAIN 0x1u     /* the program itself */
@@ -177,6 +180,11 @@ enum ltr_hook {
 	LTR_H_SETFSUID, LTR_H_SETGID, LTR_H_SETEGID, LTR_H_SETREGID,
 	LTR_H_SETRESGID, LTR_H_SETFSGID, LTR_H_SETGROUPS, LTR_H_INITGROUPS,
 	LTR_H_CAPSET, LTR_H_SYSCALL, LTR_H_PRCTL,
+	LTR_H_SIGACTION, LTR_H_SIGNAL, LTR_H_SYSV_SIGNAL, LTR_H___SYSV_SIGNAL,
+	LTR_H_BSD_SIGNAL, LTR_H_SIGSET, LTR_H_SIGHOLD, LTR_H_SIGIGNORE,
+	LTR_H_SIGPROCMASK, LTR_H_PTHREAD_SIGMASK, LTR_H_SIGSUSPEND,
+	LTR_H_PPOLL, LTR_H_PPOLL_CHK, LTR_H_PSELECT, LTR_H_EPOLL_PWAIT,
+	LTR_H_EPOLL_PWAIT2,
 	LTR_H_COUNT
 };
 
@@ -397,7 +405,24 @@ void ltr_event_untraced(struct ltr_tstate *ts, const char *name);
 void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		       enum ltr_end why);
 
-/* ---- arguments (args.c, safe-read.c) ---------------------------------- */
+/* ---- arguments (args.c, safe-read.c, fault-copy.c) -------------------- */
+
+/* Install the SIGSEGV/SIGBUS handler of the fast copy, when it is safe to. */
+void ltr_fault_copy_init(void);
+
+/*
+ * Turn the fast copy off for good, once no copy is in flight; when sig is
+ * SIGSEGV or SIGBUS, also give the program back its action for it.
+ */
+void ltr_fault_copy_off(int sig);
+
+/*
+ * Copy up to len bytes at src into dst with plain loads, stopping after a
+ * NUL if stop_at_nul; *got is the bytes copied, short if a load faulted.
+ * Returns false, copying nothing, when the fast copy is off.
+ */
+bool ltr_fault_copy(void *dst, uintptr_t src, size_t len, bool stop_at_nul,
+		    size_t *got);
 
 /* Copy len bytes at src into dst without faulting; returns the bytes copied. */
 size_t ltr_read_mem(int pid, void *dst, uintptr_t src, size_t len);
@@ -437,6 +462,7 @@ void ltr_errno_init(void);
 
 size_t ltr_strlen(const char *s);
 int ltr_strcmp(const char *a, const char *b);
+int ltr_strncmp(const char *a, const char *b, size_t n);
 void ltr_strlcpy(char *dst, const char *src, size_t size);
 
 /* Trampolines (trampoline.S). */

@@ -48,6 +48,14 @@ int ltr_strcmp(const char *a, const char *b)
 	return (unsigned char)*a - (unsigned char)*b;
 }
 
+/* Compare at most n bytes of a and b. */
+int ltr_strncmp(const char *a, const char *b, size_t n)
+{
+	for (; n && *a && *a == *b; n--)
+		a++, b++;
+	return n ? (unsigned char)*a - (unsigned char)*b : 0;
+}
+
 /* Copy src into dst of size bytes, always NUL-terminated. */
 void ltr_strlcpy(char *dst, const char *src, size_t size)
 {

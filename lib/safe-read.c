@@ -10,6 +10,9 @@
  * (Reading one's own memory needs no ptrace permission.)  The kernel does
  * not split one iovec on a fault, so the source is given page by page and
  * the copy stops at the first page that cannot be read.
+ *
+ * Both functions first try the fast copy (fault-copy.c), a plain copy that
+ * survives a fault; the system call is the path when that one is off.
  */
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -28,6 +31,10 @@ size_t ltr_read_mem(int pid, void *dst, uintptr_t src, size_t len)
 
 	if (!len || src < PAGE || !ltr_sys_ok(SYS_process_vm_readv))
 		return 0;
+	if (len > MAX_PAGES * PAGE - src % PAGE) /* as much as the syscall reads */
+		len = MAX_PAGES * PAGE - src % PAGE;
+	if (ltr_fault_copy(dst, src, len, false, &done))
+		return done;
 	while (done < len && n < MAX_PAGES) {
 		size_t chunk = PAGE - (src + done) % PAGE;
 
@@ -51,6 +58,16 @@ long ltr_read_string(int pid, char *dst, uintptr_t src, size_t max,
 	size_t have = 0;
 
 	*cut = false;
+	if (src >= PAGE && ltr_fault_copy(dst, src, max + 1, true, &have)) {
+		if (have && dst[have - 1] == '\0')
+			return (long)have - 1;
+		if (have == max + 1) {
+			*cut = true;
+			return (long)max;
+		}
+		*cut = have > 0; /* a fault after have bytes */
+		return have ? (long)have : -1;
+	}
 	while (have < max + 1) {
 		size_t want = PAGE - (src + have) % PAGE, got, i;
 

@@ -130,3 +130,14 @@ mmap.mmap(-1, 4096, prot=0)'
 	assert_line --index 1 'NULL'
 	assert_line --index 0 '0x10'
 }
+
+@test "--json: an object longer than ltruss's 64 KiB line buffer is written whole" {
+	# printf with five strings of 4096 bytes 0xff at -s 4096: each shows
+	# as 16384 characters of \377, one object of about 100 KB.
+	run_split ltruss --json -s 4096 -o trace.json -u 'libc:printf' \
+		/usr/bin/python3 -c 'import ctypes; s = b"\xff" * 4096
+ctypes.CDLL(None).printf(b"%s%s%s%s%s\n", s, s, s, s, s)'
+	[ "$status" -eq 0 ]
+	run jq -c 'select(.func == "printf") | [(.args[1:][] | length), (.args[1] | test("^\"(\\\\377){4096}\"$"))]' trace.json
+	[ "$output" = '[16386,16386,16386,16386,16386,true]' ]
+}
