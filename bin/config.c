@@ -701,6 +701,8 @@ void config_load_prototypes(struct config *cfg)
 	char **names, *path;
 	size_t i, n;
 
+	/* No tree with an interposer has these files either: say where we looked. */
+	paths_require();
 	names = yaml_files(dir, &n);
 	for (i = 0; i < n; i++) {
 		path = path_join(dir, names[i]);

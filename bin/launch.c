@@ -34,14 +34,6 @@
 
 extern char **environ;
 
-const char *launch_interposer_path(void)
-{
-	/* Run from the build tree: use the interposer built beside it. */
-	if (paths_in_build_tree())
-		return LTRUSS_BUILD_LIBDIR "/libltruss.so";
-	return LTRUSS_PKGLIBDIR "/libltruss.so";
-}
-
 /*
  * Build the child's environment: the caller's, plus the interposer's
  * variables, which are malloc'd and start at index *own.
@@ -154,7 +146,7 @@ static void exec_child(const char *path, char **argv, char **env,
 pid_t launch_start(const char *path, char **argv, int session_fd)
 {
 	size_t own, i;
-	char **env = child_environment(launch_interposer_path(), session_fd,
+	char **env = child_environment(paths_interposer(), session_fd,
 				       &own);
 	int report[2], err;
 	pid_t pid;

@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* paths.h: where ltruss finds its shipped files, installed or in the build tree. */
+/* paths.h: where ltruss finds its interposer and shipped files. */
 #ifndef LTRUSS_PATHS_H
 #define LTRUSS_PATHS_H
 
-#include <stdbool.h>
+#include <stdio.h>
 
-/* Does ltruss run from its build tree (bin/ltruss), not from its prefix? */
-bool paths_in_build_tree(void);
+/* The interposer, libltruss.so, of the chosen layout (bin/paths.c). */
+const char *paths_interposer(void);
+
+/*
+ * Die (exit 2) unless some layout has its interposer: without one, its
+ * data is missing too, and the error says where ltruss looked.
+ */
+void paths_require(void);
 
 /* The shipped filters: the source tree's filters/, or $(pkgdatadir)/filters. */
 const char *paths_filters_dir(void);
@@ -22,5 +28,8 @@ const char *paths_annotations(void);
 
 /* The default config: conf/ltruss.yaml, or $(sysconfdir)/ltruss/ltruss.yaml. */
 const char *paths_default_config(void);
+
+/* Print which interposer and data ltruss uses (--version). */
+void paths_print(FILE *out);
 
 #endif

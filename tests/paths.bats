@@ -1,0 +1,116 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# paths.bats: ltruss finds its interposer and data beside its executable,
+# and never lets a program run untraced without saying so.
+
+load helpers
+
+# tree: a copy of the build tree's ltruss, interposer and data in $TREE.
+copy_tree() {
+	TREE="$BATS_TEST_TMPDIR/moved"
+	mkdir -p "$TREE/bin" "$TREE/lib"
+	cp "$LTRUSS" "$TREE/bin/"
+	cp "$LTRUSS_TOP_BUILDDIR/lib/libltruss.so" "$TREE/lib/"
+	cp -r "$SRCDIR/conf" "$SRCDIR/filters" "$TREE/"
+}
+
+# run_tree ARGS...: run the copy's ltruss, split output.
+run_tree() {
+	run_split timeout -k 5 60 "$TREE/bin/ltruss" "$@" </dev/null
+}
+
+@test "a copy of the build tree elsewhere traces with its own interposer and data" {
+	copy_tree
+	run_tree -u 'libc:strrchr' /bin/echo hi
+	[ "$status" -eq 0 ]
+	[ "$out" = "hi" ]
+	# typed: the copy's prototypes were found
+	assert_equal "$(grep '^libc:strrchr(' <<<"$err")" 'libc:strrchr("/bin/echo", 47) = "/echo"'
+	run_tree --version
+	[ "$status" -eq 0 ]
+	grep -qx "interposer: $TREE/lib/libltruss.so (build tree)" <<<"$out"
+	grep -qx "prototypes: $TREE/conf/prototypes" <<<"$out"
+	grep -qx "default config: $TREE/conf/ltruss.yaml" <<<"$out"
+	# the copy's default config and filters
+	run_tree /bin/echo hi
+	[ "$status" -eq 0 ]
+	grep -q '^libc:setlocale(' <<<"$err"
+	run_tree -F malloc ls /
+	[ "$status" -eq 0 ]
+	grep -q '^libc:malloc(' <<<"$err"
+}
+
+@test "--version names the build tree's interposer and data" {
+	run_split ltruss --version
+	[ "$status" -eq 0 ]
+	grep -qx "interposer: $(realpath "$LTRUSS_TOP_BUILDDIR/lib/libltruss.so") (build tree)" <<<"$out"
+	grep -qx "filters: $(realpath "$SRCDIR/filters")" <<<"$out"
+}
+
+@test "no interposer: one error line, exit 2, the command never runs" {
+	copy_tree
+	rm "$TREE/lib/libltruss.so"
+	run_tree -o trace.out -u 'libc:strrchr' sh -c 'touch ran'
+	[ "$status" -eq 2 ]
+	[ ! -e ran ]
+	[ ! -e trace.out ]
+	assert_equal "$err" "ltruss: error: cannot find the interposer libltruss.so (looked for $TREE/lib/libltruss.so, $TREE/bin/../lib/ltruss/libltruss.so, /usr/local/lib/ltruss/libltruss.so); run 'make install', or run ltruss from its build tree"
+}
+
+@test "an interposer that is not an x86_64 shared object: error, exit 2, nothing run" {
+	copy_tree
+	echo 'not a library' >"$TREE/lib/libltruss.so"
+	run_tree sh -c 'touch ran'
+	[ "$status" -eq 2 ]
+	[ ! -e ran ]
+	assert_equal "$err" "ltruss: error: cannot use the interposer '$TREE/lib/libltruss.so': not an ELF file; run 'make install', or run ltruss from its build tree"
+	# an ELF file that is not a shared object: an object file
+	printf 'int f(void) { return 0; }\n' >f.c
+	cc -c -o "$TREE/lib/libltruss.so" f.c
+	run_tree sh -c 'touch ran'
+	[ "$status" -eq 2 ]
+	[ ! -e ran ]
+	assert_equal "$err" "ltruss: error: cannot use the interposer '$TREE/lib/libltruss.so': not a shared object; run 'make install', or run ltruss from its build tree"
+}
+
+@test "an unreadable interposer: error, exit 2, nothing run" {
+	# root reads any file: run the copy as nobody, from a directory nobody reaches
+	SHARED=$(mktemp -d /tmp/ltruss-paths-test.XXXXXX)
+	chmod 0755 "$SHARED"
+	copy_tree
+	mv "$TREE" "$SHARED/"
+	TREE="$SHARED/moved"
+	chmod 000 "$TREE/lib/libltruss.so"
+	as=()
+	[ "$(id -u)" -ne 0 ] || as=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+	run_split "${as[@]}" timeout 60 "$TREE/bin/ltruss" -u 'libc:strrchr' /bin/true </dev/null
+	rm -rf "$SHARED"
+	[ "$status" -eq 2 ]
+	assert_equal "$err" "ltruss: error: cannot read the interposer '$TREE/lib/libltruss.so'; run 'make install', or run ltruss from its build tree, or check its permissions: Permission denied"
+}
+
+@test "an interposer the loader refuses: the program runs, ltruss says why and exits 2" {
+	copy_tree
+	# an x86_64 shared object, but no audit interface
+	cp "$PROGS/libfix.so" "$TREE/lib/libltruss.so"
+	run_tree -u 'libc:strrchr' sh -c 'echo hi; exit 3'
+	[ "$status" -eq 2 ]
+	[ "$out" = "hi" ]
+	grep -qx '+++ exited (status 3) +++' <<<"$err"
+	assert_equal "$(grep '^ltruss:' <<<"$err")" "ltruss: error: nothing was traced: the loader refused the interposer '$TREE/lib/libltruss.so' for '/usr/bin/sh' (undefined symbol: la_version); run 'make install', or run ltruss from its build tree"
+	# a file cut short after its ELF header, with -c
+	head -c 64 "$LTRUSS_TOP_BUILDDIR/lib/libltruss.so" >"$TREE/lib/libltruss.so"
+	run_tree -c /bin/true
+	[ "$status" -eq 2 ]
+	assert_equal "$(grep -c '^ltruss:' <<<"$err")" 1
+	grep -qx "ltruss: error: nothing was traced: the loader refused the interposer '$TREE/lib/libltruss.so' for '/bin/true' (cannot read file data); run 'make install', or run ltruss from its build tree" <<<"$err"
+}
+
+@test "a missing default config: an error naming the file" {
+	copy_tree
+	rm "$TREE/conf/ltruss.yaml"
+	run_tree sh -c 'touch ran'
+	[ "$status" -eq 2 ]
+	[ ! -e ran ]
+	assert_equal "$err" "ltruss: error: cannot read the default config '$TREE/conf/ltruss.yaml': No such file or directory; reinstall ltruss, or say what to trace with -u or -F"
+}
