@@ -701,8 +701,14 @@ void config_load_prototypes(struct config *cfg)
 	char **names, *path;
 	size_t i, n;
 
-	/* No tree with an interposer has these files either: say where we looked. */
+	/*
+	 * Missing data would trace every argument as a bare register without
+	 * a word: each file is required, and an error names it.
+	 */
 	paths_require();
+	if (access(dir, R_OK | X_OK) < 0)
+		error_msg_and_die("cannot read the shipped prototypes '%s': %s; reinstall ltruss, or run it from its build tree",
+				  dir, strerror(errno));
 	names = yaml_files(dir, &n);
 	for (i = 0; i < n; i++) {
 		path = path_join(dir, names[i]);
@@ -713,9 +719,8 @@ void config_load_prototypes(struct config *cfg)
 	yaml_files_free(names, n);
 	/* Then the named types, then the hand-written annotations, which win. */
 	for (i = 0; i < 2; i++)
-		if (access(last[i], F_OK) == 0)
-			load_file(cfg, last[i], NULL, LOAD_PROTOTYPES,
-				  "the shipped prototypes", "reinstall ltruss");
+		load_file(cfg, last[i], NULL, LOAD_PROTOTYPES,
+			  "the shipped prototypes", "reinstall ltruss");
 }
 
 void config_load_default(struct config *cfg)

@@ -106,6 +106,25 @@ run_tree() {
 	grep -qx "ltruss: error: nothing was traced: the loader refused the interposer '$TREE/lib/libltruss.so' for '/bin/true' (cannot read file data); run 'make install', or run ltruss from its build tree" <<<"$err"
 }
 
+@test "missing shipped prototypes, types or annotations: an error naming the file" {
+	copy_tree
+	rm "$TREE/conf/types.yaml"
+	run_tree -u 'libc:strrchr' sh -c 'touch ran'
+	[ "$status" -eq 2 ]
+	[ ! -e ran ]
+	assert_equal "$err" "ltruss: error: cannot read the shipped prototypes '$TREE/conf/types.yaml': No such file or directory; reinstall ltruss"
+	copy_tree
+	rm "$TREE/conf/annotations.yaml"
+	run_tree -u 'libc:strrchr' /bin/true
+	[ "$status" -eq 2 ]
+	assert_equal "$err" "ltruss: error: cannot read the shipped prototypes '$TREE/conf/annotations.yaml': No such file or directory; reinstall ltruss"
+	copy_tree
+	rm -r "$TREE/conf/prototypes"
+	run_tree -u 'libc:strrchr' /bin/true
+	[ "$status" -eq 2 ]
+	assert_equal "$err" "ltruss: error: cannot read the shipped prototypes '$TREE/conf/prototypes': No such file or directory; reinstall ltruss, or run it from its build tree"
+}
+
 @test "a missing default config: an error naming the file" {
 	copy_tree
 	rm "$TREE/conf/ltruss.yaml"
