@@ -32,7 +32,7 @@
 
 #include "error.h"
 #include "paths.h"
-#include "reldirs.h"
+#include "bin/reldirs.h"
 
 /* One layout: the interposer, the shipped data and the default config. */
 struct layout {
@@ -40,8 +40,8 @@ struct layout {
 	char interposer[PATH_MAX];
 	char filters[PATH_MAX];
 	char prototypes[PATH_MAX];
-	char types[PATH_MAX];
-	char annotations[PATH_MAX];
+	char shipped[PATH_MAX];
+	char compiled[PATH_MAX];
 	char config[PATH_MAX];
 };
 
@@ -66,27 +66,29 @@ path_set(char *buf, const char *fmt, ...)
 
 /*
  * Fill l: the interposer in lib, filters/ under top, the prototypes,
- * types and annotations in shipped, ltruss.yaml in conf.  Each directory
- * is made canonical when it exists (the interposer's path goes into
- * LD_AUDIT, and --version shows them).
+ * types and annotations in shipped, ltruss.yaml in conf, and the
+ * prototypes compiled from shipped in compiled.  Each directory is made
+ * canonical when it exists (the interposer's path goes into LD_AUDIT, and
+ * --version shows them).
  */
 static void layout_fill(struct layout *l, const char *name, const char *lib,
-			const char *top, const char *shipped, const char *conf)
+			const char *top, const char *shipped, const char *conf,
+			const char *compiled)
 {
-	char real[4][PATH_MAX];
-	const char *dirs[4] = { lib, top, shipped, conf };
+	char real[5][PATH_MAX];
+	const char *dirs[5] = { lib, top, shipped, conf, compiled };
 	int i;
 
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 5; i++)
 		if (!realpath(dirs[i], real[i]))
 			path_set(real[i], "%s", dirs[i]);
 	l->name = name;
 	path_set(l->interposer, "%s/libltruss.so", real[0]);
 	path_set(l->filters, "%s/filters", real[1]);
+	path_set(l->shipped, "%s", real[2]);
 	path_set(l->prototypes, "%s/prototypes", real[2]);
-	path_set(l->types, "%s/types.yaml", real[2]);
-	path_set(l->annotations, "%s/annotations.yaml", real[2]);
 	path_set(l->config, "%s/ltruss.yaml", real[3]);
+	path_set(l->compiled, "%s/prototypes.tbl", real[4]);
 }
 
 /* Is the interposer of layout l there?  Records where it looked. */
@@ -106,19 +108,21 @@ static bool layout_beside(const char *dir)
 {
 	char lib[PATH_MAX], top[PATH_MAX], shipped[PATH_MAX], conf[PATH_MAX];
 
+	/* The build tree: the table is built into its own conf/. */
 	path_set(lib, "%s/../lib", dir);
+	path_set(conf, "%s/../conf", dir);
 	if (LTRUSS_BUILD_SRCDIR[0] == '/')
 		path_set(top, "%s", LTRUSS_BUILD_SRCDIR);
 	else
 		path_set(top, "%s/../%s", dir, LTRUSS_BUILD_SRCDIR);
 	path_set(shipped, "%s/conf", top);
-	layout_fill(&chosen, "build tree", lib, top, shipped, shipped);
+	layout_fill(&chosen, "build tree", lib, top, shipped, shipped, conf);
 	if (layout_found(&chosen))
 		return true;
 	path_set(lib, "%s/%s", dir, LTRUSS_REL_PKGLIBDIR);
 	path_set(top, "%s/%s", dir, LTRUSS_REL_PKGDATADIR);
 	path_set(conf, "%s/%s/ltruss", dir, LTRUSS_REL_SYSCONFDIR);
-	layout_fill(&chosen, "installed", lib, top, top, conf);
+	layout_fill(&chosen, "installed", lib, top, top, conf, top);
 	return layout_found(&chosen);
 }
 
@@ -142,7 +146,8 @@ static const struct layout *layout(void)
 		}
 	}
 	layout_fill(&chosen, "configured", LTRUSS_PKGLIBDIR, LTRUSS_PKGDATADIR,
-		    LTRUSS_PKGDATADIR, LTRUSS_SYSCONFDIR "/ltruss");
+		    LTRUSS_PKGDATADIR, LTRUSS_SYSCONFDIR "/ltruss",
+		    LTRUSS_PKGDATADIR);
 	layout_found(&chosen);
 	return &chosen;
 }
@@ -166,19 +171,14 @@ const char *paths_filters_dir(void)
 	return layout()->filters;
 }
 
-const char *paths_prototypes_dir(void)
+const char *paths_shipped_dir(void)
 {
-	return layout()->prototypes;
+	return layout()->shipped;
 }
 
-const char *paths_types(void)
+const char *paths_compiled(void)
 {
-	return layout()->types;
-}
-
-const char *paths_annotations(void)
-{
-	return layout()->annotations;
+	return layout()->compiled;
 }
 
 const char *paths_default_config(void)
@@ -193,5 +193,6 @@ void paths_print(FILE *out)
 	fprintf(out, "interposer: %s (%s)\n", l->interposer, l->name);
 	fprintf(out, "filters: %s\n", l->filters);
 	fprintf(out, "prototypes: %s\n", l->prototypes);
+	fprintf(out, "compiled prototypes: %s\n", l->compiled);
 	fprintf(out, "default config: %s\n", l->config);
 }

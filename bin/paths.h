@@ -17,14 +17,14 @@ void paths_require(void);
 /* The shipped filters: the source tree's filters/, or $(pkgdatadir)/filters. */
 const char *paths_filters_dir(void);
 
-/* The shipped prototypes: conf/prototypes/, or $(pkgdatadir)/prototypes. */
-const char *paths_prototypes_dir(void);
+/*
+ * The shipped prototypes' directory: prototypes/\*.yaml, types.yaml and
+ * annotations.yaml (the source tree's conf/, or $(pkgdatadir)).
+ */
+const char *paths_shipped_dir(void);
 
-/* The shipped named types, loaded after the prototypes. */
-const char *paths_types(void);
-
-/* The shipped annotations, loaded last. */
-const char *paths_annotations(void);
+/* The table compiled from them at build time (bin/shipped.c). */
+const char *paths_compiled(void);
 
 /* The default config: conf/ltruss.yaml, or $(sysconfdir)/ltruss/ltruss.yaml. */
 const char *paths_default_config(void);

@@ -31,11 +31,15 @@ load helpers
 	grep -qx "interposer: $P/lib/ltruss/libltruss.so (installed)" <<<"$out"
 	grep -qx "prototypes: $P/share/ltruss/prototypes" <<<"$out"
 	grep -qx "default config: $P/etc/ltruss/ltruss.yaml" <<<"$out"
+	# the compiled prototypes are installed, and match their installed sources
+	grep -qx "compiled prototypes: $P/share/ltruss/prototypes.tbl" <<<"$out"
+	[ -f "$P/share/ltruss/prototypes.tbl" ]
 	# typed: the installed prototypes were found
 	run_split timeout 60 "$P/bin/ltruss" -u 'libc:strrchr' /bin/echo hi
 	[ "$status" -eq 0 ]
 	[ "$out" = "hi" ]
 	assert_equal "$(grep '^libc:strrchr(' <<<"$err")" 'libc:strrchr("/bin/echo", 47) = "/echo"'
+	assert_equal "$(grep -c '^ltruss:' <<<"$err")" 0
 	# the installed default config, shipped filters and man pages
 	[ -f "$P/share/ltruss/filters/malloc.yaml" ]
 	[ -f "$P/share/man/man5/ltruss.yaml.5" ]

@@ -133,3 +133,79 @@ run_tree() {
 	[ ! -e ran ]
 	assert_equal "$err" "ltruss: error: cannot read the default config '$TREE/conf/ltruss.yaml': No such file or directory; reinstall ltruss, or say what to trace with -u or -F"
 }
+
+# The warning ltruss gives when it cannot use the copy's compiled prototypes.
+stale_warning() {
+	echo "ltruss: warning: cannot use the compiled prototypes '$TREE/conf/prototypes.tbl' ($1): read their sources instead, which is slower; run make (or make install)"
+}
+
+@test "the compiled prototypes are used when fresh: typed arguments, no warning" {
+	copy_tree
+	[ -f "$TREE/conf/prototypes.tbl" ]
+	run_tree --version
+	grep -qx "compiled prototypes: $TREE/conf/prototypes.tbl" <<<"$out"
+	run_tree -u 'libc:strrchr,open' cat /dev/null
+	[ "$status" -eq 0 ]
+	assert_equal "$(grep -c '^ltruss:' <<<"$err")" 0
+	grep -Eqx 'libc:open\("/dev/null", O_RDONLY\) = [0-9]+' <<<"$err"
+	# a source touched but unchanged (an install, a checkout) still matches
+	touch "$TREE/conf/annotations.yaml"
+	run_tree -u 'libc:open' cat /dev/null
+	assert_equal "$(grep -c '^ltruss:' <<<"$err")" 0
+	grep -Eqx 'libc:open\("/dev/null", O_RDONLY\) = [0-9]+' <<<"$err"
+}
+
+@test "an edited shipped annotation is never silently ignored: its sources are read, with a warning" {
+	copy_tree
+	# strrchr's string argument, now declared a plain pointer
+	printf '  - "void *strrchr(void *s, int c)"\n' >>"$TREE/conf/annotations.yaml"
+	run_tree -u 'libc:strrchr' /bin/echo hi
+	[ "$status" -eq 0 ]
+	[ "$out" = "hi" ]
+	assert_equal "$(grep '^ltruss:' <<<"$err")" "$(stale_warning "'$TREE/conf/annotations.yaml' changed since it was made")"
+	grep -q '^libc:strrchr(0x[0-9a-f]*, 47) = 0x' <<<"$err"
+}
+
+@test "a prototypes file added to the shipped ones makes the compiled table stale" {
+	copy_tree
+	printf 'version: 1\nprototypes:\n  - "void *strrchr(void *s, int c)"\n' >"$TREE/conf/prototypes/zz-new.yaml"
+	run_tree -u 'libc:strrchr' /bin/echo hi
+	[ "$status" -eq 0 ]
+	assert_equal "$(grep '^ltruss:' <<<"$err")" "$(stale_warning "a file was added to or removed from '$TREE/conf/prototypes'")"
+	grep -q '^libc:strrchr(0x[0-9a-f]*, 47) = 0x' <<<"$err"
+}
+
+@test "a missing or damaged compiled table: a warning, and the same typed trace" {
+	copy_tree
+	rm "$TREE/conf/prototypes.tbl"
+	run_tree -u 'libc:strrchr' /bin/echo hi
+	[ "$status" -eq 0 ]
+	assert_equal "$(grep '^ltruss:' <<<"$err")" "$(stale_warning "No such file or directory")"
+	grep -qx 'libc:strrchr("/bin/echo", 47) = "/echo"' <<<"$err"
+	echo 'not a table' >"$TREE/conf/prototypes.tbl"
+	run_tree -u 'libc:strrchr' /bin/echo hi
+	[ "$status" -eq 0 ]
+	assert_equal "$(grep '^ltruss:' <<<"$err")" "$(stale_warning "not a table of prototypes")"
+	grep -qx 'libc:strrchr("/bin/echo", 47) = "/echo"' <<<"$err"
+	# cut short: the header is whole, its sections are not
+	head -c 4096 "$LTRUSS_TOP_BUILDDIR/conf/prototypes.tbl" >"$TREE/conf/prototypes.tbl"
+	run_tree -u 'libc:strrchr' /bin/echo hi
+	[ "$status" -eq 0 ]
+	assert_equal "$(grep '^ltruss:' <<<"$err")" "$(stale_warning "damaged (a section is out of bounds)")"
+	grep -qx 'libc:strrchr("/bin/echo", 47) = "/echo"' <<<"$err"
+}
+
+@test "a filter's prototype wins over the compiled shipped one" {
+	cat >f.yaml <<'EOF2'
+trace:
+  - lib: "libc.so*"
+    functions: [strrchr, open]
+prototypes:
+  - "void *strrchr(void *s, int c)"
+EOF2
+	run_split ltruss -F ./f.yaml cat /dev/null
+	[ "$status" -eq 0 ]
+	grep -q '^libc:strrchr(0x[0-9a-f]*, 47) = NULL$' <<<"$err"
+	# the shipped prototype of open is still there
+	grep -Eqx 'libc:open\("/dev/null", O_RDONLY\) = [0-9]+' <<<"$err"
+}
