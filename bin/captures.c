@@ -106,18 +106,6 @@ static void capture_build(struct ltr_capture *cap, const struct proto *p)
 	}
 }
 
-/* The capture named name in the index, or -1. */
-static long index_find(const struct ltr_session *s, const char *name)
-{
-	uint32_t h, idx;
-
-	for (h = ltr_name_hash(name) & (LTR_CAPTURE_HASH - 1);
-	     (idx = s->capture_index[h]) != 0; h = (h + 1) & (LTR_CAPTURE_HASH - 1))
-		if (strcmp(s->strings + s->captures[idx - 1].name, name) == 0)
-			return (long)idx - 1;
-	return -1;
-}
-
 /*
  * Add a capture for p under name (alias: its "64" name), unless name has
  * one that won: a newer prototype's, or a real shipped one against an
@@ -127,7 +115,7 @@ static void capture_add(struct ltr_session *s, const char *name,
 			const struct proto *p, bool alias)
 {
 	struct ltr_capture *cap;
-	long i = index_find(s, name);
+	long i = captures_find(s->capture_index, s->captures, s->strings, name);
 	uint32_t h, off;
 
 	if (i >= 0) {

@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "captures.h"
 #include "error.h"
 #include "shipped-format.h"
 #include "shipped.h"
@@ -313,21 +314,9 @@ static const struct proto *proto_at(struct shipped *sh, uint32_t i)
 	return p;
 }
 
-/* The capture named name in the compiled index, or -1. */
-static long capture_find(const struct shipped *sh, const char *name)
-{
-	uint32_t h, idx;
-
-	for (h = ltr_name_hash(name) & (LTR_CAPTURE_HASH - 1);
-	     (idx = sh->index[h]) != 0; h = (h + 1) & (LTR_CAPTURE_HASH - 1))
-		if (strcmp(sh->sstrings + sh->captures[idx - 1].name, name) == 0)
-			return (long)idx - 1;
-	return -1;
-}
-
 const struct proto *shipped_find_proto(struct shipped *sh, const char *name)
 {
-	long i = capture_find(sh, name);
+	long i = captures_find(sh->index, sh->captures, sh->sstrings, name);
 
 	if (i < 0 || shipped_capture_alias(sh, (uint32_t)i))
 		return NULL;
