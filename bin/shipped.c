@@ -52,6 +52,7 @@ struct shipped {
 	char **files;                /* each source's full path */
 	struct proto **proto_cache;  /* parsed on first use */
 	struct named_type **type_cache;
+	bool damaged;                /* a declaration did not parse: said once */
 };
 
 uint64_t shipped_hash(const unsigned char *p, size_t n)
@@ -302,8 +303,10 @@ static const struct proto *proto_at(struct shipped *sh, uint32_t i)
 	p = xcalloc(1, sizeof(*p));
 	/* Parsed when the table was made: only a damaged table fails here. */
 	if (!proto_parse(str(sh, sp->decl), p, &errcol, &err)) {
-		warning_msg("the compiled prototypes are damaged: '%s' does not parse (%s); run make",
-			    str(sh, sp->decl), err);
+		if (!sh->damaged)
+			warning_msg("the compiled prototypes are damaged: '%s' does not parse (%s); run make",
+				    str(sh, sp->decl), err);
+		sh->damaged = true;
 		free(p);
 		return NULL;
 	}

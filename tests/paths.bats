@@ -209,3 +209,21 @@ EOF2
 	# the shipped prototype of open is still there
 	grep -Eqx 'libc:open\("/dev/null", O_RDONLY\) = [0-9]+' <<<"$err"
 }
+
+@test "a compiled declaration that does not parse: one warning, the function traced untyped" {
+	copy_tree
+	# damage strrchr's declaration in the table, keeping its length and layout
+	/usr/bin/python3 - "$TREE/conf/prototypes.tbl" <<'PY'
+import sys
+p = sys.argv[1]
+b = open(p, 'rb').read()
+old = b'char *strrchr(const char *, int)'
+assert b.count(old) == 1
+open(p, 'wb').write(b.replace(old, b'char *strrchr(const char *, int@'))
+PY
+	run_tree -f -u 'libc:strrchr' sh -c '/bin/echo a; /bin/echo b'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(printf 'a\nb')" ]
+	assert_equal "$(grep '^ltruss:' <<<"$err")" "ltruss: warning: the compiled prototypes are damaged: 'char *strrchr(const char *, int@' does not parse (expected ',' or ')'); run make"
+	assert_equal "$(grep -c 'libc:strrchr(0x[0-9a-f]*, 0x2f, ' <<<"$err")" 2
+}
