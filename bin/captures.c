@@ -6,6 +6,11 @@
  * copied, which output arguments to copy on return, and when a return is
  * an error.  The interposer finds them by name through an open-addressing
  * index (capture_index[]) ltruss builds here, before the program starts.
+ *
+ * The shipped prototypes' captures and index come compiled
+ * (bin/shipped.c) and are copied in first; a filter's prototype then
+ * replaces the shipped capture of its name in place, so that the filter's
+ * wins, as a later prototype always does.
  */
 #include "config.h"
 
@@ -15,9 +20,13 @@
 #include "abi.h"
 #include "captures.h"
 #include "error.h"
+#include "shipped.h"
 
 /* The prototype each capture was compiled from, by capture index. */
 static const struct proto *capture_protos[LTR_MAX_CAPTURES];
+/* The compiled shipped captures, [0, nshipped) of the session's, or NULL. */
+static struct shipped *shipped;
+static uint32_t nshipped;
 
 /* Put name in the session's string area; returns its offset. */
 static uint32_t session_intern(struct ltr_session *s, const char *name)
@@ -97,27 +106,30 @@ static void capture_build(struct ltr_capture *cap, const struct proto *p)
 	}
 }
 
-/* Does the index already hold a capture named name? */
-static bool index_has(const struct ltr_session *s, const char *name)
-{
-	uint32_t h, idx;
-
-	for (h = ltr_name_hash(name) & (LTR_CAPTURE_HASH - 1);
-	     (idx = s->capture_index[h]) != 0; h = (h + 1) & (LTR_CAPTURE_HASH - 1))
-		if (strcmp(s->strings + s->captures[idx - 1].name, name) == 0)
-			return true;
-	return false;
-}
-
-/* Add a capture for p under name, unless name has one (a later one won). */
+/*
+ * Add a capture for p under name (alias: its "64" name), unless name has
+ * one that won: a newer prototype's, or a real shipped one against an
+ * alias.  A shipped capture is replaced in place.
+ */
 static void capture_add(struct ltr_session *s, const char *name,
-			const struct proto *p)
+			const struct proto *p, bool alias)
 {
 	struct ltr_capture *cap;
-	uint32_t h;
+	long i = captures_find(s->capture_index, s->captures, s->strings, name);
+	uint32_t h, off;
 
-	if (index_has(s, name))
+	if (i >= 0) {
+		if ((uint32_t)i >= nshipped || capture_protos[i] ||
+		    (alias && !shipped_capture_alias(shipped, (uint32_t)i)))
+			return;
+		cap = &s->captures[i];
+		off = cap->name;
+		memset(cap, 0, sizeof(*cap));
+		cap->name = off;
+		capture_build(cap, p);
+		capture_protos[i] = p;
 		return;
+	}
 	if (s->ncaptures >= LTR_MAX_CAPTURES) {
 		warning_msg("more than %u prototypes: the rest print as registers",
 			    LTR_MAX_CAPTURES);
@@ -138,9 +150,11 @@ void captures_compile(struct ltr_session *s, const struct config *cfg)
 {
 	size_t i;
 
+	shipped = cfg->shipped;
+	nshipped = shipped ? shipped_to_session(shipped, s) : 0;
 	/* Newest first: the first capture of a name is the one that wins. */
 	for (i = cfg->nprotos; i-- > 0;)
-		capture_add(s, cfg->protos[i].name, &cfg->protos[i]);
+		capture_add(s, cfg->protos[i].name, &cfg->protos[i], false);
 	for (i = cfg->nprotos; i-- > 0;) {
 		const char *name = cfg->protos[i].name;
 		size_t len = strlen(name);
@@ -150,7 +164,7 @@ void captures_compile(struct ltr_session *s, const struct config *cfg)
 			continue;
 		memcpy(alias, name, len);
 		memcpy(alias + len, "64", 3);
-		capture_add(s, alias, &cfg->protos[i]);
+		capture_add(s, alias, &cfg->protos[i], true);
 	}
 }
 
@@ -158,5 +172,7 @@ const struct proto *captures_proto(int32_t capture)
 {
 	if (capture < 0 || capture >= LTR_MAX_CAPTURES)
 		return NULL;
+	if (!capture_protos[capture] && (uint32_t)capture < nshipped)
+		return shipped_capture_proto(shipped, (uint32_t)capture);
 	return capture_protos[capture];
 }

@@ -3,8 +3,28 @@
 #ifndef LTRUSS_CAPTURES_H
 #define LTRUSS_CAPTURES_H
 
+#include <string.h>
+
 #include "../lib/session.h"
 #include "conf.h"
+
+/*
+ * The capture named name in index (LTR_CAPTURE_HASH slots of capture + 1,
+ * open addressing) over captures and the names in strings, or -1: the
+ * session's, or the compiled table's (bin/shipped.c).
+ */
+static inline long captures_find(const uint32_t *index,
+				 const struct ltr_capture *captures,
+				 const char *strings, const char *name)
+{
+	uint32_t h, idx;
+
+	for (h = ltr_name_hash(name) & (LTR_CAPTURE_HASH - 1);
+	     (idx = index[h]) != 0; h = (h + 1) & (LTR_CAPTURE_HASH - 1))
+		if (strcmp(strings + captures[idx - 1].name, name) == 0)
+			return (long)idx - 1;
+	return -1;
+}
 
 /*
  * Fill s's captures[] and capture_index[] from cfg's prototypes (the last

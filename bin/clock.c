@@ -6,21 +6,33 @@
  * clock_gettime), and this machine's TSC is constant and nonstop, so one
  * rate converts every reading.  The rate is measured over the traced run
  * itself, from the start to the latest refinement, which costs the program
- * nothing and gets more precise as the run goes on.  Too short a window is
- * padded with a wait in ltruss (at least MIN_WINDOW_NS before the first
- * conversion; at the end, for the summary).
+ * nothing and gets more precise as the run goes on.
+ *
+ * How long a window is needed depends on how well a TSC reading and a
+ * clock reading can be paired: each pair is a TSC read between two clock
+ * reads, the tightest of a few tries, so its error is about one clock
+ * read (some 20 ns through the vDSO, more where clock_gettime is a system
+ * call).  The rate is then within 2 * error / window, and the window only
+ * has to be long enough for that to be small: 0.1% before the first
+ * conversion (refined later), 0.01% for the summary.  A short run that
+ * has not lasted that long is padded with a wait in ltruss; it used to be
+ * a fixed 1 ms and 2 ms, which was most of what ltruss added to the run of
+ * a short program.
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <time.h>
 #include <x86intrin.h>
 
 #include "clock.h"
 
-#define MIN_WINDOW_NS 1000000ull   /* before the first conversion */
-#define FINAL_WINDOW_NS 2000000ull /* for the summary's times: < 0.01% off */
+#define MIN_PRECISION 1000u    /* 1/1000 before the first conversion */
+#define FINAL_PRECISION 10000u /* 1/10000 for the summary's times */
+#define MAX_WINDOW_NS 2000000ull /* never wait longer than this */
 
 static uint64_t tsc0, mono0, real0;
+static uint64_t pair_error0; /* ns: how well tsc0 and mono0 match */
 static double rate; /* ticks per ns; 0 until measured */
 
 /* Nanoseconds of clock id. */
@@ -32,13 +44,40 @@ static uint64_t now_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Wait until at least min_ns have passed since the start. */
-static void wait_window(uint64_t min_ns)
+/*
+ * Read the TSC and CLOCK_MONOTONIC together: a TSC read between two clock
+ * reads, paired with their middle, the tightest of a few tries; *error
+ * gets the width of that pair in ns.
+ */
+static void pair_now(uint64_t *tsc, uint64_t *mono, uint64_t *error)
 {
-	uint64_t ns = now_ns(CLOCK_MONOTONIC) - mono0;
+	uint64_t best = UINT64_MAX;
+	int i;
 
-	if (ns < min_ns) {
-		struct timespec ts = { 0, (long)(min_ns - ns) };
+	for (i = 0; i < 4; i++) {
+		uint64_t n0 = now_ns(CLOCK_MONOTONIC), t = __rdtsc();
+		uint64_t n1 = now_ns(CLOCK_MONOTONIC);
+
+		if (n1 - n0 < best) {
+			best = n1 - n0;
+			*tsc = t;
+			*mono = n0 + (n1 - n0) / 2;
+		}
+	}
+	*error = best;
+}
+
+/* Wait until the window since the start gives a rate within 1/precision. */
+static void wait_window(unsigned precision)
+{
+	uint64_t tsc, mono, error, need;
+
+	pair_now(&tsc, &mono, &error);
+	need = 2 * (pair_error0 + error) * precision;
+	if (need > MAX_WINDOW_NS)
+		need = MAX_WINDOW_NS;
+	if (mono - mono0 < need) {
+		struct timespec ts = { 0, (long)(need - (mono - mono0)) };
 
 		nanosleep(&ts, NULL);
 	}
@@ -46,25 +85,25 @@ static void wait_window(uint64_t min_ns)
 
 void clock_start(void)
 {
-	mono0 = now_ns(CLOCK_MONOTONIC);
-	real0 = now_ns(CLOCK_REALTIME);
-	tsc0 = __rdtsc();
+	pair_now(&tsc0, &mono0, &pair_error0);
+	real0 = now_ns(CLOCK_REALTIME) - (now_ns(CLOCK_MONOTONIC) - mono0);
 	rate = 0;
 }
 
 void clock_refine(void)
 {
-	uint64_t ns = now_ns(CLOCK_MONOTONIC) - mono0;
+	uint64_t tsc, mono, error;
 
-	if (ns >= MIN_WINDOW_NS)
-		rate = (double)(__rdtsc() - tsc0) / (double)ns;
+	pair_now(&tsc, &mono, &error);
+	if (mono > mono0)
+		rate = (double)(tsc - tsc0) / (double)(mono - mono0);
 }
 
 /* The rate, measuring it first if it was never measured. */
 static double current_rate(void)
 {
 	if (rate == 0) {
-		wait_window(MIN_WINDOW_NS);
+		wait_window(MIN_PRECISION);
 		clock_refine();
 	}
 	return rate;
@@ -72,7 +111,7 @@ static double current_rate(void)
 
 double clock_ticks_per_ns(void)
 {
-	wait_window(FINAL_WINDOW_NS);
+	wait_window(FINAL_PRECISION);
 	clock_refine();
 	return rate;
 }

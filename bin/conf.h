@@ -52,6 +52,8 @@ struct config {
 	size_t ntypes;
 	char **files;              /* every file loaded (owns the names above) */
 	size_t nfiles;
+	struct shipped *shipped;   /* the compiled shipped prototypes, or NULL */
+	bool keep_decls;           /* keep each prototype's text (the compiler) */
 	/* The loader's own. */
 	bool depth_set, strsize_set; /* by an option or a filter */
 	size_t protos_cap, types_cap, files_cap;
@@ -74,11 +76,18 @@ void config_init(struct config *cfg);
 void config_load_filter(struct config *cfg, const char *name);
 
 /*
- * Load the shipped prototypes: every .yaml file of conf/prototypes/ by name, then
- * conf/types.yaml and conf/annotations.yaml if they exist (installed: in
- * $(pkgdatadir)).  Missing ones are fine.
+ * Load the shipped prototypes: the table compiled from them at build time
+ * (bin/shipped.c), mapped, when it is there and up to date; else, with a
+ * warning, the sources themselves (config_parse_shipped()).  A source
+ * that cannot be read is an error naming it.
  */
 void config_load_prototypes(struct config *cfg);
+
+/*
+ * Parse the shipped prototypes of dir: every .yaml file of prototypes/
+ * by name, then types.yaml, then annotations.yaml, which win.
+ */
+void config_parse_shipped(struct config *cfg, const char *dir);
 
 /*
  * Load the default config, used when no rule was given:
@@ -95,7 +104,10 @@ void config_load_default(struct config *cfg);
  */
 void config_check(struct config *cfg);
 
-/* The prototype of function name (the last loaded wins), or NULL. */
+/*
+ * The prototype of function name (the last loaded wins: a filter's over
+ * the shipped ones), or NULL.
+ */
 const struct proto *config_find_proto(const struct config *cfg,
 				      const char *name);
 

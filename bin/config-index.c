@@ -16,6 +16,7 @@
 
 #include "conf.h"
 #include "error.h"
+#include "shipped.h"
 
 /* One hash table: slots hold an element index + 1, 0 = empty. */
 struct name_hash {
@@ -91,7 +92,9 @@ const struct proto *config_find_proto(const struct config *cfg,
 			   cfg->protos, cfg->nprotos, sizeof(*cfg->protos),
 			   offsetof(struct proto, name), name);
 
-	return i < 0 ? NULL : &cfg->protos[i];
+	if (i >= 0)
+		return &cfg->protos[i];
+	return cfg->shipped ? shipped_find_proto(cfg->shipped, name) : NULL;
 }
 
 const struct named_type *config_find_type(const struct config *cfg,
@@ -101,7 +104,9 @@ const struct named_type *config_find_type(const struct config *cfg,
 			   cfg->types, cfg->ntypes, sizeof(*cfg->types),
 			   offsetof(struct named_type, name), name);
 
-	return i < 0 ? NULL : &cfg->types[i];
+	if (i >= 0)
+		return &cfg->types[i];
+	return cfg->shipped ? shipped_find_type(cfg->shipped, name) : NULL;
 }
 
 /* Die unless the named type t (of prototype p, at column col) exists. */
@@ -159,8 +164,11 @@ void config_free(struct config *cfg)
 {
 	size_t i;
 
-	for (i = 0; i < cfg->nprotos; i++)
+	for (i = 0; i < cfg->nprotos; i++) {
+		free(cfg->protos[i].decl);
 		proto_free(&cfg->protos[i]);
+	}
+	shipped_close(cfg->shipped);
 	for (i = 0; i < cfg->ntypes; i++)
 		type_free(&cfg->types[i]);
 	for (i = 0; i < cfg->nfiles; i++)

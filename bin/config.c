@@ -24,6 +24,7 @@
 #include "config-yaml.h"
 #include "error.h"
 #include "paths.h"
+#include "shipped.h"
 
 /* Deeper than any sensible set of filters including each other. */
 #define INCLUDE_DEPTH_MAX 32
@@ -439,6 +440,8 @@ static void key_prototypes(struct load *ld)
 		p->file = ld->file;
 		p->line = yreader_line(r);
 		p->col = col;
+		if (cfg->keep_decls)
+			p->decl = xstrdup(decl);
 		cfg->nprotos++;
 	}
 }
@@ -710,26 +713,52 @@ void config_load_filter(struct config *cfg, const char *name)
 	free(path);
 }
 
-void config_load_prototypes(struct config *cfg)
+void config_parse_shipped(struct config *cfg, const char *dir)
 {
-	const char *dir = paths_prototypes_dir();
-	const char *last[] = { paths_types(), paths_annotations() };
+	char *protos = path_join(dir, "prototypes");
+	const char *last[] = { "types.yaml", "annotations.yaml" };
 	char **names, *path;
 	size_t i, n;
 
-	names = yaml_files(dir, &n);
+	/*
+	 * Missing data would trace every argument as a bare register without
+	 * a word: each file is required, and an error names it.
+	 */
+	if (access(protos, R_OK | X_OK) < 0)
+		error_msg_and_die("cannot read the shipped prototypes '%s': %s; reinstall ltruss, or run it from its build tree",
+				  protos, strerror(errno));
+	names = yaml_files(protos, &n);
 	for (i = 0; i < n; i++) {
-		path = path_join(dir, names[i]);
+		path = path_join(protos, names[i]);
 		load_file(cfg, path, NULL, LOAD_PROTOTYPES,
 			  "the shipped prototypes", "reinstall ltruss");
 		free(path);
 	}
 	yaml_files_free(names, n);
+	free(protos);
 	/* Then the named types, then the hand-written annotations, which win. */
-	for (i = 0; i < 2; i++)
-		if (access(last[i], F_OK) == 0)
-			load_file(cfg, last[i], NULL, LOAD_PROTOTYPES,
-				  "the shipped prototypes", "reinstall ltruss");
+	for (i = 0; i < 2; i++) {
+		path = path_join(dir, last[i]);
+		load_file(cfg, path, NULL, LOAD_PROTOTYPES,
+			  "the shipped prototypes", "reinstall ltruss");
+		free(path);
+	}
+}
+
+void config_load_prototypes(struct config *cfg)
+{
+	char why[512];
+
+	/* No tree with an interposer has these files either: say where we looked. */
+	paths_require();
+	cfg->shipped = shipped_open(paths_compiled(), paths_shipped_dir(), why,
+				    sizeof(why));
+	if (cfg->shipped)
+		return;
+	/* Parsed first: a source that is missing is the error to show. */
+	config_parse_shipped(cfg, paths_shipped_dir());
+	warning_msg("cannot use the compiled prototypes '%s' (%s): read their sources instead, which is slower; run make (or make install)",
+		    paths_compiled(), why);
 }
 
 void config_load_default(struct config *cfg)

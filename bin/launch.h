@@ -10,9 +10,6 @@ struct outcome {
 	int core_dumped;
 };
 
-/* Path of libltruss.so: the build tree's when ltruss runs from it. */
-const char *launch_interposer_path(void);
-
 #include <stddef.h>
 #include <sys/types.h>
 

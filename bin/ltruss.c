@@ -20,6 +20,7 @@
 #include "list.h"
 #include "format.h"
 #include "format-args.h"
+#include "interposer.h"
 #include "options.h"
 #include "processes.h"
 #include "profile.h"
@@ -140,7 +141,7 @@ int main(int argc, char **argv)
 {
 	struct options opts;
 	unsigned long long dropped;
-	bool events;
+	bool events, untraced, nothing_traced;
 	struct outcome o;
 	char *path;
 	FILE *out;
@@ -157,6 +158,7 @@ int main(int argc, char **argv)
 		return status;
 	}
 	path = target_resolve(opts.argv[0]);
+	interposer_check();
 	out = open_output(opts.output);
 	profile_init(opts.tree, opts.folded, opts.chrome);
 	events = opts.trace || profile_enabled();
@@ -183,10 +185,11 @@ int main(int argc, char **argv)
 
 	clock_start();
 	pid = launch_start(path, opts.argv, session.fd);
-	free(path);
 	o = launch_wait(pid, opts.follow, events ? pump : NULL,
 			events ? idle : NULL, processes_reaped);
 	processes_finish();
+	untraced = !processes_registered(pid);
+	nothing_traced = !processes_any();
 	console_spawn_end();
 	if (!opts.trace)
 		report_killed(out, &o);
@@ -205,7 +208,11 @@ int main(int argc, char **argv)
 	if (dropped)
 		warning_msg("%llu events were dropped (--drop): ltruss could not keep up",
 			    dropped);
+	/* After the "+++" line: the program's own status is shown there. */
+	if (untraced)
+		interposer_untraced(pid, path, nothing_traced);
+	free(path);
 	/* Loaded for the whole run; freed so that LeakSanitizer sees none. */
 	config_free(&opts.cfg);
-	return o.exit_status;
+	return nothing_traced ? EXIT_LTRUSS_ERROR : o.exit_status;
 }

@@ -12,6 +12,7 @@
 
 #include "error.h"
 #include "options.h"
+#include "paths.h"
 
 static const char usage_text[] =
 	"Usage: ltruss [OPTIONS] [--] COMMAND [ARG...]\n"
@@ -71,7 +72,7 @@ static const char usage_text[] =
 	"                     -o FILE, or count only with -c)\n"
 	"\n"
 	"  -h, --help         show this help and exit\n"
-	"  -V, --version      show the version and exit\n"
+	"  -V, --version      show the version, the interposer and data used, and exit\n"
 	"\n"
 	"With no selection, ltruss uses its default config: every call the program\n"
 	"itself makes into its libraries.  See ltruss(1) and ltruss.yaml(5).\n";
@@ -300,6 +301,7 @@ void options_parse(struct options *opts, int argc, char **argv)
 			exit(0);
 		case 'V':
 			printf("ltruss %s\n", PACKAGE_VERSION);
+			paths_print(stdout);
 			exit(0);
 		case ':':
 			usage_error("option '%s' needs an argument",

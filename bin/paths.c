@@ -1,71 +1,198 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * paths.c: where ltruss finds its shipped files.  Run from the build tree
- * (tests, a developer's checkout), it uses the source tree's data, so that
- * an edit to filters/ or conf/ shows at once and nothing needs installing.
+ * paths.c: where ltruss finds its interposer and its shipped files.
+ *
+ * They are looked for beside the ltruss executable first, then at the
+ * configured paths, so that a build tree or an installed tree moved
+ * elsewhere (make install DESTDIR=..., then mv) uses its own files and
+ * never another copy's, or none:
+ *
+ *   1. the build tree: BINDIR/../lib/libltruss.so, and the data of the
+ *      source tree (BINDIR/../$(top_srcdir) when that is relative), so
+ *      that an edit to filters/ or conf/ shows at once;
+ *   2. an installed tree: the configured directories taken relative to
+ *      the configured bindir (BINDIR/../lib/ltruss, BINDIR/../share/ltruss
+ *      and BINDIR/../etc/ltruss with the default prefix);
+ *   3. the configured absolute paths.
+ *
+ * The first layout whose interposer exists is used whole: the data always
+ * comes from the tree the interposer comes from.  When none has one, the
+ * configured layout stands, and the start-up check (bin/interposer.c) says
+ * where it looked.
  */
 #include "config.h"
 
 #include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "error.h"
 #include "paths.h"
+#include "bin/reldirs.h"
 
-bool paths_in_build_tree(void)
+/* One layout: the interposer, the shipped data and the default config. */
+struct layout {
+	const char *name;
+	char interposer[PATH_MAX];
+	char filters[PATH_MAX];
+	char prototypes[PATH_MAX];
+	char shipped[PATH_MAX];
+	char compiled[PATH_MAX];
+	char config[PATH_MAX];
+};
+
+static struct layout chosen;
+static bool resolved;
+static char searched[2 * PATH_MAX];
+
+/* snprintf into a PATH_MAX buffer; a longer path is an error. */
+static void __attribute__((format(printf, 2, 3)))
+path_set(char *buf, const char *fmt, ...)
 {
-	static int cached = -1;
-	char exe[PATH_MAX];
-	ssize_t n;
-	char *slash;
+	va_list ap;
+	int n;
 
-	if (cached >= 0)
-		return cached;
-	cached = 0;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, PATH_MAX, fmt, ap);
+	va_end(ap);
+	if (n < 0 || n >= PATH_MAX)
+		error_msg_and_die("the path of ltruss's own files is too long (%.64s...); install ltruss in a shorter directory",
+				  buf);
+}
+
+/*
+ * Fill l: the interposer in lib, filters/ under top, the prototypes,
+ * types and annotations in shipped, ltruss.yaml in conf, and the
+ * prototypes compiled from shipped in compiled.  Each directory is made
+ * canonical when it exists (the interposer's path goes into LD_AUDIT, and
+ * --version shows them).
+ */
+static void layout_fill(struct layout *l, const char *name, const char *lib,
+			const char *top, const char *shipped, const char *conf,
+			const char *compiled)
+{
+	char real[5][PATH_MAX];
+	const char *dirs[5] = { lib, top, shipped, conf, compiled };
+	int i;
+
+	for (i = 0; i < 5; i++)
+		if (!realpath(dirs[i], real[i]))
+			path_set(real[i], "%s", dirs[i]);
+	l->name = name;
+	path_set(l->interposer, "%s/libltruss.so", real[0]);
+	path_set(l->filters, "%s/filters", real[1]);
+	path_set(l->shipped, "%s", real[2]);
+	path_set(l->prototypes, "%s/prototypes", real[2]);
+	path_set(l->config, "%s/ltruss.yaml", real[3]);
+	path_set(l->compiled, "%s/prototypes.tbl", real[4]);
+}
+
+/* Is the interposer of layout l there?  Records where it looked. */
+static bool layout_found(const struct layout *l)
+{
+	size_t len = strlen(searched);
+
+	if (access(l->interposer, F_OK) == 0)
+		return true;
+	snprintf(searched + len, sizeof(searched) - len, "%s%s",
+		 len ? ", " : "", l->interposer);
+	return false;
+}
+
+/* Try the build tree beside the executable in dir, then an installed tree. */
+static bool layout_beside(const char *dir)
+{
+	char lib[PATH_MAX], top[PATH_MAX], shipped[PATH_MAX], conf[PATH_MAX];
+
+	/* The build tree: the table is built into its own conf/. */
+	path_set(lib, "%s/../lib", dir);
+	path_set(conf, "%s/../conf", dir);
+	if (LTRUSS_BUILD_SRCDIR[0] == '/')
+		path_set(top, "%s", LTRUSS_BUILD_SRCDIR);
+	else
+		path_set(top, "%s/../%s", dir, LTRUSS_BUILD_SRCDIR);
+	path_set(shipped, "%s/conf", top);
+	layout_fill(&chosen, "build tree", lib, top, shipped, shipped, conf);
+	if (layout_found(&chosen))
+		return true;
+	path_set(lib, "%s/%s", dir, LTRUSS_REL_PKGLIBDIR);
+	path_set(top, "%s/%s", dir, LTRUSS_REL_PKGDATADIR);
+	path_set(conf, "%s/%s/ltruss", dir, LTRUSS_REL_SYSCONFDIR);
+	layout_fill(&chosen, "installed", lib, top, top, conf, top);
+	return layout_found(&chosen);
+}
+
+/* Choose the layout, once: build tree, installed tree, configured paths. */
+static const struct layout *layout(void)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (resolved)
+		return &chosen;
+	resolved = true;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
 		exe[n] = '\0';
 		slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			cached = strcmp(exe, LTRUSS_BUILD_BINDIR) == 0;
+			if (layout_beside(exe))
+				return &chosen;
 		}
 	}
-	return cached;
+	layout_fill(&chosen, "configured", LTRUSS_PKGLIBDIR, LTRUSS_PKGDATADIR,
+		    LTRUSS_PKGDATADIR, LTRUSS_SYSCONFDIR "/ltruss",
+		    LTRUSS_PKGDATADIR);
+	layout_found(&chosen);
+	return &chosen;
 }
 
-/* The build tree's path, or the installed one. */
-static const char *pick(const char *built, const char *installed)
+const char *paths_interposer(void)
 {
-	return paths_in_build_tree() ? built : installed;
+	return layout()->interposer;
+}
+
+void paths_require(void)
+{
+	const struct layout *l = layout();
+
+	if (strstr(searched, l->interposer))
+		error_msg_and_die("cannot find the interposer libltruss.so (looked for %s); run 'make install', or run ltruss from its build tree",
+				  searched);
 }
 
 const char *paths_filters_dir(void)
 {
-	return pick(LTRUSS_SRCDIR "/filters", LTRUSS_PKGDATADIR "/filters");
+	return layout()->filters;
 }
 
-const char *paths_prototypes_dir(void)
+const char *paths_shipped_dir(void)
 {
-	return pick(LTRUSS_SRCDIR "/conf/prototypes",
-		    LTRUSS_PKGDATADIR "/prototypes");
+	return layout()->shipped;
 }
 
-const char *paths_types(void)
+const char *paths_compiled(void)
 {
-	return pick(LTRUSS_SRCDIR "/conf/types.yaml",
-		    LTRUSS_PKGDATADIR "/types.yaml");
-}
-
-const char *paths_annotations(void)
-{
-	return pick(LTRUSS_SRCDIR "/conf/annotations.yaml",
-		    LTRUSS_PKGDATADIR "/annotations.yaml");
+	return layout()->compiled;
 }
 
 const char *paths_default_config(void)
 {
-	return pick(LTRUSS_SRCDIR "/conf/ltruss.yaml",
-		    LTRUSS_SYSCONFDIR "/ltruss/ltruss.yaml");
+	return layout()->config;
+}
+
+void paths_print(FILE *out)
+{
+	const struct layout *l = layout();
+
+	fprintf(out, "interposer: %s (%s)\n", l->interposer, l->name);
+	fprintf(out, "filters: %s\n", l->filters);
+	fprintf(out, "prototypes: %s\n", l->prototypes);
+	fprintf(out, "compiled prototypes: %s\n", l->compiled);
+	fprintf(out, "default config: %s\n", l->config);
 }

@@ -200,3 +200,18 @@ void processes_finish(void)
 		if (!reported[i] && !superseded(i, n))
 			report(session->procs[i].pid, -1, 0, false);
 }
+
+bool processes_registered(pid_t pid)
+{
+	uint32_t n = nprocs(), i;
+
+	for (i = 0; i < n; i++)
+		if (session->procs[i].pid == pid)
+			return true;
+	return false;
+}
+
+bool processes_any(void)
+{
+	return nprocs() > 0;
+}

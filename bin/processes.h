@@ -3,6 +3,7 @@
 #ifndef LTRUSS_PROCESSES_H
 #define LTRUSS_PROCESSES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -23,5 +24,11 @@ void processes_idle(void);
 
 /* The end: report what is left, with an unknown status. */
 void processes_finish(void);
+
+/* Did pid (an image of it) register in the session: was it ever traced? */
+bool processes_registered(pid_t pid);
+
+/* Did any process register in the session? */
+bool processes_any(void);
 
 #endif

@@ -79,6 +79,7 @@ struct proto {
 	/* Where the declaration was written (set by the config loader). */
 	const char *file;
 	unsigned line, col;
+	char *decl;          /* its text, when the loader keeps it (malloc'd) */
 };
 
 /*

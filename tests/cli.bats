@@ -7,7 +7,7 @@ load helpers
 @test "--version prints the package version" {
 	run ltruss --version
 	assert_success
-	assert_output --regexp '^ltruss [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_line --index 0 --regexp '^ltruss [0-9]+\.[0-9]+\.[0-9]+$'
 }
 
 @test "-V is --version" {
