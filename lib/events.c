@@ -200,7 +200,7 @@ static void read_x87(unsigned char buf[16])
 
 void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		    const struct ltr_retregs *regs, uint64_t tsc, bool err,
-		    int errnum)
+		    int errnum, uint8_t flags)
 {
 	size_t extra = fr->cap ? ltr_args_exit_max(fr->cap) : 0;
 	struct ltr_event *ev = event_new(ts, LTR_EV_EXIT, LTR_EXIT_WORDS,
@@ -214,8 +214,7 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 	ev->w[1] = regs->rdx;
 	ev->w[2] = regs->xmm0[0];
 	ev->w[3] = (uint64_t)(int64_t)errnum;
-	if (err)
-		ev->flags = LTR_EVF_ERROR;
+	ev->flags = flags | (err ? LTR_EVF_ERROR : 0);
 	if (fr->cap) {
 		has_x87 = fr->cap->flags & LTR_CAP_X87;
 		if (has_x87)
@@ -227,14 +226,14 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 }
 
 void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
-		       enum ltr_end why)
+		       uint8_t why)
 {
 	struct ltr_event *ev = event_new(ts, LTR_EV_UNWOUND, 0, fr->fn,
 					 level_of(ts, fr), ltr_rdtsc(), 0);
 
 	if (!ev)
 		return;
-	ev->flags = (uint8_t)why;
+	ev->flags = why;
 	commit(&ts->slot->ring, ev);
 }
 

@@ -203,8 +203,8 @@ int ltr_hook_wait3(int *status, int options, void *rusage);
 int ltr_hook_wait4(int pid, int *status, int options, void *rusage);
 int ltr_hook_waitid(int idtype, unsigned id, void *info, int options);
 
-/* Put back the real return addresses of every frame of this thread. */
-void ltr_frames_restore(void);
+/* Put back the real return addresses of this thread's frames above sp. */
+void ltr_frames_restore(uintptr_t sp);
 
 /* Hijack again the restored frames that are still live above sp. */
 void ltr_frames_rehijack(uintptr_t sp);
@@ -301,7 +301,7 @@ void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2);
 /* Report and drop every frame of the calling thread (it is ending). */
 void ltr_frames_end_thread(enum ltr_end why);
 
-/* Pop frames that can no longer return: slots below sp (at sp too if at_sp). */
+/* Drop the frames of sp's stack that can no longer return: slots below sp (at sp too if at_sp). */
 void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp);
 
 /* ---- trace events (events.c) ------------------------------------------ */
@@ -315,22 +315,25 @@ void ltr_event_call(struct ltr_tstate *ts, uint32_t fn,
 		    const struct ltr_capture *cap, const struct ltr_regs *regs,
 		    uint64_t tsc);
 
-/* The call of frame fr returns with regs; err: it failed with errno errnum. */
+/* The call of frame fr returns with regs; err: it failed with errno errnum; flags: LTR_EVF_KEEP_ABOVE or 0. */
 void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		    const struct ltr_retregs *regs, uint64_t tsc, bool err,
-		    int errnum);
+		    int errnum, uint8_t flags);
 
 /* The thread's slot, reused, belongs to this thread from now on. */
 void ltr_event_thread(struct ltr_tstate *ts);
 
-/* The call of frame fr ends without returning. */
+/* The call of frame fr ends without returning: why, an LTR_END_*, | LTR_EVF_KEEP_ABOVE. */
 void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
-		       enum ltr_end why);
+		       uint8_t why);
 
 /* ---- arguments (args.c, safe-read.c) ---------------------------------- */
 
 /* Copy len bytes at src into dst without faulting; returns the bytes copied. */
 size_t ltr_read_mem(int pid, void *dst, uintptr_t src, size_t len);
+
+/* Read the aligned word at src without faulting: 0, or -errno (-EFAULT: unmapped). */
+long ltr_read_word(int pid, uintptr_t src, uint64_t *v);
 
 /*
  * Copy the C string at src into dst (max + 1 bytes): returns its length,

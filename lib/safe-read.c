@@ -45,6 +45,15 @@ size_t ltr_read_mem(int pid, void *dst, uintptr_t src, size_t len)
 	return got > 0 ? (size_t)got : 0;
 }
 
+long ltr_read_word(int pid, uintptr_t src, uint64_t *v)
+{
+	struct iovec local = { v, sizeof(*v) }, remote = { (void *)src, sizeof(*v) };
+	long got = ltr_syscall6(SYS_process_vm_readv, pid, (long)&local, 1,
+				(long)&remote, 1, 0);
+
+	return got == sizeof(*v) ? 0 : got < 0 ? got : -14 /* EFAULT */;
+}
+
 long ltr_read_string(int pid, char *dst, uintptr_t src, size_t max,
 		     bool *cut)
 {

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define LTR_SESSION_MAGIC 0x316e6f6973734c54ULL /* "TLssion1" */
-#define LTR_SESSION_VERSION 4
+#define LTR_SESSION_VERSION 5
 
 #define LTR_ENV_SESSION "LTRUSS_SESSION" /* "FD:PID:INODE" of the session memfd */
 #define LTR_ENV_SAVED_AUDIT "LTRUSS_SAVED_LD_AUDIT" /* user's own LD_AUDIT */
@@ -185,6 +185,7 @@ enum ltr_end {
 	LTR_END_PTHREAD_EXIT,
 	LTR_END_KILLED,      /* (ltruss only) the process was killed inside it */
 	LTR_END_EXEC,        /* (ltruss only) the process exec'd inside it */
+	LTR_END_HIDDEN,      /* a call not shown (-D, disabled): only its level goes */
 };
 
 #define LTR_ENTER_WORDS 7
@@ -192,6 +193,13 @@ enum ltr_end {
 
 /* Event flags of ENTER, CALL and EXIT. */
 #define LTR_EVF_ERROR 0x1u /* EXIT: the return is an error; w[3] is errno */
+/*
+ * EXIT, UNWOUND (or'ed with the LTR_END_* reason): the call was not the
+ * innermost one of its thread.  The calls entered after it are suspended
+ * on other stacks (coroutines, an interrupted stack): they stay in
+ * progress, each one level lower than it was.
+ */
+#define LTR_EVF_KEEP_ABOVE 0x80u
 
 /*
  * Memory copied at the call follows the fixed words of ENTER, CALL and EXIT

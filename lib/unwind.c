@@ -26,18 +26,25 @@ typedef void (*pthread_exit_fn)(void *ret);
 
 #define REAL(h, type) ((type)ltr_hook_real[h])
 
-void ltr_frames_restore(void)
+void ltr_frames_restore(uintptr_t sp)
 {
 	struct ltr_tstate *ts = ltr_thread_self();
 	uint32_t i;
+	uint64_t v;
 
 	if (!ts)
 		return;
+	/*
+	 * Only the frames of the stack the unwinder walks (above sp); the
+	 * slots of other stacks are read through the kernel first, as their
+	 * stacks may be gone.
+	 */
 	for (i = 0; i < ts->depth; i++) {
 		struct ltr_frame *fr = &ts->frames[i];
 
-		if (!(fr->flags & LTR_FR_RESTORED) &&
-		    *fr->slot == (uint64_t)ltr_return_tramp) {
+		if (!(fr->flags & LTR_FR_RESTORED) && (uintptr_t)fr->slot > sp &&
+		    ltr_read_word(ts->pid, (uintptr_t)fr->slot, &v) == 0 &&
+		    v == (uint64_t)ltr_return_tramp) {
 			*fr->slot = fr->ret;
 			fr->flags |= LTR_FR_RESTORED;
 		}
@@ -67,14 +74,14 @@ void ltr_frames_rehijack(uintptr_t sp)
 int ltr_hook_raise(void *exc)
 {
 	ltr_hook_note(LTR_H_RAISE, (uint64_t)exc, 0, 0);
-	ltr_frames_restore();
+	ltr_frames_restore((uintptr_t)__builtin_frame_address(0));
 	return REAL(LTR_H_RAISE, raise_fn)(exc);
 }
 
 int ltr_hook_rethrow(void *exc)
 {
 	ltr_hook_note(LTR_H_RETHROW, (uint64_t)exc, 0, 0);
-	ltr_frames_restore();
+	ltr_frames_restore((uintptr_t)__builtin_frame_address(0));
 	return REAL(LTR_H_RETHROW, raise_fn)(exc);
 }
 
@@ -82,7 +89,7 @@ int ltr_hook_forced(void *exc, void *stop, void *arg)
 {
 	ltr_hook_note(LTR_H_FORCED, (uint64_t)exc, (uint64_t)stop,
 		      (uint64_t)arg);
-	ltr_frames_restore();
+	ltr_frames_restore((uintptr_t)__builtin_frame_address(0));
 	return REAL(LTR_H_FORCED, forced_fn)(exc, stop, arg);
 }
 
@@ -92,7 +99,7 @@ int ltr_hook_backtrace(void *trace, void *arg)
 	int ret;
 
 	ltr_hook_note(LTR_H_BACKTRACE, (uint64_t)trace, (uint64_t)arg, 0);
-	ltr_frames_restore();
+	ltr_frames_restore(sp);
 	ret = REAL(LTR_H_BACKTRACE, backtrace_fn)(trace, arg);
 	ltr_frames_rehijack(sp - 8);
 	return ret;
@@ -113,7 +120,7 @@ void *ltr_hook_begin_catch(void *exc)
 void ltr_hook_pthread_exit(void *ret)
 {
 	ltr_hook_note(LTR_H_PTHREAD_EXIT, (uint64_t)ret, 0, 0);
-	ltr_frames_restore();
+	ltr_frames_restore((uintptr_t)__builtin_frame_address(0));
 	ltr_frames_end_thread(LTR_END_PTHREAD_EXIT);
 	REAL(LTR_H_PTHREAD_EXIT, pthread_exit_fn)(ret);
 	__builtin_unreachable();

@@ -340,3 +340,37 @@ libc:qsort(ADDR, 64, 8, bhv_cmp_long) = <void>
 		[ "${n:-0}" -ge 2000000 ] || fail "libc:$f counted ${n:-0} times"
 	done
 }
+
+# end_lines FUNC: the trace lines that end a call of LIB:FUNC with a value
+# (whole, "} LIB:FUNC = ", or "<... LIB:FUNC resumed> = ").
+end_lines() {
+	trace_count "^(\\[pid [0-9]+\\] )? *($1\\(.*\\) = |\\} $1 = |<\\.\\.\\. $1 resumed> = )"
+}
+
+@test "coroutines (swapcontext) suspended inside traced calls: every call ends once" {
+	compare_traced -u 'libcoro:*' -u 'libbhv:*' -- "$PROGS/stk-coro"
+	assert_equal "$out" "generator 1000: sum 151275
+generator 2000: sum 301275
+total 1677150"
+	expect_count 0 'fatal|does not know|<unwound>'
+	# 2 coroutines of 50 rounds: a yield, and a bhv_apply that yields.
+	assert_equal "$(end_lines libcoro:coro_yield)" 200
+	assert_equal "$(end_lines libbhv:bhv_apply)" 100
+	assert_equal "$(end_lines libbhv:bhv_add3)" 200
+	assert_equal "$(end_lines libcoro:coro_resume)" 202
+	# A call suspended on another stack shows as unfinished, then resumed.
+	expect_count 200 '^ *libcoro:coro_yield\(.*\) <unfinished \.\.\.>$'
+	expect_count 200 '^ *<\.\.\. libcoro:coro_yield resumed> = '
+	trace_has '+++ exited (status 0) +++'
+	# The default config traces the program's calls into libcoro and libc.
+	compare_traced -- "$PROGS/stk-coro"
+	expect_count 0 'fatal|does not know'
+}
+
+@test "coroutine stacks mapped next to the thread's stack, only the calls inside them traced" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/stk-coro" near
+	expect_count 0 'fatal|does not know|<unwound>'
+	assert_equal "$(end_lines libbhv:bhv_apply)" 100
+	assert_equal "$(end_lines libbhv:bhv_add3)" 200
+	expect_good_sums libbhv:bhv_add3 3 200
+}

@@ -241,6 +241,15 @@ peak_rss_kib() {
 	grep -Eq 'libc:pause resumed> = -1 EINTR \(Interrupted system call\)$|libc:pause\(\) = -1 EINTR \(Interrupted system call\)$' <<<"$err"
 }
 
+@test "a signal handler on an SS_AUTODISARM alternate stack, which the kernel does not report" {
+	run_split ltruss -u 'libc:pause,getpid' "$PROGS/altstack" autodisarm
+	[ "$status" -eq 0 ]
+	[ "$out" = "thread returned 42" ]
+	grep -Eq '^(\[pid [0-9]+\] )?  libc:getpid\(\) = [0-9]+$' <<<"$err"
+	grep -Eq 'libc:pause resumed> = -1 EINTR \(Interrupted system call\)$' <<<"$err"
+	! grep -Eq 'fatal|unwound' <<<"$err"
+}
+
 @test "more threads than slots: all counted, the later ones untraced, no hang" {
 	run_split ltruss -o trace.txt -C -u 'libfix:fix_add' "$PROGS/manythreads" 600
 	[ "$status" -eq 0 ]

@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/progs/stack.mk: fixtures that switch stacks or skip returns under
+# traced calls (tests/behaviour.bats; included from Makefile.am).
+STK_DIR = tests/progs/stack
+
+# libcoro.so: resume and yield through swapcontext.
+check_PROGRAMS += tests/progs/bin/libcoro.so
+tests_progs_bin_libcoro_so_SOURCES = $(STK_DIR)/libcoro.c $(STK_DIR)/libcoro.h
+tests_progs_bin_libcoro_so_CFLAGS = $(AM_CFLAGS) -O2 -fPIC
+tests_progs_bin_libcoro_so_LDFLAGS = -shared -Wl,-soname,libcoro.so
+
+check_PROGRAMS += tests/progs/bin/stk-coro
+tests_progs_bin_stk_coro_SOURCES = $(STK_DIR)/coro.c
+tests_progs_bin_stk_coro_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_stk_coro_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_coro_LDADD = tests/progs/bin/libcoro.so tests/progs/bin/libbhv.so
+tests_progs_bin_stk_coro_DEPENDENCIES = tests/progs/bin/libcoro.so tests/progs/bin/libbhv.so
