@@ -35,13 +35,15 @@
  *    already hijacked.  The new frame is pushed above it with the
  *    trampoline as its return address, so the return passes the trampoline
  *    twice and closes both calls with the same value.
- *  - a signal handler that calls traced functions: the per-thread busy flag
- *    lets calls made while the interposer itself runs pass straight through.
+ *  - a signal handler that calls traced functions: the per-thread busy mark
+ *    lets calls made while the interposer itself runs pass straight through
+ *    (busy_here below).
  *  - fork: a child without -f runs untraced but still returns through the
  *    frames it inherited.
  * Nothing here may touch vector registers or call a libc function that
  * does: the program's float arguments are still in %xmm0-7.
  */
+#include <signal.h>
 #include <sys/syscall.h>
 
 #include "arch/x86_64/cpu.h"
@@ -181,6 +183,33 @@ void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp)
 }
 
 /*
+ * Is the interposer already running on this thread, below sp: must a call
+ * made at sp pass straight through?  The busy mark is the top of the
+ * running activation's frame (the return slot it handles), not a flag: a signal handler that
+ * interrupted it and leaves with siglongjmp never lets it clear the mark,
+ * and a flag would then stop the thread's tracing for good.  A handler
+ * runs below the frame it interrupted, on the same stack, so a call at or
+ * above the mark comes after the activation was jumped over, unless it
+ * runs on an alternate signal stack (asked of the kernel only then).  A
+ * handler on an SS_AUTODISARM stack lying above the interrupted one, which
+ * the kernel does not report, is taken for a jump: the gap we accept.
+ */
+static bool busy_here(struct ltr_tstate *ts, uintptr_t sp)
+{
+	stack_t ss;
+
+	if (likely(!ts->busy))
+		return false;
+	if (sp < ts->busy)
+		return true;
+	if (ltr_syscall3(SYS_sigaltstack, 0, (long)&ss, 0) == 0 &&
+	    (ss.ss_flags & SS_ONSTACK))
+		return true;
+	ts->busy = 0; /* its activation is gone */
+	return false;
+}
+
+/*
  * Is a call of fn (limited to depth by its rule; 0 = no limit) at nesting
  * level (0 = outermost) hidden: deeper than -D or its rule shows, paused
  * or disabled from the console?
@@ -219,9 +248,10 @@ void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2)
 	struct ltr_tstate *ts;
 	struct ltr_regs regs = { .rdi = a0, .rsi = a1, .rdx = a2 };
 
-	if (ltr_forked() || !(ts = ltr_thread_self()) || ts->busy)
+	if (ltr_forked() || !(ts = ltr_thread_self()) ||
+	    busy_here(ts, (uintptr_t)&regs))
 		return;
-	ts->busy = 1;
+	ts->busy = (uintptr_t)&regs;
 	call_seen(ts, fn, NULL, &regs, ltr_flags & ts->flag_mask);
 	ts->busy = 0;
 }
@@ -229,13 +259,15 @@ void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2)
 void ltr_frames_end_thread(enum ltr_end why)
 {
 	struct ltr_tstate *ts = ltr_thread_self();
+	uintptr_t busy;
 
 	if (!ts)
 		return;
-	ts->busy++;
+	busy = ts->busy;
+	ts->busy = (uintptr_t)&busy;
 	while (ts->depth)
 		frame_drop(ts, ts->depth - 1, why);
-	ts->busy--;
+	ts->busy = busy;
 }
 
 uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
@@ -250,9 +282,9 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	if (unlikely(ltr_forked()))
 		return f->addr;
 	ts = ltr_thread_self();
-	if (unlikely(!ts || ts->busy))
+	if (unlikely(!ts || busy_here(ts, (uintptr_t)&regs->ret)))
 		return f->addr;
-	ts->busy = 1;
+	ts->busy = (uintptr_t)&regs->ret;
 	flags = ltr_flags & ts->flag_mask;
 	/* A slot holding the trampoline is a tail call, not a dead frame. */
 	ltr_frames_drop_dead(ts, (uintptr_t)&regs->ret,
@@ -336,12 +368,12 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 	struct ltr_tstate *ts = ltr_thread_self();
 	struct ltr_frame *fr;
 	uint64_t dur, ret;
-	uint32_t busy;
+	uintptr_t busy;
 	int32_t i;
 	bool err;
 
 	busy = ts->busy;
-	ts->busy = 1;
+	ts->busy = (uintptr_t)slot;
 	i = frame_find(ts, slot);
 	if (unlikely(i < 0)) {
 		/* Unreachable: a frame is dropped only once its slot is not ours. */

@@ -246,7 +246,7 @@ struct ltr_frame {
 struct ltr_tstate {
 	int32_t tid;
 	int32_t pid;
-	uint32_t busy;       /* inside the interposer: let calls pass through */
+	uintptr_t busy;      /* 0, or the frame of the interposer running (capture.c) */
 	uint32_t depth;      /* frames in use */
 	struct ltr_thread *slot; /* counters and ring in the session */
 	unsigned char *ring;     /* the bytes of slot's ring */

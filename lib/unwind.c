@@ -54,13 +54,15 @@ void ltr_frames_restore(uintptr_t sp)
 void ltr_frames_rehijack(uintptr_t sp)
 {
 	struct ltr_tstate *ts = ltr_thread_self();
+	uintptr_t busy;
 	uint32_t i;
 
 	if (!ts)
 		return;
-	ts->busy++;
+	busy = ts->busy;
+	ts->busy = (uintptr_t)&busy;
 	ltr_frames_drop_dead(ts, sp, true);
-	ts->busy--;
+	ts->busy = busy;
 	for (i = 0; i < ts->depth; i++) {
 		struct ltr_frame *fr = &ts->frames[i];
 

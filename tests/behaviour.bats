@@ -374,3 +374,17 @@ total 1677150"
 	assert_equal "$(end_lines libbhv:bhv_add3)" 200
 	expect_good_sums libbhv:bhv_add3 3 200
 }
+
+@test "siglongjmp out of signal handlers that interrupted the interposer: every call still counted" {
+	local done jumps calls
+
+	run_split ltruss -c -u 'libbhv:bhv_add3' "$PROGS/stk-jumpout" 500000
+	[ "$status" -eq 0 ]
+	read -r _ done _ jumps <<<"$out"
+	[ "$jumps" -ge 20 ]
+	calls=$(summary_calls libbhv:bhv_add3)
+	# Counted: every call that returned, and at most one more per jump
+	# (one that returned through ltruss just before the handler ran).
+	[ "$calls" -ge "$done" ] && [ "$calls" -le $((done + jumps)) ] ||
+		fail "$calls calls counted, $done returned, $jumps jumps"
+}

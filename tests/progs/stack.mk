@@ -15,3 +15,10 @@ tests_progs_bin_stk_coro_CFLAGS = $(BHV_CFLAGS)
 tests_progs_bin_stk_coro_LDFLAGS = $(BHV_LINK_FLAGS)
 tests_progs_bin_stk_coro_LDADD = tests/progs/bin/libcoro.so tests/progs/bin/libbhv.so
 tests_progs_bin_stk_coro_DEPENDENCIES = tests/progs/bin/libcoro.so tests/progs/bin/libbhv.so
+
+check_PROGRAMS += tests/progs/bin/stk-jumpout
+tests_progs_bin_stk_jumpout_SOURCES = $(STK_DIR)/jumpout.c
+tests_progs_bin_stk_jumpout_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_stk_jumpout_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_jumpout_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_stk_jumpout_DEPENDENCIES = tests/progs/bin/libbhv.so
