@@ -243,6 +243,15 @@ static void call_seen(struct ltr_tstate *ts, uint32_t fn,
 		(*calls)++;
 }
 
+/* The shadow stack is full: say once that deeper calls are seen on entry only. */
+static void shadow_full(void)
+{
+	static int warned;
+
+	if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+		ltr_warn("warning", "more than 1024 traced calls in progress in a thread: the deeper ones are shown on entry only, as <no return ...>");
+}
+
 void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2)
 {
 	struct ltr_tstate *ts;
@@ -291,6 +300,8 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 			     regs->ret != (uint64_t)ltr_return_tramp);
 	if (unlikely((f->flags & LTR_FN_ENTRY_ONLY) ||
 		     ts->depth >= LTR_SHADOW_MAX)) {
+		if (!(f->flags & LTR_FN_ENTRY_ONLY))
+			shadow_full();
 		call_seen(ts, fn, f, regs, flags);
 		ts->busy = 0;
 		return f->addr;

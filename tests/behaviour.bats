@@ -388,3 +388,11 @@ total 1677150"
 	[ "$calls" -ge "$done" ] && [ "$calls" -le $((done + jumps)) ] ||
 		fail "$calls calls counted, $done returned, $jumps jumps"
 }
+
+@test "traced calls nested 1100 deep: the 76 past 1024 on entry only, after one warning" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/stk-deep" 1100
+	assert_equal "$out" "depth 1100: 1100"
+	expect_count 1 '^ltruss: warning: more than 1024 traced calls in progress in a thread: the deeper ones are shown on entry only, as <no return \.\.\.>$'
+	expect_count 76 '^ +libbhv:bhv_apply\(.*\) <no return \.\.\.>$'
+	expect_count 1024 '^ *(\} libbhv:bhv_apply|libbhv:bhv_apply\(.*\)) = 0x'
+}

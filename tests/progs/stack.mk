@@ -22,3 +22,10 @@ tests_progs_bin_stk_jumpout_CFLAGS = $(BHV_CFLAGS)
 tests_progs_bin_stk_jumpout_LDFLAGS = $(BHV_LINK_FLAGS)
 tests_progs_bin_stk_jumpout_LDADD = tests/progs/bin/libbhv.so
 tests_progs_bin_stk_jumpout_DEPENDENCIES = tests/progs/bin/libbhv.so
+
+check_PROGRAMS += tests/progs/bin/stk-deep
+tests_progs_bin_stk_deep_SOURCES = $(STK_DIR)/deep.c
+tests_progs_bin_stk_deep_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_stk_deep_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_deep_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_stk_deep_DEPENDENCIES = tests/progs/bin/libbhv.so
