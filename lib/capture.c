@@ -321,7 +321,7 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 		} else {
 			if (fr->cap && fr->cap->out[0].mode)
 				ltr_args_keep(fr, fr->cap, regs);
-			ltr_event_enter(ts, fr, regs, t0);
+			t0 = ltr_event_enter(ts, fr, regs, t0);
 		}
 	}
 	fr->t0 = t0;

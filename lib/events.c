@@ -154,33 +154,42 @@ static void unstub_args(uint64_t *w, unsigned funcptrs)
 			w[n] = ltr_targets[ltr_stub_index(w[n])].addr;
 }
 
-/* An ENTER or CALL event: the registers, and what the prototype copies. */
-static void event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
-		       uint32_t depth, const struct ltr_capture *cap,
-		       const struct ltr_regs *regs, uint64_t ret, uint64_t tsc)
+/*
+ * An ENTER or CALL event: the registers, and what the prototype copies.
+ * Copying strings and buffers takes microseconds: the event is stamped
+ * after it, so that a call's time is the function's, not ours.  Returns
+ * the stamp.
+ */
+static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
+			   uint32_t depth, const struct ltr_capture *cap,
+			   const struct ltr_regs *regs, uint64_t ret,
+			   uint64_t tsc)
 {
 	size_t extra = cap ? ltr_args_entry_max(cap) : 0;
 	struct ltr_event *ev = event_new(ts, type, LTR_ENTER_WORDS, fn, depth,
 					 tsc, extra);
 
 	if (!ev)
-		return;
+		return tsc;
 	put_args(ev->w, regs);
 	ev->w[6] = ret;
 	if (cap && cap->funcptrs)
 		unstub_args(ev->w, cap->funcptrs);
-	if (cap)
+	if (cap && extra) {
 		event_grow(ev, ltr_args_entry(event_end(ev), extra, ts->pid,
 					      cap, regs));
+		ev->ts = ltr_rdtsc();
+	}
 	commit(&ts->slot->ring, ev);
+	return ev->ts;
 }
 
-void ltr_event_enter(struct ltr_tstate *ts, const struct ltr_frame *fr,
-		     const struct ltr_regs *regs, uint64_t tsc)
+uint64_t ltr_event_enter(struct ltr_tstate *ts, const struct ltr_frame *fr,
+			 const struct ltr_regs *regs, uint64_t tsc)
 {
 	/* regs->ret is the trampoline by now: the real one is in the frame. */
-	event_call(ts, LTR_EV_ENTER, fr->fn, level_of(ts, fr), fr->cap, regs,
-		   fr->ret, tsc);
+	return event_call(ts, LTR_EV_ENTER, fr->fn, level_of(ts, fr), fr->cap,
+			  regs, fr->ret, tsc);
 }
 
 void ltr_event_call(struct ltr_tstate *ts, uint32_t fn,

@@ -306,8 +306,11 @@ void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp);
 
 /* ---- trace events (events.c) ------------------------------------------ */
 
-/* A call of frame fr starts (regs as it was entered) at TSC tsc. */
-void ltr_event_enter(struct ltr_tstate *ts, const struct ltr_frame *fr,
+/*
+ * A call of frame fr starts (regs as it was entered) at TSC tsc; returns
+ * the time stamped, later than tsc when arguments had to be copied.
+ */
+uint64_t ltr_event_enter(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		     const struct ltr_regs *regs, uint64_t tsc);
 
 /* A call seen on entry only (its return is not hijacked); cap may be NULL. */

@@ -29,3 +29,10 @@ tests_progs_bin_stk_deep_CFLAGS = $(BHV_CFLAGS)
 tests_progs_bin_stk_deep_LDFLAGS = $(BHV_LINK_FLAGS)
 tests_progs_bin_stk_deep_LDADD = tests/progs/bin/libbhv.so
 tests_progs_bin_stk_deep_DEPENDENCIES = tests/progs/bin/libbhv.so
+
+check_PROGRAMS += tests/progs/bin/stk-slowcopy
+tests_progs_bin_stk_slowcopy_SOURCES = $(STK_DIR)/slowcopy.c
+tests_progs_bin_stk_slowcopy_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_stk_slowcopy_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_slowcopy_LDADD = tests/progs/bin/libtyped.so
+tests_progs_bin_stk_slowcopy_DEPENDENCIES = tests/progs/bin/libtyped.so
