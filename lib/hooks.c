@@ -2,7 +2,7 @@
 /*
  * hooks.c: functions the interposer must see, whatever the selection.
  *
- * The unwinder's entry points and pthread_exit (lib/unwind.c) must put the
+ * The unwinder's entry points, backtrace and pthread_exit (lib/unwind.c) must put the
  * real return addresses back before anything walks the stack; _exit,
  * _Exit and, with -f, the wait family (lib/process.c) tell how processes
  * end.  la_symbind64 binds these names to the hooks, which call the real
@@ -29,6 +29,8 @@ static const struct {
 	[LTR_H_BEGIN_CATCH] = { "__cxa_begin_catch", ltr_hook_begin_catch,
 				false },
 	[LTR_H_PTHREAD_EXIT] = { "pthread_exit", ltr_hook_pthread_exit, false },
+	[LTR_H_GLIBC_BACKTRACE] = { "backtrace", ltr_hook_glibc_backtrace,
+				    false },
 	[LTR_H_EXIT_] = { "_exit", ltr_hook_exit_, false },
 	[LTR_H_EXIT] = { "_Exit", ltr_hook_Exit, false },
 	[LTR_H_WAIT] = { "wait", ltr_hook_wait, true },
@@ -51,7 +53,8 @@ uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 {
 	size_t i;
 
-	if (name[0] != '_' && name[0] != 'p' && name[0] != 'w')
+	if (name[0] != '_' && name[0] != 'p' && name[0] != 'w' &&
+	    name[0] != 'b')
 		return 0;
 	for (i = 0; i < LTR_H_COUNT; i++) {
 		if (ltr_strcmp(name, hooks[i].name) != 0)

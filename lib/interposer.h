@@ -170,7 +170,7 @@ bool ltr_is_stub(uintptr_t addr);
 
 enum ltr_hook {
 	LTR_H_RAISE, LTR_H_RETHROW, LTR_H_FORCED, LTR_H_BACKTRACE,
-	LTR_H_BEGIN_CATCH, LTR_H_PTHREAD_EXIT, LTR_H_EXIT_, LTR_H_EXIT,
+	LTR_H_BEGIN_CATCH, LTR_H_PTHREAD_EXIT, LTR_H_GLIBC_BACKTRACE, LTR_H_EXIT_, LTR_H_EXIT,
 	LTR_H_WAIT, LTR_H_WAITPID, LTR_H_WAIT3, LTR_H_WAIT4, LTR_H_WAITID,
 	LTR_H_COUNT
 };
@@ -193,6 +193,7 @@ int ltr_hook_raise(void *exc);
 int ltr_hook_rethrow(void *exc);
 int ltr_hook_forced(void *exc, void *stop, void *arg);
 int ltr_hook_backtrace(void *trace, void *arg);
+int ltr_hook_glibc_backtrace(void **buf, int size);
 void *ltr_hook_begin_catch(void *exc);
 void ltr_hook_pthread_exit(void *ret);
 void ltr_hook_exit_(int status);

@@ -13,7 +13,7 @@
  *  - _Unwind_ForcedUnwind (cancellation): restore;
  *  - pthread_exit: the thread ends, so its calls in progress are reported
  *    as ended ("= ? <pthread_exit>") and dropped, then restored;
- *  - _Unwind_Backtrace: restore, walk, re-hijack.
+ *  - _Unwind_Backtrace, and glibc's backtrace(): restore, walk, re-hijack.
  * lib/hooks.c binds these functions to the hooks below.
  */
 #include "interposer.h"
@@ -21,6 +21,7 @@
 typedef int (*raise_fn)(void *exc);
 typedef int (*forced_fn)(void *exc, void *stop, void *arg);
 typedef int (*backtrace_fn)(void *trace, void *arg);
+typedef int (*glibc_backtrace_fn)(void **buf, int size);
 typedef void *(*begin_catch_fn)(void *exc);
 typedef void (*pthread_exit_fn)(void *ret);
 
@@ -105,6 +106,33 @@ int ltr_hook_backtrace(void *trace, void *arg)
 	ret = REAL(LTR_H_BACKTRACE, backtrace_fn)(trace, arg);
 	ltr_frames_rehijack(sp - 8);
 	return ret;
+}
+
+#define BACKTRACE_MAX 256 /* frames walked into our own buffer */
+
+/*
+ * glibc's backtrace() reaches libgcc's _Unwind_Backtrace through its own
+ * private dlsym, which the loader does not show to auditors: it is hooked
+ * itself.  The walk starts in this hook, one frame too many: it is asked
+ * for one more frame, into a buffer of ours, and the first is left out.
+ */
+int ltr_hook_glibc_backtrace(void **buf, int size)
+{
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0) + 16;
+	void *frames[BACKTRACE_MAX];
+	int n, i;
+
+	ltr_hook_note(LTR_H_GLIBC_BACKTRACE, (uint64_t)buf, (uint64_t)size, 0);
+	if (size <= 0)
+		return 0;
+	if (size > BACKTRACE_MAX - 1)
+		size = BACKTRACE_MAX - 1;
+	ltr_frames_restore(sp);
+	n = REAL(LTR_H_GLIBC_BACKTRACE, glibc_backtrace_fn)(frames, size + 1);
+	ltr_frames_rehijack(sp - 8);
+	for (i = 1; i < n; i++)
+		buf[i - 1] = frames[i];
+	return n > 0 ? n - 1 : 0;
 }
 
 /* The handler's frame begins just above our return address. */

@@ -396,3 +396,12 @@ total 1677150"
 	expect_count 76 '^ +libbhv:bhv_apply\(.*\) <no return \.\.\.>$'
 	expect_count 1024 '^ *(\} libbhv:bhv_apply|libbhv:bhv_apply\(.*\)) = 0x'
 }
+
+@test "glibc backtrace() from inside traced calls finds the frames it finds untraced" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/stk-backtrace"
+	assert_equal "$(sed -n 2p <<<"$out")" "2: 6 frames: stk-backtrace libbhv.so stk-backtrace libc.so.6 libc.so.6 stk-backtrace"
+	expect_count 2 "^libbhv:bhv_apply\\($X, 0x[23], 0\\) = 0x7\$"
+	# The default config traces backtrace itself, on entry.
+	compare_traced -- "$PROGS/stk-backtrace"
+	expect_count 3 '^ *libc:backtrace\(.*\) <no return \.\.\.>$'
+}

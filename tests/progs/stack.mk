@@ -36,3 +36,10 @@ tests_progs_bin_stk_slowcopy_CFLAGS = $(BHV_CFLAGS)
 tests_progs_bin_stk_slowcopy_LDFLAGS = $(BHV_LINK_FLAGS)
 tests_progs_bin_stk_slowcopy_LDADD = tests/progs/bin/libtyped.so
 tests_progs_bin_stk_slowcopy_DEPENDENCIES = tests/progs/bin/libtyped.so
+
+check_PROGRAMS += tests/progs/bin/stk-backtrace
+tests_progs_bin_stk_backtrace_SOURCES = $(STK_DIR)/backtrace.c
+tests_progs_bin_stk_backtrace_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_stk_backtrace_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_backtrace_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_stk_backtrace_DEPENDENCIES = tests/progs/bin/libbhv.so
