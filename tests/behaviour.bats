@@ -405,3 +405,14 @@ total 1677150"
 	compare_traced -- "$PROGS/stk-backtrace"
 	expect_count 3 '^ *libc:backtrace\(.*\) <no return \.\.\.>$'
 }
+
+@test "the interposer's C code never touches a vector register: only the trampolines save them" {
+	# The program's float arguments and results are in %xmm0-7 while the
+	# interposer runs (lib/ is built with -mgeneral-regs-only for that).
+	objdump -d --no-show-raw-insn "$LTRUSS_TOP_BUILDDIR/lib/libltruss.so" >dis.txt
+	run awk '/^[0-9a-f]+ <.*>:$/ { fn = $2 }
+		/%([xyz]?mm[0-9]|k[0-7][^0-9])/ { print fn }' dis.txt
+	[ "$status" -eq 0 ]
+	assert_equal "$(sort -u <<<"$output")" "<ltr_entry_common>:
+<ltr_return_tramp>:"
+}
