@@ -48,6 +48,9 @@ extern uint32_t ltr_ring_size;
 /* Calls are traced on entry only: a CET shadow stack forbids return hijacking. */
 extern bool ltr_no_hijack;
 
+/* Set ltr_no_hijack (and warn, once) if this thread has a CET shadow stack. */
+void ltr_check_shadow_stack(void);
+
 /* Map the session named in the environment and clean the environment. */
 void ltr_attach(void);
 

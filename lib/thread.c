@@ -108,6 +108,7 @@ struct ltr_tstate *ltr_thread_create(void)
 	int32_t pid, tid;
 	void *p;
 
+	ltr_check_shadow_stack();
 	pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 	tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
 	ts = state_reuse(pid, tid);
