@@ -376,7 +376,8 @@ static void frames_skipped(struct ltr_tstate *ts, uint32_t i, uintptr_t slot)
 uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 {
 	uint64_t now = ltr_rdtsc();
-	struct ltr_tstate *ts = ltr_thread_self();
+	/* The thread that hijacked the return: never one sharing its TLS. */
+	struct ltr_tstate *ts = ltr_tls_self;
 	struct ltr_frame *fr;
 	uint64_t dur, ret;
 	uintptr_t busy;

@@ -5,8 +5,9 @@
  * The unwinder's entry points, backtrace and pthread_exit (lib/unwind.c) must put the
  * real return addresses back before anything walks the stack; _exit,
  * _Exit and, with -f, the wait family (lib/process.c) tell how processes
- * end.  la_symbind64 binds these names to the hooks, which call the real
- * function.  When the selection names one of them too, it is reported on
+ * end; clone registers the threads that share their creator's TLS
+ * (lib/thread.c).  la_symbind64 binds these names to the hooks, which call
+ * the real function.  When the selection names one of them too, it is reported on
  * entry (it cannot be traced on return: the hook is in the way).
  */
 #include "interposer.h"
@@ -31,6 +32,7 @@ static const struct {
 	[LTR_H_PTHREAD_EXIT] = { "pthread_exit", ltr_hook_pthread_exit, false },
 	[LTR_H_GLIBC_BACKTRACE] = { "backtrace", ltr_hook_glibc_backtrace,
 				    false },
+	[LTR_H_CLONE] = { "clone", ltr_hook_clone, false },
 	[LTR_H_EXIT_] = { "_exit", ltr_hook_exit_, false },
 	[LTR_H_EXIT] = { "_Exit", ltr_hook_Exit, false },
 	[LTR_H_WAIT] = { "wait", ltr_hook_wait, true },
@@ -54,7 +56,7 @@ uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 	size_t i;
 
 	if (name[0] != '_' && name[0] != 'p' && name[0] != 'w' &&
-	    name[0] != 'b')
+	    name[0] != 'b' && name[0] != 'c')
 		return 0;
 	for (i = 0; i < LTR_H_COUNT; i++) {
 		if (ltr_strcmp(name, hooks[i].name) != 0)

@@ -173,7 +173,8 @@ bool ltr_is_stub(uintptr_t addr);
 
 enum ltr_hook {
 	LTR_H_RAISE, LTR_H_RETHROW, LTR_H_FORCED, LTR_H_BACKTRACE,
-	LTR_H_BEGIN_CATCH, LTR_H_PTHREAD_EXIT, LTR_H_GLIBC_BACKTRACE, LTR_H_EXIT_, LTR_H_EXIT,
+	LTR_H_BEGIN_CATCH, LTR_H_PTHREAD_EXIT, LTR_H_GLIBC_BACKTRACE,
+	LTR_H_CLONE, LTR_H_EXIT_, LTR_H_EXIT,
 	LTR_H_WAIT, LTR_H_WAITPID, LTR_H_WAIT3, LTR_H_WAIT4, LTR_H_WAITID,
 	LTR_H_COUNT
 };
@@ -199,6 +200,7 @@ int ltr_hook_backtrace(void *trace, void *arg);
 int ltr_hook_glibc_backtrace(void **buf, int size);
 void *ltr_hook_begin_catch(void *exc);
 void ltr_hook_pthread_exit(void *ret);
+int ltr_hook_clone(int (*fn)(void *), void *stack, int flags, void *arg, ...);
 void ltr_hook_exit_(int status);
 void ltr_hook_Exit(int status);
 int ltr_hook_wait(int *status);
@@ -270,11 +272,33 @@ void ltr_fork_guard_init(void);
 /* Create the calling thread's state (first traced call); NULL if that failed. */
 struct ltr_tstate *ltr_thread_create(void);
 
-/* The calling thread's state, created on first use; NULL if that failed. */
+/* Threads registered as sharing their creator's TLS (their stacks). */
+extern uint32_t ltr_shared_tls_count;
+
+/* Is sp on the stack of a thread that shares its creator's TLS? */
+bool ltr_shared_tls_at(uintptr_t sp);
+
+/*
+ * A thread is about to be made by clone() without CLONE_SETTLS, on the
+ * stack whose top is top, by a thread whose stack pointer is creator_sp:
+ * register its stack, so that it runs untraced (and say so, once).
+ */
+void ltr_shared_tls_add(uintptr_t top, uintptr_t creator_sp);
+
+/*
+ * The calling thread's state, created on first use; NULL if that failed
+ * or if the thread shares another's TLS (it is not traced).
+ */
 static inline struct ltr_tstate *ltr_thread_self(void)
 {
 	struct ltr_tstate *ts = ltr_tls_self;
 
+	if (unlikely(__atomic_load_n(&ltr_shared_tls_count, __ATOMIC_RELAXED))) {
+		char here;
+
+		if (ltr_shared_tls_at((uintptr_t)&here))
+			return NULL;
+	}
 	return likely(ts) ? ts : ltr_thread_create();
 }
 

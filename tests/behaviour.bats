@@ -416,3 +416,17 @@ total 1677150"
 	assert_equal "$(sort -u <<<"$output")" "<ltr_entry_common>:
 <ltr_return_tramp>:"
 }
+
+@test "a thread made by clone() without CLONE_SETTLS runs untraced, its creator traced, after one warning" {
+	local stack
+
+	for stack in static local; do
+		compare_traced -u 'libbhv:*' -- "$PROGS/stk-rawclone" "$stack"
+		assert_equal "$out" "parent 5000450000 child 5000250006 status 0"
+		expect_count 1 "^ltruss: warning: a thread made by clone\\(\\) without CLONE_SETTLS shares its creator's thread-local storage: it is not traced\$"
+		# The creator's calls, every one; none of the child's.
+		expect_count 100000 '^libbhv:bhv_add3\(.*, 0x2, 0x3\) = '
+		expect_good_sums libbhv:bhv_add3 3 100000
+		expect_count 100002 '.'
+	done
+}

@@ -43,3 +43,10 @@ tests_progs_bin_stk_backtrace_CFLAGS = $(BHV_CFLAGS)
 tests_progs_bin_stk_backtrace_LDFLAGS = $(BHV_LINK_FLAGS)
 tests_progs_bin_stk_backtrace_LDADD = tests/progs/bin/libbhv.so
 tests_progs_bin_stk_backtrace_DEPENDENCIES = tests/progs/bin/libbhv.so
+
+check_PROGRAMS += tests/progs/bin/stk-rawclone
+tests_progs_bin_stk_rawclone_SOURCES = $(STK_DIR)/rawclone.c
+tests_progs_bin_stk_rawclone_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_stk_rawclone_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_rawclone_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_stk_rawclone_DEPENDENCIES = tests/progs/bin/libbhv.so
