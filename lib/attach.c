@@ -41,20 +41,21 @@ bool ltr_no_hijack;
  * glibc 2.39 and later enable it after the audit modules are loaded, so
  * this is asked at each thread's first traced call (the first return that
  * could be hijacked), not at attach: threads inherit it, or get their own.
+ * A thread with one gets a shadow stack of depth 0 (capture.c).
  */
-void ltr_check_shadow_stack(void)
+bool ltr_check_shadow_stack(void)
 {
 	static int warned;
 	unsigned long features = 0;
 
-	if (ltr_no_hijack ||
-	    ltr_syscall3(158 /* SYS_arch_prctl */, ARCH_SHSTK_STATUS,
+	if (ltr_syscall3(158 /* SYS_arch_prctl */, ARCH_SHSTK_STATUS,
 			 (long)&features, 0) != 0 ||
 	    !(features & ARCH_SHSTK_SHSTK))
-		return;
+		return false;
 	__atomic_store_n(&ltr_no_hijack, true, __ATOMIC_RELAXED);
 	if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
 		ltr_warn("warning", "the CET shadow stack is on: calls are traced on entry only, without return values or times");
+	return true;
 }
 
 void ltr_warn(const char *msg, const char *detail)

@@ -298,8 +298,8 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	/* A slot holding the trampoline is a tail call, not a dead frame. */
 	ltr_frames_drop_dead(ts, (uintptr_t)&regs->ret,
 			     regs->ret != (uint64_t)ltr_return_tramp);
-	if (unlikely((f->flags & LTR_FN_ENTRY_ONLY) || ltr_no_hijack ||
-		     ts->depth >= LTR_SHADOW_MAX)) {
+	if (unlikely((f->flags & LTR_FN_ENTRY_ONLY) ||
+		     ts->depth >= ts->max_depth)) {
 		if (ts->depth >= LTR_SHADOW_MAX)
 			shadow_full();
 		call_seen(ts, fn, f, regs, flags);

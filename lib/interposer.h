@@ -48,8 +48,8 @@ extern uint32_t ltr_ring_size;
 /* Calls are traced on entry only: a CET shadow stack forbids return hijacking. */
 extern bool ltr_no_hijack;
 
-/* Set ltr_no_hijack (and warn, once) if this thread has a CET shadow stack. */
-void ltr_check_shadow_stack(void);
+/* Has this thread a CET shadow stack?  Then set ltr_no_hijack (and warn, once). */
+bool ltr_check_shadow_stack(void);
 
 /* Map the session named in the environment and clean the environment. */
 void ltr_attach(void);
@@ -254,6 +254,8 @@ struct ltr_tstate {
 	int32_t pid;
 	uintptr_t busy;      /* 0, or the frame of the interposer running (capture.c) */
 	uint32_t depth;      /* frames in use */
+	uint32_t max_depth;  /* LTR_SHADOW_MAX; 0 under a CET shadow stack */
+	uint32_t shares_tls; /* threads made by clone() share its TLS (thread.c) */
 	struct ltr_thread *slot; /* counters and ring in the session */
 	unsigned char *ring;     /* the bytes of slot's ring */
 	uint32_t shared_slot;    /* past LTR_MAX_THREADS: counts only, atomically */
@@ -271,9 +273,6 @@ void ltr_fork_guard_init(void);
 
 /* Create the calling thread's state (first traced call); NULL if that failed. */
 struct ltr_tstate *ltr_thread_create(void);
-
-/* Threads registered as sharing their creator's TLS (their stacks). */
-extern uint32_t ltr_shared_tls_count;
 
 /* Is sp on the stack of a thread that shares its creator's TLS? */
 bool ltr_shared_tls_at(uintptr_t sp);
@@ -293,13 +292,15 @@ static inline struct ltr_tstate *ltr_thread_self(void)
 {
 	struct ltr_tstate *ts = ltr_tls_self;
 
-	if (unlikely(__atomic_load_n(&ltr_shared_tls_count, __ATOMIC_RELAXED))) {
+	if (unlikely(!ts))
+		return ltr_thread_create();
+	if (unlikely(__atomic_load_n(&ts->shares_tls, __ATOMIC_ACQUIRE))) {
 		char here;
 
 		if (ltr_shared_tls_at((uintptr_t)&here))
 			return NULL;
 	}
-	return likely(ts) ? ts : ltr_thread_create();
+	return ts;
 }
 
 /*

@@ -107,16 +107,18 @@ static struct ltr_tstate *state_reuse(int32_t pid, int32_t tid)
 
 struct ltr_tstate *ltr_thread_create(void)
 {
+	uint32_t max_depth = ltr_check_shadow_stack() ? 0 : LTR_SHADOW_MAX;
 	struct ltr_tstate *ts;
 	int32_t pid, tid;
 	void *p;
 
-	ltr_check_shadow_stack();
 	pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 	tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
 	ts = state_reuse(pid, tid);
 	if (ts) {
 		ts->depth = 0;
+		ts->max_depth = max_depth;
+		ts->shares_tls = 0;
 		ts->busy = 0;
 		ltr_tls_self = ts;
 		if (!ts->shared_slot) {
@@ -134,6 +136,7 @@ struct ltr_tstate *ltr_thread_create(void)
 	ts = p;
 	ts->pid = pid;
 	ts->tid = tid;
+	ts->max_depth = max_depth;
 	slot_take(ts);
 	do
 		ts->next = __atomic_load_n(&threads, __ATOMIC_RELAXED);
@@ -169,18 +172,20 @@ bool ltr_fork_noticed(void)
  * without CLONE_SETTLS.  ltr_tls_self would give such a thread its
  * creator's state: its shadow stack, and its ring, which must have a
  * single writer.  So they are known by their stacks, registered by the
- * clone hook before the thread starts, and run untraced.  A registered
- * stack stays registered: a thread's end is not seen.
+ * clone hook before the thread starts, and run untraced.  The creator's
+ * state is made first and marked (shares_tls): only the threads whose
+ * state is marked look their stack up.  A registered stack stays
+ * registered: a thread's end is not seen.
  */
 #define SHARED_TLS_MAX 16
 static struct {
 	uintptr_t lo, hi;
 } shared_tls[SHARED_TLS_MAX];
-uint32_t ltr_shared_tls_count;
+static uint32_t shared_tls_count;
 
 bool ltr_shared_tls_at(uintptr_t sp)
 {
-	uint32_t n = __atomic_load_n(&ltr_shared_tls_count, __ATOMIC_ACQUIRE);
+	uint32_t n = __atomic_load_n(&shared_tls_count, __ATOMIC_ACQUIRE);
 	uint32_t i;
 
 	for (i = 0; i < n && i < SHARED_TLS_MAX; i++)
@@ -265,11 +270,11 @@ void ltr_shared_tls_add(uintptr_t top, uintptr_t creator_sp)
 		lo = creator_sp;
 	while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
 		;
-	n = ltr_shared_tls_count;
+	n = shared_tls_count;
 	if (n < SHARED_TLS_MAX) {
 		shared_tls[n].lo = lo ? lo : top - (8u << 20);
 		shared_tls[n].hi = top;
-		__atomic_store_n(&ltr_shared_tls_count, n + 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&shared_tls_count, n + 1, __ATOMIC_RELEASE);
 	}
 	__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
 	if (n == 0)
@@ -295,9 +300,14 @@ int ltr_hook_clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 	va_end(ap);
 	ltr_hook_note(LTR_H_CLONE, (uint64_t)fn, (uint64_t)stack,
 		      (uint64_t)flags);
-	if ((flags & CLONE_VM) && !(flags & CLONE_SETTLS) && stack)
+	if ((flags & CLONE_VM) && !(flags & CLONE_SETTLS) && stack) {
+		struct ltr_tstate *ts = ltr_thread_self();
+
 		ltr_shared_tls_add((uintptr_t)stack,
 				   (uintptr_t)__builtin_frame_address(0));
+		if (ts)
+			__atomic_store_n(&ts->shares_tls, 1, __ATOMIC_RELEASE);
+	}
 	return ((clone_fn)ltr_hook_real[LTR_H_CLONE])(fn, stack, flags, arg,
 						       ptid, tls, ctid);
 }
