@@ -33,6 +33,8 @@ static const struct {
 	[LTR_H_GLIBC_BACKTRACE] = { "backtrace", ltr_hook_glibc_backtrace,
 				    false },
 	[LTR_H_CLONE] = { "clone", ltr_hook_clone, false },
+	[LTR_H_PTHREAD_CANCEL] = { "pthread_cancel", ltr_hook_pthread_cancel,
+				   false },
 	[LTR_H_EXIT_] = { "_exit", ltr_hook_exit_, false },
 	[LTR_H_EXIT] = { "_Exit", ltr_hook_Exit, false },
 	[LTR_H_WAIT] = { "wait", ltr_hook_wait, true },

@@ -16,6 +16,8 @@
 
 #include "session.h"
 
+struct ltr_tstate;
+
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
@@ -174,7 +176,7 @@ bool ltr_is_stub(uintptr_t addr);
 enum ltr_hook {
 	LTR_H_RAISE, LTR_H_RETHROW, LTR_H_FORCED, LTR_H_BACKTRACE,
 	LTR_H_BEGIN_CATCH, LTR_H_PTHREAD_EXIT, LTR_H_GLIBC_BACKTRACE,
-	LTR_H_CLONE, LTR_H_EXIT_, LTR_H_EXIT,
+	LTR_H_CLONE, LTR_H_PTHREAD_CANCEL, LTR_H_EXIT_, LTR_H_EXIT,
 	LTR_H_WAIT, LTR_H_WAITPID, LTR_H_WAIT3, LTR_H_WAIT4, LTR_H_WAITID,
 	LTR_H_COUNT
 };
@@ -201,6 +203,7 @@ int ltr_hook_glibc_backtrace(void **buf, int size);
 void *ltr_hook_begin_catch(void *exc);
 void ltr_hook_pthread_exit(void *ret);
 int ltr_hook_clone(int (*fn)(void *), void *stack, int flags, void *arg, ...);
+int ltr_hook_pthread_cancel(uintptr_t thread);
 void ltr_hook_exit_(int status);
 void ltr_hook_Exit(int status);
 int ltr_hook_wait(int *status);
@@ -211,6 +214,12 @@ int ltr_hook_waitid(int idtype, unsigned id, void *info, int options);
 
 /* Put back the real return addresses of this thread's frames above sp. */
 void ltr_frames_restore(uintptr_t sp);
+
+/* The same for all the frames of thread ts (another one of this process). */
+void ltr_frames_restore_of(struct ltr_tstate *ts, uintptr_t sp);
+
+/* The state of this process's thread whose thread pointer is tp, or NULL. */
+struct ltr_tstate *ltr_thread_of(uintptr_t tp);
 
 /* Hijack again the restored frames that are still live above sp. */
 void ltr_frames_rehijack(uintptr_t sp);
@@ -256,6 +265,7 @@ struct ltr_tstate {
 	uint32_t depth;      /* frames in use */
 	uint32_t max_depth;  /* LTR_SHADOW_MAX; 0 under a CET shadow stack */
 	uint32_t shares_tls; /* threads made by clone() share its TLS (thread.c) */
+	uintptr_t tp;        /* its thread pointer: glibc's pthread_t */
 	struct ltr_thread *slot; /* counters and ring in the session */
 	unsigned char *ring;     /* the bytes of slot's ring */
 	uint32_t shared_slot;    /* past LTR_MAX_THREADS: counts only, atomically */

@@ -119,6 +119,7 @@ struct ltr_tstate *ltr_thread_create(void)
 		ts->depth = 0;
 		ts->max_depth = max_depth;
 		ts->shares_tls = 0;
+		ts->tp = ltr_thread_pointer();
 		ts->busy = 0;
 		ltr_tls_self = ts;
 		if (!ts->shared_slot) {
@@ -137,6 +138,7 @@ struct ltr_tstate *ltr_thread_create(void)
 	ts->pid = pid;
 	ts->tid = tid;
 	ts->max_depth = max_depth;
+	ts->tp = ltr_thread_pointer();
 	slot_take(ts);
 	do
 		ts->next = __atomic_load_n(&threads, __ATOMIC_RELAXED);
@@ -146,6 +148,18 @@ struct ltr_tstate *ltr_thread_create(void)
 	return ts;
 }
 
+
+struct ltr_tstate *ltr_thread_of(uintptr_t tp)
+{
+	int32_t pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+	struct ltr_tstate *ts;
+
+	for (ts = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); ts; ts = ts->next)
+		if (ts->tp == tp && ts->pid == pid &&
+		    __atomic_load_n(&ts->tid, __ATOMIC_RELAXED))
+			return ts;
+	return NULL;
+}
 
 bool ltr_fork_noticed(void)
 {

@@ -11,6 +11,7 @@
  *    restore; __cxa_begin_catch (the handler runs) drops the frames the
  *    exception unwound and re-hijacks the rest;
  *  - _Unwind_ForcedUnwind (cancellation): restore;
+ *  - pthread_cancel: restore the target's frames (below);
  *  - pthread_exit: the thread ends, so its calls in progress are reported
  *    as ended ("= ? <pthread_exit>") and dropped, then restored;
  *  - _Unwind_Backtrace, and glibc's backtrace(): restore, walk, re-hijack.
@@ -24,17 +25,23 @@ typedef int (*backtrace_fn)(void *trace, void *arg);
 typedef int (*glibc_backtrace_fn)(void **buf, int size);
 typedef void *(*begin_catch_fn)(void *exc);
 typedef void (*pthread_exit_fn)(void *ret);
+typedef int (*pthread_cancel_fn)(uintptr_t thread);
 
 #define REAL(h, type) ((type)ltr_hook_real[h])
 
 void ltr_frames_restore(uintptr_t sp)
 {
 	struct ltr_tstate *ts = ltr_thread_self();
+
+	if (ts)
+		ltr_frames_restore_of(ts, sp);
+}
+
+void ltr_frames_restore_of(struct ltr_tstate *ts, uintptr_t sp)
+{
 	uint32_t i;
 	uint64_t v;
 
-	if (!ts)
-		return;
 	/*
 	 * Only the frames of the stack the unwinder walks (above sp); the
 	 * slots of other stacks are read through the kernel first, as their
@@ -145,6 +152,28 @@ void *ltr_hook_begin_catch(void *exc)
 	ret = REAL(LTR_H_BEGIN_CATCH, begin_catch_fn)(exc);
 	ltr_frames_rehijack(handler_sp - 8);
 	return ret;
+}
+
+/*
+ * pthread_cancel: glibc unwinds the cancelled thread through libgcc's
+ * _Unwind_ForcedUnwind, reached by its private dlsym, which auditors never
+ * see, and from the thread's own signal handler.  So the canceller puts
+ * back the real return addresses of the target's frames before it sends
+ * the cancellation: the target is most often blocked at a cancellation
+ * point inside a traced call.  Its returns are then not traced; a traced
+ * call it makes before it acts on the cancellation is hijacked again, and
+ * the unwind still ends there (in BUGS).
+ */
+int ltr_hook_pthread_cancel(uintptr_t thread)
+{
+	struct ltr_tstate *ts = ltr_thread_of(thread);
+
+	ltr_hook_note(LTR_H_PTHREAD_CANCEL, thread, 0, 0);
+	if (ts && ts != ltr_tls_self)
+		ltr_frames_restore_of(ts, 0);
+	else if (ts)
+		ltr_frames_restore((uintptr_t)__builtin_frame_address(0));
+	return REAL(LTR_H_PTHREAD_CANCEL, pthread_cancel_fn)(thread);
 }
 
 void ltr_hook_pthread_exit(void *ret)

@@ -430,3 +430,13 @@ total 1677150"
 		expect_count 100002 '.'
 	done
 }
+
+@test "pthread_cancel of a thread blocked inside traced calls: its destructors run, its lock guard is released" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/stk-cancel"
+	assert_equal "$out" "destructor ran
+cancelled: yes
+lock free: yes"
+	# The default config traces sleep itself, and pthread_cancel on entry.
+	compare_traced -- "$PROGS/stk-cancel"
+	expect_count 1 '^(\[pid [0-9]+\] )?libc:pthread_cancel\(.*\) <no return \.\.\.>$'
+}

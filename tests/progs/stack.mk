@@ -50,3 +50,10 @@ tests_progs_bin_stk_rawclone_CFLAGS = $(BHV_CFLAGS)
 tests_progs_bin_stk_rawclone_LDFLAGS = $(BHV_LINK_FLAGS)
 tests_progs_bin_stk_rawclone_LDADD = tests/progs/bin/libbhv.so
 tests_progs_bin_stk_rawclone_DEPENDENCIES = tests/progs/bin/libbhv.so
+
+check_PROGRAMS += tests/progs/bin/stk-cancel
+tests_progs_bin_stk_cancel_SOURCES = $(STK_DIR)/cancel.cc
+tests_progs_bin_stk_cancel_CXXFLAGS = $(BHV_CXXFLAGS) -pthread
+tests_progs_bin_stk_cancel_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_cancel_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_stk_cancel_DEPENDENCIES = tests/progs/bin/libbhv.so
