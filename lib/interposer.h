@@ -215,6 +215,12 @@ int ltr_hook_waitid(int idtype, unsigned id, void *info, int options);
 /* Put back the real return addresses of this thread's frames above sp. */
 void ltr_frames_restore(uintptr_t sp);
 
+/*
+ * At the program's la_objopen: if it has its own static unwinder, trace
+ * every call on entry only (ltr_no_hijack), and say so.
+ */
+void ltr_unwind_check_program(const struct ltr_object *obj);
+
 /* The same for all the frames of thread ts (another one of this process). */
 void ltr_frames_restore_of(struct ltr_tstate *ts, uintptr_t sp);
 

@@ -107,7 +107,8 @@ static struct ltr_tstate *state_reuse(int32_t pid, int32_t tid)
 
 struct ltr_tstate *ltr_thread_create(void)
 {
-	uint32_t max_depth = ltr_check_shadow_stack() ? 0 : LTR_SHADOW_MAX;
+	uint32_t max_depth = ltr_check_shadow_stack() || ltr_no_hijack
+				     ? 0 : LTR_SHADOW_MAX;
 	struct ltr_tstate *ts;
 	int32_t pid, tid;
 	void *p;

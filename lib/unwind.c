@@ -17,6 +17,10 @@
  *  - _Unwind_Backtrace, and glibc's backtrace(): restore, walk, re-hijack.
  * lib/hooks.c binds these functions to the hooks below.
  */
+#include <fcntl.h>
+#include <sys/syscall.h>
+
+#include "arch/x86_64/cpu.h"
 #include "interposer.h"
 
 typedef int (*raise_fn)(void *exc);
@@ -183,4 +187,73 @@ void ltr_hook_pthread_exit(void *ret)
 	ltr_frames_end_thread(LTR_END_PTHREAD_EXIT);
 	REAL(LTR_H_PTHREAD_EXIT, pthread_exit_fn)(ret);
 	__builtin_unreachable();
+}
+
+/* Read len bytes at off of fd into buf: true if all came. */
+static bool read_at(long fd, void *buf, size_t len, uint64_t off)
+{
+	return ltr_syscall6(SYS_pread64, fd, (long)buf, (long)len, (long)off,
+			    0, 0) == (long)len;
+}
+
+/* Has the ELF file path a section named name (short, NUL-terminated)? */
+static bool has_section(const char *path, const char *name)
+{
+	ElfW(Ehdr) eh;
+	ElfW(Shdr) sh, names;
+	char got[32];
+	size_t len = ltr_strlen(name) + 1;
+	long fd = ltr_syscall3(SYS_open, (long)path, O_RDONLY | O_CLOEXEC, 0);
+	bool found = false;
+	unsigned i;
+
+	if (fd < 0)
+		return false;
+	if (len <= sizeof(got) && read_at(fd, &eh, sizeof(eh), 0) &&
+	    eh.e_shentsize == sizeof(sh) && eh.e_shstrndx < eh.e_shnum &&
+	    read_at(fd, &names, sizeof(names),
+		    eh.e_shoff + (uint64_t)eh.e_shstrndx * sizeof(sh))) {
+		for (i = 0; i < eh.e_shnum && !found; i++)
+			found = read_at(fd, &sh, sizeof(sh),
+					eh.e_shoff + (uint64_t)i * sizeof(sh)) &&
+				read_at(fd, got, len, names.sh_offset + sh.sh_name) &&
+				got[len - 1] == '\0' && ltr_strcmp(got, name) == 0;
+	}
+	ltr_syscall3(SYS_close, fd, 0, 0);
+	return found;
+}
+
+/* Does map's dynamic symbol table import (leave undefined) name? */
+static bool imports(const struct link_map *map, const char *name)
+{
+	const ElfW(Sym) *sym, *end;
+	const char *strtab;
+
+	if (!ltr_dynsym(map, &sym, &end, &strtab))
+		return false;
+	for (; sym < end; sym++)
+		if (sym->st_shndx == SHN_UNDEF &&
+		    ltr_strcmp(strtab + sym->st_name, name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A program linked with -static-libgcc or -static-libstdc++ unwinds with
+ * its own copy of libgcc's unwinder, which the loader never binds: none of
+ * the hooks above runs, and an exception thrown through a hijacked frame
+ * ends the program (std::terminate).  Such a program has landing pads
+ * (.gcc_except_table) but does not import _Unwind_Resume, which every
+ * landing pad calls.  Returns can then not be hijacked anywhere: every
+ * call is traced on entry only, as under a CET shadow stack.  (Only the
+ * program is looked at: plugins with a static runtime are in BUGS.)
+ */
+void ltr_unwind_check_program(const struct ltr_object *obj)
+{
+	if (!(obj->flags & LTR_OBJ_MAIN) || imports(obj->map, "_Unwind_Resume") ||
+	    !has_section(obj->path[0] ? obj->path : "/proc/self/exe",
+			 ".gcc_except_table"))
+		return;
+	__atomic_store_n(&ltr_no_hijack, true, __ATOMIC_RELAXED);
+	ltr_warn("warning", "the program has its own C++ runtime (-static-libstdc++ or -static-libgcc), whose exceptions cannot pass a traced return: calls are traced on entry only, without return values or times");
 }

@@ -440,3 +440,14 @@ lock free: yes"
 	compare_traced -- "$PROGS/stk-cancel"
 	expect_count 1 '^(\[pid [0-9]+\] )?libc:pthread_cancel\(.*\) <no return \.\.\.>$'
 }
+
+@test "C++ exceptions of a program with its own static runtime: every call on entry only, after one warning" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/stk-static-throw"
+	assert_equal "$out" "caught 5 sum 25"
+	expect_count 1 '^ltruss: warning: the program has its own C\+\+ runtime \(-static-libstdc\+\+ or -static-libgcc\), whose exceptions cannot pass a traced return: calls are traced on entry only, without return values or times$'
+	expect_count 10 "^libbhv:bhv_apply\\($X, $X, $X\\) <no return \\.\\.\\.>\$"
+	# A program that shares libstdc++: its calls are hijacked as ever.
+	compare_traced -u 'libbhvxx:*' -- "$PROGS/bhv-exceptions"
+	expect_count 0 'own C\+\+ runtime|no return'
+	expect_count 1001 "^\\} libbhvxx:bhvxx_invoke = $X\$"
+}

@@ -57,3 +57,12 @@ tests_progs_bin_stk_cancel_CXXFLAGS = $(BHV_CXXFLAGS) -pthread
 tests_progs_bin_stk_cancel_LDFLAGS = $(BHV_LINK_FLAGS)
 tests_progs_bin_stk_cancel_LDADD = tests/progs/bin/libbhv.so
 tests_progs_bin_stk_cancel_DEPENDENCIES = tests/progs/bin/libbhv.so
+
+# Its own copy of the C++ runtime and of libgcc's unwinder.
+check_PROGRAMS += tests/progs/bin/stk-static-throw
+tests_progs_bin_stk_static_throw_SOURCES = $(STK_DIR)/static-throw.cc
+tests_progs_bin_stk_static_throw_CXXFLAGS = $(BHV_CXXFLAGS)
+tests_progs_bin_stk_static_throw_LDFLAGS = $(BHV_LINK_FLAGS) \
+	-static-libgcc -static-libstdc++
+tests_progs_bin_stk_static_throw_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_stk_static_throw_DEPENDENCIES = tests/progs/bin/libbhv.so
