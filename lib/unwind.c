@@ -16,6 +16,20 @@
  *    as ended ("= ? <pthread_exit>") and dropped, then restored;
  *  - _Unwind_Backtrace, and glibc's backtrace(): restore, walk, re-hijack.
  * lib/hooks.c binds these functions to the hooks below.
+ *
+ * Why hooks, and not one of the two other ways.  Unwind information for
+ * the trampoline that leads to the real caller would serve every unwinder,
+ * static ones too; but the real return address is on the thread's shadow
+ * stack, and a CFI expression can only read registers and memory at
+ * addresses computed from them: no thread-local storage.  It would take a
+ * trampoline per live frame of the whole process, each with its own CFI
+ * reading its own global slot, allocated across threads on every call.
+ * Hijacking only the innermost live frame (two more stores a call) does
+ * not help either: a throw passes through that frame first, inside the
+ * traced call.  So the unwinders glibc and libstdc++ reach through the
+ * loader are hooked; those it reaches privately are hooked one level up
+ * (backtrace, pthread_cancel); a program with its own static unwinder is
+ * traced on entry only (ltr_unwind_check_program).
  */
 #include <fcntl.h>
 #include <sys/syscall.h>
