@@ -268,40 +268,112 @@ static void end_call(struct thread_trace *t, struct tcall *tc,
 	}
 }
 
+/* The result an EXIT or UNWOUND event gives. */
+static void result_from_event(struct result *r, const struct ltr_event *ev)
+{
+	memset(r, 0, sizeof(*r));
+	r->ts_exit = ev->ts;
+	if (ev->type == LTR_EV_EXIT) {
+		r->returned = true;
+		r->rax = ev->w[0];
+		r->rdx = ev->w[1];
+		r->xmm0 = ev->w[2];
+		r->failed = ev->flags & LTR_EVF_ERROR;
+		r->errnum = (int)ev->w[3];
+		r->blobs = event_blobs(ev, LTR_EXIT_WORDS, &r->blobs_len);
+	} else {
+		r->why = (enum ltr_end)(ev->flags & ~LTR_EVF_KEEP_ABOVE);
+	}
+}
+
+/* End a call whose entry ltruss did not see (made before a fork). */
+static void end_unseen(struct thread_trace *t, const struct ltr_event *ev,
+		       const struct result *r)
+{
+	struct tcall none;
+
+	if (toggles_disabled(session, ev->fn))
+		return; /* its entry was hidden, or made in the parent */
+	memset(&none, 0, sizeof(none));
+	none.c.fn = ev->fn;
+	none.c.depth = ev->depth;
+	none.state = UNFINISHED;
+	end_call(t, &none, r);
+}
+
+/* Take call i off t's stack; the calls above it move down a level. */
+static void call_remove(struct thread_trace *t, uint32_t i)
+{
+	struct tcall gone = t->stack[i];
+	uint32_t k;
+
+	for (k = i; k + 1 < t->depth; k++) {
+		t->stack[k] = t->stack[k + 1];
+		t->stack[k].c.depth--;
+	}
+	t->stack[--t->depth] = gone; /* its blobs buffer, for reuse */
+}
+
+/*
+ * An EXIT or UNWOUND event of a call that was not the innermost one: the
+ * calls entered after it are suspended on other stacks (coroutines) and
+ * stay in progress, one level lower, as in the interposer.  Those not
+ * shown yet are shown as unfinished first, so that the end of this call
+ * does not seem to close them.
+ */
+static void call_ends_below(struct thread_trace *t, const struct ltr_event *ev,
+			    const struct result *r)
+{
+	uint32_t i = t->depth, k, depth;
+
+	if (partial_thread == t)
+		close_partial(); /* calls move: no pointer into the stack stays */
+	while (i-- > 0)
+		if (t->stack[i].c.depth == ev->depth &&
+		    t->stack[i].c.fn == ev->fn)
+			break;
+	if (i == UINT32_MAX) {
+		/* Not shown (hidden), or entered before a fork. */
+		if (r->why != LTR_END_HIDDEN)
+			end_unseen(t, ev, r);
+		for (k = 0; k < t->depth; k++)
+			if (t->stack[k].c.depth > ev->depth)
+				t->stack[k].c.depth--;
+		return;
+	}
+	for (k = i + 1; k < t->depth; k++) {
+		if (t->stack[k].state == PENDING) {
+			F->partial(&t->who, &t->stack[k].c);
+			F->unfinished(&t->who, &t->stack[k].c);
+			t->stack[k].state = UNFINISHED;
+		}
+	}
+	/* It ends as if it were on top: its callers are below it. */
+	depth = t->depth;
+	t->depth = i;
+	end_call(t, &t->stack[i], r);
+	t->depth = depth;
+	call_remove(t, i);
+}
+
 /* An EXIT or UNWOUND event: the call at the top ends. */
 static void call_ends(struct thread_trace *t, const struct ltr_event *ev)
 {
-	struct result r = { .ts_exit = ev->ts };
-	struct tcall none, *tc;
+	struct result r;
 
-	if (ev->type == LTR_EV_EXIT) {
-		r.returned = true;
-		r.rax = ev->w[0];
-		r.rdx = ev->w[1];
-		r.xmm0 = ev->w[2];
-		r.failed = ev->flags & LTR_EVF_ERROR;
-		r.errnum = (int)ev->w[3];
-		r.blobs = event_blobs(ev, LTR_EXIT_WORDS, &r.blobs_len);
-	} else {
-		r.why = (enum ltr_end)ev->flags;
+	result_from_event(&r, ev);
+	if (ev->flags & LTR_EVF_KEEP_ABOVE) {
+		call_ends_below(t, ev, &r);
+		return;
 	}
 	/* Events of calls made before a fork come without their entry. */
 	while (t->depth && t->stack[t->depth - 1].c.depth > ev->depth)
 		t->depth--;
 	if (t->depth && t->stack[t->depth - 1].c.depth == ev->depth &&
-	    t->stack[t->depth - 1].c.fn == ev->fn) {
-		tc = &t->stack[--t->depth];
-	} else if (toggles_disabled(session, ev->fn)) {
-		return; /* its entry was hidden, or made in the parent */
-	} else {
-		/* Its entry was in the parent process: no times to count. */
-		memset(&none, 0, sizeof(none));
-		none.c.fn = ev->fn;
-		none.c.depth = ev->depth;
-		none.state = UNFINISHED;
-		tc = &none;
-	}
-	end_call(t, tc, &r);
+	    t->stack[t->depth - 1].c.fn == ev->fn)
+		end_call(t, &t->stack[--t->depth], &r);
+	else
+		end_unseen(t, ev, &r);
 }
 
 /*

@@ -40,17 +40,24 @@ bool ltr_no_hijack;
  * A CET shadow stack makes every hijacked return fault: the hardware
  * compares each ret with its own copy of the return address.  With one
  * enabled, calls are traced on entry only (no return values, no times).
+ * glibc 2.39 and later enable it after the audit modules are loaded, so
+ * this is asked at each thread's first traced call (the first return that
+ * could be hijacked), not at attach: threads inherit it, or get their own.
+ * A thread with one gets a shadow stack of depth 0 (capture.c).
  */
-static void check_shadow_stack(void)
+bool ltr_check_shadow_stack(void)
 {
+	static int warned;
 	unsigned long features = 0;
 
 	if (ltr_syscall3(158 /* SYS_arch_prctl */, ARCH_SHSTK_STATUS,
-			 (long)&features, 0) == 0 &&
-	    (features & ARCH_SHSTK_SHSTK)) {
-		ltr_no_hijack = true;
+			 (long)&features, 0) != 0 ||
+	    !(features & ARCH_SHSTK_SHSTK))
+		return false;
+	__atomic_store_n(&ltr_no_hijack, true, __ATOMIC_RELAXED);
+	if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
 		ltr_warn("warning", "the CET shadow stack is on: calls are traced on entry only, without return values or times");
-	}
+	return true;
 }
 
 #define SIGPIPE_BIT (1ull << (SIGPIPE - 1))
@@ -318,7 +325,6 @@ void ltr_attach(void)
 	}
 	if (!(s->flags & LTR_F_FOLLOW))
 		env_restore();
-	check_shadow_stack();
 	ltr_flags = s->flags;
 	ltr_ring_size = s->ring_size;
 	ltr_session = s;

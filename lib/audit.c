@@ -65,6 +65,7 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 	*cookie = (uintptr_t)obj;
 	if (defines_hooks(obj))
 		obj->flags |= LTR_OBJ_HOOKS;
+	ltr_unwind_check_program(obj);
 	if (obj->flags & (LTR_OBJ_TO | LTR_OBJ_HOOKS))
 		flags |= LA_FLG_BINDTO;
 	pending_patch = true;

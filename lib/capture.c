@@ -8,21 +8,36 @@
  * slot the function returned through, take the time, update the thread's
  * counters, and give back the real return address.
  *
- * The shadow stack must survive control flow that skips returns:
- *  - longjmp, or an exception caught above: frames whose return slot is at
- *    or below the current stack pointer can never return; they are dropped
- *    on the next entry and on exit ("dead" frames).  Only slots on the same
- *    stack count: a signal handler running on an alternate stack (asked of
- *    the kernel, only when a frame looks dead) never drops the frames of
- *    the stack it interrupted, wherever that stack lies; slots further than
- *    LTR_SAME_STACK bytes away belong to another stack too.
+ * The shadow stack must survive control flow that skips returns, and
+ * threads that run on more than one stack.  A frame is known by its return
+ * slot, never by its place: a return completes whichever frame owns the
+ * slot it came through, and only the frames of that same stack that lie
+ * below the slot are dead (longjmp, or an exception caught above).
+ *  - Which stack a slot is on cannot be told from its address: coroutine
+ *    stacks (swapcontext), alternate signal stacks (with SS_AUTODISARM the
+ *    kernel does not even say it is on one) and the stacks of threads lie
+ *    anywhere, next to each other too.  What can be told is whether the
+ *    slot still holds the trampoline: a frame suspended on another stack
+ *    keeps it, a dead frame has had it overwritten by the calls made since
+ *    (at the latest by the return address of the call that finds it).  The
+ *    slot is read through the kernel, since its stack may be gone.  So a
+ *    frame below the stack pointer is dropped only once its slot no longer
+ *    leads to us, and a frame still hijacked is kept: at worst a dead one
+ *    whose slot nothing has written yet is reported a little later.
+ *    Dropping a frame whose slot still holds the trampoline would kill the
+ *    program at its return; keeping one never does.  Slots further than
+ *    LTR_SAME_STACK below are on another stack for sure: kept unread.
+ *  - Frames are dropped and completed wherever they are, and the frames
+ *    above move down one level; the events say so (LTR_EVF_KEEP_ABOVE) so
+ *    that ltruss moves its own copy of the stack alike.
  *  - tail calls: a traced function that ends with "jmp other@plt" enters
  *    the next traced call with the very return slot of its own frame,
  *    already hijacked.  The new frame is pushed above it with the
  *    trampoline as its return address, so the return passes the trampoline
  *    twice and closes both calls with the same value.
- *  - a signal handler that calls traced functions: the per-thread busy flag
- *    lets calls made while the interposer itself runs pass straight through.
+ *  - a signal handler that calls traced functions: the per-thread busy mark
+ *    lets calls made while the interposer itself runs pass straight through
+ *    (busy_here below).
  *  - fork: a child without -f runs untraced but still returns through the
  *    frames it inherited.
  * Nothing here may touch vector registers or call a libc function that
@@ -80,46 +95,118 @@ static inline void count_call(struct ltr_tstate *ts, struct ltr_frame *fr,
 	c->self += self;
 }
 
-/* Pop the top frame, reporting it as ended without a return (why). */
-static void frame_drop(struct ltr_tstate *ts, enum ltr_end why)
+/* Take frame i off ts's shadow stack; the frames above move down a level. */
+static void frame_remove(struct ltr_tstate *ts, uint32_t i)
 {
-	struct ltr_frame *fr = &ts->frames[--ts->depth];
+	uint64_t *dst = (uint64_t *)&ts->frames[i];
+	uint64_t *end = (uint64_t *)&ts->frames[ts->depth - 1];
+	uint32_t w;
 
-	if (!ltr_forked() && (ltr_flags & ts->flag_mask & LTR_F_TRACE) &&
-	    !(fr->flags & LTR_FR_HIDDEN))
-		ltr_event_unwound(ts, fr, why);
+	/* Word by word: a struct copy could become a call of memcpy. */
+	for (; dst < end; dst += sizeof(struct ltr_frame) / 8)
+		for (w = 0; w < sizeof(struct ltr_frame) / 8; w++)
+			dst[w] = dst[w + sizeof(struct ltr_frame) / 8];
+	ts->depth--;
 }
 
-/* Are sp and slot on different stacks (a handler on its alternate stack)? */
-static bool other_stack(uintptr_t sp, uintptr_t slot)
+/* Flags for the end event of frame i: are frames kept above it? */
+static uint8_t keep_above(const struct ltr_tstate *ts, uint32_t i)
 {
-	stack_t ss;
+	return i + 1 < ts->depth ? LTR_EVF_KEEP_ABOVE : 0;
+}
 
-	if (!ltr_sys_ok(SYS_sigaltstack) ||
-	    ltr_syscall3(SYS_sigaltstack, 0, (long)&ss, 0) != 0 ||
-	    !(ss.ss_flags & SS_ONSTACK))
+/*
+ * Report the end of a hidden frame i only when frames are kept above it:
+ * ltruss must move them down a level.  True if the frame is shown.
+ */
+static bool frame_shown(struct ltr_tstate *ts, uint32_t i)
+{
+	struct ltr_frame *fr = &ts->frames[i];
+
+	if (!(fr->flags & LTR_FR_HIDDEN))
+		return true;
+	if (keep_above(ts, i))
+		ltr_event_unwound(ts, fr, LTR_END_HIDDEN | LTR_EVF_KEEP_ABOVE);
+	return false;
+}
+
+/* Take frame i off, reporting it as ended without a return (why). */
+static void frame_drop(struct ltr_tstate *ts, uint32_t i, enum ltr_end why)
+{
+	if (!ltr_forked() && (ltr_flags & ts->flag_mask & LTR_F_TRACE) &&
+	    frame_shown(ts, i))
+		ltr_event_unwound(ts, &ts->frames[i], why | keep_above(ts, i));
+	frame_remove(ts, i);
+}
+
+/*
+ * Can fr still return through the trampoline: does its slot hold it?
+ * When the kernel cannot tell (no process_vm_readv), say yes.
+ */
+static bool frame_hijacked(const struct ltr_tstate *ts,
+			   const struct ltr_frame *fr)
+{
+	uint64_t v;
+	long r = ltr_read_word(ts->pid, (uintptr_t)fr->slot, &v);
+
+	if (r == -14 /* EFAULT: its stack is gone */)
 		return false;
-	return (sp - (uintptr_t)ss.ss_sp < ss.ss_size) !=
-	       (slot - (uintptr_t)ss.ss_sp < ss.ss_size);
+	return r != 0 || v == (uint64_t)ltr_return_tramp;
+}
+
+/*
+ * Is frame fr, whose slot lies at or below sp, dead?  Restored frames
+ * (an exception on its way) hold their real return address: dropping
+ * them is safe.  The others only once nothing can return through them.
+ */
+static bool frame_dead(const struct ltr_tstate *ts, const struct ltr_frame *fr,
+		       uintptr_t sp)
+{
+	if (sp - (uintptr_t)fr->slot >= LTR_SAME_STACK)
+		return false;
+	return (fr->flags & LTR_FR_RESTORED) || !frame_hijacked(ts, fr);
 }
 
 void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp)
 {
-	bool checked = false;
+	uint32_t i = ts->depth;
 
-	while (ts->depth) {
-		uintptr_t slot = (uintptr_t)ts->frames[ts->depth - 1].slot;
+	/* Down to the first caller: a slot above sp. */
+	while (i--) {
+		uintptr_t slot = (uintptr_t)ts->frames[i].slot;
 
-		if (slot > sp || sp - slot >= LTR_SAME_STACK ||
-		    (slot == sp && !at_sp))
+		if (slot > sp || (slot == sp && !at_sp))
 			break;
-		if (!checked) {
-			if (other_stack(sp, slot))
-				break;
-			checked = true;
-		}
-		frame_drop(ts, LTR_END_UNWOUND);
+		if (frame_dead(ts, &ts->frames[i], sp))
+			frame_drop(ts, i, LTR_END_UNWOUND);
 	}
+}
+
+/*
+ * Is the interposer already running on this thread, below sp: must a call
+ * made at sp pass straight through?  The busy mark is the top of the
+ * running activation's frame (the return slot it handles), not a flag: a signal handler that
+ * interrupted it and leaves with siglongjmp never lets it clear the mark,
+ * and a flag would then stop the thread's tracing for good.  A handler
+ * runs below the frame it interrupted, on the same stack, so a call at or
+ * above the mark comes after the activation was jumped over, unless it
+ * runs on an alternate signal stack (asked of the kernel only then).  A
+ * handler on an SS_AUTODISARM stack lying above the interrupted one, which
+ * the kernel does not report, is taken for a jump: the gap we accept.
+ */
+static bool busy_here(struct ltr_tstate *ts, uintptr_t sp)
+{
+	stack_t ss;
+
+	if (likely(!ts->busy))
+		return false;
+	if (sp < ts->busy)
+		return true;
+	if (ltr_syscall3(SYS_sigaltstack, 0, (long)&ss, 0) == 0 &&
+	    (ss.ss_flags & SS_ONSTACK))
+		return true;
+	ts->busy = 0; /* its activation is gone */
+	return false;
 }
 
 /*
@@ -156,14 +243,24 @@ static void call_seen(struct ltr_tstate *ts, uint32_t fn,
 		(*calls)++;
 }
 
+/* The shadow stack is full: say once that deeper calls are seen on entry only. */
+static void shadow_full(void)
+{
+	static int warned;
+
+	if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+		ltr_warn("warning", "more than 1024 traced calls in progress in a thread: the deeper ones are shown on entry only, as <no return ...>");
+}
+
 void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2)
 {
 	struct ltr_tstate *ts;
 	struct ltr_regs regs = { .rdi = a0, .rsi = a1, .rdx = a2 };
 
-	if (ltr_forked() || !(ts = ltr_thread_self()) || ts->busy)
+	if (ltr_forked() || !(ts = ltr_thread_self()) ||
+	    busy_here(ts, (uintptr_t)&regs))
 		return;
-	ts->busy = 1;
+	ts->busy = (uintptr_t)&regs;
 	call_seen(ts, fn, NULL, &regs, ltr_flags & ts->flag_mask);
 	ts->busy = 0;
 }
@@ -171,13 +268,15 @@ void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2)
 void ltr_frames_end_thread(enum ltr_end why)
 {
 	struct ltr_tstate *ts = ltr_thread_self();
+	uintptr_t busy;
 
 	if (!ts)
 		return;
-	ts->busy++;
+	busy = ts->busy;
+	ts->busy = (uintptr_t)&busy;
 	while (ts->depth)
-		frame_drop(ts, why);
-	ts->busy--;
+		frame_drop(ts, ts->depth - 1, why);
+	ts->busy = busy;
 }
 
 uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
@@ -192,15 +291,17 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	if (unlikely(ltr_forked()))
 		return f->addr;
 	ts = ltr_thread_self();
-	if (unlikely(!ts || ts->busy))
+	if (unlikely(!ts || busy_here(ts, (uintptr_t)&regs->ret)))
 		return f->addr;
-	ts->busy = 1;
+	ts->busy = (uintptr_t)&regs->ret;
 	flags = ltr_flags & ts->flag_mask;
 	/* A slot holding the trampoline is a tail call, not a dead frame. */
 	ltr_frames_drop_dead(ts, (uintptr_t)&regs->ret,
 			     regs->ret != (uint64_t)ltr_return_tramp);
 	if (unlikely((f->flags & LTR_FN_ENTRY_ONLY) ||
-		     ts->depth >= LTR_SHADOW_MAX)) {
+		     ts->depth >= ts->max_depth)) {
+		if (ts->depth >= LTR_SHADOW_MAX)
+			shadow_full();
 		call_seen(ts, fn, f, regs, flags);
 		ts->busy = 0;
 		return f->addr;
@@ -220,7 +321,7 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 		} else {
 			if (fr->cap && fr->cap->out[0].mode)
 				ltr_args_keep(fr, fr->cap, regs);
-			ltr_event_enter(ts, fr, regs, t0);
+			t0 = ltr_event_enter(ts, fr, regs, t0);
 		}
 	}
 	fr->t0 = t0;
@@ -247,41 +348,73 @@ static bool call_failed(enum ltr_err err, uint64_t rax)
 	}
 }
 
+/* The innermost frame of ts returning through slot, or -1. */
+static int32_t frame_find(const struct ltr_tstate *ts, const uint64_t *slot)
+{
+	int32_t i = (int32_t)ts->depth;
+
+	while (i-- > 0)
+		if (ts->frames[i].slot == slot)
+			return i;
+	return -1;
+}
+
+/*
+ * A callee returned through slot, frame i: the frames after it whose
+ * slots lie below on the same stack were skipped (longjmp).
+ */
+static void frames_skipped(struct ltr_tstate *ts, uint32_t i, uintptr_t slot)
+{
+	uint32_t j = ts->depth;
+
+	while (--j > i)
+		if ((uintptr_t)ts->frames[j].slot < slot &&
+		    frame_dead(ts, &ts->frames[j], slot))
+			frame_drop(ts, j, LTR_END_UNWOUND);
+}
+
 uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 {
 	uint64_t now = ltr_now();
-	struct ltr_tstate *ts = ltr_thread_self();
+	/* The thread that hijacked the return: never one sharing its TLS. */
+	struct ltr_tstate *ts = ltr_tls_self;
 	struct ltr_frame *fr;
-	uint64_t dur;
-	uint32_t busy;
+	uint64_t dur, ret;
+	uintptr_t busy;
+	int32_t i;
 	bool err;
 
-	/* Frames above this one were skipped by longjmp or unwinding. */
 	busy = ts->busy;
-	ts->busy = 1;
-	while (ts->depth && ts->frames[ts->depth - 1].slot != slot)
-		frame_drop(ts, LTR_END_UNWOUND);
-	if (unlikely(!ts->depth)) {
+	ts->busy = (uintptr_t)slot;
+	i = frame_find(ts, slot);
+	if (unlikely(i < 0)) {
+		/* Unreachable: a frame is dropped only once its slot is not ours. */
 		ltr_warn("fatal", "a traced call returned through a frame ltruss does not know");
 		ltr_syscall3(SYS_exit_group, 127, 0, 0);
 	}
-	fr = &ts->frames[--ts->depth];
+	if (unlikely((uint32_t)i + 1 < ts->depth))
+		frames_skipped(ts, (uint32_t)i, (uintptr_t)slot);
+	fr = &ts->frames[i];
+	ret = fr->ret;
 	if (unlikely(ltr_forked())) {
+		frame_remove(ts, (uint32_t)i);
 		ts->busy = busy;
-		return fr->ret;
+		return ret;
 	}
 	dur = now - fr->t0;
-	if (ts->depth)
-		ts->frames[ts->depth - 1].child += dur;
+	if (i > 0)
+		ts->frames[i - 1].child += dur;
 	err = fr->cap && call_failed(fr->cap->err, regs->rax);
 	if (ltr_flags & LTR_F_COUNT)
 		count_call(ts, fr, dur, err);
 	if ((ltr_flags & ts->flag_mask & LTR_F_TRACE) &&
-	    !(fr->flags & LTR_FR_HIDDEN))
+	    frame_shown(ts, (uint32_t)i))
 		ltr_event_exit(ts, fr, regs, now, err,
 			       !err ? 0
 			       : fr->cap->err == LTR_ERR_ERRNUM ? (int)regs->rax
-								: ltr_program_errno());
+								: ltr_program_errno(),
+			       keep_above(ts, (uint32_t)i));
+	frame_remove(ts, (uint32_t)i);
 	ts->busy = busy;
-	return fr->ret;
+	return ret;
 }

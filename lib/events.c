@@ -192,33 +192,42 @@ static void unstub_args(uint64_t *w, unsigned funcptrs)
 			w[n] = ltr_targets[ltr_stub_index(w[n])].addr;
 }
 
-/* An ENTER or CALL event: the registers, and what the prototype copies. */
-static void event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
-		       uint32_t depth, const struct ltr_capture *cap,
-		       const struct ltr_regs *regs, uint64_t ret, uint64_t tsc)
+/*
+ * An ENTER or CALL event: the registers, and what the prototype copies.
+ * Copying strings and buffers takes microseconds: the event is stamped
+ * after it, so that a call's time is the function's, not ours.  Returns
+ * the stamp.
+ */
+static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
+			   uint32_t depth, const struct ltr_capture *cap,
+			   const struct ltr_regs *regs, uint64_t ret,
+			   uint64_t tsc)
 {
 	size_t extra = cap ? ltr_args_entry_max(cap) : 0;
 	struct ltr_event *ev = event_new(ts, type, LTR_ENTER_WORDS, fn, depth,
 					 tsc, extra);
 
 	if (!ev)
-		return;
+		return tsc;
 	put_args(ev->w, regs);
 	ev->w[6] = ret;
 	if (cap && cap->funcptrs)
 		unstub_args(ev->w, cap->funcptrs);
-	if (cap)
+	if (cap && extra) {
 		event_grow(ev, ltr_args_entry(event_end(ev), extra, ts->pid,
 					      cap, regs));
+		ev->ts = ltr_rdtsc();
+	}
 	commit(&ts->slot->ring, ev);
+	return ev->ts;
 }
 
-void ltr_event_enter(struct ltr_tstate *ts, const struct ltr_frame *fr,
-		     const struct ltr_regs *regs, uint64_t tsc)
+uint64_t ltr_event_enter(struct ltr_tstate *ts, const struct ltr_frame *fr,
+			 const struct ltr_regs *regs, uint64_t tsc)
 {
 	/* regs->ret is the trampoline by now: the real one is in the frame. */
-	event_call(ts, LTR_EV_ENTER, fr->fn, level_of(ts, fr), fr->cap, regs,
-		   fr->ret, tsc);
+	return event_call(ts, LTR_EV_ENTER, fr->fn, level_of(ts, fr), fr->cap,
+			  regs, fr->ret, tsc);
 }
 
 void ltr_event_call(struct ltr_tstate *ts, uint32_t fn,
@@ -238,7 +247,7 @@ static void read_x87(unsigned char buf[16])
 
 void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		    const struct ltr_retregs *regs, uint64_t tsc, bool err,
-		    int errnum)
+		    int errnum, uint8_t flags)
 {
 	size_t extra = fr->cap ? ltr_args_exit_max(fr->cap) : 0;
 	struct ltr_event *ev = event_new(ts, LTR_EV_EXIT, LTR_EXIT_WORDS,
@@ -252,8 +261,7 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 	ev->w[1] = regs->rdx;
 	ev->w[2] = regs->xmm0[0];
 	ev->w[3] = (uint64_t)(int64_t)errnum;
-	if (err)
-		ev->flags = LTR_EVF_ERROR;
+	ev->flags = flags | (err ? LTR_EVF_ERROR : 0);
 	if (fr->cap) {
 		has_x87 = fr->cap->flags & LTR_CAP_X87;
 		if (has_x87)
@@ -265,14 +273,14 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 }
 
 void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
-		       enum ltr_end why)
+		       uint8_t why)
 {
 	struct ltr_event *ev = event_new(ts, LTR_EV_UNWOUND, 0, fr->fn,
 					 level_of(ts, fr), ltr_now(), 0);
 
 	if (!ev)
 		return;
-	ev->flags = (uint8_t)why;
+	ev->flags = why;
 	commit(&ts->slot->ring, ev);
 }
 

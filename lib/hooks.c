@@ -2,12 +2,14 @@
 /*
  * hooks.c: functions the interposer must see, whatever the selection.
  *
- * The unwinder's entry points and pthread_exit (lib/unwind.c) must put the
- * real return addresses back before anything walks the stack; _exit,
- * _Exit and, with -f, the wait family (lib/process.c) tell how processes
- * end; the credential functions (lib/creds.c) make a process leave the
- * session, also in a forked child that is not traced; prctl and syscall
- * tell when the program enters seccomp (lib/seccomp.c).  la_symbind64
+ * The unwinder's entry points, backtrace, pthread_exit and pthread_cancel
+ * (lib/unwind.c) must put the real return addresses back before anything
+ * walks the stack; clone registers the threads that share their creator's
+ * TLS (lib/thread.c); _exit, _Exit and, with -f, the wait family
+ * (lib/process.c) tell how processes end; the credential functions
+ * (lib/creds.c) make a process leave the session, also in a forked child
+ * that is not traced; prctl and syscall tell when the program enters
+ * seccomp (lib/seccomp.c).  la_symbind64
  * binds these names to the hooks, which call the real function.  When the
  * selection names one of them too, it is reported on entry (it cannot be
  * traced on return: the hook is in the way).  The signal calls
@@ -37,6 +39,11 @@ static const struct {
 	[LTR_H_BEGIN_CATCH] = { "__cxa_begin_catch", ltr_hook_begin_catch,
 				false },
 	[LTR_H_PTHREAD_EXIT] = { "pthread_exit", ltr_hook_pthread_exit, false },
+	[LTR_H_GLIBC_BACKTRACE] = { "backtrace", ltr_hook_glibc_backtrace,
+				    false },
+	[LTR_H_CLONE] = { "clone", ltr_hook_clone, false },
+	[LTR_H_PTHREAD_CANCEL] = { "pthread_cancel", ltr_hook_pthread_cancel,
+				   false },
 	[LTR_H_EXIT_] = { "_exit", ltr_hook_exit_, false },
 	[LTR_H_EXIT] = { "_Exit", ltr_hook_Exit, false },
 	[LTR_H_WAIT] = { "wait", ltr_hook_wait, true },

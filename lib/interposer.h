@@ -17,6 +17,8 @@
 #include "arch/x86_64/cpu.h"
 #include "session.h"
 
+struct ltr_tstate;
+
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
@@ -48,6 +50,9 @@ extern uint32_t ltr_ring_size;
 
 /* Calls are traced on entry only: a CET shadow stack forbids return hijacking. */
 extern bool ltr_no_hijack;
+
+/* Has this thread a CET shadow stack?  Then set ltr_no_hijack (and warn, once). */
+bool ltr_check_shadow_stack(void);
 
 /* Map the session named in the environment and clean the environment. */
 void ltr_attach(void);
@@ -174,7 +179,8 @@ bool ltr_is_stub(uintptr_t addr);
 
 enum ltr_hook {
 	LTR_H_RAISE, LTR_H_RETHROW, LTR_H_FORCED, LTR_H_BACKTRACE,
-	LTR_H_BEGIN_CATCH, LTR_H_PTHREAD_EXIT, LTR_H_EXIT_, LTR_H_EXIT,
+	LTR_H_BEGIN_CATCH, LTR_H_PTHREAD_EXIT, LTR_H_GLIBC_BACKTRACE,
+	LTR_H_CLONE, LTR_H_PTHREAD_CANCEL, LTR_H_EXIT_, LTR_H_EXIT,
 	LTR_H_WAIT, LTR_H_WAITPID, LTR_H_WAIT3, LTR_H_WAIT4, LTR_H_WAITID,
 	LTR_H_SETUID, LTR_H_SETEUID, LTR_H_SETREUID, LTR_H_SETRESUID,
 	LTR_H_SETFSUID, LTR_H_SETGID, LTR_H_SETEGID, LTR_H_SETREGID,
@@ -207,8 +213,11 @@ int ltr_hook_raise(void *exc);
 int ltr_hook_rethrow(void *exc);
 int ltr_hook_forced(void *exc, void *stop, void *arg);
 int ltr_hook_backtrace(void *trace, void *arg);
+int ltr_hook_glibc_backtrace(void **buf, int size);
 void *ltr_hook_begin_catch(void *exc);
 void ltr_hook_pthread_exit(void *ret);
+int ltr_hook_clone(int (*fn)(void *), void *stack, int flags, void *arg, ...);
+int ltr_hook_pthread_cancel(uintptr_t thread);
 void ltr_hook_exit_(int status);
 void ltr_hook_Exit(int status);
 int ltr_hook_wait(int *status);
@@ -278,8 +287,20 @@ static inline uint64_t ltr_now(void)
 	return ltr_rdtsc();
 }
 
-/* Put back the real return addresses of every frame of this thread. */
-void ltr_frames_restore(void);
+/* Put back the real return addresses of this thread's frames above sp. */
+void ltr_frames_restore(uintptr_t sp);
+
+/*
+ * At the program's la_objopen: if it has its own static unwinder, trace
+ * every call on entry only (ltr_no_hijack), and say so.
+ */
+void ltr_unwind_check_program(const struct ltr_object *obj);
+
+/* The same for all the frames of thread ts (another one of this process). */
+void ltr_frames_restore_of(struct ltr_tstate *ts, uintptr_t sp);
+
+/* The state of this process's thread whose thread pointer is tp, or NULL. */
+struct ltr_tstate *ltr_thread_of(uintptr_t tp);
 
 /* Hijack again the restored frames that are still live above sp. */
 void ltr_frames_rehijack(uintptr_t sp);
@@ -321,8 +342,11 @@ struct ltr_frame {
 struct ltr_tstate {
 	int32_t tid;
 	int32_t pid;
-	uint32_t busy;       /* inside the interposer: let calls pass through */
+	uintptr_t busy;      /* 0, or the frame of the interposer running (capture.c) */
 	uint32_t depth;      /* frames in use */
+	uint32_t max_depth;  /* LTR_SHADOW_MAX; 0 under a CET shadow stack */
+	uint32_t shares_tls; /* threads made by clone() share its TLS (thread.c) */
+	uintptr_t tp;        /* its thread pointer: glibc's pthread_t */
 	struct ltr_thread *slot; /* counters and ring in the session */
 	unsigned char *ring;     /* the bytes of slot's ring */
 	uint32_t shared_slot;    /* past LTR_MAX_THREADS: counts only, atomically */
@@ -341,12 +365,33 @@ void ltr_fork_guard_init(void);
 /* Create the calling thread's state (first traced call); NULL if that failed. */
 struct ltr_tstate *ltr_thread_create(void);
 
-/* The calling thread's state, created on first use; NULL if that failed. */
+/* Is sp on the stack of a thread that shares its creator's TLS? */
+bool ltr_shared_tls_at(uintptr_t sp);
+
+/*
+ * A thread is about to be made by clone() without CLONE_SETTLS, on the
+ * stack whose top is top, by a thread whose stack pointer is creator_sp:
+ * register its stack, so that it runs untraced (and say so, once).
+ */
+void ltr_shared_tls_add(uintptr_t top, uintptr_t creator_sp);
+
+/*
+ * The calling thread's state, created on first use; NULL if that failed
+ * or if the thread shares another's TLS (it is not traced).
+ */
 static inline struct ltr_tstate *ltr_thread_self(void)
 {
 	struct ltr_tstate *ts = ltr_tls_self;
 
-	return likely(ts) ? ts : ltr_thread_create();
+	if (unlikely(!ts))
+		return ltr_thread_create();
+	if (unlikely(__atomic_load_n(&ts->shares_tls, __ATOMIC_ACQUIRE))) {
+		char here;
+
+		if (ltr_shared_tls_at((uintptr_t)&here))
+			return NULL;
+	}
+	return ts;
 }
 
 /*
@@ -376,13 +421,16 @@ void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2);
 /* Report and drop every frame of the calling thread (it is ending). */
 void ltr_frames_end_thread(enum ltr_end why);
 
-/* Pop frames that can no longer return: slots below sp (at sp too if at_sp). */
+/* Drop the frames of sp's stack that can no longer return: slots below sp (at sp too if at_sp). */
 void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp);
 
 /* ---- trace events (events.c) ------------------------------------------ */
 
-/* A call of frame fr starts (regs as it was entered) at TSC tsc. */
-void ltr_event_enter(struct ltr_tstate *ts, const struct ltr_frame *fr,
+/*
+ * A call of frame fr starts (regs as it was entered) at TSC tsc; returns
+ * the time stamped, later than tsc when arguments had to be copied.
+ */
+uint64_t ltr_event_enter(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		     const struct ltr_regs *regs, uint64_t tsc);
 
 /* A call seen on entry only (its return is not hijacked); cap may be NULL. */
@@ -390,10 +438,10 @@ void ltr_event_call(struct ltr_tstate *ts, uint32_t fn,
 		    const struct ltr_capture *cap, const struct ltr_regs *regs,
 		    uint64_t tsc);
 
-/* The call of frame fr returns with regs; err: it failed with errno errnum. */
+/* The call of frame fr returns with regs; err: it failed with errno errnum; flags: LTR_EVF_KEEP_ABOVE or 0. */
 void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		    const struct ltr_retregs *regs, uint64_t tsc, bool err,
-		    int errnum);
+		    int errnum, uint8_t flags);
 
 /* The thread's slot, reused, belongs to this thread from now on. */
 void ltr_event_thread(struct ltr_tstate *ts);
@@ -401,9 +449,9 @@ void ltr_event_thread(struct ltr_tstate *ts);
 /* An UNTRACED event: the process leaves the session before function name changes its credentials. */
 void ltr_event_untraced(struct ltr_tstate *ts, const char *name);
 
-/* The call of frame fr ends without returning. */
+/* The call of frame fr ends without returning: why, an LTR_END_*, | LTR_EVF_KEEP_ABOVE. */
 void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
-		       enum ltr_end why);
+		       uint8_t why);
 
 /* ---- arguments (args.c, safe-read.c, fault-copy.c) -------------------- */
 
@@ -426,6 +474,9 @@ bool ltr_fault_copy(void *dst, uintptr_t src, size_t len, bool stop_at_nul,
 
 /* Copy len bytes at src into dst without faulting; returns the bytes copied. */
 size_t ltr_read_mem(int pid, void *dst, uintptr_t src, size_t len);
+
+/* Read the aligned word at src without faulting: 0, or -errno (-EFAULT: unmapped). */
+long ltr_read_word(int pid, uintptr_t src, uint64_t *v);
 
 /*
  * Copy the C string at src into dst (max + 1 bytes): returns its length,

@@ -52,6 +52,22 @@ size_t ltr_read_mem(int pid, void *dst, uintptr_t src, size_t len)
 	return got > 0 ? (size_t)got : 0;
 }
 
+long ltr_read_word(int pid, uintptr_t src, uint64_t *v)
+{
+	struct iovec local = { v, sizeof(*v) }, remote = { (void *)src, sizeof(*v) };
+	size_t done = 0;
+	long got;
+
+	if (ltr_fault_copy(v, src, sizeof(*v), false, &done))
+		return done == sizeof(*v) ? 0 : -14 /* EFAULT */;
+	if (!ltr_sys_ok(SYS_process_vm_readv))
+		return -1 /* EPERM: cannot tell */;
+	got = ltr_syscall6(SYS_process_vm_readv, pid, (long)&local, 1,
+			   (long)&remote, 1, 0);
+
+	return got == sizeof(*v) ? 0 : got < 0 ? got : -14 /* EFAULT */;
+}
+
 long ltr_read_string(int pid, char *dst, uintptr_t src, size_t max,
 		     bool *cut)
 {

@@ -186,6 +186,7 @@ enum ltr_end {
 	LTR_END_PTHREAD_EXIT,
 	LTR_END_KILLED,      /* (ltruss only) the process was killed inside it */
 	LTR_END_EXEC,        /* (ltruss only) the process exec'd inside it */
+	LTR_END_HIDDEN,      /* a call not shown (-D, disabled): only its level goes */
 };
 
 #define LTR_ENTER_WORDS 7
@@ -194,6 +195,13 @@ enum ltr_end {
 
 /* Event flags of ENTER, CALL and EXIT. */
 #define LTR_EVF_ERROR 0x1u /* EXIT: the return is an error; w[3] is errno */
+/*
+ * EXIT, UNWOUND (or'ed with the LTR_END_* reason): the call was not the
+ * innermost one of its thread.  The calls entered after it are suspended
+ * on other stacks (coroutines, an interrupted stack): they stay in
+ * progress, each one level lower than it was.
+ */
+#define LTR_EVF_KEEP_ABOVE 0x80u
 
 /*
  * Memory copied at the call follows the fixed words of ENTER, CALL and EXIT

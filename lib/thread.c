@@ -15,6 +15,9 @@
  * -f it registers as a process of its own, with a new slot and ring, and
  * the calls it inherited end there ("<... FUNC resumed>").
  */
+#include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
@@ -103,6 +106,8 @@ static struct ltr_tstate *state_reuse(int32_t pid, int32_t tid)
 
 struct ltr_tstate *ltr_thread_create(void)
 {
+	uint32_t max_depth = ltr_check_shadow_stack() || ltr_no_hijack
+				     ? 0 : LTR_SHADOW_MAX;
 	struct ltr_tstate *ts;
 	int32_t pid, tid;
 	void *p;
@@ -116,6 +121,9 @@ struct ltr_tstate *ltr_thread_create(void)
 	ts = state_reuse(pid, tid);
 	if (ts) {
 		ts->depth = 0;
+		ts->max_depth = max_depth;
+		ts->shares_tls = 0;
+		ts->tp = ltr_thread_pointer();
 		ts->busy = 0;
 		ltr_tls_self = ts;
 		if (!ts->shared_slot) {
@@ -135,6 +143,8 @@ struct ltr_tstate *ltr_thread_create(void)
 	ts = p;
 	ts->pid = pid;
 	ts->tid = tid;
+	ts->max_depth = max_depth;
+	ts->tp = ltr_thread_pointer();
 	slot_take(ts);
 	do
 		ts->next = __atomic_load_n(&threads, __ATOMIC_RELAXED);
@@ -144,6 +154,18 @@ struct ltr_tstate *ltr_thread_create(void)
 	return ts;
 }
 
+
+struct ltr_tstate *ltr_thread_of(uintptr_t tp)
+{
+	int32_t pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+	struct ltr_tstate *ts;
+
+	for (ts = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); ts; ts = ts->next)
+		if (ts->tp == tp && ts->pid == pid &&
+		    __atomic_load_n(&ts->tid, __ATOMIC_RELAXED))
+			return ts;
+	return NULL;
+}
 
 bool ltr_fork_noticed(void)
 {
@@ -165,3 +187,147 @@ bool ltr_fork_noticed(void)
 	return false;
 }
 
+/*
+ * Threads that share their creator's thread-local storage: clone(CLONE_VM)
+ * without CLONE_SETTLS.  ltr_tls_self would give such a thread its
+ * creator's state: its shadow stack, and its ring, which must have a
+ * single writer.  So they are known by their stacks, registered by the
+ * clone hook before the thread starts, and run untraced.  The creator's
+ * state is made first and marked (shares_tls): only the threads whose
+ * state is marked look their stack up.  A registered stack stays
+ * registered: a thread's end is not seen.
+ */
+#define SHARED_TLS_MAX 16
+static struct {
+	uintptr_t lo, hi;
+} shared_tls[SHARED_TLS_MAX];
+static uint32_t shared_tls_count;
+
+bool ltr_shared_tls_at(uintptr_t sp)
+{
+	uint32_t n = __atomic_load_n(&shared_tls_count, __ATOMIC_ACQUIRE);
+	uint32_t i;
+
+	for (i = 0; i < n && i < SHARED_TLS_MAX; i++)
+		if (sp >= shared_tls[i].lo && sp < shared_tls[i].hi)
+			return true;
+	return false;
+}
+
+/* Parse the hexadecimal number at *p, moving *p past it. */
+static uintptr_t parse_hex(const char **p, const char *end)
+{
+	uintptr_t v = 0;
+
+	for (; *p < end; (*p)++) {
+		char c = **p;
+
+		if (c >= '0' && c <= '9')
+			v = v * 16 + (uintptr_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v * 16 + (uintptr_t)(c - 'a' + 10);
+		else
+			break;
+	}
+	return v;
+}
+
+/*
+ * The start of the mapping that holds addr, from /proc/self/maps read
+ * with raw system calls (no stdio after start-up); 0 if not found.
+ */
+static uintptr_t mapping_start(uintptr_t addr)
+{
+	char buf[4096];
+	size_t have = 0;
+	long fd, got;
+
+	fd = ltr_syscall3(SYS_open, (long)"/proc/self/maps",
+			  O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		const char *p = buf, *end, *nl;
+
+		got = ltr_syscall3(SYS_read, fd, (long)buf + (long)have,
+				   (long)(sizeof(buf) - have));
+		if (got <= 0)
+			break;
+		end = buf + have + got;
+		/* Each whole line: "start-end perms ...". */
+		while ((nl = p) < end) {
+			uintptr_t lo, hi;
+
+			while (nl < end && *nl != '\n')
+				nl++;
+			if (nl == end)
+				break;
+			lo = parse_hex(&p, nl);
+			p++;
+			hi = parse_hex(&p, nl);
+			if (addr >= lo && addr < hi) {
+				ltr_syscall3(SYS_close, fd, 0, 0);
+				return lo;
+			}
+			p = nl + 1;
+		}
+		have = (size_t)(end - p);
+		for (got = 0; got < (long)have; got++)
+			buf[got] = p[got];
+	}
+	ltr_syscall3(SYS_close, fd, 0, 0);
+	return 0;
+}
+
+void ltr_shared_tls_add(uintptr_t top, uintptr_t creator_sp)
+{
+	static int lock;
+	uintptr_t lo = mapping_start(top - 1);
+	uint32_t n;
+
+	/* A stack inside the creator's own (an array of its): above its sp. */
+	if (lo <= creator_sp && creator_sp < top)
+		lo = creator_sp;
+	while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
+		;
+	n = shared_tls_count;
+	if (n < SHARED_TLS_MAX) {
+		shared_tls[n].lo = lo ? lo : top - (8u << 20);
+		shared_tls[n].hi = top;
+		__atomic_store_n(&shared_tls_count, n + 1, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+	if (n == 0)
+		ltr_warn("warning", "a thread made by clone() without CLONE_SETTLS shares its creator's thread-local storage: it is not traced");
+	else if (n == SHARED_TLS_MAX)
+		ltr_warn("warning", "more than 16 threads made by clone() without CLONE_SETTLS: the later ones are traced as their creator, which may end the program");
+}
+
+typedef int (*clone_fn)(int (*fn)(void *), void *stack, int flags, void *arg,
+			...);
+
+/* clone: a thread that will share our TLS is registered before it starts. */
+int ltr_hook_clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
+{
+	void *ptid, *tls, *ctid;
+	va_list ap;
+
+	/* Passed on as given: clone reads them only if flags say so. */
+	va_start(ap, arg);
+	ptid = va_arg(ap, void *);
+	tls = va_arg(ap, void *);
+	ctid = va_arg(ap, void *);
+	va_end(ap);
+	ltr_hook_note(LTR_H_CLONE, (uint64_t)fn, (uint64_t)stack,
+		      (uint64_t)flags);
+	if ((flags & CLONE_VM) && !(flags & CLONE_SETTLS) && stack) {
+		struct ltr_tstate *ts = ltr_thread_self();
+
+		ltr_shared_tls_add((uintptr_t)stack,
+				   (uintptr_t)__builtin_frame_address(0));
+		if (ts)
+			__atomic_store_n(&ts->shares_tls, 1, __ATOMIC_RELEASE);
+	}
+	return ((clone_fn)ltr_hook_real[LTR_H_CLONE])(fn, stack, flags, arg,
+						       ptid, tls, ctid);
+}

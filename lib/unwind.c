@@ -11,33 +11,66 @@
  *    restore; __cxa_begin_catch (the handler runs) drops the frames the
  *    exception unwound and re-hijacks the rest;
  *  - _Unwind_ForcedUnwind (cancellation): restore;
+ *  - pthread_cancel: restore the target's frames (below);
  *  - pthread_exit: the thread ends, so its calls in progress are reported
  *    as ended ("= ? <pthread_exit>") and dropped, then restored;
- *  - _Unwind_Backtrace: restore, walk, re-hijack.
+ *  - _Unwind_Backtrace, and glibc's backtrace(): restore, walk, re-hijack.
  * lib/hooks.c binds these functions to the hooks below.
+ *
+ * Why hooks, and not one of the two other ways.  Unwind information for
+ * the trampoline that leads to the real caller would serve every unwinder,
+ * static ones too; but the real return address is on the thread's shadow
+ * stack, and a CFI expression can only read registers and memory at
+ * addresses computed from them: no thread-local storage.  It would take a
+ * trampoline per live frame of the whole process, each with its own CFI
+ * reading its own global slot, allocated across threads on every call.
+ * Hijacking only the innermost live frame (two more stores a call) does
+ * not help either: a throw passes through that frame first, inside the
+ * traced call.  So the unwinders glibc and libstdc++ reach through the
+ * loader are hooked; those it reaches privately are hooked one level up
+ * (backtrace, pthread_cancel); a program with its own static unwinder is
+ * traced on entry only (ltr_unwind_check_program).
  */
+#include <fcntl.h>
+#include <sys/syscall.h>
+
+#include "arch/x86_64/cpu.h"
 #include "interposer.h"
 
 typedef int (*raise_fn)(void *exc);
 typedef int (*forced_fn)(void *exc, void *stop, void *arg);
 typedef int (*backtrace_fn)(void *trace, void *arg);
+typedef int (*glibc_backtrace_fn)(void **buf, int size);
 typedef void *(*begin_catch_fn)(void *exc);
 typedef void (*pthread_exit_fn)(void *ret);
+typedef int (*pthread_cancel_fn)(uintptr_t thread);
 
 #define REAL(h, type) ((type)ltr_hook_real[h])
 
-void ltr_frames_restore(void)
+void ltr_frames_restore(uintptr_t sp)
 {
 	struct ltr_tstate *ts = ltr_thread_self();
-	uint32_t i;
 
-	if (!ts)
-		return;
+	if (ts)
+		ltr_frames_restore_of(ts, sp);
+}
+
+void ltr_frames_restore_of(struct ltr_tstate *ts, uintptr_t sp)
+{
+	uint32_t i;
+	uint64_t v;
+
+	/*
+	 * Only the frames of the stack the unwinder walks (above sp); the
+	 * slots of other stacks are read through the kernel first, as their
+	 * stacks may be gone.
+	 */
 	for (i = 0; i < ts->depth; i++) {
 		struct ltr_frame *fr = &ts->frames[i];
 
-		if (!(fr->flags & LTR_FR_RESTORED) &&
-		    *fr->slot == (uint64_t)ltr_return_tramp) {
+		if (!(fr->flags & LTR_FR_RESTORED) && (uintptr_t)fr->slot > sp &&
+		    ltr_read_word(ts->pid, (uintptr_t)fr->slot, &v) == 0 &&
+		    v == (uint64_t)ltr_return_tramp) {
 			*fr->slot = fr->ret;
 			fr->flags |= LTR_FR_RESTORED;
 		}
@@ -47,13 +80,15 @@ void ltr_frames_restore(void)
 void ltr_frames_rehijack(uintptr_t sp)
 {
 	struct ltr_tstate *ts = ltr_thread_self();
+	uintptr_t busy;
 	uint32_t i;
 
 	if (!ts)
 		return;
-	ts->busy++;
+	busy = ts->busy;
+	ts->busy = (uintptr_t)&busy;
 	ltr_frames_drop_dead(ts, sp, true);
-	ts->busy--;
+	ts->busy = busy;
 	for (i = 0; i < ts->depth; i++) {
 		struct ltr_frame *fr = &ts->frames[i];
 
@@ -67,14 +102,14 @@ void ltr_frames_rehijack(uintptr_t sp)
 int ltr_hook_raise(void *exc)
 {
 	ltr_hook_note(LTR_H_RAISE, (uint64_t)exc, 0, 0);
-	ltr_frames_restore();
+	ltr_frames_restore((uintptr_t)__builtin_frame_address(0));
 	return REAL(LTR_H_RAISE, raise_fn)(exc);
 }
 
 int ltr_hook_rethrow(void *exc)
 {
 	ltr_hook_note(LTR_H_RETHROW, (uint64_t)exc, 0, 0);
-	ltr_frames_restore();
+	ltr_frames_restore((uintptr_t)__builtin_frame_address(0));
 	return REAL(LTR_H_RETHROW, raise_fn)(exc);
 }
 
@@ -82,7 +117,7 @@ int ltr_hook_forced(void *exc, void *stop, void *arg)
 {
 	ltr_hook_note(LTR_H_FORCED, (uint64_t)exc, (uint64_t)stop,
 		      (uint64_t)arg);
-	ltr_frames_restore();
+	ltr_frames_restore((uintptr_t)__builtin_frame_address(0));
 	return REAL(LTR_H_FORCED, forced_fn)(exc, stop, arg);
 }
 
@@ -92,10 +127,37 @@ int ltr_hook_backtrace(void *trace, void *arg)
 	int ret;
 
 	ltr_hook_note(LTR_H_BACKTRACE, (uint64_t)trace, (uint64_t)arg, 0);
-	ltr_frames_restore();
+	ltr_frames_restore(sp);
 	ret = REAL(LTR_H_BACKTRACE, backtrace_fn)(trace, arg);
 	ltr_frames_rehijack(sp - 8);
 	return ret;
+}
+
+#define BACKTRACE_MAX 256 /* frames walked into our own buffer */
+
+/*
+ * glibc's backtrace() reaches libgcc's _Unwind_Backtrace through its own
+ * private dlsym, which the loader does not show to auditors: it is hooked
+ * itself.  The walk starts in this hook, one frame too many: it is asked
+ * for one more frame, into a buffer of ours, and the first is left out.
+ */
+int ltr_hook_glibc_backtrace(void **buf, int size)
+{
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0) + 16;
+	void *frames[BACKTRACE_MAX];
+	int n, i;
+
+	ltr_hook_note(LTR_H_GLIBC_BACKTRACE, (uint64_t)buf, (uint64_t)size, 0);
+	if (size <= 0)
+		return 0;
+	if (size > BACKTRACE_MAX - 1)
+		size = BACKTRACE_MAX - 1;
+	ltr_frames_restore(sp);
+	n = REAL(LTR_H_GLIBC_BACKTRACE, glibc_backtrace_fn)(frames, size + 1);
+	ltr_frames_rehijack(sp - 8);
+	for (i = 1; i < n; i++)
+		buf[i - 1] = frames[i];
+	return n > 0 ? n - 1 : 0;
 }
 
 /* The handler's frame begins just above our return address. */
@@ -110,11 +172,102 @@ void *ltr_hook_begin_catch(void *exc)
 	return ret;
 }
 
+/*
+ * pthread_cancel: glibc unwinds the cancelled thread through libgcc's
+ * _Unwind_ForcedUnwind, reached by its private dlsym, which auditors never
+ * see, and from the thread's own signal handler.  So the canceller puts
+ * back the real return addresses of the target's frames before it sends
+ * the cancellation: the target is most often blocked at a cancellation
+ * point inside a traced call.  Its returns are then not traced; a traced
+ * call it makes before it acts on the cancellation is hijacked again, and
+ * the unwind still ends there (in BUGS).
+ */
+int ltr_hook_pthread_cancel(uintptr_t thread)
+{
+	struct ltr_tstate *ts = ltr_thread_of(thread);
+
+	ltr_hook_note(LTR_H_PTHREAD_CANCEL, thread, 0, 0);
+	if (ts && ts != ltr_tls_self)
+		ltr_frames_restore_of(ts, 0);
+	else if (ts)
+		ltr_frames_restore((uintptr_t)__builtin_frame_address(0));
+	return REAL(LTR_H_PTHREAD_CANCEL, pthread_cancel_fn)(thread);
+}
+
 void ltr_hook_pthread_exit(void *ret)
 {
 	ltr_hook_note(LTR_H_PTHREAD_EXIT, (uint64_t)ret, 0, 0);
-	ltr_frames_restore();
+	ltr_frames_restore((uintptr_t)__builtin_frame_address(0));
 	ltr_frames_end_thread(LTR_END_PTHREAD_EXIT);
 	REAL(LTR_H_PTHREAD_EXIT, pthread_exit_fn)(ret);
 	__builtin_unreachable();
+}
+
+/* Read len bytes at off of fd into buf: true if all came. */
+static bool read_at(long fd, void *buf, size_t len, uint64_t off)
+{
+	return ltr_syscall6(SYS_pread64, fd, (long)buf, (long)len, (long)off,
+			    0, 0) == (long)len;
+}
+
+/* Has the ELF file path a section named name (short, NUL-terminated)? */
+static bool has_section(const char *path, const char *name)
+{
+	ElfW(Ehdr) eh;
+	ElfW(Shdr) sh, names;
+	char got[32];
+	size_t len = ltr_strlen(name) + 1;
+	long fd = ltr_syscall3(SYS_open, (long)path, O_RDONLY | O_CLOEXEC, 0);
+	bool found = false;
+	unsigned i;
+
+	if (fd < 0)
+		return false;
+	if (len <= sizeof(got) && read_at(fd, &eh, sizeof(eh), 0) &&
+	    eh.e_shentsize == sizeof(sh) && eh.e_shstrndx < eh.e_shnum &&
+	    read_at(fd, &names, sizeof(names),
+		    eh.e_shoff + (uint64_t)eh.e_shstrndx * sizeof(sh))) {
+		for (i = 0; i < eh.e_shnum && !found; i++)
+			found = read_at(fd, &sh, sizeof(sh),
+					eh.e_shoff + (uint64_t)i * sizeof(sh)) &&
+				read_at(fd, got, len, names.sh_offset + sh.sh_name) &&
+				got[len - 1] == '\0' && ltr_strcmp(got, name) == 0;
+	}
+	ltr_syscall3(SYS_close, fd, 0, 0);
+	return found;
+}
+
+/* Does map's dynamic symbol table import (leave undefined) name? */
+static bool imports(const struct link_map *map, const char *name)
+{
+	const ElfW(Sym) *sym, *end;
+	const char *strtab;
+
+	if (!ltr_dynsym(map, &sym, &end, &strtab))
+		return false;
+	for (; sym < end; sym++)
+		if (sym->st_shndx == SHN_UNDEF &&
+		    ltr_strcmp(strtab + sym->st_name, name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A program linked with -static-libgcc or -static-libstdc++ unwinds with
+ * its own copy of libgcc's unwinder, which the loader never binds: none of
+ * the hooks above runs, and an exception thrown through a hijacked frame
+ * ends the program (std::terminate).  Such a program has landing pads
+ * (.gcc_except_table) but does not import _Unwind_Resume, which every
+ * landing pad calls.  Returns can then not be hijacked anywhere: every
+ * call is traced on entry only, as under a CET shadow stack.  (Only the
+ * program is looked at: plugins with a static runtime are in BUGS.)
+ */
+void ltr_unwind_check_program(const struct ltr_object *obj)
+{
+	if (!(obj->flags & LTR_OBJ_MAIN) || imports(obj->map, "_Unwind_Resume") ||
+	    !has_section(obj->path[0] ? obj->path : "/proc/self/exe",
+			 ".gcc_except_table"))
+		return;
+	__atomic_store_n(&ltr_no_hijack, true, __ATOMIC_RELAXED);
+	ltr_warn("warning", "the program has its own C++ runtime (-static-libstdc++ or -static-libgcc), whose exceptions cannot pass a traced return: calls are traced on entry only, without return values or times");
 }

@@ -340,3 +340,114 @@ libc:qsort(ADDR, 64, 8, bhv_cmp_long) = <void>
 		[ "${n:-0}" -ge 2000000 ] || fail "libc:$f counted ${n:-0} times"
 	done
 }
+
+# end_lines FUNC: the trace lines that end a call of LIB:FUNC with a value
+# (whole, "} LIB:FUNC = ", or "<... LIB:FUNC resumed> = ").
+end_lines() {
+	trace_count "^(\\[pid [0-9]+\\] )? *($1\\(.*\\) = |\\} $1 = |<\\.\\.\\. $1 resumed> = )"
+}
+
+@test "coroutines (swapcontext) suspended inside traced calls: every call ends once" {
+	compare_traced -u 'libcoro:*' -u 'libbhv:*' -- "$PROGS/stk-coro"
+	assert_equal "$out" "generator 1000: sum 151275
+generator 2000: sum 301275
+total 1677150"
+	expect_count 0 'fatal|does not know|<unwound>'
+	# 2 coroutines of 50 rounds: a yield, and a bhv_apply that yields.
+	assert_equal "$(end_lines libcoro:coro_yield)" 200
+	assert_equal "$(end_lines libbhv:bhv_apply)" 100
+	assert_equal "$(end_lines libbhv:bhv_add3)" 200
+	assert_equal "$(end_lines libcoro:coro_resume)" 202
+	# A call suspended on another stack shows as unfinished, then resumed.
+	expect_count 200 '^ *libcoro:coro_yield\(.*\) <unfinished \.\.\.>$'
+	expect_count 200 '^ *<\.\.\. libcoro:coro_yield resumed> = '
+	trace_has '+++ exited (status 0) +++'
+	# The default config traces the program's calls into libcoro and libc.
+	compare_traced -- "$PROGS/stk-coro"
+	expect_count 0 'fatal|does not know'
+}
+
+@test "coroutine stacks mapped next to the thread's stack, only the calls inside them traced" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/stk-coro" near
+	expect_count 0 'fatal|does not know|<unwound>'
+	assert_equal "$(end_lines libbhv:bhv_apply)" 100
+	assert_equal "$(end_lines libbhv:bhv_add3)" 200
+	expect_good_sums libbhv:bhv_add3 3 200
+}
+
+@test "siglongjmp out of signal handlers that interrupted the interposer: every call still counted" {
+	local done jumps calls
+
+	run_split ltruss -c -u 'libbhv:bhv_add3' "$PROGS/stk-jumpout" 500000
+	[ "$status" -eq 0 ]
+	read -r _ done _ jumps <<<"$out"
+	[ "$jumps" -ge 20 ]
+	calls=$(summary_calls libbhv:bhv_add3)
+	# Counted: every call that returned, and at most one more per jump
+	# (one that returned through ltruss just before the handler ran).
+	[ "$calls" -ge "$done" ] && [ "$calls" -le $((done + jumps)) ] ||
+		fail "$calls calls counted, $done returned, $jumps jumps"
+}
+
+@test "traced calls nested 1100 deep: the 76 past 1024 on entry only, after one warning" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/stk-deep" 1100
+	assert_equal "$out" "depth 1100: 1100"
+	expect_count 1 '^ltruss: warning: more than 1024 traced calls in progress in a thread: the deeper ones are shown on entry only, as <no return \.\.\.>$'
+	expect_count 76 '^ +libbhv:bhv_apply\(.*\) <no return \.\.\.>$'
+	expect_count 1024 '^ *(\} libbhv:bhv_apply|libbhv:bhv_apply\(.*\)) = 0x'
+}
+
+@test "glibc backtrace() from inside traced calls finds the frames it finds untraced" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/stk-backtrace"
+	assert_equal "$(sed -n 2p <<<"$out")" "2: 6 frames: stk-backtrace libbhv.so stk-backtrace libc.so.6 libc.so.6 stk-backtrace"
+	expect_count 2 "^libbhv:bhv_apply\\($X, 0x[23], 0\\) = 0x7\$"
+	# The default config traces backtrace itself, on entry.
+	compare_traced -- "$PROGS/stk-backtrace"
+	expect_count 3 '^ *libc:backtrace\(.*\) <no return \.\.\.>$'
+}
+
+@test "the interposer's C code never touches a vector register: only the trampolines save them" {
+	# The program's float arguments and results are in %xmm0-7 while the
+	# interposer runs (lib/ is built with -mgeneral-regs-only for that).
+	objdump -d --no-show-raw-insn "$LTRUSS_TOP_BUILDDIR/lib/libltruss.so" >dis.txt
+	run awk '/^[0-9a-f]+ <.*>:$/ { fn = $2 }
+		/%([xyz]?mm[0-9]|k[0-7][^0-9])/ { print fn }' dis.txt
+	[ "$status" -eq 0 ]
+	assert_equal "$(sort -u <<<"$output")" "<ltr_entry_common>:
+<ltr_return_tramp>:"
+}
+
+@test "a thread made by clone() without CLONE_SETTLS runs untraced, its creator traced, after one warning" {
+	local stack
+
+	for stack in static local; do
+		compare_traced -u 'libbhv:*' -- "$PROGS/stk-rawclone" "$stack"
+		assert_equal "$out" "parent 5000450000 child 5000250006 status 0"
+		expect_count 1 "^ltruss: warning: a thread made by clone\\(\\) without CLONE_SETTLS shares its creator's thread-local storage: it is not traced\$"
+		# The creator's calls, every one; none of the child's.
+		expect_count 100000 '^libbhv:bhv_add3\(.*, 0x2, 0x3\) = '
+		expect_good_sums libbhv:bhv_add3 3 100000
+		expect_count 100002 '.'
+	done
+}
+
+@test "pthread_cancel of a thread blocked inside traced calls: its destructors run, its lock guard is released" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/stk-cancel"
+	assert_equal "$out" "destructor ran
+cancelled: yes
+lock free: yes"
+	# The default config traces sleep itself, and pthread_cancel on entry.
+	compare_traced -- "$PROGS/stk-cancel"
+	expect_count 1 '^(\[pid [0-9]+\] )?libc:pthread_cancel\(.*\) <no return \.\.\.>$'
+}
+
+@test "C++ exceptions of a program with its own static runtime: every call on entry only, after one warning" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/stk-static-throw"
+	assert_equal "$out" "caught 5 sum 25"
+	expect_count 1 '^ltruss: warning: the program has its own C\+\+ runtime \(-static-libstdc\+\+ or -static-libgcc\), whose exceptions cannot pass a traced return: calls are traced on entry only, without return values or times$'
+	expect_count 10 "^libbhv:bhv_apply\\($X, $X, $X\\) <no return \\.\\.\\.>\$"
+	# A program that shares libstdc++: its calls are hijacked as ever.
+	compare_traced -u 'libbhvxx:*' -- "$PROGS/bhv-exceptions"
+	expect_count 0 'own C\+\+ runtime|no return'
+	expect_count 1001 "^\\} libbhvxx:bhvxx_invoke = $X\$"
+}

@@ -20,6 +20,19 @@ load helpers
 	grep -Eqx 'libfix:fix_add\(0x2, 0x3, .*\) = 0x5 <0\.[0-9]{6}>' <<<"$err"
 }
 
+@test "a call's time starts once ltruss has copied its arguments (-T, --json)" {
+	run_split ltruss --json -F "$SRCDIR/tests/progs/typed/typed.yaml" \
+		-u 'libtyped:ty_string' "$PROGS/stk-slowcopy"
+	[ "$status" -ne 77 ] || skip "this system gives no userfaultfd"
+	[ "$status" -eq 0 ]
+	[ "$out" = "1 from the page" ]
+	# The string's page arrives only after the server thread's call has
+	# returned: the traced call cannot have started before that.
+	run jq -rs '(map(select(.args == ["\"from the server\""]))[0] | .ts + .dur_ns) as $served |
+		map(select(.args == ["\"from the page\""]))[0].ts >= $served' <<<"$err"
+	[ "$output" = "true" ] || fail "the call started while its argument was copied: $err"
+}
+
 @test "-T measures a blocking call" {
 	run_split ltruss -T -u 'libc:usleep' "$PROGS/blocker"
 	[ "$status" -eq 0 ]
@@ -278,6 +291,15 @@ peak_rss_kib() {
 	[ "$out" = "thread returned 42" ]
 	grep -Eq '^(\[pid [0-9]+\] )?  libc:getpid\(\) = [0-9]+$' <<<"$err"
 	grep -Eq 'libc:pause resumed> = -1 EINTR \(Interrupted system call\)$|libc:pause\(\) = -1 EINTR \(Interrupted system call\)$' <<<"$err"
+}
+
+@test "a signal handler on an SS_AUTODISARM alternate stack, which the kernel does not report" {
+	run_split ltruss -u 'libc:pause,getpid' "$PROGS/altstack" autodisarm
+	[ "$status" -eq 0 ]
+	[ "$out" = "thread returned 42" ]
+	grep -Eq '^(\[pid [0-9]+\] )?  libc:getpid\(\) = [0-9]+$' <<<"$err"
+	grep -Eq 'libc:pause resumed> = -1 EINTR \(Interrupted system call\)$' <<<"$err"
+	! grep -Eq 'fatal|unwound' <<<"$err"
 }
 
 @test "more threads than slots: all counted, the later ones untraced, no hang" {

@@ -1,9 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cpu.h: x86_64 primitives for the interposer: timestamps and raw syscalls. */
+/* cpu.h: x86_64 primitives for the interposer: timestamps, raw syscalls, the thread pointer. */
 #ifndef LTRUSS_ARCH_CPU_H
 #define LTRUSS_ARCH_CPU_H
 
 #include <stdint.h>
+
+/* The thread pointer (%fs:0 holds it, by the TLS ABI): glibc's pthread_t. */
+static inline uintptr_t ltr_thread_pointer(void)
+{
+	uintptr_t tp;
+
+	__asm__("mov %%fs:0, %0" : "=r"(tp));
+	return tp;
+}
 
 /* The time-stamp counter (constant and nonstop on the machines we run on). */
 static inline uint64_t ltr_rdtsc(void)

@@ -21,13 +21,16 @@
  * that carry float arguments need no restoring.
  *
  * Return.  The callee returns into ltr_return_tramp with its result in %rax,
- * %rdx, %xmm0, %xmm1 or x87 %st0/%st1.  The first four are saved (x87 is
- * never touched by the interposer), ltr_on_exit finds the real return
- * address on the thread's shadow stack, and it is written back into the very
- * slot the callee returned through, so the final "ret" leaves the stack as
- * the caller expects.  For the unwinder the trampoline is the end of the
- * stack (its return address is undefined); C++ exceptions and forced
- * unwinds are handled before they walk the stack (lib/unwind.c).
+ * %rdx, %xmm0, %xmm1 or x87 %st0/%st1, and its "ret" has already popped the
+ * slot it returned through: the stack is the caller's again.  The first four
+ * registers are saved below it (x87 is never touched by the interposer),
+ * ltr_on_exit gets the slot's address, finds the frame that owns it on the
+ * thread's shadow stack and returns the real return address, and the
+ * trampoline ends with "jmp *%r11" to it (%r11 is free at a return, as at a
+ * call): nothing is written back to the stack.  For the unwinder the
+ * trampoline is the end of the stack (its return address is undefined);
+ * C++ exceptions, forced unwinds and backtraces put the real return
+ * addresses back before they walk the stack (lib/unwind.c).
  */
 
 #ifndef LTR_NSTUBS

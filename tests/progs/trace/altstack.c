@@ -2,7 +2,9 @@
 /*
  * altstack.c: a thread blocks in a traced pause(); a signal handler running
  * on an alternate stack mapped just above that thread's stack makes a
- * traced call; pause returns to the thread, which must go on.
+ * traced call; pause returns to the thread, which must go on.  With the
+ * argument "autodisarm" the alternate stack is SS_AUTODISARM: while the
+ * handler runs on it, the kernel no longer says it is on one.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -12,8 +14,12 @@
 #include <unistd.h>
 
 #define STACK (1 << 20)
+#ifndef SS_AUTODISARM
+#define SS_AUTODISARM (1u << 31) /* linux/signal.h: glibc does not define it */
+#endif
 
 static char *stacks; /* the thread's stack, then the alternate stack */
+static int ss_flags;
 
 /* The handler's traced call, on the alternate stack. */
 static void handler(int sig)
@@ -24,20 +30,23 @@ static void handler(int sig)
 /* Block in pause() with the handler on the alternate stack above us. */
 static void *thread(void *arg)
 {
-	stack_t ss = { .ss_sp = stacks + STACK, .ss_size = STACK };
+	stack_t ss = { .ss_sp = stacks + STACK, .ss_size = STACK,
+		       .ss_flags = ss_flags };
 
 	sigaltstack(&ss, NULL);
 	pause();
 	return (void *)42;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct sigaction sa;
 	pthread_attr_t attr;
 	pthread_t t;
 	void *ret;
 
+	if (argc > 1 && strcmp(argv[1], "autodisarm") == 0)
+		ss_flags = SS_AUTODISARM;
 	stacks = mmap(NULL, 2 * STACK, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (stacks == MAP_FAILED)

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/progs/stack.mk: fixtures that switch stacks or skip returns under
+# traced calls (tests/behaviour.bats; included from Makefile.am).
+STK_DIR = tests/progs/stack
+
+# libcoro.so: resume and yield through swapcontext.
+check_PROGRAMS += tests/progs/bin/libcoro.so
+tests_progs_bin_libcoro_so_SOURCES = $(STK_DIR)/libcoro.c $(STK_DIR)/libcoro.h
+tests_progs_bin_libcoro_so_CFLAGS = $(AM_CFLAGS) -O2 -fPIC
+tests_progs_bin_libcoro_so_LDFLAGS = -shared -Wl,-soname,libcoro.so
+
+check_PROGRAMS += tests/progs/bin/stk-coro
+tests_progs_bin_stk_coro_SOURCES = $(STK_DIR)/coro.c
+tests_progs_bin_stk_coro_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_stk_coro_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_coro_LDADD = tests/progs/bin/libcoro.so tests/progs/bin/libbhv.so
+tests_progs_bin_stk_coro_DEPENDENCIES = tests/progs/bin/libcoro.so tests/progs/bin/libbhv.so
+
+check_PROGRAMS += tests/progs/bin/stk-jumpout
+tests_progs_bin_stk_jumpout_SOURCES = $(STK_DIR)/jumpout.c
+tests_progs_bin_stk_jumpout_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_stk_jumpout_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_jumpout_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_stk_jumpout_DEPENDENCIES = tests/progs/bin/libbhv.so
+
+check_PROGRAMS += tests/progs/bin/stk-deep
+tests_progs_bin_stk_deep_SOURCES = $(STK_DIR)/deep.c
+tests_progs_bin_stk_deep_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_stk_deep_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_deep_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_stk_deep_DEPENDENCIES = tests/progs/bin/libbhv.so
+
+check_PROGRAMS += tests/progs/bin/stk-slowcopy
+tests_progs_bin_stk_slowcopy_SOURCES = $(STK_DIR)/slowcopy.c
+tests_progs_bin_stk_slowcopy_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_stk_slowcopy_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_slowcopy_LDADD = tests/progs/bin/libtyped.so
+tests_progs_bin_stk_slowcopy_DEPENDENCIES = tests/progs/bin/libtyped.so
+
+check_PROGRAMS += tests/progs/bin/stk-backtrace
+tests_progs_bin_stk_backtrace_SOURCES = $(STK_DIR)/backtrace.c
+tests_progs_bin_stk_backtrace_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_stk_backtrace_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_backtrace_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_stk_backtrace_DEPENDENCIES = tests/progs/bin/libbhv.so
+
+check_PROGRAMS += tests/progs/bin/stk-rawclone
+tests_progs_bin_stk_rawclone_SOURCES = $(STK_DIR)/rawclone.c
+tests_progs_bin_stk_rawclone_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_stk_rawclone_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_rawclone_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_stk_rawclone_DEPENDENCIES = tests/progs/bin/libbhv.so
+
+check_PROGRAMS += tests/progs/bin/stk-cancel
+tests_progs_bin_stk_cancel_SOURCES = $(STK_DIR)/cancel.cc
+tests_progs_bin_stk_cancel_CXXFLAGS = $(BHV_CXXFLAGS) -pthread
+tests_progs_bin_stk_cancel_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_cancel_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_stk_cancel_DEPENDENCIES = tests/progs/bin/libbhv.so
+
+# Its own copy of the C++ runtime and of libgcc's unwinder.
+check_PROGRAMS += tests/progs/bin/stk-static-throw
+tests_progs_bin_stk_static_throw_SOURCES = $(STK_DIR)/static-throw.cc
+tests_progs_bin_stk_static_throw_CXXFLAGS = $(BHV_CXXFLAGS)
+tests_progs_bin_stk_static_throw_LDFLAGS = $(BHV_LINK_FLAGS) \
+	-static-libgcc -static-libstdc++
+tests_progs_bin_stk_static_throw_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_stk_static_throw_DEPENDENCIES = tests/progs/bin/libbhv.so
