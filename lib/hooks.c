@@ -5,7 +5,8 @@
  * The unwinder's entry points and pthread_exit (lib/unwind.c) must put the
  * real return addresses back before anything walks the stack; _exit,
  * _Exit and, with -f, the wait family (lib/process.c) tell how processes
- * end.  la_symbind64 binds these names to the hooks, which call the real
+ * end; the exec family and, with -f, posix_spawn, system and popen
+ * (lib/exec.c) carry the session into the next program.  la_symbind64 binds these names to the hooks, which call the real
  * function.  When the selection names one of them too, it is reported on
  * entry (it cannot be traced on return: the hook is in the way).
  */
@@ -36,6 +37,19 @@ static const struct {
 	[LTR_H_WAIT3] = { "wait3", ltr_hook_wait3, true },
 	[LTR_H_WAIT4] = { "wait4", ltr_hook_wait4, true },
 	[LTR_H_WAITID] = { "waitid", ltr_hook_waitid, true },
+	[LTR_H_EXECVE] = { "execve", ltr_hook_execve, false },
+	[LTR_H_EXECV] = { "execv", ltr_hook_execv, false },
+	[LTR_H_EXECVP] = { "execvp", ltr_hook_execvp, false },
+	[LTR_H_EXECVPE] = { "execvpe", ltr_hook_execvpe, false },
+	[LTR_H_EXECL] = { "execl", ltr_hook_execl, false },
+	[LTR_H_EXECLP] = { "execlp", ltr_hook_execlp, false },
+	[LTR_H_EXECLE] = { "execle", ltr_hook_execle, false },
+	[LTR_H_FEXECVE] = { "fexecve", ltr_hook_fexecve, false },
+	[LTR_H_EXECVEAT] = { "execveat", ltr_hook_execveat, false },
+	[LTR_H_SPAWN] = { "posix_spawn", ltr_hook_posix_spawn, true },
+	[LTR_H_SPAWNP] = { "posix_spawnp", ltr_hook_posix_spawnp, true },
+	[LTR_H_SYSTEM] = { "system", ltr_hook_system, true },
+	[LTR_H_POPEN] = { "popen", ltr_hook_popen, true },
 };
 
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)
@@ -51,7 +65,8 @@ uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 {
 	size_t i;
 
-	if (name[0] != '_' && name[0] != 'p' && name[0] != 'w')
+	if (name[0] != '_' && name[0] != 'p' && name[0] != 'w' &&
+	    name[0] != 'e' && name[0] != 'f' && name[0] != 's')
 		return 0;
 	for (i = 0; i < LTR_H_COUNT; i++) {
 		if (ltr_strcmp(name, hooks[i].name) != 0)

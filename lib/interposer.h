@@ -100,6 +100,9 @@ struct ltr_object *ltr_object_libc(void);
 /* The function name of the program's libc, or NULL. */
 void *ltr_libc_function(const char *name);
 
+/* The variable name of the program's libc (its copy in the program if any), or NULL. */
+void *ltr_libc_data(const char *name);
+
 /*
  * The dynamic symbol table of map: its symbols [*syms, *end) and string
  * table.  The end is where .dynstr starts, as every linker lays them out.
@@ -121,6 +124,9 @@ void ltr_process_watch_exit(void);
 
 /* Record this process's exit status. */
 void ltr_process_exiting(int status);
+
+/* Is this the traced process that registered (not a vfork or unfollowed child)? */
+bool ltr_process_is_self(void);
 
 /* ---- selection (select.c) ---------------------------------------------- */
 
@@ -172,6 +178,9 @@ enum ltr_hook {
 	LTR_H_RAISE, LTR_H_RETHROW, LTR_H_FORCED, LTR_H_BACKTRACE,
 	LTR_H_BEGIN_CATCH, LTR_H_PTHREAD_EXIT, LTR_H_EXIT_, LTR_H_EXIT,
 	LTR_H_WAIT, LTR_H_WAITPID, LTR_H_WAIT3, LTR_H_WAIT4, LTR_H_WAITID,
+	LTR_H_EXECVE, LTR_H_EXECV, LTR_H_EXECVP, LTR_H_EXECVPE, LTR_H_EXECL,
+	LTR_H_EXECLP, LTR_H_EXECLE, LTR_H_FEXECVE, LTR_H_EXECVEAT,
+	LTR_H_SPAWN, LTR_H_SPAWNP, LTR_H_SYSTEM, LTR_H_POPEN,
 	LTR_H_COUNT
 };
 
@@ -202,6 +211,30 @@ int ltr_hook_waitpid(int pid, int *status, int options);
 int ltr_hook_wait3(int *status, int options, void *rusage);
 int ltr_hook_wait4(int pid, int *status, int options, void *rusage);
 int ltr_hook_waitid(int idtype, unsigned id, void *info, int options);
+int ltr_hook_execve(const char *path, char *const argv[], char *const envp[]);
+int ltr_hook_execv(const char *path, char *const argv[]);
+int ltr_hook_execvp(const char *file, char *const argv[]);
+int ltr_hook_execvpe(const char *file, char *const argv[], char *const envp[]);
+int ltr_hook_execl(const char *path, const char *arg, ...);
+int ltr_hook_execlp(const char *file, const char *arg, ...);
+int ltr_hook_execle(const char *path, const char *arg, ...);
+int ltr_hook_fexecve(int fd, char *const argv[], char *const envp[]);
+int ltr_hook_execveat(int dirfd, const char *path, char *const argv[],
+		      char *const envp[], int flags);
+int ltr_hook_posix_spawn(int *pid, const char *path, const void *fa,
+			 const void *attr, char *const argv[],
+			 char *const envp[]);
+int ltr_hook_posix_spawnp(int *pid, const char *file, const void *fa,
+			  const void *attr, char *const argv[],
+			  char *const envp[]);
+int ltr_hook_system(const char *command);
+void *ltr_hook_popen(const char *command, const char *mode);
+
+/*
+ * Keep what an exec carries into the next program (lib/exec.c): the
+ * LTRUSS_SESSION entry and the LD_AUDIT value ltruss gave (at attach).
+ */
+void ltr_exec_remember(const char *session, const char *audit);
 
 /* Put back the real return addresses of every frame of this thread. */
 void ltr_frames_restore(void);

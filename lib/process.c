@@ -46,6 +46,11 @@ static bool is_self(void)
 	       self->pid == (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 }
 
+bool ltr_process_is_self(void)
+{
+	return is_self();
+}
+
 void ltr_process_exiting(int status)
 {
 	if (!is_self())

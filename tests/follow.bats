@@ -5,7 +5,7 @@
 
 load helpers
 
-@test "without -f, children and exec'd programs are untraced" {
+@test "without -f, children and the programs they exec are untraced" {
 	run_split ltruss -u 'libc:getpid,fork,open*' sh -c '(cat /etc/hostname >/dev/null); /bin/true'
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^+++ exited' <<<"$err")" -eq 1 ]
@@ -78,8 +78,9 @@ load helpers
 }
 
 @test "-f: the program keeps its own environment and descriptors" {
-	run_split ltruss -f -u 'libc:getpid' sh -c 'env | grep -c "^LTRUSS_\|^LD_AUDIT" ; ls /proc/self/fd | wc -l'
+	run_split ltruss -f -u 'libc:getpid' sh -c 'env | grep -c "^LTRUSS_S\|^LD_AUDIT" ; ls /proc/self/fd | wc -l'
 	plain=$(sh -c 'ls /proc/self/fd | wc -l')
+	[ "$(sed -n 1p <<<"$out")" = 0 ]
 	[ "$(sed -n 2p <<<"$out")" = "$plain" ]
 }
 
@@ -126,4 +127,78 @@ load helpers
 	[ "$out" = "child status 5" ]
 	grep -Eqx '\[pid [0-9]+\] \+\+\+ exited \(status 5\) \+\+\+' <<<"$err"
 	[ "$(grep -c '+++' <<<"$err")" -eq 2 ]
+}
+
+# execs MODE: the untraced run's output, for comparison.
+plain_execs() {
+	"$PROGS/execs" "$1" "$PROGS"
+}
+
+@test "an exec'd program is traced with or without -f, and sees exactly its own environment" {
+	for how in execve execv execvp execvpe execl execlp execle fexecve execveat; do
+		for f in "" -f; do
+			run_split ltruss $f -u 'libc:getsid' "$PROGS/execs" $how "$PROGS"
+			[ "$status" -eq 0 ]
+			[ "$out" = "$(plain_execs $how)" ] || { echo "$how $f: $out"; false; }
+			[ "$(grep -c '^libc:getsid(0) = [0-9]*$' <<<"$err")" -eq 1 ] || { echo "$how $f: $err"; false; }
+			# the same process: one exit line, no [pid N] prefix
+			[ "$(grep -c '+++' <<<"$err")" -eq 1 ]
+			[ "$(grep -c '\[pid' <<<"$err")" -eq 0 ]
+		done
+	done
+}
+
+@test "exec through wrappers without -f: sh -c 'exec ...', env, a pyenv-like shim, with -c" {
+	printf '#!/usr/bin/env bash\nset -e\nexec "%s" "$@"\n' "$PROGS/execs" >shim
+	chmod +x shim
+	for cmd in "sh -c 'exec \"\$0\" leaf' $PROGS/execs" "env X=1 $PROGS/execs leaf" "./shim leaf"; do
+		eval "run_split ltruss -u libc:getsid $cmd"
+		[ "$status" -eq 0 ]
+		[ "$out" = "leaf 1" ] || { echo "$cmd: $out"; false; }
+		grep -qx 'libc:getsid(0) = [0-9]*' <<<"$err" || { echo "$cmd: $err"; false; }
+		eval "run_split ltruss -c -u libc:getsid $cmd"
+		grep -Eqx '100\.00 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +1 +0 libc:getsid' <<<"$err" || { echo "$cmd: $err"; false; }
+	done
+}
+
+@test "without -f, a child that execs stays untraced, whatever starts it" {
+	for how in fork-execve vfork-execve fork-execv spawn spawnp system popen; do
+		run_split ltruss -u 'libc:getsid' "$PROGS/execs" $how "$PROGS"
+		[ "$status" -eq 0 ]
+		[ "$out" = "$(plain_execs $how)" ] || { echo "$how: $out"; false; }
+		[ "$(grep -c 'getsid' <<<"$err")" -eq 0 ] || { echo "$how: $err"; false; }
+		[ "$(grep -c '+++' <<<"$err")" -eq 1 ]
+	done
+}
+
+@test "-f: children started with an environment of their own are traced, and see exactly it" {
+	for how in fork-execve vfork-execve fork-execv spawn spawnp system popen; do
+		run_split ltruss -f -u 'libc:getsid' "$PROGS/execs" $how "$PROGS"
+		[ "$status" -eq 0 ]
+		[ "$out" = "$(plain_execs $how)" ] || { echo "$how: $out"; false; }
+		grep -Eqx '(\[pid [0-9]+\] )?libc:getsid\(0\) = [0-9]+' <<<"$err" || { echo "$how: $err"; false; }
+		[ "$(grep -c '+++ exited (status 0) +++' <<<"$err")" -ge 2 ]
+	done
+}
+
+@test "a failing exec leaves the process, its errno and its environment as they were" {
+	for f in "" -f; do
+		run_split ltruss $f -u 'libc:getsid' "$PROGS/execs" fail "$PROGS"
+		[ "$status" -eq 0 ]
+		[ "$out" = "$(plain_execs fail)" ]
+		[ "$(sed -n 1p <<<"$out")" = "execve -1 No such file or directory" ]
+		grep -qx 'libc:getsid(0) = [0-9]*' <<<"$err"
+	done
+}
+
+@test "an exec'd program gets the user's own LD_AUDIT back, exactly" {
+	export LD_AUDIT="$LTRUSS_TOP_BUILDDIR/lib/libltruss.so"
+	for how in execv spawn; do
+		run_split ltruss -f -u 'libc:getsid' "$PROGS/execs" $how "$PROGS"
+		[ "$status" -eq 0 ]
+		[ "$out" = "$(plain_execs $how)" ]
+		grep -Eq 'libc:getsid\(0\) = [0-9]+$' <<<"$err"
+	done
+	run_split ltruss -u 'libc:getsid' "$PROGS/execs" execv "$PROGS"
+	[ "$(sed -n 1p <<<"$out")" = "LD_AUDIT=$LD_AUDIT" ]
 }
