@@ -114,6 +114,14 @@ tests_progs_bin_xproc_LDFLAGS = $(FIX_RPATH)
 tests_progs_bin_xproc_LDADD = -ldl
 check_PROGRAMS += tests/progs/bin/procs tests/progs/bin/sigbind
 check_PROGRAMS += tests/progs/bin/execs
+# libbypath.so has no soname: bypath's DT_NEEDED is the path it was linked by.
+check_PROGRAMS += tests/progs/bin/libbypath.so tests/progs/bin/bypath
+tests_progs_bin_libbypath_so_SOURCES = tests/progs/binding/libbypath.c
+tests_progs_bin_libbypath_so_CFLAGS = -fPIC -O1
+tests_progs_bin_libbypath_so_LDFLAGS = -shared
+tests_progs_bin_bypath_SOURCES = tests/progs/binding/bypath.c
+tests_progs_bin_bypath_LDADD = tests/progs/bin/libbypath.so
+tests_progs_bin_bypath_DEPENDENCIES = tests/progs/bin/libbypath.so
 tests_progs_bin_execs_SOURCES = tests/progs/trace/execs.c
 tests_progs_bin_execs_CFLAGS = -O1 -fno-builtin
 tests_progs_bin_procs_SOURCES = tests/progs/trace/procs.c
