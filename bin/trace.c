@@ -328,6 +328,12 @@ void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
 			t->depth++;
 			break;
 		}
+		if (ev->flags & LTR_EVF_INHERITED) {
+			/* Its entry line was the parent's: only its end is ours. */
+			t->depth++;
+			tc->state = UNFINISHED;
+			break;
+		}
 		open_parent(t);
 		t->depth++;
 		call_keep_blobs(tc);

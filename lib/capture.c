@@ -253,7 +253,7 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 	struct ltr_frame *fr;
 	uint64_t dur;
 	uint32_t busy;
-	bool err;
+	bool err, forked;
 
 	/* Frames above this one were skipped by longjmp or unwinding. */
 	busy = ts->busy;
@@ -264,8 +264,10 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 		ltr_warn("fatal", "a traced call returned through a frame ltruss does not know");
 		ltr_syscall3(SYS_exit_group, 127, 0, 0);
 	}
+	/* Before the pop: a followed child reports every call it inherited. */
+	forked = ltr_forked();
 	fr = &ts->frames[--ts->depth];
-	if (unlikely(ltr_forked())) {
+	if (unlikely(forked)) {
 		ts->busy = busy;
 		return fr->ret;
 	}

@@ -238,6 +238,29 @@ void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 	commit(&ts->slot->ring, ev);
 }
 
+void ltr_event_inherited(struct ltr_tstate *ts)
+{
+	uint32_t i;
+
+	for (i = 0; i < ts->depth; i++) {
+		const struct ltr_frame *fr = &ts->frames[i];
+		struct ltr_event *ev;
+		uint32_t w;
+
+		if (fr->flags & LTR_FR_HIDDEN)
+			continue;
+		ev = event_new(ts, LTR_EV_ENTER, LTR_ENTER_WORDS, fr->fn, i,
+			       fr->t0, 0);
+		if (!ev)
+			return;
+		for (w = 0; w < LTR_ENTER_WORDS; w++)
+			ev->w[w] = 0;
+		ev->w[6] = fr->ret;
+		ev->flags = LTR_EVF_INHERITED;
+		commit(&ts->slot->ring, ev);
+	}
+}
+
 void ltr_event_thread(struct ltr_tstate *ts)
 {
 	struct ltr_event *ev = event_new(ts, LTR_EV_THREAD, 1, 0, 0,

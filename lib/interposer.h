@@ -353,6 +353,13 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		    const struct ltr_retregs *regs, uint64_t tsc, bool err,
 		    int errnum);
 
+/*
+ * A forked child's calls in progress, inherited from its parent: their
+ * entries (times of the parent's), so that their returns in the child
+ * show real durations.
+ */
+void ltr_event_inherited(struct ltr_tstate *ts);
+
 /* The thread's slot, reused, belongs to this thread from now on. */
 void ltr_event_thread(struct ltr_tstate *ts);
 

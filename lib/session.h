@@ -192,6 +192,9 @@ enum ltr_end {
 
 /* Event flags of ENTER, CALL and EXIT. */
 #define LTR_EVF_ERROR 0x1u /* EXIT: the return is an error; w[3] is errno */
+#define LTR_EVF_INHERITED 0x2u /* ENTER: a call in progress that a forked
+				* child inherited, at its entry time in the
+				* parent; its line was the parent's */
 
 /*
  * Memory copied at the call follows the fixed words of ENTER, CALL and EXIT

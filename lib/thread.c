@@ -156,6 +156,8 @@ bool ltr_fork_noticed(void)
 		ts->pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 		ts->tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
 		slot_take(ts);
+		if ((ltr_flags & LTR_F_TRACE) && !ts->shared_slot)
+			ltr_event_inherited(ts);
 	}
 	return false;
 }

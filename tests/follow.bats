@@ -202,3 +202,16 @@ plain_execs() {
 	run_split ltruss -u 'libc:getsid' "$PROGS/execs" execv "$PROGS"
 	[ "$(sed -n 1p <<<"$out")" = "LD_AUDIT=$LD_AUDIT" ]
 }
+
+@test "-T -f: a forked child's '<... libc:fork resumed>' time lies within the run, text and JSON" {
+	start=$(date +%s%N)
+	run_split ltruss -T -f -u 'libc:fork' sh -c '(exit 5); exit 4'
+	run_ns=$(( $(date +%s%N) - start ))
+	[ "$status" -eq 4 ]
+	t=$(sed -nE 's/^\[pid [0-9]+\] <\.\.\. libc:fork resumed> = 0 <([0-9]+)\.([0-9]{6})>$/\1\2/p' <<<"$err")
+	[ -n "$t" ] || { echo "$err"; false; }
+	[ $((10#$t * 1000)) -le "$run_ns" ] || { echo "$err"; false; }
+	run_split ltruss -T -f --json -u 'libc:fork' sh -c '(exit 5); exit 4'
+	ns=$(jq -r 'select(.type == "exit" and .func == "fork" and .ret == "0") | .dur_ns' <<<"$err")
+	[ -n "$ns" ] && [ "$ns" -gt 0 ] && [ "$ns" -le "$run_ns" ] || { echo "$err"; false; }
+}
