@@ -114,6 +114,10 @@ tests_progs_bin_xproc_LDFLAGS = $(FIX_RPATH)
 tests_progs_bin_xproc_LDADD = -ldl
 check_PROGRAMS += tests/progs/bin/procs tests/progs/bin/sigbind
 check_PROGRAMS += tests/progs/bin/execs
+check_PROGRAMS += tests/progs/bin/ctor-dlsym
+tests_progs_bin_ctor_dlsym_SOURCES = tests/progs/binding/ctor-dlsym.c
+tests_progs_bin_ctor_dlsym_CFLAGS = -O1 -fno-builtin
+tests_progs_bin_ctor_dlsym_LDADD = -ldl
 # libbypath.so has no soname: bypath's DT_NEEDED is the path it was linked by.
 check_PROGRAMS += tests/progs/bin/libbypath.so tests/progs/bin/bypath
 tests_progs_bin_libbypath_so_SOURCES = tests/progs/binding/libbypath.c
