@@ -141,6 +141,22 @@ static void put_hex(struct out *o, uint64_t v)
 	put_bytes(o, tmp + n, sizeof(tmp) - n);
 }
 
+/* Append v in octal as file modes are written: 0755, 022, 000. */
+static void put_octal(struct out *o, uint64_t v)
+{
+	char tmp[24];
+	size_t n = sizeof(tmp);
+
+	do
+		tmp[--n] = (char)('0' + (v & 7));
+	while ((v >>= 3) != 0);
+	while (sizeof(tmp) - n < 3)
+		tmp[--n] = '0';
+	if (tmp[n] != '0')
+		tmp[--n] = '0';
+	put_bytes(o, tmp + n, sizeof(tmp) - n);
+}
+
 /* A pointer: NULL, or hex. */
 static void put_pointer(struct out *o, uint64_t v)
 {
@@ -337,7 +353,10 @@ static void put_scalar(struct out *o, const struct ptype *t, uint64_t v,
 		put_signed(o, sign_extend(v, t->size));
 		break;
 	case CT_UINT:
-		put_decimal(o, zero_extend(v, t->size), false);
+		if (t->octal)
+			put_octal(o, zero_extend(v, t->size));
+		else
+			put_decimal(o, zero_extend(v, t->size), false);
 		break;
 	case CT_BOOL:
 		put_text(o, v & 0xff ? "true" : "false");

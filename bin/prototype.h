@@ -45,6 +45,7 @@ struct ptype {
 	uint8_t target_size;
 	char *named;       /* CT_NAMED: the type's name (malloc'd) */
 	bool writable;     /* CT_STRING: char * without const, a buffer */
+	bool octal;        /* CT_UINT: printed in octal (a file mode, 0755) */
 };
 
 /* Output-argument annotations: printed on return, not on entry. */
