@@ -278,7 +278,11 @@ static void text_close(const struct who *w, const struct call *c,
 
 	line_start(&l, w->tid, r->ts_exit, c->depth);
 	put_str(&l, "} ");
-	put_name(&l, c);
+	/* Output arguments are known only now: the closing line has them all. */
+	if (args_count_at_entry(c) < args_count(c))
+		put_call(&l, w, c, r);
+	else
+		put_name(&l, c);
 	put_result(&l, w, c, r);
 	line_write(&l, true);
 }

@@ -54,6 +54,13 @@ typed_trace() {
 	grep -qxF 'libtyped:ty_fill("filled\tin\n", 64) = 10' <<<"$err"
 }
 
+@test "output arguments of a call with traced calls nested inside are in its closing line" {
+	typed_trace -u 'libc:getpid'
+	grep -A2 -x 'libtyped:ty_fill_nested(0x[0-9a-f]*, 64) {' <<<"$err" >nested
+	sed -n 2p nested | grep -Eqx '  libc:getpid\(\) = [0-9]+'
+	[ "$(sed -n 3p nested)" = '} libtyped:ty_fill_nested("filled\tin\n", 64) = 10' ]
+}
+
 @test "a char * without const is a buffer: shown as the call left it, a const char * as it came in" {
 	# Python's os.getcwd() hands getcwd a buffer that holds nothing yet.
 	cd "$BATS_TEST_TMPDIR"
