@@ -379,7 +379,8 @@ int ltr_hook_posix_spawnp(int *pid, const char *file, const void *fa,
 }
 
 /*
- * system() and popen() read environ inside libc.  While one of them runs,
+ * system() and popen() read environ inside libc (selected, they are traced
+ * whole: lib/hooks.c has them call their stub).  While one of them runs,
  * environ is a copy that carries the session; threads running them at
  * once share one copy, and the last one out puts environ back (unless
  * the program replaced environ meanwhile: then it keeps its own).
@@ -427,7 +428,6 @@ int ltr_hook_system(const char *command)
 	bool carried;
 	int r;
 
-	ltr_hook_note(LTR_H_SYSTEM, (uint64_t)command, 0, 0);
 	carried = environ_carry();
 	r = REAL(LTR_H_SYSTEM, system_fn)(command);
 	if (carried)
@@ -440,7 +440,6 @@ void *ltr_hook_popen(const char *command, const char *mode)
 	bool carried;
 	void *r;
 
-	ltr_hook_note(LTR_H_POPEN, (uint64_t)command, (uint64_t)mode, 0);
 	carried = environ_carry();
 	r = REAL(LTR_H_POPEN, popen_fn)(command, mode);
 	if (carried)

@@ -21,6 +21,7 @@ static const struct {
 	const char *name;
 	void *hook;
 	bool follow_only; /* only with -f */
+	bool returns;     /* selected, it is traced whole: the hook calls its stub */
 } hooks[LTR_H_COUNT] = {
 	[LTR_H_RAISE] = { "_Unwind_RaiseException", ltr_hook_raise, false },
 	[LTR_H_RETHROW] = { "_Unwind_Resume_or_Rethrow", ltr_hook_rethrow,
@@ -48,8 +49,8 @@ static const struct {
 	[LTR_H_EXECVEAT] = { "execveat", ltr_hook_execveat, false },
 	[LTR_H_SPAWN] = { "posix_spawn", ltr_hook_posix_spawn, true },
 	[LTR_H_SPAWNP] = { "posix_spawnp", ltr_hook_posix_spawnp, true },
-	[LTR_H_SYSTEM] = { "system", ltr_hook_system, true },
-	[LTR_H_POPEN] = { "popen", ltr_hook_popen, true },
+	[LTR_H_SYSTEM] = { "system", ltr_hook_system, true, true },
+	[LTR_H_POPEN] = { "popen", ltr_hook_popen, true, true },
 };
 
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)
@@ -58,6 +59,25 @@ void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)
 
 	if (fn)
 		ltr_note_entry(fn - 1, a0, a1, a2);
+}
+
+/*
+ * A hooked function that returns (system, popen) is traced whole when
+ * selected: the hook calls it through its stub, which records its entry
+ * and its return.  Once one caller selects it, the hook traces it for all.
+ */
+static void bind_through_stub(size_t i, const char *name, uintptr_t real,
+			      bool selected, const struct ltr_object *def)
+{
+	uintptr_t stub = selected ? ltr_stub_for(real, name, def) : 0;
+
+	if (stub)
+		__atomic_store_n(&ltr_hook_real[i], (void *)stub,
+				 __ATOMIC_RELEASE);
+	else if (!ltr_is_stub((uintptr_t)__atomic_load_n(&ltr_hook_real[i],
+							__ATOMIC_ACQUIRE)))
+		__atomic_store_n(&ltr_hook_real[i], (void *)real,
+				 __ATOMIC_RELEASE);
 }
 
 uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
@@ -73,6 +93,10 @@ uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 			continue;
 		if (hooks[i].follow_only && !(ltr_flags & LTR_F_FOLLOW))
 			return 0;
+		if (hooks[i].returns) {
+			bind_through_stub(i, name, real, selected, def);
+			return (uintptr_t)hooks[i].hook;
+		}
 		__atomic_store_n(&ltr_hook_real[i], (void *)real,
 				 __ATOMIC_RELEASE);
 		/* Its stub, never bound, gives it a name and counters. */

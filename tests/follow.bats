@@ -215,3 +215,14 @@ plain_execs() {
 	ns=$(jq -r 'select(.type == "exit" and .func == "fork" and .ret == "0") | .dur_ns' <<<"$err")
 	[ -n "$ns" ] && [ "$ns" -gt 0 ] && [ "$ns" -le "$run_ns" ] || { echo "$err"; false; }
 }
+
+@test "system and popen, selected, are traced whole, with and without -f" {
+	for f in "" -f; do
+		run_split ltruss $f -u 'libc:system' "$PROGS/execs" system "$PROGS"
+		[ "$out" = "$(plain_execs system)" ]
+		grep -Eqx '(\[pid [0-9]+\] )?libc:system\(".*"\.\.\.\) = 0' <<<"$err" || { echo "$f: $err"; false; }
+		run_split ltruss $f -u 'libc:popen' "$PROGS/execs" popen "$PROGS"
+		[ "$out" = "$(plain_execs popen)" ]
+		grep -Eqx '(\[pid [0-9]+\] )?libc:popen\(".*"\.\.\., "r"\) = 0x[0-9a-f]+' <<<"$err" || { echo "$f: $err"; false; }
+	done
+}
