@@ -156,6 +156,15 @@ assert_fixture_calls() {
 	[ "$(grep -c malloc <<<"$err")" -eq 1 ]
 }
 
+@test "aliases: each call is printed under the name its caller bound" {
+	run_split ltruss -u 'libc:wcsto*,getwc,fgetwc' "$PROGS/aliases"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/aliases" </dev/null)" ]
+	[ "$(sed -n 2p <<<"$out")" = "same pointer: 1" ]
+	run sed -nE 's/^libc:([a-z]+)\(.*/\1/p' <<<"$err"
+	[ "$output" = "$(printf '%s\n' wcstoll wcstol wcstoull wcstoul fgetwc getwc)" ]
+}
+
 @test "--from narrows the callers" {
 	traced_vs_plain fix-lazy 1 -- -u 'libfix::*' --from libfix
 	[ "$out" = "$plain" ]
