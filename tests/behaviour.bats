@@ -222,6 +222,19 @@ invoke after: -6"
 +++ exited (status 0) +++"
 }
 
+@test "a caught exception's __cxa_begin_catch is at the catcher's depth, after the unwound calls end (text and --json)" {
+	compare_traced -u 'libbhvxx:*' -u 'libstdc++:__cxa_begin_catch' -- "$PROGS/bhv-exceptions"
+	# main catches what its calls threw; catch_inner, inside bhvxx_invoke, the rest
+	in_main=$(sed -nE 's/^caught from callback: ([0-9]+), from library: ([0-9]+),.*/\1 + \2/p' <<<"$out")
+	expect_count $((in_main)) '^libstdc\+\+:__cxa_begin_catch\('
+	expect_count 501 '^  libstdc\+\+:__cxa_begin_catch\('
+	expect_count 0 '^    libstdc'
+	# each catch follows the end of the call it caught
+	[ -z "$(grep -B1 '__cxa_begin_catch' <<<"$err" | grep -v '__cxa_begin_catch\|^--$' | grep -v '= ? <unwound>$')" ]
+	run_split ltruss --json -u 'libbhvxx:*' -u 'libstdc++:__cxa_begin_catch' "$PROGS/bhv-exceptions"
+	[ "$(jq -r 'select(.func == "__cxa_begin_catch") | .depth' <<<"$err" | sort | uniq -c | awk '{ print $2 ":" $1 }' | paste -sd' ')" = "0:$((in_main)) 1:501" ]
+}
+
 @test "pthread_exit inside a traced call: threads end, exit status and output unchanged" {
 	compare_traced -u 'libbhv:*' -- "$PROGS/bhv-pthread-exit"
 	[ "$status" -eq 5 ]
