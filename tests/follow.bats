@@ -226,3 +226,14 @@ plain_execs() {
 		grep -Eqx '(\[pid [0-9]+\] )?libc:popen\(".*"\.\.\., "r"\) = 0x[0-9a-f]+' <<<"$err" || { echo "$f: $err"; false; }
 	done
 }
+
+@test "-f: a vfork child that exits without exec gets its own exit line, with its pid" {
+	run_split ltruss -f -u 'libc:getpid' "$PROGS/procs" vfork-fail
+	[ "$status" -eq 0 ]
+	[ "$out" = "child status 127" ]
+	parent=$(sed -nE 's/^(\[pid [0-9]+\] )?libc:getpid\(\) = ([0-9]+)$/\2/p' <<<"$err" | head -1)
+	[ -n "$parent" ]
+	grep -Eqx "\[pid [0-9]+\] \+\+\+ exited \(status 127\) \+\+\+" <<<"$err" || { echo "$err"; false; }
+	[ "$(grep -c "^\[pid $parent\] +++ exited (status 127) +++" <<<"$err")" -eq 0 ]
+	grep -qx "\[pid $parent\] +++ exited (status 0) +++" <<<"$err"
+}
