@@ -328,8 +328,8 @@ void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
 			t->depth++;
 			break;
 		}
-		if (ev->flags & LTR_EVF_INHERITED) {
-			/* Its entry line was the parent's: only its end is ours. */
+		if (ev->flags & LTR_EVF_RESUME) {
+			/* Its entry was shown (by the parent): only its end is new. */
 			t->depth++;
 			tc->state = UNFINISHED;
 			break;

@@ -238,27 +238,51 @@ void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 	commit(&ts->slot->ring, ev);
 }
 
+/* An ENTER of fn at depth, made at t0 and shown already; false if dropped. */
+static bool event_resume(struct ltr_tstate *ts, uint32_t fn, uint32_t depth,
+			 uint64_t t0, uint64_t ret)
+{
+	struct ltr_event *ev = event_new(ts, LTR_EV_ENTER, LTR_ENTER_WORDS, fn,
+					 depth, t0, 0);
+	uint32_t w;
+
+	if (!ev)
+		return false;
+	for (w = 0; w < LTR_ENTER_WORDS; w++)
+		ev->w[w] = 0;
+	ev->w[6] = ret;
+	ev->flags = LTR_EVF_RESUME;
+	commit(&ts->slot->ring, ev);
+	return true;
+}
+
 void ltr_event_inherited(struct ltr_tstate *ts)
 {
 	uint32_t i;
 
 	for (i = 0; i < ts->depth; i++) {
 		const struct ltr_frame *fr = &ts->frames[i];
-		struct ltr_event *ev;
-		uint32_t w;
 
-		if (fr->flags & LTR_FR_HIDDEN)
-			continue;
-		ev = event_new(ts, LTR_EV_ENTER, LTR_ENTER_WORDS, fr->fn, i,
-			       fr->t0, 0);
-		if (!ev)
+		if (!(fr->flags & LTR_FR_HIDDEN) &&
+		    !event_resume(ts, fr->fn, i, fr->t0, fr->ret))
 			return;
-		for (w = 0; w < LTR_ENTER_WORDS; w++)
-			ev->w[w] = 0;
-		ev->w[6] = fr->ret;
-		ev->flags = LTR_EVF_INHERITED;
-		commit(&ts->slot->ring, ev);
 	}
+}
+
+void ltr_event_returns_again(struct ltr_tstate *ts, uint32_t fn,
+			     uint32_t depth, uint64_t t0, uint64_t rax,
+			     uint64_t tsc)
+{
+	struct ltr_event *ev;
+
+	if (!event_resume(ts, fn, depth, t0, 0))
+		return;
+	ev = event_new(ts, LTR_EV_EXIT, LTR_EXIT_WORDS, fn, depth, tsc, 0);
+	if (!ev)
+		return;
+	ev->w[0] = rax;
+	ev->w[1] = ev->w[2] = ev->w[3] = 0;
+	commit(&ts->slot->ring, ev);
 }
 
 void ltr_event_thread(struct ltr_tstate *ts)

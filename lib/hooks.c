@@ -6,7 +6,8 @@
  * real return addresses back before anything walks the stack; _exit,
  * _Exit and, with -f, the wait family (lib/process.c) tell how processes
  * end; the exec family and, with -f, posix_spawn, system and popen
- * (lib/exec.c) carry the session into the next program.  la_symbind64 binds these names to the hooks, which call the real
+ * (lib/exec.c) carry the session into the next program; the longjmp
+ * family (lib/jumps.c) tells when a setjmp returns again.  la_symbind64 binds these names to the hooks, which call the real
  * function.  When the selection names one of them too, it is reported on
  * entry (it cannot be traced on return: the hook is in the way).
  */
@@ -51,6 +52,10 @@ static const struct {
 	[LTR_H_SPAWNP] = { "posix_spawnp", ltr_hook_posix_spawnp, true },
 	[LTR_H_SYSTEM] = { "system", ltr_hook_system, true, true },
 	[LTR_H_POPEN] = { "popen", ltr_hook_popen, true, true },
+	[LTR_H_LONGJMP] = { "longjmp", ltr_hook_longjmp, false },
+	[LTR_H__LONGJMP] = { "_longjmp", ltr_hook__longjmp, false },
+	[LTR_H_SIGLONGJMP] = { "siglongjmp", ltr_hook_siglongjmp, false },
+	[LTR_H_LONGJMP_CHK] = { "__longjmp_chk", ltr_hook_longjmp_chk, false },
 };
 
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)
@@ -86,7 +91,8 @@ uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 	size_t i;
 
 	if (name[0] != '_' && name[0] != 'p' && name[0] != 'w' &&
-	    name[0] != 'e' && name[0] != 'f' && name[0] != 's')
+	    name[0] != 'e' && name[0] != 'f' && name[0] != 's' &&
+	    name[0] != 'l')
 		return 0;
 	for (i = 0; i < LTR_H_COUNT; i++) {
 		if (ltr_strcmp(name, hooks[i].name) != 0)

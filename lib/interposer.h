@@ -181,6 +181,7 @@ enum ltr_hook {
 	LTR_H_EXECVE, LTR_H_EXECV, LTR_H_EXECVP, LTR_H_EXECVPE, LTR_H_EXECL,
 	LTR_H_EXECLP, LTR_H_EXECLE, LTR_H_FEXECVE, LTR_H_EXECVEAT,
 	LTR_H_SPAWN, LTR_H_SPAWNP, LTR_H_SYSTEM, LTR_H_POPEN,
+	LTR_H_LONGJMP, LTR_H__LONGJMP, LTR_H_SIGLONGJMP, LTR_H_LONGJMP_CHK,
 	LTR_H_COUNT
 };
 
@@ -236,6 +237,11 @@ void *ltr_hook_popen(const char *command, const char *mode);
  */
 void ltr_exec_remember(const char *session, const char *audit);
 
+void ltr_hook_longjmp(void *env, int val);
+void ltr_hook__longjmp(void *env, int val);
+void ltr_hook_siglongjmp(void *env, int val);
+void ltr_hook_longjmp_chk(void *env, int val);
+
 /* Put back the real return addresses of every frame of this thread. */
 void ltr_frames_restore(void);
 
@@ -275,6 +281,16 @@ struct ltr_frame {
 	uint64_t out_len[LTR_MAX_OUT];
 };
 
+#define LTR_JMPS 8 /* setjmp buffers remembered per thread */
+
+/* A setjmp of a selected setjmp-family function, seen on entry (lib/jumps.c). */
+struct ltr_jmp {
+	uint64_t env;      /* its jmp_buf; 0: unused */
+	uint64_t t0;       /* its entry timestamp */
+	uint32_t fn;       /* index in the session's funcs[] */
+	uint32_t depth;    /* its nesting level */
+};
+
 /* The per-thread state, in memory mapped for the thread. */
 struct ltr_tstate {
 	int32_t tid;
@@ -286,6 +302,11 @@ struct ltr_tstate {
 	uint32_t shared_slot;    /* past LTR_MAX_THREADS: counts only, atomically */
 	uint32_t flag_mask;      /* LTR_F_* this thread may use */
 	struct ltr_tstate *next; /* all thread states, for reuse and flushing */
+	struct ltr_jmp jmps[LTR_JMPS]; /* shown setjmps, for their second return */
+	uint32_t jmp_next;       /* the entry of jmps[] to reuse next */
+	uint32_t jmp_pending;    /* a longjmp returns jmps[jmp_pending - 1] again */
+	uint64_t jmp_value;      /* with this value */
+	uint64_t jmp_tsc;        /* at this time */
 	struct ltr_frame frames[LTR_SHADOW_MAX];
 };
 
@@ -319,6 +340,20 @@ static inline bool ltr_forked(void)
 {
 	return ltr_fork_guard && *ltr_fork_guard == 0 && ltr_fork_noticed();
 }
+
+/* ---- setjmp (jumps.c) -------------------------------------------------- */
+
+/* A shown call of setjmp-family fn (lib/jumps.c): remember its buffer env. */
+void ltr_setjmp_seen(struct ltr_tstate *ts, uint32_t fn, uint64_t env);
+
+/* Forget the setjmps of the thread that had ts (a new thread reuses it). */
+void ltr_setjmp_forget(struct ltr_tstate *ts);
+
+/*
+ * A longjmp was made on this thread: once the frames it skipped are
+ * dropped (the next traced call or return), its setjmp returns again.
+ */
+void ltr_setjmp_returns(struct ltr_tstate *ts);
 
 /* ---- capture (capture.c) ----------------------------------------------- */
 
@@ -359,6 +394,11 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
  * show real durations.
  */
 void ltr_event_inherited(struct ltr_tstate *ts);
+
+/* fn, entered at t0 at depth and shown on entry, returns (again) rax at tsc. */
+void ltr_event_returns_again(struct ltr_tstate *ts, uint32_t fn,
+			     uint32_t depth, uint64_t t0, uint64_t rax,
+			     uint64_t tsc);
 
 /* The thread's slot, reused, belongs to this thread from now on. */
 void ltr_event_thread(struct ltr_tstate *ts);

@@ -68,6 +68,7 @@ struct ltr_rule {
 #define LTR_FN_ENTRY_ONLY 0x1u /* never hijack the return (dlopen, vfork...) */
 #define LTR_FN_READY 0x4u      /* the entry is filled in (set last) */
 #define LTR_FN_DISABLED 0x8u   /* (console) not shown: counted, no events */
+#define LTR_FN_SETJMP 0x10u    /* the setjmp family: a longjmp returns it again */
 
 /*
  * One traced function of one process: what events and counters name.
@@ -192,9 +193,9 @@ enum ltr_end {
 
 /* Event flags of ENTER, CALL and EXIT. */
 #define LTR_EVF_ERROR 0x1u /* EXIT: the return is an error; w[3] is errno */
-#define LTR_EVF_INHERITED 0x2u /* ENTER: a call in progress that a forked
-				* child inherited, at its entry time in the
-				* parent; its line was the parent's */
+#define LTR_EVF_RESUME 0x2u /* ENTER: a call whose entry was shown already
+			     * (inherited by a forked child, or a setjmp
+			     * returning again): only its end is printed */
 
 /*
  * Memory copied at the call follows the fixed words of ENTER, CALL and EXIT

@@ -111,6 +111,15 @@ static bool is_entry_only(const char *name)
 	return false;
 }
 
+/* Is name of the setjmp family (a longjmp makes it return again)? */
+static bool is_setjmp(const char *name)
+{
+	return ltr_strcmp(name, "setjmp") == 0 ||
+	       ltr_strcmp(name, "_setjmp") == 0 ||
+	       ltr_strcmp(name, "sigsetjmp") == 0 ||
+	       ltr_strcmp(name, "__sigsetjmp") == 0;
+}
+
 bool ltr_is_stub(uintptr_t addr)
 {
 	return addr >= (uintptr_t)ltr_stubs && addr < (uintptr_t)ltr_stubs_end;
@@ -193,6 +202,8 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 		return stub;
 	}
 	flags = ltr_no_hijack || is_entry_only(name) ? LTR_FN_ENTRY_ONLY : 0;
+	if (is_setjmp(name))
+		flags |= LTR_FN_SETJMP;
 	idx = ntargets;
 	cap = capture_find(name);
 	depth = ltr_select_depth(obj, name);

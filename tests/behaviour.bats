@@ -161,6 +161,23 @@ echo after exec"
 +++ exited (status 0) +++"
 }
 
+@test "setjmp's second return, made by longjmp, is shown with its value (text and --json)" {
+	compare_traced -u 'libbhv:*' -u 'libc:_setjmp' -- "$PROGS/bhv-longjmp"
+	jumps=$(sed -nE 's/^jumps: ([0-9]+), sum: ([0-9]+)$/\1/p' <<<"$out")
+	sum=$(sed -nE 's/^jumps: ([0-9]+), sum: ([0-9]+)$/\2/p' <<<"$out")
+	expect_count "$jumps" '^<\.\.\. libc:_setjmp resumed> = 0x[0-9a-f]+$'
+	# the values setjmp returned again are the ones the program added up
+	total=0
+	for v in $(sed -nE 's/^<\.\.\. libc:_setjmp resumed> = (0x[0-9a-f]+)$/\1/p' <<<"$err"); do
+		total=$((total + v))
+	done
+	[ "$total" -eq "$sum" ]
+	# each comes after the calls the jump skipped have ended
+	[ -z "$(grep -B1 '_setjmp resumed' <<<"$err" | grep -v '_setjmp resumed\|^--$' | grep -v '^} libbhv:bhv_apply = ? <unwound>$\|^libbhv:bhv_apply(.*) = ? <unwound>$')" ]
+	run_split ltruss --json -u 'libbhv:*' -u 'libc:_setjmp' "$PROGS/bhv-longjmp"
+	[ "$(jq -r 'select(.type == "exit" and .func == "_setjmp" and .depth == 0) | .ret' <<<"$err" | wc -l)" -eq "$jumps" ]
+}
+
 @test "signal handlers calling a traced function, inside and between traced calls" {
 	compare_traced -u 'libbhv:*' -- "$PROGS/bhv-signal"
 	assert_equal "$out" "loop: ok, handled 1
