@@ -149,6 +149,8 @@ static void call_seen(struct ltr_tstate *ts, uint32_t fn,
 		ltr_event_call(ts, fn, f ? f->cap : NULL, regs, ltr_rdtsc());
 		if (f && (f->flags & LTR_FN_SETJMP))
 			ltr_setjmp_seen(ts, fn, regs->rdi);
+		else if (f && (f->flags & LTR_FN_VFORK))
+			ltr_vfork_seen(ts, fn);
 	}
 	if (!(flags & LTR_F_COUNT))
 		return;
@@ -201,8 +203,8 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	/* A slot holding the trampoline is a tail call, not a dead frame. */
 	ltr_frames_drop_dead(ts, (uintptr_t)&regs->ret,
 			     regs->ret != (uint64_t)ltr_return_tramp);
-	if (unlikely(ts->jmp_pending))
-		ltr_setjmp_returns(ts);
+	if (unlikely(ts->again))
+		ltr_returns_again(ts);
 	if (unlikely((f->flags & LTR_FN_ENTRY_ONLY) ||
 		     ts->depth >= LTR_SHADOW_MAX)) {
 		call_seen(ts, fn, f, regs, flags);
@@ -265,8 +267,8 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 	ts->busy = 1;
 	while (ts->depth && ts->frames[ts->depth - 1].slot != slot)
 		frame_drop(ts, LTR_END_UNWOUND);
-	if (unlikely(ts->jmp_pending))
-		ltr_setjmp_returns(ts);
+	if (unlikely(ts->again))
+		ltr_returns_again(ts);
 	if (unlikely(!ts->depth)) {
 		ltr_warn("fatal", "a traced call returned through a frame ltruss does not know");
 		ltr_syscall3(SYS_exit_group, 127, 0, 0);

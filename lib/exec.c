@@ -220,6 +220,7 @@ static int exec_path(const char *path, char *const argv[], char *const envp[],
 				 search ? "execvpe" : "execve");
 	int r;
 
+	ltr_vfork_child_leaving();
 	r = fn(path, argv, carry_env(&c, envp, exec_carries()));
 	carry_done(&c);
 	return r;
@@ -330,6 +331,7 @@ int ltr_hook_fexecve(int fd, char *const argv[], char *const envp[])
 
 	ltr_hook_note(LTR_H_FEXECVE, (uint64_t)fd, (uint64_t)argv,
 		      (uint64_t)envp);
+	ltr_vfork_child_leaving();
 	r = REAL(LTR_H_FEXECVE, fexecve_fn)(fd, argv,
 					    carry_env(&c, envp, exec_carries()));
 	carry_done(&c);
@@ -344,6 +346,7 @@ int ltr_hook_execveat(int dirfd, const char *path, char *const argv[],
 
 	ltr_hook_note(LTR_H_EXECVEAT, (uint64_t)dirfd, (uint64_t)path,
 		      (uint64_t)argv);
+	ltr_vfork_child_leaving();
 	r = REAL(LTR_H_EXECVEAT, execveat_fn)(dirfd, path, argv,
 		carry_env(&c, envp, exec_carries()), flags);
 	carry_done(&c);

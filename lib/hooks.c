@@ -7,9 +7,11 @@
  * _Exit and, with -f, the wait family (lib/process.c) tell how processes
  * end; the exec family and, with -f, posix_spawn, system and popen
  * (lib/exec.c) carry the session into the next program; the longjmp
- * family (lib/jumps.c) tells when a setjmp returns again.  la_symbind64 binds these names to the hooks, which call the real
- * function.  When the selection names one of them too, it is reported on
- * entry (it cannot be traced on return: the hook is in the way).
+ * family (lib/returns.c) tells when a setjmp returns again.  la_symbind64
+ * binds these names to the hooks, which call the real function.  When the
+ * selection names one of them too, it is reported on entry (it cannot be
+ * traced on return: the hook is in the way), or, for system and popen,
+ * traced whole through its stub.
  */
 #include "interposer.h"
 

@@ -282,8 +282,10 @@ struct ltr_frame {
 };
 
 #define LTR_JMPS 8 /* setjmp buffers remembered per thread */
+#define LTR_AGAIN_JMP 0x1u   /* a longjmp was made to a shown setjmp's buffer */
+#define LTR_AGAIN_VFORK 0x2u /* a shown vfork's child runs, or has left */
 
-/* A setjmp of a selected setjmp-family function, seen on entry (lib/jumps.c). */
+/* A shown setjmp-family call, seen on entry (lib/returns.c). */
 struct ltr_jmp {
 	uint64_t env;      /* its jmp_buf; 0: unused */
 	uint64_t t0;       /* its entry timestamp */
@@ -302,11 +304,16 @@ struct ltr_tstate {
 	uint32_t shared_slot;    /* past LTR_MAX_THREADS: counts only, atomically */
 	uint32_t flag_mask;      /* LTR_F_* this thread may use */
 	struct ltr_tstate *next; /* all thread states, for reuse and flushing */
-	struct ltr_jmp jmps[LTR_JMPS]; /* shown setjmps, for their second return */
+	/* Second returns to report (lib/returns.c). */
+	uint32_t again;          /* LTR_AGAIN_*: one is pending */
 	uint32_t jmp_next;       /* the entry of jmps[] to reuse next */
-	uint32_t jmp_pending;    /* a longjmp returns jmps[jmp_pending - 1] again */
+	uint32_t jmp_pending;    /* a longjmp returns jmps[jmp_pending] again */
+	int32_t vfork_child;     /* the pid a shown vfork returns in the parent */
 	uint64_t jmp_value;      /* with this value */
 	uint64_t jmp_tsc;        /* at this time */
+	uint64_t vfork_tsc;      /* when the vfork child left */
+	struct ltr_jmp jmps[LTR_JMPS]; /* shown setjmps, for their second return */
+	struct ltr_jmp vfork;    /* the shown vfork whose child runs */
 	struct ltr_frame frames[LTR_SHADOW_MAX];
 };
 
@@ -341,19 +348,31 @@ static inline bool ltr_forked(void)
 	return ltr_fork_guard && *ltr_fork_guard == 0 && ltr_fork_noticed();
 }
 
-/* ---- setjmp (jumps.c) -------------------------------------------------- */
+/* ---- second returns (returns.c) ---------------------------------------- */
 
-/* A shown call of setjmp-family fn (lib/jumps.c): remember its buffer env. */
+void ltr_hook_longjmp(void *env, int val);
+void ltr_hook__longjmp(void *env, int val);
+void ltr_hook_siglongjmp(void *env, int val);
+void ltr_hook_longjmp_chk(void *env, int val);
+
+/* A shown call of setjmp-family fn: remember its buffer env. */
 void ltr_setjmp_seen(struct ltr_tstate *ts, uint32_t fn, uint64_t env);
 
-/* Forget the setjmps of the thread that had ts (a new thread reuses it). */
-void ltr_setjmp_forget(struct ltr_tstate *ts);
+/* A shown call of vfork fn: its return in the parent is to be reported. */
+void ltr_vfork_seen(struct ltr_tstate *ts, uint32_t fn);
+
+/* In a vfork child about to exec or exit: the parent resumes, with our pid. */
+void ltr_vfork_child_leaving(void);
+
+/* Forget the second returns of the thread that had ts (a new thread reuses it). */
+void ltr_returns_forget(struct ltr_tstate *ts);
 
 /*
- * A longjmp was made on this thread: once the frames it skipped are
- * dropped (the next traced call or return), its setjmp returns again.
+ * A second return is pending on this thread (ts->again): report it once
+ * the thread is back at the level of the call that returns again (a
+ * longjmp's skipped frames are dropped, a vfork's parent runs again).
  */
-void ltr_setjmp_returns(struct ltr_tstate *ts);
+void ltr_returns_again(struct ltr_tstate *ts);
 
 /* ---- capture (capture.c) ----------------------------------------------- */
 

@@ -69,6 +69,7 @@ struct ltr_rule {
 #define LTR_FN_READY 0x4u      /* the entry is filled in (set last) */
 #define LTR_FN_DISABLED 0x8u   /* (console) not shown: counted, no events */
 #define LTR_FN_SETJMP 0x10u    /* the setjmp family: a longjmp returns it again */
+#define LTR_FN_VFORK 0x20u     /* vfork: returns in the child, then the parent */
 
 /*
  * One traced function of one process: what events and counters name.

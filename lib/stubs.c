@@ -204,6 +204,8 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 	flags = ltr_no_hijack || is_entry_only(name) ? LTR_FN_ENTRY_ONLY : 0;
 	if (is_setjmp(name))
 		flags |= LTR_FN_SETJMP;
+	else if (ltr_strcmp(name, "vfork") == 0)
+		flags |= LTR_FN_VFORK;
 	idx = ntargets;
 	cap = capture_find(name);
 	depth = ltr_select_depth(obj, name);

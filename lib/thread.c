@@ -114,7 +114,7 @@ struct ltr_tstate *ltr_thread_create(void)
 	if (ts) {
 		ts->depth = 0;
 		ts->busy = 0;
-		ltr_setjmp_forget(ts);
+		ltr_returns_forget(ts);
 		ltr_tls_self = ts;
 		if (!ts->shared_slot) {
 			/* Tell ltruss the slot has a new thread. */

@@ -237,3 +237,17 @@ plain_execs() {
 	[ "$(grep -c "^\[pid $parent\] +++ exited (status 127) +++" <<<"$err")" -eq 0 ]
 	grep -qx "\[pid $parent\] +++ exited (status 0) +++" <<<"$err"
 }
+
+@test "vfork's second return, in the parent, shows the child's pid" {
+	run_split ltruss -f -u 'libc:getpid,vfork' "$PROGS/procs" vfork-fail
+	[ "$status" -eq 0 ]
+	[ "$out" = "child status 127" ]
+	child=$(sed -nE 's/^\[pid ([0-9]+)\] \+\+\+ exited \(status 127\) \+\+\+$/\1/p' <<<"$err")
+	parent=$(sed -nE 's/^(\[pid [0-9]+\] )?libc:getpid\(\) = ([0-9]+)$/\2/p' <<<"$err" | head -1)
+	[ -n "$child" ] && [ -n "$parent" ] || { echo "$err"; false; }
+	grep -qx "\[pid $parent\] <... libc:vfork resumed> = $child" <<<"$err" || { echo "$err"; false; }
+	# without -f, the same line, the child untraced
+	run_split ltruss -u 'libc:getpid,vfork' "$PROGS/procs" vfork-fail
+	grep -Eqx '<\.\.\. libc:vfork resumed> = [0-9]+' <<<"$err"
+	[ "$(grep -c '+++' <<<"$err")" -eq 1 ]
+}
