@@ -25,6 +25,9 @@
  */
 #include <stdarg.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 
 #include "arch/x86_64/cpu.h"
@@ -210,6 +213,41 @@ static void *libc_real(void **cache, const char *name)
 	return *cache;
 }
 
+/*
+ * Does path name a program the loader runs in secure mode (set-user-ID
+ * or set-group-ID to another id, on a file system that honours it)?  It ignores LD_AUDIT there, so the
+ * session is not carried into it: it would only leave LTRUSS_SESSION in
+ * that program's environment.  Said once, as for the command itself.
+ */
+static bool runs_secure(const char *path)
+{
+	struct statfs fs;
+	struct stat st;
+	bool suid, sgid;
+
+	if (ltr_syscall3(SYS_stat, (long)path, (long)&st, 0) != 0 ||
+	    ltr_syscall3(SYS_statfs, (long)path, (long)&fs, 0) != 0 ||
+	    (fs.f_flags & ST_NOSUID))
+		return false;
+	suid = (st.st_mode & S_ISUID) &&
+	       st.st_uid != (uid_t)ltr_syscall3(SYS_geteuid, 0, 0, 0);
+	sgid = (st.st_mode & S_ISGID) && (st.st_mode & S_IXGRP) &&
+	       st.st_gid != (gid_t)ltr_syscall3(SYS_getegid, 0, 0, 0);
+	if (suid || sgid)
+		ltr_warn("not tracing a set-user-ID or set-group-ID program",
+			 path);
+	return suid || sgid;
+}
+
+/* Has path a '/' (a search for it by execvp looks nowhere else)? */
+static bool has_slash(const char *path)
+{
+	for (; path && *path; path++)
+		if (*path == '/')
+			return true;
+	return false;
+}
+
 /* execve(path, argv, envp), or execvpe when search, with environment c. */
 static int exec_path(const char *path, char *const argv[], char *const envp[],
 		     bool search)
@@ -221,7 +259,9 @@ static int exec_path(const char *path, char *const argv[], char *const envp[],
 	int r;
 
 	ltr_vfork_child_leaving();
-	r = fn(path, argv, carry_env(&c, envp, exec_carries()));
+	r = fn(path, argv, carry_env(&c, envp, exec_carries() &&
+				     !((!search || has_slash(path)) &&
+				       runs_secure(path))));
 	carry_done(&c);
 	return r;
 }

@@ -251,3 +251,13 @@ plain_execs() {
 	grep -Eqx '<\.\.\. libc:vfork resumed> = [0-9]+' <<<"$err"
 	[ "$(grep -c '+++' <<<"$err")" -eq 1 ]
 }
+
+@test "an exec'd set-group-ID program runs untraced, and ltruss says so once" {
+	prog=/usr/bin/chage
+	[ -g "$prog" ] || skip "$prog is not set-group-ID here"
+	plain_status=0
+	sh -c "exec $prog -l root" >/dev/null 2>&1 || plain_status=$?
+	run_split ltruss -u 'libc:getsid' sh -c "exec $prog -l root"
+	[ "$status" -eq "$plain_status" ]
+	[ "$(grep -c '^ltruss: not tracing a set-user-ID or set-group-ID program: /usr/bin/chage$' <<<"$err")" -eq 1 ]
+}
