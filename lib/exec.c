@@ -13,7 +13,8 @@
  * and environ are never changed, so a failing exec leaves the process as
  * it was.  The copy lives on the caller's stack (also right in a vfork
  * child, which runs on its parent's stack until it execs); a list too big
- * for that gets a mapping, unmapped when the exec fails.
+ * for that (over a thousand entries) gets a mapping, unmapped when the
+ * exec fails, and left to the parent when a vfork child's exec succeeds.
  *
  * An exec replaces the program of the same process: it is carried with
  * or without -f (as strace and truss do).  A child that is not followed
@@ -58,6 +59,8 @@ typedef int (*system_fn)(const char *);
 typedef void *(*popen_fn)(const char *, const char *);
 
 #define REAL(h, type) ((type)ltr_hook_real[h])
+
+extern char **environ;
 
 void ltr_exec_remember(const char *session, const char *audit)
 {
@@ -195,14 +198,17 @@ static char **carry_env(struct carry *c, char *const *envp, bool carries)
 	return c->env;
 }
 
-/* The program's environ (its libc's, or the program's copy of it). */
+/*
+ * The program's environ (its libc's, or the program's copy of it); our
+ * own libc's, which starts as the same array, if it cannot be found.
+ */
 static char ***program_environ(void)
 {
 	static char ***env;
 
 	if (!env)
 		env = ltr_libc_data("__environ");
-	return env;
+	return env ? env : &environ;
 }
 
 /* The real function name of the program's libc (cached in *cache). */
@@ -285,9 +291,6 @@ int ltr_hook_execv(const char *path, char *const argv[])
 	char ***env = program_environ();
 
 	ltr_hook_note(LTR_H_EXECV, (uint64_t)path, (uint64_t)argv, 0);
-	if (!env)
-		return REAL(LTR_H_EXECV, int (*)(const char *, char *const[]))(
-			path, argv);
 	return exec_path(path, argv, *env, false);
 }
 
@@ -296,9 +299,6 @@ int ltr_hook_execvp(const char *file, char *const argv[])
 	char ***env = program_environ();
 
 	ltr_hook_note(LTR_H_EXECVP, (uint64_t)file, (uint64_t)argv, 0);
-	if (!env)
-		return REAL(LTR_H_EXECVP, int (*)(const char *, char *const[]))(
-			file, argv);
 	return exec_path(file, argv, *env, true);
 }
 
@@ -311,7 +311,7 @@ static int execl_args(enum ltr_hook h, const char *first, const char *arg,
 		      va_list ap, bool with_envp, bool search)
 {
 	char ***env = program_environ();
-	char *const *envp = env ? *env : NULL;
+	char *const *envp = *env;
 	size_t argc = 1, i;
 	va_list count;
 
@@ -438,7 +438,7 @@ static bool environ_carry(void)
 {
 	char ***env = program_environ();
 
-	if (!env || !spawn_carries())
+	if (!spawn_carries())
 		return false;
 	while (__atomic_exchange_n(&swap_lock, 1, __ATOMIC_ACQUIRE))
 		ltr_syscall3(SYS_sched_yield, 0, 0, 0);
