@@ -559,6 +559,36 @@ static const struct ltr_blob *varargs_blob(const struct call *c)
 	return NULL;
 }
 
+bool args_shown(const struct call *c, unsigned i)
+{
+	const struct proto *p = proto_of(c);
+	struct arg_loc locs[PROTO_MAX_ARGS];
+	const struct named_type *t;
+	const struct parg *a;
+	const char *s, *bar;
+	unsigned ngp, nxmm;
+	uint64_t v, want;
+
+	if (!p || i >= p->nargs || !(a = &p->args[i])->if_arg)
+		return true;
+	abi_locate(p, locs, &ngp, &nxmm);
+	t = config ? config_find_type(config,
+				      p->args[a->if_arg - 1].type.named)
+		   : NULL;
+	if (!t || !word_at(c, locs[a->if_arg - 1], 0, &v))
+		return true;
+	v = zero_extend(v, t->size);
+	for (s = a->if_names; *s; s = *bar ? bar + 1 : bar) {
+		bar = strchr(s, '|');
+		if (!bar)
+			bar = s + strlen(s);
+		if (config_type_value(t, s, (size_t)(bar - s), &want) &&
+		    (v & zero_extend(want, t->size)) == zero_extend(want, t->size))
+			return true;
+	}
+	return false;
+}
+
 unsigned args_count(const struct call *c)
 {
 	const struct proto *p = proto_of(c);

@@ -40,7 +40,7 @@ static void json_call_head(const char *type, const struct who *w,
 			   uint64_t tsc)
 {
 	static char value[ARG_TEXT_MAX];
-	unsigned i, n = args_count(c);
+	unsigned i, n = args_count(c), shown = 0;
 
 	fprintf(fmt.out, "{\"type\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":%llu,\"lib\":",
 		type, w->pid, w->tid,
@@ -50,7 +50,9 @@ static void json_call_head(const char *type, const struct who *w,
 	json_write_string(fmt.out, format_func(c->fn));
 	fprintf(fmt.out, ",\"depth\":%u,\"args\":[", c->depth);
 	for (i = 0; i < n; i++) {
-		if (i)
+		if (!args_shown(c, i))
+			continue;
+		if (shown++)
 			putc(',', fmt.out);
 		json_write_string(fmt.out, args_value(value, sizeof(value),
 						      w->pid, c, r, i));

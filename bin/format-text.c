@@ -140,11 +140,15 @@ static void put_args(struct line *l, const struct who *w, const struct call *c,
 		     const struct result *r, unsigned from, unsigned to)
 {
 	unsigned i;
+	bool first = true;
 
 	/* Each value is written in place, at the end of the line. */
 	for (i = from; i < to; i++) {
-		if (i > from)
+		if (!args_shown(c, i))
+			continue;
+		if (!first)
 			put_lit(l, ", ");
+		first = false;
 		if (sizeof(l->buf) - l->len < 2)
 			break;
 		l->len += strlen(args_value(l->buf + l->len,

@@ -48,6 +48,7 @@ enum annotation {
 	AN_OUT,
 	AN_OUT_RET,
 	AN_OUT_ARG,
+	AN_IF,
 	AN_FORMAT
 };
 

@@ -63,6 +63,8 @@ struct parg {
 	enum out_mode out;
 	unsigned out_arg;    /* OUT_ARG: 1-based parameter number of the length */
 	bool format;         /* [format]: the printf format of the varargs */
+	unsigned if_arg;     /* [if:argN:NAMES]: shown only when parameter N */
+	char *if_names;      /* (1-based) has one of NAMES ("A|B", malloc'd) */
 	unsigned col;        /* 1-based column in the declaration where it starts */
 };
 

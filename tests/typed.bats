@@ -89,16 +89,17 @@ mmap.mmap(-1, 4096, prot=0)'
 	grep -Eqx 'libc:mmap(64)?\(NULL, 4096, PROT_NONE, MAP_SHARED\|MAP_ANONYMOUS, -1, 0\) = 0x[0-9a-f]+' <<<"$err"
 }
 
-@test "file modes print in octal: umask, mkdir, chmod, fchmod" {
+@test "file modes print in octal: umask, mkdir, chmod, fchmod, open with O_CREAT" {
 	script='import os
 old = os.umask(0o22)
 os.mkdir("d", 0o755)
 os.chmod("d", 0o700)
 fd = os.open("f", os.O_WRONLY | os.O_CREAT, 0o640)
+os.close(os.open("/", os.O_RDONLY))
 os.fchmod(fd, 0o4711)
 os.umask(old)
 print(oct(os.stat("d").st_mode & 0o7777), oct(os.stat("f").st_mode & 0o7777))'
-	run_split ltruss -u 'libc:umask,mkdir,chmod,fchmod' /usr/bin/python3 -c "$script"
+	run_split ltruss -u 'libc:umask,mkdir,chmod,fchmod,open*' /usr/bin/python3 -c "$script"
 	[ "$status" -eq 0 ]
 	[ "$out" = "0o700 0o4711" ]
 	grep -Eqx 'libc:umask\(022\) = 0[0-7]+' <<<"$err"
@@ -106,6 +107,9 @@ print(oct(os.stat("d").st_mode & 0o7777), oct(os.stat("f").st_mode & 0o7777))'
 	grep -qxF 'libc:chmod("d", 0700) = 0' <<<"$err"
 	grep -Eqx 'libc:fchmod\([0-9]+, 04711\) = 0' <<<"$err"
 	grep -Eqx 'libc:umask\([0-7]+\) = 022' <<<"$err"
+	# open's mode, only when the flags make the call use it
+	grep -Eqx 'libc:open(64)?\("f", O_WRONLY\|O_CREAT\|O_CLOEXEC, 0640\) = [0-9]+' <<<"$err"
+	grep -Eqx 'libc:open(64)?\("/", O_RDONLY\|O_CLOEXEC\) = [0-9]+' <<<"$err"
 }
 
 @test "ls -ld: statx with its flags and mask by name, and errno when it fails; -c counts the error" {
