@@ -206,7 +206,7 @@ static bool parse_param(struct parser *p, enum context ctx)
 	struct spec sp;
 
 	if (!parse_param_annotations(p, ctx, &arg, &annot_col))
-		return false;
+		goto drop;
 	if (!proto_specifiers(p, &sp) || !parse_declarator(p, ctx, &dcl) ||
 	    !proto_skip_ignored(p) || ctx == CTX_NESTED)
 		goto drop;
