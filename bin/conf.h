@@ -115,6 +115,10 @@ const struct proto *config_find_proto(const struct config *cfg,
 const struct named_type *config_find_type(const struct config *cfg,
 					  const char *name);
 
+/* The value of the name (len bytes) of type t, an enum or a flag; false if none. */
+bool config_type_value(const struct named_type *t, const char *name,
+		       size_t len, uint64_t *value);
+
 /* Free everything. */
 void config_free(struct config *cfg);
 

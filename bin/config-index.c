@@ -124,6 +124,49 @@ static void check_type(const struct config *cfg, const struct proto *p,
 			 t->named, p->name);
 }
 
+/* The value of the name (an enum or a flag) of type t, or false. */
+bool config_type_value(const struct named_type *t, const char *name,
+		       size_t len, uint64_t *value)
+{
+	size_t i;
+
+	for (i = 0; i < t->nenums + t->nflags; i++) {
+		const struct type_value *v = i < t->nenums
+						     ? &t->enums[i]
+						     : &t->flags[i - t->nenums];
+
+		if (strlen(v->name) == len && memcmp(v->name, name, len) == 0) {
+			*value = v->value;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Die unless each name of argument a's [if:argN:NAMES] is a value of N's type. */
+static void check_if(const struct config *cfg, const struct proto *p,
+		     const struct parg *a)
+{
+	const struct named_type *t;
+	const char *s, *bar;
+	uint64_t v;
+
+	if (!a->if_arg)
+		return;
+	t = config_find_type(cfg, p->args[a->if_arg - 1].type.named);
+	for (s = a->if_names; t && *s; s = *bar ? bar + 1 : bar) {
+		bar = strchr(s, '|');
+		if (!bar)
+			bar = s + strlen(s);
+		if (!config_type_value(t, s, (size_t)(bar - s), &v))
+			error_at_and_die(p->file ? p->file : "?", p->line,
+					 p->col + (a->col ? a->col - 1 : 0),
+					 "'%.*s' in [if:arg%u:...] of %s is not a value of type '%s'; name one of its values",
+					 (int)(bar - s), s, a->if_arg, p->name,
+					 t->name);
+	}
+}
+
 void config_check(struct config *cfg)
 {
 	size_t i, a;
@@ -141,8 +184,10 @@ void config_check(struct config *cfg)
 		const struct proto *p = &cfg->protos[i];
 
 		check_type(cfg, p, &p->ret, p->ret_col);
-		for (a = 0; a < p->nargs; a++)
+		for (a = 0; a < p->nargs; a++) {
 			check_type(cfg, p, &p->args[a].type, p->args[a].col);
+			check_if(cfg, p, &p->args[a]);
+		}
 	}
 }
 

@@ -144,7 +144,9 @@ static char *copy(const char *s, size_t n)
 /*
  * Parse one line of trace output into d; false for lines that name no
  * file (the vDSO).  The forms: "NAME => PATH (0xADDR)", "NAME => not
- * found" and "PATH (0xADDR)".
+ * found" and "PATH (0xADDR)", where PATH is the DT_NEEDED entry itself
+ * when that has a '/' ("./libmain.so", relative to the current directory
+ * as the loader takes it).
  */
 static bool parse_line(const char *line, struct dep *d)
 {
@@ -166,9 +168,11 @@ static bool parse_line(const char *line, struct dep *d)
 					   : strlen(path));
 		return true;
 	}
-	if (*line != '/')
-		return false;
 	d->path = copy(line, paren ? (size_t)(paren - line) : strlen(line));
+	if (!strchr(d->path, '/')) {
+		free(d->path);
+		return false;
+	}
 	d->name = copy(d->path, strlen(d->path));
 	return true;
 }

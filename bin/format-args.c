@@ -160,6 +160,22 @@ static void put_hex(struct out *o, uint64_t v)
 	while ((v >>= 4) != 0);
 }
 
+/* Append v in octal as file modes are written: 0755, 022, 000. */
+static void put_octal(struct out *o, uint64_t v)
+{
+	char tmp[24];
+	size_t n = sizeof(tmp);
+
+	do
+		tmp[--n] = (char)('0' + (v & 7));
+	while ((v >>= 3) != 0);
+	while (sizeof(tmp) - n < 3)
+		tmp[--n] = '0';
+	if (tmp[n] != '0')
+		tmp[--n] = '0';
+	put_bytes(o, tmp + n, sizeof(tmp) - n);
+}
+
 /* A pointer: NULL, or hex. */
 static void put_pointer(struct out *o, uint64_t v)
 {
@@ -428,7 +444,10 @@ static void put_scalar(struct out *o, const struct ptype *t, uint64_t v,
 		put_signed(o, sign_extend(v, t->size));
 		break;
 	case CT_UINT:
-		put_decimal(o, zero_extend(v, t->size), false);
+		if (t->octal)
+			put_octal(o, zero_extend(v, t->size));
+		else
+			put_decimal(o, zero_extend(v, t->size), false);
 		break;
 	case CT_BOOL:
 		put_text(o, v & 0xff ? "true" : "false");
@@ -629,6 +648,36 @@ static const struct ltr_blob *varargs_blob(const struct call *c)
 		off += size;
 	}
 	return NULL;
+}
+
+bool args_shown(const struct call *c, unsigned i)
+{
+	const struct proto *p = proto_of(c);
+	struct arg_loc locs[PROTO_MAX_ARGS];
+	const struct named_type *t;
+	const struct parg *a;
+	const char *s, *bar;
+	unsigned ngp, nxmm;
+	uint64_t v, want;
+
+	if (!p || i >= p->nargs || !(a = &p->args[i])->if_arg)
+		return true;
+	abi_locate(p, locs, &ngp, &nxmm);
+	t = config ? config_find_type(config,
+				      p->args[a->if_arg - 1].type.named)
+		   : NULL;
+	if (!t || !word_at(c, locs[a->if_arg - 1], 0, &v))
+		return true;
+	v = zero_extend(v, t->size);
+	for (s = a->if_names; *s; s = *bar ? bar + 1 : bar) {
+		bar = strchr(s, '|');
+		if (!bar)
+			bar = s + strlen(s);
+		if (config_type_value(t, s, (size_t)(bar - s), &want) &&
+		    (v & zero_extend(want, t->size)) == zero_extend(want, t->size))
+			return true;
+	}
+	return false;
 }
 
 unsigned args_count(const struct call *c)

@@ -30,6 +30,13 @@ unsigned args_count(const struct call *c);
 unsigned args_count_at_entry(const struct call *c);
 
 /*
+ * Is argument i of c shown?  Not when its prototype gives it a condition
+ * ([if:argN:NAMES]) that the call's parameter N does not meet: open's mode
+ * without O_CREAT or O_TMPFILE.
+ */
+bool args_shown(const struct call *c, unsigned i);
+
+/*
  * Value i of call c into buf, NUL-terminated; returns its length.  r is its
  * return (output arguments), or NULL.
  */

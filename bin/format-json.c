@@ -231,7 +231,7 @@ static void json_call_head(const char *type, const struct who *w,
 			   uint64_t tsc)
 {
 	static char value[ARG_TEXT_MAX];
-	unsigned i, n = args_count(c);
+	unsigned i, n = args_count(c), shown = 0;
 	const char *names;
 	size_t len;
 
@@ -252,7 +252,9 @@ static void json_call_head(const char *type, const struct who *w,
 	obj_dec(c->depth, false);
 	obj_lit(",\"args\":[");
 	for (i = 0; i < n; i++) {
-		if (i)
+		if (!args_shown(c, i))
+			continue;
+		if (shown++)
 			obj_lit(",");
 		args_value(value, sizeof(value), w->pid, c, r, i);
 		obj_string(value);

@@ -167,11 +167,15 @@ static void put_args(struct line *l, const struct who *w, const struct call *c,
 		     const struct result *r, unsigned from, unsigned to)
 {
 	unsigned i;
+	bool first = true;
 
 	/* Each value is written in place, at the end of the line. */
 	for (i = from; i < to; i++) {
-		if (i > from)
+		if (!args_shown(c, i))
+			continue;
+		if (!first)
 			put_lit(l, ", ");
+		first = false;
 		if (sizeof(l->buf) - l->len < 2)
 			break;
 		l->len += args_value(l->buf + l->len, sizeof(l->buf) - l->len,
@@ -305,7 +309,11 @@ static void text_close(const struct who *w, const struct call *c,
 
 	line_start(&l, w->tid, r->ts_exit, c->depth);
 	put_str(&l, "} ");
-	put_name(&l, c);
+	/* Output arguments are known only now: the closing line has them all. */
+	if (args_count_at_entry(c) < args_count(c))
+		put_call(&l, w, c, r);
+	else
+		put_name(&l, c);
 	put_result(&l, w, c, r);
 	line_write(&l, true);
 }

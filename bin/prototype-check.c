@@ -136,7 +136,7 @@ static void buffers_out(struct proto *pr, unsigned outs)
 	}
 }
 
-/* Checks that need the whole declaration: [out], [format]. */
+/* Checks that need the whole declaration: [out], [format], [if]. */
 bool proto_check_params(struct parser *p)
 {
 	const struct proto *pr = p->proto;
@@ -158,6 +158,14 @@ bool proto_check_params(struct parser *p)
 				    "[format] belongs on the last parameter "
 				    "before '...'");
 		}
+		if (a->if_arg &&
+		    (a->if_arg > pr->nargs || a->if_arg == i + 1 ||
+		     pr->args[a->if_arg - 1].type.kind != CT_NAMED))
+			return proto_failf(
+			    p, pos,
+			    "[if:arg%u:...] needs another parameter of a "
+			    "named flags or enum type",
+			    a->if_arg);
 		if (a->out == OUT_NONE)
 			continue;
 		if (++outs > LTR_MAX_OUT)

@@ -18,6 +18,7 @@ enum base_kind {
 	BK_VOID,
 	BK_INT,	  /* signed integer of size bytes */
 	BK_UINT,  /* unsigned integer of size bytes */
+	BK_OCTAL, /* unsigned integer printed in octal (mode_t) */
 	BK_CHAR,  /* plain char */
 	BK_SCHAR, /* signed char: an integer, but its pointers are strings */
 	BK_TEXT,  /* unsigned char whose pointers are strings (xmlChar) */
@@ -47,6 +48,7 @@ enum annotation {
 	AN_OUT,
 	AN_OUT_RET,
 	AN_OUT_ARG,
+	AN_IF,
 	AN_FORMAT
 };
 

@@ -228,7 +228,8 @@ static void base_value(const struct spec *sp, struct ptype *t)
 {
 	static const enum ctype kinds[] = {
 	    [BK_VOID] = CT_VOID,       [BK_INT] = CT_INT,
-	    [BK_UINT] = CT_UINT,       [BK_CHAR] = CT_CHAR,
+	    [BK_UINT] = CT_UINT,       [BK_OCTAL] = CT_UINT,
+	    [BK_CHAR] = CT_CHAR,
 	    [BK_SCHAR] = CT_INT,       [BK_TEXT] = CT_UINT,
 	    [BK_BOOL] = CT_BOOL,       [BK_FLOAT] = CT_FLOAT,
 	    [BK_DOUBLE] = CT_DOUBLE,   [BK_LDOUBLE] = CT_LDOUBLE,
@@ -242,6 +243,7 @@ static void base_value(const struct spec *sp, struct ptype *t)
 	memset(t, 0, sizeof(*t));
 	t->kind = kinds[sp->base];
 	t->size = (uint8_t)sp->size;
+	t->octal = sp->base == BK_OCTAL;
 	if (t->kind == CT_POINTER)
 		t->target = CT_VOID;
 }

@@ -22,6 +22,7 @@
  *   params      := 'void' | param (',' param)* [',' '...'] | <empty>
  *   param       := annotation* specifiers declarator attribute*
  *   annotation  := '[out]' | '[out:ret]' | '[out:argN]' | '[format]'
+ *                | '[if:argN:NAME|NAME...]'
  *
  * A declarator is read into the list of derivations that lead from its
  * name to the base type ("f is a function returning a pointer to int" is
@@ -56,9 +57,59 @@ static bool derivation_add(struct parser *p, struct declarator *dcl,
 	return true;
 }
 
+/*
+ * Read the N of "out:argN" or "if:argN:NAMES" at text (len bytes, its
+ * prefix plen bytes long) into *arg; *rest is what follows N.
+ */
+static bool annotation_argno(struct parser *p, const char *text, size_t len,
+			     size_t plen, unsigned *arg, const char **rest)
+{
+	char *digits_end;
+	unsigned long n;
+
+	if (text[plen] < '0' || text[plen] > '9')
+		return proto_failf(p, p->t.start, "[%.*sN] needs a parameter number",
+				   (int)plen, text);
+	n = strtoul(text + plen, &digits_end, 10);
+	if (digits_end > text + len || n == 0 || n > PROTO_MAX_ARGS)
+		return proto_failf(p, p->t.start,
+				   "[%.*sN] needs a parameter number from 1 to %d",
+				   (int)plen, text, PROTO_MAX_ARGS);
+	*arg = (unsigned)n;
+	*rest = digits_end;
+	return true;
+}
+
+/*
+ * "if:argN:NAME|NAME...": the names, which must be identifiers, into
+ * *names (malloc'd).
+ */
+static bool annotation_if(struct parser *p, const char *text, size_t len,
+			  unsigned *arg, char **names)
+{
+	const char *rest, *end = text + len, *s;
+
+	if (!annotation_argno(p, text, len, 6, arg, &rest))
+		return false;
+	if (rest >= end || *rest != ':' || rest + 1 == end)
+		return proto_fail(p, p->t.start,
+				  "[if:argN:NAMES] needs the names of values, "
+				  "separated by '|'");
+	for (s = ++rest; s < end; s++)
+		if (!(*s == '|' || *s == '_' || (*s >= '0' && *s <= '9') ||
+		      (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
+			return proto_fail(p, p->t.start,
+					  "[if:argN:NAMES] needs the names of "
+					  "values, separated by '|'");
+	*names = strndup(rest, (size_t)(end - rest));
+	if (!*names)
+		return proto_fail(p, p->t.start, "out of memory");
+	return true;
+}
+
 /* Read an annotation; the current token is its '['. */
 static bool parse_annotation(struct parser *p, enum annotation *an,
-			     unsigned *arg)
+			     unsigned *arg, char **names)
 {
 	const char *text = p->s + p->t.start + 1;
 	const char *end = strchr(text, ']');
@@ -78,23 +129,27 @@ static bool parse_annotation(struct parser *p, enum annotation *an,
 			break;
 		}
 	}
-	if (i == sizeof(annotations) / sizeof(*annotations)) {
-		char *digits_end;
-		unsigned long n;
+	if (i < sizeof(annotations) / sizeof(*annotations)) {
+		/* found */
+	} else if (len > 6 && memcmp(text, "if:arg", 6) == 0) {
+		if (!annotation_if(p, text, len, arg, names))
+			return false;
+		*an = AN_IF;
+	} else if (len > 7 && memcmp(text, "out:arg", 7) == 0 &&
+		   text[7] >= '0' && text[7] <= '9') {
+		const char *rest;
 
-		if (len <= 7 || memcmp(text, "out:arg", 7) != 0 ||
-		    text[7] < '0' || text[7] > '9')
-			return proto_failf(p, p->t.start,
-					   "unknown annotation [%.*s]",
-					   (int)(len > 40 ? 40 : len), text);
-		n = strtoul(text + 7, &digits_end, 10);
-		if (digits_end != text + len || n == 0 || n > PROTO_MAX_ARGS)
+		if (!annotation_argno(p, text, len, 7, arg, &rest))
+			return false;
+		if (rest != text + len)
 			return proto_failf(
 			    p, p->t.start,
 			    "[out:argN] needs a parameter number from 1 to %d",
 			    PROTO_MAX_ARGS);
 		*an = AN_OUT_ARG;
-		*arg = (unsigned)n;
+	} else {
+		return proto_failf(p, p->t.start, "unknown annotation [%.*s]",
+				   (int)(len > 40 ? 40 : len), text);
 	}
 	p->next = (size_t)(end - p->s) + 1;
 	proto_lex_next(p);
@@ -107,23 +162,29 @@ static bool parse_param_annotations(struct parser *p, enum context ctx,
 {
 	enum annotation an;
 	unsigned n = 0;
+	char *names = NULL;
 	size_t pos;
 
 	while (proto_tok_punct(p, '[')) {
 		pos = p->t.start;
-		if (!parse_annotation(p, &an, &n))
+		if (!parse_annotation(p, &an, &n, &names))
 			return false;
-		if (ctx != CTX_PARAM)
-			return proto_fail(p, pos,
-					  "annotations belong on the "
-					  "function's own parameters");
-		if (an < AN_OUT)
+		if (ctx != CTX_PARAM || an < AN_OUT ||
+		    arg->out != OUT_NONE || arg->format || arg->if_arg) {
+			free(names);
 			return proto_fail(
 			    p, pos,
-			    "error annotations belong before the return type");
-		if (arg->out != OUT_NONE || arg->format)
-			return proto_fail(p, pos,
-					  "a parameter takes one annotation");
+			    ctx != CTX_PARAM ? "annotations belong on the "
+					       "function's own parameters"
+			    : an < AN_OUT ? "error annotations belong before "
+					    "the return type"
+					  : "a parameter takes one annotation");
+		}
+		if (an == AN_IF) {
+			arg->if_arg = n;
+			arg->if_names = names;
+			names = NULL;
+		}
 		arg->format = an == AN_FORMAT;
 		arg->out = an == AN_OUT	      ? OUT_PLAIN
 			   : an == AN_OUT_RET ? OUT_RET
@@ -145,25 +206,29 @@ static bool parse_param(struct parser *p, enum context ctx)
 	struct spec sp;
 
 	if (!parse_param_annotations(p, ctx, &arg, &annot_col))
-		return false;
+		goto drop;
 	if (!proto_specifiers(p, &sp) || !parse_declarator(p, ctx, &dcl) ||
-	    !proto_skip_ignored(p))
-		return false;
-	if (ctx == CTX_NESTED)
-		return true;
-	if (pr->nargs == PROTO_MAX_ARGS)
-		return proto_failf(p, arg.col - 1,
-				   "too many parameters (at most %d)",
-				   PROTO_MAX_ARGS);
+	    !proto_skip_ignored(p) || ctx == CTX_NESTED)
+		goto drop;
+	if (pr->nargs == PROTO_MAX_ARGS) {
+		proto_failf(p, arg.col - 1, "too many parameters (at most %d)",
+			    PROTO_MAX_ARGS);
+		goto drop;
+	}
 	if (!proto_type(p, &sp, &dcl, 0, true, &arg.type))
-		return false;
+		goto drop;
 	if (dcl.named && !(arg.name = strndup(p->s + dcl.name, dcl.name_len))) {
 		free(arg.type.named);
-		return proto_fail(p, arg.col - 1, "out of memory");
+		proto_fail(p, arg.col - 1, "out of memory");
+		goto drop;
 	}
 	p->annot_col[pr->nargs] = annot_col;
 	pr->args[pr->nargs++] = arg;
 	return true;
+drop:
+	/* Not kept (a nested type's parameter, or an error). */
+	free(arg.if_names);
+	return ctx == CTX_NESTED && !p->err;
 }
 
 /* A parameter list; the current token is its '('. */
@@ -320,13 +385,15 @@ static bool parse_fn_annotations(struct parser *p, enum annotation *an,
 				 size_t *pos, bool *seen)
 {
 	enum annotation a;
+	char *names = NULL;
 	unsigned n;
 
 	while (proto_tok_punct(p, '[')) {
 		size_t at = p->t.start;
 
-		if (!parse_annotation(p, &a, &n))
+		if (!parse_annotation(p, &a, &n, &names))
 			return false;
+		free(names);
 		if (a >= AN_OUT)
 			return proto_fail(
 			    p, at,
@@ -402,6 +469,7 @@ static bool keep_params(struct parser *p)
 	for (i = 0; i < pr->nargs; i++) {
 		free(p->args[i].name);
 		free(p->args[i].type.named);
+		free(p->args[i].if_names);
 	}
 	pr->nargs = 0;
 	return proto_fail(p, 0, "out of memory");
@@ -448,6 +516,7 @@ void proto_free(struct proto *pr)
 	for (i = 0; i < pr->nargs; i++) {
 		free(pr->args[i].name);
 		free(pr->args[i].type.named);
+		free(pr->args[i].if_names);
 	}
 	free(pr->args);
 	pr->args = NULL;

@@ -45,6 +45,7 @@ struct ptype {
 	uint8_t target_size;
 	char *named;       /* CT_NAMED: the type's name (malloc'd) */
 	bool writable;     /* CT_STRING: char * without const, a buffer */
+	bool octal;        /* CT_UINT: printed in octal (a file mode, 0755) */
 };
 
 /* Output-argument annotations: printed on return, not on entry. */
@@ -62,6 +63,8 @@ struct parg {
 	enum out_mode out;
 	unsigned out_arg;    /* OUT_ARG: 1-based parameter number of the length */
 	bool format;         /* [format]: the printf format of the varargs */
+	unsigned if_arg;     /* [if:argN:NAMES]: shown only when parameter N */
+	char *if_names;      /* (1-based) has one of NAMES ("A|B", malloc'd) */
 	unsigned col;        /* 1-based column in the declaration where it starts */
 };
 

@@ -423,6 +423,12 @@ void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
 			t->depth++;
 			break;
 		}
+		if (ev->flags & LTR_EVF_RESUME) {
+			/* Its entry was shown (by the parent): only its end is new. */
+			t->depth++;
+			tc->state = UNFINISHED;
+			break;
+		}
 		open_parent(t);
 		t->depth++;
 		call_keep_blobs(tc);

@@ -8,10 +8,11 @@
  * that did not inherit it (exec'd by a traced process, with -f) opens the
  * same memfd as /proc/PID/fd/FD.  The inode must match, the file must be
  * our uid's and the header must say it was made for our uid with this
- * contract version.  Without -f the variables ltruss added are then removed
- * from the environment array in place (the program's libc reads the same
- * array later) and a user's own LD_AUDIT is put back, so the program and
- * its children see exactly the environment they would have had.
+ * contract version.  The variables ltruss added are then removed from the
+ * environment array in place (the program's libc reads the same array
+ * later) and a user's own LD_AUDIT is put back, so the program and its
+ * children see exactly the environment they would have had; an exec, and
+ * with -f a spawn, carries them again into the next program (lib/exec.c).
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -305,7 +306,7 @@ void ltr_attach(void)
 {
 	struct ltr_session *s;
 	char why[256];
-	char **e;
+	char **e, **audit;
 	int fd;
 
 	e = env_find(LTR_ENV_SESSION);
@@ -323,8 +324,10 @@ void ltr_attach(void)
 		env_restore();
 		return;
 	}
-	if (!(s->flags & LTR_F_FOLLOW))
-		env_restore();
+	/* What an exec must carry into the next program (lib/exec.c). */
+	audit = env_find("LD_AUDIT");
+	ltr_exec_remember(*e, audit ? *audit + sizeof("LD_AUDIT") : NULL);
+	env_restore();
 	ltr_flags = s->flags;
 	ltr_ring_size = s->ring_size;
 	ltr_session = s;

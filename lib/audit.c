@@ -130,6 +130,31 @@ void la_preinit(uintptr_t *cookie)
 	started = true;
 }
 
+/*
+ * Before the program starts, the loader looks up libc's malloc family in
+ * the program's scope for its own use, once each, and reports that as a
+ * dlsym made by the program: those are not the program's calls.  Any
+ * other dlsym before la_preinit (which comes after the program's own
+ * constructors) is the program's, from .preinit_array or a constructor.
+ */
+static bool loader_lookup(const char *name)
+{
+	static const char *const names[] = { "calloc", "free", "malloc",
+					     "realloc" };
+	static unsigned seen;
+	unsigned i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (ltr_strcmp(name, names[i]) != 0)
+			continue;
+		if (seen & (1u << i))
+			return false;
+		seen |= 1u << i;
+		return true;
+	}
+	return false;
+}
+
 uintptr_t la_symbind64(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook,
 		       uintptr_t *defcook, unsigned int *flags,
 		       const char *symname)
@@ -159,12 +184,8 @@ uintptr_t la_symbind64(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook,
 		patch_all(false);
 	if (type != STT_FUNC && type != STT_GNU_IFUNC)
 		return addr;
-	/*
-	 * Before the program starts, the loader looks up libc's malloc family
-	 * in the program's scope for its own use and reports that as a dlsym
-	 * made by the program: those are not the program's calls.
-	 */
-	if (!started && (*flags & LA_SYMB_DLSYM) && (ref->flags & LTR_OBJ_MAIN))
+	if (!started && (*flags & LA_SYMB_DLSYM) &&
+	    (ref->flags & LTR_OBJ_MAIN) && loader_lookup(symname))
 		return addr;
 	selected = ltr_select_call(ref, def, symname);
 	if ((def->flags & LTR_OBJ_HOOKS) &&

@@ -233,8 +233,13 @@ static void call_seen(struct ltr_tstate *ts, uint32_t fn,
 {
 	uint64_t *calls = &ts->slot->counts[fn].calls;
 
-	if ((flags & LTR_F_TRACE) && !hidden(fn, f ? f->depth : 0, ts->depth))
+	if ((flags & LTR_F_TRACE) && !hidden(fn, f ? f->depth : 0, ts->depth)) {
 		ltr_event_call(ts, fn, f ? f->cap : NULL, regs, ltr_now());
+		if (f && (f->flags & LTR_FN_SETJMP))
+			ltr_setjmp_seen(ts, fn, regs->rdi);
+		else if (f && (f->flags & LTR_FN_VFORK))
+			ltr_vfork_seen(ts, fn);
+	}
 	if (!(flags & LTR_F_COUNT))
 		return;
 	if (unlikely(ts->shared_slot))
@@ -298,6 +303,8 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	/* A slot holding the trampoline is a tail call, not a dead frame. */
 	ltr_frames_drop_dead(ts, (uintptr_t)&regs->ret,
 			     regs->ret != (uint64_t)ltr_return_tramp);
+	if (unlikely(ts->again))
+		ltr_returns_again(ts);
 	if (unlikely((f->flags & LTR_FN_ENTRY_ONLY) ||
 		     ts->depth >= ts->max_depth)) {
 		if (ts->depth >= LTR_SHADOW_MAX)
@@ -394,8 +401,11 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 	}
 	if (unlikely((uint32_t)i + 1 < ts->depth))
 		frames_skipped(ts, (uint32_t)i, (uintptr_t)slot);
+	if (unlikely(ts->again))
+		ltr_returns_again(ts);
 	fr = &ts->frames[i];
 	ret = fr->ret;
+	/* Before the frame goes: a followed child reports every call it inherited. */
 	if (unlikely(ltr_forked())) {
 		frame_remove(ts, (uint32_t)i);
 		ts->busy = busy;

@@ -216,7 +216,7 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 	if (cap && extra) {
 		event_grow(ev, ltr_args_entry(event_end(ev), extra, ts->pid,
 					      cap, regs));
-		ev->ts = ltr_rdtsc();
+		ev->ts = ltr_now();
 	}
 	commit(&ts->slot->ring, ev);
 	return ev->ts;
@@ -293,6 +293,53 @@ void ltr_event_untraced(struct ltr_tstate *ts, const char *name)
 		return;
 	ev->w[0] = ev->w[1] = 0;
 	ltr_strlcpy((char *)ev->w, name, 8 * LTR_UNTRACED_WORDS);
+	commit(&ts->slot->ring, ev);
+}
+
+/* An ENTER of fn at depth, made at t0 and shown already; false if dropped. */
+static bool event_resume(struct ltr_tstate *ts, uint32_t fn, uint32_t depth,
+			 uint64_t t0, uint64_t ret)
+{
+	struct ltr_event *ev = event_new(ts, LTR_EV_ENTER, LTR_ENTER_WORDS, fn,
+					 depth, t0, 0);
+	uint32_t w;
+
+	if (!ev)
+		return false;
+	for (w = 0; w < LTR_ENTER_WORDS; w++)
+		ev->w[w] = 0;
+	ev->w[6] = ret;
+	ev->flags = LTR_EVF_RESUME;
+	commit(&ts->slot->ring, ev);
+	return true;
+}
+
+void ltr_event_inherited(struct ltr_tstate *ts)
+{
+	uint32_t i;
+
+	for (i = 0; i < ts->depth; i++) {
+		const struct ltr_frame *fr = &ts->frames[i];
+
+		if (!(fr->flags & LTR_FR_HIDDEN) &&
+		    !event_resume(ts, fr->fn, i, fr->t0, fr->ret))
+			return;
+	}
+}
+
+void ltr_event_returns_again(struct ltr_tstate *ts, uint32_t fn,
+			     uint32_t depth, uint64_t t0, uint64_t rax,
+			     uint64_t tsc)
+{
+	struct ltr_event *ev;
+
+	if (!event_resume(ts, fn, depth, t0, 0))
+		return;
+	ev = event_new(ts, LTR_EV_EXIT, LTR_EXIT_WORDS, fn, depth, tsc, 0);
+	if (!ev)
+		return;
+	ev->w[0] = rax;
+	ev->w[1] = ev->w[2] = ev->w[3] = 0;
 	commit(&ts->slot->ring, ev);
 }
 

@@ -6,15 +6,18 @@
  * (lib/unwind.c) must put the real return addresses back before anything
  * walks the stack; clone registers the threads that share their creator's
  * TLS (lib/thread.c); _exit, _Exit and, with -f, the wait family
- * (lib/process.c) tell how processes end; the credential functions
- * (lib/creds.c) make a process leave the session, also in a forked child
- * that is not traced; prctl and syscall tell when the program enters
- * seccomp (lib/seccomp.c).  la_symbind64
- * binds these names to the hooks, which call the real function.  When the
- * selection names one of them too, it is reported on entry (it cannot be
- * traced on return: the hook is in the way).  The signal calls
- * (signal-hooks.c) need no such care: when selected, their hooks call the
- * function's stub, so they are traced in full.
+ * (lib/process.c) tell how processes end; the exec family and, with -f,
+ * posix_spawn, system and popen (lib/exec.c) carry the session into the
+ * next program; the longjmp family (lib/returns.c) tells when a setjmp
+ * returns again; the credential functions (lib/creds.c) make a process
+ * leave the session, also in a forked child that is not traced; prctl and
+ * syscall tell when the program enters seccomp (lib/seccomp.c).
+ * la_symbind64 binds these names to the hooks, which call the real
+ * function.  When the selection names one of them too, it is reported on
+ * entry (it cannot be traced on return: the hook is in the way).  Those
+ * that return normally (the signal calls of signal-hooks.c, system and
+ * popen) are traced whole instead: when selected, their hooks call the
+ * function's stub.
  */
 #include "interposer.h"
 #include "signal-hooks.h"
@@ -29,7 +32,7 @@ static const struct {
 	void *hook;
 	bool follow_only; /* only with -f */
 	bool creds;       /* a credential change: also in untraced children */
-	bool via_stub;    /* the hook calls the stub when selected */
+	bool via_stub;    /* selected, it is traced whole: the hook calls its stub */
 } hooks[LTR_H_COUNT] = {
 	[LTR_H_RAISE] = { "_Unwind_RaiseException", ltr_hook_raise, false },
 	[LTR_H_RETHROW] = { "_Unwind_Resume_or_Rethrow", ltr_hook_rethrow,
@@ -51,6 +54,25 @@ static const struct {
 	[LTR_H_WAIT3] = { "wait3", ltr_hook_wait3, true },
 	[LTR_H_WAIT4] = { "wait4", ltr_hook_wait4, true },
 	[LTR_H_WAITID] = { "waitid", ltr_hook_waitid, true },
+	[LTR_H_EXECVE] = { "execve", ltr_hook_execve, false },
+	[LTR_H_EXECV] = { "execv", ltr_hook_execv, false },
+	[LTR_H_EXECVP] = { "execvp", ltr_hook_execvp, false },
+	[LTR_H_EXECVPE] = { "execvpe", ltr_hook_execvpe, false },
+	[LTR_H_EXECL] = { "execl", ltr_hook_execl, false },
+	[LTR_H_EXECLP] = { "execlp", ltr_hook_execlp, false },
+	[LTR_H_EXECLE] = { "execle", ltr_hook_execle, false },
+	[LTR_H_FEXECVE] = { "fexecve", ltr_hook_fexecve, false },
+	[LTR_H_EXECVEAT] = { "execveat", ltr_hook_execveat, false },
+	[LTR_H_SPAWN] = { "posix_spawn", ltr_hook_posix_spawn, true },
+	[LTR_H_SPAWNP] = { "posix_spawnp", ltr_hook_posix_spawnp, true },
+	[LTR_H_SYSTEM] = { "system", ltr_hook_system, .follow_only = true,
+			   .via_stub = true },
+	[LTR_H_POPEN] = { "popen", ltr_hook_popen, .follow_only = true,
+			  .via_stub = true },
+	[LTR_H_LONGJMP] = { "longjmp", ltr_hook_longjmp, false },
+	[LTR_H__LONGJMP] = { "_longjmp", ltr_hook__longjmp, false },
+	[LTR_H_SIGLONGJMP] = { "siglongjmp", ltr_hook_siglongjmp, false },
+	[LTR_H_LONGJMP_CHK] = { "__longjmp_chk", ltr_hook_longjmp_chk, false },
 #define CREDS(h, name, fn) [h] = { name, (void *)fn, .creds = true }
 	CREDS(LTR_H_SETUID, "setuid", ltr_hook_setuid),
 	CREDS(LTR_H_SETEUID, "seteuid", ltr_hook_seteuid),
@@ -119,6 +141,25 @@ static bool maybe_hook(const char *name)
 	       ((unsigned char)name[0] % 64) & 1;
 }
 
+/*
+ * A hooked function that returns (a signal call, system, popen) is traced
+ * whole when selected: the hook calls it through its stub, which records
+ * its entry and its return.  Once one caller selects it, the hook traces it for all.
+ */
+static void bind_through_stub(size_t i, const char *name, uintptr_t real,
+			      bool selected, const struct ltr_object *def)
+{
+	uintptr_t stub = selected ? ltr_stub_for(real, name, def) : 0;
+
+	if (stub)
+		__atomic_store_n(&ltr_hook_real[i], (void *)stub,
+				 __ATOMIC_RELEASE);
+	else if (!ltr_is_stub((uintptr_t)__atomic_load_n(&ltr_hook_real[i],
+							__ATOMIC_ACQUIRE)))
+		__atomic_store_n(&ltr_hook_real[i], (void *)real,
+				 __ATOMIC_RELEASE);
+}
+
 uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 		       const struct ltr_object *def, bool forked)
 {
@@ -133,12 +174,7 @@ uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 		    (forked && !hooks[i].creds))
 			return 0;
 		if (hooks[i].via_stub) {
-			uintptr_t stub = selected ? ltr_stub_for(real, name, def)
-						  : 0;
-
-			__atomic_store_n(&ltr_hook_real[i],
-					 (void *)(stub ? stub : real),
-					 __ATOMIC_RELEASE);
+			bind_through_stub(i, name, real, selected, def);
 			return (uintptr_t)hooks[i].hook;
 		}
 		__atomic_store_n(&ltr_hook_real[i], (void *)real,

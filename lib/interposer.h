@@ -109,6 +109,9 @@ struct ltr_object *ltr_object_libc(void);
 /* The function name of the program's libc, or NULL. */
 void *ltr_libc_function(const char *name);
 
+/* The variable name of the program's libc (its copy in the program if any), or NULL. */
+void *ltr_libc_data(const char *name);
+
 /*
  * The dynamic symbol table of map: its symbols [*syms, *end) and string
  * table.  The end is where .dynstr starts, as every linker lays them out.
@@ -130,6 +133,9 @@ void ltr_process_watch_exit(void);
 
 /* Record this process's exit status. */
 void ltr_process_exiting(int status);
+
+/* Is this the traced process that registered (not a vfork or unfollowed child)? */
+bool ltr_process_is_self(void);
 
 /* ---- selection (select.c) ---------------------------------------------- */
 
@@ -153,7 +159,7 @@ struct ltr_target {
 	uint16_t flags;     /* LTR_FN_* */
 	uint16_t forgotten; /* its object was unloaded: not for new bindings */
 	uint32_t depth;     /* shown at most this deep (its rule's depth); 0 = any */
-	uint32_t reserved;
+	uint32_t name_hash; /* ltr_name_hash of the name it was bound by */
 	const struct ltr_capture *cap; /* what to copy at a call; NULL: nothing */
 };
 
@@ -191,6 +197,10 @@ enum ltr_hook {
 	LTR_H_SIGPROCMASK, LTR_H_PTHREAD_SIGMASK, LTR_H_SIGSUSPEND,
 	LTR_H_PPOLL, LTR_H_PPOLL_CHK, LTR_H_PSELECT, LTR_H_EPOLL_PWAIT,
 	LTR_H_EPOLL_PWAIT2,
+	LTR_H_EXECVE, LTR_H_EXECV, LTR_H_EXECVP, LTR_H_EXECVPE, LTR_H_EXECL,
+	LTR_H_EXECLP, LTR_H_EXECLE, LTR_H_FEXECVE, LTR_H_EXECVEAT,
+	LTR_H_SPAWN, LTR_H_SPAWNP, LTR_H_SYSTEM, LTR_H_POPEN,
+	LTR_H_LONGJMP, LTR_H__LONGJMP, LTR_H_SIGLONGJMP, LTR_H_LONGJMP_CHK,
 	LTR_H_COUNT
 };
 
@@ -240,6 +250,35 @@ long ltr_hook_initgroups(long user, long group);
 long ltr_hook_capset(long a, long b, long c);
 long ltr_hook_syscall(long nr, long a, long b, long c, long d, long e, long f);
 long ltr_hook_prctl(long option, long a2, long a3, long a4, long a5);
+int ltr_hook_execve(const char *path, char *const argv[], char *const envp[]);
+int ltr_hook_execv(const char *path, char *const argv[]);
+int ltr_hook_execvp(const char *file, char *const argv[]);
+int ltr_hook_execvpe(const char *file, char *const argv[], char *const envp[]);
+int ltr_hook_execl(const char *path, const char *arg, ...);
+int ltr_hook_execlp(const char *file, const char *arg, ...);
+int ltr_hook_execle(const char *path, const char *arg, ...);
+int ltr_hook_fexecve(int fd, char *const argv[], char *const envp[]);
+int ltr_hook_execveat(int dirfd, const char *path, char *const argv[],
+		      char *const envp[], int flags);
+int ltr_hook_posix_spawn(int *pid, const char *path, const void *fa,
+			 const void *attr, char *const argv[],
+			 char *const envp[]);
+int ltr_hook_posix_spawnp(int *pid, const char *file, const void *fa,
+			  const void *attr, char *const argv[],
+			  char *const envp[]);
+int ltr_hook_system(const char *command);
+void *ltr_hook_popen(const char *command, const char *mode);
+
+/*
+ * Keep what an exec carries into the next program (lib/exec.c): the
+ * LTRUSS_SESSION entry and the LD_AUDIT value ltruss gave (at attach).
+ */
+void ltr_exec_remember(const char *session, const char *audit);
+
+void ltr_hook_longjmp(void *env, int val);
+void ltr_hook__longjmp(void *env, int val);
+void ltr_hook_siglongjmp(void *env, int val);
+void ltr_hook_longjmp_chk(void *env, int val);
 
 /* ---- pid namespaces (pidns.c) ----------------------------------------- */
 
@@ -338,6 +377,18 @@ struct ltr_frame {
 	uint64_t out_len[LTR_MAX_OUT];
 };
 
+#define LTR_JMPS 8 /* setjmp buffers remembered per thread */
+#define LTR_AGAIN_JMP 0x1u   /* a longjmp was made to a shown setjmp's buffer */
+#define LTR_AGAIN_VFORK 0x2u /* a shown vfork's child runs, or has left */
+
+/* A shown setjmp-family call, seen on entry (lib/returns.c). */
+struct ltr_jmp {
+	uint64_t env;      /* its jmp_buf; 0: unused */
+	uint64_t t0;       /* its entry timestamp */
+	uint32_t fn;       /* index in the session's funcs[] */
+	uint32_t depth;    /* its nesting level */
+};
+
 /* The per-thread state, in memory mapped for the thread. */
 struct ltr_tstate {
 	int32_t tid;
@@ -352,6 +403,16 @@ struct ltr_tstate {
 	uint32_t shared_slot;    /* past LTR_MAX_THREADS: counts only, atomically */
 	uint32_t flag_mask;      /* LTR_F_* this thread may use */
 	struct ltr_tstate *next; /* all thread states, for reuse and flushing */
+	/* Second returns to report (lib/returns.c). */
+	uint32_t again;          /* LTR_AGAIN_*: one is pending */
+	uint32_t jmp_next;       /* the entry of jmps[] to reuse next */
+	uint32_t jmp_pending;    /* a longjmp returns jmps[jmp_pending] again */
+	int32_t vfork_child;     /* the pid a shown vfork returns in the parent */
+	uint64_t jmp_value;      /* with this value */
+	uint64_t jmp_tsc;        /* at this time */
+	uint64_t vfork_tsc;      /* when the vfork child left */
+	struct ltr_jmp jmps[LTR_JMPS]; /* shown setjmps, for their second return */
+	struct ltr_jmp vfork;    /* the shown vfork whose child runs */
 	struct ltr_frame frames[LTR_SHADOW_MAX];
 };
 
@@ -407,6 +468,32 @@ static inline bool ltr_forked(void)
 	return ltr_fork_guard && *ltr_fork_guard == 0 && ltr_fork_noticed();
 }
 
+/* ---- second returns (returns.c) ---------------------------------------- */
+
+void ltr_hook_longjmp(void *env, int val);
+void ltr_hook__longjmp(void *env, int val);
+void ltr_hook_siglongjmp(void *env, int val);
+void ltr_hook_longjmp_chk(void *env, int val);
+
+/* A shown call of setjmp-family fn: remember its buffer env. */
+void ltr_setjmp_seen(struct ltr_tstate *ts, uint32_t fn, uint64_t env);
+
+/* A shown call of vfork fn: its return in the parent is to be reported. */
+void ltr_vfork_seen(struct ltr_tstate *ts, uint32_t fn);
+
+/* In a vfork child about to exec or exit: the parent resumes, with our pid. */
+void ltr_vfork_child_leaving(void);
+
+/* Forget the second returns of the thread that had ts (a new thread reuses it). */
+void ltr_returns_forget(struct ltr_tstate *ts);
+
+/*
+ * A second return is pending on this thread (ts->again): report it once
+ * the thread is back at the level of the call that returns again (a
+ * longjmp's skipped frames are dropped, a vfork's parent runs again).
+ */
+void ltr_returns_again(struct ltr_tstate *ts);
+
 /* ---- capture (capture.c) ----------------------------------------------- */
 
 /* Called by ltr_entry_common for stub index stub: record an entry; returns the target to jump to. */
@@ -442,6 +529,18 @@ void ltr_event_call(struct ltr_tstate *ts, uint32_t fn,
 void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		    const struct ltr_retregs *regs, uint64_t tsc, bool err,
 		    int errnum, uint8_t flags);
+
+/*
+ * A forked child's calls in progress, inherited from its parent: their
+ * entries (times of the parent's), so that their returns in the child
+ * show real durations.
+ */
+void ltr_event_inherited(struct ltr_tstate *ts);
+
+/* fn, entered at t0 at depth and shown on entry, returns (again) rax at tsc. */
+void ltr_event_returns_again(struct ltr_tstate *ts, uint32_t fn,
+			     uint32_t depth, uint64_t t0, uint64_t rax,
+			     uint64_t tsc);
 
 /* The thread's slot, reused, belongs to this thread from now on. */
 void ltr_event_thread(struct ltr_tstate *ts);

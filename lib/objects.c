@@ -222,20 +222,40 @@ struct ltr_object *ltr_object_libc(void)
 	return NULL;
 }
 
-void *ltr_libc_function(const char *name)
+/* The address of the defined symbol name of type in obj, or NULL. */
+static void *object_symbol(const struct ltr_object *obj, const char *name,
+			   unsigned type)
 {
-	struct ltr_object *libc = ltr_object_libc();
 	const ElfW(Sym) *sym, *end;
 	const char *strtab;
 
-	if (!libc || !ltr_dynsym(libc->map, &sym, &end, &strtab))
+	if (!obj || !ltr_dynsym(obj->map, &sym, &end, &strtab))
 		return NULL;
 	for (; sym < end; sym++)
 		if (sym->st_shndx != SHN_UNDEF && sym->st_value &&
-		    ELF64_ST_TYPE(sym->st_info) == STT_FUNC &&
+		    ELF64_ST_TYPE(sym->st_info) == type &&
 		    ltr_strcmp(strtab + sym->st_name, name) == 0)
-			return (void *)(libc->map->l_addr + sym->st_value);
+			return (void *)(obj->map->l_addr + sym->st_value);
 	return NULL;
+}
+
+void *ltr_libc_function(const char *name)
+{
+	return object_symbol(ltr_object_libc(), name, STT_FUNC);
+}
+
+void *ltr_libc_data(const char *name)
+{
+	struct ltr_object *obj;
+	void *p;
+
+	/* A copy relocation puts the variable in the program: look there first. */
+	for (obj = __atomic_load_n(&objects, __ATOMIC_ACQUIRE); obj;
+	     obj = obj->next)
+		if ((obj->flags & LTR_OBJ_MAIN) &&
+		    (p = object_symbol(obj, name, STT_OBJECT)))
+			return p;
+	return object_symbol(ltr_object_libc(), name, STT_OBJECT);
 }
 
 uintptr_t ltr_dyn_ptr(const struct link_map *map, uintptr_t v)

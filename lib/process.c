@@ -49,10 +49,43 @@ static bool is_self(void)
 	       self->local_pid == (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 }
 
+bool ltr_process_is_self(void)
+{
+	return is_self();
+}
+
+/*
+ * A vfork child shares its parent's memory (self is the parent's) until
+ * it execs; one that exits instead, followed (-f), records its end in an
+ * entry of its own, so that its exit line carries its pid.
+ */
+static void vfork_child_exiting(int status)
+{
+	int32_t pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+	uint32_t i;
+
+	if (!self || !(ltr_flags & LTR_F_FOLLOW) || ltr_forked() ||
+	    self->pid == pid)
+		return;
+	i = __atomic_fetch_add(&ltr_session->nprocs, 1, __ATOMIC_ACQ_REL);
+	if (i >= LTR_MAX_PROCS) {
+		__atomic_store_n(&ltr_session->nprocs, LTR_MAX_PROCS,
+				 __ATOMIC_RELAXED);
+		return;
+	}
+	ltr_session->procs[i].pid = pid;
+	ltr_session->procs[i].status = status;
+	__atomic_store_n(&ltr_session->procs[i].state, LTR_PROC_EXITED,
+			 __ATOMIC_RELEASE);
+}
+
 void ltr_process_exiting(int status)
 {
-	if (!is_self())
+	ltr_vfork_child_leaving();
+	if (!is_self()) {
+		vfork_child_exiting(status);
 		return;
+	}
 	self->status = status;
 	__atomic_store_n(&self->state, LTR_PROC_EXITED, __ATOMIC_RELEASE);
 }

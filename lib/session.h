@@ -68,6 +68,8 @@ struct ltr_rule {
 #define LTR_FN_ENTRY_ONLY 0x1u /* never hijack the return (dlopen, vfork...) */
 #define LTR_FN_READY 0x4u      /* the entry is filled in (set last) */
 #define LTR_FN_DISABLED 0x8u   /* (console) not shown: counted, no events */
+#define LTR_FN_SETJMP 0x10u    /* the setjmp family: a longjmp returns it again */
+#define LTR_FN_VFORK 0x20u     /* vfork: returns in the child, then the parent */
 
 /*
  * One traced function of one process: what events and counters name.
@@ -195,6 +197,9 @@ enum ltr_end {
 
 /* Event flags of ENTER, CALL and EXIT. */
 #define LTR_EVF_ERROR 0x1u /* EXIT: the return is an error; w[3] is errno */
+#define LTR_EVF_RESUME 0x2u /* ENTER: a call whose entry was shown already
+			     * (inherited by a forked child, or a setjmp
+			     * returning again): only its end is printed */
 /*
  * EXIT, UNWOUND (or'ed with the LTR_END_* reason): the call was not the
  * innermost one of its thread.  The calls entered after it are suspended

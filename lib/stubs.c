@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * stubs.c: one stub per traced target address.
+ * stubs.c: one stub per traced target address and name.
  *
  * Stub i (lib/arch/x86_64/trampoline.S) carries index i into the common
  * entry; targets[i] says where the real function is and which entry of the
@@ -9,9 +9,12 @@
  * addresses must never share it.  The session's funcs[] is shared and only
  * appended to, each entry claimed with an atomic add.
  *
- * Keying stubs by target address keeps function-pointer identity stable:
- * every binding and every patched slot for one function gets the same stub,
- * so &f == dlsym(h, "f") still holds in the program.  Lookups take no lock
+ * Keying stubs by target address and name keeps function-pointer identity
+ * stable: every binding and every patched slot for one function gets the
+ * same stub, so &f == dlsym(h, "f") still holds in the program.  The name
+ * is part of the key because aliases (getwc and fgetwc, wcstoll and
+ * wcstol) share an address: each call is reported under the name its
+ * caller bound.  The price: &getwc != &fgetwc in a traced program.  Lookups take no lock
  * (the index is only appended to, and published with release stores), so a
  * signal handler that triggers a binding cannot deadlock; allocations take
  * a spinlock, and a thread that re-enters while holding it (a signal
@@ -77,11 +80,24 @@ void ltr_stubs_after_fork(void)
 	holding_lock = 0;
 }
 
-/* The hash bucket for addr. */
-static uint32_t hash_of(uintptr_t addr)
+/* The hash bucket for addr bound by a name of hash name_hash. */
+static uint32_t hash_of(uintptr_t addr, uint32_t name_hash)
 {
-	return (uint32_t)((addr * 0x9e3779b97f4a7c15ull) >> 40) &
+	return (uint32_t)(((addr ^ name_hash) * 0x9e3779b97f4a7c15ull) >> 40) &
 	       (HASH_SIZE - 1);
+}
+
+/* Was target t bound by name (of hash name_hash)? */
+static bool target_named(const struct ltr_target *t, const char *name,
+			 uint32_t name_hash)
+{
+	uint32_t off;
+
+	if (t->name_hash != name_hash || t->fn >= LTR_MAX_FUNCS)
+		return false;
+	off = ltr_session->funcs[t->fn].name;
+	return off < LTR_STRINGS_SIZE &&
+	       ltr_strcmp(ltr_session->strings + off, name) == 0;
 }
 
 /* Is name one of the entry-only functions? */
@@ -95,21 +111,32 @@ static bool is_entry_only(const char *name)
 	return false;
 }
 
+/* Is name of the setjmp family (a longjmp makes it return again)? */
+static bool is_setjmp(const char *name)
+{
+	return ltr_strcmp(name, "setjmp") == 0 ||
+	       ltr_strcmp(name, "_setjmp") == 0 ||
+	       ltr_strcmp(name, "sigsetjmp") == 0 ||
+	       ltr_strcmp(name, "__sigsetjmp") == 0;
+}
+
 bool ltr_is_stub(uintptr_t addr)
 {
 	return addr >= (uintptr_t)ltr_stubs && addr < (uintptr_t)ltr_stubs_end;
 }
 
-/* The stub of addr if it has one (a lock-free lookup), else 0. */
-static uintptr_t stub_find(uintptr_t addr)
+/* The stub of addr bound as name if it has one (a lock-free lookup), else 0. */
+static uintptr_t stub_find(uintptr_t addr, const char *name,
+			   uint32_t name_hash)
 {
 	uint32_t h, idx;
 
-	for (h = hash_of(addr);
+	for (h = hash_of(addr, name_hash);
 	     (idx = __atomic_load_n(&hash_index[h], __ATOMIC_ACQUIRE)) != 0;
 	     h = (h + 1) & (HASH_SIZE - 1))
 		if (ltr_targets[idx - 1].addr == addr &&
-		    !ltr_targets[idx - 1].forgotten)
+		    !ltr_targets[idx - 1].forgotten &&
+		    target_named(&ltr_targets[idx - 1], name, name_hash))
 			return (uintptr_t)ltr_stubs + STUB_SIZE * (idx - 1);
 	return 0;
 }
@@ -158,6 +185,7 @@ static int64_t func_new(const char *name, const struct ltr_object *obj,
 uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 		       const struct ltr_object *obj)
 {
+	uint32_t name_hash = ltr_name_hash(name);
 	const struct ltr_capture *cap;
 	uint32_t h, idx, flags, depth;
 	uintptr_t stub;
@@ -165,15 +193,19 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 
 	if (ltr_is_stub(addr))
 		return addr;
-	if ((stub = stub_find(addr)) != 0)
+	if ((stub = stub_find(addr, name, name_hash)) != 0)
 		return stub;
 	if (!spin_lock())
 		return 0;
-	if ((stub = stub_find(addr)) != 0) {
+	if ((stub = stub_find(addr, name, name_hash)) != 0) {
 		spin_unlock();
 		return stub;
 	}
 	flags = ltr_no_hijack || is_entry_only(name) ? LTR_FN_ENTRY_ONLY : 0;
+	if (is_setjmp(name))
+		flags |= LTR_FN_SETJMP;
+	else if (ltr_strcmp(name, "vfork") == 0)
+		flags |= LTR_FN_VFORK;
 	idx = ntargets;
 	cap = capture_find(name);
 	depth = ltr_select_depth(obj, name);
@@ -190,8 +222,10 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 	ltr_targets[idx].forgotten = 0;
 	ltr_targets[idx].cap = cap;
 	ltr_targets[idx].depth = depth;
+	ltr_targets[idx].name_hash = name_hash;
 	ntargets = idx + 1;
-	for (h = hash_of(addr); hash_index[h]; h = (h + 1) & (HASH_SIZE - 1))
+	for (h = hash_of(addr, name_hash); hash_index[h];
+	     h = (h + 1) & (HASH_SIZE - 1))
 		;
 	__atomic_store_n(&hash_index[h], idx + 1, __ATOMIC_RELEASE);
 	spin_unlock();

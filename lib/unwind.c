@@ -9,7 +9,7 @@
  * frames that are still live again:
  *  - _Unwind_RaiseException, _Unwind_Resume_or_Rethrow (throw, rethrow):
  *    restore; __cxa_begin_catch (the handler runs) drops the frames the
- *    exception unwound and re-hijacks the rest;
+ *    exception unwound and re-hijacks the rest, before anything else;
  *  - _Unwind_ForcedUnwind (cancellation): restore;
  *  - pthread_cancel: restore the target's frames (below);
  *  - pthread_exit: the thread ends, so its calls in progress are reported
@@ -160,16 +160,18 @@ int ltr_hook_glibc_backtrace(void **buf, int size)
 	return n > 0 ? n - 1 : 0;
 }
 
-/* The handler's frame begins just above our return address. */
+/*
+ * The handler's frame begins just above our return address.  The frames
+ * the exception unwound end before the catch is reported, so that it
+ * shows at the catcher's depth, not inside a call it unwound.
+ */
 void *ltr_hook_begin_catch(void *exc)
 {
 	uintptr_t handler_sp = (uintptr_t)__builtin_frame_address(0) + 16;
-	void *ret;
 
-	ltr_hook_note(LTR_H_BEGIN_CATCH, (uint64_t)exc, 0, 0);
-	ret = REAL(LTR_H_BEGIN_CATCH, begin_catch_fn)(exc);
 	ltr_frames_rehijack(handler_sp - 8);
-	return ret;
+	ltr_hook_note(LTR_H_BEGIN_CATCH, (uint64_t)exc, 0, 0);
+	return REAL(LTR_H_BEGIN_CATCH, begin_catch_fn)(exc);
 }
 
 /*

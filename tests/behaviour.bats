@@ -161,6 +161,23 @@ echo after exec"
 +++ exited (status 0) +++"
 }
 
+@test "setjmp's second return, made by longjmp, is shown with its value (text and --json)" {
+	compare_traced -u 'libbhv:*' -u 'libc:_setjmp' -- "$PROGS/bhv-longjmp"
+	jumps=$(sed -nE 's/^jumps: ([0-9]+), sum: ([0-9]+)$/\1/p' <<<"$out")
+	sum=$(sed -nE 's/^jumps: ([0-9]+), sum: ([0-9]+)$/\2/p' <<<"$out")
+	expect_count "$jumps" '^<\.\.\. libc:_setjmp resumed> = 0x[0-9a-f]+$'
+	# the values setjmp returned again are the ones the program added up
+	total=0
+	for v in $(sed -nE 's/^<\.\.\. libc:_setjmp resumed> = (0x[0-9a-f]+)$/\1/p' <<<"$err"); do
+		total=$((total + v))
+	done
+	[ "$total" -eq "$sum" ]
+	# each comes after the calls the jump skipped have ended
+	[ -z "$(grep -B1 '_setjmp resumed' <<<"$err" | grep -v '_setjmp resumed\|^--$' | grep -v '^} libbhv:bhv_apply = ? <unwound>$\|^libbhv:bhv_apply(.*) = ? <unwound>$')" ]
+	run_split ltruss --json -u 'libbhv:*' -u 'libc:_setjmp' "$PROGS/bhv-longjmp"
+	[ "$(jq -r 'select(.type == "exit" and .func == "_setjmp" and .depth == 0) | .ret' <<<"$err" | wc -l)" -eq "$jumps" ]
+}
+
 @test "signal handlers calling a traced function, inside and between traced calls" {
 	compare_traced -u 'libbhv:*' -- "$PROGS/bhv-signal"
 	assert_equal "$out" "loop: ok, handled 1
@@ -220,6 +237,19 @@ invoke after: -6"
 	expect_count 1 "^libbhvxx:bhvxx_check\\(0x1000, $X, $X\\) = 0x1001\$"
 	assert_equal "$(tail -2 <<<"$err")" "} libbhvxx:bhvxx_invoke = 0xfffffffffffffffa
 +++ exited (status 0) +++"
+}
+
+@test "a caught exception's __cxa_begin_catch is at the catcher's depth, after the unwound calls end (text and --json)" {
+	compare_traced -u 'libbhvxx:*' -u 'libstdc++:__cxa_begin_catch' -- "$PROGS/bhv-exceptions"
+	# main catches what its calls threw; catch_inner, inside bhvxx_invoke, the rest
+	in_main=$(sed -nE 's/^caught from callback: ([0-9]+), from library: ([0-9]+),.*/\1 + \2/p' <<<"$out")
+	expect_count $((in_main)) '^libstdc\+\+:__cxa_begin_catch\('
+	expect_count 501 '^  libstdc\+\+:__cxa_begin_catch\('
+	expect_count 0 '^    libstdc'
+	# each catch follows the end of the call it caught
+	[ -z "$(grep -B1 '__cxa_begin_catch' <<<"$err" | grep -v '__cxa_begin_catch\|^--$' | grep -v '= ? <unwound>$')" ]
+	run_split ltruss --json -u 'libbhvxx:*' -u 'libstdc++:__cxa_begin_catch' "$PROGS/bhv-exceptions"
+	[ "$(jq -r 'select(.func == "__cxa_begin_catch") | .depth' <<<"$err" | sort | uniq -c | awk '{ print $2 ":" $1 }' | paste -sd' ')" = "0:$((in_main)) 1:501" ]
 }
 
 @test "pthread_exit inside a traced call: threads end, exit status and output unchanged" {

@@ -146,6 +146,25 @@ assert_fixture_calls() {
 	grep -qx 'libfix:fix_add(0x1, 0x2, .*) = 0x3' <<<"$err"
 }
 
+@test "pointers from dlsym(RTLD_NEXT) taken in .preinit_array and a constructor are traced, as in main" {
+	run_split ltruss -u 'libc:getpid,malloc' "$PROGS/ctor-dlsym"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/ctor-dlsym")" ]
+	# preinit, constructor and main: one getpid line each
+	[ "$(grep -c '^libc:getpid() = [0-9]*$' <<<"$err")" -eq 3 ]
+	grep -Eqx 'libc:malloc\(1234\) = 0x[0-9a-f]+' <<<"$err"
+	[ "$(grep -c malloc <<<"$err")" -eq 1 ]
+}
+
+@test "aliases: each call is printed under the name its caller bound" {
+	run_split ltruss -u 'libc:wcsto*,getwc,fgetwc' "$PROGS/aliases"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/aliases" </dev/null)" ]
+	[ "$(sed -n 2p <<<"$out")" = "same pointer: 1" ]
+	run sed -nE 's/^libc:([a-z]+)\(.*/\1/p' <<<"$err"
+	[ "$output" = "$(printf '%s\n' wcstoll wcstol wcstoull wcstoul fgetwc getwc)" ]
+}
+
 @test "--from narrows the callers" {
 	traced_vs_plain fix-lazy 1 -- -u 'libfix::*' --from libfix
 	[ "$out" = "$plain" ]

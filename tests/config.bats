@@ -441,6 +441,12 @@ traced_by() {
 	fails 'prototypes:\n  - "int open(const char *path, openflags flags)"\n' "2:33: type 'openflags' in the prototype of open is not declared; declare it under 'types:', or use a C type"
 }
 
+@test "[if:argN:NAMES] names values of parameter N's named type, or it is an error" {
+	needs_prototypes
+	fails 'prototypes:\n  - "int myopen(const char *p, open_flags flags, [if:arg2:O_NOPE] mode_t mode)"\n' "2:50: 'O_NOPE' in [if:arg2:...] of myopen is not a value of type 'open_flags'; name one of its values"
+	fails 'prototypes:\n  - "int myopen(const char *p, int flags, [if:arg2:O_CREAT] mode_t mode)"\n' "2:43: bad prototype: [if:arg2:...] needs another parameter of a named flags or enum type; write it as the C header declares it"
+}
+
 @test "YAML syntax errors, with libyaml's words and where" {
 	fails 'trace: [\n' "2:1: YAML syntax error: did not find expected node content (while parsing a flow node at 2:1); fix the YAML"
 	fails 'trace:\n\t- lib: libc\n' "2:1: YAML syntax error: found character that cannot start any token; indent with spaces, not tabs"

@@ -5,7 +5,7 @@
 
 load helpers
 
-@test "without -f, children and exec'd programs are untraced" {
+@test "without -f, children and the programs they exec are untraced" {
 	run_split ltruss -u 'libc:getpid,fork,open*' sh -c '(cat /etc/hostname >/dev/null); /bin/true'
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^+++ exited' <<<"$err")" -eq 1 ]
@@ -78,8 +78,9 @@ load helpers
 }
 
 @test "-f: the program keeps its own environment and descriptors" {
-	run_split ltruss -f -u 'libc:getpid' sh -c 'env | grep -c "^LTRUSS_\|^LD_AUDIT" ; ls /proc/self/fd | wc -l'
+	run_split ltruss -f -u 'libc:getpid' sh -c 'env | grep -c "^LTRUSS_S\|^LD_AUDIT" ; ls /proc/self/fd | wc -l'
 	plain=$(sh -c 'ls /proc/self/fd | wc -l')
+	[ "$(sed -n 1p <<<"$out")" = 0 ]
 	[ "$(sed -n 2p <<<"$out")" = "$plain" ]
 }
 
@@ -181,4 +182,137 @@ load helpers
 	[ "$(cat slow.out)" = "done 20000100000" ]
 	[ ! -s ltruss.err ]
 	[ "$(grep -c 'libfix:fix_add(' trace.txt)" -eq 200000 ]
+}
+
+# execs MODE: the untraced run's output, for comparison.
+plain_execs() {
+	"$PROGS/execs" "$1" "$PROGS"
+}
+
+@test "an exec'd program is traced with or without -f, and sees exactly its own environment" {
+	for how in execve execv execvp execvpe execl execlp execle fexecve execveat; do
+		for f in "" -f; do
+			run_split ltruss $f -u 'libc:getsid' "$PROGS/execs" $how "$PROGS"
+			[ "$status" -eq 0 ]
+			[ "$out" = "$(plain_execs $how)" ] || { echo "$how $f: $out"; false; }
+			[ "$(grep -c '^libc:getsid(0) = [0-9]*$' <<<"$err")" -eq 1 ] || { echo "$how $f: $err"; false; }
+			# the same process: one exit line, no [pid N] prefix
+			[ "$(grep -c '+++' <<<"$err")" -eq 1 ]
+			[ "$(grep -c '\[pid' <<<"$err")" -eq 0 ]
+		done
+	done
+}
+
+@test "exec through wrappers without -f: sh -c 'exec ...', env, a pyenv-like shim, with -c" {
+	printf '#!/usr/bin/env bash\nset -e\nexec "%s" "$@"\n' "$PROGS/execs" >shim
+	chmod +x shim
+	for cmd in "sh -c 'exec \"\$0\" leaf' $PROGS/execs" "env X=1 $PROGS/execs leaf" "./shim leaf"; do
+		eval "run_split ltruss -u libc:getsid $cmd"
+		[ "$status" -eq 0 ]
+		[ "$out" = "leaf 1" ] || { echo "$cmd: $out"; false; }
+		grep -qx 'libc:getsid(0) = [0-9]*' <<<"$err" || { echo "$cmd: $err"; false; }
+		eval "run_split ltruss -c -u libc:getsid $cmd"
+		grep -Eqx '100\.00 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +1 +0 libc:getsid' <<<"$err" || { echo "$cmd: $err"; false; }
+	done
+}
+
+@test "without -f, a child that execs stays untraced, whatever starts it" {
+	for how in fork-execve vfork-execve fork-execv spawn spawnp system popen; do
+		run_split ltruss -u 'libc:getsid' "$PROGS/execs" $how "$PROGS"
+		[ "$status" -eq 0 ]
+		[ "$out" = "$(plain_execs $how)" ] || { echo "$how: $out"; false; }
+		[ "$(grep -c 'getsid' <<<"$err")" -eq 0 ] || { echo "$how: $err"; false; }
+		[ "$(grep -c '+++' <<<"$err")" -eq 1 ]
+	done
+}
+
+@test "-f: children started with an environment of their own are traced, and see exactly it" {
+	for how in fork-execve vfork-execve fork-execv spawn spawnp system popen; do
+		run_split ltruss -f -u 'libc:getsid' "$PROGS/execs" $how "$PROGS"
+		[ "$status" -eq 0 ]
+		[ "$out" = "$(plain_execs $how)" ] || { echo "$how: $out"; false; }
+		grep -Eqx '(\[pid [0-9]+\] )?libc:getsid\(0\) = [0-9]+' <<<"$err" || { echo "$how: $err"; false; }
+		[ "$(grep -c '+++ exited (status 0) +++' <<<"$err")" -ge 2 ]
+	done
+}
+
+@test "a failing exec leaves the process, its errno and its environment as they were" {
+	for f in "" -f; do
+		run_split ltruss $f -u 'libc:getsid' "$PROGS/execs" fail "$PROGS"
+		[ "$status" -eq 0 ]
+		[ "$out" = "$(plain_execs fail)" ]
+		[ "$(sed -n 1p <<<"$out")" = "execve -1 No such file or directory" ]
+		grep -qx 'libc:getsid(0) = [0-9]*' <<<"$err"
+	done
+}
+
+@test "an exec'd program gets the user's own LD_AUDIT back, exactly" {
+	export LD_AUDIT="$LTRUSS_TOP_BUILDDIR/lib/libltruss.so"
+	for how in execv spawn; do
+		run_split ltruss -f -u 'libc:getsid' "$PROGS/execs" $how "$PROGS"
+		[ "$status" -eq 0 ]
+		[ "$out" = "$(plain_execs $how)" ]
+		grep -Eq 'libc:getsid\(0\) = [0-9]+$' <<<"$err"
+	done
+	run_split ltruss -u 'libc:getsid' "$PROGS/execs" execv "$PROGS"
+	[ "$(sed -n 1p <<<"$out")" = "LD_AUDIT=$LD_AUDIT" ]
+}
+
+@test "-T -f: a forked child's '<... libc:fork resumed>' time lies within the run, text and JSON" {
+	start=$(date +%s%N)
+	run_split ltruss -T -f -u 'libc:fork' sh -c '(exit 5); exit 4'
+	run_ns=$(( $(date +%s%N) - start ))
+	[ "$status" -eq 4 ]
+	t=$(sed -nE 's/^\[pid [0-9]+\] <\.\.\. libc:fork resumed> = 0 <([0-9]+)\.([0-9]{6})>$/\1\2/p' <<<"$err")
+	[ -n "$t" ] || { echo "$err"; false; }
+	[ $((10#$t * 1000)) -le "$run_ns" ] || { echo "$err"; false; }
+	run_split ltruss -T -f --json -u 'libc:fork' sh -c '(exit 5); exit 4'
+	ns=$(jq -r 'select(.type == "exit" and .func == "fork" and .ret == "0") | .dur_ns' <<<"$err")
+	[ -n "$ns" ] && [ "$ns" -gt 0 ] && [ "$ns" -le "$run_ns" ] || { echo "$err"; false; }
+}
+
+@test "system and popen, selected, are traced whole, with and without -f" {
+	for f in "" -f; do
+		run_split ltruss $f -u 'libc:system' "$PROGS/execs" system "$PROGS"
+		[ "$out" = "$(plain_execs system)" ]
+		grep -Eqx '(\[pid [0-9]+\] )?libc:system\(".*"\.\.\.\) = 0' <<<"$err" || { echo "$f: $err"; false; }
+		run_split ltruss $f -u 'libc:popen' "$PROGS/execs" popen "$PROGS"
+		[ "$out" = "$(plain_execs popen)" ]
+		grep -Eqx '(\[pid [0-9]+\] )?libc:popen\(".*"\.\.\., "r"\) = 0x[0-9a-f]+' <<<"$err" || { echo "$f: $err"; false; }
+	done
+}
+
+@test "-f: a vfork child that exits without exec gets its own exit line, with its pid" {
+	run_split ltruss -f -u 'libc:getpid' "$PROGS/procs" vfork-fail
+	[ "$status" -eq 0 ]
+	[ "$out" = "child status 127" ]
+	parent=$(sed -nE 's/^(\[pid [0-9]+\] )?libc:getpid\(\) = ([0-9]+)$/\2/p' <<<"$err" | head -1)
+	[ -n "$parent" ]
+	grep -Eqx "\[pid [0-9]+\] \+\+\+ exited \(status 127\) \+\+\+" <<<"$err" || { echo "$err"; false; }
+	[ "$(grep -c "^\[pid $parent\] +++ exited (status 127) +++" <<<"$err")" -eq 0 ]
+	grep -qx "\[pid $parent\] +++ exited (status 0) +++" <<<"$err"
+}
+
+@test "vfork's second return, in the parent, shows the child's pid" {
+	run_split ltruss -f -u 'libc:getpid,vfork' "$PROGS/procs" vfork-fail
+	[ "$status" -eq 0 ]
+	[ "$out" = "child status 127" ]
+	child=$(sed -nE 's/^\[pid ([0-9]+)\] \+\+\+ exited \(status 127\) \+\+\+$/\1/p' <<<"$err")
+	parent=$(sed -nE 's/^(\[pid [0-9]+\] )?libc:getpid\(\) = ([0-9]+)$/\2/p' <<<"$err" | head -1)
+	[ -n "$child" ] && [ -n "$parent" ] || { echo "$err"; false; }
+	grep -qx "\[pid $parent\] <... libc:vfork resumed> = $child" <<<"$err" || { echo "$err"; false; }
+	# without -f, the same line, the child untraced
+	run_split ltruss -u 'libc:getpid,vfork' "$PROGS/procs" vfork-fail
+	grep -Eqx '<\.\.\. libc:vfork resumed> = [0-9]+' <<<"$err"
+	[ "$(grep -c '+++' <<<"$err")" -eq 1 ]
+}
+
+@test "an exec'd set-group-ID program runs untraced, and ltruss says so once" {
+	prog=/usr/bin/chage
+	[ -g "$prog" ] || skip "$prog is not set-group-ID here"
+	plain_status=0
+	sh -c "exec $prog -l root" >/dev/null 2>&1 || plain_status=$?
+	run_split ltruss -u 'libc:getsid' sh -c "exec $prog -l root"
+	[ "$status" -eq "$plain_status" ]
+	[ "$(grep -c '^ltruss: not tracing a set-user-ID or set-group-ID program: /usr/bin/chage$' <<<"$err")" -eq 1 ]
 }

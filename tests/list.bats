@@ -148,6 +148,19 @@ bound_imports() {
 	[ "$(echo "$out" | grep -c libfix)" -eq 0 ]
 }
 
+@test "--list lists a library the program links by path (DT_NEEDED with a '/'), as a run traces it" {
+	cd "$LTRUSS_TOP_BUILDDIR"
+	run_split ltruss --list -u 'libbypath:*' tests/progs/bin/bypath
+	[ "$status" -eq 0 ]
+	[ -z "$err" ]
+	echo "$out" | grep -Eq '^libbypath +bypath_add +- +0x[0-9a-f]+ '
+	[ "$(tail -1 <<<"$out")" = "1 function in 1 library" ]
+	run_split ltruss -u 'libbypath:*' tests/progs/bin/bypath
+	[ "$out" = 5 ]
+	[ -z "$(grep -v '^libbypath:bypath_add(\|^+++ exited' <<<"$err")" ]
+	grep -q '^libbypath:bypath_add(' <<<"$err"
+}
+
 @test "--list: a library the loader cannot load is an error, as in a run" {
 	cp "$PROGS/fix-lazy" .
 	echo junk > libfix.so

@@ -54,6 +54,13 @@ typed_trace() {
 	grep -qxF 'libtyped:ty_fill("filled\tin\n", 64) = 10' <<<"$err"
 }
 
+@test "output arguments of a call with traced calls nested inside are in its closing line" {
+	typed_trace -u 'libc:getpid'
+	grep -A2 -x 'libtyped:ty_fill_nested(0x[0-9a-f]*, 64) {' <<<"$err" >nested
+	sed -n 2p nested | grep -Eqx '  libc:getpid\(\) = [0-9]+'
+	[ "$(sed -n 3p nested)" = '} libtyped:ty_fill_nested("filled\tin\n", 64) = 10' ]
+}
+
 @test "a char * without const is a buffer: shown as the call left it, a const char * as it came in" {
 	# Python's os.getcwd() hands getcwd a buffer that holds nothing yet.
 	cd "$BATS_TEST_TMPDIR"
@@ -80,6 +87,29 @@ mmap.mmap(-1, 4096, prot=0)'
 	grep -qxF 'libc:access("/", F_OK) = 0' <<<"$err"
 	grep -qxF 'libc:access("/nonexistent", R_OK|W_OK) = -1 ENOENT (No such file or directory)' <<<"$err"
 	grep -Eqx 'libc:mmap(64)?\(NULL, 4096, PROT_NONE, MAP_SHARED\|MAP_ANONYMOUS, -1, 0\) = 0x[0-9a-f]+' <<<"$err"
+}
+
+@test "file modes print in octal: umask, mkdir, chmod, fchmod, open with O_CREAT" {
+	script='import os
+old = os.umask(0o22)
+os.mkdir("d", 0o755)
+os.chmod("d", 0o700)
+fd = os.open("f", os.O_WRONLY | os.O_CREAT, 0o640)
+os.close(os.open("/", os.O_RDONLY))
+os.fchmod(fd, 0o4711)
+os.umask(old)
+print(oct(os.stat("d").st_mode & 0o7777), oct(os.stat("f").st_mode & 0o7777))'
+	run_split ltruss -u 'libc:umask,mkdir,chmod,fchmod,open*' /usr/bin/python3 -c "$script"
+	[ "$status" -eq 0 ]
+	[ "$out" = "0o700 0o4711" ]
+	grep -Eqx 'libc:umask\(022\) = 0[0-7]+' <<<"$err"
+	grep -qxF 'libc:mkdir("d", 0755) = 0' <<<"$err"
+	grep -qxF 'libc:chmod("d", 0700) = 0' <<<"$err"
+	grep -Eqx 'libc:fchmod\([0-9]+, 04711\) = 0' <<<"$err"
+	grep -Eqx 'libc:umask\([0-7]+\) = 022' <<<"$err"
+	# open's mode, only when the flags make the call use it
+	grep -Eqx 'libc:open(64)?\("f", O_WRONLY\|O_CREAT\|O_CLOEXEC, 0640\) = [0-9]+' <<<"$err"
+	grep -Eqx 'libc:open(64)?\("/", O_RDONLY\|O_CLOEXEC\) = [0-9]+' <<<"$err"
 }
 
 @test "ls -ld: statx with its flags and mask by name, and errno when it fails; -c counts the error" {

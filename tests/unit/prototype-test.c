@@ -112,6 +112,11 @@ static void render(const struct proto *p, char *buf, size_t size)
 				 a->out_arg);
 			buf_add(buf, size, word);
 		}
+		if (a->if_arg) {
+			snprintf(word, sizeof(word), "[if:arg%u:%s] ",
+				 a->if_arg, a->if_names);
+			buf_add(buf, size, word);
+		}
 		render_typed(buf, size, &a->type, a->name);
 	}
 	if (p->variadic)

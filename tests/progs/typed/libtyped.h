@@ -12,6 +12,7 @@ double ty_floats(double a, float b, int c);
 long double ty_ldouble(long double x);
 int ty_out_int(int *out);
 ssize_t ty_fill(char *buf, size_t n);
+ssize_t ty_fill_nested(char *buf, size_t n);
 int ty_flags(int flags);
 int ty_fail(int err);
 int ty_errnum(int err);

@@ -27,6 +27,7 @@ int main(void)
 	printf("%Lg\n", ty_ldouble(1.25L));
 	printf("%d %d\n", ty_out_int(&out), out);
 	printf("%zd %s", ty_fill(buf, sizeof(buf)), buf);
+	printf("%zd %s", ty_fill_nested(buf, sizeof(buf)), buf);
 	printf("%d\n", ty_flags(0x41 | 0x400));
 	printf("%d\n", ty_flags(0));
 	printf("%d %d\n", ty_fail(ENOENT), errno);

@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * exec.c: keep tracing across exec, and into children started with an
+ * environment of their own (-f).
+ *
+ * The interposer reaches a program only through LD_AUDIT and
+ * LTRUSS_SESSION in its environment, and attach.c removes both at once so
+ * that the program sees exactly its own environment.  So an exec must
+ * carry them again, into the environment the new image gets (which
+ * removes them again): the exec family is hooked (lib/hooks.c binds the
+ * names) and each hook calls the real function with a copy of the
+ * caller's environment list plus ltruss's variables.  The caller's list
+ * and environ are never changed, so a failing exec leaves the process as
+ * it was.  The copy lives on the caller's stack (also right in a vfork
+ * child, which runs on its parent's stack until it execs); a list too big
+ * for that (over a thousand entries) gets a mapping, unmapped when the
+ * exec fails, and left to the parent when a vfork child's exec succeeds.
+ *
+ * An exec replaces the program of the same process: it is carried with
+ * or without -f (as strace and truss do).  A child that is not followed
+ * (a fork or vfork child without -f) execs untraced.  With -f every child
+ * is followed, whatever environment it is started with: posix_spawn and
+ * posix_spawnp get the copy too.  system() and popen() spawn their shell
+ * inside libc with environ itself, so while they start it environ points
+ * at a copy that carries the variables.
+ */
+#include <stdarg.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+
+#include "arch/x86_64/cpu.h"
+#include "interposer.h"
+
+/* What an exec carries: "LTRUSS_SESSION=...", and our path for LD_AUDIT. */
+static char carry_session[128];
+static char carry_audit[4096];
+static size_t carry_audit_len;
+
+/* Pointers of a list that fit on the hook's stack; more get a mapping. */
+#define CARRY_STACK 1024
+
+/* An environment list built for one exec or spawn. */
+struct carry {
+	char **env;      /* the list to pass on */
+	size_t mapped;   /* bytes mapped for it, 0 when it is on the stack */
+	void *stack[CARRY_STACK];
+};
+
+typedef int (*execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*fexecve_fn)(int, char *const[], char *const[]);
+typedef int (*execveat_fn)(int, const char *, char *const[], char *const[],
+			   int);
+typedef int (*spawn_fn)(int *, const char *, const void *, const void *,
+			char *const[], char *const[]);
+typedef int (*system_fn)(const char *);
+typedef void *(*popen_fn)(const char *, const char *);
+
+#define REAL(h, type) ((type)ltr_hook_real[h])
+
+extern char **environ;
+
+void ltr_exec_remember(const char *session, const char *audit)
+{
+	size_t n;
+
+	ltr_strlcpy(carry_session, session, sizeof(carry_session));
+	/* ltruss puts its interposer first in LD_AUDIT, the user's after a ':'. */
+	for (n = 0; audit && audit[n] && audit[n] != ':' &&
+		    n < sizeof(carry_audit) - 1; n++)
+		carry_audit[n] = audit[n];
+	carry_audit[n] = '\0';
+	carry_audit_len = n;
+}
+
+/* Does s define the variable name ("name=...")? */
+static bool is_var(const char *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name[i] && s[i] == name[i]; i++)
+		;
+	return !name[i] && s[i] == '=';
+}
+
+/* Is s a variable of ltruss's, or LD_AUDIT, that the copy sets itself? */
+static bool is_carried(const char *s)
+{
+	return is_var(s, "LD_AUDIT") || is_var(s, LTR_ENV_SESSION) ||
+	       is_var(s, LTR_ENV_SAVED_AUDIT);
+}
+
+/* Append the string s at d; returns the end of it (past its NUL if nul). */
+static char *put(char *d, const char *s, bool nul)
+{
+	while (*s)
+		*d++ = *s++;
+	if (nul)
+		*d++ = '\0';
+	return d;
+}
+
+/*
+ * Set c->env to envp without ltruss's variables and LD_AUDIT, then
+ * LD_AUDIT (our interposer first, the caller's own after it, and saved
+ * for the new image to put back) and LTRUSS_SESSION.  When that cannot
+ * be done, c->env is envp itself: the program runs on, untraced.
+ */
+static void carry_build(struct carry *c, char *const *envp)
+{
+	static char *const empty[] = { NULL };
+	const char *user = NULL;
+	size_t n, k = 0, need, ulen = 0;
+	char *s;
+
+	if (!envp)
+		envp = empty;
+	c->env = (char **)envp;
+	c->mapped = 0;
+	for (n = 0; envp[n]; n++)
+		if (!user && is_var(envp[n], "LD_AUDIT"))
+			user = envp[n] + sizeof("LD_AUDIT");
+	if (user)
+		ulen = ltr_strlen(user);
+	need = (n + 4) * sizeof(char *) + sizeof("LD_AUDIT=") +
+	       carry_audit_len + 1 + ulen + sizeof(LTR_ENV_SAVED_AUDIT "=") +
+	       ulen;
+	if (need <= sizeof(c->stack)) {
+		s = (char *)c->stack;
+	} else {
+		long p = ltr_syscall6(SYS_mmap, 0, (long)need,
+				      PROT_READ | PROT_WRITE,
+				      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p < 0 && p > -4096) {
+			ltr_warn("not tracing an exec'd program",
+				 "no memory for its environment");
+			return;
+		}
+		s = (char *)p;
+		c->mapped = need;
+	}
+	c->env = (char **)s;
+	s += (n + 4) * sizeof(char *);
+	for (; *envp; envp++)
+		if (!is_carried(*envp))
+			c->env[k++] = *envp;
+	c->env[k++] = s;
+	s = put(s, "LD_AUDIT=", false);
+	s = put(s, carry_audit, !user);
+	if (user) {
+		*s++ = ':';
+		s = put(s, user, true);
+		c->env[k++] = s;
+		s = put(s, LTR_ENV_SAVED_AUDIT "=", false);
+		s = put(s, user, true);
+	}
+	c->env[k++] = carry_session;
+	c->env[k] = NULL;
+}
+
+/* Unmap what carry_build mapped (the exec failed); errno is untouched. */
+static void carry_done(struct carry *c)
+{
+	if (c->mapped)
+		ltr_syscall3(SYS_munmap, (long)c->env, (long)c->mapped, 0);
+}
+
+/*
+ * Is the session carried into what this process execs?  Into the next
+ * program of a traced process, yes; a child that is not followed (fork
+ * or vfork without -f) runs untraced, and so does what it execs.
+ */
+static bool exec_carries(void)
+{
+	if (!ltr_session || !ltr_flags || !carry_session[0] || ltr_forked())
+		return false;
+	return (ltr_flags & LTR_F_FOLLOW) || ltr_process_is_self();
+}
+
+/* Is the session carried into the children this process spawns (-f)? */
+static bool spawn_carries(void)
+{
+	return (ltr_flags & LTR_F_FOLLOW) && exec_carries();
+}
+
+/* The environment list for an exec or spawn: envp, or a copy carrying the session. */
+static char **carry_env(struct carry *c, char *const *envp, bool carries)
+{
+	if (!carries) {
+		c->env = (char **)envp;
+		c->mapped = 0;
+		return c->env;
+	}
+	carry_build(c, envp);
+	return c->env;
+}
+
+/*
+ * The program's environ (its libc's, or the program's copy of it); our
+ * own libc's, which starts as the same array, if it cannot be found.
+ */
+static char ***program_environ(void)
+{
+	static char ***env;
+
+	if (!env)
+		env = ltr_libc_data("__environ");
+	return env ? env : &environ;
+}
+
+/* The real function name of the program's libc (cached in *cache). */
+static void *libc_real(void **cache, const char *name)
+{
+	if (!*cache)
+		*cache = ltr_libc_function(name);
+	return *cache;
+}
+
+/*
+ * Does path name a program the loader runs in secure mode (set-user-ID
+ * or set-group-ID to another id, on a file system that honours it)?  It ignores LD_AUDIT there, so the
+ * session is not carried into it: it would only leave LTRUSS_SESSION in
+ * that program's environment.  Said once, as for the command itself.
+ */
+static bool runs_secure(const char *path)
+{
+	struct statfs fs;
+	struct stat st;
+	bool suid, sgid;
+
+	if (ltr_syscall3(SYS_stat, (long)path, (long)&st, 0) != 0 ||
+	    ltr_syscall3(SYS_statfs, (long)path, (long)&fs, 0) != 0 ||
+	    (fs.f_flags & ST_NOSUID))
+		return false;
+	suid = (st.st_mode & S_ISUID) &&
+	       st.st_uid != (uid_t)ltr_syscall3(SYS_geteuid, 0, 0, 0);
+	sgid = (st.st_mode & S_ISGID) && (st.st_mode & S_IXGRP) &&
+	       st.st_gid != (gid_t)ltr_syscall3(SYS_getegid, 0, 0, 0);
+	if (suid || sgid)
+		ltr_warn("not tracing a set-user-ID or set-group-ID program",
+			 path);
+	return suid || sgid;
+}
+
+/* Has path a '/' (a search for it by execvp looks nowhere else)? */
+static bool has_slash(const char *path)
+{
+	for (; path && *path; path++)
+		if (*path == '/')
+			return true;
+	return false;
+}
+
+/* execve(path, argv, envp), or execvpe when search, with environment c. */
+static int exec_path(const char *path, char *const argv[], char *const envp[],
+		     bool search)
+{
+	static void *real_execve, *real_execvpe;
+	struct carry c;
+	execve_fn fn = libc_real(search ? &real_execvpe : &real_execve,
+				 search ? "execvpe" : "execve");
+	int r;
+
+	ltr_vfork_child_leaving();
+	r = fn(path, argv, carry_env(&c, envp, exec_carries() &&
+				     !((!search || has_slash(path)) &&
+				       runs_secure(path))));
+	carry_done(&c);
+	return r;
+}
+
+int ltr_hook_execve(const char *path, char *const argv[], char *const envp[])
+{
+	ltr_hook_note(LTR_H_EXECVE, (uint64_t)path, (uint64_t)argv,
+		      (uint64_t)envp);
+	return exec_path(path, argv, envp, false);
+}
+
+int ltr_hook_execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	ltr_hook_note(LTR_H_EXECVPE, (uint64_t)file, (uint64_t)argv,
+		      (uint64_t)envp);
+	return exec_path(file, argv, envp, true);
+}
+
+int ltr_hook_execv(const char *path, char *const argv[])
+{
+	char ***env = program_environ();
+
+	ltr_hook_note(LTR_H_EXECV, (uint64_t)path, (uint64_t)argv, 0);
+	return exec_path(path, argv, *env, false);
+}
+
+int ltr_hook_execvp(const char *file, char *const argv[])
+{
+	char ***env = program_environ();
+
+	ltr_hook_note(LTR_H_EXECVP, (uint64_t)file, (uint64_t)argv, 0);
+	return exec_path(file, argv, *env, true);
+}
+
+/*
+ * The execl family (hook h), as libc writes it: the arguments after arg
+ * into an array on the stack, then execve or execvpe (search) with
+ * environ, or with the list that follows them (with_envp: execle).
+ */
+static int execl_args(enum ltr_hook h, const char *first, const char *arg,
+		      va_list ap, bool with_envp, bool search)
+{
+	char ***env = program_environ();
+	char *const *envp = *env;
+	size_t argc = 1, i;
+	va_list count;
+
+	va_copy(count, ap);
+	while (va_arg(count, char *))
+		argc++;
+	va_end(count);
+
+	char *argv[argc + 1];
+
+	argv[0] = (char *)arg;
+	for (i = 1; i <= argc; i++)
+		argv[i] = va_arg(ap, char *);
+	if (with_envp)
+		envp = va_arg(ap, char *const *);
+	ltr_hook_note(h, (uint64_t)first, (uint64_t)arg, 0);
+	return exec_path(first, argv, envp, search);
+}
+
+int ltr_hook_execl(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, arg);
+	r = execl_args(LTR_H_EXECL, path, arg, ap, false, false);
+	va_end(ap);
+	return r;
+}
+
+int ltr_hook_execlp(const char *file, const char *arg, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, arg);
+	r = execl_args(LTR_H_EXECLP, file, arg, ap, false, true);
+	va_end(ap);
+	return r;
+}
+
+int ltr_hook_execle(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, arg);
+	r = execl_args(LTR_H_EXECLE, path, arg, ap, true, false);
+	va_end(ap);
+	return r;
+}
+
+int ltr_hook_fexecve(int fd, char *const argv[], char *const envp[])
+{
+	struct carry c;
+	int r;
+
+	ltr_hook_note(LTR_H_FEXECVE, (uint64_t)fd, (uint64_t)argv,
+		      (uint64_t)envp);
+	ltr_vfork_child_leaving();
+	r = REAL(LTR_H_FEXECVE, fexecve_fn)(fd, argv,
+					    carry_env(&c, envp, exec_carries()));
+	carry_done(&c);
+	return r;
+}
+
+int ltr_hook_execveat(int dirfd, const char *path, char *const argv[],
+		      char *const envp[], int flags)
+{
+	struct carry c;
+	int r;
+
+	ltr_hook_note(LTR_H_EXECVEAT, (uint64_t)dirfd, (uint64_t)path,
+		      (uint64_t)argv);
+	ltr_vfork_child_leaving();
+	r = REAL(LTR_H_EXECVEAT, execveat_fn)(dirfd, path, argv,
+		carry_env(&c, envp, exec_carries()), flags);
+	carry_done(&c);
+	return r;
+}
+
+/* posix_spawn or posix_spawnp (hook h): the child gets the session with -f. */
+static int spawn(enum ltr_hook h, int *pid, const char *path, const void *fa,
+		 const void *attr, char *const argv[], char *const envp[])
+{
+	struct carry c;
+	int r;
+
+	ltr_hook_note(h, (uint64_t)pid, (uint64_t)path, (uint64_t)fa);
+	r = REAL(h, spawn_fn)(pid, path, fa, attr, argv,
+			      carry_env(&c, envp, spawn_carries()));
+	carry_done(&c);
+	return r;
+}
+
+int ltr_hook_posix_spawn(int *pid, const char *path, const void *fa,
+			 const void *attr, char *const argv[],
+			 char *const envp[])
+{
+	return spawn(LTR_H_SPAWN, pid, path, fa, attr, argv, envp);
+}
+
+int ltr_hook_posix_spawnp(int *pid, const char *file, const void *fa,
+			  const void *attr, char *const argv[],
+			  char *const envp[])
+{
+	return spawn(LTR_H_SPAWNP, pid, file, fa, attr, argv, envp);
+}
+
+/*
+ * system() and popen() read environ inside libc (selected, they are traced
+ * whole: lib/hooks.c has them call their stub).  While one of them runs,
+ * environ is a copy that carries the session; threads running them at
+ * once share one copy, and the last one out puts environ back (unless
+ * the program replaced environ meanwhile: then it keeps its own).
+ */
+static int swap_lock;
+static unsigned swap_users;
+static char **swap_saved;
+static struct carry swap_carry;
+
+/* Point environ at a copy carrying the session; false if not done. */
+static bool environ_carry(void)
+{
+	char ***env = program_environ();
+
+	if (!spawn_carries())
+		return false;
+	while (__atomic_exchange_n(&swap_lock, 1, __ATOMIC_ACQUIRE))
+		ltr_syscall3(SYS_sched_yield, 0, 0, 0);
+	if (swap_users++ == 0) {
+		swap_saved = *env;
+		carry_build(&swap_carry, swap_saved);
+		*env = swap_carry.env;
+	}
+	__atomic_store_n(&swap_lock, 0, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* Undo environ_carry, once its last user is done. */
+static void environ_uncarry(void)
+{
+	char ***env = program_environ();
+
+	while (__atomic_exchange_n(&swap_lock, 1, __ATOMIC_ACQUIRE))
+		ltr_syscall3(SYS_sched_yield, 0, 0, 0);
+	if (--swap_users == 0) {
+		if (*env == swap_carry.env)
+			*env = swap_saved;
+		carry_done(&swap_carry);
+	}
+	__atomic_store_n(&swap_lock, 0, __ATOMIC_RELEASE);
+}
+
+int ltr_hook_system(const char *command)
+{
+	bool carried;
+	int r;
+
+	carried = environ_carry();
+	r = REAL(LTR_H_SYSTEM, system_fn)(command);
+	if (carried)
+		environ_uncarry();
+	return r;
+}
+
+void *ltr_hook_popen(const char *command, const char *mode)
+{
+	bool carried;
+	void *r;
+
+	carried = environ_carry();
+	r = REAL(LTR_H_POPEN, popen_fn)(command, mode);
+	if (carried)
+		environ_uncarry();
+	return r;
+}

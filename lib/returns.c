@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * returns.c: second returns, of setjmp (made by longjmp) and of vfork (in
+ * the parent, once the child has gone).
+ *
+ * setjmp, _setjmp, sigsetjmp, __sigsetjmp and vfork look at their
+ * caller's frame, so they are traced on entry only: their return is never
+ * hijacked.  Yet their second return is an event users look for: setjmp
+ * returning the value a longjmp gave it, vfork returning the child's pid
+ * in the parent.  Both are reported without touching the shadow stack:
+ *  - each thread remembers the buffers of the last setjmps it showed; the
+ *    longjmp family is hooked (lib/hooks.c binds the names), and a jump
+ *    to a remembered buffer marks that setjmp's return as pending;
+ *  - a shown vfork marks its return in the parent as pending; the child,
+ *    which shares the parent's memory until it execs or exits, leaves its
+ *    pid there from the exec and exit hooks.
+ * A pending return is reported on the thread's next traced call or
+ * return, once the frames a longjmp skipped are dropped there (where the
+ * stack pointer tells which are dead), and only if the thread is back at
+ * the level of the call that returns: a stale buffer can at worst cost
+ * the line, never a frame.
+ */
+#include <sys/syscall.h>
+
+#include "arch/x86_64/cpu.h"
+#include "interposer.h"
+
+typedef void (*longjmp_fn)(void *, int);
+
+#define REAL(h) ((longjmp_fn)ltr_hook_real[h])
+
+/* Fill j for a shown call of fn on ts, now. */
+static void remember(struct ltr_tstate *ts, struct ltr_jmp *j, uint32_t fn,
+		     uint64_t env)
+{
+	j->env = env;
+	j->fn = fn;
+	j->depth = ts->depth;
+	j->t0 = ltr_now();
+}
+
+void ltr_setjmp_seen(struct ltr_tstate *ts, uint32_t fn, uint64_t env)
+{
+	struct ltr_jmp *j = NULL;
+	uint32_t i;
+
+	for (i = 0; i < LTR_JMPS && !j; i++)
+		if (ts->jmps[i].env == env)
+			j = &ts->jmps[i];
+	if (!j)
+		j = &ts->jmps[ts->jmp_next++ % LTR_JMPS];
+	remember(ts, j, fn, env);
+}
+
+void ltr_vfork_seen(struct ltr_tstate *ts, uint32_t fn)
+{
+	remember(ts, &ts->vfork, fn, 0);
+	ts->vfork_child = 0;
+	ts->again |= LTR_AGAIN_VFORK;
+}
+
+void ltr_vfork_child_leaving(void)
+{
+	struct ltr_tstate *ts = ltr_tls_self;
+	int32_t pid;
+
+	if (!ts || !(ts->again & LTR_AGAIN_VFORK))
+		return;
+	pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+	if (pid == ts->pid)
+		return;
+	ts->vfork_child = pid;
+	ts->vfork_tsc = ltr_now();
+}
+
+void ltr_returns_forget(struct ltr_tstate *ts)
+{
+	uint32_t i;
+
+	for (i = 0; i < LTR_JMPS; i++)
+		ts->jmps[i].env = 0;
+	ts->jmp_next = 0;
+	ts->again = 0;
+}
+
+/* Report that j's call returns again rax at tsc, if ts is back at its level. */
+static void report(struct ltr_tstate *ts, const struct ltr_jmp *j,
+		   uint64_t rax, uint64_t tsc)
+{
+	if (ts->depth == j->depth && !ltr_forked() &&
+	    (ltr_flags & ts->flag_mask & LTR_F_TRACE))
+		ltr_event_returns_again(ts, j->fn, j->depth, j->t0, rax, tsc);
+}
+
+void ltr_returns_again(struct ltr_tstate *ts)
+{
+	if (ts->again & LTR_AGAIN_VFORK) {
+		/* In the child (it shares ts), the parent has not resumed yet. */
+		if ((int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0) != ts->pid)
+			return;
+		ts->again &= ~LTR_AGAIN_VFORK;
+		if (ts->vfork_child)
+			report(ts, &ts->vfork, (uint64_t)ts->vfork_child,
+			       ts->vfork_tsc);
+	}
+	if (ts->again & LTR_AGAIN_JMP) {
+		ts->again &= ~LTR_AGAIN_JMP;
+		report(ts, &ts->jmps[ts->jmp_pending % LTR_JMPS],
+		       ts->jmp_value, ts->jmp_tsc);
+	}
+}
+
+/* A longjmp to env with val (hook h): report it if selected, mark the setjmp. */
+static void longjmp_seen(enum ltr_hook h, void *env, int val)
+{
+	struct ltr_tstate *ts = ltr_tls_self;
+	uint32_t i;
+
+	ltr_hook_note(h, (uint64_t)env, (uint64_t)val, 0);
+	if (!ts || ts->busy || ltr_forked())
+		return;
+	for (i = 0; i < LTR_JMPS; i++) {
+		if (!env || ts->jmps[i].env != (uint64_t)env)
+			continue;
+		ts->jmp_value = (uint64_t)(val ? val : 1);
+		ts->jmp_tsc = ltr_now();
+		ts->jmp_pending = i;
+		ts->again |= LTR_AGAIN_JMP;
+		return;
+	}
+}
+
+void ltr_hook_longjmp(void *env, int val)
+{
+	longjmp_seen(LTR_H_LONGJMP, env, val);
+	REAL(LTR_H_LONGJMP)(env, val);
+	__builtin_unreachable();
+}
+
+void ltr_hook__longjmp(void *env, int val)
+{
+	longjmp_seen(LTR_H__LONGJMP, env, val);
+	REAL(LTR_H__LONGJMP)(env, val);
+	__builtin_unreachable();
+}
+
+void ltr_hook_siglongjmp(void *env, int val)
+{
+	longjmp_seen(LTR_H_SIGLONGJMP, env, val);
+	REAL(LTR_H_SIGLONGJMP)(env, val);
+	__builtin_unreachable();
+}
+
+void ltr_hook_longjmp_chk(void *env, int val)
+{
+	longjmp_seen(LTR_H_LONGJMP_CHK, env, val);
+	REAL(LTR_H_LONGJMP_CHK)(env, val);
+	__builtin_unreachable();
+}
