@@ -144,7 +144,7 @@ struct ltr_target {
 	uint16_t flags;     /* LTR_FN_* */
 	uint16_t forgotten; /* its object was unloaded: not for new bindings */
 	uint32_t depth;     /* shown at most this deep (its rule's depth); 0 = any */
-	uint32_t reserved;
+	uint32_t hpos;      /* its entry in the stubs' hash index */
 	const struct ltr_capture *cap; /* what to copy at a call; NULL: nothing */
 };
 

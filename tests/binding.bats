@@ -131,6 +131,17 @@ assert_fixture_calls() {
 	grep -qx 'libfix:fix_add(0x6, 0x7, .*) = 0xd' <<<"$err"
 }
 
+@test "dlopen/dlclose cycles reuse the stubs of unloaded objects: 10000 cycles, every call counted" {
+	# 10000 cycles bind plugin_run and fix_add anew each: 20000 > 16384 stubs
+	traced_vs_plain dlcycle 10000 -- -c -u 'libfix:*' -u 'libplugin:*'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$out" = "10000 cycles, 0 wrong results" ]
+	grep -Eq ' 20000 +0 libplugin:plugin_run$' <<<"$err"
+	grep -Eq ' 20000 +0 libfix:fix_add$' <<<"$err"
+	! grep -q 'left untraced' <<<"$err"
+}
+
 @test "dlopen and dlsym themselves traced (entry only) still find the caller's RUNPATH" {
 	traced_vs_plain fix-dlopen -- -u 'libc:dlopen,dlsym'
 	[ "$status" -eq 0 ]

@@ -143,3 +143,8 @@ check_PROGRAMS += tests/progs/bin/until
 tests_progs_bin_until_SOURCES = tests/progs/trace/until.c
 tests_progs_bin_until_LDFLAGS = $(FIX_RPATH)
 tests_progs_bin_until_LDADD = $(FIX_LIB)
+check_PROGRAMS += tests/progs/bin/dlcycle
+tests_progs_bin_dlcycle_SOURCES = tests/progs/binding/dlcycle.c
+tests_progs_bin_dlcycle_LDFLAGS = -Wl,--enable-new-dtags \
+	-Wl,-rpath,'$$ORIGIN/plugin' -Wl,--no-as-needed
+tests_progs_bin_dlcycle_LDADD = -ldl
