@@ -11,20 +11,27 @@
  * left alone: calls through it already reach the stub via that PLT entry,
  * and patching it would count them twice.
  *
- * When is an object relocated?  For the program and its libraries, at
- * la_preinit.  For dlopen, no audit call comes between relocation and the
- * constructors (LA_ACT_CONSISTENT comes before relocation), so objects stay
- * pending and every later audit event (a binding, a dlsym) retries them.
- * An object with RELRO is relocated once the loader has made its RELRO
- * read-only; patching earlier would re-protect a page the loader is still
- * writing.  /proc/self/maps tells (a read-only look: writing a probe value
- * could race a loader write on another thread).  Slots still zero (not yet
- * relocated) are left for the next pass.
+ * When is an object relocated, and when is it safe to patch it?  The
+ * loader relocates and unloads objects under its own lock, and a pass
+ * that reads an object's RELA table or opens one of its RELRO pages while
+ * another thread relocates or unmaps that object faults, or makes a page
+ * read-only under the loader's feet.  So passes run only where the loader
+ * holds that lock for us: la_preinit (the program and its libraries, all
+ * relocated), la_activity's LA_ACT_ADD (a dlopen begins: every object of
+ * earlier ones is relocated or gone), and a dlsym result (dlsym takes the
+ * lock, and every object is a BINDFROM object, so every dlsym the program
+ * makes reaches la_symbind64).  Lazy bindings, which run without the
+ * lock, never patch.  An object with RELRO is patched once its RELRO is read-only, as
+ * /proc/self/maps tells (read with raw system calls: the audit namespace's
+ * stdio and malloc locks may be held forever in a forked child); slots
+ * still zero are left for the next pass.
  */
 #include <elf.h>
-#include <stdio.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
+#include "arch/x86_64/cpu.h"
 #include "interposer.h"
 
 #define MAX_PASSES 64 /* give up on slots that never get a value */
@@ -47,14 +54,96 @@ static bool canonical_plt(const struct ltr_object *def, uintptr_t addr)
 	return true;
 }
 
-/* Write value into slot, opening a RELRO page for the time of the write. */
+/* Parse the hexadecimal number at *p and step past it. */
+static uintptr_t hex_parse(const char **p)
+{
+	uintptr_t v = 0;
+
+	for (;; (*p)++) {
+		char c = **p;
+
+		if (c >= '0' && c <= '9')
+			v = v * 16 + (uintptr_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v * 16 + (uintptr_t)(c - 'a' + 10);
+		else
+			return v;
+	}
+}
+
+/* For a line of /proc/self/maps: 1 if it maps addr writable, 0 read-only, -1 not addr's. */
+static int maps_line_writable(const char *line, uintptr_t addr)
+{
+	uintptr_t lo, hi;
+
+	lo = hex_parse(&line);
+	if (*line++ != '-')
+		return -1;
+	hi = hex_parse(&line);
+	if (*line++ != ' ' || addr < lo || addr >= hi || !line[0])
+		return -1;
+	return line[1] == 'w';
+}
+
+/*
+ * Is the page at addr writable, as /proc/self/maps says?  1 yes, 0 no, -1
+ * cannot tell.  Raw system calls and a buffer on the stack only.
+ */
+static int page_writable(uintptr_t addr)
+{
+	char buf[2048], line[128];
+	size_t len = 0;
+	long fd, n, i;
+	int found = -1;
+
+	fd = ltr_syscall3(SYS_open, (long)"/proc/self/maps",
+			  O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	while (found < 0) {
+		n = ltr_syscall3(SYS_read, fd, (long)buf, sizeof(buf));
+		if (n == -4 /* EINTR */)
+			continue;
+		if (n <= 0)
+			break;
+		for (i = 0; i < n && found < 0; i++) {
+			if (buf[i] != '\n') {
+				if (len < sizeof(line) - 1)
+					line[len++] = buf[i];
+				continue;
+			}
+			line[len] = '\0';
+			len = 0;
+			found = maps_line_writable(line, addr);
+		}
+	}
+	ltr_syscall3(SYS_close, fd, 0, 0);
+	return found;
+}
+
+/* Has the loader finished relocating obj (its RELRO is read-only)? */
+static bool relocated(const struct ltr_object *obj)
+{
+	if (obj->relro_end <= obj->relro_start)
+		return true; /* no RELRO: zero slots are simply retried */
+	return page_writable(obj->relro_start) == 0;
+}
+
+/*
+ * Write value into slot.  A RELRO page is opened for the time of the write
+ * and made read-only again only if it was read-only: *locked caches, for
+ * one object and pass, whether its RELRO is (-1: not asked yet).
+ */
 static void slot_write(const struct ltr_object *obj, uint64_t *slot,
-		       uintptr_t value)
+		       uintptr_t value, int *locked)
 {
 	uintptr_t page = (uintptr_t)slot & ~(PAGE_SIZE - 1);
 	bool relro = (uintptr_t)slot >= obj->relro_start &&
 		     (uintptr_t)slot < obj->relro_end;
 
+	if (relro && *locked < 0)
+		*locked = page_writable(obj->relro_start) != 1;
+	relro = relro && *locked;
 	if (relro && mprotect((void *)page, PAGE_SIZE, PROT_READ | PROT_WRITE)) {
 		ltr_warn("warning", "cannot patch a read-only GOT slot; some calls stay untraced");
 		return;
@@ -62,30 +151,6 @@ static void slot_write(const struct ltr_object *obj, uint64_t *slot,
 	__atomic_store_n(slot, value, __ATOMIC_RELEASE);
 	if (relro)
 		mprotect((void *)page, PAGE_SIZE, PROT_READ);
-}
-
-/* Has the loader finished relocating obj (its RELRO is read-only)? */
-static bool relocated(const struct ltr_object *obj)
-{
-	unsigned long lo, hi;
-	char line[512], perms[8];
-	bool done = false;
-	FILE *maps;
-
-	if (obj->relro_end <= obj->relro_start)
-		return true; /* no RELRO: zero slots are simply retried */
-	maps = fopen("/proc/self/maps", "re");
-	if (!maps)
-		return false;
-	while (fgets(line, sizeof(line), maps)) {
-		if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) == 3 &&
-		    obj->relro_start >= lo && obj->relro_start < hi) {
-			done = perms[1] == '-';
-			break;
-		}
-	}
-	fclose(maps);
-	return done;
 }
 
 bool ltr_got_patch(struct ltr_object *obj, bool at_start)
@@ -96,8 +161,8 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 	const char *strtab = NULL;
 	size_t relasz = 0, relaent = sizeof(ElfW(Rela)), i;
 	const ElfW(Dyn) *d;
-
 	bool complete = true;
+	int locked = at_start ? -1 : 1; /* relocated(): RELRO read-only */
 
 	if (!(obj->flags & LTR_OBJ_FROM) || (obj->flags & LTR_OBJ_PATCHED))
 		return true;
@@ -153,7 +218,7 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 			continue;
 		stub = ltr_stub_for(value, strtab + sym->st_name, def);
 		if (stub)
-			slot_write(obj, slot, stub);
+			slot_write(obj, slot, stub, &locked);
 	}
 	if (complete || at_start || ++obj->patch_passes >= MAX_PASSES)
 		obj->flags |= LTR_OBJ_PATCHED;

@@ -131,6 +131,34 @@ assert_fixture_calls() {
 	grep -qx 'libfix:fix_add(0x6, 0x7, .*) = 0xd' <<<"$err"
 }
 
+# dlrace's trace: every plugin_run call has its fix_add, every first call of libmanyf is seen.
+assert_dlrace_traced() {
+	local calls
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	calls=$(grep -c 'libplugin:plugin_run(' <<<"$err")
+	[ "$calls" -ge 200 ]
+	[ "$(grep -c 'libfix:fix_add(' <<<"$err")" -eq "$calls" ]
+	[ "$(grep -c 'libmanyf:f[0-9]*(' <<<"$err")" -eq 900 ]
+}
+
+@test "a -fno-plt plugin loaded and unloaded in a loop while another thread binds: no crash" {
+	for i in 1 2 3 4 5; do
+		traced_vs_plain dlrace -- -u 'libfix:*' -u 'libplugin:*' -u 'libmanyf:*'
+		assert_dlrace_traced
+	done
+}
+
+@test "a -fno-plt plugin is patched before its first call, also under LD_BIND_NOW" {
+	LD_BIND_NOW=1 traced_vs_plain dlcycle -- -u 'libfix:*'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	grep -qx 'libfix:fix_add(0x1, 0x64, .*) = 0x65' <<<"$err"
+	grep -qx 'libfix:fix_add(0x2, 0x64, .*) = 0x66' <<<"$err"
+	LD_BIND_NOW=1 traced_vs_plain dlrace -- -u 'libfix:*' -u 'libplugin:*' -u 'libmanyf:*'
+	assert_dlrace_traced
+}
+
 @test "dlopen/dlclose cycles reuse the stubs of unloaded objects: 10000 cycles, every call counted" {
 	# 10000 cycles bind plugin_run and fix_add anew each: 20000 > 16384 stubs
 	traced_vs_plain dlcycle 10000 -- -c -u 'libfix:*' -u 'libplugin:*'

@@ -143,6 +143,12 @@ check_PROGRAMS += tests/progs/bin/until
 tests_progs_bin_until_SOURCES = tests/progs/trace/until.c
 tests_progs_bin_until_LDFLAGS = $(FIX_RPATH)
 tests_progs_bin_until_LDADD = $(FIX_LIB)
+check_PROGRAMS += tests/progs/bin/dlrace
+tests_progs_bin_dlrace_SOURCES = tests/progs/binding/dlrace.c
+tests_progs_bin_dlrace_CFLAGS = -O1 -pthread
+tests_progs_bin_dlrace_LDFLAGS = -Wl,--enable-new-dtags \
+	-Wl,-rpath,'$$ORIGIN/plugin' -Wl,-rpath,'$$ORIGIN' -Wl,-z,lazy -pthread
+tests_progs_bin_dlrace_LDADD = tests/progs/bin/libmanyf.so -ldl
 check_PROGRAMS += tests/progs/bin/dlcycle
 tests_progs_bin_dlcycle_SOURCES = tests/progs/binding/dlcycle.c
 tests_progs_bin_dlcycle_LDFLAGS = -Wl,--enable-new-dtags \
