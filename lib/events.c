@@ -89,15 +89,26 @@ static void commit(struct ltr_ring *r, const struct ltr_event *ev)
 
 /*
  * Reserve and fill an event header with room for words fixed words and up
- * to extra bytes of blobs; NULL if dropped.  The size is set to the fixed
- * part: blobs written later are added with event_grow before the commit.
+ * to *extra bytes of blobs (cut to what fits: *extra says); NULL if
+ * dropped.  The size is set to the fixed part: blobs written later are
+ * added with event_grow before the commit.
  */
 static struct ltr_event *event_new(struct ltr_tstate *ts, uint8_t type,
 				   uint32_t words, uint32_t fn, uint32_t depth,
-				   uint64_t tsc, size_t extra)
+				   uint64_t tsc, size_t *extra)
 {
 	uint32_t size = (uint32_t)(sizeof(struct ltr_event) + 8 * words);
-	struct ltr_event *ev = reserve(ts, size + (uint32_t)extra);
+	struct ltr_event *ev;
+
+	/*
+	 * A reservation of at most half the ring always fits, PAD included:
+	 * more (a printf's worst case with -s 4096 is 60 KB, and --buffer can
+	 * be 64K) would wait forever for room the ring does not have.  The
+	 * copies are cut to what is reserved.
+	 */
+	if (size + *extra > ltr_ring_size / 2)
+		*extra = ltr_ring_size / 2 - size;
+	ev = reserve(ts, size + (uint32_t)*extra);
 
 	if (!ev)
 		return NULL;
@@ -161,7 +172,7 @@ static void event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 {
 	size_t extra = cap ? ltr_args_entry_max(cap) : 0;
 	struct ltr_event *ev = event_new(ts, type, LTR_ENTER_WORDS, fn, depth,
-					 tsc, extra);
+					 tsc, &extra);
 
 	if (!ev)
 		return;
@@ -204,7 +215,7 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 {
 	size_t extra = fr->cap ? ltr_args_exit_max(fr->cap) : 0;
 	struct ltr_event *ev = event_new(ts, LTR_EV_EXIT, LTR_EXIT_WORDS,
-					 fr->fn, level_of(ts, fr), tsc, extra);
+					 fr->fn, level_of(ts, fr), tsc, &extra);
 	unsigned char x87[16];
 	bool has_x87;
 
@@ -229,8 +240,9 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		       enum ltr_end why)
 {
+	size_t none = 0;
 	struct ltr_event *ev = event_new(ts, LTR_EV_UNWOUND, 0, fr->fn,
-					 level_of(ts, fr), ltr_rdtsc(), 0);
+					 level_of(ts, fr), ltr_rdtsc(), &none);
 
 	if (!ev)
 		return;
@@ -240,8 +252,9 @@ void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 
 void ltr_event_thread(struct ltr_tstate *ts)
 {
+	size_t none = 0;
 	struct ltr_event *ev = event_new(ts, LTR_EV_THREAD, 1, 0, 0,
-					 ltr_rdtsc(), 0);
+					 ltr_rdtsc(), &none);
 
 	if (!ev)
 		return;

@@ -156,6 +156,16 @@ run_stalled() {
 	[ ! -s ltruss.err ]
 }
 
+@test "--buffer 64K -s 4096: printf's worst-case event fits however full the ring is" {
+	# a printf event may take 60 KB: a PAD and the event at once would not fit
+	plain=$("$PROGS/printfs" 3000)
+	run_split ltruss --buffer 64K -s 4096 -u 'libc:printf' "$PROGS/printfs" 3000
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$(grep -c '^libc:printf("line %d of %s\\n", [0-9]*, "printfs") = ' <<<"$err")" -eq 3000 ]
+	grep -qx 'libc:printf("line %d of %s\\n", 2999, "printfs") = 21' <<<"$err"
+}
+
 # peak_rss_kib BUFFER THREADS CALLS: ltruss's peak RSS tracing spin with --buffer BUFFER.
 peak_rss_kib() {
 	/usr/bin/time -o rss -f %M "$LTRUSS" --buffer "$1" -o trace.txt \

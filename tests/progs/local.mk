@@ -154,3 +154,6 @@ tests_progs_bin_dlcycle_SOURCES = tests/progs/binding/dlcycle.c
 tests_progs_bin_dlcycle_LDFLAGS = -Wl,--enable-new-dtags \
 	-Wl,-rpath,'$$ORIGIN/plugin' -Wl,--no-as-needed
 tests_progs_bin_dlcycle_LDADD = -ldl
+check_PROGRAMS += tests/progs/bin/printfs
+tests_progs_bin_printfs_SOURCES = tests/progs/trace/printfs.c
+tests_progs_bin_printfs_CFLAGS = -O1 -fno-builtin
