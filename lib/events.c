@@ -7,10 +7,13 @@
  * is reserved at head, filled, and published with a release store of head.
  * When the ring is full the thread waits for ltruss (nothing is lost), or
  * with --drop counts the event as dropped.  If ltruss is gone while we
- * wait, the process detaches: it runs on untraced rather than block.
+ * wait (no such process, or a zombie its parent has not reaped: kill()
+ * still finds those), the process detaches: it runs on untraced rather
+ * than block.
  * Waiting uses raw system calls only: the program's errno and vector
  * registers stay untouched.
  */
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <time.h>
 
@@ -24,6 +27,39 @@ static void detach(void)
 {
 	ltr_flags = 0;
 	ltr_warn("ltruss has gone away", "the program runs on untraced");
+}
+
+/* Is process pid gone: no such process, or a zombie (its /proc stat says Z or X)? */
+static bool process_gone(int32_t pid)
+{
+	char path[32] = "/proc/", digits[12], buf[512];
+	size_t n = ltr_strlen(path), k = 0;
+	long fd, len;
+	uint32_t v = (uint32_t)pid;
+	char *p, *close_paren = NULL;
+
+	if (ltr_syscall3(SYS_kill, pid, 0, 0) == -3 /* ESRCH */)
+		return true;
+	do
+		digits[k++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (k)
+		path[n++] = digits[--k];
+	ltr_strlcpy(path + n, "/stat", sizeof(path) - n);
+	fd = ltr_syscall3(SYS_open, (long)path, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return fd == -2 /* ENOENT */;
+	len = ltr_syscall3(SYS_read, fd, (long)buf, sizeof(buf) - 1);
+	ltr_syscall3(SYS_close, fd, 0, 0);
+	if (len <= 0)
+		return false;
+	buf[len] = '\0';
+	/* "pid (comm) S ...": comm may hold ')', the state follows the last. */
+	for (p = buf; *p; p++)
+		if (*p == ')')
+			close_paren = p;
+	return close_paren && close_paren[1] == ' ' &&
+	       (close_paren[2] == 'Z' || close_paren[2] == 'X');
 }
 
 /* Wait until the ring has room up to head end; false to give up (drop, detach). */
@@ -47,8 +83,7 @@ static bool ring_wait(struct ltr_ring *r, uint64_t end)
 
 			ltr_syscall3(SYS_nanosleep, (long)&ts, 0, 0);
 			if (spins % ALIVE_CHECK_EVERY == 0 &&
-			    ltr_syscall3(SYS_kill, ltr_session->reader_pid, 0,
-					 0) == -3 /* ESRCH */) {
+			    process_gone(ltr_session->reader_pid)) {
 				detach();
 				return false;
 			}

@@ -128,6 +128,39 @@ exited - -"
 	[ "$(grep -c '^libfix:fix_add' trace.txt)" -gt 0 ]
 }
 
+@test "ltruss killed and never reaped (a zombie): the program goes on untraced and finishes" {
+	# python starts ltruss and does not reap it: bash would, on SIGCHLD
+	run /usr/bin/python3 - "$LTRUSS" "$PROGS/slow" "$PWD" <<'EOF'
+import os, signal, subprocess, sys, time
+ltruss, slow, d = sys.argv[1:4]
+p = subprocess.Popen([ltruss, "--buffer", "64K", "-o", d + "/trace.txt",
+                      "-u", "libfix:*", slow, "3000000", "400",
+                      d + "/slow.out"], stdin=subprocess.DEVNULL,
+                     stderr=open(d + "/ltruss.err", "w"))
+time.sleep(0.3)
+children = open("/proc/%d/task/%d/children" % (p.pid, p.pid)).read().split()
+os.kill(p.pid, signal.SIGSTOP)   # the program fills its small ring and waits
+time.sleep(0.3)
+os.kill(p.pid, signal.SIGKILL)   # ltruss dies, and stays a zombie
+for i in range(150):
+    if os.path.exists(d + "/slow.out") and os.path.getsize(d + "/slow.out"):
+        break
+    time.sleep(0.1)
+stat = open("/proc/%d/stat" % p.pid).read()
+print("ltruss state", stat[stat.rindex(")") + 2])
+for pid in children:             # a program still waiting: do not leave it
+    try:
+        os.kill(int(pid), signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+p.wait()
+EOF
+	assert_output "ltruss state Z"
+	[ "$(cat slow.out)" = "done 4500001500000" ]
+	[ "$(grep -c '^libfix:fix_add' trace.txt)" -gt 0 ]
+	grep -qx 'ltruss: ltruss has gone away: the program runs on untraced' ltruss.err
+}
+
 # run_stalled OPTIONS...: trace the slow fixture (200000 calls over 400 ms)
 # to trace.txt while ltruss is stopped for 0.6 s; its stderr in ltruss.err.
 run_stalled() {
