@@ -288,7 +288,7 @@ peak_rss_kib() {
 	run_split ltruss -o trace.txt -C -u 'libfix:fix_add' "$PROGS/manythreads" 600
 	[ "$status" -eq 0 ]
 	[ "$out" = "600000" ]
-	grep -qx 'ltruss: warning: more than 511 threads: the later ones are counted but not traced' <<<"$err"
+	grep -qx 'ltruss: warning: more than 511 threads at a time: the later ones are counted but not traced' <<<"$err"
 	[ "$(awk '$NF == "libfix:fix_add" { print $(NF-2) }' trace.txt)" -eq 600000 ]
 	# 511 threads have rings of their own, 89 share the last slot
 	[ "$(grep -c 'libfix:fix_add(' trace.txt)" -eq 511000 ]

@@ -157,3 +157,9 @@ tests_progs_bin_dlcycle_LDADD = -ldl
 check_PROGRAMS += tests/progs/bin/printfs
 tests_progs_bin_printfs_SOURCES = tests/progs/trace/printfs.c
 tests_progs_bin_printfs_CFLAGS = -O1 -fno-builtin
+check_PROGRAMS += tests/progs/bin/forkthreads
+tests_progs_bin_forkthreads_SOURCES = tests/progs/binding/forkthreads.c
+tests_progs_bin_forkthreads_CFLAGS = -O1 -pthread
+tests_progs_bin_forkthreads_LDFLAGS = -Wl,--enable-new-dtags \
+	-Wl,-rpath,'$$ORIGIN/plugin' -Wl,-rpath,'$$ORIGIN' -Wl,-z,lazy -pthread
+tests_progs_bin_forkthreads_LDADD = tests/progs/bin/libmanyf.so -ldl
