@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * got-patch.c: redirect GLOB_DAT slots that name selected functions.
+ * got-patch.c: redirect the address slots that name selected functions.
  *
  * Code built with -fno-plt calls through GOT slots filled by GLOB_DAT
- * relocations, and so does a PIE taking a function's address; the loader
- * never offers those bindings to la_symbind64.  Once an object is relocated
+ * relocations, and so does a PIE taking a function's address; a table of
+ * function pointers in data is filled by R_X86_64_64 relocations.  The
+ * loader never offers those to la_symbind64.  Once an object is relocated
  * we walk its RELA table and point each such slot at the function's stub,
- * the same stub its PLT binding gets.  RELRO pages are made writable just
- * for the write.  A slot holding a non-PIE program's canonical PLT entry is
- * left alone: calls through it already reach the stub via that PLT entry,
- * and patching it would count them twice.
+ * the same stub its PLT binding and its dlsym result get: every address of
+ * a traced function the object can see is the same (a destructor table
+ * compared with the function's address in code still matches), and calls
+ * through any of them are traced.  (dladdr is told the real function of a
+ * stub: lib/dladdr.c.)  RELRO pages are made writable just for the write.
+ * A slot holding a non-PIE program's canonical PLT entry is left alone:
+ * calls through it already reach the stub via that PLT entry, and
+ * patching it would count them twice.
  *
  * When is an object relocated, and when is it safe to patch it?  The
  * loader relocates and unloads objects under its own lock, and a pass
@@ -21,8 +26,8 @@
  * earlier ones is relocated or gone), and a dlsym result (dlsym takes the
  * lock, and every object is a BINDFROM object, so every dlsym the program
  * makes reaches la_symbind64).  Lazy bindings, which run without the
- * lock, never patch.  An object with RELRO is patched once its RELRO is read-only, as
- * /proc/self/maps tells (read with raw system calls: the audit namespace's
+ * lock, never patch.  An object with RELRO is patched once its RELRO is
+ * read-only, as /proc/self/maps tells (read with raw system calls: the audit namespace's
  * stdio and malloc locks may be held forever in a forked child); slots
  * still zero are left for the next pass.
  */
@@ -199,7 +204,9 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 		uintptr_t value, stub;
 		unsigned type;
 
-		if (ELF64_R_TYPE(r->r_info) != R_X86_64_GLOB_DAT)
+		/* A GOT slot, or a pointer in data to the function itself. */
+		if (ELF64_R_TYPE(r->r_info) != R_X86_64_GLOB_DAT &&
+		    (ELF64_R_TYPE(r->r_info) != R_X86_64_64 || r->r_addend))
 			continue;
 		sym = &symtab[ELF64_R_SYM(r->r_info)];
 		type = ELF64_ST_TYPE(sym->st_info);

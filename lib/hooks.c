@@ -5,7 +5,7 @@
  * The unwinder's entry points and pthread_exit (lib/unwind.c) must put the
  * real return addresses back before anything walks the stack; _exit,
  * _Exit and, with -f, the wait family (lib/process.c) tell how processes
- * end.  la_symbind64 binds these names to the hooks, which call the real
+ * end; dladdr and dladdr1 (lib/dladdr.c) see through stubs.  la_symbind64 binds these names to the hooks, which call the real
  * function.  When the selection names one of them too, it is reported on
  * entry (it cannot be traced on return: the hook is in the way).
  */
@@ -36,6 +36,8 @@ static const struct {
 	[LTR_H_WAIT3] = { "wait3", ltr_hook_wait3, true },
 	[LTR_H_WAIT4] = { "wait4", ltr_hook_wait4, true },
 	[LTR_H_WAITID] = { "waitid", ltr_hook_waitid, true },
+	[LTR_H_DLADDR] = { "dladdr", ltr_hook_dladdr, false },
+	[LTR_H_DLADDR1] = { "dladdr1", ltr_hook_dladdr1, false },
 };
 
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)
@@ -51,7 +53,8 @@ uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 {
 	size_t i;
 
-	if (name[0] != '_' && name[0] != 'p' && name[0] != 'w')
+	if (name[0] != '_' && name[0] != 'p' && name[0] != 'w' &&
+	    name[0] != 'd')
 		return 0;
 	for (i = 0; i < LTR_H_COUNT; i++) {
 		if (ltr_strcmp(name, hooks[i].name) != 0)

@@ -166,12 +166,13 @@ void ltr_stubs_forget(uintptr_t start, uintptr_t end);
 /* Is addr one of our stubs? */
 bool ltr_is_stub(uintptr_t addr);
 
-/* ---- hooks (hooks.c, unwind.c, process.c) ------------------------------ */
+/* ---- hooks (hooks.c, unwind.c, process.c, dladdr.c) --------------------- */
 
 enum ltr_hook {
 	LTR_H_RAISE, LTR_H_RETHROW, LTR_H_FORCED, LTR_H_BACKTRACE,
 	LTR_H_BEGIN_CATCH, LTR_H_PTHREAD_EXIT, LTR_H_EXIT_, LTR_H_EXIT,
 	LTR_H_WAIT, LTR_H_WAITPID, LTR_H_WAIT3, LTR_H_WAIT4, LTR_H_WAITID,
+	LTR_H_DLADDR, LTR_H_DLADDR1,
 	LTR_H_COUNT
 };
 
@@ -202,6 +203,8 @@ int ltr_hook_waitpid(int pid, int *status, int options);
 int ltr_hook_wait3(int *status, int options, void *rusage);
 int ltr_hook_wait4(int pid, int *status, int options, void *rusage);
 int ltr_hook_waitid(int idtype, unsigned id, void *info, int options);
+int ltr_hook_dladdr(const void *addr, void *info);
+int ltr_hook_dladdr1(const void *addr, void *info, void **extra, int flags);
 
 /* Put back the real return addresses of every frame of this thread. */
 void ltr_frames_restore(void);

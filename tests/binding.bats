@@ -131,6 +131,22 @@ assert_fixture_calls() {
 	grep -qx 'libfix:fix_add(0x6, 0x7, .*) = 0xd' <<<"$err"
 }
 
+@test "function pointers compare equal by every path (code, data table, dlsym) and dladdr names the real library" {
+	for sel in "-u libfix:*" "-u libc:free,malloc" ""; do
+		# shellcheck disable=SC2086
+		traced_vs_plain ptrid -- $sel
+		[ "$status" -eq 0 ]
+		[ "$out" = "$plain" ]
+	done
+	grep -qx 'table == code: 1' <<<"$out"
+	grep -qx 'destructor == free: 1' <<<"$out"
+	grep -qx 'fix_add: in libfix.so, symbol fix_add, exact 1' <<<"$out"
+	# the default config traces calls through the tables too
+	grep -qx 'libfix:fix_add(0x2, 0x3, .*) = 0x5' <<<"$err"
+	grep -qx 'libfix:fix_add(0x4, 0x5, .*) = 0x9' <<<"$err"
+	grep -Eqx 'libc:free\(0x[0-9a-f]+\) = <void>' <<<"$err"
+}
+
 # dlrace's trace: every plugin_run call has its fix_add, every first call of libmanyf is seen.
 assert_dlrace_traced() {
 	local calls

@@ -163,3 +163,8 @@ tests_progs_bin_forkthreads_CFLAGS = -O1 -pthread
 tests_progs_bin_forkthreads_LDFLAGS = -Wl,--enable-new-dtags \
 	-Wl,-rpath,'$$ORIGIN/plugin' -Wl,-rpath,'$$ORIGIN' -Wl,-z,lazy -pthread
 tests_progs_bin_forkthreads_LDADD = tests/progs/bin/libmanyf.so -ldl
+check_PROGRAMS += tests/progs/bin/ptrid
+tests_progs_bin_ptrid_SOURCES = tests/progs/binding/ptrid.c
+tests_progs_bin_ptrid_CFLAGS = -O0 -fPIE -fno-builtin
+tests_progs_bin_ptrid_LDFLAGS = -pie $(FIX_RPATH)
+tests_progs_bin_ptrid_LDADD = $(FIX_LIB) -ldl
