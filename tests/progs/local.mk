@@ -143,27 +143,27 @@ check_PROGRAMS += tests/progs/bin/until
 tests_progs_bin_until_SOURCES = tests/progs/trace/until.c
 tests_progs_bin_until_LDFLAGS = $(FIX_RPATH)
 tests_progs_bin_until_LDADD = $(FIX_LIB)
-check_PROGRAMS += tests/progs/bin/dlrace
-tests_progs_bin_dlrace_SOURCES = tests/progs/binding/dlrace.c
-tests_progs_bin_dlrace_CFLAGS = -O1 -pthread
-tests_progs_bin_dlrace_LDFLAGS = -Wl,--enable-new-dtags \
-	-Wl,-rpath,'$$ORIGIN/plugin' -Wl,-rpath,'$$ORIGIN' -Wl,-z,lazy -pthread
-tests_progs_bin_dlrace_LDADD = tests/progs/bin/libmanyf.so -ldl
-check_PROGRAMS += tests/progs/bin/dlcycle
-tests_progs_bin_dlcycle_SOURCES = tests/progs/binding/dlcycle.c
-tests_progs_bin_dlcycle_LDFLAGS = -Wl,--enable-new-dtags \
-	-Wl,-rpath,'$$ORIGIN/plugin' -Wl,--no-as-needed
-tests_progs_bin_dlcycle_LDADD = -ldl
 check_PROGRAMS += tests/progs/bin/printfs
 tests_progs_bin_printfs_SOURCES = tests/progs/trace/printfs.c
 tests_progs_bin_printfs_CFLAGS = -O1 -fno-builtin
-check_PROGRAMS += tests/progs/bin/forkthreads
+
+# ---- loader fixtures: plugins loaded and unloaded, threads, forks ---------
+# They find plugin/libplugin.so and libmanyf.so by RUNPATH, and bind lazily.
+LOADER_LINK = -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/plugin' \
+	-Wl,-rpath,'$$ORIGIN' -Wl,-z,lazy -pthread
+check_PROGRAMS += tests/progs/bin/dlrace tests/progs/bin/forkthreads \
+	tests/progs/bin/dlcycle tests/progs/bin/ptrid
+tests_progs_bin_dlrace_SOURCES = tests/progs/binding/dlrace.c
+tests_progs_bin_dlrace_CFLAGS = -O1 -pthread
+tests_progs_bin_dlrace_LDFLAGS = $(LOADER_LINK)
+tests_progs_bin_dlrace_LDADD = tests/progs/bin/libmanyf.so -ldl
 tests_progs_bin_forkthreads_SOURCES = tests/progs/binding/forkthreads.c
 tests_progs_bin_forkthreads_CFLAGS = -O1 -pthread
-tests_progs_bin_forkthreads_LDFLAGS = -Wl,--enable-new-dtags \
-	-Wl,-rpath,'$$ORIGIN/plugin' -Wl,-rpath,'$$ORIGIN' -Wl,-z,lazy -pthread
+tests_progs_bin_forkthreads_LDFLAGS = $(LOADER_LINK)
 tests_progs_bin_forkthreads_LDADD = tests/progs/bin/libmanyf.so -ldl
-check_PROGRAMS += tests/progs/bin/ptrid
+tests_progs_bin_dlcycle_SOURCES = tests/progs/binding/dlcycle.c
+tests_progs_bin_dlcycle_LDFLAGS = $(LOADER_LINK)
+tests_progs_bin_dlcycle_LDADD = -ldl
 tests_progs_bin_ptrid_SOURCES = tests/progs/binding/ptrid.c
 tests_progs_bin_ptrid_CFLAGS = -O0 -fPIE -fno-builtin
 tests_progs_bin_ptrid_LDFLAGS = -pie $(FIX_RPATH)
