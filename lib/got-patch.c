@@ -166,7 +166,7 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 	const char *strtab = NULL;
 	size_t relasz = 0, relaent = sizeof(ElfW(Rela)), i;
 	const ElfW(Dyn) *d;
-	bool complete = true;
+	bool complete = true, textrel = false;
 	int locked = at_start ? -1 : 1; /* relocated(): RELRO read-only */
 
 	if (!(obj->flags & LTR_OBJ_FROM) || (obj->flags & LTR_OBJ_PATCHED))
@@ -190,6 +190,12 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 		case DT_STRTAB:
 			strtab = (const char *)ltr_dyn_ptr(map, d->d_un.d_ptr);
 			break;
+		case DT_TEXTREL:
+			textrel = true;
+			break;
+		case DT_FLAGS:
+			textrel = textrel || (d->d_un.d_val & DF_TEXTREL);
+			break;
 		}
 	}
 	if (!rela || !symtab || !strtab || relaent < sizeof(ElfW(Rela))) {
@@ -204,9 +210,14 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 		uintptr_t value, stub;
 		unsigned type;
 
-		/* A GOT slot, or a pointer in data to the function itself. */
+		/*
+		 * A GOT slot, or a pointer in data to the function itself
+		 * (not in an object with text relocations: the pointer may
+		 * be in code, read-only again by now).
+		 */
 		if (ELF64_R_TYPE(r->r_info) != R_X86_64_GLOB_DAT &&
-		    (ELF64_R_TYPE(r->r_info) != R_X86_64_64 || r->r_addend))
+		    (ELF64_R_TYPE(r->r_info) != R_X86_64_64 || r->r_addend ||
+		     textrel))
 			continue;
 		sym = &symtab[ELF64_R_SYM(r->r_info)];
 		type = ELF64_ST_TYPE(sym->st_info);

@@ -147,6 +147,14 @@ assert_fixture_calls() {
 	grep -Eqx 'libc:free\(0x[0-9a-f]+\) = <void>' <<<"$err"
 }
 
+@test "a library with text relocations to a traced function runs as untraced" {
+	readelf -d "$PROGS/libtextrel.so" | grep -q TEXTREL
+	traced_vs_plain textrel -- -u 'libfix:*'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$out" = "textrel 5" ]
+}
+
 # dlrace's trace: every plugin_run call has its fix_add, every first call of libmanyf is seen.
 assert_dlrace_traced() {
 	local calls

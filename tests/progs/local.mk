@@ -168,3 +168,12 @@ tests_progs_bin_ptrid_SOURCES = tests/progs/binding/ptrid.c
 tests_progs_bin_ptrid_CFLAGS = -O0 -fPIE -fno-builtin
 tests_progs_bin_ptrid_LDFLAGS = -pie $(FIX_RPATH)
 tests_progs_bin_ptrid_LDADD = $(FIX_LIB) -ldl
+check_PROGRAMS += tests/progs/bin/libtextrel.so tests/progs/bin/textrel
+tests_progs_bin_libtextrel_so_SOURCES = tests/progs/binding/textrel.c
+tests_progs_bin_libtextrel_so_CFLAGS = -O1 -fno-pic -mcmodel=large
+tests_progs_bin_libtextrel_so_LDFLAGS = -shared -Wl,-soname,libtextrel.so \
+	-Wl,-z,notext $(FIX_RPATH)
+tests_progs_bin_libtextrel_so_LDADD = $(FIX_LIB)
+tests_progs_bin_textrel_SOURCES = tests/progs/binding/textrel-main.c
+tests_progs_bin_textrel_LDFLAGS = $(FIX_RPATH)
+tests_progs_bin_textrel_LDADD = tests/progs/bin/libtextrel.so $(FIX_LIB)
