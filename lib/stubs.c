@@ -9,10 +9,10 @@
  * addresses must never share it.  The session's funcs[] is shared and only
  * appended to, each entry claimed with an atomic add.
  *
- * Keying stubs by target address makes every binding and every patched
- * GLOB_DAT slot of one function get the same stub, so that the addresses
- * they yield compare equal; addresses the loader wrote before we saw them
- * (data relocations, see man ltruss, BUGS) stay the real ones.  Lookups
+ * Keying stubs by target address makes every binding, every dlsym result
+ * and every patched slot (GOT or data pointer, got-patch.c) of one
+ * function get the same stub, so that the addresses a traced object sees
+ * compare equal (what remains is in man ltruss, BUGS).  Lookups
  * take no lock (entries are published with release stores and never
  * emptied), so a signal handler that triggers a binding cannot deadlock;
  * allocations take a spinlock, and a thread that re-enters while holding
