@@ -87,7 +87,9 @@ static void slot_take(struct ltr_tstate *ts)
 		ts->slot = &ltr_session->threads[LTR_MAX_THREADS - 1];
 		ts->shared_slot = 1;
 		ts->flag_mask = ~LTR_F_TRACE;
-		if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+		/* Counting alone (-c) loses nothing in the shared slot. */
+		if ((ltr_flags & LTR_F_TRACE) &&
+		    !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
 			ltr_warn("warning", "more than 511 threads at a time: the later ones are counted but not traced");
 		return;
 	}

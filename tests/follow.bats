@@ -143,4 +143,10 @@ load helpers
 	[ "$(grep -Ec '^(\[pid [0-9]+\] )?\+\+\+ exited \(status 0\) \+\+\+$' <<<"$err")" -eq 601 ]
 	# the summary counts the calls of the slots handed back too
 	grep -Eq '^100\.00 .* 600 +0 total$' <<<"$err"
+	# counting alone: past 511 slots the shared one counts, and says nothing
+	run_split ltruss -f -c -u 'libmanyf:*' "$PROGS/forkthreads"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$(grep -c '^ltruss: ' <<<"$err")" -eq 0 ]
+	grep -Eq '^100\.00 .* 600 +0 total$' <<<"$err"
 }
