@@ -70,6 +70,8 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 		obj->flags |= LTR_OBJ_HOOKS;
 	if (obj->flags & (LTR_OBJ_TO | LTR_OBJ_HOOKS))
 		flags |= LA_FLG_BINDTO;
+	if (started && (obj->flags & LTR_OBJ_FROM))
+		ltr_got_prebind(obj);
 	pending_patch = true;
 	return flags;
 }

@@ -26,7 +26,9 @@
  * earlier ones is relocated or gone), and a dlsym result (dlsym takes the
  * lock, and every object is a BINDFROM object, so every dlsym the program
  * makes reaches la_symbind64).  Lazy bindings, which run without the
- * lock, never patch.  An object with RELRO is patched once its RELRO is
+ * lock, never patch.  Most dlopen'd objects need no pass at all: their
+ * GLOB_DAT relocations are offered to la_symbind64 by the loader itself
+ * (ltr_got_prebind, below), before their constructors run.  An object with RELRO is patched once its RELRO is
  * read-only, as /proc/self/maps tells (read with raw system calls: the audit namespace's
  * stdio and malloc locks may be held forever in a forked child); slots
  * still zero are left for the next pass.
@@ -241,4 +243,85 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 	if (complete || at_start || ++obj->patch_passes >= MAX_PASSES)
 		obj->flags |= LTR_OBJ_PATCHED;
 	return obj->flags & LTR_OBJ_PATCHED;
+}
+
+/* The protection of obj's segment that holds addr (PROT_READ if none does). */
+static int segment_prot(const struct ltr_object *obj, uintptr_t addr)
+{
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)obj->map->l_addr;
+	const ElfW(Phdr) *ph;
+	size_t i;
+
+	if (!eh || eh->e_ident[EI_MAG0] != ELFMAG0 || eh->e_ident[EI_MAG1] != ELFMAG1)
+		return PROT_READ;
+	ph = (const ElfW(Phdr) *)((const char *)eh + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++) {
+		uintptr_t lo = obj->bias + ph[i].p_vaddr;
+
+		if (ph[i].p_type == PT_LOAD && addr >= lo &&
+		    addr < lo + ph[i].p_memsz)
+			return (ph[i].p_flags & PF_R ? PROT_READ : 0) |
+			       (ph[i].p_flags & PF_W ? PROT_WRITE : 0) |
+			       (ph[i].p_flags & PF_X ? PROT_EXEC : 0);
+	}
+	return PROT_READ;
+}
+
+/*
+ * Before a dlopen'd object is relocated (la_objopen): turn the GLOB_DAT
+ * relocations of its functions into JUMP_SLOT ones.  The loader resolves
+ * both the same way and writes the same slot, but offers a JUMP_SLOT it
+ * binds at once to la_symbind64 (glibc 2.35+), which returns the stub:
+ * the slot is the stub's from the start, before the object's constructors
+ * run, under the loader's lock, also with LD_BIND_NOW.  Not for a non-PIE
+ * program's process (a JUMP_SLOT lookup skips its canonical PLT entries,
+ * which GLOB_DAT slots must hold) nor objects with text relocations; those
+ * keep the patching passes.  The table is a private mapping of the file:
+ * the write makes a copy of its pages.
+ */
+void ltr_got_prebind(struct ltr_object *obj)
+{
+	const struct link_map *map = obj->map;
+	ElfW(Rela) *rela = NULL;
+	const ElfW(Sym) *symtab = NULL;
+	size_t relasz = 0, relaent = sizeof(ElfW(Rela)), i;
+	const ElfW(Dyn) *d;
+	uintptr_t lo, hi;
+	int prot;
+
+	if (ltr_object_main_nonpie())
+		return;
+	for (d = map->l_ld; d && d->d_tag != DT_NULL; d++) {
+		if (d->d_tag == DT_RELA)
+			rela = (ElfW(Rela) *)ltr_dyn_ptr(map, d->d_un.d_ptr);
+		else if (d->d_tag == DT_RELASZ)
+			relasz = d->d_un.d_val;
+		else if (d->d_tag == DT_RELAENT)
+			relaent = d->d_un.d_val;
+		else if (d->d_tag == DT_SYMTAB)
+			symtab = (const ElfW(Sym) *)ltr_dyn_ptr(map, d->d_un.d_ptr);
+		else if (d->d_tag == DT_TEXTREL ||
+			 (d->d_tag == DT_FLAGS && (d->d_un.d_val & DF_TEXTREL)))
+			return;
+	}
+	if (!rela || !symtab || relaent != sizeof(ElfW(Rela)) || !relasz)
+		return;
+	lo = (uintptr_t)rela & ~(PAGE_SIZE - 1);
+	hi = ((uintptr_t)rela + relasz + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	prot = segment_prot(obj, (uintptr_t)rela);
+	if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE))
+		return;
+	for (i = 0; i < relasz / relaent; i++) {
+		ElfW(Rela) *r = &rela[i];
+		unsigned type;
+
+		if (ELF64_R_TYPE(r->r_info) != R_X86_64_GLOB_DAT)
+			continue;
+		type = ELF64_ST_TYPE(symtab[ELF64_R_SYM(r->r_info)].st_info);
+		if (type != STT_FUNC && type != STT_GNU_IFUNC)
+			continue;
+		r->r_info = ELF64_R_INFO(ELF64_R_SYM(r->r_info),
+					 R_X86_64_JUMP_SLOT);
+	}
+	mprotect((void *)lo, hi - lo, prot);
 }

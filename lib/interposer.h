@@ -94,6 +94,9 @@ struct ltr_object *ltr_object_at(uintptr_t addr);
 /* Visit every registered object. */
 void ltr_object_each(void (*fn)(struct ltr_object *obj));
 
+/* Is the program a non-PIE executable? */
+bool ltr_object_main_nonpie(void);
+
 /* The object of the program's own libc (base namespace), or NULL. */
 struct ltr_object *ltr_object_libc(void);
 
@@ -220,6 +223,9 @@ void ltr_frames_rehijack(uintptr_t sp);
  * false while obj is not relocated yet, so that a later pass retries it.
  */
 bool ltr_got_patch(struct ltr_object *obj, bool at_start);
+
+/* Before obj is relocated: have its GLOB_DAT slots offered to la_symbind64. */
+void ltr_got_prebind(struct ltr_object *obj);
 
 /* In a forked child: release the patching lock another thread held. */
 void ltr_patch_after_fork(void);

@@ -235,6 +235,11 @@ struct ltr_object *ltr_object_at(uintptr_t addr)
 	return NULL;
 }
 
+bool ltr_object_main_nonpie(void)
+{
+	return main_object && (main_object->flags & LTR_OBJ_NONPIE);
+}
+
 struct ltr_object *ltr_object_libc(void)
 {
 	struct ltr_object *obj;

@@ -186,6 +186,17 @@ assert_dlrace_traced() {
 	assert_dlrace_traced
 }
 
+@test "a -fno-plt plugin is traced from its constructor on, also under LD_BIND_NOW" {
+	for now in "" 1; do
+		LD_BIND_NOW=$now traced_vs_plain dlctor -- -u 'libfix:*'
+		[ "$status" -eq 0 ]
+		[ "$out" = "$plain" ]
+		[ "$out" = "constructor 42, run 2" ]
+		grep -qx 'libfix:fix_add(0x28, 0x2, .*) = 0x2a' <<<"$err"
+		grep -qx 'libfix:fix_add(0x1, 0x1, .*) = 0x2' <<<"$err"
+	done
+}
+
 @test "dlopen/dlclose cycles reuse the stubs of unloaded objects: 10000 cycles, every call counted" {
 	# 10000 cycles bind plugin_run and fix_add anew each: 20000 > 16384 stubs
 	traced_vs_plain dlcycle 10000 -- -c -u 'libfix:*' -u 'libplugin:*'

@@ -152,7 +152,16 @@ tests_progs_bin_printfs_CFLAGS = -O1 -fno-builtin
 LOADER_LINK = -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/plugin' \
 	-Wl,-rpath,'$$ORIGIN' -Wl,-z,lazy -pthread
 check_PROGRAMS += tests/progs/bin/dlrace tests/progs/bin/forkthreads \
-	tests/progs/bin/dlcycle tests/progs/bin/ptrid
+	tests/progs/bin/dlcycle tests/progs/bin/ptrid tests/progs/bin/dlctor \
+	tests/progs/bin/plugin/libctor.so
+tests_progs_bin_plugin_libctor_so_SOURCES = tests/progs/binding/ctor.c
+tests_progs_bin_plugin_libctor_so_CFLAGS = -fPIC -O2 -fno-plt
+tests_progs_bin_plugin_libctor_so_LDFLAGS = -shared -Wl,-soname,libctor.so \
+	-Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/..' -Wl,-z,now
+tests_progs_bin_plugin_libctor_so_LDADD = $(FIX_LIB)
+tests_progs_bin_dlctor_SOURCES = tests/progs/binding/dlctor.c
+tests_progs_bin_dlctor_LDFLAGS = $(LOADER_LINK)
+tests_progs_bin_dlctor_LDADD = -ldl
 tests_progs_bin_dlrace_SOURCES = tests/progs/binding/dlrace.c
 tests_progs_bin_dlrace_CFLAGS = -O1 -pthread
 tests_progs_bin_dlrace_LDFLAGS = $(LOADER_LINK)
