@@ -218,7 +218,8 @@ void ltr_frames_rehijack(uintptr_t sp);
 /* ---- GLOB_DAT patching (got-patch.c) ----------------------------------- */
 
 /*
- * Point the GLOB_DAT slots of obj that name selected functions at stubs.
+ * Point the GLOB_DAT slots and data pointers of obj that name selected
+ * functions at stubs.
  * at_start: the loader has relocated everything (la_preinit).  Returns
  * false while obj is not relocated yet, so that a later pass retries it.
  */
