@@ -59,10 +59,12 @@ tests_progs_bin_fix_ver_new_LDADD = $(FIX_LIB)
 tests_progs_bin_fix_rtld_next_SOURCES = tests/progs/binding/rtld-next.c
 tests_progs_bin_fix_rtld_next_LDFLAGS = $(FIX_RPATH) -Wl,--no-as-needed
 tests_progs_bin_fix_rtld_next_LDADD = $(FIX_LIB) -ldl
+# Plugins in bin/plugin/: -fno-plt calls into libfix, found in bin/.
+PLUGIN_CFLAGS = -fPIC -O2 -fno-plt
+PLUGIN_LINK = -shared -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/..' -Wl,-z,now
 tests_progs_bin_plugin_libplugin_so_SOURCES = tests/progs/binding/plugin.c
-tests_progs_bin_plugin_libplugin_so_CFLAGS = -fPIC -O2 -fno-plt
-tests_progs_bin_plugin_libplugin_so_LDFLAGS = -shared -Wl,-soname,libplugin.so \
-	-Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/..' -Wl,-z,now
+tests_progs_bin_plugin_libplugin_so_CFLAGS = $(PLUGIN_CFLAGS)
+tests_progs_bin_plugin_libplugin_so_LDFLAGS = $(PLUGIN_LINK) -Wl,-soname,libplugin.so
 tests_progs_bin_plugin_libplugin_so_LDADD = $(FIX_LIB)
 tests_progs_bin_fix_dlopen_SOURCES = tests/progs/binding/dlopen.c
 tests_progs_bin_fix_dlopen_LDFLAGS = -Wl,--enable-new-dtags \
@@ -155,9 +157,8 @@ check_PROGRAMS += tests/progs/bin/dlrace tests/progs/bin/forkthreads \
 	tests/progs/bin/dlcycle tests/progs/bin/ptrid tests/progs/bin/dlctor \
 	tests/progs/bin/plugin/libctor.so
 tests_progs_bin_plugin_libctor_so_SOURCES = tests/progs/binding/ctor.c
-tests_progs_bin_plugin_libctor_so_CFLAGS = -fPIC -O2 -fno-plt
-tests_progs_bin_plugin_libctor_so_LDFLAGS = -shared -Wl,-soname,libctor.so \
-	-Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/..' -Wl,-z,now
+tests_progs_bin_plugin_libctor_so_CFLAGS = $(PLUGIN_CFLAGS)
+tests_progs_bin_plugin_libctor_so_LDFLAGS = $(PLUGIN_LINK) -Wl,-soname,libctor.so
 tests_progs_bin_plugin_libctor_so_LDADD = $(FIX_LIB)
 tests_progs_bin_dlctor_SOURCES = tests/progs/binding/dlctor.c
 tests_progs_bin_dlctor_LDFLAGS = $(LOADER_LINK)
