@@ -56,9 +56,12 @@ static bool counts_retire(struct ltr_session *s, struct ltr_thread *slot)
 
 void slots_release(struct ltr_session *s, pid_t pid)
 {
-	uint32_t i;
+	uint32_t n = __atomic_load_n(&s->nthreads, __ATOMIC_ACQUIRE), i;
 
-	for (i = 0; i < LTR_MAX_THREADS - 1; i++) {
+	/* Only the slots ever taken: reading the others would map their pages. */
+	if (n > LTR_MAX_THREADS - 1)
+		n = LTR_MAX_THREADS - 1;
+	for (i = 0; i < n; i++) {
 		struct ltr_thread *slot = &s->threads[i];
 
 		if (__atomic_load_n(&slot->used, __ATOMIC_ACQUIRE) !=
