@@ -22,6 +22,7 @@
 #include "format.h"
 #include "processes.h"
 #include "reader.h"
+#include "slots.h"
 #include "trace.h"
 
 static struct ltr_session *session;
@@ -81,6 +82,7 @@ static void report(pid_t pid, int exit_status, int sig, bool core)
 		if (session->procs[i].pid != session->procs[0].pid)
 			fmt.processes = fmt.pid_prefix = true;
 	trace_process_end(pid, exit_status, sig, core);
+	slots_release(session, pid);
 }
 
 /* Report pid's end from a wait status. */

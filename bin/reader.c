@@ -163,6 +163,12 @@ size_t reader_drain(struct ltr_session *s)
 	return count;
 }
 
+bool reader_drained(const struct ltr_session *s, uint32_t i)
+{
+	return cursors[i].tail ==
+	       __atomic_load_n(&s->threads[i].ring.head, __ATOMIC_ACQUIRE);
+}
+
 unsigned long long reader_dropped(const struct ltr_session *s)
 {
 	uint32_t n = __atomic_load_n(&s->nthreads, __ATOMIC_ACQUIRE), i;

@@ -3,6 +3,7 @@
 #ifndef LTRUSS_READER_H
 #define LTRUSS_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,6 +14,9 @@ void reader_init(const unsigned char *ring_area, uint32_t size);
 
 /* Pass every event published so far to trace_event(), oldest first; returns how many. */
 size_t reader_drain(struct ltr_session *s);
+
+/* Has every event of slot i published so far been passed on? */
+bool reader_drained(const struct ltr_session *s, uint32_t i);
 
 /* Events dropped with --drop, over all threads. */
 unsigned long long reader_dropped(const struct ltr_session *s);

@@ -19,6 +19,7 @@
 #include "error.h"
 #include "format.h"
 #include "session.h"
+#include "slots.h"
 #include "summary.h"
 
 /* One row: a function (of one process, for per-process sums). */
@@ -128,17 +129,40 @@ static size_t rows_merge(struct row *rows, size_t n)
 	return k;
 }
 
+/* Add a row to t for function f of process pid (0 unless by process) with counters c. */
+static void table_add(struct table *t, size_t *cap, uint32_t f, int32_t pid,
+		      const struct ltr_count *c)
+{
+	struct row *r;
+
+	if (t->n == *cap) {
+		*cap *= 2;
+		t->rows = realloc(t->rows, *cap * sizeof(*t->rows));
+		if (!t->rows)
+			error_msg_and_die("out of memory");
+	}
+	r = &t->rows[t->n++];
+	r->lib = format_lib(f);
+	r->func = format_func_raw(f);
+	r->pid = pid;
+	r->min_unknown = r->max_unknown = false;
+	memset(&r->c, 0, sizeof(r->c));
+	count_add(&r->c, c);
+}
+
 /*
  * Build the table's rows: per function, or per process and function
- * (by_pid), in key order, without totals.
+ * (by_pid), in key order, without totals.  The counters are those of the
+ * thread slots and those of slots handed back (bin/slots.c).
  */
 static void table_build(struct table *t, const struct ltr_session *s,
 			bool by_pid)
 {
 	uint32_t nfuncs = session_funcs_used(s);
 	uint32_t nthreads = __atomic_load_n(&s->nthreads, __ATOMIC_ACQUIRE);
+	uint32_t nretired = slots_retired_used(s);
 	size_t cap = 64;
-	uint32_t f, th;
+	uint32_t f, th, i;
 
 	if (nthreads > LTR_MAX_THREADS)
 		nthreads = LTR_MAX_THREADS;
@@ -149,27 +173,20 @@ static void table_build(struct table *t, const struct ltr_session *s,
 	for (th = 0; th < nthreads; th++) {
 		const struct ltr_thread *slot = &s->threads[th];
 
-		for (f = 0; f < nfuncs; f++) {
-			struct row *r;
-
-			if (!slot->counts[f].calls)
-				continue;
-			if (t->n == cap) {
-				cap *= 2;
-				t->rows = realloc(t->rows, cap * sizeof(*t->rows));
-				if (!t->rows)
-					error_msg_and_die("out of memory");
-			}
-			r = &t->rows[t->n++];
-			r->lib = format_lib(f);
-			r->func = format_func_raw(f);
-			r->pid = by_pid ? slot->pid : 0;
-			r->min_unknown = r->max_unknown = false;
-			memset(&r->c, 0, sizeof(r->c));
-			count_add(&r->c, &slot->counts[f]);
-		}
+		for (f = 0; f < nfuncs; f++)
+			if (slot->counts[f].calls)
+				table_add(t, &cap, f, by_pid ? slot->pid : 0,
+					  &slot->counts[f]);
 		/* Merge as we go: memory stays bounded by distinct rows. */
 		t->n = rows_merge(t->rows, t->n);
+	}
+	for (i = 0; i < nretired; i++) {
+		const struct ltr_retired *r = &s->retired[i];
+
+		if (r->fn < nfuncs && r->c.calls)
+			table_add(t, &cap, r->fn, by_pid ? r->pid : 0, &r->c);
+		if ((i + 1) % 4096 == 0 || i + 1 == nretired)
+			t->n = rows_merge(t->rows, t->n);
 	}
 }
 

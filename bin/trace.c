@@ -505,6 +505,11 @@ void trace_process_end(int pid, int exit_status, int sig, bool core)
 		F->exited(pid, exit_status);
 }
 
+void trace_slot_freed(uint32_t i)
+{
+	thread_free(i);
+}
+
 void trace_done(void)
 {
 	uint32_t i;

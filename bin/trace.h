@@ -22,6 +22,9 @@ void trace_idle(void);
 /* Process pid ended: end its calls in progress and print how it ended. */
 void trace_process_end(int pid, int exit_status, int sig, bool core);
 
+/* Slot i was handed back (bin/slots.c): forget its thread. */
+void trace_slot_freed(uint32_t i);
+
 /* Free everything. */
 void trace_done(void);
 

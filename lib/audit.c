@@ -11,7 +11,8 @@
  * it works with lazy binding, -z now, .plt.sec and dlsym.  la_pltenter and
  * la_pltexit are never defined: they cost ~290 ns on every PLT call.  What
  * la_symbind64 misses, GLOB_DAT slots (-fno-plt), got-patch.c patches once
- * the objects are relocated.
+ * the objects are relocated, only from the entry points the loader calls
+ * with its lock held (see got-patch.c for why).
  */
 #include <link.h>
 
@@ -22,12 +23,14 @@
 /* Objects whose GLOB_DAT slots still wait for patching. */
 static bool pending_patch;
 static int patch_lock;
+static bool patch_at_start, patch_incomplete, started;
 
 EXPORT unsigned int la_version(unsigned int version);
 EXPORT unsigned int la_objopen(struct link_map *map, Lmid_t lmid,
 			       uintptr_t *cookie);
 EXPORT unsigned int la_objclose(uintptr_t *cookie);
 EXPORT void la_preinit(uintptr_t *cookie);
+EXPORT void la_activity(uintptr_t *cookie, unsigned int flag);
 EXPORT uintptr_t la_symbind64(Elf64_Sym *sym, unsigned int ndx,
 			      uintptr_t *refcook, uintptr_t *defcook,
 			      unsigned int *flags, const char *symname);
@@ -68,6 +71,8 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 	ltr_unwind_check_program(obj);
 	if (obj->flags & (LTR_OBJ_TO | LTR_OBJ_HOOKS))
 		flags |= LA_FLG_BINDTO;
+	if (started && (obj->flags & LTR_OBJ_FROM))
+		ltr_got_prebind(obj);
 	pending_patch = true;
 	return flags;
 }
@@ -89,8 +94,6 @@ unsigned int la_objclose(uintptr_t *cookie)
 	return 0;
 }
 
-static bool patch_at_start, patch_incomplete, started;
-
 /* One object of a patching pass. */
 static void patch_one(struct ltr_object *obj)
 {
@@ -99,9 +102,9 @@ static void patch_one(struct ltr_object *obj)
 }
 
 /*
- * Patch the GLOB_DAT slots of every object not patched yet.  Bindings run
- * on any thread, so one pass at a time: a pass that finds another under
- * way leaves the work to it (and to the next event).
+ * Patch the GLOB_DAT slots of every object not patched yet.  Callers hold
+ * the loader's lock; the pass's own lock keeps out a pass nested in it (a
+ * signal handler's dlsym), which leaves the work to the next event.
  */
 static void patch_all(bool at_start)
 {
@@ -155,6 +158,18 @@ static bool loader_lookup(const char *name)
 	return false;
 }
 
+/*
+ * A dlopen begins (LA_ACT_ADD, under the loader's lock): the objects of
+ * earlier ones are relocated by now, or gone, so they can be patched.
+ */
+void la_activity(uintptr_t *cookie, unsigned int flag)
+{
+	(void)cookie;
+	if (ltr_session && started && flag == LA_ACT_ADD && pending_patch &&
+	    !ltr_forked())
+		patch_all(false);
+}
+
 uintptr_t la_symbind64(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook,
 		       uintptr_t *defcook, unsigned int *flags,
 		       const char *symname)
@@ -174,13 +189,11 @@ uintptr_t la_symbind64(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook,
 		       (target = ltr_hook_for(symname, addr, false, def, true))
 			       ? target : addr;
 	/*
-	 * Objects from dlopen wait for their GOT patching until a lazy
-	 * binding or a dlsym result, which come after relocation (bindings
-	 * made during relocation carry the NOPLT flags).
+	 * Objects from dlopen wait for their GOT patching until a dlsym
+	 * result (dlsym holds the loader's lock), or the next dlopen.  Lazy
+	 * bindings run without that lock: they never patch.
 	 */
-	if (unlikely(pending_patch) && started &&
-	    ((*flags & LA_SYMB_DLSYM) ||
-	     !(*flags & (LA_SYMB_NOPLTENTER | LA_SYMB_NOPLTEXIT))))
+	if (unlikely(pending_patch) && started && (*flags & LA_SYMB_DLSYM))
 		patch_all(false);
 	if (type != STT_FUNC && type != STT_GNU_IFUNC)
 		return addr;

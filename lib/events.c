@@ -7,10 +7,13 @@
  * is reserved at head, filled, and published with a release store of head.
  * When the ring is full the thread waits for ltruss (nothing is lost), or
  * with --drop counts the event as dropped.  If ltruss is gone while we
- * wait, the process detaches: it runs on untraced rather than block.
+ * wait (no such process, or a zombie its parent has not reaped: kill()
+ * still finds those), the process detaches: it runs on untraced rather
+ * than block.
  * Waiting uses raw system calls only: the program's errno and vector
  * registers stay untouched.
  */
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <time.h>
 
@@ -26,6 +29,45 @@ static void detach(void)
 {
 	ltr_flags = 0;
 	ltr_warn("ltruss has gone away", "the program runs on untraced");
+}
+
+/*
+ * Is process pid gone: no such process, or a zombie (its /proc stat says
+ * Z or X)?  Under a seccomp filter that forbids reading it, kill decides.
+ */
+static bool process_gone(int32_t pid)
+{
+	char path[32] = "/proc/", digits[12], buf[512];
+	size_t n = ltr_strlen(path), k = 0;
+	long fd, len;
+	uint32_t v = (uint32_t)pid;
+	char *p, *close_paren = NULL;
+
+	if (ltr_syscall3(SYS_kill, pid, 0, 0) == -3 /* ESRCH */)
+		return true;
+	if (!ltr_sys_ok(SYS_open) || !ltr_sys_ok(SYS_read) ||
+	    !ltr_sys_ok(SYS_close))
+		return false;
+	do
+		digits[k++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (k)
+		path[n++] = digits[--k];
+	ltr_strlcpy(path + n, "/stat", sizeof(path) - n);
+	fd = ltr_syscall3(SYS_open, (long)path, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return fd == -2 /* ENOENT */;
+	len = ltr_syscall3(SYS_read, fd, (long)buf, sizeof(buf) - 1);
+	ltr_syscall3(SYS_close, fd, 0, 0);
+	if (len <= 0)
+		return false;
+	buf[len] = '\0';
+	/* "pid (comm) S ...": comm may hold ')', the state follows the last. */
+	for (p = buf; *p; p++)
+		if (*p == ')')
+			close_paren = p;
+	return close_paren && close_paren[1] == ' ' &&
+	       (close_paren[2] == 'Z' || close_paren[2] == 'X');
 }
 
 /* May the ring wait sleep and check on ltruss (seccomp may forbid it)? */
@@ -46,8 +88,7 @@ static bool reader_gone(uint32_t *beat, unsigned *still)
 	uint32_t now;
 
 	if (ltr_pidns_self() == ltr_session->reader_pidns)
-		return ltr_syscall3(SYS_kill, ltr_session->reader_pid, 0, 0) ==
-		       -3 /* ESRCH */;
+		return process_gone(ltr_session->reader_pid);
 	now = __atomic_load_n(&ltr_session->reader_beat, __ATOMIC_ACQUIRE);
 	if (now != *beat) {
 		*beat = now;
@@ -127,15 +168,26 @@ static void commit(struct ltr_ring *r, const struct ltr_event *ev)
 
 /*
  * Reserve and fill an event header with room for words fixed words and up
- * to extra bytes of blobs; NULL if dropped.  The size is set to the fixed
- * part: blobs written later are added with event_grow before the commit.
+ * to *extra bytes of blobs (cut to what fits: *extra says); NULL if
+ * dropped.  The size is set to the fixed part: blobs written later are
+ * added with event_grow before the commit.
  */
 static struct ltr_event *event_new(struct ltr_tstate *ts, uint8_t type,
 				   uint32_t words, uint32_t fn, uint32_t depth,
-				   uint64_t tsc, size_t extra)
+				   uint64_t tsc, size_t *extra)
 {
 	uint32_t size = (uint32_t)(sizeof(struct ltr_event) + 8 * words);
-	struct ltr_event *ev = reserve(ts, size + (uint32_t)extra);
+	struct ltr_event *ev;
+
+	/*
+	 * A reservation of at most half the ring always fits, PAD included:
+	 * more (a printf's worst case with -s 4096 is 60 KB, and --buffer can
+	 * be 64K) would wait forever for room the ring does not have.  The
+	 * copies are cut to what is reserved.
+	 */
+	if (size + *extra > ltr_ring_size / 2)
+		*extra = ltr_ring_size / 2 - size;
+	ev = reserve(ts, size + (uint32_t)*extra);
 
 	if (!ev)
 		return NULL;
@@ -205,7 +257,7 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 {
 	size_t extra = cap ? ltr_args_entry_max(cap) : 0;
 	struct ltr_event *ev = event_new(ts, type, LTR_ENTER_WORDS, fn, depth,
-					 tsc, extra);
+					 tsc, &extra);
 
 	if (!ev)
 		return tsc;
@@ -251,7 +303,7 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 {
 	size_t extra = fr->cap ? ltr_args_exit_max(fr->cap) : 0;
 	struct ltr_event *ev = event_new(ts, LTR_EV_EXIT, LTR_EXIT_WORDS,
-					 fr->fn, level_of(ts, fr), tsc, extra);
+					 fr->fn, level_of(ts, fr), tsc, &extra);
 	unsigned char x87[16];
 	bool has_x87;
 
@@ -275,8 +327,9 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		       uint8_t why)
 {
+	size_t none = 0;
 	struct ltr_event *ev = event_new(ts, LTR_EV_UNWOUND, 0, fr->fn,
-					 level_of(ts, fr), ltr_now(), 0);
+					 level_of(ts, fr), ltr_now(), &none);
 
 	if (!ev)
 		return;
@@ -286,8 +339,9 @@ void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 
 void ltr_event_untraced(struct ltr_tstate *ts, const char *name)
 {
+	size_t none = 0;
 	struct ltr_event *ev = event_new(ts, LTR_EV_UNTRACED, LTR_UNTRACED_WORDS,
-					 0, 0, ltr_now(), 0);
+					 0, 0, ltr_now(), &none);
 
 	if (!ev)
 		return;
@@ -300,8 +354,9 @@ void ltr_event_untraced(struct ltr_tstate *ts, const char *name)
 static bool event_resume(struct ltr_tstate *ts, uint32_t fn, uint32_t depth,
 			 uint64_t t0, uint64_t ret)
 {
+	size_t none = 0;
 	struct ltr_event *ev = event_new(ts, LTR_EV_ENTER, LTR_ENTER_WORDS, fn,
-					 depth, t0, 0);
+					 depth, t0, &none);
 	uint32_t w;
 
 	if (!ev)
@@ -331,11 +386,12 @@ void ltr_event_returns_again(struct ltr_tstate *ts, uint32_t fn,
 			     uint32_t depth, uint64_t t0, uint64_t rax,
 			     uint64_t tsc)
 {
+	size_t none = 0;
 	struct ltr_event *ev;
 
 	if (!event_resume(ts, fn, depth, t0, 0))
 		return;
-	ev = event_new(ts, LTR_EV_EXIT, LTR_EXIT_WORDS, fn, depth, tsc, 0);
+	ev = event_new(ts, LTR_EV_EXIT, LTR_EXIT_WORDS, fn, depth, tsc, &none);
 	if (!ev)
 		return;
 	ev->w[0] = rax;
@@ -345,8 +401,9 @@ void ltr_event_returns_again(struct ltr_tstate *ts, uint32_t fn,
 
 void ltr_event_thread(struct ltr_tstate *ts)
 {
+	size_t none = 0;
 	struct ltr_event *ev = event_new(ts, LTR_EV_THREAD, 1, 0, 0,
-					 ltr_now(), 0);
+					 ltr_now(), &none);
 
 	if (!ev)
 		return;

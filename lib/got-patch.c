@@ -1,30 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * got-patch.c: redirect GLOB_DAT slots that name selected functions.
+ * got-patch.c: redirect the address slots that name selected functions.
  *
  * Code built with -fno-plt calls through GOT slots filled by GLOB_DAT
- * relocations, and so does a PIE taking a function's address; the loader
- * never offers those bindings to la_symbind64.  Once an object is relocated
+ * relocations, and so does a PIE taking a function's address; a table of
+ * function pointers in data is filled by R_X86_64_64 relocations.  The
+ * loader never offers those to la_symbind64.  Once an object is relocated
  * we walk its RELA table and point each such slot at the function's stub,
- * the same stub its PLT binding gets.  RELRO pages are made writable just
- * for the write.  A slot holding a non-PIE program's canonical PLT entry is
- * left alone: calls through it already reach the stub via that PLT entry,
- * and patching it would count them twice.
+ * the same stub its PLT binding and its dlsym result get: every address of
+ * a traced function the object can see is the same (a destructor table
+ * compared with the function's address in code still matches), and calls
+ * through any of them are traced.  (dladdr is told the real function of a
+ * stub: lib/dladdr.c.)  RELRO pages are made writable just for the write.
+ * A slot holding a non-PIE program's canonical PLT entry is left alone:
+ * calls through it already reach the stub via that PLT entry, and
+ * patching it would count them twice.
  *
- * When is an object relocated?  For the program and its libraries, at
- * la_preinit.  For dlopen, no audit call comes between relocation and the
- * constructors (LA_ACT_CONSISTENT comes before relocation), so objects stay
- * pending and every later audit event (a binding, a dlsym) retries them.
- * An object with RELRO is relocated once the loader has made its RELRO
- * read-only; patching earlier would re-protect a page the loader is still
- * writing.  /proc/self/maps tells (a read-only look: writing a probe value
- * could race a loader write on another thread).  Slots still zero (not yet
- * relocated) are left for the next pass.
+ * When is an object relocated, and when is it safe to patch it?  The
+ * loader relocates and unloads objects under its own lock, and a pass
+ * that reads an object's RELA table or opens one of its RELRO pages while
+ * another thread relocates or unmaps that object faults, or makes a page
+ * read-only under the loader's feet.  So passes run only where the loader
+ * holds that lock for us: la_preinit (the program and its libraries, all
+ * relocated), la_activity's LA_ACT_ADD (a dlopen begins: every object of
+ * earlier ones is relocated or gone), and a dlsym result (dlsym takes the
+ * lock, and every object is a BINDFROM object, so every dlsym the program
+ * makes reaches la_symbind64).  Lazy bindings, which run without the
+ * lock, never patch.  Most dlopen'd objects need no pass at all: their
+ * GLOB_DAT relocations are offered to la_symbind64 by the loader itself
+ * (ltr_got_prebind, below), before their constructors run.  An object with RELRO is patched once its RELRO is
+ * read-only, as /proc/self/maps tells (read with raw system calls: the audit namespace's
+ * stdio and malloc locks may be held forever in a forked child); slots
+ * still zero are left for the next pass.
  */
 #include <elf.h>
-#include <stdio.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
+#include "arch/x86_64/cpu.h"
 #include "interposer.h"
 
 #define MAX_PASSES 64 /* give up on slots that never get a value */
@@ -47,14 +61,96 @@ static bool canonical_plt(const struct ltr_object *def, uintptr_t addr)
 	return true;
 }
 
-/* Write value into slot, opening a RELRO page for the time of the write. */
+/* Parse the hexadecimal number at *p and step past it. */
+static uintptr_t hex_parse(const char **p)
+{
+	uintptr_t v = 0;
+
+	for (;; (*p)++) {
+		char c = **p;
+
+		if (c >= '0' && c <= '9')
+			v = v * 16 + (uintptr_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v * 16 + (uintptr_t)(c - 'a' + 10);
+		else
+			return v;
+	}
+}
+
+/* For a line of /proc/self/maps: 1 if it maps addr writable, 0 read-only, -1 not addr's. */
+static int maps_line_writable(const char *line, uintptr_t addr)
+{
+	uintptr_t lo, hi;
+
+	lo = hex_parse(&line);
+	if (*line++ != '-')
+		return -1;
+	hi = hex_parse(&line);
+	if (*line++ != ' ' || addr < lo || addr >= hi || !line[0])
+		return -1;
+	return line[1] == 'w';
+}
+
+/*
+ * Is the page at addr writable, as /proc/self/maps says?  1 yes, 0 no, -1
+ * cannot tell.  Raw system calls and a buffer on the stack only.
+ */
+static int page_writable(uintptr_t addr)
+{
+	char buf[2048], line[128];
+	size_t len = 0;
+	long fd, n, i;
+	int found = -1;
+
+	fd = ltr_syscall3(SYS_open, (long)"/proc/self/maps",
+			  O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	while (found < 0) {
+		n = ltr_syscall3(SYS_read, fd, (long)buf, sizeof(buf));
+		if (n == -4 /* EINTR */)
+			continue;
+		if (n <= 0)
+			break;
+		for (i = 0; i < n && found < 0; i++) {
+			if (buf[i] != '\n') {
+				if (len < sizeof(line) - 1)
+					line[len++] = buf[i];
+				continue;
+			}
+			line[len] = '\0';
+			len = 0;
+			found = maps_line_writable(line, addr);
+		}
+	}
+	ltr_syscall3(SYS_close, fd, 0, 0);
+	return found;
+}
+
+/* Has the loader finished relocating obj (its RELRO is read-only)? */
+static bool relocated(const struct ltr_object *obj)
+{
+	if (obj->relro_end <= obj->relro_start)
+		return true; /* no RELRO: zero slots are simply retried */
+	return page_writable(obj->relro_start) == 0;
+}
+
+/*
+ * Write value into slot.  A RELRO page is opened for the time of the write
+ * and made read-only again only if it was read-only: *locked caches, for
+ * one object and pass, whether its RELRO is (-1: not asked yet).
+ */
 static void slot_write(const struct ltr_object *obj, uint64_t *slot,
-		       uintptr_t value)
+		       uintptr_t value, int *locked)
 {
 	uintptr_t page = (uintptr_t)slot & ~(PAGE_SIZE - 1);
 	bool relro = (uintptr_t)slot >= obj->relro_start &&
 		     (uintptr_t)slot < obj->relro_end;
 
+	if (relro && *locked < 0)
+		*locked = page_writable(obj->relro_start) != 1;
+	relro = relro && *locked;
 	if (relro && mprotect((void *)page, PAGE_SIZE, PROT_READ | PROT_WRITE)) {
 		ltr_warn("warning", "cannot patch a read-only GOT slot; some calls stay untraced");
 		return;
@@ -62,30 +158,6 @@ static void slot_write(const struct ltr_object *obj, uint64_t *slot,
 	__atomic_store_n(slot, value, __ATOMIC_RELEASE);
 	if (relro)
 		mprotect((void *)page, PAGE_SIZE, PROT_READ);
-}
-
-/* Has the loader finished relocating obj (its RELRO is read-only)? */
-static bool relocated(const struct ltr_object *obj)
-{
-	unsigned long lo, hi;
-	char line[512], perms[8];
-	bool done = false;
-	FILE *maps;
-
-	if (obj->relro_end <= obj->relro_start)
-		return true; /* no RELRO: zero slots are simply retried */
-	maps = fopen("/proc/self/maps", "re");
-	if (!maps)
-		return false;
-	while (fgets(line, sizeof(line), maps)) {
-		if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) == 3 &&
-		    obj->relro_start >= lo && obj->relro_start < hi) {
-			done = perms[1] == '-';
-			break;
-		}
-	}
-	fclose(maps);
-	return done;
 }
 
 bool ltr_got_patch(struct ltr_object *obj, bool at_start)
@@ -96,8 +168,8 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 	const char *strtab = NULL;
 	size_t relasz = 0, relaent = sizeof(ElfW(Rela)), i;
 	const ElfW(Dyn) *d;
-
-	bool complete = true;
+	bool complete = true, textrel = false;
+	int locked = at_start ? -1 : 1; /* relocated(): RELRO read-only */
 
 	if (!(obj->flags & LTR_OBJ_FROM) || (obj->flags & LTR_OBJ_PATCHED))
 		return true;
@@ -120,6 +192,12 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 		case DT_STRTAB:
 			strtab = (const char *)ltr_dyn_ptr(map, d->d_un.d_ptr);
 			break;
+		case DT_TEXTREL:
+			textrel = true;
+			break;
+		case DT_FLAGS:
+			textrel = textrel || (d->d_un.d_val & DF_TEXTREL);
+			break;
 		}
 	}
 	if (!rela || !symtab || !strtab || relaent < sizeof(ElfW(Rela))) {
@@ -134,7 +212,14 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 		uintptr_t value, stub;
 		unsigned type;
 
-		if (ELF64_R_TYPE(r->r_info) != R_X86_64_GLOB_DAT)
+		/*
+		 * A GOT slot, or a pointer in data to the function itself
+		 * (not in an object with text relocations: the pointer may
+		 * be in code, read-only again by now).
+		 */
+		if (ELF64_R_TYPE(r->r_info) != R_X86_64_GLOB_DAT &&
+		    (ELF64_R_TYPE(r->r_info) != R_X86_64_64 || r->r_addend ||
+		     textrel))
 			continue;
 		sym = &symtab[ELF64_R_SYM(r->r_info)];
 		type = ELF64_ST_TYPE(sym->st_info);
@@ -153,9 +238,90 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 			continue;
 		stub = ltr_stub_for(value, strtab + sym->st_name, def);
 		if (stub)
-			slot_write(obj, slot, stub);
+			slot_write(obj, slot, stub, &locked);
 	}
 	if (complete || at_start || ++obj->patch_passes >= MAX_PASSES)
 		obj->flags |= LTR_OBJ_PATCHED;
 	return obj->flags & LTR_OBJ_PATCHED;
+}
+
+/* The protection of obj's segment that holds addr (PROT_READ if none does). */
+static int segment_prot(const struct ltr_object *obj, uintptr_t addr)
+{
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)obj->map->l_addr;
+	const ElfW(Phdr) *ph;
+	size_t i;
+
+	if (!eh || eh->e_ident[EI_MAG0] != ELFMAG0 || eh->e_ident[EI_MAG1] != ELFMAG1)
+		return PROT_READ;
+	ph = (const ElfW(Phdr) *)((const char *)eh + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++) {
+		uintptr_t lo = obj->bias + ph[i].p_vaddr;
+
+		if (ph[i].p_type == PT_LOAD && addr >= lo &&
+		    addr < lo + ph[i].p_memsz)
+			return (ph[i].p_flags & PF_R ? PROT_READ : 0) |
+			       (ph[i].p_flags & PF_W ? PROT_WRITE : 0) |
+			       (ph[i].p_flags & PF_X ? PROT_EXEC : 0);
+	}
+	return PROT_READ;
+}
+
+/*
+ * Before a dlopen'd object is relocated (la_objopen): turn the GLOB_DAT
+ * relocations of its functions into JUMP_SLOT ones.  The loader resolves
+ * both the same way and writes the same slot, but offers a JUMP_SLOT it
+ * binds at once to la_symbind64 (glibc 2.35+), which returns the stub:
+ * the slot is the stub's from the start, before the object's constructors
+ * run, under the loader's lock, also with LD_BIND_NOW.  Not for a non-PIE
+ * program's process (a JUMP_SLOT lookup skips its canonical PLT entries,
+ * which GLOB_DAT slots must hold) nor objects with text relocations; those
+ * keep the patching passes.  The table is a private mapping of the file:
+ * the write makes a copy of its pages.
+ */
+void ltr_got_prebind(struct ltr_object *obj)
+{
+	const struct link_map *map = obj->map;
+	ElfW(Rela) *rela = NULL;
+	const ElfW(Sym) *symtab = NULL;
+	size_t relasz = 0, relaent = sizeof(ElfW(Rela)), i;
+	const ElfW(Dyn) *d;
+	uintptr_t lo, hi;
+	int prot;
+
+	if (ltr_object_main_nonpie())
+		return;
+	for (d = map->l_ld; d && d->d_tag != DT_NULL; d++) {
+		if (d->d_tag == DT_RELA)
+			rela = (ElfW(Rela) *)ltr_dyn_ptr(map, d->d_un.d_ptr);
+		else if (d->d_tag == DT_RELASZ)
+			relasz = d->d_un.d_val;
+		else if (d->d_tag == DT_RELAENT)
+			relaent = d->d_un.d_val;
+		else if (d->d_tag == DT_SYMTAB)
+			symtab = (const ElfW(Sym) *)ltr_dyn_ptr(map, d->d_un.d_ptr);
+		else if (d->d_tag == DT_TEXTREL ||
+			 (d->d_tag == DT_FLAGS && (d->d_un.d_val & DF_TEXTREL)))
+			return;
+	}
+	if (!rela || !symtab || relaent != sizeof(ElfW(Rela)) || !relasz)
+		return;
+	lo = (uintptr_t)rela & ~(PAGE_SIZE - 1);
+	hi = ((uintptr_t)rela + relasz + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	prot = segment_prot(obj, (uintptr_t)rela);
+	if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE))
+		return;
+	for (i = 0; i < relasz / relaent; i++) {
+		ElfW(Rela) *r = &rela[i];
+		unsigned type;
+
+		if (ELF64_R_TYPE(r->r_info) != R_X86_64_GLOB_DAT)
+			continue;
+		type = ELF64_ST_TYPE(symtab[ELF64_R_SYM(r->r_info)].st_info);
+		if (type != STT_FUNC && type != STT_GNU_IFUNC)
+			continue;
+		r->r_info = ELF64_R_INFO(ELF64_R_SYM(r->r_info),
+					 R_X86_64_JUMP_SLOT);
+	}
+	mprotect((void *)lo, hi - lo, prot);
 }

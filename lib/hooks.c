@@ -11,7 +11,8 @@
  * next program; the longjmp family (lib/returns.c) tells when a setjmp
  * returns again; the credential functions (lib/creds.c) make a process
  * leave the session, also in a forked child that is not traced; prctl and
- * syscall tell when the program enters seccomp (lib/seccomp.c).
+ * syscall tell when the program enters seccomp (lib/seccomp.c); dladdr
+ * and dladdr1 (lib/dladdr.c) see through stubs.
  * la_symbind64 binds these names to the hooks, which call the real
  * function.  When the selection names one of them too, it is reported on
  * entry (it cannot be traced on return: the hook is in the way).  Those
@@ -108,6 +109,8 @@ static const struct {
 	SIGNAL(LTR_H_EPOLL_PWAIT, "epoll_pwait", ltr_hook_epoll_pwait),
 	SIGNAL(LTR_H_EPOLL_PWAIT2, "epoll_pwait2", ltr_hook_epoll_pwait2),
 #undef SIGNAL
+	[LTR_H_DLADDR] = { "dladdr", ltr_hook_dladdr, false },
+	[LTR_H_DLADDR1] = { "dladdr1", ltr_hook_dladdr1, false },
 };
 
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)

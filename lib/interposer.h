@@ -103,6 +103,9 @@ struct ltr_object *ltr_object_at(uintptr_t addr);
 /* Visit every registered object. */
 void ltr_object_each(void (*fn)(struct ltr_object *obj));
 
+/* Is the program a non-PIE executable? */
+bool ltr_object_main_nonpie(void);
+
 /* The object of the program's own libc (base namespace), or NULL. */
 struct ltr_object *ltr_object_libc(void);
 
@@ -160,6 +163,7 @@ struct ltr_target {
 	uint16_t forgotten; /* its object was unloaded: not for new bindings */
 	uint32_t depth;     /* shown at most this deep (its rule's depth); 0 = any */
 	uint32_t name_hash; /* ltr_name_hash of the name it was bound by */
+	uint32_t hpos;      /* its entry in the stubs' hash index */
 	const struct ltr_capture *cap; /* what to copy at a call; NULL: nothing */
 };
 
@@ -181,7 +185,7 @@ void ltr_stubs_forget(uintptr_t start, uintptr_t end);
 /* Is addr one of our stubs? */
 bool ltr_is_stub(uintptr_t addr);
 
-/* ---- hooks (hooks.c, unwind.c, process.c) ------------------------------ */
+/* ---- hooks (hooks.c, unwind.c, process.c, dladdr.c) --------------------- */
 
 enum ltr_hook {
 	LTR_H_RAISE, LTR_H_RETHROW, LTR_H_FORCED, LTR_H_BACKTRACE,
@@ -201,6 +205,7 @@ enum ltr_hook {
 	LTR_H_EXECLP, LTR_H_EXECLE, LTR_H_FEXECVE, LTR_H_EXECVEAT,
 	LTR_H_SPAWN, LTR_H_SPAWNP, LTR_H_SYSTEM, LTR_H_POPEN,
 	LTR_H_LONGJMP, LTR_H__LONGJMP, LTR_H_SIGLONGJMP, LTR_H_LONGJMP_CHK,
+	LTR_H_DLADDR, LTR_H_DLADDR1,
 	LTR_H_COUNT
 };
 
@@ -268,6 +273,8 @@ int ltr_hook_posix_spawnp(int *pid, const char *file, const void *fa,
 			  char *const envp[]);
 int ltr_hook_system(const char *command);
 void *ltr_hook_popen(const char *command, const char *mode);
+int ltr_hook_dladdr(const void *addr, void *info);
+int ltr_hook_dladdr1(const void *addr, void *info, void **extra, int flags);
 
 /*
  * Keep what an exec carries into the next program (lib/exec.c): the
@@ -347,11 +354,15 @@ void ltr_frames_rehijack(uintptr_t sp);
 /* ---- GLOB_DAT patching (got-patch.c) ----------------------------------- */
 
 /*
- * Point the GLOB_DAT slots of obj that name selected functions at stubs.
+ * Point the GLOB_DAT slots and data pointers of obj that name selected
+ * functions at stubs.
  * at_start: the loader has relocated everything (la_preinit).  Returns
  * false while obj is not relocated yet, so that a later pass retries it.
  */
 bool ltr_got_patch(struct ltr_object *obj, bool at_start);
+
+/* Before obj is relocated: have its GLOB_DAT slots offered to la_symbind64. */
+void ltr_got_prebind(struct ltr_object *obj);
 
 /* In a forked child: release the patching lock another thread held. */
 void ltr_patch_after_fork(void);

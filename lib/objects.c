@@ -6,11 +6,12 @@
  * range of its segments (to tell which object a GLOB_DAT slot points into)
  * and its RELRO range (to patch read-only slots).  Objects are never freed:
  * a closed object is unlinked, and lookups made by a concurrent lazy binding
- * may still read it safely.
+ * may still read it safely.  Their memory comes from mmap, not the audit
+ * namespace's malloc, whose lock a forked child may find held forever.
  */
 #include <elf.h>
-#include <stdlib.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "interposer.h"
@@ -159,9 +160,33 @@ static void object_record(const struct ltr_object *obj)
 	rec->bias = obj->bias;
 }
 
+/*
+ * Zeroed memory for one object record.  The loader calls la_objopen with
+ * its lock held, one object at a time: the bump pointer needs no lock.
+ */
+static struct ltr_object *object_alloc(void)
+{
+	static unsigned char *next, *end;
+	size_t size = (sizeof(struct ltr_object) + 15) & ~(size_t)15;
+	struct ltr_object *obj;
+
+	if (!next || (size_t)(end - next) < size) {
+		void *p = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return NULL;
+		next = p;
+		end = next + 65536;
+	}
+	obj = (struct ltr_object *)next;
+	next += size;
+	return obj;
+}
+
 struct ltr_object *ltr_object_add(struct link_map *map, Lmid_t lmid)
 {
-	struct ltr_object *obj = calloc(1, sizeof(*obj));
+	struct ltr_object *obj = object_alloc();
 
 	if (!obj)
 		return NULL;
@@ -208,6 +233,11 @@ struct ltr_object *ltr_object_at(uintptr_t addr)
 		if (addr >= obj->start && addr < obj->end)
 			return obj;
 	return NULL;
+}
+
+bool ltr_object_main_nonpie(void)
+{
+	return main_object && (main_object->flags & LTR_OBJ_NONPIE);
 }
 
 struct ltr_object *ltr_object_libc(void)

@@ -30,6 +30,7 @@
 #define LTR_MAX_FUNCS 16384    /* distinct traced targets = stubs in lib/ */
 #define LTR_MAX_TOGGLES 256    /* a console's enable/disable rules */
 #define LTR_MAX_THREADS 512    /* thread slots; later threads share the last */
+#define LTR_MAX_RETIRED 65536  /* counters kept of slots handed back (-f) */
 #define LTR_MAX_PROCS 4096     /* processes registered (-f) */
 #define LTR_MAX_OBJECTS 16384  /* loaded objects recorded, all processes */
 #define LTR_STRINGS_SIZE (8u << 20) /* names of objects, functions, prototypes */
@@ -268,11 +269,23 @@ struct ltr_ring {
 	char pad2[56];
 };
 
-/* One thread slot: written only by its thread (no atomics); ids as ltruss sees them. */
+/* Thread slot states (struct ltr_thread used). */
+#define LTR_SLOT_TAKEN 1 /* a thread of process pid owns it */
+#define LTR_SLOT_FREED 2 /* ltruss handed it back: a new thread may take it */
+
+/*
+ * One thread slot: written only by its thread (no atomics); ids as ltruss
+ * sees them.  Slots are
+ * recycled across processes: once a process has ended and ltruss has
+ * drained its rings, ltruss moves its slots' counters to retired[],
+ * zeroes them and marks the slots FREED; a thread of a later process
+ * takes one with a compare-and-swap of used, and goes on in its ring
+ * where the last owner stopped (ring.head).
+ */
 struct ltr_thread {
 	int32_t pid;
 	int32_t tid;
-	uint32_t used; /* set once the slot is taken */
+	uint32_t used; /* atomic: 0 never taken, or LTR_SLOT_* */
 	uint32_t reserved;
 	struct ltr_ring ring;
 	struct ltr_count counts[LTR_MAX_FUNCS];
@@ -282,6 +295,13 @@ struct ltr_thread {
 #define LTR_PROC_RUNNING 1
 #define LTR_PROC_EXITED 2 /* status is the exit status */
 #define LTR_PROC_REAPED 3 /* status is the wait status its parent got */
+
+/* The counters of one function in a thread slot that was handed back. */
+struct ltr_retired {
+	int32_t pid;  /* the process the slot's thread belonged to */
+	uint32_t fn;  /* index in funcs[] */
+	struct ltr_count c;
+};
 
 /*
  * A traced process, registered by itself; it writes its exit status too.
@@ -344,7 +364,7 @@ struct ltr_session {
 	uint32_t objects_seen;
 	uint32_t nprocs;      /* atomic: entries of procs[] in use */
 	uint32_t nobjects;    /* atomic: entries of objects[] in use */
-	uint32_t reserved3;
+	uint32_t nretired;    /* atomic, written by ltruss: entries of retired[] */
 
 	/* Written by a console, applied by ltruss (bin/toggles.c). */
 	uint32_t toggles_lock; /* atomic: a console is changing toggles[] */
@@ -361,6 +381,7 @@ struct ltr_session {
 	char strings[LTR_STRINGS_SIZE];
 	struct ltr_process procs[LTR_MAX_PROCS];
 	struct ltr_objrec objects[LTR_MAX_OBJECTS];
+	struct ltr_retired retired[LTR_MAX_RETIRED];
 	struct ltr_thread threads[LTR_MAX_THREADS];
 };
 

@@ -9,16 +9,24 @@
  * addresses must never share it.  The session's funcs[] is shared and only
  * appended to, each entry claimed with an atomic add.
  *
- * Keying stubs by target address and name keeps function-pointer identity
- * stable: every binding and every patched slot for one function gets the
- * same stub, so &f == dlsym(h, "f") still holds in the program.  The name
- * is part of the key because aliases (getwc and fgetwc, wcstoll and
- * wcstol) share an address: each call is reported under the name its
- * caller bound.  The price: &getwc != &fgetwc in a traced program.  Lookups take no lock
- * (the index is only appended to, and published with release stores), so a
- * signal handler that triggers a binding cannot deadlock; allocations take
- * a spinlock, and a thread that re-enters while holding it (a signal
- * handler again) leaves that one binding untraced.
+ * Keying stubs by target address and name makes every binding, every
+ * dlsym result and every patched slot (GOT or data pointer, got-patch.c)
+ * of one function get the same stub, so that the addresses a traced object
+ * sees compare equal (what remains is in man ltruss, BUGS).  The name is
+ * part of the key because aliases (getwc and fgetwc, wcstoll and wcstol)
+ * share an address: each call is reported under the name its caller
+ * bound.  The price: &getwc != &fgetwc in a traced program.  Lookups
+ * take no lock (entries are published with release stores and never
+ * emptied), so a signal handler that triggers a binding cannot deadlock;
+ * allocations take a spinlock, and a thread that re-enters while holding
+ * it (a signal handler again) leaves that one binding untraced.
+ *
+ * Stubs of unloaded objects are reused, so that dlopen/dlclose cycles do
+ * not use them all up: a function of the same name in a library of the
+ * same name gets its old stub and function entry back (one row in the
+ * summary, and funcs[] does not grow), and when no fresh stub is left any
+ * forgotten one is taken.  A reused stub gets a new hash entry; its old
+ * one, and those of forgotten targets, are dead and may be overwritten.
  */
 #include <string.h>
 
@@ -29,6 +37,7 @@
 
 struct ltr_target ltr_targets[LTR_NSTUBS];
 static uint32_t ntargets;
+static uint32_t nforgotten; /* targets of unloaded objects */
 static uint32_t hash_index[HASH_SIZE]; /* stub index + 1; 0 = empty */
 static int lock;
 static __thread int holding_lock __attribute__((tls_model("initial-exec")));
@@ -100,6 +109,15 @@ static bool target_named(const struct ltr_target *t, const char *name,
 	       ltr_strcmp(ltr_session->strings + off, name) == 0;
 }
 
+/* Is name of the setjmp family (a longjmp makes it return again)? */
+static bool is_setjmp(const char *name)
+{
+	return ltr_strcmp(name, "setjmp") == 0 ||
+	       ltr_strcmp(name, "_setjmp") == 0 ||
+	       ltr_strcmp(name, "sigsetjmp") == 0 ||
+	       ltr_strcmp(name, "__sigsetjmp") == 0;
+}
+
 /* Is name one of the entry-only functions? */
 static bool is_entry_only(const char *name)
 {
@@ -111,15 +129,6 @@ static bool is_entry_only(const char *name)
 	return false;
 }
 
-/* Is name of the setjmp family (a longjmp makes it return again)? */
-static bool is_setjmp(const char *name)
-{
-	return ltr_strcmp(name, "setjmp") == 0 ||
-	       ltr_strcmp(name, "_setjmp") == 0 ||
-	       ltr_strcmp(name, "sigsetjmp") == 0 ||
-	       ltr_strcmp(name, "__sigsetjmp") == 0;
-}
-
 bool ltr_is_stub(uintptr_t addr)
 {
 	return addr >= (uintptr_t)ltr_stubs && addr < (uintptr_t)ltr_stubs_end;
@@ -129,16 +138,55 @@ bool ltr_is_stub(uintptr_t addr)
 static uintptr_t stub_find(uintptr_t addr, const char *name,
 			   uint32_t name_hash)
 {
-	uint32_t h, idx;
+	uint32_t h, idx, probes;
 
-	for (h = hash_of(addr, name_hash);
+	for (h = hash_of(addr, name_hash), probes = 0; probes < HASH_SIZE &&
 	     (idx = __atomic_load_n(&hash_index[h], __ATOMIC_ACQUIRE)) != 0;
-	     h = (h + 1) & (HASH_SIZE - 1))
-		if (ltr_targets[idx - 1].addr == addr &&
-		    !ltr_targets[idx - 1].forgotten &&
-		    target_named(&ltr_targets[idx - 1], name, name_hash))
+	     h = (h + 1) & (HASH_SIZE - 1), probes++) {
+		const struct ltr_target *t = &ltr_targets[idx - 1];
+
+		/* forgotten first: a reused target clears it after its addr is set */
+		if (!__atomic_load_n(&t->forgotten, __ATOMIC_ACQUIRE) &&
+		    t->addr == addr && target_named(t, name, name_hash))
 			return (uintptr_t)ltr_stubs + STUB_SIZE * (idx - 1);
+	}
 	return 0;
+}
+
+/* Can hash entry h be overwritten (empty, or its target forgotten or moved)? */
+static bool hash_entry_dead(uint32_t h)
+{
+	uint32_t idx = hash_index[h];
+
+	return idx == 0 || ltr_targets[idx - 1].forgotten ||
+	       ltr_targets[idx - 1].hpos != h;
+}
+
+/* A forgotten target to reuse for name of obj: the same function if one is, else any; -1 if none. */
+static int64_t target_reuse(const char *name, const struct ltr_object *obj,
+			    uint32_t depth, bool any)
+{
+	const struct ltr_session *s = ltr_session;
+	int64_t other = -1;
+	uint32_t idx;
+
+	if (!nforgotten)
+		return -1;
+	for (idx = 0; idx < ntargets; idx++) {
+		const struct ltr_target *t = &ltr_targets[idx];
+		const struct ltr_func *f = &s->funcs[t->fn];
+
+		if (!t->forgotten)
+			continue;
+		if (other < 0)
+			other = idx;
+		if (t->depth == depth && f->name < LTR_STRINGS_SIZE &&
+		    f->lib < LTR_STRINGS_SIZE &&
+		    ltr_strcmp(s->strings + f->name, name) == 0 &&
+		    ltr_strcmp(s->strings + f->lib, obj->short_name) == 0)
+			return idx;
+	}
+	return any ? other : -1;
 }
 
 /* The captures ltruss compiled from name's prototype, or NULL. */
@@ -187,9 +235,9 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 {
 	uint32_t name_hash = ltr_name_hash(name);
 	const struct ltr_capture *cap;
-	uint32_t h, idx, flags, depth;
+	uint32_t h, flags, depth;
+	int64_t idx, fn = -1;
 	uintptr_t stub;
-	int64_t fn;
 
 	if (ltr_is_stub(addr))
 		return addr;
@@ -206,11 +254,16 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 		flags |= LTR_FN_SETJMP;
 	else if (ltr_strcmp(name, "vfork") == 0)
 		flags |= LTR_FN_VFORK;
-	idx = ntargets;
 	cap = capture_find(name);
 	depth = ltr_select_depth(obj, name);
-	fn = idx < LTR_NSTUBS ? func_new(name, obj, flags, cap, depth) : -1;
-	if (fn < 0) {
+	idx = target_reuse(name, obj, depth, false);
+	if (idx >= 0)
+		fn = ltr_targets[idx].fn; /* the same function: its entry too */
+	else if ((idx = ntargets) >= LTR_NSTUBS)
+		idx = target_reuse(name, obj, depth, true);
+	if (idx >= 0 && fn < 0)
+		fn = func_new(name, obj, flags, cap, depth);
+	if (idx < 0 || fn < 0) {
 		__atomic_fetch_add(&ltr_session->stubs_exhausted, 1,
 				   __ATOMIC_RELAXED);
 		spin_unlock();
@@ -219,24 +272,28 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 	ltr_targets[idx].addr = addr;
 	ltr_targets[idx].fn = (uint32_t)fn;
 	ltr_targets[idx].flags = flags;
-	ltr_targets[idx].forgotten = 0;
 	ltr_targets[idx].cap = cap;
 	ltr_targets[idx].depth = depth;
 	ltr_targets[idx].name_hash = name_hash;
-	ntargets = idx + 1;
-	for (h = hash_of(addr, name_hash); hash_index[h];
+	if (idx == ntargets)
+		ntargets = (uint32_t)idx + 1;
+	else
+		nforgotten--;
+	for (h = hash_of(addr, name_hash); !hash_entry_dead(h);
 	     h = (h + 1) & (HASH_SIZE - 1))
 		;
-	__atomic_store_n(&hash_index[h], idx + 1, __ATOMIC_RELEASE);
+	ltr_targets[idx].hpos = h;
+	__atomic_store_n(&ltr_targets[idx].forgotten, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&hash_index[h], (uint32_t)idx + 1, __ATOMIC_RELEASE);
 	spin_unlock();
-	return (uintptr_t)ltr_stubs + STUB_SIZE * idx;
+	return (uintptr_t)ltr_stubs + STUB_SIZE * (uint32_t)idx;
 }
 
 /*
  * Forget the targets of an unloaded object: a library loaded later at the
- * same address gets stubs of its own.  The targets themselves stay:
- * la_objclose also runs at exit, while other threads may still be calling
- * through these stubs.
+ * same address gets stubs of its own.  The targets keep leading to where
+ * they led (la_objclose also runs at exit, while other threads may still
+ * be calling through these stubs) until a new binding reuses them.
  */
 void ltr_stubs_forget(uintptr_t start, uintptr_t end)
 {
@@ -245,8 +302,11 @@ void ltr_stubs_forget(uintptr_t start, uintptr_t end)
 	if (!spin_lock())
 		return;
 	for (idx = 0; idx < ntargets; idx++)
-		if (ltr_targets[idx].addr >= start && ltr_targets[idx].addr < end)
+		if (!ltr_targets[idx].forgotten &&
+		    ltr_targets[idx].addr >= start && ltr_targets[idx].addr < end) {
 			ltr_targets[idx].forgotten = 1;
+			nforgotten++;
+		}
 	spin_unlock();
 }
 

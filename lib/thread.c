@@ -45,37 +45,62 @@ void ltr_fork_guard_init(void)
 	ltr_fork_guard = p;
 }
 
+/* Take a slot ltruss handed back (its process ended); -1 if none is free. */
+static int64_t slot_recycle(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < LTR_MAX_THREADS - 1; i++) {
+		uint32_t freed = LTR_SLOT_FREED;
+
+		if (__atomic_load_n(&ltr_session->threads[i].used,
+				    __ATOMIC_RELAXED) == LTR_SLOT_FREED &&
+		    __atomic_compare_exchange_n(&ltr_session->threads[i].used,
+						&freed, LTR_SLOT_TAKEN, false,
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return i;
+	}
+	return -1;
+}
+
 /*
  * Give ts a slot of the session: counters and an event ring of its own.
- * The last slot is kept for the threads that come when the others are
- * taken: they share it, so they send no events (a ring has a single
- * writer) and count with atomics.
+ * A fresh slot if one is left, else one ltruss handed back.  The last
+ * slot is kept for the threads that come when none is: they share it,
+ * so they send no events (a ring has a single writer) and count with
+ * atomics.
  */
 static void slot_take(struct ltr_tstate *ts)
 {
-	uint32_t i = __atomic_fetch_add(&ltr_session->nthreads, 1,
-					__ATOMIC_ACQ_REL);
+	int64_t i = __atomic_fetch_add(&ltr_session->nthreads, 1,
+				       __ATOMIC_ACQ_REL);
 	struct ltr_thread *slot;
 
 	ts->flag_mask = ~0u;
 	ts->shared_slot = 0;
 	if (i >= LTR_MAX_THREADS - 1) {
-		static int warned;
-
 		__atomic_store_n(&ltr_session->nthreads, LTR_MAX_THREADS,
 				 __ATOMIC_RELAXED);
+		i = slot_recycle();
+	}
+	if (i < 0) {
+		static int warned;
+
 		ts->slot = &ltr_session->threads[LTR_MAX_THREADS - 1];
 		ts->shared_slot = 1;
 		ts->flag_mask = ~LTR_F_TRACE;
-		if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
-			ltr_warn("warning", "more than 511 threads: the later ones are counted but not traced");
+		/* Counting alone (-c) loses nothing in the shared slot. */
+		if ((ltr_flags & LTR_F_TRACE) &&
+		    !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+			ltr_warn("warning", "more than 511 threads at a time: the later ones are counted but not traced");
 		return;
 	}
 	slot = &ltr_session->threads[i];
 	ts->ring = (unsigned char *)ltr_session + ltr_rings_offset() +
 		   (uint64_t)i * ltr_ring_size;
 	ltr_pidns_view(&slot->pid, &slot->tid);
-	__atomic_store_n(&slot->used, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&slot->used, LTR_SLOT_TAKEN, __ATOMIC_RELEASE);
 	ts->slot = slot;
 	/* Owners are announced in the ring, in order with their events. */
 	if (ltr_flags & LTR_F_TRACE)

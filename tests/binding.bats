@@ -131,6 +131,83 @@ assert_fixture_calls() {
 	grep -qx 'libfix:fix_add(0x6, 0x7, .*) = 0xd' <<<"$err"
 }
 
+@test "function pointers compare equal by every path (code, data table, dlsym) and dladdr names the real library" {
+	for sel in "-u libfix:*" "-u libc:free,malloc" ""; do
+		# shellcheck disable=SC2086
+		traced_vs_plain ptrid -- $sel
+		[ "$status" -eq 0 ]
+		[ "$out" = "$plain" ]
+	done
+	for line in 'table == code: 1' 'destructor == free: 1' \
+		'fix_add: in libfix.so, symbol fix_add, exact 1'; do
+		grep -qx "$line" <<<"$out"
+	done
+	# the default config traces calls through the tables too
+	for line in 'libfix:fix_add\(0x2, 0x3, .*\) = 0x5' \
+		'libfix:fix_add\(0x4, 0x5, .*\) = 0x9' \
+		'libc:free\(0x[0-9a-f]+\) = <void>'; do
+		grep -Eqx "$line" <<<"$err"
+	done
+}
+
+@test "a library with text relocations to a traced function runs as untraced" {
+	readelf -d "$PROGS/libtextrel.so" | grep -q TEXTREL
+	traced_vs_plain textrel -- -u 'libfix:*'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$out" = "textrel 5" ]
+}
+
+# dlrace's trace: every plugin_run call has its fix_add, every first call of libmanyf is seen.
+assert_dlrace_traced() {
+	local calls
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	calls=$(grep -c 'libplugin:plugin_run(' <<<"$err")
+	[ "$calls" -ge 200 ]
+	[ "$(grep -c 'libfix:fix_add(' <<<"$err")" -eq "$calls" ]
+	[ "$(grep -c 'libmanyf:f[0-9]*(' <<<"$err")" -eq 900 ]
+}
+
+@test "a -fno-plt plugin loaded and unloaded in a loop while another thread binds: no crash" {
+	for i in 1 2 3 4 5; do
+		traced_vs_plain dlrace -- -u 'libfix:*' -u 'libplugin:*' -u 'libmanyf:*'
+		assert_dlrace_traced
+	done
+}
+
+@test "a -fno-plt plugin is patched before its first call, also under LD_BIND_NOW" {
+	LD_BIND_NOW=1 traced_vs_plain dlcycle -- -u 'libfix:*'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	grep -qx 'libfix:fix_add(0x1, 0x64, .*) = 0x65' <<<"$err"
+	grep -qx 'libfix:fix_add(0x2, 0x64, .*) = 0x66' <<<"$err"
+	LD_BIND_NOW=1 traced_vs_plain dlrace -- -u 'libfix:*' -u 'libplugin:*' -u 'libmanyf:*'
+	assert_dlrace_traced
+}
+
+@test "a -fno-plt plugin is traced from its constructor on, also under LD_BIND_NOW" {
+	for now in "" 1; do
+		LD_BIND_NOW=$now traced_vs_plain dlctor -- -u 'libfix:*'
+		[ "$status" -eq 0 ]
+		[ "$out" = "$plain" ]
+		[ "$out" = "constructor 42, run 2" ]
+		grep -qx 'libfix:fix_add(0x28, 0x2, .*) = 0x2a' <<<"$err"
+		grep -qx 'libfix:fix_add(0x1, 0x1, .*) = 0x2' <<<"$err"
+	done
+}
+
+@test "dlopen/dlclose cycles reuse the stubs of unloaded objects: 10000 cycles, every call counted" {
+	# 10000 cycles bind plugin_run and fix_add anew each: 20000 > 16384 stubs
+	traced_vs_plain dlcycle 10000 -- -c -u 'libfix:*' -u 'libplugin:*'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$out" = "10000 cycles, 0 wrong results" ]
+	grep -Eq ' 20000 +0 libplugin:plugin_run$' <<<"$err"
+	grep -Eq ' 20000 +0 libfix:fix_add$' <<<"$err"
+	[ "$(grep -c 'left untraced' <<<"$err")" -eq 0 ]
+}
+
 @test "dlopen and dlsym themselves traced (entry only) still find the caller's RUNPATH" {
 	traced_vs_plain fix-dlopen -- -u 'libc:dlopen,dlsym'
 	[ "$status" -eq 0 ]

@@ -316,3 +316,26 @@ plain_execs() {
 	[ "$status" -eq "$plain_status" ]
 	[ "$(grep -c '^ltruss: not tracing a set-user-ID or set-group-ID program: /usr/bin/chage$' <<<"$err")" -eq 1 ]
 }
+
+@test "-f: 600 children of a multithreaded program, each traced: slots of ended processes are reused" {
+	# two threads keep the loader busy (dlopen/dlclose, dlsym) while the
+	# main thread forks; each child makes one first call, a lazy binding
+	plain=$("$PROGS/forkthreads")
+	run_split ltruss -f -C -u 'libfix:*' -u 'libmanyf:*' "$PROGS/forkthreads"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$out" = "children ok 600 of 600" ]
+	[ "$(grep -c '^ltruss: ' <<<"$err")" -eq 0 ]
+	# one call line per child (the first may come before the [pid] prefix)
+	[ "$(grep -Ec '^(\[pid [0-9]+\] )?libmanyf:f[0-9]+\(.*\) = 0x[0-9a-f]+$' <<<"$err")" -eq 600 ]
+	[ "$(sed -nE 's/^\[pid ([0-9]+)\] libmanyf:f[0-9]+\(.*/\1/p' <<<"$err" | sort -u | wc -l)" -ge 599 ]
+	[ "$(grep -Ec '^(\[pid [0-9]+\] )?\+\+\+ exited \(status 0\) \+\+\+$' <<<"$err")" -eq 601 ]
+	# the summary counts the calls of the slots handed back too
+	grep -Eq '^100\.00 .* 600 +0 total$' <<<"$err"
+	# counting alone: past 511 slots the shared one counts, and says nothing
+	run_split ltruss -f -c -u 'libmanyf:*' "$PROGS/forkthreads"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$(grep -c '^ltruss: ' <<<"$err")" -eq 0 ]
+	grep -Eq '^100\.00 .* 600 +0 total$' <<<"$err"
+}

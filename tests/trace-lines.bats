@@ -180,6 +180,39 @@ kill_tracer() {
 	done
 }
 
+@test "ltruss killed and never reaped (a zombie): the program goes on untraced and finishes" {
+	# python starts ltruss and does not reap it: bash would, on SIGCHLD
+	run /usr/bin/python3 - "$LTRUSS" "$PROGS/slow" "$PWD" <<'EOF'
+import os, signal, subprocess, sys, time
+ltruss, slow, d = sys.argv[1:4]
+p = subprocess.Popen([ltruss, "--buffer", "64K", "-o", d + "/trace.txt",
+                      "-u", "libfix:*", slow, "3000000", "400",
+                      d + "/slow.out"], stdin=subprocess.DEVNULL,
+                     stderr=open(d + "/ltruss.err", "w"))
+time.sleep(0.3)
+children = open("/proc/%d/task/%d/children" % (p.pid, p.pid)).read().split()
+os.kill(p.pid, signal.SIGSTOP)   # the program fills its small ring and waits
+time.sleep(0.3)
+os.kill(p.pid, signal.SIGKILL)   # ltruss dies, and stays a zombie
+for i in range(150):
+    if os.path.exists(d + "/slow.out") and os.path.getsize(d + "/slow.out"):
+        break
+    time.sleep(0.1)
+stat = open("/proc/%d/stat" % p.pid).read()
+print("ltruss state", stat[stat.rindex(")") + 2])
+for pid in children:             # a program still waiting: do not leave it
+    try:
+        os.kill(int(pid), signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+p.wait()
+EOF
+	assert_output "ltruss state Z"
+	[ "$(cat slow.out)" = "done 4500001500000" ]
+	[ "$(grep -c '^libfix:fix_add' trace.txt)" -gt 0 ]
+	grep -qx 'ltruss: ltruss has gone away: the program runs on untraced' ltruss.err
+}
+
 # run_stalled OPTIONS...: trace the slow fixture (200000 calls over 400 ms)
 # to trace.txt while ltruss is stopped for 0.6 s; its stderr in ltruss.err.
 run_stalled() {
@@ -206,6 +239,16 @@ run_stalled() {
 	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 200000 ]
 	grep -qx 'libfix:fix_add(0x30d3f, 0x1, .*) = 0x30d40' trace.txt
 	[ ! -s ltruss.err ]
+}
+
+@test "--buffer 64K -s 4096: printf's worst-case event fits however full the ring is" {
+	# a printf event may take 60 KB: a PAD and the event at once would not fit
+	plain=$("$PROGS/printfs" 3000)
+	run_split ltruss --buffer 64K -s 4096 -u 'libc:printf' "$PROGS/printfs" 3000
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$(grep -c '^libc:printf("line %d of %s\\n", [0-9]*, "printfs") = ' <<<"$err")" -eq 3000 ]
+	grep -qx 'libc:printf("line %d of %s\\n", 2999, "printfs") = 21' <<<"$err"
 }
 
 # peak_rss_kib BUFFER THREADS CALLS: ltruss's peak RSS tracing spin with --buffer BUFFER.
@@ -306,7 +349,7 @@ peak_rss_kib() {
 	run_split ltruss -o trace.txt -C -u 'libfix:fix_add' "$PROGS/manythreads" 600
 	[ "$status" -eq 0 ]
 	[ "$out" = "600000" ]
-	grep -qx 'ltruss: warning: more than 511 threads: the later ones are counted but not traced' <<<"$err"
+	grep -qx 'ltruss: warning: more than 511 threads at a time: the later ones are counted but not traced' <<<"$err"
 	[ "$(awk '$NF == "libfix:fix_add" { print $(NF-2) }' trace.txt)" -eq 600000 ]
 	# 511 threads have rings of their own, 89 share the last slot
 	[ "$(grep -c 'libfix:fix_add(' trace.txt)" -eq 511000 ]

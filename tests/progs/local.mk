@@ -59,10 +59,12 @@ tests_progs_bin_fix_ver_new_LDADD = $(FIX_LIB)
 tests_progs_bin_fix_rtld_next_SOURCES = tests/progs/binding/rtld-next.c
 tests_progs_bin_fix_rtld_next_LDFLAGS = $(FIX_RPATH) -Wl,--no-as-needed
 tests_progs_bin_fix_rtld_next_LDADD = $(FIX_LIB) -ldl
+# Plugins in bin/plugin/: -fno-plt calls into libfix, found in bin/.
+PLUGIN_CFLAGS = -fPIC -O2 -fno-plt
+PLUGIN_LINK = -shared -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/..' -Wl,-z,now
 tests_progs_bin_plugin_libplugin_so_SOURCES = tests/progs/binding/plugin.c
-tests_progs_bin_plugin_libplugin_so_CFLAGS = -fPIC -O2 -fno-plt
-tests_progs_bin_plugin_libplugin_so_LDFLAGS = -shared -Wl,-soname,libplugin.so \
-	-Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/..' -Wl,-z,now
+tests_progs_bin_plugin_libplugin_so_CFLAGS = $(PLUGIN_CFLAGS)
+tests_progs_bin_plugin_libplugin_so_LDFLAGS = $(PLUGIN_LINK) -Wl,-soname,libplugin.so
 tests_progs_bin_plugin_libplugin_so_LDADD = $(FIX_LIB)
 tests_progs_bin_fix_dlopen_SOURCES = tests/progs/binding/dlopen.c
 tests_progs_bin_fix_dlopen_LDFLAGS = -Wl,--enable-new-dtags \
@@ -176,3 +178,46 @@ tests_progs_bin_sandboxed_SOURCES = tests/progs/trace/sandboxed.c
 tests_progs_bin_sandboxed_CFLAGS = -O1 -fno-builtin
 tests_progs_bin_sandboxed_LDFLAGS = $(FIX_RPATH)
 tests_progs_bin_sandboxed_LDADD = $(FIX_LIB)
+
+check_PROGRAMS += tests/progs/bin/printfs
+tests_progs_bin_printfs_SOURCES = tests/progs/trace/printfs.c
+tests_progs_bin_printfs_CFLAGS = -O1 -fno-builtin
+
+# ---- loader fixtures: plugins loaded and unloaded, threads, forks ---------
+# They find plugin/libplugin.so and libmanyf.so by RUNPATH, and bind lazily.
+LOADER_LINK = -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/plugin' \
+	-Wl,-rpath,'$$ORIGIN' -Wl,-z,lazy -pthread
+check_PROGRAMS += tests/progs/bin/dlrace tests/progs/bin/forkthreads \
+	tests/progs/bin/dlcycle tests/progs/bin/ptrid tests/progs/bin/dlctor \
+	tests/progs/bin/plugin/libctor.so
+tests_progs_bin_plugin_libctor_so_SOURCES = tests/progs/binding/ctor.c
+tests_progs_bin_plugin_libctor_so_CFLAGS = $(PLUGIN_CFLAGS)
+tests_progs_bin_plugin_libctor_so_LDFLAGS = $(PLUGIN_LINK) -Wl,-soname,libctor.so
+tests_progs_bin_plugin_libctor_so_LDADD = $(FIX_LIB)
+tests_progs_bin_dlctor_SOURCES = tests/progs/binding/dlctor.c
+tests_progs_bin_dlctor_LDFLAGS = $(LOADER_LINK)
+tests_progs_bin_dlctor_LDADD = -ldl
+tests_progs_bin_dlrace_SOURCES = tests/progs/binding/dlrace.c
+tests_progs_bin_dlrace_CFLAGS = -O1 -pthread
+tests_progs_bin_dlrace_LDFLAGS = $(LOADER_LINK)
+tests_progs_bin_dlrace_LDADD = tests/progs/bin/libmanyf.so -ldl
+tests_progs_bin_forkthreads_SOURCES = tests/progs/binding/forkthreads.c
+tests_progs_bin_forkthreads_CFLAGS = -O1 -pthread
+tests_progs_bin_forkthreads_LDFLAGS = $(LOADER_LINK)
+tests_progs_bin_forkthreads_LDADD = tests/progs/bin/libmanyf.so -ldl
+tests_progs_bin_dlcycle_SOURCES = tests/progs/binding/dlcycle.c
+tests_progs_bin_dlcycle_LDFLAGS = $(LOADER_LINK)
+tests_progs_bin_dlcycle_LDADD = -ldl
+tests_progs_bin_ptrid_SOURCES = tests/progs/binding/ptrid.c
+tests_progs_bin_ptrid_CFLAGS = -O0 -fPIE -fno-builtin
+tests_progs_bin_ptrid_LDFLAGS = -pie $(FIX_RPATH)
+tests_progs_bin_ptrid_LDADD = $(FIX_LIB) -ldl
+check_PROGRAMS += tests/progs/bin/libtextrel.so tests/progs/bin/textrel
+tests_progs_bin_libtextrel_so_SOURCES = tests/progs/binding/textrel.c
+tests_progs_bin_libtextrel_so_CFLAGS = -O1 -fno-pic -mcmodel=large
+tests_progs_bin_libtextrel_so_LDFLAGS = -shared -Wl,-soname,libtextrel.so \
+	-Wl,-z,notext $(FIX_RPATH)
+tests_progs_bin_libtextrel_so_LDADD = $(FIX_LIB)
+tests_progs_bin_textrel_SOURCES = tests/progs/binding/textrel-main.c
+tests_progs_bin_textrel_LDFLAGS = $(FIX_RPATH)
+tests_progs_bin_textrel_LDADD = tests/progs/bin/libtextrel.so $(FIX_LIB)
