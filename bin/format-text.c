@@ -379,26 +379,16 @@ const struct format format_text = {
 	.killed = text_killed,
 };
 
-/* Function fn's entry, if it is filled in. */
-static const struct ltr_func *func_entry(uint32_t fn)
-{
-	const struct ltr_session *s = fmt.session;
-
-	return session_func_ready(s, fn) ? &s->funcs[fn] : NULL;
-}
-
 const char *format_lib(uint32_t fn)
 {
-	const struct ltr_func *f = func_entry(fn);
-	const char *name = f ? session_string(fmt.session, f->lib) : NULL;
+	const char *name = check_func_name(fmt.session, fn, true);
 
 	return name ? name : "?";
 }
 
 const char *format_func_raw(uint32_t fn)
 {
-	const struct ltr_func *f = func_entry(fn);
-	const char *name = f ? session_string(fmt.session, f->name) : NULL;
+	const char *name = check_func_name(fmt.session, fn, false);
 
 	return name ? name : "?";
 }

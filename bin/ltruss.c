@@ -163,6 +163,7 @@ int main(int argc, char **argv)
 
 	clock_start();
 	pid = launch_start(path, opts.argv, session.fd);
+	check_init(pid, opts.follow);
 	free(path);
 	o = launch_wait(pid, opts.follow, events ? pump : NULL,
 			events ? idle : NULL, processes_reaped);
@@ -177,6 +178,7 @@ int main(int argc, char **argv)
 		profile_finish(out, clock_ticks_per_ns());
 	trace_done();
 	symbolize_done();
+	check_done();
 	output_close(out, opts.output);
 	if (session.s->stubs_exhausted)
 		warning_msg("%u functions were left untraced: more than %u distinct functions were selected",

@@ -8,6 +8,7 @@
 
 #include "../lib/session.h"
 #include "options.h"
+#include "session-check.h"
 
 struct session_handle {
 	struct ltr_session *s; /* the mapping */
@@ -20,17 +21,5 @@ struct session_handle {
 /* Create a session for opts (events wanted: trace); exits 2 on failure. */
 void session_create(struct session_handle *h, const struct options *opts,
 		    bool events);
-
-/* Entries of s's funcs[] in use (registered, maybe not yet filled in). */
-uint32_t session_funcs_used(const struct ltr_session *s);
-
-/* Is entry fn of s's funcs[] filled in (name, library, flags)? */
-bool session_func_ready(const struct ltr_session *s, uint32_t fn);
-
-/*
- * The string at offset off of the session's string area, or NULL if it
- * is not a whole string there (the traced process writes that memory).
- */
-const char *session_string(const struct ltr_session *s, uint32_t off);
 
 #endif
