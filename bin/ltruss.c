@@ -167,7 +167,8 @@ int main(int argc, char **argv)
 	free(path);
 	o = launch_wait(pid, opts.follow, events ? pump : NULL,
 			events ? idle : NULL, processes_reaped);
-	processes_finish();
+	if (!launch_stopped())
+		processes_finish();
 	console_spawn_end();
 	if (!opts.trace)
 		report_killed(out, &o);
