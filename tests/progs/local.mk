@@ -143,3 +143,13 @@ check_PROGRAMS += tests/progs/bin/until
 tests_progs_bin_until_SOURCES = tests/progs/trace/until.c
 tests_progs_bin_until_LDFLAGS = $(FIX_RPATH)
 tests_progs_bin_until_LDADD = $(FIX_LIB)
+
+check_PROGRAMS += tests/progs/bin/leader-exit
+tests_progs_bin_leader_exit_SOURCES = tests/progs/trace/leader-exit.c
+tests_progs_bin_leader_exit_CFLAGS = -O1 -pthread
+tests_progs_bin_leader_exit_LDFLAGS = -pthread
+
+# ---- a program that writes over its own trace session (forged.bats) ------
+check_PROGRAMS += tests/progs/bin/forge
+tests_progs_bin_forge_SOURCES = tests/progs/forge/forge.c
+tests_progs_bin_forge_LDADD = -ldl
