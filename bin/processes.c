@@ -45,11 +45,7 @@ void processes_init(struct ltr_session *s, int tracing)
 /* Number of registered process entries. */
 static uint32_t nprocs(void)
 {
-	static uint32_t seen;
-
-	return check_count(&seen, __atomic_load_n(&session->nprocs,
-						  __ATOMIC_ACQUIRE),
-			   LTR_MAX_PROCS);
+	return session_procs_used(session);
 }
 
 /* The pid of entry i, or 0 if no traced process can have it. */

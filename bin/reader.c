@@ -45,12 +45,22 @@ void reader_init(const unsigned char *ring_area, uint32_t size)
 	ring_size = size;
 }
 
-/* Say once that the ring of slot i held something no interposer writes. */
+/*
+ * Say once that the ring of slot i held something no interposer writes,
+ * naming its thread if the slot's thread id is one (it is forged too).
+ */
 static void corrupt(const struct ltr_session *s, uint32_t i, const char *what)
 {
-	if (!corrupt_reported++)
+	int tid = s->threads[i].tid;
+
+	if (corrupt_reported++)
+		return;
+	if (check_tid(tid))
 		warning_msg("a corrupt event in the ring of thread %d; %s (did the program write over its trace session?)",
-			    s->threads[i].tid, what);
+			    tid, what);
+	else
+		warning_msg("a corrupt event in the ring of thread slot %u; %s (did the program write over its trace session?)",
+			    i, what);
 }
 
 /*
@@ -66,7 +76,12 @@ static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
 	struct cursor *c = &cursors[i];
 	const unsigned char *data = rings + (size_t)i * ring_size;
 
-	while (c->tail < c->head) {
+	/* After a forged head, the reader may sit where no record can start. */
+	if (c->tail % 8 && c->tail < c->head) {
+		corrupt(s, i, "skipping what it holds");
+		c->tail = c->head;
+	}
+	while (c->tail < c->head && c->tail % 8 == 0) {
 		uint32_t off = (uint32_t)(c->tail & (ring_size - 1));
 		const struct ltr_event *p = (const void *)&data[off];
 		size_t size;
@@ -113,18 +128,9 @@ static void publish_tail(struct ltr_session *s, uint32_t i)
 	}
 }
 
-/* Thread slots taken so far. */
-static uint32_t slots_used(const struct ltr_session *s)
-{
-	static uint32_t seen;
-
-	return check_count(&seen, __atomic_load_n(&s->nthreads, __ATOMIC_ACQUIRE),
-			   LTR_MAX_THREADS);
-}
-
 size_t reader_drain(struct ltr_session *s)
 {
-	uint32_t n = slots_used(s), i;
+	uint32_t n = session_threads_used(s), i;
 	size_t count = 0;
 
 	/*
@@ -180,7 +186,7 @@ size_t reader_drain(struct ltr_session *s)
 
 unsigned long long reader_dropped(const struct ltr_session *s)
 {
-	uint32_t n = slots_used(s), i;
+	uint32_t n = session_threads_used(s), i;
 	unsigned long long dropped = 0;
 
 	for (i = 0; i < n; i++)

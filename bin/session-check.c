@@ -48,7 +48,8 @@ void check_init(pid_t pid, bool follow)
 
 bool check_ring_span(uint64_t tail, uint64_t head, uint32_t size)
 {
-	return head >= tail && head - tail <= size;
+	/* Records are 8-byte aligned, so is every head an interposer writes. */
+	return head >= tail && head - tail <= size && head % 8 == 0;
 }
 
 size_t check_event_min_size(uint8_t type)
@@ -149,13 +150,30 @@ bool check_wait_status(int status)
 	return WIFSIGNALED(status) && WTERMSIG(status) < 65;
 }
 
-uint32_t check_count(uint32_t *seen, uint32_t now, uint32_t max)
+/* now, at most max, never less than *seen, which it updates. */
+static uint32_t count_grown(uint32_t *seen, uint32_t now, uint32_t max)
 {
 	if (now > max)
 		now = max;
 	if (now > *seen)
 		*seen = now;
 	return *seen;
+}
+
+uint32_t session_threads_used(const struct ltr_session *s)
+{
+	static uint32_t seen;
+
+	return count_grown(&seen, __atomic_load_n(&s->nthreads, __ATOMIC_ACQUIRE),
+			   LTR_MAX_THREADS);
+}
+
+uint32_t session_procs_used(const struct ltr_session *s)
+{
+	static uint32_t seen;
+
+	return count_grown(&seen, __atomic_load_n(&s->nprocs, __ATOMIC_ACQUIRE),
+			   LTR_MAX_PROCS);
 }
 
 uint32_t session_funcs_used(const struct ltr_session *s)

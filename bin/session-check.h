@@ -13,7 +13,7 @@
 /* The traced command is pid; with follow, its descendants are traced too. */
 void check_init(pid_t pid, bool follow);
 
-/* Can a ring whose consumer is at tail hold head (at most size bytes ahead)? */
+/* Can a ring whose consumer is at tail hold head (8-aligned, at most size bytes ahead)? */
 bool check_ring_span(uint64_t tail, uint64_t head, uint32_t size);
 
 /* The smallest size of an event of type; 0 for a type no ring carries. */
@@ -32,11 +32,12 @@ bool check_tid(long long tid);
 bool check_wait_status(int status);
 
 /*
- * A count of entries in use that only grows (nthreads, nprocs): now,
- * read from the session, at most max, never less than *seen, which it
- * updates.  A program that writes a smaller count hides nothing.
+ * Thread slots and process entries of s in use: at most the tables'
+ * sizes, and never fewer than seen before (the counts only grow; a
+ * program that writes a smaller one hides nothing).
  */
-uint32_t check_count(uint32_t *seen, uint32_t now, uint32_t max);
+uint32_t session_threads_used(const struct ltr_session *s);
+uint32_t session_procs_used(const struct ltr_session *s);
 
 /* Entries of s's funcs[] in use (registered, maybe not yet filled in). */
 uint32_t session_funcs_used(const struct ltr_session *s);

@@ -136,19 +136,21 @@ static void table_build(struct table *t, const struct ltr_session *s,
 			bool by_pid)
 {
 	uint32_t nfuncs = session_funcs_used(s);
-	uint32_t nthreads = __atomic_load_n(&s->nthreads, __ATOMIC_ACQUIRE);
+	uint32_t nthreads = session_threads_used(s);
 	size_t cap = 64;
 	uint32_t f, th;
 
-	if (nthreads > LTR_MAX_THREADS)
-		nthreads = LTR_MAX_THREADS;
 	memset(t, 0, sizeof(*t));
 	t->rows = malloc(cap * sizeof(*t->rows));
 	if (!t->rows)
 		error_msg_and_die("out of memory");
 	for (th = 0; th < nthreads; th++) {
 		const struct ltr_thread *slot = &s->threads[th];
+		int pid = slot->pid;
 
+		/* A slot of no traced process: its events were not shown either. */
+		if (!check_pid(pid))
+			continue;
 		for (f = 0; f < nfuncs; f++) {
 			struct row *r;
 
@@ -163,7 +165,7 @@ static void table_build(struct table *t, const struct ltr_session *s,
 			r = &t->rows[t->n++];
 			r->lib = format_lib(f);
 			r->func = format_func_raw(f);
-			r->pid = by_pid ? slot->pid : 0;
+			r->pid = by_pid ? pid : 0;
 			r->min_unknown = r->max_unknown = false;
 			memset(&r->c, 0, sizeof(r->c));
 			count_add(&r->c, &slot->counts[f]);

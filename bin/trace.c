@@ -150,8 +150,8 @@ static struct thread_trace *thread_of(uint32_t i, const struct ltr_thread *slot)
 		return t;
 	if (!check_pid(pid) || !check_tid(tid)) {
 		if (!bad_slot_reported++)
-			warning_msg("a thread slot of the session names no traced process (pid %d); its events are not shown (did the program write over its trace session?)",
-				    pid);
+			warning_msg("thread slot %u of the session names no traced process; its events are not shown (did the program write over its trace session?)",
+				    i);
 		return NULL;
 	}
 	/* A new slot for a thread we know: its process exec'd. */
