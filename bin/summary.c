@@ -148,9 +148,9 @@ static void table_build(struct table *t, const struct ltr_session *s,
 		const struct ltr_thread *slot = &s->threads[th];
 		int pid = slot->pid;
 
-		/* A slot of no traced process: its events were not shown either. */
+		/* The shared last slot has none; a forged one is not shown. */
 		if (!check_pid(pid))
-			continue;
+			pid = 0;
 		for (f = 0; f < nfuncs; f++) {
 			struct row *r;
 
