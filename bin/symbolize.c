@@ -9,9 +9,10 @@
  * .dynsym otherwise, and kept sorted by address.
  *
  * The paths come from the session, which traced processes can write: a
- * path is opened only if it names a regular file, without blocking (a
- * FIFO), without taking a terminal, and only if what was opened is what
- * was checked; its name and its symbols' names are printed escaped.
+ * path is opened only if it names a regular file of an ELF header's size
+ * at least, without blocking (a FIFO), without taking a terminal, and
+ * only if what was opened is what was checked; its name and its symbols'
+ * names are printed escaped.
  */
 #include "config.h"
 
@@ -88,13 +89,18 @@ static void read_section(struct symfile *f, Elf *elf, Elf_Scn *scn,
 	}
 }
 
-/* A descriptor of path if it is a regular file (checked before it is opened), or -1. */
+/*
+ * A descriptor of path if it is a regular file that can hold an ELF
+ * header (checked before it is opened: /proc files such as kmsg say they
+ * are regular and empty, and reading them is not harmless), or -1.
+ */
 static int open_regular(const char *path)
 {
 	struct stat before, st;
 	int fd;
 
-	if (stat(path, &before) < 0 || !S_ISREG(before.st_mode))
+	if (stat(path, &before) < 0 || !S_ISREG(before.st_mode) ||
+	    before.st_size < (off_t)sizeof(Elf64_Ehdr))
 		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)

@@ -7,6 +7,7 @@
 # tests/progs/forge/forge.c.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 FORGE="$PROGS/forge"
 SEL='libc:getenv,getppid,snprintf,read'
@@ -156,6 +157,16 @@ assert names == ["prog\\xff\\xfe\x1b"], names
 	[ "$status" -eq 7 ]
 	[ ! -e opened ]
 	grep -q '^libc:getppid() = [0-9]* \[from fifo+0x[0-9a-f]*\]$' trace
+}
+
+@test "--caller: ltruss opens no device and no empty /proc file the object table names" {
+	for path in /dev/zero /proc/kmsg; do
+		run_split strace -o opens -e trace=open,openat "$LTRUSS" --caller \
+			-o trace -u "$SEL" "$FORGE" caller "$path" </dev/null
+		[ "$status" -eq 7 ]
+		run ! grep -F "\"$path\"" opens
+		grep -q "^libc:getppid() = [0-9]* \[from ${path##*/}+0x[0-9a-f]*\]\$" trace
+	done
 }
 
 @test "--caller: an object path with control characters prints escaped" {
