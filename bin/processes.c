@@ -34,7 +34,8 @@
 
 static struct ltr_session *session;
 static int trace_on;
-static bool reported[LTR_MAX_PROCS];
+/* The pid whose end each entry was reported for (0: not yet). */
+static pid_t reported[LTR_MAX_PROCS];
 
 void processes_init(struct ltr_session *s, int tracing)
 {
@@ -68,18 +69,20 @@ static bool superseded(uint32_t i, uint32_t n)
 	return !pid;
 }
 
-/* Mark every entry of pid reported; false if one already was. */
+/*
+ * Mark every entry of pid reported; false if one already was for pid (an
+ * entry reported for another pid and rewritten since does not count).
+ */
 static bool mark_reported(pid_t pid)
 {
 	uint32_t i, n = nprocs();
 	bool fresh = true;
 
 	for (i = 0; i < n; i++) {
-		if (entry_pid(i) != pid)
-			continue;
-		if (reported[i])
+		if (reported[i] == pid)
 			fresh = false;
-		reported[i] = true;
+		if (entry_pid(i) == pid)
+			reported[i] = pid;
 	}
 	return fresh;
 }

@@ -139,6 +139,13 @@ assert names == ["prog\\xff\\xfe\x1b"], names
 	assert_equal "$(grep '^+++' trace)" "+++ killed by SIGKILL +++"
 }
 
+@test "-f: a reported child's process entry rewritten with the parent's pid: the parent's end still shows" {
+	run_split ltruss -f -o trace -u "$SEL" "$FORGE" rewrite-reported
+	[ "$status" -eq 7 ]
+	[ "$(grep -c '+++ exited (status 3) +++$' trace)" -eq 1 ]
+	[[ "$(last_line trace)" =~ ^"[pid "[0-9]+"] +++ exited (status 7) +++"$ ]]
+}
+
 @test "a blocking call popped by a hidden call's return, then a forged exec: the partial line ends once" {
 	run_split ltruss -o trace -u "$SEL" "$FORGE" partial
 	[ "$status" -eq 7 ]

@@ -22,6 +22,8 @@
  *   partial         a call shown as blocking, popped by the return of a
  *                   hidden call, then a second slot for its thread (an
  *                   "exec")
+ *   rewrite-reported  (-f) a child ends (status 3) and is reported, then
+ *                   its process entry is rewritten with this pid
  *   paths N         N functions of its own, each called inside each: N * N
  *                   distinct call paths
  *   fuzz SEED SECS  random writes over everything, and calls, for SECS
@@ -38,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -479,6 +482,20 @@ int main(int argc, char **argv)
 		usleep(100000);
 		forge_event(&f, LTR_EV_CALL, fn, 0, LTR_ENTER_WORDS);
 		ring_put(&f, f.e.size);
+	} else if (strcmp(mode, "rewrite-reported") == 0) {
+		pid_t child = fork();
+		uint32_t i;
+
+		if (child == 0) {
+			calls();
+			_exit(3);
+		}
+		if (child < 0 || waitpid(child, NULL, 0) != child)
+			fail("fork");
+		usleep(300000); /* ltruss reports it meanwhile */
+		for (i = 0; i < S->nprocs && i < LTR_MAX_PROCS; i++)
+			if (S->procs[i].pid == child)
+				S->procs[i].pid = getpid();
 	} else if (strcmp(mode, "paths") == 0 && argc > 2) {
 		uint32_t n = (uint32_t)atoi(argv[2]), first = S->nfuncs, i, j;
 		struct forged f;
