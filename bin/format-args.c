@@ -42,23 +42,35 @@ static const struct proto *proto_of(const struct call *c)
 	return captures_proto(s->funcs[c->fn].capture);
 }
 
-/* The blob of type and index among blobs[0..len), or NULL. */
-static const struct ltr_blob *blob_find(const unsigned char *blobs,
-					size_t len, uint8_t type, uint8_t index)
+/*
+ * The blob of type (and of index, unless any_index) among blobs[0..len),
+ * or NULL.  The reader checked that the blobs tile the event
+ * (session-check.c); the sizes are still computed without a wrap.
+ */
+static const struct ltr_blob *blob_lookup(const unsigned char *blobs,
+					  size_t len, uint8_t type,
+					  uint8_t index, bool any_index)
 {
 	size_t off = 0;
 
 	while (blobs && off + sizeof(struct ltr_blob) <= len) {
 		const struct ltr_blob *b = (const void *)(blobs + off);
-		size_t size = sizeof(*b) + ((b->len + 7u) & ~7u);
+		uint64_t size = sizeof(*b) + (((uint64_t)b->len + 7) & ~(uint64_t)7);
 
 		if (size > len - off)
 			return NULL;
-		if (b->type == type && b->index == index)
+		if (b->type == type && (any_index || b->index == index))
 			return b;
-		off += size;
+		off += (size_t)size;
 	}
 	return NULL;
+}
+
+/* The blob of type and index among blobs[0..len), or NULL. */
+static const struct ltr_blob *blob_find(const unsigned char *blobs,
+					size_t len, uint8_t type, uint8_t index)
+{
+	return blob_lookup(blobs, len, type, index, false);
 }
 
 /* A small buffer being written, never overrun. */
@@ -635,19 +647,7 @@ static void put_vararg(struct out *o, const struct call *c,
 /* The VARARGS blob of c, whatever its count. */
 static const struct ltr_blob *varargs_blob(const struct call *c)
 {
-	size_t off = 0;
-
-	while (c->blobs && off + sizeof(struct ltr_blob) <= c->blobs_len) {
-		const struct ltr_blob *b = (const void *)(c->blobs + off);
-		size_t size = sizeof(*b) + ((b->len + 7u) & ~7u);
-
-		if (size > c->blobs_len - off)
-			return NULL;
-		if (b->type == LTR_BLOB_VARARGS)
-			return b;
-		off += size;
-	}
-	return NULL;
+	return blob_lookup(c->blobs, c->blobs_len, LTR_BLOB_VARARGS, 0, true);
 }
 
 bool args_shown(const struct call *c, unsigned i)

@@ -20,19 +20,58 @@
 #include "symbolize.h"
 #include "xmalloc.h"
 
+/*
+ * Bytes of the well-formed UTF-8 sequence at s (1 to 4), or 0 if s does
+ * not start one: no overlong forms, surrogates or values past U+10FFFF.
+ */
+static size_t utf8_length(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t cp;
 
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/*
+ * Valid JSON whatever s holds (names and paths come from the session):
+ * control characters as \u00XX, and a byte that is not part of
+ * well-formed UTF-8 as the text \xNN, as the text lines print it.
+ */
 void json_write_string(FILE *out, const char *s)
 {
-	putc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s;
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
+	putc('"', out);
+	while (*p) {
+		size_t n = utf8_length(p);
+
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(out, "\\u%04x", *p);
+		else if (!n)
+			fprintf(out, "\\\\x%02x", *p);
 		else
-			putc(c, out);
+			fwrite(p, 1, n, out);
+		p += n ? n : 1;
 	}
 	putc('"', out);
 }

@@ -129,8 +129,6 @@ static void line_write(struct line *l, bool newline)
 	fwrite_unlocked(l->buf, 1, l->len, fmt.out);
 }
 
-static const struct ltr_func *func_entry(uint32_t fn);
-
 /*
  * "LIB:FUNC" of c.  Every line starts with it: it is built once per
  * function, when its entry is filled in, and copied from then on.
@@ -143,7 +141,8 @@ static void put_name(struct line *l, const struct call *c)
 	} names[LTR_MAX_FUNCS];
 	uint32_t fn = c->fn;
 
-	if (fn < LTR_MAX_FUNCS && !names[fn].text && func_entry(fn)) {
+	if (fn < LTR_MAX_FUNCS && !names[fn].text &&
+	    session_func_ready(fmt.session, fn)) {
 		const char *lib = format_lib(fn), *func = format_func(fn);
 		size_t a = strlen(lib), b = strlen(func);
 
@@ -426,26 +425,16 @@ const struct format format_text = {
 	.untraced = text_untraced,
 };
 
-/* Function fn's entry, if it is filled in. */
-static const struct ltr_func *func_entry(uint32_t fn)
-{
-	const struct ltr_session *s = fmt.session;
-
-	return session_func_ready(s, fn) ? &s->funcs[fn] : NULL;
-}
-
 const char *format_lib(uint32_t fn)
 {
-	const struct ltr_func *f = func_entry(fn);
-	const char *name = f ? session_string(fmt.session, f->lib) : NULL;
+	const char *name = check_func_name(fmt.session, fn, true);
 
 	return name ? name : "?";
 }
 
 const char *format_func_raw(uint32_t fn)
 {
-	const struct ltr_func *f = func_entry(fn);
-	const char *name = f ? session_string(fmt.session, f->name) : NULL;
+	const char *name = check_func_name(fmt.session, fn, false);
 
 	return name ? name : "?";
 }

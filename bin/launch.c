@@ -87,12 +87,26 @@ static char **child_environment(const char *interposer, int session_fd,
 }
 
 static volatile pid_t child_pid;
+static volatile sig_atomic_t interrupts_seen, stop_signal;
+
+/*
+ * A first SIGINT or SIGTERM is the program's to act on; a second one,
+ * while the program still runs (it ignores them, or ltruss cannot make
+ * progress), stops ltruss itself: launch_wait() returns and the program
+ * runs on untraced.  Only SIGKILL could end ltruss otherwise.
+ */
+static void count_interrupt(int sig)
+{
+	if ((sig == SIGINT || sig == SIGTERM) && ++interrupts_seen >= 2)
+		stop_signal = sig;
+}
 
 /* Pass termination requests on to the traced command. */
 static void forward_signal(int sig)
 {
 	if (child_pid > 0)
 		kill(child_pid, sig);
+	count_interrupt(sig);
 }
 
 /*
@@ -105,6 +119,8 @@ static void forward_interrupt(int sig, siginfo_t *si, void *context)
 {
 	if (si->si_code != SI_KERNEL)
 		forward_signal(sig);
+	else
+		count_interrupt(sig);
 }
 
 /*
@@ -296,6 +312,13 @@ struct outcome launch_wait(pid_t pid, bool follow, size_t (*pump)(void),
 
 		if (!reap(pid, follow, &o, ended))
 			break;
+		if (stop_signal) {
+			warning_msg("interrupted twice (SIG%s): ltruss stops, and the program (pid %d) runs on untraced",
+				    sigabbrev_np(stop_signal), (int)pid);
+			o.exit_status = 128 + stop_signal;
+			o.signal = 0;
+			break;
+		}
 		if (done) {
 			idle_rounds = 0;
 			continue;
@@ -326,4 +349,9 @@ struct outcome launch_wait(pid_t pid, bool follow, size_t (*pump)(void),
 	if (pump)
 		pump();
 	return o;
+}
+
+bool launch_stopped(void)
+{
+	return stop_signal != 0;
 }

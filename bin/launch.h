@@ -32,4 +32,7 @@ struct outcome launch_wait(pid_t pid, bool follow, size_t (*pump)(void),
 			   void (*idle)(void),
 			   void (*ended)(pid_t, const struct outcome *));
 
+/* Did a second SIGINT or SIGTERM stop launch_wait() while the program ran? */
+bool launch_stopped(void);
+
 #endif

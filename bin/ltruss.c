@@ -141,7 +141,7 @@ int main(int argc, char **argv)
 {
 	struct options opts;
 	unsigned long long dropped;
-	bool events, untraced, nothing_traced;
+	bool events, stopped, untraced, nothing_traced;
 	struct outcome o;
 	char *path;
 	FILE *out;
@@ -185,11 +185,15 @@ int main(int argc, char **argv)
 
 	clock_start();
 	pid = launch_start(path, opts.argv, session.fd);
+	check_init(pid, opts.follow);
 	o = launch_wait(pid, opts.follow, events ? pump : NULL,
 			events ? idle : NULL, processes_reaped);
-	processes_finish();
-	untraced = !processes_registered(pid);
-	nothing_traced = !processes_any();
+	/* Stopped by a second signal, ltruss left the program running. */
+	stopped = launch_stopped();
+	if (!stopped)
+		processes_finish();
+	untraced = !stopped && !processes_registered(pid);
+	nothing_traced = untraced && !processes_any();
 	console_spawn_end();
 	if (!opts.trace)
 		report_killed(out, &o);
@@ -200,6 +204,7 @@ int main(int argc, char **argv)
 		profile_finish(out, clock_ticks_per_ns());
 	trace_done();
 	symbolize_done();
+	check_done();
 	output_close(out, opts.output);
 	if (session.s->stubs_exhausted)
 		warning_msg("%u functions were left untraced: more than %u distinct functions were selected",

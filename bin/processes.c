@@ -8,6 +8,13 @@
  * /proc/PID/stat of a zombie, whose exit_code field is the wait status.
  * A process whose end none of these saw (reaped inside libc, by system()
  * say) is reported with an unknown status.
+ *
+ * Traced processes write the session: what they record is a hint of when
+ * to look, and the status shown is the kernel's whenever it still has one
+ * (ltruss's wait, a zombie's exit_code).  Only for a process another
+ * process reaped is the recorded status used, and only if it is one a
+ * process can end with; entries whose pid no traced process can have are
+ * ignored (session-check.c).
  */
 #include "config.h"
 
@@ -23,11 +30,13 @@
 #include "processes.h"
 #include "reader.h"
 #include "slots.h"
+#include "session-check.h"
 #include "trace.h"
 
 static struct ltr_session *session;
 static int trace_on;
-static bool reported[LTR_MAX_PROCS];
+/* The pid whose end each entry was reported for (0: not yet). */
+static pid_t reported[LTR_MAX_PROCS];
 
 void processes_init(struct ltr_session *s, int tracing)
 {
@@ -38,34 +47,43 @@ void processes_init(struct ltr_session *s, int tracing)
 /* Number of registered process entries. */
 static uint32_t nprocs(void)
 {
-	uint32_t n = __atomic_load_n(&session->nprocs, __ATOMIC_ACQUIRE);
-
-	return n > LTR_MAX_PROCS ? LTR_MAX_PROCS : n;
+	return session_procs_used(session);
 }
 
-/* Is entry i an earlier image of a pid that exec'd since? */
+/* The pid of entry i, or 0 if no traced process can have it. */
+static pid_t entry_pid(uint32_t i)
+{
+	pid_t pid = __atomic_load_n(&session->procs[i].pid, __ATOMIC_RELAXED);
+
+	return check_pid(pid) ? pid : 0;
+}
+
+/* Is entry i an earlier image of a pid that exec'd since (or no process)? */
 static bool superseded(uint32_t i, uint32_t n)
 {
+	pid_t pid = entry_pid(i);
 	uint32_t j;
 
-	for (j = i + 1; j < n; j++)
-		if (session->procs[j].pid == session->procs[i].pid)
+	for (j = i + 1; j < n && pid; j++)
+		if (entry_pid(j) == pid)
 			return true;
-	return false;
+	return !pid;
 }
 
-/* Mark every entry of pid reported; false if one already was. */
+/*
+ * Mark every entry of pid reported; false if one already was for pid (an
+ * entry reported for another pid and rewritten since does not count).
+ */
 static bool mark_reported(pid_t pid)
 {
 	uint32_t i, n = nprocs();
 	bool fresh = true;
 
 	for (i = 0; i < n; i++) {
-		if (session->procs[i].pid != pid)
-			continue;
-		if (reported[i])
+		if (reported[i] == pid)
 			fresh = false;
-		reported[i] = true;
+		if (entry_pid(i) == pid)
+			reported[i] = pid;
 	}
 	return fresh;
 }
@@ -79,7 +97,7 @@ static void report(pid_t pid, int exit_status, int sig, bool core)
 		return;
 	/* Lines say whose they are once there are several processes. */
 	for (i = 1; i < n && !fmt.processes; i++)
-		if (session->procs[i].pid != session->procs[0].pid)
+		if (entry_pid(i) && entry_pid(i) != entry_pid(0))
 			fmt.processes = fmt.pid_prefix = true;
 	trace_process_end(pid, exit_status, sig, core);
 	slots_release(session, pid);
@@ -96,6 +114,26 @@ static void report_wait_status(pid_t pid, int status)
 }
 
 static int zombie_status(pid_t pid);
+
+/*
+ * Report pid, which recorded that it exited with status or (state
+ * LTR_PROC_REAPED) that its parent reaped it with wait status status:
+ * with the kernel's status when it is a zombie, else the recorded one if
+ * a process can end so, else as unknown.
+ */
+static void report_recorded(pid_t pid, uint32_t state, int status)
+{
+	int kernel = zombie_status(pid);
+
+	if (kernel >= 0)
+		report_wait_status(pid, kernel);
+	else if (state == LTR_PROC_EXITED && status >= 0 && status <= 255)
+		report(pid, status, 0, false);
+	else if (state == LTR_PROC_REAPED && check_wait_status(status))
+		report_wait_status(pid, status);
+	else
+		report(pid, -1, 0, false);
+}
 
 /*
  * Has pid stopped running: reaped, or a zombie?  A process records
@@ -116,26 +154,24 @@ size_t processes_pump(void)
 
 	/* Read the states first: their events are in the rings by then. */
 	for (i = 0; i < n; i++) {
-		state[i] = reported[i] ? 0 :
+		state[i] = reported[i] || !entry_pid(i) ? 0 :
 			   __atomic_load_n(&session->procs[i].state,
 					   __ATOMIC_ACQUIRE);
-		if (state[i] == LTR_PROC_EXITED &&
-		    !process_gone(session->procs[i].pid))
-			state[i] = 0; /* still running its exit: later */
+		/* Still running its exit (or a record was forged): later. */
+		if ((state[i] == LTR_PROC_EXITED ||
+		     state[i] == LTR_PROC_REAPED) &&
+		    !process_gone(entry_pid(i)))
+			state[i] = 0;
 	}
 	done = reader_drain(session);
 	for (i = 0; i < n; i++) {
-		const struct ltr_process *p = &session->procs[i];
-
 		/* Most entries are running: look for a later image only when needed. */
 		if (state[i] != LTR_PROC_EXITED && state[i] != LTR_PROC_REAPED)
 			continue;
-		if (superseded(i, n))
-			continue;
-		if (state[i] == LTR_PROC_EXITED)
-			report(p->pid, p->status, 0, false);
-		else
-			report_wait_status(p->pid, p->status);
+		if (!superseded(i, n))
+			report_recorded(entry_pid(i), state[i],
+					__atomic_load_n(&session->procs[i].status,
+							__ATOMIC_RELAXED));
 	}
 	return done;
 }
@@ -146,11 +182,16 @@ void processes_reaped(pid_t pid, const struct outcome *o)
 	report(pid, o->exit_status, o->signal, o->core_dumped);
 }
 
-/* The wait status of zombie pid from /proc, or -1. */
+/*
+ * The wait status of zombie pid from /proc, or -1.  A thread group leader
+ * that called pthread_exit() is a zombie too while its other threads run
+ * on (its exit_code is 0 then): only a zombie that is the last of its
+ * threads (num_threads 1) has ended.
+ */
 static int zombie_status(pid_t pid)
 {
 	char path[64], buf[1024], *p;
-	unsigned long long field;
+	unsigned long long field, threads = 0;
 	int i, status = -1;
 	FILE *f;
 
@@ -160,13 +201,19 @@ static int zombie_status(pid_t pid)
 		return -1;
 	if (fgets(buf, sizeof(buf), f)) {
 		p = strrchr(buf, ')');
-		/* After "pid (comm)": state is field 3, exit_code field 52. */
+		/* After "pid (comm)": state is field 3, num_threads field
+		 * 20, exit_code field 52. */
 		if (p && p[1] == ' ' && p[2] == 'Z') {
 			p += 3;
 			for (i = 4; i <= 52 && p; i++) {
 				p = strchr(p, ' ');
-				if (p && i == 52 && sscanf(p, " %llu", &field) == 1)
-					status = (int)field;
+				if (p && (i == 20 || i == 52) &&
+				    sscanf(p, " %llu", &field) == 1) {
+					if (i == 20)
+						threads = field;
+					else if (threads == 1)
+						status = (int)field;
+				}
 				if (p)
 					p++;
 			}
@@ -185,11 +232,11 @@ void processes_idle(void)
 
 		if (reported[i] || superseded(i, n))
 			continue;
-		status = zombie_status(session->procs[i].pid);
+		status = zombie_status(entry_pid(i));
 		if (status < 0)
 			continue;
 		reader_drain(session);
-		report_wait_status(session->procs[i].pid, status);
+		report_wait_status(entry_pid(i), status);
 	}
 }
 
@@ -200,7 +247,7 @@ void processes_finish(void)
 	processes_pump();
 	for (i = 0; i < n; i++)
 		if (!reported[i] && !superseded(i, n))
-			report(session->procs[i].pid, -1, 0, false);
+			report(entry_pid(i), -1, 0, false);
 }
 
 bool processes_registered(pid_t pid)

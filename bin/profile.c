@@ -10,6 +10,11 @@
  *  --chrome   the Trace Event Format that Perfetto and chrome://tracing
  *             open: one complete event per call, one track per thread.
  * Paths are kept in a hash table keyed by the path string.
+ *
+ * A program decides how many distinct paths there are (and a traced one
+ * can forge them): the table keeps at most PATHS_MAX paths and
+ * KEYS_MAX bytes of keys; the calls on paths past those are summed in one
+ * "[other paths]" entry, and ltruss says how many calls went there.
  */
 #include "config.h"
 
@@ -22,6 +27,9 @@
 #include "session.h"
 
 #define PATH_MAX_LEN 4096
+#define PATHS_MAX 65536         /* distinct call paths kept */
+#define KEYS_MAX (16u << 20)    /* bytes of their keys */
+#define OTHER_PATHS "[other paths]"
 
 /* One call path with its sums. */
 struct path {
@@ -34,7 +42,9 @@ struct path {
 static bool want_tree;
 static FILE *folded, *chrome;
 static struct path **table;
-static size_t table_size, npaths;
+static size_t table_size, npaths, key_bytes;
+static struct path *other;        /* the calls of paths not kept */
+static unsigned long long calls_cut;
 static bool chrome_first = true;
 
 /* FNV-1a hash of s. */
@@ -69,11 +79,14 @@ static void table_grow(void)
 	table_size = size;
 }
 
-/* The entry of path key, created empty. */
-static struct path *path_get(const char *key, uint32_t depth)
+/*
+ * The entry of path key, created empty unless the table is full (then
+ * NULL, for all but the "[other paths]" entry itself).
+ */
+static struct path *path_get(const char *key, uint32_t depth, bool always)
 {
+	size_t h, len = strlen(key) + 1;
 	struct path *p;
-	size_t h;
 
 	if (npaths >= table_size)
 		table_grow();
@@ -81,6 +94,9 @@ static struct path *path_get(const char *key, uint32_t depth)
 	for (p = table[h]; p; p = p->next)
 		if (strcmp(p->key, key) == 0)
 			return p;
+	if (!always && (npaths >= PATHS_MAX || key_bytes + len > KEYS_MAX))
+		return NULL;
+	key_bytes += len;
 	p = calloc(1, sizeof(*p));
 	if (!p || !(p->key = strdup(key)))
 		error_msg_and_die("out of memory");
@@ -167,7 +183,13 @@ void profile_call(const struct who *w, const struct call *const *stack,
 	for (i = 0; i < depth; i++)
 		path_append(key, &len, stack[i]);
 	path_append(key, &len, c);
-	p = path_get(key, depth);
+	p = path_get(key, depth, false);
+	if (!p) {
+		if (!other)
+			other = path_get(OTHER_PATHS, 0, true);
+		p = other;
+		calls_cut++;
+	}
 	p->calls++;
 	p->total += r->ts_exit - c->ts_enter;
 	p->self += self;
@@ -182,16 +204,18 @@ static void chrome_process_names(void)
 	if (n > LTR_MAX_OBJECTS)
 		n = LTR_MAX_OBJECTS;
 	for (i = 0; i < n; i++) {
+		int pid = s->objects[i].pid;
 		const char *path, *base;
 
 		/* The first object a process records is its program. */
-		for (j = 0; j < i && s->objects[j].pid != s->objects[i].pid; j++)
+		for (j = 0; j < i && s->objects[j].pid != pid; j++)
 			;
-		if (j < i || !(path = session_string(s, s->objects[i].path)))
+		if (j < i || !check_pid(pid) ||
+		    !(path = session_string(s, s->objects[i].path)))
 			continue;
 		base = strrchr(path, '/');
 		fprintf(chrome, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":",
-			chrome_first ? "\n" : ",\n", s->objects[i].pid);
+			chrome_first ? "\n" : ",\n", pid);
 		json_write_string(chrome, base ? base + 1 : path);
 		fputs("}}", chrome);
 		chrome_first = false;
@@ -246,6 +270,9 @@ void profile_finish(FILE *out, double rate)
 		if (fclose(folded) != 0)
 			perror_msg("cannot write the --folded file");
 	}
+	if (calls_cut)
+		warning_msg("%llu calls on call paths past the first %zu were summed as '%s' (--tree, --folded)",
+			    calls_cut, npaths - 1, OTHER_PATHS);
 	if (chrome) {
 		chrome_process_names();
 		fputs("\n]}\n", chrome);

@@ -17,6 +17,7 @@
 
 #include "error.h"
 #include "reader.h"
+#include "session-check.h"
 #include "trace.h"
 
 #define BATCH 256
@@ -44,30 +45,30 @@ void reader_init(const unsigned char *ring_area, uint32_t size)
 	ring_size = size;
 }
 
-/* The smallest size of an event of type type; 0 for an unknown type. */
-static size_t min_size(uint8_t type)
+/*
+ * Say once that the ring of slot i held something no interposer writes,
+ * naming its thread if the slot's thread id is one (it is forged too).
+ */
+static void corrupt(const struct ltr_session *s, uint32_t i, const char *what)
 {
-	switch (type) {
-	case LTR_EV_ENTER:
-	case LTR_EV_CALL:
-		return sizeof(struct ltr_event) + 8 * LTR_ENTER_WORDS;
-	case LTR_EV_EXIT:
-		return sizeof(struct ltr_event) + 8 * LTR_EXIT_WORDS;
-	case LTR_EV_THREAD:
-		return sizeof(struct ltr_event) + 8;
-	case LTR_EV_UNTRACED:
-		return sizeof(struct ltr_event) + 8 * LTR_UNTRACED_WORDS;
-	case LTR_EV_UNWOUND:
-		return sizeof(struct ltr_event);
-	}
-	return 0;
+	int tid = s->threads[i].tid;
+
+	if (corrupt_reported++)
+		return;
+	if (check_tid(tid))
+		warning_msg("a corrupt event in the ring of thread %d; %s (did the program write over its trace session?)",
+			    tid, what);
+	else
+		warning_msg("a corrupt event in the ring of thread slot %u; %s (did the program write over its trace session?)",
+			    i, what);
 }
 
 /*
  * The next event of thread i, skipping padding, copied into *ev (the
  * traced process writes the ring: nothing is read twice), or only its
- * header unless whole; NULL if none.  A record that does not make sense
- * ends the thread's ring for this run.
+ * header unless whole; NULL if none.  A record whose header does not make
+ * sense ends what the ring holds so far; a whole record that fails its
+ * checks (session-check.c) is skipped.
  */
 static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
 				    struct ltr_event_copy *ev, bool whole)
@@ -75,7 +76,12 @@ static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
 	struct cursor *c = &cursors[i];
 	const unsigned char *data = rings + (size_t)i * ring_size;
 
-	while (c->tail < c->head) {
+	/* After a forged head, the reader may sit where no record can start. */
+	if (c->tail % 8 && c->tail < c->head) {
+		corrupt(s, i, "skipping what it holds");
+		c->tail = c->head;
+	}
+	while (c->tail < c->head && c->tail % 8 == 0) {
 		uint32_t off = (uint32_t)(c->tail & (ring_size - 1));
 		const struct ltr_event *p = (const void *)&data[off];
 		size_t size;
@@ -90,19 +96,22 @@ static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
 		else
 			memset(&ev->e, 0, sizeof(ev->e));
 		size = ev->e.size;
-		if (!min_size(ev->e.type) || size < min_size(ev->e.type) ||
+		if (!check_event_min_size(ev->e.type) ||
+		    size < check_event_min_size(ev->e.type) ||
 		    size > sizeof(*ev) || size % 8 ||
 		    off + size > ring_size || c->tail + size > c->head) {
-			if (!corrupt_reported++)
-				warning_msg("a corrupt event in the ring of thread %d; skipping the rest of it",
-					    s->threads[i].tid);
+			corrupt(s, i, "skipping the rest of it");
 			c->tail = c->head;
 			return NULL;
 		}
-		if (whole)
-			memcpy(ev, p, size);
+		if (!whole)
+			return &ev->e;
+		memcpy(ev, p, size);
 		ev->e.size = (uint16_t)size;
-		return &ev->e;
+		if (check_event(&ev->e))
+			return &ev->e;
+		corrupt(s, i, "skipping it");
+		c->tail += size;
 	}
 	return NULL;
 }
@@ -121,14 +130,26 @@ static void publish_tail(struct ltr_session *s, uint32_t i)
 
 size_t reader_drain(struct ltr_session *s)
 {
-	uint32_t n = __atomic_load_n(&s->nthreads, __ATOMIC_ACQUIRE), i;
+	uint32_t n = session_threads_used(s), i;
 	size_t count = 0;
 
-	if (n > LTR_MAX_THREADS)
-		n = LTR_MAX_THREADS;
-	for (i = 0; i < n; i++)
-		cursors[i].head = __atomic_load_n(&s->threads[i].ring.head,
-						  __ATOMIC_ACQUIRE);
+	/*
+	 * A head more than a ring ahead of what was read (or behind it)
+	 * was not written by an interposer: reading up to it would go round
+	 * the ring replaying old events, for ever with a head 2^62 ahead.
+	 * Skip to it instead, so that the program, which takes room from
+	 * there on, finds it free.
+	 */
+	for (i = 0; i < n; i++) {
+		struct cursor *c = &cursors[i];
+
+		c->head = __atomic_load_n(&s->threads[i].ring.head,
+					  __ATOMIC_ACQUIRE);
+		if (!check_ring_span(c->tail, c->head, ring_size)) {
+			corrupt(s, i, "skipping what it holds");
+			c->tail = c->head;
+		}
+	}
 	for (;;) {
 		static struct ltr_event_copy copy;
 		const struct ltr_event *ev;
@@ -171,11 +192,9 @@ bool reader_drained(const struct ltr_session *s, uint32_t i)
 
 unsigned long long reader_dropped(const struct ltr_session *s)
 {
-	uint32_t n = __atomic_load_n(&s->nthreads, __ATOMIC_ACQUIRE), i;
+	uint32_t n = session_threads_used(s), i;
 	unsigned long long dropped = 0;
 
-	if (n > LTR_MAX_THREADS)
-		n = LTR_MAX_THREADS;
 	for (i = 0; i < n; i++)
 		dropped += __atomic_load_n(&s->threads[i].ring.dropped,
 					   __ATOMIC_RELAXED);

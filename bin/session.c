@@ -96,25 +96,3 @@ void session_create(struct session_handle *h, const struct options *opts,
 	h->rings = (unsigned char *)s + ltr_rings_offset();
 	h->ring_size = opts->ring_size;
 }
-
-uint32_t session_funcs_used(const struct ltr_session *s)
-{
-	uint32_t n = __atomic_load_n(&s->nfuncs, __ATOMIC_ACQUIRE);
-
-	return n < LTR_MAX_FUNCS ? n : LTR_MAX_FUNCS;
-}
-
-bool session_func_ready(const struct ltr_session *s, uint32_t fn)
-{
-	return fn < LTR_MAX_FUNCS &&
-	       (__atomic_load_n(&s->funcs[fn].flags, __ATOMIC_ACQUIRE) &
-		LTR_FN_READY);
-}
-
-const char *session_string(const struct ltr_session *s, uint32_t off)
-{
-	if (off >= LTR_STRINGS_SIZE ||
-	    !memchr(s->strings + off, '\0', LTR_STRINGS_SIZE - off))
-		return NULL;
-	return s->strings + off;
-}

@@ -8,6 +8,7 @@
 
 #include "../lib/session.h"
 #include "options.h"
+#include "session-check.h"
 
 struct session_handle {
 	struct ltr_session *s; /* the mapping */
@@ -21,23 +22,11 @@ struct session_handle {
 void session_create(struct session_handle *h, const struct options *opts,
 		    bool events);
 
-/* Entries of s's funcs[] in use (registered, maybe not yet filled in). */
-uint32_t session_funcs_used(const struct ltr_session *s);
-
 /*
  * ltruss's namespace of kind ("pid", "user"): the inode of
  * /proc/self/ns/KIND, 0 if unknown.  Traced processes in other ones are
  * told apart by it (lib/pidns.c, lib/attach.c).
  */
 uint32_t session_ns_inode(const char *kind);
-
-/* Is entry fn of s's funcs[] filled in (name, library, flags)? */
-bool session_func_ready(const struct ltr_session *s, uint32_t fn);
-
-/*
- * The string at offset off of the session's string area, or NULL if it
- * is not a whole string there (the traced process writes that memory).
- */
-const char *session_string(const struct ltr_session *s, uint32_t off);
 
 #endif

@@ -159,23 +159,25 @@ static void table_build(struct table *t, const struct ltr_session *s,
 			bool by_pid)
 {
 	uint32_t nfuncs = session_funcs_used(s);
-	uint32_t nthreads = __atomic_load_n(&s->nthreads, __ATOMIC_ACQUIRE);
+	uint32_t nthreads = session_threads_used(s);
 	uint32_t nretired = slots_retired_used(s);
 	size_t cap = 64;
 	uint32_t f, th, i;
 
-	if (nthreads > LTR_MAX_THREADS)
-		nthreads = LTR_MAX_THREADS;
 	memset(t, 0, sizeof(*t));
 	t->rows = malloc(cap * sizeof(*t->rows));
 	if (!t->rows)
 		error_msg_and_die("out of memory");
 	for (th = 0; th < nthreads; th++) {
 		const struct ltr_thread *slot = &s->threads[th];
+		int pid = slot->pid;
 
+		/* The shared last slot has none; a forged one is not shown. */
+		if (!check_pid(pid))
+			pid = 0;
 		for (f = 0; f < nfuncs; f++)
 			if (slot->counts[f].calls)
-				table_add(t, &cap, f, by_pid ? slot->pid : 0,
+				table_add(t, &cap, f, by_pid ? pid : 0,
 					  &slot->counts[f]);
 		/* Merge as we go: memory stays bounded by distinct rows. */
 		t->n = rows_merge(t->rows, t->n);
@@ -184,7 +186,8 @@ static void table_build(struct table *t, const struct ltr_session *s,
 		const struct ltr_retired *r = &s->retired[i];
 
 		if (r->fn < nfuncs && r->c.calls)
-			table_add(t, &cap, r->fn, by_pid ? r->pid : 0, &r->c);
+			table_add(t, &cap, r->fn,
+				  by_pid && check_pid(r->pid) ? r->pid : 0, &r->c);
 		if ((i + 1) % 4096 == 0 || i + 1 == nretired)
 			t->n = rows_merge(t->rows, t->n);
 	}

@@ -7,6 +7,12 @@
  * process has gone.  Each file's function symbols are read once with
  * libelf, from .symtab when the file has one (static functions too) and
  * .dynsym otherwise, and kept sorted by address.
+ *
+ * The paths come from the session, which traced processes can write: a
+ * path is opened only if it names a regular file of an ELF header's size
+ * at least, without blocking (a FIFO), without taking a terminal, and
+ * only if what was opened is what was checked; its name and its symbols'
+ * names are printed escaped.
  */
 #include "config.h"
 
@@ -54,6 +60,7 @@ static void read_section(struct symfile *f, Elf *elf, Elf_Scn *scn,
 	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t i, count = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
 	struct symbol *grown;
+	char printable[1024];
 
 	if (!data || !count)
 		return;
@@ -74,11 +81,36 @@ static void read_section(struct symfile *f, Elf *elf, Elf_Scn *scn,
 			continue;
 		f->syms[f->n].addr = sym.st_value;
 		f->syms[f->n].size = sym.st_size;
-		f->syms[f->n].name = strdup(name);
+		f->syms[f->n].name = strdup(check_name(printable,
+						       sizeof(printable), name));
 		if (!f->syms[f->n].name)
 			error_msg_and_die("out of memory");
 		f->n++;
 	}
+}
+
+/*
+ * A descriptor of path if it is a regular file that can hold an ELF
+ * header (checked before it is opened: /proc files such as kmsg say they
+ * are regular and empty, and reading them is not harmless), or -1.
+ */
+static int open_regular(const char *path)
+{
+	struct stat before, st;
+	int fd;
+
+	if (stat(path, &before) < 0 || !S_ISREG(before.st_mode) ||
+	    before.st_size < (off_t)sizeof(Elf64_Ehdr))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_dev != before.st_dev || st.st_ino != before.st_ino) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* The symbols of path, read on first use. */
@@ -88,7 +120,6 @@ static struct symfile *symfile_of(const char *path)
 	Elf_Scn *scn = NULL, *dynsym = NULL;
 	GElf_Shdr sh, dynsh;
 	bool have_symtab = false;
-	struct stat st;
 	Elf *elf;
 	int fd;
 
@@ -100,14 +131,9 @@ static struct symfile *symfile_of(const char *path)
 		error_msg_and_die("out of memory");
 	f->next = files;
 	files = f;
-	/* The traced process named the file: never block on a FIFO. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = open_regular(path);
 	if (fd < 0)
 		return f;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return f;
-	}
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
@@ -159,6 +185,7 @@ const char *symbolize(const struct ltr_session *s, int pid, uint64_t addr,
 	const struct symbol *best = NULL;
 	const struct symfile *f;
 	const char *path, *base;
+	char printable[1024];
 	uint64_t off;
 	size_t lo, hi;
 
@@ -189,7 +216,8 @@ const char *symbolize(const struct ltr_session *s, int pid, uint64_t addr,
 		return buf;
 	}
 	base = strrchr(path, '/');
-	snprintf(buf, size, "%s+0x%llx", base ? base + 1 : path,
+	snprintf(buf, size, "%s+0x%llx",
+		 check_name(printable, sizeof(printable), base ? base + 1 : path),
 		 (unsigned long long)off);
 	return buf;
 }

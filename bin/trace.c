@@ -28,6 +28,7 @@
 #include "error.h"
 #include "format.h"
 #include "profile.h"
+#include "session-check.h"
 #include "toggles.h"
 #include "trace.h"
 #include "xmalloc.h"
@@ -64,10 +65,12 @@ struct tcall;
 struct thread_trace;
 static void end_call(struct thread_trace *t, struct tcall *tc,
 		     const struct result *r);
+static void close_partial(void);
 static struct thread_trace *threads[LTR_MAX_THREADS];
 static struct tcall *partial;          /* the open partial line, if any */
 static struct thread_trace *partial_thread;
 static int first_tid, first_pid;        /* to notice a second thread, process */
+static int bad_slot_reported;
 
 /* The format of -c: no lines (events still feed --tree and the exports). */
 static void silent_call(const struct who *w, const struct call *c) { }
@@ -127,24 +130,36 @@ static void thread_free(uint32_t i)
 
 	if (!threads[i])
 		return;
+	if (partial_thread == threads[i])
+		close_partial();
 	for (d = 0; d < MAX_DEPTH; d++)
 		free(threads[i]->stack[d].blobs);
 	free(threads[i]);
 	threads[i] = NULL;
 }
 
-/* The trace state of slot index i, created on its first event. */
+/*
+ * The trace state of slot index i, created on its first event; NULL for
+ * a slot whose owner is no process of the session (the program wrote it).
+ */
 static struct thread_trace *thread_of(uint32_t i, const struct ltr_thread *slot)
 {
 	struct thread_trace *t = threads[i];
+	int pid = slot->pid, tid = slot->tid;
 	uint32_t j;
 
 	if (t)
 		return t;
+	if (!check_pid(pid) || !check_tid(tid)) {
+		if (!bad_slot_reported++)
+			warning_msg("thread slot %u of the session names no traced process; its events are not shown (did the program write over its trace session?)",
+				    i);
+		return NULL;
+	}
 	/* A new slot for a thread we know: its process exec'd. */
 	for (j = 0; j < LTR_MAX_THREADS; j++) {
-		if (threads[j] && threads[j]->who.tid == slot->tid &&
-		    threads[j]->who.pid == slot->pid) {
+		if (threads[j] && threads[j]->who.tid == tid &&
+		    threads[j]->who.pid == pid) {
 			end_all(threads[j], LTR_END_EXEC);
 			thread_free(j);
 		}
@@ -152,8 +167,8 @@ static struct thread_trace *thread_of(uint32_t i, const struct ltr_thread *slot)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		error_msg_and_die("out of memory");
-	t->who.pid = slot->pid;
-	t->who.tid = slot->tid; /* until the ring says (LTR_EV_THREAD) */
+	t->who.pid = pid;
+	t->who.tid = tid; /* until the ring says (LTR_EV_THREAD) */
 	threads[i] = t;
 	return t;
 }
@@ -180,6 +195,19 @@ static void close_partial(void)
 	partial->state = UNFINISHED;
 	partial = NULL;
 	partial_thread = NULL;
+}
+
+/*
+ * Forget the top call of t, whose end will not come (its events were
+ * dropped, or made in a parent process, or forged).  If it is the open
+ * partial line, that line ends first: partial must never point at a call
+ * no longer on a stack, nor into a freed thread.
+ */
+static void drop_top(struct thread_trace *t)
+{
+	if (partial == &t->stack[t->depth - 1])
+		close_partial();
+	t->depth--;
 }
 
 /* A call starts inside the top call of t: that one must be printed. */
@@ -368,7 +396,7 @@ static void call_ends(struct thread_trace *t, const struct ltr_event *ev)
 	}
 	/* Events of calls made before a fork come without their entry. */
 	while (t->depth && t->stack[t->depth - 1].c.depth > ev->depth)
-		t->depth--;
+		drop_top(t);
 	if (t->depth && t->stack[t->depth - 1].c.depth == ev->depth &&
 	    t->stack[t->depth - 1].c.fn == ev->fn)
 		end_call(t, &t->stack[--t->depth], &r);
@@ -403,6 +431,8 @@ void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
 	struct thread_trace *t = thread_of(slot_index, slot);
 	struct tcall *tc;
 
+	if (!t)
+		return;
 	switch (ev->type) {
 	case LTR_EV_ENTER:
 		/*
@@ -412,7 +442,7 @@ void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
 		 * more than its place in the stack.
 		 */
 		while (t->depth && t->stack[t->depth - 1].c.depth >= ev->depth)
-			t->depth--;
+			drop_top(t);
 		if (t->depth >= MAX_DEPTH)
 			return;
 		tc = &t->stack[t->depth];

@@ -116,15 +116,28 @@ static void ranges_of(struct ltr_object *obj)
 	obj->bias = base;
 }
 
+/*
+ * Room for s in strings[], taken with a compare-and-swap that never moves
+ * strings_used past the end: the traced program can write strings_used
+ * (it maps the session), so an offset near 2^32 must not wrap the bound
+ * check, and a full table stays full rather than wrapping back to 0.
+ */
 uint32_t ltr_session_string(const char *s)
 {
-	uint32_t len = (uint32_t)ltr_strlen(s) + 1;
-	uint32_t off;
+	size_t n = ltr_strlen(s) + 1;
+	uint32_t len, off;
 
-	off = __atomic_fetch_add(&ltr_session->strings_used, len,
-				 __ATOMIC_RELAXED);
-	if (off + len > LTR_STRINGS_SIZE)
+	if (n > LTR_STRINGS_SIZE)
 		return 0;
+	len = (uint32_t)n;
+	off = __atomic_load_n(&ltr_session->strings_used, __ATOMIC_RELAXED);
+	do {
+		if (off > LTR_STRINGS_SIZE - len)
+			return 0;
+	} while (!__atomic_compare_exchange_n(&ltr_session->strings_used, &off,
+					      off + len, false,
+					      __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
 	ltr_strlcpy(ltr_session->strings + off, s, len);
 	return off;
 }

@@ -354,3 +354,14 @@ peak_rss_kib() {
 	# 511 threads have rings of their own, 89 share the last slot
 	[ "$(grep -c 'libfix:fix_add(' trace.txt)" -eq 511000 ]
 }
+
+@test "the main thread calls pthread_exit while another runs on: the real exit status, after every call" {
+	for follow in "" -f; do
+		run_split ltruss $follow -o trace.txt -u 'libc:getppid' "$PROGS/leader-exit"
+		[ "$status" -eq 7 ]
+		# The zombie leader is not the process's end: one exit line, last.
+		[ "$(grep -c '+++' trace.txt)" -eq 1 ]
+		assert_equal "$(tail -n 1 trace.txt)" "+++ exited (status 7) +++"
+		[ "$(grep -c 'libc:getppid() = ' trace.txt)" -eq 6 ]
+	done
+}

@@ -221,3 +221,14 @@ tests_progs_bin_libtextrel_so_LDADD = $(FIX_LIB)
 tests_progs_bin_textrel_SOURCES = tests/progs/binding/textrel-main.c
 tests_progs_bin_textrel_LDFLAGS = $(FIX_RPATH)
 tests_progs_bin_textrel_LDADD = tests/progs/bin/libtextrel.so $(FIX_LIB)
+
+
+check_PROGRAMS += tests/progs/bin/leader-exit
+tests_progs_bin_leader_exit_SOURCES = tests/progs/trace/leader-exit.c
+tests_progs_bin_leader_exit_CFLAGS = -O1 -pthread
+tests_progs_bin_leader_exit_LDFLAGS = -pthread
+
+# ---- a program that writes over its own trace session (forged.bats) ------
+check_PROGRAMS += tests/progs/bin/forge
+tests_progs_bin_forge_SOURCES = tests/progs/forge/forge.c
+tests_progs_bin_forge_LDADD = -ldl

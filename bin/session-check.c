@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * session-check.c: every value ltruss reads from the session, checked once.
+ *
+ * The session is mapped read-write by every traced process: a program can
+ * write anything into it, at any time, while ltruss reads it (by a bug, or
+ * on purpose).  Nothing read there is trusted, and the checks live here,
+ * between the session and what uses it (the reader, the call state
+ * machine, the formatters, the summaries), so that those can rely on:
+ *  - ring indexes: a head at most one ring ahead of ltruss's own tail
+ *    (a head 2^62 ahead would have the reader loop for ever, replaying);
+ *  - events: a known type, a size that covers its fixed words, and blobs
+ *    that tile the rest exactly, each blob's own layout inside its length
+ *    (a length near 2^32 would wrap "(len + 7) & ~7" to nothing);
+ *  - pids and thread ids in the kernel's range, and without -f the
+ *    command's own pid only; wait statuses that a process can end with;
+ *  - strings: whole inside strings[]; names printed only as copies in
+ *    which control characters, bytes above 0x7e and backslashes are
+ *    \xNN, made once (the program could change them between two reads).
+ * How a process ended comes from the kernel (waitpid, /proc) whenever it
+ * can see it (processes.c); ltruss's own memory, files and exit status are
+ * never steered by the session.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "error.h"
+#include "session-check.h"
+
+/* The kernel's largest pid (PID_MAX_LIMIT on 64-bit systems). */
+#define PID_LIMIT 4194304
+
+/* Longest name kept, escaped (C++ symbols can be long). */
+#define NAME_MAX_KEPT 4096
+
+static pid_t command_pid;
+static bool follow_children;
+static char *names[LTR_MAX_FUNCS][2]; /* symbol, library; NULL: not yet */
+
+void check_init(pid_t pid, bool follow)
+{
+	command_pid = pid;
+	follow_children = follow;
+}
+
+bool check_ring_span(uint64_t tail, uint64_t head, uint32_t size)
+{
+	/* Records are 8-byte aligned, so is every head an interposer writes. */
+	return head >= tail && head - tail <= size && head % 8 == 0;
+}
+
+size_t check_event_min_size(uint8_t type)
+{
+	switch (type) {
+	case LTR_EV_ENTER:
+	case LTR_EV_CALL:
+		return sizeof(struct ltr_event) + 8 * LTR_ENTER_WORDS;
+	case LTR_EV_EXIT:
+		return sizeof(struct ltr_event) + 8 * LTR_EXIT_WORDS;
+	case LTR_EV_THREAD:
+		return sizeof(struct ltr_event) + 8;
+	case LTR_EV_UNTRACED:
+		return sizeof(struct ltr_event) + 8 * LTR_UNTRACED_WORDS;
+	case LTR_EV_UNWOUND:
+		return sizeof(struct ltr_event);
+	}
+	return 0;
+}
+
+/* Does the printf VARARGS blob b hold its n classes and their words? */
+static bool varargs_ok(const struct ltr_blob *b)
+{
+	uint64_t need = ((uint64_t)b->index + 7) & ~(uint64_t)7;
+	unsigned i;
+
+	if (b->index > LTR_VARARGS_MAX || b->index > b->len)
+		return false;
+	for (i = 0; i < b->index; i++) {
+		if (b->data[i] < LTR_VA_INT || b->data[i] > LTR_VA_POINTER)
+			return false;
+		need += b->data[i] == LTR_VA_LDOUBLE ? 16 : 8;
+	}
+	return need <= b->len;
+}
+
+/* Do the blobs of ev, after its fixed words, tile the rest of it? */
+static bool blobs_ok(const struct ltr_event *ev)
+{
+	uint64_t off = check_event_min_size(ev->type) - sizeof(*ev);
+	uint64_t end = ev->size - sizeof(*ev);
+	const unsigned char *base = (const unsigned char *)ev->w;
+
+	if (ev->type != LTR_EV_ENTER && ev->type != LTR_EV_CALL &&
+	    ev->type != LTR_EV_EXIT)
+		return off == end;
+	while (off < end) {
+		const struct ltr_blob *b = (const void *)(base + off);
+		uint64_t size;
+
+		if (end - off < sizeof(*b))
+			return false;
+		size = sizeof(*b) + (((uint64_t)b->len + 7) & ~(uint64_t)7);
+		if (size > end - off || b->type < LTR_BLOB_STRING ||
+		    b->type > LTR_BLOB_X87)
+			return false;
+		if (b->type == LTR_BLOB_VARARGS && !varargs_ok(b))
+			return false;
+		off += size;
+	}
+	return true;
+}
+
+bool check_event(const struct ltr_event *ev)
+{
+	size_t min = check_event_min_size(ev->type);
+
+	if (!min || ev->size < min || ev->size % 8)
+		return false;
+	switch (ev->type) {
+	case LTR_EV_THREAD:
+		return ev->w[0] <= PID_LIMIT && check_tid((long long)ev->w[0]);
+	case LTR_EV_UNWOUND: {
+		uint8_t why = ev->flags & ~LTR_EVF_KEEP_ABOVE;
+
+		/* KILLED and EXEC are ltruss's own (trace.c). */
+		return (why >= LTR_END_UNWOUND && why <= LTR_END_PTHREAD_EXIT) ||
+		       why == LTR_END_HIDDEN;
+	}
+	case LTR_EV_UNTRACED:
+		/* The name of a credential function, NUL-terminated. */
+		return memchr(ev->w, '\0', 8 * LTR_UNTRACED_WORDS) != NULL;
+	}
+	return blobs_ok(ev);
+}
+
+bool check_tid(long long tid)
+{
+	return tid > 0 && tid <= PID_LIMIT;
+}
+
+bool check_pid(long long pid)
+{
+	if (!check_tid(pid))
+		return false;
+	/* Without -f, only the command is traced (exec keeps its pid). */
+	return follow_children || !command_pid || pid == command_pid;
+}
+
+bool check_wait_status(int status)
+{
+	if (status & ~0xffff)
+		return false;
+	if (WIFEXITED(status))
+		return true;
+	return WIFSIGNALED(status) && WTERMSIG(status) < 65;
+}
+
+/* now, at most max, never less than *seen, which it updates. */
+static uint32_t count_grown(uint32_t *seen, uint32_t now, uint32_t max)
+{
+	if (now > max)
+		now = max;
+	if (now > *seen)
+		*seen = now;
+	return *seen;
+}
+
+uint32_t session_threads_used(const struct ltr_session *s)
+{
+	static uint32_t seen;
+
+	return count_grown(&seen, __atomic_load_n(&s->nthreads, __ATOMIC_ACQUIRE),
+			   LTR_MAX_THREADS);
+}
+
+uint32_t session_procs_used(const struct ltr_session *s)
+{
+	static uint32_t seen;
+
+	return count_grown(&seen, __atomic_load_n(&s->nprocs, __ATOMIC_ACQUIRE),
+			   LTR_MAX_PROCS);
+}
+
+uint32_t session_funcs_used(const struct ltr_session *s)
+{
+	uint32_t n = __atomic_load_n(&s->nfuncs, __ATOMIC_ACQUIRE);
+
+	return n < LTR_MAX_FUNCS ? n : LTR_MAX_FUNCS;
+}
+
+bool session_func_ready(const struct ltr_session *s, uint32_t fn)
+{
+	return fn < LTR_MAX_FUNCS &&
+	       (__atomic_load_n(&s->funcs[fn].flags, __ATOMIC_ACQUIRE) &
+		LTR_FN_READY);
+}
+
+const char *session_string(const struct ltr_session *s, uint32_t off)
+{
+	if (off >= LTR_STRINGS_SIZE ||
+	    !memchr(s->strings + off, '\0', LTR_STRINGS_SIZE - off))
+		return NULL;
+	return s->strings + off;
+}
+
+const char *check_name(char *buf, size_t size, const char *name)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0;
+
+	for (; *name && n + 5 <= size; name++) {
+		unsigned char c = (unsigned char)*name;
+
+		if (c > ' ' && c < 0x7f && c != '\\') {
+			buf[n++] = (char)c;
+			continue;
+		}
+		buf[n++] = '\\';
+		buf[n++] = 'x';
+		buf[n++] = hex[c >> 4];
+		buf[n++] = hex[c & 15];
+	}
+	if (size)
+		buf[n < size ? n : size - 1] = '\0';
+	return buf;
+}
+
+const char *check_func_name(const struct ltr_session *s, uint32_t fn, bool lib)
+{
+	char buf[NAME_MAX_KEPT];
+	const char *raw;
+
+	if (!session_func_ready(s, fn))
+		return NULL;
+	if (names[fn][lib])
+		return names[fn][lib];
+	raw = session_string(s, lib ? s->funcs[fn].lib : s->funcs[fn].name);
+	if (!raw)
+		return NULL;
+	names[fn][lib] = strdup(check_name(buf, sizeof(buf), raw));
+	if (!names[fn][lib])
+		error_msg_and_die("out of memory");
+	return names[fn][lib];
+}
+
+void check_done(void)
+{
+	uint32_t fn;
+
+	for (fn = 0; fn < LTR_MAX_FUNCS; fn++) {
+		free(names[fn][0]);
+		free(names[fn][1]);
+		names[fn][0] = names[fn][1] = NULL;
+	}
+}
