@@ -59,8 +59,8 @@ libc_funcs() {
 	run_split ltruss -F ./f.yaml --from a.out /bin/echo hi
 	[ "$status" -eq 0 ]
 	grep -q '^libc:setlocale(' <<<"$err"
-	! grep -q '^libc:strrchr(' <<<"$err"
-	! grep -q '^libc:f' <<<"$err"
+	not grep -q '^libc:strrchr(' <<<"$err"
+	not grep -q '^libc:f' <<<"$err"
 }
 
 @test "trace: no functions key means every function of lib" {
@@ -68,14 +68,14 @@ libc_funcs() {
 	[ "$status" -eq 0 ]
 	grep -qx 'libfix:fix_twice(0x15, .*) = 0x2a' <<<"$err"
 	grep -q '^libfix:fix_pick(' <<<"$err"
-	! grep -q '^libc:' <<<"$err"
+	not grep -q '^libc:' <<<"$err"
 }
 
 @test "trace: a '!' lib excludes the library" {
 	fix_with 'trace:\n  - lib: "*"\n  - lib: "!libc.so*"\n'
 	[ "$status" -eq 0 ]
 	grep -q '^libfix:fix_twice(' <<<"$err"
-	! grep -q '^libc:' <<<"$err"
+	not grep -q '^libc:' <<<"$err"
 }
 
 @test "inner: true traces the library's calls to itself, like '::'" {
@@ -84,14 +84,14 @@ libc_funcs() {
 	grep -q '^  libfix:fix_add(0x15, 0x15, .*) = 0x2a' <<<"$err"
 	fix_with 'trace:\n  - lib: libfix\n    inner: false\n'
 	[ "$status" -eq 0 ]
-	! grep -q '0x15, 0x15' <<<"$err"
+	not grep -q '0x15, 0x15' <<<"$err"
 }
 
 @test "depth: like -D" {
 	fix_with 'depth: 1\ntrace:\n  - lib: libfix\n    inner: yes\n'
 	[ "$status" -eq 0 ]
 	grep -qx 'libfix:fix_twice(0x15, .*) = 0x2a' <<<"$err"
-	! grep -q '0x15, 0x15' <<<"$err"
+	not grep -q '0x15, 0x15' <<<"$err"
 }
 
 @test "depth: -D after the filter wins, a filter after -D wins" {
@@ -99,7 +99,7 @@ libc_funcs() {
 	run_split ltruss -F ./f.yaml -D 2 "$PROGS/fix-lazy" 1
 	grep -q '0x15, 0x15' <<<"$err"
 	fix_with 'depth: 1\ntrace:\n  - lib: libfix\n    inner: true\n' -D 2
-	! grep -q '0x15, 0x15' <<<"$err"
+	not grep -q '0x15, 0x15' <<<"$err"
 }
 
 @test "depth in a trace rule limits that rule's calls" {
@@ -108,7 +108,7 @@ libc_funcs() {
 	fix_with 'trace:\n  - lib: libfix\n    inner: true\n    depth: 1\n'
 	[ "$status" -eq 0 ]
 	grep -qx 'libfix:fix_twice(0x15, .*) = 0x2a' <<<"$err"
-	! grep -q '0x15, 0x15' <<<"$err"
+	not grep -q '0x15, 0x15' <<<"$err"
 }
 
 @test "from: only calls made by the matching objects, like --from" {
@@ -124,7 +124,7 @@ libc_funcs() {
 	run_split ltruss -F ./f.yaml /bin/echo hi
 	[ "$status" -eq 0 ]
 	grep -q '^libc:getenv("POS' <<<"$err"
-	! grep -q 'POSIXLY_CORRECT' <<<"$err"
+	not grep -q 'POSIXLY_CORRECT' <<<"$err"
 	run_split ltruss -F ./f.yaml -s 32 /bin/echo hi
 	grep -q '^libc:getenv("POSIXLY_CORRECT")' <<<"$err"
 }
@@ -239,7 +239,7 @@ traced_by() {
 	run_split ltruss -F ./a.yaml /bin/echo hi
 	[ "$status" -eq 0 ]
 	grep -q '^libc:setlocale(' <<<"$err"
-	! grep -q '^libc:strrchr(' <<<"$err"
+	not grep -q '^libc:strrchr(' <<<"$err"
 }
 
 @test "include cycle is an error naming the cycle" {
@@ -312,14 +312,14 @@ traced_by() {
 	run_split ltruss -u 'libc:!strrchr' -F ./f.yaml /bin/echo hi
 	grep -q '^libc:strrchr(' <<<"$err"
 	run_split ltruss -F ./f.yaml -u 'libc:!strrchr' /bin/echo hi
-	! grep -q '^libc:strrchr(' <<<"$err"
+	not grep -q '^libc:strrchr(' <<<"$err"
 	grep -q '^libc:setlocale(' <<<"$err"
 }
 
 @test "a filter with a trace key is a selection: the default config is not used" {
 	printf 'trace: [{lib: libc, functions: [strrchr]}]\n' > f.yaml
 	run_split ltruss -F ./f.yaml /bin/echo hi
-	! grep -q '^libc:setlocale(' <<<"$err"
+	not grep -q '^libc:setlocale(' <<<"$err"
 }
 
 # ---- the default config ----------------------------------------------------
@@ -330,7 +330,7 @@ traced_by() {
 	grep -q '^libc:setlocale(' <<<"$err"
 	# its exclusions: every isalpha() goes through __ctype_b_loc
 	run_split ltruss /bin/grep -c x /etc/passwd
-	! grep -q '__ctype_b_loc' <<<"$err"
+	not grep -q '__ctype_b_loc' <<<"$err"
 	run_split ltruss -u 'libc:__ctype_b_loc' /bin/grep -c x /etc/passwd
 	grep -q '^libc:__ctype_b_loc(' <<<"$err"
 }
@@ -359,7 +359,7 @@ traced_by() {
 	mkdir -p "$HOME/.config/ltruss"
 	printf 'depth: 1\ntrace: [{lib: libfix, inner: true}]\n' > "$HOME/.config/ltruss/ltruss.yaml"
 	run_split ltruss "$PROGS/fix-lazy" 1
-	! grep -q '0x15, 0x15' <<<"$err"
+	not grep -q '0x15, 0x15' <<<"$err"
 	run_split ltruss -D 2 "$PROGS/fix-lazy" 1
 	grep -q '0x15, 0x15' <<<"$err"
 	# --from alone narrows the default config's rules

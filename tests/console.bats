@@ -490,7 +490,7 @@ keys() {
 	wait_until eval 'screen | grep -qx "ltruss> reset junk"'
 	keys C-c
 	wait_until eval 'screen | sed "/^$/d" | tail -1 | grep -qx "ltruss>"'
-	! screen | grep -q 'counting from zero'
+	screen | not grep -q 'counting from zero'
 	keys C-d
 	wait_until eval 'screen | grep -qx "\[exit 0\]"'
 	screen | grep -qx "detached from session $TRACER: the program goes on"

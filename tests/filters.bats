@@ -31,7 +31,7 @@ with_filter() {
 	with_filter malloc ls -l /usr
 	grep -q '^libc:malloc(' <<<"$err"
 	grep -q '^libc:free(' <<<"$err"
-	! grep -v '^libc:\(malloc\|calloc\|realloc\|reallocarray\|free\|posix_memalign\|aligned_alloc\|memalign\|valloc\|pvalloc\)(\|^+++ exited' <<<"$err"
+	not grep -v '^libc:\(malloc\|calloc\|realloc\|reallocarray\|free\|posix_memalign\|aligned_alloc\|memalign\|valloc\|pvalloc\)(\|^+++ exited' <<<"$err"
 }
 
 @test "-F stdio: printf and the streams of sort" {
@@ -41,7 +41,7 @@ with_filter() {
 	printf 'b\na\n' > in.txt
 	with_filter stdio sort in.txt
 	grep -q '^libc:fclose(' <<<"$err"
-	! grep -q '^libc:\(malloc\|open\|read\)(' <<<"$err"
+	not grep -q '^libc:\(malloc\|open\|read\)(' <<<"$err"
 }
 
 @test "-F strings: grep compares and copies strings" {
@@ -50,7 +50,7 @@ with_filter() {
 	[ "$out" = 1 ]
 	grep -q '^libc:str' <<<"$err"
 	grep -q '^libc:mem' <<<"$err"
-	! grep -q '^libc:memalign(' <<<"$err"
+	not grep -q '^libc:memalign(' <<<"$err"
 }
 
 @test "-F files: head opens, reads, seeks and closes" {
@@ -63,7 +63,7 @@ with_filter() {
 	grep -qx "libc:read($fd, \"hello\\\\nworld\\\\n\", [0-9]*) = 12" <<<"$err"
 	grep -qx "libc:lseek($fd, -6, SEEK_CUR) = 6" <<<"$err"
 	grep -qx "libc:close($fd) = 0" <<<"$err"
-	! grep -v '^libc:\(open\|read\|lseek\|close\|fstat\|write\)(\|^+++ exited' <<<"$err"
+	not grep -v '^libc:\(open\|read\|lseek\|close\|fstat\|write\)(\|^+++ exited' <<<"$err"
 }
 
 @test "-F pthread: threads created and joined" {
@@ -89,7 +89,7 @@ with_filter() {
 	[ "$out" = 100 ]
 	grep -q '^libz:deflate(' <<<"$err"
 	grep -q '^libz:inflate(' <<<"$err"
-	! grep -q '^libc:' <<<"$err"
+	not grep -q '^libc:' <<<"$err"
 }
 
 @test "-F sqlite3: the shell prepares and steps a statement" {
@@ -98,7 +98,7 @@ with_filter() {
 	grep -q '^libsqlite3:sqlite3_open' <<<"$err"
 	grep -q '^libsqlite3:sqlite3_prepare' <<<"$err"
 	grep -q '^libsqlite3:sqlite3_step(' <<<"$err"
-	! grep -v '^libsqlite3:sqlite3_\|^+++ exited' <<<"$err"
+	not grep -v '^libsqlite3:sqlite3_\|^+++ exited' <<<"$err"
 }
 
 @test "-F libxml2: xmllint reads and writes a document" {
@@ -106,6 +106,6 @@ with_filter() {
 	with_filter libxml2 xmllint a.xml
 	grep -q '^libxml2:xmlReadFile(\|^libxml2:xmlCtxtReadFile(' <<<"$err"
 	grep -q '^libxml2:xml' <<<"$err"
-	! grep -q '^libxml2:__xml' <<<"$err"
-	! grep -v '^libxml2:\(xml\|html\)\|^+++ exited' <<<"$err"
+	not grep -q '^libxml2:__xml' <<<"$err"
+	not grep -v '^libxml2:\(xml\|html\)\|^+++ exited' <<<"$err"
 }

@@ -150,7 +150,7 @@ load helpers
 	grep -qx "\[pid $outer\] +++ exited (status 0) +++" trace.txt
 	[ "$(grep -c '+++ exited (status 3) +++$' trace.txt)" -eq 2 ]
 	[ "$(grep -c '+++ exited' trace.txt)" -eq 3 ]
-	! grep -q '^\[pid [12]\]' trace.txt
+	not grep -q '^\[pid [12]\]' trace.txt
 }
 
 @test "a process in another user or pid namespace says which, and runs untraced" {

@@ -41,6 +41,12 @@ run_split() {
 	err=$(cat "$e")
 }
 
+# not CMD...: succeed only if CMD fails.  A bare "! CMD" never fails a
+# bats test (set -e ignores it); a function returning its status does.
+not() {
+	! "$@"
+}
+
 # Strip addresses so that lines can be compared: 0x55d1c2a3b000 -> ADDR.
 normalize() {
 	sed -E 's/0x[0-9a-f]{6,}/ADDR/g'
