@@ -61,71 +61,12 @@ static bool canonical_plt(const struct ltr_object *def, uintptr_t addr)
 	return true;
 }
 
-/* Parse the hexadecimal number at *p and step past it. */
-static uintptr_t hex_parse(const char **p)
-{
-	uintptr_t v = 0;
-
-	for (;; (*p)++) {
-		char c = **p;
-
-		if (c >= '0' && c <= '9')
-			v = v * 16 + (uintptr_t)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v = v * 16 + (uintptr_t)(c - 'a' + 10);
-		else
-			return v;
-	}
-}
-
-/* For a line of /proc/self/maps: 1 if it maps addr writable, 0 read-only, -1 not addr's. */
-static int maps_line_writable(const char *line, uintptr_t addr)
-{
-	uintptr_t lo, hi;
-
-	lo = hex_parse(&line);
-	if (*line++ != '-')
-		return -1;
-	hi = hex_parse(&line);
-	if (*line++ != ' ' || addr < lo || addr >= hi || !line[0])
-		return -1;
-	return line[1] == 'w';
-}
-
-/*
- * Is the page at addr writable, as /proc/self/maps says?  1 yes, 0 no, -1
- * cannot tell.  Raw system calls and a buffer on the stack only.
- */
+/* Is the page at addr writable, as /proc/self/maps says?  1 yes, 0 no, -1 cannot tell. */
 static int page_writable(uintptr_t addr)
 {
-	char buf[2048], line[128];
-	size_t len = 0;
-	long fd, n, i;
-	int found = -1;
+	struct ltr_mapping m;
 
-	fd = ltr_syscall3(SYS_open, (long)"/proc/self/maps",
-			  O_RDONLY | O_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	while (found < 0) {
-		n = ltr_syscall3(SYS_read, fd, (long)buf, sizeof(buf));
-		if (n == -4 /* EINTR */)
-			continue;
-		if (n <= 0)
-			break;
-		for (i = 0; i < n && found < 0; i++) {
-			if (buf[i] != '\n') {
-				if (len < sizeof(line) - 1)
-					line[len++] = buf[i];
-				continue;
-			}
-			line[len] = '\0';
-			len = 0;
-			found = maps_line_writable(line, addr);
-		}
-	}
-	ltr_syscall3(SYS_close, fd, 0, 0);
-	return found;
+	return ltr_maps_find(addr, &m) ? m.writable : -1;
 }
 
 /* Has the loader finished relocating obj (its RELRO is read-only)? */

@@ -619,6 +619,17 @@ int ltr_program_errno(void);
 /* Find the program's __errno_location (at attach). */
 void ltr_errno_init(void);
 
+/* ---- mappings (maps.c) ------------------------------------------------ */
+
+/* One line of /proc/self/maps: [lo, hi), and whether it is writable. */
+struct ltr_mapping {
+	uintptr_t lo, hi;
+	bool writable;
+};
+
+/* Find the mapping that holds addr (raw system calls only); false if none. */
+bool ltr_maps_find(uintptr_t addr, struct ltr_mapping *m);
+
 /* ---- memory (mem.c) ---------------------------------------------------- */
 
 size_t ltr_strlen(const char *s);

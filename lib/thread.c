@@ -242,69 +242,12 @@ bool ltr_shared_tls_at(uintptr_t sp)
 	return false;
 }
 
-/* Parse the hexadecimal number at *p, moving *p past it. */
-static uintptr_t parse_hex(const char **p, const char *end)
-{
-	uintptr_t v = 0;
-
-	for (; *p < end; (*p)++) {
-		char c = **p;
-
-		if (c >= '0' && c <= '9')
-			v = v * 16 + (uintptr_t)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v = v * 16 + (uintptr_t)(c - 'a' + 10);
-		else
-			break;
-	}
-	return v;
-}
-
-/*
- * The start of the mapping that holds addr, from /proc/self/maps read
- * with raw system calls (no stdio after start-up); 0 if not found.
- */
+/* The start of the mapping that holds addr; 0 if not found. */
 static uintptr_t mapping_start(uintptr_t addr)
 {
-	char buf[4096];
-	size_t have = 0;
-	long fd, got;
+	struct ltr_mapping m;
 
-	fd = ltr_syscall3(SYS_open, (long)"/proc/self/maps",
-			  O_RDONLY | O_CLOEXEC, 0);
-	if (fd < 0)
-		return 0;
-	for (;;) {
-		const char *p = buf, *end, *nl;
-
-		got = ltr_syscall3(SYS_read, fd, (long)buf + (long)have,
-				   (long)(sizeof(buf) - have));
-		if (got <= 0)
-			break;
-		end = buf + have + got;
-		/* Each whole line: "start-end perms ...". */
-		while ((nl = p) < end) {
-			uintptr_t lo, hi;
-
-			while (nl < end && *nl != '\n')
-				nl++;
-			if (nl == end)
-				break;
-			lo = parse_hex(&p, nl);
-			p++;
-			hi = parse_hex(&p, nl);
-			if (addr >= lo && addr < hi) {
-				ltr_syscall3(SYS_close, fd, 0, 0);
-				return lo;
-			}
-			p = nl + 1;
-		}
-		have = (size_t)(end - p);
-		for (got = 0; got < (long)have; got++)
-			buf[got] = p[got];
-	}
-	ltr_syscall3(SYS_close, fd, 0, 0);
-	return 0;
+	return ltr_maps_find(addr, &m) ? m.lo : 0;
 }
 
 void ltr_shared_tls_add(uintptr_t top, uintptr_t creator_sp)
