@@ -112,7 +112,7 @@ dropper_run() {
 	[ -z "$err" ]
 	# The worker has nothing of the session left, and cannot open it again.
 	[ "$(grep '^worker' <<<"$out")" = "worker: 0 session mappings, secret not seen, 0 written
-worker: 0 sessions opened through /proc" ]
+worker: 0 sessions opened through /proc" ] || { echo "$how: $out"; false; }
 	# The root parent is still traced, its secret included.
 	grep -q "libc:strlen(\"$secret\") = ${#secret}\$" trace.txt
 }

@@ -112,6 +112,19 @@ print(oct(os.stat("d").st_mode & 0o7777), oct(os.stat("f").st_mode & 0o7777))'
 	grep -Eqx 'libc:open(64)?\("/", O_RDONLY\|O_CLOEXEC\) = [0-9]+' <<<"$err"
 }
 
+@test "openat's mode in octal, only when its flags use it" {
+	script='import os
+d = os.open(".", os.O_RDONLY)
+os.close(os.open("g", os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=d))
+os.close(os.open("g", os.O_RDONLY, dir_fd=d))
+print(oct(os.stat("g").st_mode & 0o777))'
+	run_split ltruss -u 'libc:openat*' /usr/bin/python3 -c "$script"
+	[ "$status" -eq 0 ]
+	[ "$out" = "0o600" ]
+	grep -Eqx 'libc:openat(64)?\([0-9]+, "g", O_WRONLY\|O_CREAT\|O_CLOEXEC, 0600\) = [0-9]+' <<<"$err"
+	grep -Eqx 'libc:openat(64)?\([0-9]+, "g", O_RDONLY\|O_CLOEXEC\) = [0-9]+' <<<"$err"
+}
+
 @test "ls -ld: statx with its flags and mask by name, and errno when it fails; -c counts the error" {
 	run_split ltruss -u 'libc:statx' ls -ld /nonexistent / /usr
 	[ "$status" -eq 2 ]
