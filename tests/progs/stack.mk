@@ -66,3 +66,11 @@ tests_progs_bin_stk_static_throw_LDFLAGS = $(BHV_LINK_FLAGS) \
 	-static-libgcc -static-libstdc++
 tests_progs_bin_stk_static_throw_LDADD = tests/progs/bin/libbhv.so
 tests_progs_bin_stk_static_throw_DEPENDENCIES = tests/progs/bin/libbhv.so
+
+# Coroutines that share one stack area, copied in and out.
+check_PROGRAMS += tests/progs/bin/stk-copystack
+tests_progs_bin_stk_copystack_SOURCES = $(STK_DIR)/copystack.c
+tests_progs_bin_stk_copystack_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_stk_copystack_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_copystack_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_stk_copystack_DEPENDENCIES = tests/progs/bin/libbhv.so
