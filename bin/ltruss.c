@@ -209,6 +209,9 @@ int main(int argc, char **argv)
 	if (session.s->stubs_exhausted)
 		warning_msg("%u functions were left untraced: more than %u distinct functions were selected",
 			    session.s->stubs_exhausted, LTR_MAX_FUNCS);
+	if (session.s->lost_returns)
+		warning_msg("%u traced calls returned through frames ltruss had dropped (a coroutine library that copies stacks?): they are shown as <unwound>",
+			    session.s->lost_returns);
 	dropped = reader_dropped(session.s);
 	if (dropped)
 		warning_msg("%llu events were dropped (--drop): ltruss could not keep up",

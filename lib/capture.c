@@ -40,6 +40,15 @@
  *    (busy_here below).
  *  - fork: a child without -f runs untraced but still returns through the
  *    frames it inherited.
+ *  - stacks copied away and back (coroutine libraries that share one stack
+ *    area): while a coroutine's bytes are away, the others overwrite its
+ *    slots, so its frames are dropped; then its bytes come back and its
+ *    calls return through the trampoline after all.  So the last LTR_LOST
+ *    frames dropped are remembered (slot and real return address, a ring
+ *    in the thread's state), looked up only when no live frame matches.
+ *    Such a return goes back where it should, its call having been shown
+ *    as <unwound> when it was dropped; the returns are counted in the
+ *    session, and ltruss says how many at the end.  One that matches nothing has no address to go back to.
  * Nothing here may touch vector registers or call a libc function that
  * does: the program's float arguments are still in %xmm0-7.
  */
@@ -133,6 +142,15 @@ static bool frame_shown(struct ltr_tstate *ts, uint32_t i)
 /* Take frame i off, reporting it as ended without a return (why). */
 static void frame_drop(struct ltr_tstate *ts, uint32_t i, enum ltr_end why)
 {
+	struct ltr_frame *fr = &ts->frames[i];
+
+	/* Its slot may come back holding the trampoline: remember where to go. */
+	if (!(fr->flags & LTR_FR_RESTORED)) {
+		struct ltr_lost *l = &ts->lost[ts->lost_next++ % LTR_LOST];
+
+		l->slot = fr->slot;
+		l->ret = fr->ret;
+	}
 	if (!ltr_forked() && (ltr_flags & ts->flag_mask & LTR_F_TRACE) &&
 	    frame_shown(ts, i))
 		ltr_event_unwound(ts, &ts->frames[i], why | keep_above(ts, i));
@@ -366,6 +384,36 @@ static int32_t frame_find(const struct ltr_tstate *ts, const uint64_t *slot)
 	return -1;
 }
 
+void ltr_lost_forget(struct ltr_tstate *ts)
+{
+	uint32_t k;
+
+	for (k = 0; k < LTR_LOST; k++)
+		ts->lost[k].slot = NULL;
+	ts->lost_next = 0;
+}
+
+/*
+ * No live frame returns through slot: the real return address of the
+ * frame dropped last that did (taken out of lost[]), or 0.
+ */
+static uint64_t lost_find(struct ltr_tstate *ts, const uint64_t *slot)
+{
+	uint32_t k;
+
+	for (k = 1; k <= LTR_LOST; k++) {
+		struct ltr_lost *l = &ts->lost[(ts->lost_next - k) % LTR_LOST];
+
+		if (l->slot == slot) {
+			l->slot = NULL;
+			__atomic_fetch_add(&ltr_session->lost_returns, 1,
+					   __ATOMIC_RELAXED);
+			return l->ret;
+		}
+	}
+	return 0;
+}
+
 /*
  * A callee returned through slot, frame i: the frames after it whose
  * slots lie below on the same stack were skipped (longjmp).
@@ -395,8 +443,13 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 	ts->busy = (uintptr_t)slot;
 	i = frame_find(ts, slot);
 	if (unlikely(i < 0)) {
-		/* Unreachable: a frame is dropped only once its slot is not ours. */
-		ltr_warn("fatal", "a traced call returned through a frame ltruss does not know");
+		/* A frame dropped while its stack was away, now back. */
+		ret = lost_find(ts, slot);
+		if (ret) {
+			ts->busy = busy;
+			return ret;
+		}
+		ltr_warn("fatal", "a traced call returned through a frame ltruss dropped too long ago to know where it returns (a coroutine library that copies stacks?): the program cannot go on; trace fewer functions, or none of those called on such stacks");
 		ltr_syscall3(SYS_exit_group, 127, 0, 0);
 	}
 	if (unlikely((uint32_t)i + 1 < ts->depth))

@@ -389,6 +389,7 @@ struct ltr_frame {
 };
 
 #define LTR_JMPS 8 /* setjmp buffers remembered per thread */
+#define LTR_LOST 32 /* dropped frames remembered per thread (capture.c) */
 #define LTR_AGAIN_JMP 0x1u   /* a longjmp was made to a shown setjmp's buffer */
 #define LTR_AGAIN_VFORK 0x2u /* a shown vfork's child runs, or has left */
 
@@ -401,6 +402,12 @@ struct ltr_jmp {
 };
 
 /* The per-thread state, in memory mapped for the thread. */
+/* A frame dropped from the shadow stack: where it returned, and to what. */
+struct ltr_lost {
+	uint64_t *slot;
+	uint64_t ret;
+};
+
 struct ltr_tstate {
 	int32_t tid;
 	int32_t pid;
@@ -424,6 +431,8 @@ struct ltr_tstate {
 	uint64_t vfork_tsc;      /* when the vfork child left */
 	struct ltr_jmp jmps[LTR_JMPS]; /* shown setjmps, for their second return */
 	struct ltr_jmp vfork;    /* the shown vfork whose child runs */
+	uint32_t lost_next;      /* the entry of lost[] to reuse next */
+	struct ltr_lost lost[LTR_LOST]; /* the frames dropped last */
 	struct ltr_frame frames[LTR_SHADOW_MAX];
 };
 
@@ -497,6 +506,9 @@ void ltr_vfork_child_leaving(void);
 
 /* Forget the second returns of the thread that had ts (a new thread reuses it). */
 void ltr_returns_forget(struct ltr_tstate *ts);
+
+/* Forget the dropped frames of the thread that had ts (capture.c). */
+void ltr_lost_forget(struct ltr_tstate *ts);
 
 /*
  * A second return is pending on this thread (ts->again): report it once

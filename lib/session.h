@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define LTR_SESSION_MAGIC 0x316e6f6973734c54ULL /* "TLssion1" */
-#define LTR_SESSION_VERSION 5
+#define LTR_SESSION_VERSION 6
 
 #define LTR_ENV_SESSION "LTRUSS_SESSION" /* "FD:PID:INODE" of the session memfd */
 #define LTR_ENV_SAVED_AUDIT "LTRUSS_SAVED_LD_AUDIT" /* user's own LD_AUDIT */
@@ -354,7 +354,8 @@ struct ltr_session {
 	uint32_t ring_size;    /* bytes of each ring (--buffer) */
 	uint32_t reader_pidns; /* ltruss's pid namespace (inode of /proc/self/ns/pid) */
 	uint32_t reader_beat;  /* atomic: ltruss's passes over the rings, counted */
-	uint32_t reserved4;
+	/* Atomic, by the interposer: returns through dropped frames (capture.c). */
+	uint32_t lost_returns;
 
 	/* Written by the interposer. */
 	uint32_t nfuncs;      /* atomic: entries of funcs[] in use */

@@ -151,6 +151,7 @@ struct ltr_tstate *ltr_thread_create(void)
 		ts->tp = ltr_thread_pointer();
 		ts->busy = 0;
 		ltr_returns_forget(ts);
+		ltr_lost_forget(ts);
 		ltr_tls_self = ts;
 		if (!ts->shared_slot) {
 			/* Tell ltruss the slot has a new thread. */

@@ -405,6 +405,30 @@ total 1677150"
 	expect_good_sums libbhv:bhv_add3 3 200
 }
 
+@test "coroutines sharing one stack area, copied in and out, inside traced calls: run as natively, one warning" {
+	local lost unwound
+
+	compare_traced -u 'libbhv:*' -- "$PROGS/stk-copystack"
+	expect_count 0 'fatal'
+	expect_count 1 '^ltruss: warning: '
+	expect_count 1 '^ltruss: warning: [0-9]+ traced calls returned through frames ltruss had dropped \(a coroutine library that copies stacks\?\): they are shown as <unwound>$'
+	lost=$(sed -nE 's/^ltruss: warning: ([0-9]+) traced calls returned through frames.*/\1/p' <<<"$err")
+	# 3 coroutines of 40 rounds: a bhv_add3, a bhv_apply that yields;
+	# the scheduler's bhv_add3 after each of the 240 yields.
+	assert_equal "$(end_lines libbhv:bhv_add3)" 360
+	expect_good_sums libbhv:bhv_add3 3 360
+	# Each bhv_apply ends once: returned, or dropped while its stack was
+	# away (<unwound>) and then counted in the warning when it returned.
+	unwound=$(trace_count '^ *\} libbhv:bhv_apply = \? <unwound>$')
+	[ "$lost" -ge 1 ] && [ "$lost" -eq "$unwound" ] ||
+		fail "$lost returns through dropped frames, $unwound shown <unwound>"
+	assert_equal "$(( $(end_lines libbhv:bhv_apply) - unwound ))" $((120 - lost))
+	trace_has '+++ exited (status 0) +++'
+	# The default config traces the program's calls into libc too.
+	compare_traced -- "$PROGS/stk-copystack"
+	expect_count 0 'fatal'
+}
+
 @test "siglongjmp out of signal handlers that interrupted the interposer: every call still counted" {
 	local done jumps calls
 
