@@ -429,6 +429,17 @@ total 1677150"
 	expect_count 0 'fatal'
 }
 
+@test "more coroutines copied out than a thread's dropped frames remembered (32): a fatal line that says what to do" {
+	# 33 coroutines: each frame comes back after the other 32 were dropped.
+	compare_traced -u 'libbhv:*' -- "$PROGS/stk-copystack" 33
+	expect_count 0 'fatal'
+	run_split ltruss -u 'libbhv:*' "$PROGS/stk-copystack" 34
+	[ "$status" -eq 127 ] || fail "exit status $status, expected 127"
+	# Written by the program while ltruss writes: maybe after part of a line.
+	expect_count 1 'ltruss: fatal: '
+	expect_count 1 'ltruss: fatal: a traced call returned through a frame ltruss dropped too long ago to know where it returns \(a coroutine library that copies stacks\?\): the program cannot go on; trace fewer functions, or none of those called on such stacks$'
+}
+
 @test "siglongjmp out of signal handlers that interrupted the interposer: every call still counted" {
 	local done jumps calls
 

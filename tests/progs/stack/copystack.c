@@ -7,6 +7,7 @@
  * switches to it.  Each coroutine yields from inside traced calls, so its
  * return slots hold the trampoline while its bytes are away and are
  * overwritten by the others' until they are copied back.
+ * Usage: stk-copystack [COROUTINES] (3 by default, at most 64).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@
 
 #define AREA (128 * 1024)
 #define MARGIN 1024 /* saved below the yield's frame: swapcontext, red zone */
-#define COROS 3
+#define COROS 64
 #define ROUNDS 40
 
 struct co {
@@ -93,17 +94,21 @@ static long resume(struct co *c)
 	return c->value;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	int n = argc > 1 ? atoi(argv[1]) : 3;
 	long total = 0, v;
-	int i, live = COROS;
+	int i, live;
 
-	for (i = 0; i < COROS; i++) {
+	if (n < 1 || n > COROS)
+		return 2;
+	live = n;
+	for (i = 0; i < n; i++) {
 		co[i].base = 1000 * (i + 1);
 		co[i].saved = malloc(AREA);
 	}
 	while (live) {
-		for (i = 0; i < COROS; i++) {
+		for (i = 0; i < n; i++) {
 			if (co[i].done)
 				continue;
 			v = resume(&co[i]);
