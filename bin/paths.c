@@ -48,6 +48,7 @@ struct layout {
 static struct layout chosen;
 static bool resolved;
 static char searched[2 * PATH_MAX];
+static bool found; /* the chosen layout's interposer is there */
 
 /* snprintf into a PATH_MAX buffer; a longer path is an error. */
 static void __attribute__((format(printf, 2, 3)))
@@ -96,7 +97,8 @@ static bool layout_found(const struct layout *l)
 {
 	size_t len = strlen(searched);
 
-	if (access(l->interposer, F_OK) == 0)
+	found = access(l->interposer, F_OK) == 0;
+	if (found)
 		return true;
 	snprintf(searched + len, sizeof(searched) - len, "%s%s",
 		 len ? ", " : "", l->interposer);
@@ -159,9 +161,8 @@ const char *paths_interposer(void)
 
 void paths_require(void)
 {
-	const struct layout *l = layout();
-
-	if (strstr(searched, l->interposer))
+	layout();
+	if (!found)
 		error_msg_and_die("cannot find the interposer libltruss.so (looked for %s); run 'make install', or run ltruss from its build tree",
 				  searched);
 }
