@@ -160,8 +160,7 @@ static int strcmp_p(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names of the *.yaml files in dir, sorted; NULL when dir is missing. */
-static char **yaml_files(const char *dir, size_t *n)
+char **yaml_files(const char *dir, size_t *n)
 {
 	size_t cap = 0;
 	char **names = NULL;
@@ -186,8 +185,7 @@ static char **yaml_files(const char *dir, size_t *n)
 	return names;
 }
 
-/* Free what yaml_files() returned. */
-static void yaml_files_free(char **names, size_t n)
+void yaml_files_free(char **names, size_t n)
 {
 	while (n)
 		free(names[--n]);

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "captures.h"
+#include "conf.h"
 #include "error.h"
 #include "shipped-format.h"
 #include "shipped.h"
@@ -179,27 +180,22 @@ static bool source_fresh(const struct shipped_source *src, const char *path)
 	return same;
 }
 
-/* How many prototypes/\*.yaml files dir holds (-1 if it cannot be read). */
+/*
+ * How many prototypes/\*.yaml files dir holds, by the rule the sources
+ * are loaded by (yaml_files); -1 if it cannot be read.
+ */
 static long count_prototype_files(const char *dir)
 {
 	char path[4096];
-	struct dirent *de;
-	long n = 0;
-	DIR *d;
+	size_t n;
+	char **names;
 
 	snprintf(path, sizeof(path), "%s/prototypes", dir);
-	d = opendir(path);
-	if (!d)
+	names = yaml_files(path, &n);
+	if (!names && access(path, R_OK | X_OK) != 0)
 		return -1;
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-
-		if (de->d_name[0] != '.' && len > 5 &&
-		    strcmp(de->d_name + len - 5, ".yaml") == 0)
-			n++;
-	}
-	closedir(d);
-	return n;
+	yaml_files_free(names, n);
+	return (long)n;
 }
 
 /* Check every source against dir, and keep their full paths. */
