@@ -282,11 +282,6 @@ int ltr_hook_dladdr1(const void *addr, void *info, void **extra, int flags);
  */
 void ltr_exec_remember(const char *session, const char *audit);
 
-void ltr_hook_longjmp(void *env, int val);
-void ltr_hook__longjmp(void *env, int val);
-void ltr_hook_siglongjmp(void *env, int val);
-void ltr_hook_longjmp_chk(void *env, int val);
-
 /* ---- pid namespaces (pidns.c) ----------------------------------------- */
 
 /* This process's namespace of kind ("pid", "user"): its inode number, 0 if unknown. */

@@ -289,15 +289,12 @@ void *ltr_libc_function(const char *name)
 
 void *ltr_libc_data(const char *name)
 {
-	struct ltr_object *obj;
 	void *p;
 
 	/* A copy relocation puts the variable in the program: look there first. */
-	for (obj = __atomic_load_n(&objects, __ATOMIC_ACQUIRE); obj;
-	     obj = obj->next)
-		if ((obj->flags & LTR_OBJ_MAIN) &&
-		    (p = object_symbol(obj, name, STT_OBJECT)))
-			return p;
+	p = object_symbol(main_object, name, STT_OBJECT);
+	if (p)
+		return p;
 	return object_symbol(ltr_object_libc(), name, STT_OBJECT);
 }
 
