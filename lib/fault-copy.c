@@ -161,6 +161,9 @@ bool ltr_fault_copy(void *dst, uintptr_t src, size_t len, bool stop_at_nul,
 {
 	bool on;
 
+	/* Off for good: no need to be counted in flight. */
+	if (!__atomic_load_n(&fast_on, __ATOMIC_RELAXED))
+		return false;
 	__atomic_add_fetch(&inflight, 1, __ATOMIC_SEQ_CST);
 	on = __atomic_load_n(&fast_on, __ATOMIC_SEQ_CST);
 	if (on)
