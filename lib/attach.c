@@ -51,7 +51,8 @@ bool ltr_check_shadow_stack(void)
 	static int warned;
 	unsigned long features = 0;
 
-	if (ltr_syscall3(158 /* SYS_arch_prctl */, ARCH_SHSTK_STATUS,
+	if (!ltr_sys_ok(158 /* SYS_arch_prctl */) ||
+	    ltr_syscall3(158 /* SYS_arch_prctl */, ARCH_SHSTK_STATUS,
 			 (long)&features, 0) != 0 ||
 	    !(features & ARCH_SHSTK_SHSTK))
 		return false;

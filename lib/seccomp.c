@@ -50,7 +50,8 @@
 static const long ours[] = {
 	SYS_sched_yield, SYS_nanosleep, SYS_kill, SYS_process_vm_readv,
 	SYS_getpid, SYS_gettid, SYS_mmap, SYS_tgkill, SYS_sigaltstack,
-	SYS_readlinkat, SYS_openat, SYS_read, SYS_close,
+	SYS_readlinkat, SYS_openat, SYS_read, SYS_close, SYS_open,
+	SYS_arch_prctl,
 };
 #define NOURS (sizeof(ours) / sizeof(ours[0]))
 #define ALL_OURS ((1u << NOURS) - 1)

@@ -131,8 +131,7 @@ static struct ltr_tstate *state_reuse(int32_t pid, int32_t tid)
 
 struct ltr_tstate *ltr_thread_create(void)
 {
-	uint32_t max_depth = ltr_check_shadow_stack() || ltr_no_hijack
-				     ? 0 : LTR_SHADOW_MAX;
+	uint32_t max_depth;
 	struct ltr_tstate *ts;
 	int32_t pid, tid;
 	void *p;
@@ -143,6 +142,7 @@ struct ltr_tstate *ltr_thread_create(void)
 		return NULL;
 	pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 	tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
+	max_depth = ltr_no_hijack || ltr_check_shadow_stack() ? 0 : LTR_SHADOW_MAX;
 	ts = state_reuse(pid, tid);
 	if (ts) {
 		ts->depth = 0;
