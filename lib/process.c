@@ -23,8 +23,14 @@
 
 static struct ltr_process *self; /* this process's entry, or NULL */
 
-void ltr_process_register(void)
+/*
+ * Claim an entry of the session's process table for the calling process,
+ * with its ids (as ltruss sees them, and as its own namespace does); NULL
+ * when the table is full.  Its state is the caller's to set, last.
+ */
+static struct ltr_process *proc_claim(void)
 {
+	struct ltr_process *p;
 	int32_t tid;
 	uint32_t i = __atomic_fetch_add(&ltr_session->nprocs, 1,
 					__ATOMIC_ACQ_REL);
@@ -32,14 +38,21 @@ void ltr_process_register(void)
 	if (i >= LTR_MAX_PROCS) {
 		__atomic_store_n(&ltr_session->nprocs, LTR_MAX_PROCS,
 				 __ATOMIC_RELAXED);
-		self = NULL;
-		return;
+		return NULL;
 	}
-	self = &ltr_session->procs[i];
-	ltr_pidns_view(&self->pid, &tid);
-	self->local_pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
-	self->pidns = ltr_pidns_self();
-	__atomic_store_n(&self->state, LTR_PROC_RUNNING, __ATOMIC_RELEASE);
+	p = &ltr_session->procs[i];
+	ltr_pidns_view(&p->pid, &tid);
+	p->local_pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+	p->pidns = ltr_pidns_self();
+	return p;
+}
+
+void ltr_process_register(void)
+{
+	self = proc_claim();
+	if (self)
+		__atomic_store_n(&self->state, LTR_PROC_RUNNING,
+				 __ATOMIC_RELEASE);
 }
 
 /* Is this the process that registered self (not a vfork child)? */
@@ -61,22 +74,17 @@ bool ltr_process_is_self(void)
  */
 static void vfork_child_exiting(int status)
 {
-	int32_t pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
-	uint32_t i;
+	struct ltr_process *p;
 
+	/* Not self: a vfork child, unless seccomp kept is_self from asking. */
 	if (!self || !(ltr_flags & LTR_F_FOLLOW) || ltr_forked() ||
-	    self->pid == pid)
+	    !ltr_sys_ok(SYS_getpid))
 		return;
-	i = __atomic_fetch_add(&ltr_session->nprocs, 1, __ATOMIC_ACQ_REL);
-	if (i >= LTR_MAX_PROCS) {
-		__atomic_store_n(&ltr_session->nprocs, LTR_MAX_PROCS,
-				 __ATOMIC_RELAXED);
+	p = proc_claim();
+	if (!p)
 		return;
-	}
-	ltr_session->procs[i].pid = pid;
-	ltr_session->procs[i].status = status;
-	__atomic_store_n(&ltr_session->procs[i].state, LTR_PROC_EXITED,
-			 __ATOMIC_RELEASE);
+	p->status = status;
+	__atomic_store_n(&p->state, LTR_PROC_EXITED, __ATOMIC_RELEASE);
 }
 
 void ltr_process_exiting(int status)
