@@ -2,9 +2,6 @@
 /* ltruss.c: main: parse options, start the traced command, report on exit. */
 #include "config.h"
 
-#include <fcntl.h>
-#include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +19,7 @@
 #include "format-args.h"
 #include "interposer.h"
 #include "options.h"
+#include "output.h"
 #include "processes.h"
 #include "profile.h"
 #include "reader.h"
@@ -32,59 +30,6 @@
 #include "target.h"
 #include "toggles.h"
 #include "trace.h"
-
-/* Open where trace lines go: -o FILE, or stderr. */
-static FILE *open_output(const char *file)
-{
-	FILE *out = stderr;
-	int fd;
-
-	if (file) {
-		fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (fd < 0)
-			perror_msg_and_die("cannot write the trace to '%s' (-o)",
-					   file);
-		out = fdopen(fd, "w");
-		if (!out)
-			perror_msg_and_die("cannot write the trace to '%s' (-o)",
-					   file);
-	}
-	/* Whole lines, written in big blocks, flushed when the program pauses. */
-	setvbuf(out, NULL, _IOFBF, 1 << 20);
-	return out;
-}
-
-/* Has the reader of out (a pipe, a socket) gone away? */
-static bool output_unread(FILE *out)
-{
-	struct pollfd p = { .fd = fileno(out), .events = 0 };
-
-	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
-}
-
-/*
- * Flush and close the trace (file is -o's, or NULL for stderr).  When some
- * of it could not be written (a full disk), say so; the program ran
- * unharmed, so its exit status still stands.  A reader that went away
- * (`| head`) is no error: nobody wants the rest, as with strace.
- */
-static void output_close(FILE *out, const char *file)
-{
-	bool lost = ferror(out);
-	char where[PATH_MAX + 16] = "stderr";
-
-	if (file)
-		snprintf(where, sizeof(where), "'%s' (-o)", file);
-	if (output_unread(out)) {
-		if (out != stderr)
-			fclose(out);
-		return;
-	}
-	if (fflush(out) != 0 || (out != stderr && fclose(out) != 0))
-		perror_msg("cannot write the trace to %s", where);
-	else if (lost)
-		error_msg("cannot write all of the trace to %s: a write failed", where);
-}
 
 static struct session_handle session;
 
@@ -159,7 +104,7 @@ int main(int argc, char **argv)
 	}
 	path = target_resolve(opts.argv[0]);
 	interposer_check();
-	out = open_output(opts.output);
+	out = output_open(opts.output);
 	profile_init(opts.tree, opts.folded, opts.chrome);
 	events = opts.trace || profile_enabled();
 	session_create(&session, &opts, events);

@@ -253,9 +253,9 @@ passed_on() {
 	run_split ltruss -o /dev/full -u 'libfix:*' sh -c '"$0" 3; exit 7' "$PROGS/fix-lazy"
 	[ "$status" -eq 7 ]
 	[ "$out" = "$plain" ]
-	[ "$err" = "ltruss: error: cannot write the trace to '/dev/full' (-o): No space left on device" ]
+	assert_equal "$err" "ltruss: error: cannot write the trace to '/dev/full' (-o): No space left on device"
 	run_split ltruss -c -o /dev/full -u 'libfix:*' "$PROGS/fix-lazy" 3
 	[ "$status" -eq 0 ]
 	[ "$out" = "$plain" ]
-	[ "$err" = "ltruss: error: cannot write the trace to '/dev/full' (-o): No space left on device" ]
+	assert_equal "$err" "ltruss: error: cannot write the trace to '/dev/full' (-o): No space left on device"
 }
