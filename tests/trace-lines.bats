@@ -273,8 +273,14 @@ peak_rss_kib() {
 	big=$(peak_rss_kib 16M 4 300000)
 	# Four rings of 16M, cycled through, against four of 64K.
 	[ $((big - small)) -gt $((4 * 12 * 1024)) ]
-	# Ten times the calls on the same rings: no more memory to speak of.
-	[ $((small - short)) -lt 2048 ]
+	# Ten times the calls on the same rings: no more memory to speak of
+	# (1.08 million more events: 2 bytes an event would show).  An ASan
+	# build's own allocator grows by up to ~3 MiB, in steps, whatever the
+	# code under test does (the same with builds of earlier commits), so
+	# there the bound is 4 bytes an event.
+	limit=2048
+	[ -z "${ASAN_OPTIONS:-}" ] || limit=4096
+	[ $((small - short)) -lt $limit ]
 }
 
 @test "--drop: a stalled ltruss makes events drop, and says how many" {
