@@ -115,6 +115,9 @@ const struct proto *config_find_proto(const struct config *cfg,
 const struct named_type *config_find_type(const struct config *cfg,
 					  const char *name);
 
+/* config_find_type() for args_init(): ctx is the config. */
+const struct named_type *config_type_lookup(const char *name, const void *ctx);
+
 /* The value of the name (len bytes) of type t, an enum or a flag; false if none. */
 bool config_type_value(const struct named_type *t, const char *name,
 		       size_t len, uint64_t *value);

@@ -108,7 +108,7 @@ int main(int argc, char **argv)
 	profile_init(opts.tree, opts.folded, opts.chrome);
 	events = opts.trace || profile_enabled();
 	session_create(&session, &opts, events);
-	reader_init(session.rings, session.ring_size);
+	reader_init(session.rings, session.ring_size, trace_event);
 	registry_add(session.fd);
 	if (opts.interactive)
 		console_spawn();
@@ -119,7 +119,7 @@ int main(int argc, char **argv)
 	fmt.durations = opts.durations;
 	fmt.demangle = !opts.no_demangle;
 	fmt.caller = opts.caller;
-	args_init(&opts.cfg);
+	args_init(config_type_lookup, &opts.cfg);
 	trace_init(!opts.trace ? NULL : opts.json ? &format_json : &format_text,
 		   session.s);
 

@@ -142,10 +142,9 @@ static void thread_free(uint32_t i)
  * The trace state of slot index i, created on its first event; NULL for
  * a slot whose owner is no process of the session (the program wrote it).
  */
-static struct thread_trace *thread_of(uint32_t i, const struct ltr_thread *slot)
+static struct thread_trace *thread_of(uint32_t i, int pid, int tid)
 {
 	struct thread_trace *t = threads[i];
-	int pid = slot->pid, tid = slot->tid;
 	uint32_t j;
 
 	if (t)
@@ -425,12 +424,15 @@ static void untraced(struct thread_trace *t, const struct ltr_event *ev)
 	F->untraced(&t->who, ev->ts, name);
 }
 
-void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
-		 const struct ltr_event *ev)
+void trace_event(const struct event_rec *r)
 {
-	struct thread_trace *t = thread_of(slot_index, slot);
+	const struct ltr_event *ev = r->ev;
+	struct thread_trace *t;
 	struct tcall *tc;
 
+	if (r->slot >= LTR_MAX_THREADS)
+		return;
+	t = thread_of(r->slot, r->pid, r->tid);
 	if (!t)
 		return;
 	switch (ev->type) {

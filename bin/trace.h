@@ -12,9 +12,19 @@
 /* Start with output format f, for the calls of session s. */
 void trace_init(const struct format *f, struct ltr_session *s);
 
-/* One event of the thread in session slot (index slot_index). */
-void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
-		 const struct ltr_event *ev);
+/*
+ * An event as it enters ltruss, from the rings (reader.c) or from a trace
+ * file (tracefile-read.c): checked there once (check_event()), trusted
+ * from here on.  pid and tid are the slot's owner when it was read.
+ */
+struct event_rec {
+	uint32_t slot;
+	int32_t pid, tid;
+	const struct ltr_event *ev;
+};
+
+/* One event, in the order its source gives them. */
+void trace_event(const struct event_rec *r);
 
 /* Nothing new came: show calls that have been blocking for a while. */
 void trace_idle(void);
