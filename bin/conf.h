@@ -53,7 +53,7 @@ struct config {
 	char **files;              /* every file loaded (owns the names above) */
 	size_t nfiles;
 	struct shipped *shipped;   /* the compiled shipped prototypes, or NULL */
-	bool keep_decls;           /* keep each prototype's text (the compiler) */
+	bool keep_decls;           /* keep each prototype's text (-w, the compiler) */
 	/* The loader's own. */
 	bool depth_set, strsize_set; /* by an option or a filter */
 	size_t protos_cap, types_cap, files_cap;

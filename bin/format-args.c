@@ -538,7 +538,11 @@ static void put_out(struct out *o, const struct parg *a, uint64_t addr,
 		return;
 	}
 	if (a->out != OUT_PLAIN) {
-		put_quoted(o, b->data, b->len, b->flags & LTR_BLOBF_TRUNCATED);
+		/* Cut already when copied at -s; --read -s may cut shorter. */
+		size_t max = fmt.session ? fmt.session->strsize : b->len;
+
+		put_quoted(o, b->data, b->len < max ? b->len : max,
+			   (b->flags & LTR_BLOBF_TRUNCATED) || b->len > max);
 		return;
 	}
 	if (a->type.kind == CT_STRING) {

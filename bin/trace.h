@@ -4,13 +4,18 @@
 #define LTRUSS_TRACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../lib/session.h"
 #include "format.h"
 
-/* Start with output format f, for the calls of session s. */
-void trace_init(const struct format *f, struct ltr_session *s);
+/*
+ * Start with output format f (NULL: no lines), for the calls of session s;
+ * ends_only: only how processes ended (-w).
+ */
+void trace_init(const struct format *f, struct ltr_session *s,
+		bool ends_only);
 
 /*
  * An event as it enters ltruss, from the rings (reader.c) or from a trace
@@ -34,6 +39,12 @@ void trace_process_end(int pid, int exit_status, int sig, bool core);
 
 /* Slot i was handed back (bin/slots.c): forget its thread. */
 void trace_slot_freed(uint32_t i);
+
+/* Count the calls that end, by process and function (a narrowed --read -c). */
+void trace_count_calls(void);
+
+/* Copy at most max rows of those counts to rows; returns how many. */
+size_t trace_counts(struct ltr_retired *rows, size_t max);
 
 /* Free everything. */
 void trace_done(void);
