@@ -2,7 +2,7 @@
 /*
  * tracefile-read.c: the event source of --read FILE.
  *
- * The file is mapped and read twice.  The first pass checks every block's
+ * The file is read twice, a block at a time.  The first pass checks every block's
  * length and CRC and finds where the file ends: at its END block, or cut
  * where the last whole block ends (a block that runs past the end of the
  * file: the writer was killed, or the disk was full); a whole block that
@@ -43,8 +43,9 @@
 #include "xmalloc.h"
 
 static const char *path;
-static const unsigned char *map;
+static int fd = -1;
 static size_t size;
+static unsigned char *blk; /* the block being read: header and payload */
 static struct ltr_session *image;
 static size_t end_at;      /* where the blocks read end */
 static bool cut;
@@ -92,21 +93,44 @@ static void header_check(const struct tf_header *h)
 				  path, h->session_version, LTR_SESSION_VERSION);
 }
 
+/* Read n bytes at offset off of the file into p, or die. */
+static void bytes_read(void *p, size_t n, size_t off)
+{
+	ssize_t r;
+	size_t done = 0;
+
+	while (done < n) {
+		r = pread(fd, (unsigned char *)p + done, n - done,
+			  (off_t)(off + done));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			perror_msg_and_die("cannot read the trace file '%s'",
+					   path);
+		if (r == 0)
+			error_msg_and_die("cannot read the trace file '%s': it shrank while being read",
+					  path);
+		done += (size_t)r;
+	}
+}
+
 /*
  * The block at off, checked whole; NULL where the file ends (cut) before
  * it does.  Corruption does not return.
  */
 static const struct tf_block *block_at(size_t off)
 {
-	const struct tf_block *b = (const void *)(map + off);
+	const struct tf_block *b = (const void *)blk;
 
 	if (size - off < sizeof(*b))
 		return NULL;
+	bytes_read(blk, sizeof(*b), off);
 	if (b->type < TF_TABLES || b->type > TF_END || b->len > TF_BLOCK_MAX ||
 	    b->reserved)
 		bad(off, "a block header no writer makes");
 	if (padded(b->len) > size - off - sizeof(*b))
 		return NULL;
+	bytes_read(blk + sizeof(*b), b->len, off + sizeof(*b));
 	if (crc32_update(0, b + 1, b->len) != b->crc)
 		bad(off, "a block fails its checksum");
 	return b;
@@ -341,9 +365,8 @@ static void counts_load(const unsigned char *p, size_t n, size_t off)
 
 struct ltr_session *tracefile_load(const char *file)
 {
-	const struct tf_header *h;
+	struct tf_header header, *h = &header;
 	struct stat st;
-	int fd;
 
 	path = file;
 	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -356,12 +379,11 @@ struct ltr_session *tracefile_load(const char *file)
 	size = (size_t)st.st_size;
 	if (!size)
 		bad(0, "the file is empty");
-	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		perror_msg_and_die("cannot map the trace file '%s'", file);
-	h = (const void *)map;
+	memset(h, 0, sizeof(*h));
+	bytes_read(h, size < sizeof(*h) ? size : sizeof(*h), 0);
 	header_check(h);
+	/* One block at a time: memory stays bounded, however big the file. */
+	blk = xmalloc(sizeof(struct tf_block) + TF_BLOCK_MAX);
 	blocks_check();
 	image = mmap(NULL, sizeof(*image), PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -390,9 +412,12 @@ void tracefile_replay(void)
 	size_t off = sizeof(struct tf_header);
 
 	while (off < end_at) {
-		const struct tf_block *b = (const void *)(map + off);
-		const unsigned char *p = (const unsigned char *)(b + 1);
+		const struct tf_block *b = block_at(off);
+		const unsigned char *p;
 
+		if (!b)
+			break; /* cut since the first pass */
+		p = (const unsigned char *)(b + 1);
 		switch (b->type) {
 		case TF_TABLES:
 			tables_load(p, b->len, off);
@@ -482,8 +507,10 @@ void tracefile_unload(void)
 	ntypes = 0;
 	if (image)
 		munmap(image, sizeof(*image));
-	if (map)
-		munmap((void *)map, size);
+	if (fd >= 0)
+		close(fd);
+	free(blk);
 	image = NULL;
-	map = NULL;
+	blk = NULL;
+	fd = -1;
 }

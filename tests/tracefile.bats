@@ -244,3 +244,13 @@ typed_both() {
 	[ $((400 + 16 + len)) -le "$(stat -c %s t.ltr)" ]
 	grep -q '^[.]B 1 TABLES$' "$SRCDIR/man/ltruss-trace.5.in"
 }
+
+@test "--read of a big file reads a block at a time: its memory does not grow with the file" {
+	[ -x /usr/bin/time ] || skip "needs /usr/bin/time (apt-get install time)"
+	record big.ltr -u 'libfix:fix_add' "$PROGS/spin" 1 400000
+	[ "$(stat -c %s big.ltr)" -gt 40000000 ]
+	/usr/bin/time -f %M -o rss.txt "$LTRUSS" --read big.ltr -o lines.txt
+	[ "$(grep -c '^libfix:fix_add(' lines.txt)" -eq 400000 ]
+	# KiB: the file is 40 MB and more; reading it takes a few MB.
+	[ "$(tail -1 rss.txt)" -lt 20000 ]
+}
