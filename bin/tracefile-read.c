@@ -170,6 +170,14 @@ static void blocks_check(void)
 	end_at = off;
 }
 
+/* A copy of name from the file, its odd bytes as \xNN (check_name()). */
+static char *printable(const char *name)
+{
+	char buf[1024];
+
+	return xstrdup(check_name(buf, sizeof(buf), name));
+}
+
 /* A named type from a TYPE record (p, n bytes at off). */
 static void type_load(const unsigned char *p, size_t n, size_t off)
 {
@@ -196,7 +204,7 @@ static void type_load(const unsigned char *p, size_t n, size_t off)
 	t->file = path;
 	names = (const char *)p + sizeof(h) + values * 8;
 	end = (const char *)p + n;
-	t->name = xstrdup(names);
+	t->name = printable(names);
 	names += strlen(names) + 1;
 	for (i = 0; i < values; i++) {
 		struct type_value *v = i < h.nenums ? &t->enums[i]
@@ -205,7 +213,7 @@ static void type_load(const unsigned char *p, size_t n, size_t off)
 		if (names >= end)
 			bad(off, "a type record with names missing");
 		memcpy(&v->value, p + sizeof(h) + i * 8, 8);
-		v->name = xstrdup(names);
+		v->name = printable(names);
 		names += strlen(names) + 1;
 		if (i < h.nenums)
 			t->nenums++;

@@ -254,3 +254,20 @@ typed_both() {
 	# KiB: the file is 40 MB and more; reading it takes a few MB.
 	[ "$(tail -1 rss.txt)" -lt 20000 ]
 }
+
+@test "a named type's names with control bytes, checksum right: printed escaped, never raw" {
+	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
+	"$PROGS/ltr-mutate" t.ltr damaged.ltr type-name
+	run_split ltruss --read damaged.ltr
+	[ "$status" -eq 0 ]
+	grep -qxF 'libtyped:ty_flags(\x0e\xa0_RDONLY) = 0' <<<"$err"
+	not env LC_ALL=C grep -q -P '[\x00-\x08\x0b-\x1f\x7f-\xff]' <<<"$err"
+}
+
+@test "damaged files (20 seeds, checksums kept right): --read exits 0 or 2 with one line, never a crash" {
+	record t.ltr -f -F "$TYPED_YAML" "$PROGS/typed"
+	mkdir fuzz
+	for seed in $(seq 1 20); do
+		"$SRCDIR/tests/fuzz/tracefile-run" "$LTRUSS" "$PROGS/ltr-mutate" t.ltr fuzz "$seed"
+	done
+}
