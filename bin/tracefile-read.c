@@ -415,36 +415,34 @@ struct ltr_session *tracefile_load(const char *file)
 	return image;
 }
 
+/* An END block: what the recording run lost, how its command ended. */
+static void end_load(const unsigned char *p, size_t n, size_t off)
+{
+	if (n != sizeof(end_rec))
+		bad(off, "an end block of the wrong size");
+	memcpy(&end_rec, p, sizeof(end_rec));
+}
+
+/* What each block type does in the second pass (CLOCK: done in the first). */
+static void (*const replay[TF_END + 1])(const unsigned char *p, size_t n,
+					 size_t off) = {
+	[TF_TABLES] = tables_load, [TF_EVENTS] = events_replay,
+	[TF_PROC] = proc_replay, [TF_COUNTS] = counts_load,
+	[TF_END] = end_load,
+};
+
 void tracefile_replay(void)
 {
 	size_t off = sizeof(struct tf_header);
 
 	while (off < end_at) {
 		const struct tf_block *b = block_at(off);
-		const unsigned char *p;
 
 		if (!b)
 			break; /* cut since the first pass */
-		p = (const unsigned char *)(b + 1);
-		switch (b->type) {
-		case TF_TABLES:
-			tables_load(p, b->len, off);
-			break;
-		case TF_EVENTS:
-			events_replay(p, b->len, off);
-			break;
-		case TF_PROC:
-			proc_replay(p, b->len, off);
-			break;
-		case TF_COUNTS:
-			counts_load(p, b->len, off);
-			break;
-		case TF_END:
-			if (b->len != sizeof(end_rec))
-				bad(off, "an end block of the wrong size");
-			memcpy(&end_rec, p, sizeof(end_rec));
-			break;
-		}
+		if (replay[b->type])
+			replay[b->type]((const unsigned char *)(b + 1), b->len,
+					off);
 		off += sizeof(*b) + padded(b->len);
 	}
 }
