@@ -562,7 +562,11 @@ void trace_event(const struct event_rec *r)
 
 void trace_idle(void)
 {
-	uint64_t now = clock_tsc();
+	trace_idle_at(clock_tsc());
+}
+
+void trace_idle_at(uint64_t now)
+{
 	struct thread_trace *oldest_t = NULL;
 	struct tcall *oldest = NULL;
 	uint32_t i;

@@ -34,6 +34,9 @@ void trace_event(const struct event_rec *r);
 /* Nothing new came: show calls that have been blocking for a while. */
 void trace_idle(void);
 
+/* The same, at TSC reading now (a trace file replays the pauses it recorded). */
+void trace_idle_at(uint64_t now);
+
 /* Process pid ended: end its calls in progress and print how it ended. */
 void trace_process_end(int pid, int exit_status, int sig, bool core);
 

@@ -42,6 +42,8 @@
 #include "tracefile.h"
 #include "xmalloc.h"
 
+#define PAUSE_NS 1000000ull /* a gap between events the live reader idles in */
+
 static const char *path;
 static int fd = -1;
 static size_t size;
@@ -56,6 +58,7 @@ static struct proto *protos[LTR_MAX_CAPTURES];
 static struct named_type *types;
 static size_t ntypes;
 static struct tf_end end_rec;
+static uint64_t last_ts;   /* of the last event replayed */
 static int first_pid;       /* of the first events block */
 static bool several;        /* events of more than one process */
 
@@ -300,6 +303,20 @@ static void tables_load(const unsigned char *p, size_t n, size_t off)
 	}
 }
 
+/*
+ * Live, ltruss shows a call blocking for a while when nothing comes for a
+ * moment (trace_idle()): a pause before an event or a process end does
+ * the same here, at the time the pause ended.
+ */
+static void pause_replay(uint64_t ts)
+{
+	if (last_ts && ts > last_ts &&
+	    clock_ticks_to_ns(ts - last_ts) >= PAUSE_NS)
+		trace_idle_at(ts);
+	if (ts > last_ts)
+		last_ts = ts;
+}
+
 /* The events of an EVENTS block (p, n bytes at off), to trace.c. */
 static void events_replay(const unsigned char *p, size_t n, size_t off)
 {
@@ -321,6 +338,7 @@ static void events_replay(const unsigned char *p, size_t n, size_t off)
 		    ev->size % 8 || ev->size > n - i || !check_event(ev))
 			bad(off + sizeof(struct tf_block) + i,
 			    "an event no interposer writes");
+		pause_replay(ev->ts);
 		narrow_event(&r);
 		i += ev->size;
 	}
@@ -339,6 +357,7 @@ static void proc_replay(const unsigned char *p, size_t n, size_t off)
 		bad(off, "a process block that names no process");
 	if (!narrow_pid(pr.pid))
 		return;
+	pause_replay(pr.ts);
 	if (pr.flags & TF_PROC_MULTI)
 		fmt.processes = fmt.pid_prefix = true;
 	trace_process_end(pr.pid, pr.exit_status, pr.signal,

@@ -396,7 +396,8 @@ void tracefile_process_end(int pid, int exit_status, int sig, bool core,
 	struct tf_proc p = { .pid = pid, .exit_status = exit_status,
 			     .signal = sig,
 			     .flags = (core ? TF_PROC_CORE : 0) |
-				      (multi ? TF_PROC_MULTI : 0) };
+				      (multi ? TF_PROC_MULTI : 0),
+			     .ts = clock_tsc() };
 
 	if (fd < 0 || stopped)
 		return;

@@ -120,6 +120,7 @@ struct tf_proc {
 	int32_t exit_status; /* -1: unknown */
 	int32_t signal;      /* killed by it; 0: exited */
 	uint32_t flags;      /* TF_PROC_* */
+	uint64_t ts;         /* TSC when ltruss learnt it */
 };
 
 /* A CLOCK payload: wall time = real0 + (tsc - tsc0) / ticks_per_ns. */

@@ -271,3 +271,14 @@ typed_both() {
 		"$SRCDIR/tests/fuzz/tracefile-run" "$LTRUSS" "$PROGS/ltr-mutate" t.ltr fuzz "$seed"
 	done
 }
+
+@test "a call that blocked: --read shows it unfinished and resumed where the live trace did" {
+	run_split ltruss -u 'libc:usleep,getppid' "$PROGS/blocker"
+	live=$(sed -E 's/\[pid [0-9]+\]/[pid N]/; s/getppid\(\) = [0-9]+$/getppid() = PPID/' <<<"$err")
+	record t.ltr -u 'libc:usleep,getppid' "$PROGS/blocker"
+	run_split ltruss --read t.ltr
+	[ "$status" -eq 0 ]
+	read=$(sed -E 's/\[pid [0-9]+\]/[pid N]/; s/getppid\(\) = [0-9]+$/getppid() = PPID/' <<<"$err")
+	[ "$read" = "$live" ]
+	[ "$(head -1 <<<"$read")" = 'libc:usleep(400000) <unfinished ...>' ]
+}
