@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "build-id.h"
 #include "captures.h"
 #include "clock.h"
 #include "crc32.h"
@@ -295,6 +296,12 @@ static void tables_load(const unsigned char *p, size_t n, size_t off)
 			break;
 		case TF_REC_TYPE:
 			type_load(d, r.len, at);
+			break;
+		case TF_REC_BUILD_ID:
+			/* For unwinding a file later (-k): checked, not used yet. */
+			if (r.at >= LTR_MAX_OBJECTS || !r.len ||
+			    r.len > BUILD_ID_MAX)
+				bad(at, "a build ID record that does not add up");
 			break;
 		default:
 			bad(at, "a table record of unknown type");

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "build-id.h"
 #include "captures.h"
 #include "clock.h"
 #include "crc32.h"
@@ -279,6 +280,18 @@ static void string_put(uint32_t off)
 		record_put(TF_REC_STRINGS, off, name, strlen(name) + 1, NULL, 0);
 }
 
+/* Write the path of object i and, if it has one, its file's build ID. */
+static void object_put(uint32_t i)
+{
+	const char *file = session_string(S, S->objects[i].path);
+	unsigned char id[BUILD_ID_MAX];
+	size_t n;
+
+	string_put(S->objects[i].path);
+	if (file && (n = build_id_read(file, id)) != 0)
+		record_put(TF_REC_BUILD_ID, i, id, n, NULL, 0);
+}
+
 /*
  * Append what the session's tables gained since the last time: the
  * functions filled in so far (in order), their prototypes, the objects
@@ -302,7 +315,7 @@ static void tables_update(void)
 		string_put(S->funcs[i].lib);
 	}
 	for (i = objects_done; i < objects; i++)
-		string_put(S->objects[i].path);
+		object_put(i);
 	if (f > funcs_done)
 		records_put(TF_REC_FUNCS, funcs_done, &S->funcs[funcs_done],
 			    f - funcs_done, sizeof(struct ltr_func));
@@ -469,6 +482,7 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 		perror_msg("cannot write the trace file '%s' (-w)", path);
 	fd = -1;
 	free(buf);
+	build_id_done();
 	for (i = 0; i < ntypes_done; i++)
 		free(types_done[i]);
 	free(types_done);

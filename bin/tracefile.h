@@ -76,6 +76,7 @@ enum tf_record_type {
 	TF_REC_OBJECTS,     /* at: first index; data: struct ltr_objrec[] */
 	TF_REC_PROTO,       /* at: capture index; data: its C declaration */
 	TF_REC_TYPE,        /* data: a struct tf_type and its values */
+	TF_REC_BUILD_ID,    /* at: object index; data: its GNU build ID */
 };
 
 struct tf_record {

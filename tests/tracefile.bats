@@ -296,3 +296,12 @@ typed_both() {
 	[ "$(grep -c '^libfix:fix_add(' <<<"$err")" -eq 100 ]
 	[ "$(tail -1 <<<"$err")" = "+++ killed by SIGTERM +++" ]
 }
+
+@test "the file records each loaded object's path and build ID, for unwinding it later" {
+	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
+	id=$(readelf -n "$PROGS/procs" | awk '/Build ID:/ { print $3 }')
+	[ -n "$id" ]
+	hex=$(od -An -tx1 -v t.ltr | tr -d ' \n')
+	grep -q "$id" <<<"$hex"
+	grep -qF "$(printf '%s' "$PROGS/procs" | od -An -tx1 -v | tr -d ' \n')" <<<"$hex"
+}
