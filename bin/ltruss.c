@@ -174,7 +174,6 @@ static void idle(void)
 	clock_refine();
 }
 
-
 int main(int argc, char **argv)
 {
 	struct options opts;
