@@ -168,6 +168,26 @@ void captures_compile(struct ltr_session *s, const struct config *cfg)
 	}
 }
 
+const char *captures_decl(int32_t capture)
+{
+	const struct proto *p;
+
+	if (capture < 0 || capture >= LTR_MAX_CAPTURES)
+		return NULL;
+	p = capture_protos[capture];
+	if (p)
+		return p->decl;
+	if ((uint32_t)capture < nshipped)
+		return shipped_capture_decl(shipped, (uint32_t)capture);
+	return NULL;
+}
+
+void captures_set_proto(int32_t capture, const struct proto *p)
+{
+	if (capture >= 0 && capture < LTR_MAX_CAPTURES)
+		capture_protos[capture] = p;
+}
+
 const struct proto *captures_proto(int32_t capture)
 {
 	if (capture < 0 || capture >= LTR_MAX_CAPTURES)

@@ -36,4 +36,10 @@ void captures_compile(struct ltr_session *s, const struct config *cfg);
 /* The prototype capture index capture (funcs[].capture) was compiled from, or NULL. */
 const struct proto *captures_proto(int32_t capture);
 
+/* The C declaration capture was compiled from (a trace file carries it), or NULL. */
+const char *captures_decl(int32_t capture);
+
+/* Make p the prototype of capture (the reader of a trace file, which owns p). */
+void captures_set_proto(int32_t capture, const struct proto *p);
+
 #endif

@@ -21,6 +21,7 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 #include <x86intrin.h>
@@ -34,6 +35,7 @@
 static uint64_t tsc0, mono0, real0;
 static uint64_t pair_error0; /* ns: how well tsc0 and mono0 match */
 static double rate; /* ticks per ns; 0 until measured */
+static bool fixed;  /* set from a trace file: never measured */
 
 /* Nanoseconds of clock id. */
 static uint64_t now_ns(clockid_t id)
@@ -94,6 +96,8 @@ void clock_refine(void)
 {
 	uint64_t tsc, mono, error;
 
+	if (fixed)
+		return;
 	pair_now(&tsc, &mono, &error);
 	if (mono > mono0)
 		rate = (double)(tsc - tsc0) / (double)(mono - mono0);
@@ -102,7 +106,7 @@ void clock_refine(void)
 /* The rate, measuring it first if it was never measured. */
 static double current_rate(void)
 {
-	if (rate == 0) {
+	if (rate == 0 && !fixed) {
 		wait_window(MIN_PRECISION);
 		clock_refine();
 	}
@@ -111,9 +115,30 @@ static double current_rate(void)
 
 double clock_ticks_per_ns(void)
 {
+	if (fixed)
+		return rate;
 	wait_window(FINAL_PRECISION);
 	clock_refine();
 	return rate;
+}
+
+double clock_rate_now(void)
+{
+	return current_rate();
+}
+
+void clock_anchor(uint64_t *tsc, uint64_t *real)
+{
+	*tsc = tsc0;
+	*real = real0;
+}
+
+void clock_set(uint64_t tsc, uint64_t real, double ticks_per_ns)
+{
+	tsc0 = tsc;
+	real0 = real;
+	rate = ticks_per_ns;
+	fixed = true;
 }
 
 uint64_t clock_realtime_ns(uint64_t tsc)

@@ -14,6 +14,15 @@ void clock_refine(void);
 /* Ticks per nanosecond; after the command ended, measured over the run. */
 double clock_ticks_per_ns(void);
 
+/* The rate measured so far, without waiting for a precise one. */
+double clock_rate_now(void);
+
+/* The TSC reading and the CLOCK_REALTIME ns at the start (a trace file keeps them). */
+void clock_anchor(uint64_t *tsc, uint64_t *real);
+
+/* Convert with these, as recorded in a trace file, never measuring. */
+void clock_set(uint64_t tsc, uint64_t real, double ticks_per_ns);
+
 /* Wall-clock time (CLOCK_REALTIME) of a TSC reading, in ns since the epoch. */
 uint64_t clock_realtime_ns(uint64_t tsc);
 

@@ -53,7 +53,7 @@ struct config {
 	char **files;              /* every file loaded (owns the names above) */
 	size_t nfiles;
 	struct shipped *shipped;   /* the compiled shipped prototypes, or NULL */
-	bool keep_decls;           /* keep each prototype's text (the compiler) */
+	bool keep_decls;           /* keep each prototype's text (-w, the compiler) */
 	/* The loader's own. */
 	bool depth_set, strsize_set; /* by an option or a filter */
 	size_t protos_cap, types_cap, files_cap;
@@ -114,6 +114,9 @@ const struct proto *config_find_proto(const struct config *cfg,
 /* The named type called name (the last loaded wins), or NULL. */
 const struct named_type *config_find_type(const struct config *cfg,
 					  const char *name);
+
+/* config_find_type() for args_init(): ctx is the config. */
+const struct named_type *config_type_lookup(const char *name, const void *ctx);
 
 /* The value of the name (len bytes) of type t, an enum or a flag; false if none. */
 bool config_type_value(const struct named_type *t, const char *name,

@@ -109,6 +109,11 @@ const struct named_type *config_find_type(const struct config *cfg,
 	return cfg->shipped ? shipped_find_type(cfg->shipped, name) : NULL;
 }
 
+const struct named_type *config_type_lookup(const char *name, const void *ctx)
+{
+	return config_find_type(ctx, name);
+}
+
 /* Die unless the named type t (of prototype p, at column col) exists. */
 static void check_type(const struct config *cfg, const struct proto *p,
 		       const struct ptype *t, unsigned col)

@@ -3,6 +3,9 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -22,4 +25,46 @@ int fd_move_high(int fd)
 		}
 	}
 	return fd;
+}
+
+/* A descriptor of path if it is a regular file of an ELF header's size, or -1. */
+static int open_regular(const char *path)
+{
+	struct stat before, st;
+	int fd;
+
+	if (stat(path, &before) < 0 || !S_ISREG(before.st_mode) ||
+	    before.st_size < (off_t)sizeof(Elf64_Ehdr))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_dev != before.st_dev || st.st_ino != before.st_ino) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+Elf *fd_elf_open(const char *path, int *fd)
+{
+	Elf *elf;
+
+	*fd = open_regular(path);
+	if (*fd < 0)
+		return NULL;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(*fd, ELF_C_READ, NULL);
+	if (!elf) {
+		close(*fd);
+		*fd = -1;
+	}
+	return elf;
+}
+
+void fd_elf_close(Elf *elf, int fd)
+{
+	elf_end(elf);
+	close(fd);
 }

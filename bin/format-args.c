@@ -25,11 +25,22 @@
 
 #define RAW_ARGS 3 /* registers shown for a call without prototype */
 
-static const struct config *config;
+static const struct named_type *(*find_type)(const char *name,
+					     const void *ctx);
+static const void *find_ctx;
 
-void args_init(const struct config *cfg)
+void args_init(const struct named_type *(*find)(const char *name,
+						 const void *ctx),
+	       const void *ctx)
 {
-	config = cfg;
+	find_type = find;
+	find_ctx = ctx;
+}
+
+/* The named type called name, or NULL. */
+static const struct named_type *type_named(const char *name)
+{
+	return find_type && name ? find_type(name, find_ctx) : NULL;
 }
 
 /* The prototype of the function of call c, or NULL. */
@@ -397,8 +408,7 @@ static const char *value_name(const struct type_value *vals, size_t n,
 /* A value of a named enum or flags type: O_RDONLY|O_CREAT|0x100000. */
 static void put_named(struct out *o, const char *type_name, uint64_t v)
 {
-	const struct named_type *t = config ? config_find_type(config, type_name)
-					    : NULL;
+	const struct named_type *t = type_named(type_name);
 	const char *name;
 	bool any = false;
 	size_t i;
@@ -528,7 +538,11 @@ static void put_out(struct out *o, const struct parg *a, uint64_t addr,
 		return;
 	}
 	if (a->out != OUT_PLAIN) {
-		put_quoted(o, b->data, b->len, b->flags & LTR_BLOBF_TRUNCATED);
+		/* Cut already when copied at -s; --read -s may cut shorter. */
+		size_t max = fmt.session ? fmt.session->strsize : b->len;
+
+		put_quoted(o, b->data, b->len < max ? b->len : max,
+			   (b->flags & LTR_BLOBF_TRUNCATED) || b->len > max);
 		return;
 	}
 	if (a->type.kind == CT_STRING) {
@@ -663,9 +677,7 @@ bool args_shown(const struct call *c, unsigned i)
 	if (!p || i >= p->nargs || !(a = &p->args[i])->if_arg)
 		return true;
 	abi_locate(p, locs, &ngp, &nxmm);
-	t = config ? config_find_type(config,
-				      p->args[a->if_arg - 1].type.named)
-		   : NULL;
+	t = type_named(p->args[a->if_arg - 1].type.named);
 	if (!t || !word_at(c, locs[a->if_arg - 1], 0, &v))
 		return true;
 	v = zero_extend(v, t->size);

@@ -30,6 +30,9 @@
 #include "target.h"
 #include "toggles.h"
 #include "trace.h"
+#include "tracefile-read.h"
+#include "tracefile-write.h"
+#include "narrow.h"
 
 static struct session_handle session;
 
@@ -49,6 +52,105 @@ static bool has_prototype(const char *name, void *ctx)
 	return config_find_proto(cfg, base) != NULL;
 }
 
+/* The options that shape every line, for the calls of session s. */
+static void format_setup(FILE *out, struct ltr_session *s,
+			 const struct options *opts)
+{
+	fmt.out = out;
+	fmt.session = s;
+	fmt.timestamps = opts->timestamps;
+	fmt.relative = opts->relative;
+	fmt.durations = opts->durations;
+	fmt.demangle = !opts->no_demangle;
+	fmt.caller = opts->caller;
+	profile_init(opts->tree, opts->folded, opts->chrome);
+}
+
+/* The lines' format: none with -c, else text or JSON. */
+static const struct format *format_chosen(const struct options *opts)
+{
+	return !opts->trace ? NULL : opts->json ? &format_json : &format_text;
+}
+
+/* Print how the command ended when no trace lines are written (-c). */
+static void report_killed(FILE *out, int sig, bool core)
+{
+	const char *name;
+
+	if (!sig)
+		return;
+	name = sigabbrev_np(sig);
+	fprintf(out, "+++ killed by SIG%s%s +++\n", name ? name : "?",
+		core ? " (core dumped)" : "");
+}
+
+/* The summary and the profiles at the end, when asked for. */
+static void reports_print(FILE *out, const struct options *opts,
+			  struct ltr_session *s)
+{
+	if (opts->count)
+		summary_print(out, s, opts->sort, opts->summary_format,
+			      clock_ticks_per_ns());
+	if (profile_enabled())
+		profile_finish(out, clock_ticks_per_ns());
+	trace_done();
+	symbolize_done();
+	check_done();
+}
+
+/* Say what the run could not show: its dropped events, lost returns. */
+static void losses_report(unsigned long long dropped, uint32_t lost_returns)
+{
+	if (lost_returns)
+		warning_msg("%u traced calls returned through frames ltruss had dropped (a coroutine library that copies stacks?): they are shown as <unwound>",
+			    lost_returns);
+	if (dropped)
+		warning_msg("%llu events were dropped (--drop): ltruss could not keep up",
+			    dropped);
+}
+
+/* --read FILE: print a recorded trace as the options ask. */
+static int read_main(struct options *opts)
+{
+	unsigned long long dropped;
+	struct ltr_session *s;
+	uint32_t lost;
+	size_t cut_at;
+	bool core;
+	FILE *out;
+
+	s = tracefile_load(opts->read);
+	out = output_open(opts->output);
+	if (opts->cfg.strsize_set && opts->cfg.strsize < s->strsize)
+		s->strsize = opts->cfg.strsize;
+	format_setup(out, s, opts);
+	args_init(tracefile_type, NULL);
+	trace_init(format_chosen(opts), s, false);
+	narrow_init(&opts->cfg.sel, opts->cfg.depth, opts->pids, opts->npids);
+	/* Lines of some of several processes say whose they are from the start. */
+	if (opts->npids && tracefile_processes())
+		fmt.processes = fmt.pid_prefix = true;
+	if (opts->count && narrow_calls())
+		trace_count_calls();
+	tracefile_replay();
+	if (opts->count && narrow_calls())
+		tracefile_counts_from_trace();
+	if (!opts->trace)
+		report_killed(out, tracefile_command_signal(&core), core);
+	reports_print(out, opts, s);
+	narrow_done();
+	output_close(out, opts->output);
+	tracefile_ends(&dropped, &lost);
+	losses_report(dropped, lost);
+	if (tracefile_was_cut(&cut_at))
+		warning_msg("the trace file '%s' was cut at byte %zu (the recording ltruss was killed, or the disk was full): what it holds is shown",
+			    opts->read, cut_at);
+	tracefile_unload();
+	free(opts->pids);
+	config_free(&opts->cfg);
+	return 0;
+}
+
 /*
  * Drain the rings, once the console's rules reached new functions.  Each
  * pass is counted: a process in another pid namespace, where ltruss's pid
@@ -58,6 +160,7 @@ static size_t pump(void)
 {
 	__atomic_fetch_add(&session.s->reader_beat, 1, __ATOMIC_RELEASE);
 	toggles_apply(session.s);
+	tracefile_tick();
 	return processes_pump();
 }
 
@@ -66,20 +169,9 @@ static void idle(void)
 {
 	trace_idle();
 	processes_idle();
+	tracefile_tick();
 	fflush(fmt.out);
 	clock_refine();
-}
-
-/* Print how the command ended when no trace lines are written (-c). */
-static void report_killed(FILE *out, const struct outcome *o)
-{
-	const char *name;
-
-	if (!o->signal)
-		return;
-	name = sigabbrev_np(o->signal);
-	fprintf(out, "+++ killed by SIG%s%s +++\n", name ? name : "?",
-		o->core_dumped ? " (core dumped)" : "");
 }
 
 int main(int argc, char **argv)
@@ -94,6 +186,8 @@ int main(int argc, char **argv)
 	int status;
 
 	options_parse(&opts, argc, argv);
+	if (opts.read)
+		return read_main(&opts);
 	if (opts.list || opts.console) {
 		status = opts.list ? list_functions(stdout, opts.argv[0],
 						    &opts.cfg.sel, opts.json,
@@ -105,23 +199,18 @@ int main(int argc, char **argv)
 	path = target_resolve(opts.argv[0]);
 	interposer_check();
 	out = output_open(opts.output);
-	profile_init(opts.tree, opts.folded, opts.chrome);
-	events = opts.trace || profile_enabled();
+	events = opts.trace || opts.tree || opts.folded || opts.chrome;
 	session_create(&session, &opts, events);
-	reader_init(session.rings, session.ring_size);
+	if (opts.write)
+		tracefile_open(opts.write, session.s, &opts.cfg, opts.follow);
+	reader_init(session.rings, session.ring_size,
+		    opts.write ? tracefile_event : trace_event);
 	registry_add(session.fd);
 	if (opts.interactive)
 		console_spawn();
-	fmt.out = out;
-	fmt.session = session.s;
-	fmt.timestamps = opts.timestamps;
-	fmt.relative = opts.relative;
-	fmt.durations = opts.durations;
-	fmt.demangle = !opts.no_demangle;
-	fmt.caller = opts.caller;
-	args_init(&opts.cfg);
-	trace_init(!opts.trace ? NULL : opts.json ? &format_json : &format_text,
-		   session.s);
+	format_setup(out, session.s, &opts);
+	args_init(config_type_lookup, &opts.cfg);
+	trace_init(format_chosen(&opts), session.s, opts.write != NULL);
 
 	processes_init(session.s, events);
 	/* With -f, orphaned descendants become ours to wait for. */
@@ -140,32 +229,23 @@ int main(int argc, char **argv)
 	untraced = !stopped && !processes_registered(pid);
 	nothing_traced = untraced && !processes_any();
 	console_spawn_end();
+	dropped = reader_dropped(session.s);
+	tracefile_close(dropped, session.s->lost_returns, o.signal,
+			o.core_dumped);
 	if (!opts.trace)
-		report_killed(out, &o);
-	if (opts.count)
-		summary_print(out, session.s, opts.sort, opts.summary_format,
-			      clock_ticks_per_ns());
-	if (profile_enabled())
-		profile_finish(out, clock_ticks_per_ns());
-	trace_done();
-	symbolize_done();
-	check_done();
+		report_killed(out, o.signal, o.core_dumped);
+	reports_print(out, &opts, session.s);
 	output_close(out, opts.output);
 	if (session.s->stubs_exhausted)
 		warning_msg("%u functions were left untraced: more than %u distinct functions were selected",
 			    session.s->stubs_exhausted, LTR_MAX_FUNCS);
-	if (session.s->lost_returns)
-		warning_msg("%u traced calls returned through frames ltruss had dropped (a coroutine library that copies stacks?): they are shown as <unwound>",
-			    session.s->lost_returns);
-	dropped = reader_dropped(session.s);
-	if (dropped)
-		warning_msg("%llu events were dropped (--drop): ltruss could not keep up",
-			    dropped);
+	losses_report(dropped, session.s->lost_returns);
 	/* After the "+++" line: the program's own status is shown there. */
 	if (untraced)
 		interposer_untraced(pid, path, nothing_traced);
 	free(path);
 	/* Loaded for the whole run; freed so that LeakSanitizer sees none. */
 	config_free(&opts.cfg);
+	free(opts.pids);
 	return nothing_traced ? EXIT_LTRUSS_ERROR : o.exit_status;
 }

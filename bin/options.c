@@ -13,11 +13,14 @@
 #include "error.h"
 #include "options.h"
 #include "paths.h"
+#include "xmalloc.h"
 
 static const char usage_text[] =
 	"Usage: ltruss [OPTIONS] [--] COMMAND [ARG...]\n"
 	"       ltruss --list [SELECTION OPTIONS] [--] COMMAND [ARG...]\n"
 	"       ltruss --console[=SESSION]\n"
+	"       ltruss -w FILE [OPTIONS] [--] COMMAND [ARG...]\n"
+	"       ltruss --read FILE [OUTPUT OPTIONS] [-u ...] [-D N] [--pid PID]\n"
 	"Trace the calls COMMAND makes into shared libraries.\n"
 	"\n"
 	"Selection (repeatable, applied left to right, later rules win):\n"
@@ -64,6 +67,13 @@ static const char usage_text[] =
 	"                     bursts, less uses less memory\n"
 	"      --no-demangle  print C++ names as they are in the symbol table\n"
 	"\n"
+	"Trace files (ltruss-trace(5)):\n"
+	"  -w, --write FILE   record every event into FILE instead of printing\n"
+	"                     lines; print only how the program ended\n"
+	"      --read FILE    print a recorded FILE with the output options above,\n"
+	"                     as they would have printed it live; -u and -D narrow it\n"
+	"      --pid PID      with --read: only process PID (repeatable)\n"
+	"\n"
 	"Console (stats, pause, disable... while the program runs):\n"
 	"      --console[=SESSION]\n"
 	"                     attach to a running ltruss of this user: the newest,\n"
@@ -79,7 +89,7 @@ static const char usage_text[] =
 
 enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_BUFFER, OPT_NO_DEMANGLE, OPT_CALLER,
        OPT_SUMMARY_FORMAT, OPT_TREE, OPT_FOLDED, OPT_CHROME, OPT_LIST,
-       OPT_CONSOLE };
+       OPT_CONSOLE, OPT_READ, OPT_PID };
 
 static const struct option long_options[] = {
 	{ "depth", required_argument, NULL, 'D' },
@@ -101,6 +111,9 @@ static const struct option long_options[] = {
 	{ "chrome", required_argument, NULL, OPT_CHROME },
 	{ "list", no_argument, NULL, OPT_LIST },
 	{ "console", optional_argument, NULL, OPT_CONSOLE },
+	{ "write", required_argument, NULL, 'w' },
+	{ "read", required_argument, NULL, OPT_READ },
+	{ "pid", required_argument, NULL, OPT_PID },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -178,6 +191,47 @@ static enum sort_key parse_sort(const char *arg)
 		    arg);
 }
 
+/*
+ * The options that do not go with -w (it prints nothing) or with --read
+ * (it runs nothing), each named in its error.
+ */
+static void trace_file_options(struct options *opts, int argc, char **argv,
+			       bool filters)
+{
+	const struct { bool on; const char *name; } printing[] = {
+		{ opts->count, "-c or -C" }, { opts->json, "--json" },
+		{ opts->tree, "--tree" }, { opts->folded != NULL, "--folded" },
+		{ opts->chrome != NULL, "--chrome" },
+		{ opts->timestamps, "-t" }, { opts->relative, "-r" },
+		{ opts->durations, "-T" }, { opts->caller, "--caller" },
+	}, running[] = {
+		{ opts->follow, "-f" }, { opts->drop, "--drop" },
+		{ opts->ring_size != LTR_RING_SIZE_DEFAULT, "--buffer" },
+		{ opts->interactive, "-i" }, { opts->list, "--list" },
+		{ filters, "-F" }, { opts->cfg.sel.nfrom, "--from" },
+		{ opts->write != NULL, "-w" },
+	};
+	size_t i;
+
+	if (opts->npids && !opts->read)
+		usage_error("--pid narrows what --read FILE prints: give it with --read");
+	if (opts->write)
+		for (i = 0; i < sizeof(printing) / sizeof(printing[0]); i++)
+			if (printing[i].on)
+				usage_error("-w records and prints no trace: give %s to --read FILE instead",
+					    printing[i].name);
+	if (!opts->read)
+		return;
+	for (i = 0; i < sizeof(running) / sizeof(running[0]); i++)
+		if (running[i].on)
+			usage_error("--read prints a recorded trace and runs nothing: %s cannot be used with it",
+				    running[i].name);
+	if (optind < argc)
+		usage_error("--read prints a recorded trace and runs nothing: it takes no command ('%s')",
+			    argv[optind]);
+	config_check(&opts->cfg);
+}
+
 void options_parse(struct options *opts, int argc, char **argv)
 {
 	bool count_only = false, count_trace = false, protos = false;
@@ -187,10 +241,12 @@ void options_parse(struct options *opts, int argc, char **argv)
 
 	memset(opts, 0, sizeof(*opts));
 	config_init(cfg);
+	/* A trace file carries the declarations its functions were typed by. */
+	cfg->keep_decls = true;
 	opts->trace = true;
 	opts->ring_size = LTR_RING_SIZE_DEFAULT;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:u:F:D:s:o:fcCS:trTihV",
+	while ((c = getopt_long(argc, argv, "+:u:F:D:s:o:fcCS:trTihVw:",
 				long_options, NULL)) != -1) {
 		switch (c) {
 		case 'u':
@@ -285,6 +341,19 @@ void options_parse(struct options *opts, int argc, char **argv)
 		case 'i':
 			opts->interactive = true;
 			break;
+		case 'w':
+			opts->write = optarg;
+			break;
+		case OPT_READ:
+			opts->read = optarg;
+			break;
+		case OPT_PID:
+			opts->pids = xrealloc(opts->pids, (opts->npids + 1) *
+							  sizeof(*opts->pids));
+			opts->pids[opts->npids] = (int)parse_count("--pid", optarg);
+			if (!opts->pids[opts->npids++])
+				usage_error("--pid needs a process id, not 0");
+			break;
 		case OPT_SUMMARY_FORMAT:
 			if (strcmp(optarg, "text") == 0)
 				opts->summary_format = SUMMARY_TEXT;
@@ -321,6 +390,9 @@ void options_parse(struct options *opts, int argc, char **argv)
 	if (opts->console && optind < argc)
 		usage_error("--console attaches to a running ltruss: it takes no command");
 	if (opts->console)
+		return;
+	trace_file_options(opts, argc, argv, protos);
+	if (opts->read)
 		return;
 	if (opts->interactive && opts->trace && !opts->output &&
 	    isatty(STDERR_FILENO))

@@ -4,6 +4,7 @@
 #define LTRUSS_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "conf.h"
 
@@ -39,6 +40,10 @@ struct options {
 	bool console;            /* --console: attach to a running session */
 	int console_pid;         /* --console=SESSION (ltruss's pid); 0: newest */
 	bool interactive;        /* -i: the console in this terminal */
+	const char *write;       /* -w FILE: record a trace file */
+	const char *read;        /* --read FILE: print a recorded trace file */
+	int *pids;               /* --pid PID (repeatable): processes shown */
+	size_t npids;
 };
 
 /* The -S key called name; false if there is none. */

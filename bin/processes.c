@@ -32,6 +32,7 @@
 #include "slots.h"
 #include "session-check.h"
 #include "trace.h"
+#include "tracefile-write.h"
 
 static struct ltr_session *session;
 static int trace_on;
@@ -99,6 +100,9 @@ static void report(pid_t pid, int exit_status, int sig, bool core)
 	for (i = 1; i < n && !fmt.processes; i++)
 		if (entry_pid(i) && entry_pid(i) != entry_pid(0))
 			fmt.processes = fmt.pid_prefix = true;
+	if (tracefile_recording())
+		tracefile_process_end(pid, exit_status, sig, core,
+				      fmt.processes);
 	trace_process_end(pid, exit_status, sig, core);
 	slots_release(session, pid);
 }

@@ -38,11 +38,14 @@ static struct cursor cursors[LTR_MAX_THREADS];
 static int corrupt_reported;
 static const unsigned char *rings; /* slot i's ring: rings + i * ring_size */
 static uint32_t ring_size;
+static void (*sink)(const struct event_rec *r);
 
-void reader_init(const unsigned char *ring_area, uint32_t size)
+void reader_init(const unsigned char *ring_area, uint32_t size,
+		 void (*to)(const struct event_rec *r))
 {
 	rings = ring_area;
 	ring_size = size;
+	sink = to;
 }
 
 /*
@@ -173,7 +176,11 @@ size_t reader_drain(struct ltr_session *s)
 			break;
 		/* Run thread b while it is the oldest. */
 		while ((ev = peek(s, b, &copy, true)) != NULL && ev->ts <= next_other) {
-			trace_event(b, &s->threads[b], ev);
+			struct event_rec r = { .slot = b, .ev = ev,
+					       .pid = s->threads[b].pid,
+					       .tid = s->threads[b].tid };
+
+			sink(&r);
 			cursors[b].tail += ev->size;
 			if (++count % BATCH == 0)
 				publish_tail(s, b);

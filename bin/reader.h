@@ -8,11 +8,16 @@
 #include <stdint.h>
 
 #include "../lib/session.h"
+#include "trace.h"
 
-/* Read the rings at ring_area, each size bytes (ltruss's own numbers). */
-void reader_init(const unsigned char *ring_area, uint32_t size);
+/*
+ * Read the rings at ring_area, each size bytes (ltruss's own numbers),
+ * and pass their events on to sink: trace_event(), or the trace file.
+ */
+void reader_init(const unsigned char *ring_area, uint32_t size,
+		 void (*sink)(const struct event_rec *r));
 
-/* Pass every event published so far to trace_event(), oldest first; returns how many. */
+/* Pass every event published so far to the sink, oldest first; returns how many. */
 size_t reader_drain(struct ltr_session *s);
 
 /* Has every event of slot i published so far been passed on? */

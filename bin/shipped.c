@@ -389,6 +389,11 @@ bool shipped_capture_alias(const struct shipped *sh, uint32_t i)
 	return (sh->capture_protos[i] & SHIPPED_ALIAS) != 0;
 }
 
+const char *shipped_capture_decl(const struct shipped *sh, uint32_t i)
+{
+	return str(sh, sh->protos[sh->capture_protos[i] & ~SHIPPED_ALIAS].decl);
+}
+
 const struct proto *shipped_capture_proto(struct shipped *sh, uint32_t i)
 {
 	return proto_at(sh, sh->capture_protos[i] & ~SHIPPED_ALIAS);

@@ -40,6 +40,9 @@ uint32_t shipped_to_session(const struct shipped *sh, struct ltr_session *s);
 /* Is shipped capture i a "64" alias (open64 for open)? */
 bool shipped_capture_alias(const struct shipped *sh, uint32_t i);
 
+/* The declaration shipped capture i was compiled from. */
+const char *shipped_capture_decl(const struct shipped *sh, uint32_t i);
+
 /* The prototype shipped capture i was compiled from, parsed on first use. */
 const struct proto *shipped_capture_proto(struct shipped *sh, uint32_t i);
 

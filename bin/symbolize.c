@@ -16,17 +16,15 @@
  */
 #include "config.h"
 
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "demangle.h"
 #include "error.h"
+#include "fd-util.h"
 #include "format.h"
 #include "session.h"
 #include "symbolize.h"
@@ -89,30 +87,6 @@ static void read_section(struct symfile *f, Elf *elf, Elf_Scn *scn,
 	}
 }
 
-/*
- * A descriptor of path if it is a regular file that can hold an ELF
- * header (checked before it is opened: /proc files such as kmsg say they
- * are regular and empty, and reading them is not harmless), or -1.
- */
-static int open_regular(const char *path)
-{
-	struct stat before, st;
-	int fd;
-
-	if (stat(path, &before) < 0 || !S_ISREG(before.st_mode) ||
-	    before.st_size < (off_t)sizeof(Elf64_Ehdr))
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_dev != before.st_dev || st.st_ino != before.st_ino) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* The symbols of path, read on first use. */
 static struct symfile *symfile_of(const char *path)
 {
@@ -131,12 +105,10 @@ static struct symfile *symfile_of(const char *path)
 		error_msg_and_die("out of memory");
 	f->next = files;
 	files = f;
-	fd = open_regular(path);
-	if (fd < 0)
+	elf = fd_elf_open(path, &fd);
+	if (!elf)
 		return f;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		if (!gelf_getshdr(scn, &sh))
 			continue;
 		if (sh.sh_type == SHT_SYMTAB) {
@@ -147,11 +119,9 @@ static struct symfile *symfile_of(const char *path)
 			dynsh = sh;
 		}
 	}
-	if (elf && !have_symtab && dynsym)
+	if (!have_symtab && dynsym)
 		read_section(f, elf, dynsym, &dynsh);
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	fd_elf_close(elf, fd);
 	qsort(f->syms, f->n, sizeof(*f->syms), symbol_order);
 	return f;
 }

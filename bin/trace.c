@@ -89,13 +89,79 @@ static const struct format format_silent = {
 	.killed = silent_killed, .untraced = silent_untraced,
 };
 
-void trace_init(const struct format *f, struct ltr_session *s)
+void trace_init(const struct format *f, struct ltr_session *s,
+		bool ends_only)
 {
+	static struct format ends;
+
 	F = f ? f : &format_silent;
+	if (f && ends_only) {
+		ends = format_silent;
+		ends.exited = f->exited;
+		ends.killed = f->killed;
+		ends.untraced = f->untraced;
+		F = &ends;
+	}
 	session = s;
 }
 
-/* Give a finished call of t (just popped) to the profiles. */
+/*
+ * Counts of the calls trace.c ended, by process and function: the summary
+ * of a narrowed --read (the recorded counters cannot be narrowed).  An
+ * open-addressing table; once it is full, further rows are not counted.
+ */
+#define COUNTED_MAX 65536u
+static struct ltr_retired *counted;
+static size_t ncounted;
+
+void trace_count_calls(void)
+{
+	if (!counted)
+		counted = xcalloc(COUNTED_MAX, sizeof(*counted));
+}
+
+/* Count a call of t that returned after dur ticks, self of them its own. */
+static void count_call(const struct thread_trace *t, const struct call *c,
+		       const struct result *r, uint64_t dur, uint64_t self)
+{
+	uint32_t h = (uint32_t)(c->fn * 2654435761u ^ (uint32_t)t->who.pid);
+	struct ltr_retired *row;
+
+	if (!counted || !r->returned)
+		return;
+	for (h %= COUNTED_MAX; counted[h].c.calls; h = (h + 1) % COUNTED_MAX)
+		if (counted[h].fn == c->fn && counted[h].pid == t->who.pid)
+			break;
+	row = &counted[h];
+	if (!row->c.calls) {
+		if (ncounted + 1 >= COUNTED_MAX)
+			return;
+		ncounted++;
+		row->pid = t->who.pid;
+		row->fn = c->fn;
+		row->c.min = dur;
+	}
+	row->c.calls++;
+	row->c.errors += r->failed;
+	row->c.total += dur;
+	row->c.self += self;
+	if (dur < row->c.min)
+		row->c.min = dur;
+	if (dur > row->c.max)
+		row->c.max = dur;
+}
+
+size_t trace_counts(struct ltr_retired *rows, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; counted && i < COUNTED_MAX && n < max; i++)
+		if (counted[i].c.calls)
+			rows[n++] = counted[i];
+	return n;
+}
+
+/* Give a finished call of t (just popped) to the profiles and the counts. */
 static void profile_end(struct thread_trace *t, struct tcall *tc,
 			const struct result *r)
 {
@@ -105,6 +171,7 @@ static void profile_end(struct thread_trace *t, struct tcall *tc,
 
 	if (t->depth)
 		t->stack[t->depth - 1].child += dur;
+	count_call(t, &tc->c, r, dur, dur > tc->child ? dur - tc->child : 0);
 	if (!profile_enabled())
 		return;
 	for (i = 0; i < t->depth; i++)
@@ -142,10 +209,9 @@ static void thread_free(uint32_t i)
  * The trace state of slot index i, created on its first event; NULL for
  * a slot whose owner is no process of the session (the program wrote it).
  */
-static struct thread_trace *thread_of(uint32_t i, const struct ltr_thread *slot)
+static struct thread_trace *thread_of(uint32_t i, int pid, int tid)
 {
 	struct thread_trace *t = threads[i];
-	int pid = slot->pid, tid = slot->tid;
 	uint32_t j;
 
 	if (t)
@@ -425,12 +491,15 @@ static void untraced(struct thread_trace *t, const struct ltr_event *ev)
 	F->untraced(&t->who, ev->ts, name);
 }
 
-void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
-		 const struct ltr_event *ev)
+void trace_event(const struct event_rec *r)
 {
-	struct thread_trace *t = thread_of(slot_index, slot);
+	const struct ltr_event *ev = r->ev;
+	struct thread_trace *t;
 	struct tcall *tc;
 
+	if (r->slot >= LTR_MAX_THREADS)
+		return;
+	t = thread_of(r->slot, r->pid, r->tid);
 	if (!t)
 		return;
 	switch (ev->type) {
@@ -493,7 +562,11 @@ void trace_event(uint32_t slot_index, const struct ltr_thread *slot,
 
 void trace_idle(void)
 {
-	uint64_t now = clock_tsc();
+	trace_idle_at(clock_tsc());
+}
+
+void trace_idle_at(uint64_t now)
+{
 	struct thread_trace *oldest_t = NULL;
 	struct tcall *oldest = NULL;
 	uint32_t i;
@@ -546,4 +619,7 @@ void trace_done(void)
 
 	for (i = 0; i < LTR_MAX_THREADS; i++)
 		thread_free(i);
+	free(counted);
+	counted = NULL;
+	ncounted = 0;
 }

@@ -6,6 +6,7 @@ load helpers
 
 MANPAGE="$LTRUSS_TOP_BUILDDIR/man/ltruss.1"
 YAMLPAGE="$LTRUSS_TOP_BUILDDIR/man/ltruss.yaml.5"
+TRACEPAGE="$LTRUSS_TOP_BUILDDIR/man/ltruss-trace.5"
 
 # render PAGE: the page as plain text, without bold, underline or colour.
 render() {
@@ -24,16 +25,16 @@ config_keys() {
 		"$SRCDIR/bin/config.c" | grep -oE '"[a-z_]+"' | tr -d '"' | sort -u
 }
 
-@test "ltruss.1 and ltruss.yaml.5 render with groff -ww without a warning" {
-	for page in "$MANPAGE" "$YAMLPAGE"; do
+@test "ltruss.1, ltruss.yaml.5 and ltruss-trace.5 render with groff -ww without a warning" {
+	for page in "$MANPAGE" "$YAMLPAGE" "$TRACEPAGE"; do
 		run bash -c "groff -ww -man -Tutf8 '$page' 2>&1 >/dev/null"
 		assert_success
 		assert_output ""
 	done
 }
 
-@test "ltruss.1 and ltruss.yaml.5 pass mandoc -Tlint" {
-	for page in "$MANPAGE" "$YAMLPAGE"; do
+@test "ltruss.1, ltruss.yaml.5 and ltruss-trace.5 pass mandoc -Tlint" {
+	for page in "$MANPAGE" "$YAMLPAGE" "$TRACEPAGE"; do
 		run mandoc -Tlint -Wwarning "$page"
 		assert_success
 		assert_output ""
@@ -64,16 +65,18 @@ config_keys() {
 	assert_success
 }
 
-@test "both pages have their paths and the version filled in" {
-	run grep -cE '%[A-Z_]+%' "$MANPAGE" "$YAMLPAGE"
+@test "every page has its paths and the version filled in" {
+	run grep -cE '%[A-Z_]+%' "$MANPAGE" "$YAMLPAGE" "$TRACEPAGE"
 	assert_output "$MANPAGE:0
-$YAMLPAGE:0"
+$YAMLPAGE:0
+$TRACEPAGE:0"
 	version=$("$LTRUSS" --version | cut -d' ' -f2)
 	grep -q "ltruss $version" "$MANPAGE"
 	grep -q "ltruss $version" "$YAMLPAGE"
+	grep -q "ltruss $version" "$TRACEPAGE"
 }
 
-@test "make install puts both pages where man finds them, and man -l renders them" {
+@test "make install puts the pages where man finds them, and man -l renders them" {
 	run make -s -C "$LTRUSS_TOP_BUILDDIR" install-man DESTDIR="$BATS_TEST_TMPDIR/dest"
 	assert_success
 	man1=$(find "$BATS_TEST_TMPDIR/dest" -path '*/man1/ltruss.1')
@@ -86,4 +89,8 @@ $YAMLPAGE:0"
 	run_split env MANWIDTH=80 man -l "$man5"
 	[ "$status" -eq 0 ] && [ -z "$err" ]
 	grep -q '^PROTOTYPES' <<<"$out"
+	trace5=$(find "$BATS_TEST_TMPDIR/dest" -path '*/man5/ltruss-trace.5')
+	run_split env MANWIDTH=80 man -l "$trace5"
+	[ "$status" -eq 0 ] && [ -z "$err" ]
+	grep -q '^ *1 TABLES' <<<"$out"
 }

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * build-id.c: the GNU build ID (the NT_GNU_BUILD_ID note the linker
+ * writes) of the objects a traced process loaded, for trace files: an
+ * unwinder reading a file later (-k) can tell whether the library on
+ * disk is still the one that ran.  Each path is read once; with -f, every
+ * process loads the same libraries.
+ */
+#include "config.h"
+
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build-id.h"
+#include "fd-util.h"
+#include "xmalloc.h"
+
+struct known {
+	struct known *next;
+	char *path;
+	size_t len;
+	unsigned char id[BUILD_ID_MAX];
+};
+
+static struct known *known;
+
+/* The build ID note among the notes of section scn, into k. */
+static void notes_read(Elf_Scn *scn, struct known *k)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t off = 0, name_off, desc_off;
+	GElf_Nhdr note;
+
+	while (data && (off = gelf_getnote(data, off, &note, &name_off,
+					   &desc_off)) > 0) {
+		if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 &&
+		    memcmp((char *)data->d_buf + name_off, "GNU", 4) == 0 &&
+		    note.n_descsz && note.n_descsz <= BUILD_ID_MAX) {
+			memcpy(k->id, (char *)data->d_buf + desc_off,
+			       note.n_descsz);
+			k->len = note.n_descsz;
+			return;
+		}
+	}
+}
+
+size_t build_id_read(const char *path, unsigned char *id)
+{
+	Elf_Scn *scn = NULL;
+	struct known *k;
+	GElf_Shdr sh;
+	Elf *elf;
+	int fd;
+
+	for (k = known; k; k = k->next)
+		if (strcmp(k->path, path) == 0)
+			goto found;
+	k = xcalloc(1, sizeof(*k));
+	k->path = xstrdup(path);
+	k->next = known;
+	known = k;
+	elf = fd_elf_open(path, &fd);
+	if (!elf)
+		goto found;
+	while (!k->len && (scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE)
+			notes_read(scn, k);
+	fd_elf_close(elf, fd);
+found:
+	memcpy(id, k->id, k->len);
+	return k->len;
+}
+
+void build_id_done(void)
+{
+	while (known) {
+		struct known *next = known->next;
+
+		free(known->path);
+		free(known);
+		known = next;
+	}
+}

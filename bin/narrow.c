@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * narrow.c: --read with -u, -D or --pid shows part of a trace file.
+ *
+ * A recorded event's depth counts the recorded calls it is nested in.
+ * Live, a narrower selection would have traced fewer calls, and the
+ * interposer would have counted only those: so that a narrowed file reads
+ * as the narrower live trace would have printed, each thread keeps the
+ * recorded depths of the calls it shows, and an event passes on with its
+ * depth renumbered to the shown calls around it (an event is copied for
+ * that: the file's are read-only).  -D then applies to that depth, as the
+ * interposer applies it.  Without -u or -D, events pass on untouched.
+ */
+#include "config.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "format.h"
+#include "narrow.h"
+#include "trace.h"
+
+#define MAX_KEPT 1024
+
+/* A shown call in progress: its recorded depth and function. */
+struct kept {
+	uint16_t depth;
+	uint32_t fn;
+};
+
+struct slot_kept {
+	uint32_t n;
+	struct kept calls[MAX_KEPT];
+};
+
+static const struct selection *selection;
+static unsigned max_depth;
+static const int *pids;
+static size_t npids;
+static bool renumber;
+static unsigned char decided[LTR_MAX_FUNCS]; /* 0: not yet; 1 shown; 2 not */
+static struct slot_kept *slots[LTR_MAX_THREADS];
+
+void narrow_init(const struct selection *sel, unsigned depth,
+		 const int *pid_list, size_t n)
+{
+	selection = sel && sel->nrules ? sel : NULL;
+	max_depth = depth;
+	pids = pid_list;
+	npids = n;
+	renumber = selection || max_depth;
+}
+
+bool narrow_calls(void)
+{
+	return renumber;
+}
+
+bool narrow_pid(int pid)
+{
+	size_t i;
+
+	for (i = 0; i < npids; i++)
+		if (pids[i] == pid)
+			return true;
+	return !npids;
+}
+
+/* Does library glob match the short name lib ("libc"), with .so or not? */
+static bool lib_matches(const char *glob, const char *lib)
+{
+	char so[512];
+
+	if (fnmatch(glob, lib, 0) == 0)
+		return true;
+	snprintf(so, sizeof(so), "%s.so", lib);
+	return fnmatch(glob, so, 0) == 0 ||
+	       (strcmp(lib, "a.out") == 0 && fnmatch(glob, "main", 0) == 0);
+}
+
+/* Is function fn selected by the -u rules (the last that matches wins)? */
+static bool fn_selected(uint32_t fn)
+{
+	size_t i;
+
+	if (!selection)
+		return true;
+	if (fn >= LTR_MAX_FUNCS)
+		return false;
+	if (decided[fn])
+		return decided[fn] == 1;
+	decided[fn] = 2;
+	for (i = selection->nrules; i-- > 0;) {
+		const struct ltr_rule *r = &selection->rules[i];
+
+		if (lib_matches(r->lib, format_lib(fn)) &&
+		    fnmatch(r->func, format_func_raw(fn), 0) == 0) {
+			decided[fn] = r->flags & LTR_RULE_EXCLUDE ? 2 : 1;
+			break;
+		}
+	}
+	return decided[fn] == 1;
+}
+
+/* The shown calls of slot i. */
+static struct slot_kept *kept_of(uint32_t i)
+{
+	if (!slots[i]) {
+		slots[i] = calloc(1, sizeof(*slots[i]));
+		if (!slots[i])
+			error_msg_and_die("out of memory");
+	}
+	return slots[i];
+}
+
+/* Pass ev on with depth depth. */
+static void pass(const struct event_rec *r, uint32_t depth)
+{
+	static uint64_t copy[(sizeof(struct ltr_event) + 65536) / 8];
+	struct ltr_event *ev = (struct ltr_event *)copy;
+	struct event_rec out = *r;
+
+	memcpy(copy, r->ev, r->ev->size);
+	ev->depth = (uint16_t)depth;
+	out.ev = ev;
+	trace_event(&out);
+}
+
+/* An ENTER or CALL event: shown if selected and not too deep. */
+static void narrow_entry(struct slot_kept *k, const struct event_rec *r)
+{
+	const struct ltr_event *ev = r->ev;
+	uint32_t depth;
+
+	while (k->n && k->calls[k->n - 1].depth >= ev->depth)
+		k->n--;
+	depth = k->n;
+	if (!fn_selected(ev->fn) || (max_depth && depth >= max_depth))
+		return;
+	if (ev->type == LTR_EV_ENTER) {
+		if (k->n >= MAX_KEPT)
+			return;
+		k->calls[k->n++] = (struct kept){ .depth = ev->depth,
+						  .fn = ev->fn };
+	}
+	pass(r, depth);
+}
+
+/* An EXIT or UNWOUND event: shown if its entry was. */
+static void narrow_end(struct slot_kept *k, const struct event_rec *r)
+{
+	const struct ltr_event *ev = r->ev;
+	uint32_t i, j;
+
+	if (!(ev->flags & LTR_EVF_KEEP_ABOVE))
+		while (k->n && k->calls[k->n - 1].depth > ev->depth)
+			k->n--;
+	for (i = k->n; i-- > 0;)
+		if (k->calls[i].depth == ev->depth && k->calls[i].fn == ev->fn)
+			break;
+	if (i == UINT32_MAX)
+		return;
+	/* The calls above it (suspended on other stacks) move down a level. */
+	for (j = i; j + 1 < k->n; j++) {
+		k->calls[j] = k->calls[j + 1];
+		k->calls[j].depth--;
+	}
+	k->n--;
+	pass(r, i);
+}
+
+void narrow_event(const struct event_rec *r)
+{
+	struct slot_kept *k;
+
+	if (!narrow_pid(r->pid))
+		return;
+	if (!renumber) {
+		trace_event(r);
+		return;
+	}
+	k = kept_of(r->slot);
+	switch (r->ev->type) {
+	case LTR_EV_ENTER:
+	case LTR_EV_CALL:
+		narrow_entry(k, r);
+		break;
+	case LTR_EV_EXIT:
+	case LTR_EV_UNWOUND:
+		narrow_end(k, r);
+		break;
+	case LTR_EV_THREAD:
+		k->n = 0;
+		/* fall through */
+	default:
+		trace_event(r);
+	}
+}
+
+void narrow_done(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < LTR_MAX_THREADS; i++) {
+		free(slots[i]);
+		slots[i] = NULL;
+	}
+}

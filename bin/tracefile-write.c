@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tracefile-write.c: record a trace file (-w FILE) as the rings drain.
+ *
+ * Recording formats nothing: each event the reader takes out of a ring
+ * (already checked, reader.c) is copied as it is into an EVENTS block of a
+ * big buffer, in the order the reader merged the threads, so that --read
+ * needs no merge and feeds trace.c the very sequence the live trace would
+ * have.  Names, objects and prototypes go into TABLES blocks just before
+ * the first event that can name them; process ends into PROC blocks where
+ * the live trace prints them.  The buffer is written whole blocks at a
+ * time, at least once a second (tracefile_tick(), from the reader's loop),
+ * so that a killed ltruss leaves a file that reads up to a second before.
+ *
+ * A failed write (a full disk) stops the recording with one message; the
+ * program runs on (its rings are still drained), and since what reached
+ * the file is whole blocks and at most one cut one, the file still reads.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build-id.h"
+#include "captures.h"
+#include "clock.h"
+#include "crc32.h"
+#include "error.h"
+#include "prototype.h"
+#include "session-check.h"
+#include "slots.h"
+#include "tracefile-write.h"
+#include "tracefile.h"
+#include "xmalloc.h"
+
+#define BUF_SIZE (8u << 20)  /* written when full, or once a second */
+#define CHUNK (1u << 20)     /* longest TABLES record */
+#define FLUSH_NS 1000000000ull
+#define NONE SIZE_MAX
+
+static int fd = -1;
+static const char *path;
+static const struct ltr_session *S;
+static const struct config *cfg;
+static unsigned char *buf;
+static size_t len;
+static size_t open_at = NONE;   /* offset of the open block's header */
+static uint32_t open_type;      /* and its type */
+static struct tf_events open_events; /* whose events the open block holds */
+static uint64_t flushed_ns;
+static bool stopped;
+static uint32_t funcs_done, objects_done;
+static unsigned char proto_done[LTR_MAX_CAPTURES];
+static char **types_done;
+static size_t ntypes_done;
+
+/* CLOCK_MONOTONIC in ns. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Write n bytes at p to the file; false (and the reason said once) if not. */
+static bool write_all(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	ssize_t w;
+
+	while (n && !stopped) {
+		w = write(fd, b, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = ENOSPC;
+			perror_msg("cannot write the trace file '%s' (-w); recording stopped there, the program runs on and the file reads up to it",
+				   path);
+			stopped = true;
+			return false;
+		}
+		b += w;
+		n -= (size_t)w;
+	}
+	return !stopped;
+}
+
+/* Close the open block: its length and checksum, padding to 8 bytes. */
+static void block_close(void)
+{
+	struct tf_block *b;
+
+	if (open_at == NONE)
+		return;
+	b = (struct tf_block *)(buf + open_at);
+	b->len = (uint32_t)(len - open_at - sizeof(*b));
+	b->crc = crc32_update(0, b + 1, b->len);
+	while (len % 8)
+		buf[len++] = 0;
+	open_at = NONE;
+}
+
+/* Write out the buffer's whole blocks. */
+static void flush(void)
+{
+	block_close();
+	if (len)
+		write_all(buf, len);
+	len = 0;
+	flushed_ns = mono_ns();
+}
+
+/* Make room for a block of n more bytes (none open), flushing if needed. */
+static void room(size_t n)
+{
+	if (len + n + 8 > BUF_SIZE)
+		flush();
+}
+
+/* Open a block of type (closing the open one); room for n bytes in it. */
+static void block_open(uint32_t type, size_t n)
+{
+	struct tf_block b = { .type = type };
+
+	block_close();
+	room(sizeof(b) + n);
+	memcpy(buf + len, &b, sizeof(b));
+	open_at = len;
+	open_type = type;
+	len += sizeof(b);
+}
+
+/* Append n bytes to the open block. */
+static void put(const void *p, size_t n)
+{
+	memcpy(buf + len, p, n);
+	len += n;
+}
+
+/* Write a whole block of type with payload p (n bytes). */
+static void block_write(uint32_t type, const void *p, size_t n)
+{
+	block_open(type, n);
+	put(p, n);
+	block_close();
+}
+
+/* Append a TABLES record, opening a TABLES block if none is open. */
+static void record_put(uint32_t type, uint32_t at, const void *p, size_t n,
+		       const void *tail, size_t tail_len)
+{
+	struct tf_record r = { .type = type, .at = at,
+			       .len = (uint32_t)(n + tail_len) };
+	size_t need = sizeof(r) + n + tail_len + 8;
+
+	if (open_at != NONE &&
+	    (open_type != TF_TABLES || len - open_at + need > TF_BLOCK_MAX ||
+	     len + need + 8 > BUF_SIZE))
+		block_close();
+	if (open_at == NONE)
+		block_open(TF_TABLES, need);
+	put(&r, sizeof(r));
+	put(p, n);
+	if (tail_len)
+		put(tail, tail_len);
+	while (len % 8)
+		buf[len++] = 0;
+}
+
+/* Append an array (elem bytes each) from index first, in CHUNK pieces. */
+static void records_put(uint32_t type, uint32_t first, const void *p,
+			uint32_t n, size_t elem)
+{
+	uint32_t per = (uint32_t)(CHUNK / elem), k;
+
+	for (k = 0; k < n; k += per)
+		record_put(type, first + k, (const unsigned char *)p + k * elem,
+			   (n - k < per ? n - k : per) * elem, NULL, 0);
+}
+
+/* Has the named type called name been written? Note it if not. */
+static bool type_noted(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ntypes_done; i++)
+		if (strcmp(types_done[i], name) == 0)
+			return true;
+	types_done = xrealloc(types_done, (ntypes_done + 1) * sizeof(char *));
+	types_done[ntypes_done++] = xstrdup(name);
+	return false;
+}
+
+/* Copy name and its NUL to p; returns the bytes copied. */
+static size_t name_put(unsigned char *p, const char *name)
+{
+	size_t n = strlen(name) + 1;
+
+	memcpy(p, name, n);
+	return n;
+}
+
+/* Write the named type of t, if it has one not written yet. */
+static void type_put(const struct ptype *t)
+{
+	const struct named_type *nt;
+	struct tf_type h;
+	unsigned char *p;
+	size_t n, i, off;
+
+	if (!t->named || (t->kind != CT_NAMED &&
+			  !(t->kind == CT_POINTER && t->target == CT_NAMED)))
+		return;
+	if (type_noted(t->named))
+		return;
+	nt = config_find_type(cfg, t->named);
+	if (!nt)
+		return;
+	h = (struct tf_type){ .mask = nt->mask, .size = nt->size,
+			      .nenums = (uint32_t)nt->nenums,
+			      .nflags = (uint32_t)nt->nflags };
+	h.name_len = (uint32_t)strlen(nt->name) + 1;
+	for (i = 0; i < nt->nenums; i++)
+		h.name_len += (uint32_t)strlen(nt->enums[i].name) + 1;
+	for (i = 0; i < nt->nflags; i++)
+		h.name_len += (uint32_t)strlen(nt->flags[i].name) + 1;
+	n = sizeof(h) + (nt->nenums + nt->nflags) * 8 + h.name_len;
+	if (n > CHUNK)
+		return; /* printed as a number */
+	p = xmalloc(n);
+	memcpy(p, &h, sizeof(h));
+	off = sizeof(h);
+	for (i = 0; i < nt->nenums; i++, off += 8)
+		memcpy(p + off, &nt->enums[i].value, 8);
+	for (i = 0; i < nt->nflags; i++, off += 8)
+		memcpy(p + off, &nt->flags[i].value, 8);
+	off += name_put(p + off, nt->name);
+	for (i = 0; i < nt->nenums; i++)
+		off += name_put(p + off, nt->enums[i].name);
+	for (i = 0; i < nt->nflags; i++)
+		off += name_put(p + off, nt->flags[i].name);
+	record_put(TF_REC_TYPE, 0, p, n, NULL, 0);
+	free(p);
+}
+
+/* Write the prototype of capture (and its named types) unless written. */
+static void proto_put(int32_t capture)
+{
+	const struct proto *p = captures_proto(capture);
+	const char *decl = captures_decl(capture);
+	size_t i, n;
+
+	if (capture < 0 || capture >= LTR_MAX_CAPTURES ||
+	    proto_done[capture] || !p || !decl)
+		return;
+	proto_done[capture] = 1;
+	n = strlen(decl) + 1;
+	if (n > CHUNK)
+		return;
+	type_put(&p->ret);
+	for (i = 0; i < p->nargs; i++)
+		type_put(&p->args[i].type);
+	record_put(TF_REC_PROTO, (uint32_t)capture, decl, n, NULL, 0);
+}
+
+/* Write the session's string at offset off (a name the file's tables use). */
+static void string_put(uint32_t off)
+{
+	const char *name = session_string(S, off);
+
+	if (name)
+		record_put(TF_REC_STRINGS, off, name, strlen(name) + 1, NULL, 0);
+}
+
+/* Write the path of object i and, if it has one, its file's build ID. */
+static void object_put(uint32_t i)
+{
+	const char *file = session_string(S, S->objects[i].path);
+	unsigned char id[BUILD_ID_MAX];
+	size_t n;
+
+	string_put(S->objects[i].path);
+	if (file && (n = build_id_read(file, id)) != 0)
+		record_put(TF_REC_BUILD_ID, i, id, n, NULL, 0);
+}
+
+/*
+ * Append what the session's tables gained since the last time: the
+ * functions filled in so far (in order), their prototypes, the objects
+ * recorded, and the strings they name.  Only those strings: the string
+ * area also holds every shipped prototype's name, some 100 KiB that no
+ * event names.
+ */
+static void tables_update(void)
+{
+	uint32_t nf = session_funcs_used(S), objects, f = funcs_done, i;
+
+	while (f < nf && session_func_ready(S, f))
+		f++;
+	objects = __atomic_load_n(&S->nobjects, __ATOMIC_ACQUIRE);
+	if (objects > LTR_MAX_OBJECTS)
+		objects = LTR_MAX_OBJECTS;
+	if (f == funcs_done && objects <= objects_done)
+		return;
+	for (i = funcs_done; i < f; i++) {
+		string_put(S->funcs[i].name);
+		string_put(S->funcs[i].lib);
+	}
+	for (i = objects_done; i < objects; i++)
+		object_put(i);
+	if (f > funcs_done)
+		records_put(TF_REC_FUNCS, funcs_done, &S->funcs[funcs_done],
+			    f - funcs_done, sizeof(struct ltr_func));
+	if (objects > objects_done)
+		records_put(TF_REC_OBJECTS, objects_done,
+			    &S->objects[objects_done], objects - objects_done,
+			    sizeof(struct ltr_objrec));
+	for (; funcs_done < f; funcs_done++)
+		proto_put(S->funcs[funcs_done].capture);
+	objects_done = objects > objects_done ? objects : objects_done;
+	block_close();
+}
+
+/* A CLOCK block with the rate measured so far (final: over the whole run). */
+static void clock_put(bool final)
+{
+	struct tf_clock c;
+
+	clock_anchor(&c.tsc0, &c.real0);
+	c.ticks_per_ns = final ? clock_ticks_per_ns() : clock_rate_now();
+	block_write(TF_CLOCK, &c, sizeof(c));
+}
+
+void tracefile_open(const char *file, const struct ltr_session *s,
+		    const struct config *config, bool follow)
+{
+	struct tf_header h;
+	struct utsname u;
+
+	path = file;
+	S = s;
+	cfg = config;
+	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		perror_msg_and_die("cannot write the trace file '%s' (-w)", file);
+	buf = xmalloc(BUF_SIZE);
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, TF_MAGIC, sizeof(h.magic));
+	h.version = TF_VERSION;
+	h.header_size = sizeof(h);
+	h.session_version = LTR_SESSION_VERSION;
+	h.strsize = s->strsize;
+	h.depth_limit = s->depth_limit;
+	h.follow = follow;
+	h.start_time = s->start_time;
+	snprintf(h.ltruss_version, sizeof(h.ltruss_version), "%s",
+		 PACKAGE_VERSION);
+	if (uname(&u) == 0)
+		snprintf(h.host, sizeof(h.host), "%.63s", u.nodename);
+	memcpy(h.command, s->command, sizeof(h.command));
+	h.command[sizeof(h.command) - 1] = '\0';
+	h.crc = crc32_update(0, &h, offsetof(struct tf_header, crc));
+	if (!write_all(&h, sizeof(h)))
+		exit(EXIT_LTRUSS_ERROR);
+	flushed_ns = mono_ns();
+}
+
+bool tracefile_recording(void)
+{
+	return fd >= 0;
+}
+
+void tracefile_event(const struct event_rec *r)
+{
+	const struct ltr_event *ev = r->ev;
+
+	if (stopped)
+		return;
+	if (ev->fn >= funcs_done || S->nobjects != objects_done)
+		tables_update();
+	if (open_at == NONE || open_type != TF_EVENTS ||
+	    open_events.slot != r->slot || open_events.pid != r->pid ||
+	    open_events.tid != r->tid ||
+	    len - open_at + ev->size > TF_EVENTS_MAX) {
+		open_events = (struct tf_events){ .slot = r->slot,
+						  .pid = r->pid,
+						  .tid = r->tid };
+		block_open(TF_EVENTS, sizeof(open_events) + ev->size);
+		put(&open_events, sizeof(open_events));
+	} else if (len + ev->size + 8 > BUF_SIZE) {
+		flush();
+		block_open(TF_EVENTS, sizeof(open_events) + ev->size);
+		put(&open_events, sizeof(open_events));
+	}
+	put(ev, ev->size);
+}
+
+void tracefile_process_end(int pid, int exit_status, int sig, bool core,
+			   bool multi)
+{
+	struct tf_proc p = { .pid = pid, .exit_status = exit_status,
+			     .signal = sig,
+			     .flags = (core ? TF_PROC_CORE : 0) |
+				      (multi ? TF_PROC_MULTI : 0),
+			     .ts = clock_tsc() };
+
+	if (fd < 0 || stopped)
+		return;
+	block_write(TF_PROC, &p, sizeof(p));
+}
+
+void tracefile_tick(void)
+{
+	if (fd < 0 || stopped || mono_ns() - flushed_ns < FLUSH_NS)
+		return;
+	tables_update();
+	clock_put(false);
+	flush();
+}
+
+/* Write the counters of every thread slot and of those handed back. */
+static void counts_put(void)
+{
+	uint32_t nfuncs = session_funcs_used(S), nthreads, nretired, i, f;
+	size_t per = CHUNK / sizeof(struct ltr_retired), n = 0;
+	struct ltr_retired *rows = xmalloc(per * sizeof(*rows));
+
+	nthreads = __atomic_load_n(&S->nthreads, __ATOMIC_ACQUIRE);
+	if (nthreads > LTR_MAX_THREADS)
+		nthreads = LTR_MAX_THREADS;
+	for (i = 0; i < nthreads; i++) {
+		for (f = 0; f < nfuncs; f++) {
+			if (!S->threads[i].counts[f].calls)
+				continue;
+			rows[n++] = (struct ltr_retired){
+				.pid = S->threads[i].pid, .fn = f,
+				.c = S->threads[i].counts[f] };
+			if (n == per) {
+				block_write(TF_COUNTS, rows, n * sizeof(*rows));
+				n = 0;
+			}
+		}
+	}
+	nretired = slots_retired_used(S);
+	for (i = 0; i < nretired; i++) {
+		rows[n++] = S->retired[i];
+		if (n == per) {
+			block_write(TF_COUNTS, rows, n * sizeof(*rows));
+			n = 0;
+		}
+	}
+	if (n)
+		block_write(TF_COUNTS, rows, n * sizeof(*rows));
+	free(rows);
+}
+
+void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
+		     int sig, bool core)
+{
+	struct tf_end e = { .dropped = dropped, .lost_returns = lost_returns,
+			    .signal = sig, .core = core };
+	size_t i;
+
+	if (fd < 0)
+		return;
+	if (!stopped) {
+		tables_update();
+		counts_put();
+		clock_put(true);
+		block_write(TF_END, &e, sizeof(e));
+		flush();
+	}
+	if (close(fd) < 0 && !stopped)
+		perror_msg("cannot write the trace file '%s' (-w)", path);
+	fd = -1;
+	free(buf);
+	build_id_done();
+	for (i = 0; i < ntypes_done; i++)
+		free(types_done[i]);
+	free(types_done);
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tracefile.h: the layout of a trace file (-w FILE, --read FILE), written
+ * by bin/tracefile-write.c and read by bin/tracefile-read.c; described for
+ * other readers in ltruss-trace(5).
+ *
+ * A file is a header, then blocks, each a struct tf_block and its payload
+ * padded to 8 bytes.  A block is written whole or not at all as far as a
+ * reader can tell: its length and CRC-32C say whether it is all there, so
+ * a file cut anywhere (the program or ltruss killed, a full disk) reads up
+ * to its last whole block.  Integers are little-endian (x86_64, the only
+ * architecture ltruss traces); events are the ring records of
+ * lib/session.h, byte for byte.  Bump TF_VERSION on any change, and
+ * LTR_SESSION_VERSION changes imply one (the header says which).
+ */
+#ifndef LTRUSS_TRACEFILE_H
+#define LTRUSS_TRACEFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../lib/session.h"
+
+#define TF_MAGIC "LTRUSS\0\1"
+#define TF_VERSION 1
+
+/* Largest payload of one block. */
+#define TF_BLOCK_MAX (4u << 20)
+/*
+ * Events a writer puts in one EVENTS block: small blocks keep most of a
+ * trace readable when a full disk cuts a write short.
+ */
+#define TF_EVENTS_MAX (64u << 10)
+
+/* The header, at offset 0. */
+struct tf_header {
+	char magic[8];             /* TF_MAGIC */
+	uint32_t version;          /* TF_VERSION */
+	uint32_t header_size;      /* sizeof(struct tf_header) */
+	uint32_t session_version;  /* LTR_SESSION_VERSION of the events */
+	uint32_t strsize;          /* -s when recorded */
+	uint32_t depth_limit;      /* -D when recorded; 0 = unlimited */
+	uint32_t follow;           /* -f when recorded */
+	uint64_t start_time;       /* CLOCK_REALTIME ns when the run started */
+	char ltruss_version[32];   /* PACKAGE_VERSION of the writer */
+	char host[64];             /* uname nodename */
+	char command[256];         /* the traced command line, cut */
+	uint32_t reserved;
+	uint32_t crc;              /* CRC-32C of the header up to this field */
+};
+
+/* Block types. */
+enum tf_block_type {
+	TF_TABLES = 1, /* names, objects, prototypes added since the last one */
+	TF_EVENTS,     /* one thread slot's events, in the order they were read */
+	TF_PROC,       /* a process ended */
+	TF_CLOCK,      /* the TSC's rate and anchor (the last one counts) */
+	TF_COUNTS,     /* the interposer's counters at the end */
+	TF_END,        /* a clean end: its absence means the file was cut */
+};
+
+struct tf_block {
+	uint32_t type;  /* enum tf_block_type */
+	uint32_t len;   /* bytes of payload, at most TF_BLOCK_MAX */
+	uint32_t crc;   /* CRC-32C of the payload */
+	uint32_t reserved;
+};
+
+/*
+ * A TABLES payload is a sequence of records, each a struct tf_record and
+ * its data padded to 8 bytes.  Tables only grow: every record appends.
+ */
+enum tf_record_type {
+	TF_REC_STRINGS = 1, /* at: offset in strings[]; data: the bytes */
+	TF_REC_FUNCS,       /* at: first index; data: struct ltr_func[] */
+	TF_REC_OBJECTS,     /* at: first index; data: struct ltr_objrec[] */
+	TF_REC_PROTO,       /* at: capture index; data: its C declaration */
+	TF_REC_TYPE,        /* data: a struct tf_type and its values */
+	TF_REC_BUILD_ID,    /* at: object index; data: its GNU build ID */
+};
+
+struct tf_record {
+	uint32_t type; /* enum tf_record_type */
+	uint32_t at;
+	uint32_t len;  /* bytes of data */
+	uint32_t reserved;
+};
+
+/*
+ * A named type (enum or flags): the header, then nenums + nflags struct
+ * tf_value, then the names (NUL-terminated, name_len bytes in all: the
+ * type's name first, then each value's in order).
+ */
+struct tf_type {
+	uint64_t mask;
+	uint32_t size;
+	uint32_t nenums;
+	uint32_t nflags;
+	uint32_t name_len;
+};
+
+struct tf_value {
+	uint64_t value;
+};
+
+/* An EVENTS payload: this, then the ring records. */
+struct tf_events {
+	uint32_t slot; /* thread slot */
+	int32_t pid;   /* the slot's process and thread when they were read */
+	int32_t tid;
+	uint32_t reserved;
+};
+
+/* Process flags (struct tf_proc). */
+#define TF_PROC_CORE 0x1u  /* core dumped */
+#define TF_PROC_MULTI 0x2u /* several processes were traced by then */
+
+/* A PROC payload. */
+struct tf_proc {
+	int32_t pid;
+	int32_t exit_status; /* -1: unknown */
+	int32_t signal;      /* killed by it; 0: exited */
+	uint32_t flags;      /* TF_PROC_* */
+	uint64_t ts;         /* TSC when ltruss learnt it */
+};
+
+/* A CLOCK payload: wall time = real0 + (tsc - tsc0) / ticks_per_ns. */
+struct tf_clock {
+	uint64_t tsc0;
+	uint64_t real0;        /* CLOCK_REALTIME ns at tsc0 */
+	double ticks_per_ns;
+};
+
+/* A COUNTS payload: struct ltr_retired[], one per process and function. */
+
+/* An END payload. */
+struct tf_end {
+	uint64_t dropped;      /* events dropped (--drop) */
+	uint32_t lost_returns; /* returns through dropped frames */
+	int32_t signal;        /* the command was killed by it; 0: it exited */
+	uint32_t core;         /* and dumped core */
+	uint32_t reserved;
+};
+
+#endif

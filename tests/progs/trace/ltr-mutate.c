@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ltr-mutate.c: damage a trace file (ltruss-trace(5)) the way a fuzzer
+ * would, deterministically from a seed, for tests/fuzz/tracefile-run.
+ *
+ * Usage: ltr-mutate IN OUT SEED
+ *        ltr-mutate IN OUT type-name   (control bytes in a named type's
+ *                                      first value name, CRC fixed: what
+ *                                      the fuzzer found first)
+ *
+ * Most mutations change bytes inside a block's payload and then fix the
+ * block's CRC-32C, so that the damage gets past the checksum into what
+ * --read makes of records, events and tables (a flipped bit without the
+ * fix only tests the checksum): random bytes, a 16- or 32-bit field set
+ * to 0, 1, 0xff.., a power of two or a value near a table's size, blocks
+ * swapped or repeated.  The rest are raw: bytes flipped anywhere, the
+ * file cut short, a block length made huge.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../bin/crc32.h"
+#include "../../../bin/tracefile.h"
+
+static unsigned char *data;
+static size_t size;
+static uint64_t state;
+
+/* The next pseudo-random number (xorshift64*). */
+static uint64_t rnd(void)
+{
+	state ^= state >> 12;
+	state ^= state << 25;
+	state ^= state >> 27;
+	return state * 2685821657736338717ull;
+}
+
+/* Offsets of the whole blocks after the header; returns how many. */
+static size_t blocks(size_t *at, size_t max)
+{
+	size_t off = sizeof(struct tf_header), n = 0;
+
+	while (off + sizeof(struct tf_block) <= size && n < max) {
+		struct tf_block b;
+
+		memcpy(&b, data + off, sizeof(b));
+		if (b.len > size - off - sizeof(b))
+			break;
+		at[n++] = off;
+		off += sizeof(b) + ((b.len + 7u) & ~7u);
+	}
+	return n;
+}
+
+/* Recompute the CRC of the block at off. */
+static void crc_fix(size_t off)
+{
+	struct tf_block b;
+
+	memcpy(&b, data + off, sizeof(b));
+	b.crc = crc32_update(0, data + off + sizeof(b), b.len);
+	memcpy(data + off, &b, sizeof(b));
+}
+
+/* A value a fuzzer likes for a field. */
+static uint32_t odd_value(void)
+{
+	static const uint32_t v[] = { 0, 1, 2, 7, 8, 0xff, 0xffff, 0x7fffffff,
+				      0x80000000, 0xffffffff, 0xfffffff9,
+				      16383, 16384, 65535, 65536, 4096,
+				      LTR_MAX_FUNCS, LTR_MAX_OBJECTS,
+				      LTR_STRINGS_SIZE, LTR_MAX_CAPTURES };
+
+	return rnd() % 3 ? v[rnd() % (sizeof(v) / sizeof(v[0]))]
+			 : (uint32_t)rnd();
+}
+
+/* One mutation inside the payload of the block at off, its CRC fixed. */
+static void payload_mutate(size_t off)
+{
+	struct tf_block b;
+	size_t p, k;
+	uint32_t v;
+
+	memcpy(&b, data + off, sizeof(b));
+	if (!b.len || b.len > size - off - sizeof(b))
+		return; /* an earlier mutation made it run past the end */
+	p = off + sizeof(b) + rnd() % b.len;
+	switch (rnd() % 3) {
+	case 0:
+		for (k = rnd() % 4 + 1; k-- > 0;)
+			data[off + sizeof(b) + rnd() % b.len] ^=
+				(unsigned char)(1u << (rnd() % 8));
+		break;
+	case 1:
+		v = odd_value();
+		p &= ~(size_t)3;
+		if (p + 4 <= off + sizeof(b) + b.len)
+			memcpy(data + p, &v, 4);
+		break;
+	default:
+		v = odd_value();
+		p &= ~(size_t)1;
+		if (p + 2 <= off + sizeof(b) + b.len)
+			memcpy(data + p, &v, 2);
+		break;
+	}
+	crc_fix(off);
+}
+
+/* Put control bytes into the first value name of the first named type. */
+static void type_name_damage(size_t *at, size_t n)
+{
+	size_t i, r;
+
+	for (i = 0; i < n; i++) {
+		struct tf_block b;
+
+		memcpy(&b, data + at[i], sizeof(b));
+		for (r = 0; b.type == TF_TABLES && r + sizeof(struct tf_record) <= b.len;) {
+			const unsigned char *p = data + at[i] + sizeof(b) + r;
+			struct tf_record rec;
+			struct tf_type t;
+			unsigned char *name;
+
+			memcpy(&rec, p, sizeof(rec));
+			if (rec.type == TF_REC_TYPE) {
+				memcpy(&t, p + sizeof(rec), sizeof(t));
+				name = (unsigned char *)p + sizeof(rec) + sizeof(t) +
+				       8 * (t.nenums + t.nflags);
+				name += strlen((char *)name) + 1;
+				name[0] = 0x0e;
+				name[1] = 0xa0;
+				crc_fix(at[i]);
+				return;
+			}
+			r += sizeof(rec) + ((rec.len + 7u) & ~7u);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	size_t at[4096], n, i, k = 0;
+	FILE *f;
+	long len;
+
+	if (argc != 4)
+		return 2;
+	state = strtoull(argv[3], NULL, 10) * 0x9e3779b97f4a7c15ull + 1;
+	f = fopen(argv[1], "rb");
+	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) <= 0)
+		return 2;
+	rewind(f);
+	size = (size_t)len;
+	data = malloc(size);
+	if (!data || fread(data, 1, size, f) != size)
+		return 2;
+	fclose(f);
+	n = blocks(at, sizeof(at) / sizeof(at[0]));
+	if (strcmp(argv[3], "type-name") == 0)
+		type_name_damage(at, n);
+	else
+		k = rnd() % 3 + 1;
+	for (; strcmp(argv[3], "type-name") && k-- > 0 && n;) {
+		size_t b = at[rnd() % n];
+
+		switch (rnd() % 10) {
+		case 0: /* raw flips anywhere */
+			data[rnd() % size] ^= (unsigned char)(1u << (rnd() % 8));
+			break;
+		case 1: /* cut */
+			size = sizeof(struct tf_header) + rnd() % (size - sizeof(struct tf_header) + 1);
+			n = blocks(at, sizeof(at) / sizeof(at[0]));
+			break;
+		case 2: { /* a huge length */
+			uint32_t v = odd_value();
+
+			memcpy(data + b + 4, &v, 4);
+			break;
+		}
+		case 3: { /* a block copied over a later one of its size */
+			struct tf_block h;
+
+			memcpy(&h, data + b, sizeof(h));
+			for (i = 0; i < n; i++) {
+				if (at[i] > b && !memcmp(data + at[i] + 4, &h.len, 4) &&
+				    at[i] + sizeof(h) + ((h.len + 7u) & ~7u) <= size) {
+					memcpy(data + at[i], data + b, sizeof(h) +
+					       ((h.len + 7u) & ~7u));
+					break;
+				}
+			}
+			break;
+		}
+		default:
+			payload_mutate(b);
+		}
+	}
+	f = fopen(argv[2], "wb");
+	if (!f || fwrite(data, 1, size, f) != size || fclose(f))
+		return 2;
+	free(data);
+	return 0;
+}

@@ -1,0 +1,307 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tracefile.bats: -w records a trace file, --read prints it as the live trace would have.
+
+load helpers
+
+TYPED_YAML="$SRCDIR/tests/progs/typed/typed.yaml"
+
+# ids: pids, tids, timestamps and durations of JSON lines and [pid N] prefixes as N.
+ids() {
+	normalize | sed -E -e 's/"(pid|tid|ts|dur_ns)":[0-9]+/"\1":N/g' \
+		-e 's/\[pid +[0-9]+\]/[pid N]/g' -e 's/getpid\(\) = [0-9]+/getpid() = N/' -e 's/,"pid":[0-9]+/,"pid":N/g'
+}
+
+# record FILE ARGS...: record ARGS into FILE; it must succeed.
+record() {
+	local file=$1
+	shift
+	run_split ltruss -w "$file" "$@"
+	[ "$status" -eq 0 ]
+}
+
+# typed_both ARGS...: the typed fixture traced live with ARGS ($live), and
+# recorded then read with ARGS ($read), both normalized.
+typed_both() {
+	run_split ltruss -F "$TYPED_YAML" "$@" "$PROGS/typed"
+	[ "$status" -eq 0 ]
+	live=$(ids <<<"$err")
+	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
+	[ "$err" = "+++ exited (status 0) +++" ]
+	[ "$out" = "$("$PROGS/typed")" ]
+	run_split ltruss --read t.ltr "$@"
+	[ "$status" -eq 0 ]
+	[ -z "$out" ]
+	read=$(ids <<<"$err")
+	[ -n "$live" ]
+}
+
+@test "-w prints only how the program ended; --read prints the lines of the live trace, byte for byte" {
+	typed_both
+	[ "$read" = "$live" ]
+	grep -qx 'libtyped:ty_flags(TY_WRONLY|TY_CREAT|TY_APPEND) = 1089' <<<"$read"
+	grep -qxF 'libtyped:ty_fail(2) = -1 ENOENT (No such file or directory)' <<<"$read"
+}
+
+@test "--read --json gives the live JSON Lines" {
+	typed_both --json
+	[ "$read" = "$live" ]
+	[ "$(wc -l <<<"$read")" -gt 20 ]
+}
+
+@test "--read -s cuts strings as the live -s does" {
+	typed_both -s 5
+	[ "$read" = "$live" ]
+	grep -qxF 'libtyped:ty_string("01234"...) = 1' <<<"$read"
+}
+
+@test "--read -c: the summary counts every call the live -c counts" {
+	typed_both -c
+	# Times differ from run to run; calls, errors and names do not.
+	[ "$(awk '{ print $(NF-2), $(NF-1), $NF }' <<<"$read" | sort)" = \
+	  "$(awk '{ print $(NF-2), $(NF-1), $NF }' <<<"$live" | sort)" ]
+	grep -Eq ' 1 +1 libtyped:ty_fail$' <<<"$read"
+}
+
+@test "--read --tree and --folded give the live call paths and counts" {
+	typed_both --tree
+	[ "$(awk '{ print $1, $NF }' <<<"$read")" = "$(awk '{ print $1, $NF }' <<<"$live")" ]
+	run_split ltruss -F "$TYPED_YAML" --folded live.folded "$PROGS/typed"
+	run_split ltruss --read t.ltr --folded read.folded
+	[ "$status" -eq 0 ]
+	[ "$(sed 's/ [0-9]*$//' read.folded)" = "$(sed 's/ [0-9]*$//' live.folded)" ]
+	[ -s read.folded ]
+}
+
+@test "-w -f: parent and child in one file, read as the live -f trace; --pid picks one" {
+	run_split ltruss -f -u 'libc:getpid' "$PROGS/procs" early-fork
+	live=$(ids <<<"$err")
+	record t.ltr -f -u 'libc:getpid' "$PROGS/procs" early-fork
+	[ "$(ids <<<"$err")" = "$(grep '+++' <<<"$live")" ]
+	run_split ltruss --read t.ltr
+	[ "$status" -eq 0 ]
+	[ "$(ids <<<"$err")" = "$live" ]
+	# Two processes: pick the child (it exited 3) by its pid.
+	child=$(sed -nE 's/^\[pid +([0-9]+)\] \+\+\+ exited \(status 3\) \+\+\+$/\1/p' <<<"$err")
+	[ -n "$child" ]
+	run_split ltruss --read t.ltr --pid "$child"
+	[ "$status" -eq 0 ]
+	# The child's own lines, whose they are said from the first one.
+	[ "$err" = "$(printf '[pid %s] libc:getpid() = %s\n[pid %s] +++ exited (status 3) +++' "$child" "$child" "$child")" ]
+	not grep -q 'status 0' <<<"$err"
+}
+
+@test "-u and -D narrow what --read prints, with depths as a live trace of the narrower selection" {
+	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
+	run_split ltruss --read t.ltr -u 'libtyped:ty_string'
+	[ "$status" -eq 0 ]
+	[ "$err" = "$(ltruss --read t.ltr 2>&1 | grep '^libtyped:ty_string(' ; echo '+++ exited (status 0) +++')" ]
+	[ "$(grep -c 'ty_string' <<<"$err")" -ge 3 ]
+	# As the live trace of the narrower selection, lines and counts.
+	narrower=(-u '!libtyped:*' -u 'libtyped:ty_str*' -u 'libtyped:ty_fill*')
+	run_split ltruss --read t.ltr -u 'libtyped:ty_str*' -u 'libtyped:ty_fill*'
+	read=$(normalize <<<"$err")
+	run_split ltruss -F "$TYPED_YAML" "${narrower[@]}" "$PROGS/typed"
+	[ "$read" = "$(normalize <<<"$err")" ]
+	run_split ltruss --read t.ltr -c -u 'libtyped:ty_str*' -u 'libtyped:ty_fill*'
+	read=$(awk '{ print $(NF-2), $(NF-1), $NF }' <<<"$err" | sort)
+	run_split ltruss -F "$TYPED_YAML" -c "${narrower[@]}" "$PROGS/typed"
+	[ "$read" = "$(awk '{ print $(NF-2), $(NF-1), $NF }' <<<"$err" | sort)" ]
+	grep -qx '6 0 total' <<<"$read"
+	# ty_fill_nested calls ty_fill: -D 1 shows it whole, as live -D 1 does.
+	run_split ltruss --read t.ltr -D 1
+	read=$(normalize <<<"$err")
+	run_split ltruss -F "$TYPED_YAML" -D 1 "$PROGS/typed"
+	[ "$read" = "$(normalize <<<"$err")" ]
+	not grep -q '^ ' <<<"$read"
+}
+
+@test "a program killed by SIGSEGV: every completed call is in the file, and how it ended" {
+	run_split ltruss -w t.ltr -u 'libfix:fix_add' "$PROGS/die" 50 segv
+	[ "$status" -eq 139 ]
+	[ "$err" = "+++ killed by SIGSEGV +++" ]
+	run_split ltruss --read t.ltr
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^libfix:fix_add(' <<<"$err")" -eq 50 ]
+	[ "$(tail -1 <<<"$err")" = "+++ killed by SIGSEGV +++" ]
+	run_split ltruss --read t.ltr -c
+	[ "$(head -1 <<<"$err")" = "+++ killed by SIGSEGV +++" ]
+	grep -Eq ' 50 +0 libfix:fix_add$' <<<"$err"
+}
+
+@test "ltruss SIGKILLed while recording: the file reads up to its last block and says it was cut" {
+	"$LTRUSS" -w t.ltr -u 'libfix:fix_add' "$PROGS/die" 500 wait ready </dev/null >/dev/null 2>ltruss.err 3>&- &
+	pid=$!
+	for i in $(seq 1 100); do
+		[ -e ready ] && [ "$("$LTRUSS" --read t.ltr 2>&1 | grep -c '^libfix:fix_add(')" -eq 500 ] && break
+		sleep 0.1
+	done
+	prog=$(pgrep -P "$pid")
+	kill -KILL "$pid"
+	wait "$pid" || true
+	kill -TERM "$prog"
+	run_split ltruss --read t.ltr
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^libfix:fix_add(' <<<"$err")" -eq 500 ]
+	grep -Eqx "ltruss: warning: the trace file 't.ltr' was cut at byte [0-9]+ \(the recording ltruss was killed, or the disk was full\): what it holds is shown" <<<"$err"
+}
+
+@test "a full disk: one message, the program runs on with its own output and status, the file still reads" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a small tmpfs"
+	mkdir disk
+	mount -t tmpfs -o size=256k tmpfs disk || skip "cannot mount a tmpfs here"
+	run_split ltruss -w disk/t.ltr -u 'libfix:fix_add' "$PROGS/spin" 1 200000
+	cp disk/t.ltr t.ltr || true
+	umount disk
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/spin" 1 200000)" ]
+	[ "$(grep -c "cannot write the trace file 'disk/t.ltr' (-w); recording stopped there, the program runs on and the file reads up to it: No space left on device" <<<"$err")" -eq 1 ]
+	[ "$(tail -1 <<<"$err")" = "+++ exited (status 0) +++" ]
+	run_split ltruss --read t.ltr
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^libfix:fix_add(' <<<"$err")" -gt 100 ]
+	grep -q "was cut at byte" <<<"$err"
+}
+
+@test "a file that is not a trace: one error line, exit 2" {
+	echo "hello, not a trace" >junk
+	run ltruss --read junk
+	assert_failure 2
+	assert_output "ltruss: error: cannot read the trace file 'junk': no trace file magic (\"LTRUSS\") at byte 0; it is not a trace ltruss -w wrote, or it was damaged"
+	: >empty
+	run ltruss --read empty
+	assert_failure 2
+	assert_output --partial "the file is empty at byte 0"
+	run ltruss --read nonexistent
+	assert_failure 2
+	assert_output "ltruss: error: cannot read the trace file 'nonexistent' (--read): No such file or directory"
+}
+
+@test "a truncated file: its header cut is an error; cut after it, what it holds is read" {
+	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
+	head -c 100 t.ltr >short
+	run ltruss --read short
+	assert_failure 2
+	assert_output "ltruss: error: cannot read the trace file 'short': the header is cut at byte 100; it is not a trace ltruss -w wrote, or it was damaged"
+	size=$(stat -c %s t.ltr)
+	head -c $((size - 30)) t.ltr >cut
+	run_split ltruss --read cut
+	[ "$status" -eq 0 ]
+	grep -q '^libtyped:ty_string(' <<<"$err"
+	grep -Eq "^ltruss: warning: the trace file 'cut' was cut at byte [0-9]+ " <<<"$err"
+}
+
+@test "bit flips anywhere: one error line, exit 2, never a crash" {
+	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
+	size=$(stat -c %s t.ltr)
+	for at in 20 500 $((size / 3)) $((size / 2)) $((size - 40)); do
+		cp t.ltr flipped
+		byte=$(od -An -tu1 -j "$at" -N1 flipped | tr -d ' ')
+		printf "$(printf '\\%03o' $((byte ^ 0x10)))" |
+			dd of=flipped bs=1 seek="$at" conv=notrunc status=none
+		run ltruss --read flipped
+		assert_failure 2
+		[ "${#lines[@]}" -eq 1 ] || [ "$(grep -c '^ltruss: error: ' <<<"$output")" -eq 1 ]
+		assert_line --regexp "^ltruss: error: cannot read the trace file 'flipped': .* at byte [0-9]+; it is not a trace ltruss -w wrote, or it was damaged$"
+	done
+}
+
+@test "a block with a gigantic length: an error, no allocation" {
+	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
+	# The first block's length field, at byte 400 + 4.
+	printf '\377\377\377\177' | dd of=t.ltr bs=1 seek=404 conv=notrunc status=none
+	run ltruss --read t.ltr
+	assert_failure 2
+	assert_output "ltruss: error: cannot read the trace file 't.ltr': a block header no writer makes at byte 400; it is not a trace ltruss -w wrote, or it was damaged"
+}
+
+@test "options that do not go with -w or --read: exit 2 with the reason" {
+	run ltruss -w t.ltr -c true
+	assert_failure 2
+	assert_output --partial "ltruss: error: -w records and prints no trace: give -c or -C to --read FILE instead"
+	[ ! -e t.ltr ]
+	run ltruss --read t.ltr true
+	assert_failure 2
+	assert_output --partial "ltruss: error: --read prints a recorded trace and runs nothing: it takes no command ('true')"
+	run ltruss --read t.ltr -f
+	assert_failure 2
+	assert_output --partial "--read prints a recorded trace and runs nothing: -f cannot be used with it"
+	run ltruss --pid 3 true
+	assert_failure 2
+	assert_output --partial "ltruss: error: --pid narrows what --read FILE prints: give it with --read"
+	run ltruss -w /nonexistent/dir/t.ltr true
+	assert_failure 2
+	assert_output "ltruss: error: cannot write the trace file '/nonexistent/dir/t.ltr' (-w): No such file or directory"
+}
+
+@test "a file starts as ltruss-trace(5) says: magic, version, header size, then a block" {
+	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
+	[ "$(head -c 8 t.ltr | od -An -c | tr -s ' ')" = " L T R U S S \0 001" ]
+	[ "$(od -An -tu4 -j 8 -N 8 t.ltr | tr -s ' ')" = " 1 400" ]
+	# The first block: TABLES (1), its length within the file.
+	[ "$(od -An -tu4 -j 400 -N 4 t.ltr | tr -d ' ')" -eq 1 ]
+	len=$(od -An -tu4 -j 404 -N 4 t.ltr | tr -d ' ')
+	[ $((400 + 16 + len)) -le "$(stat -c %s t.ltr)" ]
+	grep -q '^[.]B 1 TABLES$' "$SRCDIR/man/ltruss-trace.5.in"
+}
+
+@test "--read of a big file reads a block at a time: its memory does not grow with the file" {
+	[ -x /usr/bin/time ] || skip "needs /usr/bin/time (apt-get install time)"
+	record big.ltr -u 'libfix:fix_add' "$PROGS/spin" 1 400000
+	[ "$(stat -c %s big.ltr)" -gt 40000000 ]
+	/usr/bin/time -f %M -o rss.txt "$LTRUSS" --read big.ltr -o lines.txt
+	[ "$(grep -c '^libfix:fix_add(' lines.txt)" -eq 400000 ]
+	# KiB: the file is 40 MB and more; reading it takes a few MB.
+	[ "$(tail -1 rss.txt)" -lt 20000 ]
+}
+
+@test "a named type's names with control bytes, checksum right: printed escaped, never raw" {
+	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
+	"$PROGS/ltr-mutate" t.ltr damaged.ltr type-name
+	run_split ltruss --read damaged.ltr
+	[ "$status" -eq 0 ]
+	grep -qxF 'libtyped:ty_flags(\x0e\xa0_RDONLY) = 0' <<<"$err"
+	not env LC_ALL=C grep -q -P '[\x00-\x08\x0b-\x1f\x7f-\xff]' <<<"$err"
+}
+
+@test "damaged files (20 seeds, checksums kept right): --read exits 0 or 2 with one line, never a crash" {
+	record t.ltr -f -F "$TYPED_YAML" "$PROGS/typed"
+	mkdir fuzz
+	for seed in $(seq 1 20); do
+		"$SRCDIR/tests/fuzz/tracefile-run" "$LTRUSS" "$PROGS/ltr-mutate" t.ltr fuzz "$seed"
+	done
+}
+
+@test "a call that blocked: --read shows it unfinished and resumed where the live trace did" {
+	run_split ltruss -u 'libc:usleep,getppid' "$PROGS/blocker"
+	live=$(sed -E 's/\[pid [0-9]+\]/[pid N]/; s/getppid\(\) = [0-9]+$/getppid() = PPID/' <<<"$err")
+	record t.ltr -u 'libc:usleep,getppid' "$PROGS/blocker"
+	run_split ltruss --read t.ltr
+	[ "$status" -eq 0 ]
+	read=$(sed -E 's/\[pid [0-9]+\]/[pid N]/; s/getppid\(\) = [0-9]+$/getppid() = PPID/' <<<"$err")
+	[ "$read" = "$live" ]
+	[ "$(head -1 <<<"$read")" = 'libc:usleep(400000) <unfinished ...>' ]
+}
+
+@test "--console works while recording: stats counts the calls so far" {
+	"$LTRUSS" -w t.ltr -u 'libfix:fix_add' "$PROGS/die" 100 wait ready </dev/null >/dev/null 2>ltruss.err 3>&- &
+	pid=$!
+	for i in $(seq 1 100); do [ -e ready ] && break; sleep 0.1; done
+	run_split timeout 60 "$LTRUSS" --console="$pid" <<<'stats'
+	prog=$(pgrep -P "$pid")
+	kill -TERM "$prog"
+	wait "$pid" || true
+	grep -Eq ' 100 +0 libfix:fix_add$' <<<"$out$err"
+	run_split ltruss --read t.ltr
+	[ "$(grep -c '^libfix:fix_add(' <<<"$err")" -eq 100 ]
+	[ "$(tail -1 <<<"$err")" = "+++ killed by SIGTERM +++" ]
+}
+
+@test "the file records each loaded object's path and build ID, for unwinding it later" {
+	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
+	id=$(readelf -n "$PROGS/procs" | awk '/Build ID:/ { print $3 }')
+	[ -n "$id" ]
+	hex=$(od -An -tx1 -v t.ltr | tr -d ' \n')
+	grep -q "$id" <<<"$hex"
+	grep -qF "$(printf '%s' "$PROGS/procs" | od -An -tx1 -v | tr -d ' \n')" <<<"$hex"
+}
