@@ -628,11 +628,18 @@ void ltr_errno_init(void);
 
 /* ---- mappings (maps.c) ------------------------------------------------ */
 
-/* One line of /proc/self/maps: [lo, hi), and whether it is writable. */
+/* One line of /proc/self/maps: [lo, hi), its permissions, a device's? */
 struct ltr_mapping {
 	uintptr_t lo, hi;
-	bool writable;
+	bool readable, writable, private, device;
 };
+
+/*
+ * Call fn for each mapping, in address order, until it returns false (raw
+ * system calls only); false if the list could not be read whole.
+ */
+bool ltr_maps_walk(bool (*fn)(const struct ltr_mapping *m, void *arg),
+		   void *arg);
 
 /* Find the mapping that holds addr (raw system calls only); false if none. */
 bool ltr_maps_find(uintptr_t addr, struct ltr_mapping *m);
