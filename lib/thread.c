@@ -151,7 +151,7 @@ struct ltr_tstate *ltr_thread_create(void)
 		ts->tp = ltr_thread_pointer();
 		ts->busy = 0;
 		ltr_returns_forget(ts);
-		ltr_lost_forget(ts);
+		ltr_rets_forget(ts);
 		ltr_tls_self = ts;
 		if (!ts->shared_slot) {
 			/* Tell ltruss the slot has a new thread. */
@@ -172,6 +172,7 @@ struct ltr_tstate *ltr_thread_create(void)
 	ts->tid = tid;
 	ts->max_depth = max_depth;
 	ts->tp = ltr_thread_pointer();
+	ltr_rets_forget(ts);
 	slot_take(ts);
 	do
 		ts->next = __atomic_load_n(&threads, __ATOMIC_RELAXED);
@@ -181,6 +182,10 @@ struct ltr_tstate *ltr_thread_create(void)
 	return ts;
 }
 
+struct ltr_tstate *ltr_threads(void)
+{
+	return __atomic_load_n(&threads, __ATOMIC_ACQUIRE);
+}
 
 struct ltr_tstate *ltr_thread_of(uintptr_t tp)
 {

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* longjmp.c: longjmp out of callbacks called from traced calls, many times over. */
+/*
+ * longjmp.c: longjmp out of callbacks called from traced calls, many times
+ * over.  Usage: bhv-longjmp [LOOPS] (1000 by default).
+ */
 #include <setjmp.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "libbhv.h"
 
@@ -27,12 +31,13 @@ static long twice(long x)
 	return bhv_add3(x, x, 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	volatile long jumps = 0, sum = 0, i;
+	long loops = argc > 1 ? atol(argv[1]) : LOOPS;
 	int v;
 
-	for (i = 0; i < LOOPS; i++) {
+	for (i = 0; i < loops; i++) {
 		v = setjmp(env);
 		if (v) {
 			jumps++;
