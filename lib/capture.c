@@ -209,6 +209,17 @@ void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp)
 	}
 }
 
+void ltr_frames_jumped(struct ltr_tstate *ts, uintptr_t sp, uintptr_t target)
+{
+	uintptr_t slot;
+
+	/* Dropping a frame still hijacked is safe: its rets[] entry stays. */
+	while (ts->depth &&
+	       (slot = (uintptr_t)ts->frames[ts->depth - 1].slot) >= sp &&
+	       slot < target)
+		frame_drop(ts, ts->depth - 1, LTR_END_UNWOUND);
+}
+
 /*
  * Is the interposer already running on this thread, below sp: must a call
  * made at sp pass straight through?  The busy mark is the top of the

@@ -530,6 +530,12 @@ void ltr_returns_again(struct ltr_tstate *ts);
 /* Called by ltr_entry_common for stub index stub: record an entry; returns the target to jump to. */
 uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub);
 
+/*
+ * A longjmp from sp to target, above it on the same stack: drop the frames
+ * of ts it skips (the innermost ones whose slots lie in between).
+ */
+void ltr_frames_jumped(struct ltr_tstate *ts, uintptr_t sp, uintptr_t target);
+
 /* ---- hijacked returns (rets.c) ----------------------------------------- */
 
 /* Free every entry of ts's rets[] (a new thread, or one reusing ts). */

@@ -178,6 +178,17 @@ echo after exec"
 	[ "$(jq -r 'select(.type == "exit" and .func == "_setjmp" and .depth == 0) | .ret' <<<"$err" | wc -l)" -eq "$jumps" ]
 }
 
+@test "setjmp's second return is shown when longjmp makes it, also with no traced call after it" {
+	compare_traced -u 'libbhv:*' -u 'libc:_setjmp' -- "$PROGS/bhv-longjmp" 3 end
+	assert_equal "$out" "jumps: 3, sum: 6"
+	# Once shown only at the thread's next traced call: the last, never.
+	assert_equal "$(tail -3 <<<"$err" | sed -E "s/^(libbhv:bhv_apply\\()$X, 0x2, $X\\)/\\1F, 0x2, ?)/")" \
+		"libbhv:bhv_apply(F, 0x2, ?) = ? <unwound>
+<... libc:_setjmp resumed> = 0x3
++++ exited (status 0) +++"
+	expect_count 3 '^<\.\.\. libc:_setjmp resumed> = 0x[123]$'
+}
+
 @test "signal handlers calling a traced function, inside and between traced calls" {
 	compare_traced -u 'libbhv:*' -- "$PROGS/bhv-signal"
 	assert_equal "$out" "loop: ok, handled 1
