@@ -88,6 +88,8 @@ struct ltr_object {
 	uintptr_t start, end;  /* the address range of its segments */
 	uintptr_t bias;        /* load bias */
 	uintptr_t relro_start, relro_end;
+	const ElfW(Phdr) *phdr; /* its program headers (NULL: none found) */
+	size_t phnum;
 	struct ltr_object *next;
 };
 
