@@ -292,8 +292,15 @@ uint32_t ltr_ns_inode(const char *kind);
 /* This process's pid namespace (an inode number), 0 if unknown. */
 uint32_t ltr_pidns_self(void);
 
-/* The calling thread's pid and tid as ltruss sees them. */
-void ltr_pidns_view(int32_t *pid, int32_t *tid);
+/* The same, for this process whose getpid() is pid (known already). */
+uint32_t ltr_pidns_of(int32_t pid);
+
+/*
+ * The calling thread's pid and tid as ltruss sees them, from local_pid and
+ * local_tid, its getpid() and gettid().
+ */
+void ltr_pidns_view(int32_t local_pid, int32_t local_tid, int32_t *pid,
+		    int32_t *tid);
 
 /* ---- seccomp (seccomp.c) ---------------------------------------------- */
 

@@ -99,7 +99,7 @@ static void slot_take(struct ltr_tstate *ts)
 	slot = &ltr_session->threads[i];
 	ts->ring = (unsigned char *)ltr_session + ltr_rings_offset() +
 		   (uint64_t)i * ltr_ring_size;
-	ltr_pidns_view(&slot->pid, &slot->tid);
+	ltr_pidns_view(ts->pid, ts->tid, &slot->pid, &slot->tid);
 	__atomic_store_n(&slot->used, LTR_SLOT_TAKEN, __ATOMIC_RELEASE);
 	ts->slot = slot;
 	/* Owners are announced in the ring, in order with their events. */
@@ -157,7 +157,7 @@ struct ltr_tstate *ltr_thread_create(void)
 			/* Tell ltruss the slot has a new thread. */
 			int32_t seen_pid;
 
-			ltr_pidns_view(&seen_pid, &ts->slot->tid);
+			ltr_pidns_view(pid, tid, &seen_pid, &ts->slot->tid);
 			if (ltr_flags & LTR_F_TRACE)
 				ltr_event_thread(ts);
 		}
