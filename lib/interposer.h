@@ -720,6 +720,7 @@ size_t ltr_strlen(const char *s);
 int ltr_strcmp(const char *a, const char *b);
 int ltr_strncmp(const char *a, const char *b, size_t n);
 void ltr_strlcpy(char *dst, const char *src, size_t size);
+bool ltr_env_is(const char *s, const char *name);
 
 /* Trampolines (trampoline.S). */
 extern const char ltr_stubs[], ltr_stubs_end[], ltr_return_tramps[];

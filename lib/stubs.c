@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "interposer.h"
+#include "lock.h"
 
 #define HASH_SIZE (2 * LTR_NSTUBS) /* a power of two */
 #define STUB_SIZE 16
@@ -82,15 +83,13 @@ static bool spin_lock(void)
 		return false;
 	holding_lock = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&lock, __ATOMIC_RELAXED))
-			__builtin_ia32_pause();
+	ltr_lock(&lock);
 	return true;
 }
 
 static void spin_unlock(void)
 {
-	__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+	ltr_unlock(&lock);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	holding_lock = 0;
 }
