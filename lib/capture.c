@@ -415,11 +415,11 @@ static int32_t frame_find(const struct ltr_tstate *ts, uint32_t k)
 static uint64_t ret_dropped(struct ltr_tstate *ts, uint32_t k, uint64_t *slot,
 			    uint64_t now, uint64_t rax)
 {
-	struct ltr_ret *r = &ts->rets[k];
+	struct ltr_ret *r = &ts->rets[k < LTR_RETS ? k : 0];
 	uint64_t ret = r->ret;
 
-	if (r->slot != slot || !r->away) {
-		ret = ltr_ret_elsewhere(ts, k, slot);
+	if (k >= LTR_RETS || r->slot != slot || !r->away) {
+		ret = k < LTR_RETS ? ltr_ret_elsewhere(ts, k, slot) : 0;
 		if (!ret) {
 			ltr_warn("fatal", "a traced call returned through a return address ltruss never gave this thread (a stack copied to another address, or returned through twice?): the program cannot go on; trace none of the functions called on such stacks");
 			ltr_syscall3(SYS_exit_group, 127, 0, 0);
