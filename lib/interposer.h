@@ -446,6 +446,7 @@ struct ltr_tstate {
 	struct ltr_jmp jmps[LTR_JMPS]; /* shown setjmps, for their second return */
 	struct ltr_jmp vfork;    /* the shown vfork whose child runs */
 	uint32_t nfree;          /* entries of free_rets[] in use */
+	uint32_t fresh;          /* rets[] from here on were never taken */
 	uint32_t dropped;        /* frames dropped since the last reclaim */
 	uint32_t reclaim_at;     /* ... when the next reclaim may be made */
 	uint16_t free_rets[LTR_RETS];  /* the free entries of rets[] */
@@ -563,9 +564,15 @@ static inline int32_t ltr_ret_take(struct ltr_tstate *ts, uint64_t *slot,
 	struct ltr_ret *r;
 	uint32_t k;
 
-	if (unlikely(!ts->nfree) && !ltr_rets_refill(ts))
+	/* Freed ones first: a thread touches as few entries as it nests. */
+	if (likely(ts->nfree))
+		k = ts->free_rets[--ts->nfree];
+	else if (ts->fresh < LTR_RETS)
+		k = ts->fresh++;
+	else if (ltr_rets_refill(ts))
+		k = ts->free_rets[--ts->nfree];
+	else
 		return -1;
-	k = ts->free_rets[--ts->nfree];
 	r = &ts->rets[k];
 	r->slot = slot;
 	r->ret = ret;

@@ -54,11 +54,11 @@ void ltr_rets_forget(struct ltr_tstate *ts)
 {
 	uint32_t k;
 
-	for (k = 0; k < LTR_RETS; k++) {
+	/* Only the entries ever taken: the others' pages stay untouched. */
+	for (k = 0; k < ts->fresh && k < LTR_RETS; k++)
 		ts->rets[k].slot = NULL;
-		ts->free_rets[k] = (uint16_t)(LTR_RETS - 1 - k);
-	}
-	ts->nfree = LTR_RETS;
+	ts->nfree = 0;
+	ts->fresh = 0;
 	ts->dropped = 0;
 	ts->reclaim_at = RECLAIM_FIRST;
 }
@@ -152,7 +152,7 @@ static void reclaim(struct ltr_tstate *ts)
 		return;
 	s.buf = p;
 	if (ltr_maps_walk(scan_mapping, &s) && !s.cut)
-		for (k = 0; k < LTR_RETS; k++)
+		for (k = 0; k < ts->fresh; k++)
 			if (ts->rets[k].slot && ts->rets[k].away &&
 			    !(s.seen[k / 64] & (1ull << (k % 64))))
 				ltr_ret_give(ts, k);
