@@ -713,10 +713,11 @@ struct ltr_mapping {
 
 /*
  * Call fn for each mapping, in address order, until it returns false (raw
- * system calls only); false if the list could not be read whole.
+ * system calls only, reading into buf of size bytes, at least a line's);
+ * false if the list could not be read whole.
  */
 bool ltr_maps_walk(bool (*fn)(const struct ltr_mapping *m, void *arg),
-		   void *arg);
+		   void *arg, char *buf, size_t size);
 
 /* Find the mapping that holds addr (raw system calls only); false if none. */
 bool ltr_maps_find(uintptr_t addr, struct ltr_mapping *m);

@@ -2,9 +2,10 @@
 /*
  * maps.c: the mappings of the process, as /proc/self/maps lists them.
  *
- * Read with raw system calls into a buffer on the stack: after start-up
- * the interposer uses neither stdio nor malloc of its own namespace (a
- * fork of a threaded program could find their locks held).
+ * Read with raw system calls into a buffer the caller gives (on the stack,
+ * or mapped where the stack may be small): after start-up the interposer
+ * uses neither stdio nor malloc of its own namespace (a fork of a
+ * threaded program could find their locks held).
  */
 #include <fcntl.h>
 #include <sys/syscall.h>
@@ -57,9 +58,8 @@ static bool line_parse(const char *p, const char *end, struct ltr_mapping *m)
 }
 
 bool ltr_maps_walk(bool (*fn)(const struct ltr_mapping *m, void *arg),
-		   void *arg)
+		   void *arg, char *buf, size_t size)
 {
-	char buf[4096];
 	size_t have = 0;
 	bool go = true;
 	struct ltr_mapping m;
@@ -73,7 +73,7 @@ bool ltr_maps_walk(bool (*fn)(const struct ltr_mapping *m, void *arg),
 		const char *p = buf, *end, *nl;
 
 		got = ltr_syscall3(SYS_read, fd, (long)buf + (long)have,
-				   (long)(sizeof(buf) - have));
+				   (long)(size - have));
 		if (got == -4 /* EINTR */)
 			continue;
 		if (got <= 0)
@@ -89,7 +89,7 @@ bool ltr_maps_walk(bool (*fn)(const struct ltr_mapping *m, void *arg),
 				go = fn(&m, arg);
 		}
 		have = (size_t)(end - p);
-		if (have == sizeof(buf))
+		if (have == size)
 			have = 0; /* a line longer than the buffer: dropped */
 		for (got = 0; got < (long)have; got++)
 			buf[got] = p[got];
@@ -111,8 +111,10 @@ static bool find_at(const struct ltr_mapping *m, void *arg)
 
 bool ltr_maps_find(uintptr_t addr, struct ltr_mapping *m)
 {
+	char buf[4096];
+
 	m->lo = addr;
 	m->hi = 0;
-	ltr_maps_walk(find_at, m);
+	ltr_maps_walk(find_at, m, buf, sizeof(buf));
 	return m->hi != 0;
 }

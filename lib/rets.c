@@ -34,7 +34,12 @@
 #include "interposer.h"
 
 #define SCAN_BUF (32u << 10)  /* read at a time: ltr_read_mem's most */
-#define SCAN_MAP (SCAN_BUF + 4096) /* the buffer, 8 bytes before a read */
+/*
+ * The buffer a reclaim maps: 8 bytes carried over, a read, then the text
+ * of /proc/self/maps (not on the stack: a coroutine's may be small).
+ */
+#define MAPS_BUF 4096
+#define SCAN_MAP (SCAN_BUF + 4096 + MAPS_BUF)
 #define SCAN_MAX (1ull << 30) /* bytes read at most by one reclaim */
 #define RECLAIM_FIRST (LTR_RETS / 4) /* frames dropped before a reclaim */
 #define RECLAIM_MAX (1u << 24)
@@ -151,7 +156,8 @@ static void reclaim(struct ltr_tstate *ts)
 	if ((unsigned long)p > -4096ul)
 		return;
 	s.buf = p;
-	if (ltr_maps_walk(scan_mapping, &s) && !s.cut)
+	if (ltr_maps_walk(scan_mapping, &s, (char *)p + SCAN_MAP - MAPS_BUF,
+			  MAPS_BUF) && !s.cut)
 		for (k = 0; k < ts->fresh; k++)
 			if (ts->rets[k].slot && ts->rets[k].away &&
 			    !(s.seen[k / 64] & (1ull << (k % 64))))
