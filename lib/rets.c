@@ -22,8 +22,9 @@
  * there), and frees those of dropped frames found nowhere: a slot can only
  * come back holding a value that is still somewhere in memory.  What the
  * reclaim cannot see: bytes another thread moves from a part not yet read
- * to a part already read while it runs, and bytes kept elsewhere than in
- * memory, transformed, or not 8-byte aligned.  If nothing can be freed,
+ * to a part already read while it runs, and bytes kept in shared memory,
+ * out of memory, or transformed; a process with more than SCAN_MAX of such
+ * memory gets no reclaim at all.  If nothing can be freed,
  * the thread's further calls are traced on entry only until returns free
  * entries again: never an address lost.
  */
