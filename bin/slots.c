@@ -18,21 +18,33 @@
 #include <string.h>
 
 #include "reader.h"
+#include "session-check.h"
 #include "session.h"
 #include "slots.h"
 #include "trace.h"
 
+/*
+ * The entries of retired[] this ltruss filled in, and whether it is the
+ * one that does: the session's nretired is for a console to read, and a
+ * traced program can write it.
+ */
+static uint32_t nretired;
+static bool retiring;
+
 uint32_t slots_retired_used(const struct ltr_session *s)
 {
-	uint32_t n = __atomic_load_n(&s->nretired, __ATOMIC_ACQUIRE);
+	uint32_t n;
 
+	if (retiring)
+		return nretired;
+	n = __atomic_load_n(&s->nretired, __ATOMIC_ACQUIRE);
 	return n > LTR_MAX_RETIRED ? LTR_MAX_RETIRED : n;
 }
 
 /* Move slot's counters to retired[]; false if they do not fit. */
 static bool counts_retire(struct ltr_session *s, struct ltr_thread *slot)
 {
-	uint32_t nfuncs = session_funcs_used(s), n = slots_retired_used(s);
+	uint32_t nfuncs = session_funcs_used(s), n = nretired;
 	uint32_t f, need = 0;
 
 	for (f = 0; f < nfuncs; f++)
@@ -50,18 +62,21 @@ static bool counts_retire(struct ltr_session *s, struct ltr_thread *slot)
 		r->c = slot->counts[f];
 		memset(&slot->counts[f], 0, sizeof(slot->counts[f]));
 	}
+	nretired = n;
 	__atomic_store_n(&s->nretired, n, __ATOMIC_RELEASE);
 	return true;
 }
 
 void slots_release(struct ltr_session *s, pid_t pid)
 {
-	uint32_t n = __atomic_load_n(&s->nthreads, __ATOMIC_ACQUIRE), i;
+	uint32_t n = session_threads_used(s), i;
 
-	/* Only the slots ever taken: reading the others would map their pages. */
-	if (n > LTR_MAX_THREADS - 1)
-		n = LTR_MAX_THREADS - 1;
-	for (i = 0; i < n; i++) {
+	retiring = true;
+	/*
+	 * Only the slots ever taken: reading the others would map their
+	 * pages.  The last is shared by the threads past the others.
+	 */
+	for (i = 0; i < n && i < LTR_MAX_THREADS - 1; i++) {
 		struct ltr_thread *slot = &s->threads[i];
 
 		if (__atomic_load_n(&slot->used, __ATOMIC_ACQUIRE) !=

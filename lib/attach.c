@@ -111,17 +111,11 @@ void ltr_warn(const char *msg, const char *detail)
 /* The value of environment variable name (name without '='), or NULL. */
 static char **env_find(const char *name)
 {
-	size_t len = ltr_strlen(name);
 	char **e;
 
-	for (e = environ; e && *e; e++) {
-		size_t i;
-
-		for (i = 0; i < len && (*e)[i] == name[i]; i++)
-			;
-		if (i == len && (*e)[len] == '=')
+	for (e = environ; e && *e; e++)
+		if (ltr_env_is(*e, name))
 			return e;
-	}
 	return NULL;
 }
 

@@ -17,6 +17,7 @@
 #include <link.h>
 
 #include "interposer.h"
+#include "lock.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -108,18 +109,18 @@ static void patch_one(struct ltr_object *obj)
  */
 static void patch_all(bool at_start)
 {
-	if (__atomic_exchange_n(&patch_lock, 1, __ATOMIC_ACQUIRE))
+	if (!ltr_trylock(&patch_lock))
 		return;
 	patch_at_start = at_start;
 	patch_incomplete = false;
 	ltr_object_each(patch_one);
 	pending_patch = patch_incomplete;
-	__atomic_store_n(&patch_lock, 0, __ATOMIC_RELEASE);
+	ltr_unlock(&patch_lock);
 }
 
 void ltr_patch_after_fork(void)
 {
-	__atomic_store_n(&patch_lock, 0, __ATOMIC_RELEASE);
+	ltr_unlock(&patch_lock);
 }
 
 void la_preinit(uintptr_t *cookie)

@@ -4,9 +4,11 @@
  *
  * Entry: push a frame on the thread's shadow stack (where the return address
  * lives, what it was, the entry time), replace the return address with
- * ltr_return_tramp, and jump to the function.  Exit: find the frame whose
+ * a return trampoline, and jump to the function.  Exit: find the frame whose
  * slot the function returned through, take the time, update the thread's
- * counters, and give back the real return address.
+ * counters, and give back the real return address.  Each hijacked slot holds
+ * a trampoline of its own (lib/rets.c), which says where to return to even
+ * when the frame is no longer on the shadow stack.
  *
  * The shadow stack must survive control flow that skips returns, and
  * threads that run on more than one stack.  A frame is known by its return
@@ -43,12 +45,11 @@
  *  - stacks copied away and back (coroutine libraries that share one stack
  *    area): while a coroutine's bytes are away, the others overwrite its
  *    slots, so its frames are dropped; then its bytes come back and its
- *    calls return through the trampoline after all.  So the last LTR_LOST
- *    frames dropped are remembered (slot and real return address, a ring
- *    in the thread's state), looked up only when no live frame matches.
- *    Such a return goes back where it should, its call having been shown
- *    as <unwound> when it was dropped; the returns are counted in the
- *    session, and ltruss says how many at the end.  One that matches nothing has no address to go back to.
+ *    calls return through their trampolines after all.  A dropped frame's
+ *    entry of rets[] stays taken (lib/rets.c says until when), so such a
+ *    return goes back where it should, its call having been shown as
+ *    <unwound> when it was dropped; the returns are counted in the
+ *    session, and ltruss says how many at the end.
  * Nothing here may touch vector registers or call a libc function that
  * does: the program's float arguments are still in %xmm0-7.
  */
@@ -80,12 +81,15 @@ static void count_call_shared(struct ltr_count *c, uint64_t dur, uint64_t self)
 		;
 }
 
-/* Record one finished call in the thread's counters (err: it failed). */
-static inline void count_call(struct ltr_tstate *ts, struct ltr_frame *fr,
-			      uint64_t dur, bool err)
+/*
+ * Record one finished call of fn in the thread's counters: dur ticks, of
+ * which child in traced callees (err: it failed).
+ */
+static inline void count_call(struct ltr_tstate *ts, uint32_t fn,
+			      uint64_t child, uint64_t dur, bool err)
 {
-	struct ltr_count *c = &ts->slot->counts[fr->fn];
-	uint64_t self = dur > fr->child ? dur - fr->child : 0;
+	struct ltr_count *c = &ts->slot->counts[fn];
+	uint64_t self = dur > child ? dur - child : 0;
 
 	if (unlikely(ts->shared_slot)) {
 		count_call_shared(c, dur, self);
@@ -144,12 +148,17 @@ static void frame_drop(struct ltr_tstate *ts, uint32_t i, enum ltr_end why)
 {
 	struct ltr_frame *fr = &ts->frames[i];
 
-	/* Its slot may come back holding the trampoline: remember where to go. */
-	if (!(fr->flags & LTR_FR_RESTORED)) {
-		struct ltr_lost *l = &ts->lost[ts->lost_next++ % LTR_LOST];
+	/* Its slot may come back holding its trampoline: keep its entry. */
+	if (fr->flags & LTR_FR_RESTORED) {
+		ltr_ret_give(ts, fr->rec);
+	} else {
+		struct ltr_ret *r = &ts->rets[fr->rec];
 
-		l->slot = fr->slot;
-		l->ret = fr->ret;
+		r->away = 1;
+		r->fn = fr->fn;
+		r->t0 = fr->t0;
+		r->cap = fr->cap;
+		ts->dropped++;
 	}
 	if (!ltr_forked() && (ltr_flags & ts->flag_mask & LTR_F_TRACE) &&
 	    frame_shown(ts, i))
@@ -169,7 +178,7 @@ static bool frame_hijacked(const struct ltr_tstate *ts,
 
 	if (r == -14 /* EFAULT: its stack is gone */)
 		return false;
-	return r != 0 || v == (uint64_t)ltr_return_tramp;
+	return r != 0 || v == ltr_tramp_of(fr->rec);
 }
 
 /*
@@ -198,6 +207,17 @@ void ltr_frames_drop_dead(struct ltr_tstate *ts, uintptr_t sp, bool at_sp)
 		if (frame_dead(ts, &ts->frames[i], sp))
 			frame_drop(ts, i, LTR_END_UNWOUND);
 	}
+}
+
+void ltr_frames_jumped(struct ltr_tstate *ts, uintptr_t sp, uintptr_t target)
+{
+	uintptr_t slot;
+
+	/* Dropping a frame still hijacked is safe: its rets[] entry stays. */
+	while (ts->depth &&
+	       (slot = (uintptr_t)ts->frames[ts->depth - 1].slot) >= sp &&
+	       slot < target)
+		frame_drop(ts, ts->depth - 1, LTR_END_UNWOUND);
 }
 
 /*
@@ -309,6 +329,7 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	struct ltr_tstate *ts;
 	struct ltr_frame *fr;
 	uint32_t flags;
+	int32_t k;
 	uint64_t t0;
 
 	if (unlikely(ltr_forked()))
@@ -320,11 +341,12 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	flags = ltr_flags & ts->flag_mask;
 	/* A slot holding the trampoline is a tail call, not a dead frame. */
 	ltr_frames_drop_dead(ts, (uintptr_t)&regs->ret,
-			     regs->ret != (uint64_t)ltr_return_tramp);
+			     !ltr_is_tramp(regs->ret));
 	if (unlikely(ts->again))
 		ltr_returns_again(ts);
 	if (unlikely((f->flags & LTR_FN_ENTRY_ONLY) ||
-		     ts->depth >= ts->max_depth)) {
+		     ts->depth >= ts->max_depth ||
+		     (k = ltr_ret_take(ts, &regs->ret, regs->ret)) < 0)) {
 		if (ts->depth >= LTR_SHADOW_MAX)
 			shadow_full();
 		call_seen(ts, fn, f, regs, flags);
@@ -338,7 +360,8 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	fr->flags = 0;
 	fr->child = 0;
 	fr->cap = f->cap;
-	regs->ret = (uint64_t)ltr_return_tramp;
+	fr->rec = (uint32_t)k;
+	regs->ret = ltr_tramp_of((uint32_t)k);
 	t0 = ltr_now();
 	if (flags & LTR_F_TRACE) {
 		if (hidden(fn, f->depth, ts->depth - 1)) {
@@ -373,45 +396,44 @@ static bool call_failed(enum ltr_err err, uint64_t rax)
 	}
 }
 
-/* The innermost frame of ts returning through slot, or -1. */
-static int32_t frame_find(const struct ltr_tstate *ts, const uint64_t *slot)
+/* The innermost frame of ts returning through entry k, or -1. */
+static int32_t frame_find(const struct ltr_tstate *ts, uint32_t k)
 {
 	int32_t i = (int32_t)ts->depth;
 
 	while (i-- > 0)
-		if (ts->frames[i].slot == slot)
+		if (ts->frames[i].rec == k)
 			return i;
 	return -1;
 }
 
-void ltr_lost_forget(struct ltr_tstate *ts)
-{
-	uint32_t k;
-
-	for (k = 0; k < LTR_LOST; k++)
-		ts->lost[k].slot = NULL;
-	ts->lost_next = 0;
-}
-
 /*
- * No live frame returns through slot: the real return address of the
- * frame dropped last that did (taken out of lost[]), or 0.
+ * A return through entry k at slot, at time now, whose frame is no longer
+ * on the shadow stack: dropped while its stack was away (its call counted
+ * now), or made on another thread.  Its real return address.
  */
-static uint64_t lost_find(struct ltr_tstate *ts, const uint64_t *slot)
+static uint64_t ret_dropped(struct ltr_tstate *ts, uint32_t k, uint64_t *slot,
+			    uint64_t now, uint64_t rax)
 {
-	uint32_t k;
+	struct ltr_ret *r = &ts->rets[k < LTR_RETS ? k : 0];
+	uint64_t ret = r->ret;
 
-	for (k = 1; k <= LTR_LOST; k++) {
-		struct ltr_lost *l = &ts->lost[(ts->lost_next - k) % LTR_LOST];
-
-		if (l->slot == slot) {
-			l->slot = NULL;
-			__atomic_fetch_add(&ltr_session->lost_returns, 1,
-					   __ATOMIC_RELAXED);
-			return l->ret;
+	if (k >= LTR_RETS || r->slot != slot || !r->away) {
+		ret = k < LTR_RETS ? ltr_ret_elsewhere(ts, k, slot) : 0;
+		if (!ret) {
+			ltr_warn("fatal", "a traced call returned through a return address ltruss never gave this thread (a stack copied to another address, or returned through twice?): the program cannot go on; trace none of the functions called on such stacks");
+			ltr_syscall3(SYS_exit_group, 127, 0, 0);
 		}
+		return ret;
 	}
-	return 0;
+	ltr_ret_give(ts, k);
+	if (ltr_forked())
+		return ret;
+	if (ltr_flags & LTR_F_COUNT)
+		count_call(ts, r->fn, 0, now - r->t0,
+			   r->cap && call_failed(r->cap->err, rax));
+	__atomic_fetch_add(&ltr_session->lost_returns, 1, __ATOMIC_RELAXED);
+	return ret;
 }
 
 /*
@@ -435,22 +457,19 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 	struct ltr_tstate *ts = ltr_tls_self;
 	struct ltr_frame *fr;
 	uint64_t dur, ret;
+	/* The trampoline's call left its own address + 5 in the slot. */
+	uint32_t k = (uint32_t)((*slot - 5 - (uint64_t)ltr_return_tramps) / 8);
 	uintptr_t busy;
 	int32_t i;
 	bool err;
 
 	busy = ts->busy;
 	ts->busy = (uintptr_t)slot;
-	i = frame_find(ts, slot);
-	if (unlikely(i < 0)) {
-		/* A frame dropped while its stack was away, now back. */
-		ret = lost_find(ts, slot);
-		if (ret) {
-			ts->busy = busy;
-			return ret;
-		}
-		ltr_warn("fatal", "a traced call returned through a frame ltruss dropped too long ago to know where it returns (a coroutine library that copies stacks?): the program cannot go on; trace fewer functions, or none of those called on such stacks");
-		ltr_syscall3(SYS_exit_group, 127, 0, 0);
+	i = frame_find(ts, k);
+	if (unlikely(i < 0 || ts->frames[i].slot != slot)) {
+		ret = ret_dropped(ts, k, slot, now, regs->rax);
+		ts->busy = busy;
+		return ret;
 	}
 	if (unlikely((uint32_t)i + 1 < ts->depth))
 		frames_skipped(ts, (uint32_t)i, (uintptr_t)slot);
@@ -460,6 +479,7 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 	ret = fr->ret;
 	/* Before the frame goes: a followed child reports every call it inherited. */
 	if (unlikely(ltr_forked())) {
+		ltr_ret_give(ts, k);
 		frame_remove(ts, (uint32_t)i);
 		ts->busy = busy;
 		return ret;
@@ -469,7 +489,7 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 		ts->frames[i - 1].child += dur;
 	err = fr->cap && call_failed(fr->cap->err, regs->rax);
 	if (ltr_flags & LTR_F_COUNT)
-		count_call(ts, fr, dur, err);
+		count_call(ts, fr->fn, fr->child, dur, err);
 	if ((ltr_flags & ts->flag_mask & LTR_F_TRACE) &&
 	    frame_shown(ts, (uint32_t)i))
 		ltr_event_exit(ts, fr, regs, now, err,
@@ -477,6 +497,7 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 			       : fr->cap->err == LTR_ERR_ERRNUM ? (int)regs->rax
 								: ltr_program_errno(),
 			       keep_above(ts, (uint32_t)i));
+	ltr_ret_give(ts, k);
 	frame_remove(ts, (uint32_t)i);
 	ts->busy = busy;
 	return ret;

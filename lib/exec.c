@@ -33,6 +33,7 @@
 
 #include "arch/x86_64/cpu.h"
 #include "interposer.h"
+#include "lock.h"
 
 /* What an exec carries: "LTRUSS_SESSION=...", and our path for LD_AUDIT. */
 static char carry_session[128];
@@ -75,21 +76,11 @@ void ltr_exec_remember(const char *session, const char *audit)
 	carry_audit_len = n;
 }
 
-/* Does s define the variable name ("name=...")? */
-static bool is_var(const char *s, const char *name)
-{
-	size_t i;
-
-	for (i = 0; name[i] && s[i] == name[i]; i++)
-		;
-	return !name[i] && s[i] == '=';
-}
-
 /* Is s a variable of ltruss's, or LD_AUDIT, that the copy sets itself? */
 static bool is_carried(const char *s)
 {
-	return is_var(s, "LD_AUDIT") || is_var(s, LTR_ENV_SESSION) ||
-	       is_var(s, LTR_ENV_SAVED_AUDIT);
+	return ltr_env_is(s, "LD_AUDIT") || ltr_env_is(s, LTR_ENV_SESSION) ||
+	       ltr_env_is(s, LTR_ENV_SAVED_AUDIT);
 }
 
 /* Append the string s at d; returns the end of it (past its NUL if nul). */
@@ -120,7 +111,7 @@ static void carry_build(struct carry *c, char *const *envp)
 	c->env = (char **)envp;
 	c->mapped = 0;
 	for (n = 0; envp[n]; n++)
-		if (!user && is_var(envp[n], "LD_AUDIT"))
+		if (!user && ltr_env_is(envp[n], "LD_AUDIT"))
 			user = envp[n] + sizeof("LD_AUDIT");
 	if (user)
 		ulen = ltr_strlen(user);
@@ -440,14 +431,13 @@ static bool environ_carry(void)
 
 	if (!spawn_carries())
 		return false;
-	while (__atomic_exchange_n(&swap_lock, 1, __ATOMIC_ACQUIRE))
-		ltr_syscall3(SYS_sched_yield, 0, 0, 0);
+	ltr_lock(&swap_lock);
 	if (swap_users++ == 0) {
 		swap_saved = *env;
 		carry_build(&swap_carry, swap_saved);
 		*env = swap_carry.env;
 	}
-	__atomic_store_n(&swap_lock, 0, __ATOMIC_RELEASE);
+	ltr_unlock(&swap_lock);
 	return true;
 }
 
@@ -456,14 +446,13 @@ static void environ_uncarry(void)
 {
 	char ***env = program_environ();
 
-	while (__atomic_exchange_n(&swap_lock, 1, __ATOMIC_ACQUIRE))
-		ltr_syscall3(SYS_sched_yield, 0, 0, 0);
+	ltr_lock(&swap_lock);
 	if (--swap_users == 0) {
 		if (*env == swap_carry.env)
 			*env = swap_saved;
 		carry_done(&swap_carry);
 	}
-	__atomic_store_n(&swap_lock, 0, __ATOMIC_RELEASE);
+	ltr_unlock(&swap_lock);
 }
 
 int ltr_hook_system(const char *command)

@@ -101,52 +101,68 @@ static void slot_write(const struct ltr_object *obj, uint64_t *slot,
 		mprotect((void *)page, PAGE_SIZE, PROT_READ);
 }
 
+/* What the dynamic section of an object says about its RELA relocations. */
+struct relas {
+	ElfW(Rela) *rela;
+	size_t relasz, relaent;
+	const ElfW(Sym) *symtab;
+	const char *strtab;
+	bool textrel;  /* it has text relocations */
+};
+
+/* Read map's dynamic section into t; false if it has no RELA table to walk. */
+static bool relas_of(const struct link_map *map, struct relas *t)
+{
+	const ElfW(Dyn) *d;
+
+	*t = (struct relas){ .relaent = sizeof(ElfW(Rela)) };
+	for (d = map->l_ld; d && d->d_tag != DT_NULL; d++) {
+		switch (d->d_tag) {
+		case DT_RELA:
+			t->rela = (ElfW(Rela) *)ltr_dyn_ptr(map, d->d_un.d_ptr);
+			break;
+		case DT_RELASZ:
+			t->relasz = d->d_un.d_val;
+			break;
+		case DT_RELAENT:
+			t->relaent = d->d_un.d_val;
+			break;
+		case DT_SYMTAB:
+			t->symtab = (const ElfW(Sym) *)ltr_dyn_ptr(map, d->d_un.d_ptr);
+			break;
+		case DT_STRTAB:
+			t->strtab = (const char *)ltr_dyn_ptr(map, d->d_un.d_ptr);
+			break;
+		case DT_TEXTREL:
+			t->textrel = true;
+			break;
+		case DT_FLAGS:
+			t->textrel = t->textrel || (d->d_un.d_val & DF_TEXTREL);
+			break;
+		}
+	}
+	return t->rela && t->symtab && t->strtab &&
+	       t->relaent >= sizeof(ElfW(Rela));
+}
+
 bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 {
 	const struct link_map *map = obj->map;
-	const ElfW(Rela) *rela = NULL;
-	const ElfW(Sym) *symtab = NULL;
-	const char *strtab = NULL;
-	size_t relasz = 0, relaent = sizeof(ElfW(Rela)), i;
-	const ElfW(Dyn) *d;
-	bool complete = true, textrel = false;
+	struct relas t;
+	size_t i;
+	bool complete = true;
 	int locked = at_start ? -1 : 1; /* relocated(): RELRO read-only */
 
 	if (!(obj->flags & LTR_OBJ_FROM) || (obj->flags & LTR_OBJ_PATCHED))
 		return true;
 	if (!at_start && !relocated(obj))
 		return false;
-	for (d = map->l_ld; d && d->d_tag != DT_NULL; d++) {
-		switch (d->d_tag) {
-		case DT_RELA:
-			rela = (const ElfW(Rela) *)ltr_dyn_ptr(map, d->d_un.d_ptr);
-			break;
-		case DT_RELASZ:
-			relasz = d->d_un.d_val;
-			break;
-		case DT_RELAENT:
-			relaent = d->d_un.d_val;
-			break;
-		case DT_SYMTAB:
-			symtab = (const ElfW(Sym) *)ltr_dyn_ptr(map, d->d_un.d_ptr);
-			break;
-		case DT_STRTAB:
-			strtab = (const char *)ltr_dyn_ptr(map, d->d_un.d_ptr);
-			break;
-		case DT_TEXTREL:
-			textrel = true;
-			break;
-		case DT_FLAGS:
-			textrel = textrel || (d->d_un.d_val & DF_TEXTREL);
-			break;
-		}
-	}
-	if (!rela || !symtab || !strtab || relaent < sizeof(ElfW(Rela))) {
+	if (!relas_of(map, &t)) {
 		obj->flags |= LTR_OBJ_PATCHED;
 		return true;
 	}
-	for (i = 0; i < relasz / relaent; i++) {
-		const ElfW(Rela) *r = (const void *)((const char *)rela + i * relaent);
+	for (i = 0; i < t.relasz / t.relaent; i++) {
+		const ElfW(Rela) *r = (const void *)((const char *)t.rela + i * t.relaent);
 		const ElfW(Sym) *sym;
 		struct ltr_object *def;
 		uint64_t *slot;
@@ -160,9 +176,9 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 		 */
 		if (ELF64_R_TYPE(r->r_info) != R_X86_64_GLOB_DAT &&
 		    (ELF64_R_TYPE(r->r_info) != R_X86_64_64 || r->r_addend ||
-		     textrel))
+		     t.textrel))
 			continue;
-		sym = &symtab[ELF64_R_SYM(r->r_info)];
+		sym = &t.symtab[ELF64_R_SYM(r->r_info)];
 		type = ELF64_ST_TYPE(sym->st_info);
 		if (type != STT_FUNC && type != STT_GNU_IFUNC)
 			continue;
@@ -173,11 +189,11 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 		if (!value || ltr_is_stub(value))
 			continue;
 		def = ltr_object_at(value);
-		if (!def || !ltr_select_call(obj, def, strtab + sym->st_name))
+		if (!def || !ltr_select_call(obj, def, t.strtab + sym->st_name))
 			continue;
 		if (def->flags & LTR_OBJ_MAIN && canonical_plt(def, value))
 			continue;
-		stub = ltr_stub_for(value, strtab + sym->st_name, def);
+		stub = ltr_stub_for(value, t.strtab + sym->st_name, def);
 		if (stub)
 			slot_write(obj, slot, stub, &locked);
 	}
@@ -189,14 +205,10 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 /* The protection of obj's segment that holds addr (PROT_READ if none does). */
 static int segment_prot(const struct ltr_object *obj, uintptr_t addr)
 {
-	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)obj->map->l_addr;
-	const ElfW(Phdr) *ph;
+	const ElfW(Phdr) *ph = obj->phdr;
 	size_t i;
 
-	if (!eh || eh->e_ident[EI_MAG0] != ELFMAG0 || eh->e_ident[EI_MAG1] != ELFMAG1)
-		return PROT_READ;
-	ph = (const ElfW(Phdr) *)((const char *)eh + eh->e_phoff);
-	for (i = 0; i < eh->e_phnum; i++) {
+	for (i = 0; ph && i < obj->phnum; i++) {
 		uintptr_t lo = obj->bias + ph[i].p_vaddr;
 
 		if (ph[i].p_type == PT_LOAD && addr >= lo &&
@@ -222,43 +234,28 @@ static int segment_prot(const struct ltr_object *obj, uintptr_t addr)
  */
 void ltr_got_prebind(struct ltr_object *obj)
 {
-	const struct link_map *map = obj->map;
-	ElfW(Rela) *rela = NULL;
-	const ElfW(Sym) *symtab = NULL;
-	size_t relasz = 0, relaent = sizeof(ElfW(Rela)), i;
-	const ElfW(Dyn) *d;
+	struct relas t;
 	uintptr_t lo, hi;
+	size_t i;
 	int prot;
 
 	if (ltr_object_main_nonpie())
 		return;
-	for (d = map->l_ld; d && d->d_tag != DT_NULL; d++) {
-		if (d->d_tag == DT_RELA)
-			rela = (ElfW(Rela) *)ltr_dyn_ptr(map, d->d_un.d_ptr);
-		else if (d->d_tag == DT_RELASZ)
-			relasz = d->d_un.d_val;
-		else if (d->d_tag == DT_RELAENT)
-			relaent = d->d_un.d_val;
-		else if (d->d_tag == DT_SYMTAB)
-			symtab = (const ElfW(Sym) *)ltr_dyn_ptr(map, d->d_un.d_ptr);
-		else if (d->d_tag == DT_TEXTREL ||
-			 (d->d_tag == DT_FLAGS && (d->d_un.d_val & DF_TEXTREL)))
-			return;
-	}
-	if (!rela || !symtab || relaent != sizeof(ElfW(Rela)) || !relasz)
+	if (!relas_of(obj->map, &t) || t.textrel ||
+	    t.relaent != sizeof(ElfW(Rela)) || !t.relasz)
 		return;
-	lo = (uintptr_t)rela & ~(PAGE_SIZE - 1);
-	hi = ((uintptr_t)rela + relasz + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
-	prot = segment_prot(obj, (uintptr_t)rela);
+	lo = (uintptr_t)t.rela & ~(PAGE_SIZE - 1);
+	hi = ((uintptr_t)t.rela + t.relasz + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	prot = segment_prot(obj, (uintptr_t)t.rela);
 	if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE))
 		return;
-	for (i = 0; i < relasz / relaent; i++) {
-		ElfW(Rela) *r = &rela[i];
+	for (i = 0; i < t.relasz / t.relaent; i++) {
+		ElfW(Rela) *r = &t.rela[i];
 		unsigned type;
 
 		if (ELF64_R_TYPE(r->r_info) != R_X86_64_GLOB_DAT)
 			continue;
-		type = ELF64_ST_TYPE(symtab[ELF64_R_SYM(r->r_info)].st_info);
+		type = ELF64_ST_TYPE(t.symtab[ELF64_R_SYM(r->r_info)].st_info);
 		if (type != STT_FUNC && type != STT_GNU_IFUNC)
 			continue;
 		r->r_info = ELF64_R_INFO(ELF64_R_SYM(r->r_info),

@@ -30,7 +30,7 @@ struct ltr_regs {
 	uint64_t ret;    /* the caller's return address, on its stack */
 };
 
-/* Registers saved by ltr_return_tramp. */
+/* Registers saved by the return trampoline. */
 struct ltr_retregs {
 	uint64_t xmm0[2], xmm1[2];
 	uint64_t rax, rdx;
@@ -88,6 +88,8 @@ struct ltr_object {
 	uintptr_t start, end;  /* the address range of its segments */
 	uintptr_t bias;        /* load bias */
 	uintptr_t relro_start, relro_end;
+	const ElfW(Phdr) *phdr; /* its program headers (NULL: none found) */
+	size_t phnum;
 	struct ltr_object *next;
 };
 
@@ -290,8 +292,15 @@ uint32_t ltr_ns_inode(const char *kind);
 /* This process's pid namespace (an inode number), 0 if unknown. */
 uint32_t ltr_pidns_self(void);
 
-/* The calling thread's pid and tid as ltruss sees them. */
-void ltr_pidns_view(int32_t *pid, int32_t *tid);
+/* The same, for this process whose getpid() is pid (known already). */
+uint32_t ltr_pidns_of(int32_t pid);
+
+/*
+ * The calling thread's pid and tid as ltruss sees them, from local_pid and
+ * local_tid, its getpid() and gettid().
+ */
+void ltr_pidns_view(int32_t local_pid, int32_t local_tid, int32_t *pid,
+		    int32_t *tid);
 
 /* ---- seccomp (seccomp.c) ---------------------------------------------- */
 
@@ -378,13 +387,14 @@ struct ltr_frame {
 	uint64_t child;    /* ticks spent in traced callees */
 	uint32_t fn;       /* index in the session's funcs[] */
 	uint32_t flags;    /* LTR_FR_* */
+	uint32_t rec;      /* its entry of the thread's rets[] (rets.c) */
 	const struct ltr_capture *cap; /* its prototype's captures, or NULL */
 	uint64_t out_addr[LTR_MAX_OUT]; /* output arguments, copied on return */
 	uint64_t out_len[LTR_MAX_OUT];
 };
 
 #define LTR_JMPS 8 /* setjmp buffers remembered per thread */
-#define LTR_LOST 32 /* dropped frames remembered per thread (capture.c) */
+/* LTR_RETS (Makefile.am): hijacked returns kept per thread (rets.c). */
 #define LTR_AGAIN_JMP 0x1u   /* a longjmp was made to a shown setjmp's buffer */
 #define LTR_AGAIN_VFORK 0x2u /* a shown vfork's child runs, or has left */
 
@@ -396,12 +406,21 @@ struct ltr_jmp {
 	uint32_t depth;    /* its nesting level */
 };
 
-/* The per-thread state, in memory mapped for the thread. */
-/* A frame dropped from the shadow stack: where it returned, and to what. */
-struct ltr_lost {
-	uint64_t *slot;
-	uint64_t ret;
+/*
+ * A hijacked return (rets.c): the slot holds the trampoline entry of this
+ * record, which keeps the real return address.
+ */
+struct ltr_ret {
+	uint64_t *slot;    /* where the entry was written; NULL: free */
+	uint64_t ret;      /* the real return address */
+	uint32_t away;     /* its frame was dropped: it may come back */
+	/* Of a dropped frame, to count its call if it returns after all: */
+	uint32_t fn;
+	uint64_t t0;
+	const struct ltr_capture *cap;
 };
+
+/* The per-thread state, in memory mapped for the thread. */
 
 struct ltr_tstate {
 	int32_t tid;
@@ -426,8 +445,12 @@ struct ltr_tstate {
 	uint64_t vfork_tsc;      /* when the vfork child left */
 	struct ltr_jmp jmps[LTR_JMPS]; /* shown setjmps, for their second return */
 	struct ltr_jmp vfork;    /* the shown vfork whose child runs */
-	uint32_t lost_next;      /* the entry of lost[] to reuse next */
-	struct ltr_lost lost[LTR_LOST]; /* the frames dropped last */
+	uint32_t nfree;          /* entries of free_rets[] in use */
+	uint32_t fresh;          /* rets[] from here on were never taken */
+	uint32_t dropped;        /* frames dropped since the last reclaim */
+	uint32_t reclaim_at;     /* ... when the next reclaim may be made */
+	uint16_t free_rets[LTR_RETS];  /* the free entries of rets[] */
+	struct ltr_ret rets[LTR_RETS]; /* hijacked returns (rets.c) */
 	struct ltr_frame frames[LTR_SHADOW_MAX];
 };
 
@@ -437,6 +460,9 @@ extern volatile uint64_t *ltr_fork_guard;
 
 /* Map the fork guard page (at attach, before anything can fork). */
 void ltr_fork_guard_init(void);
+
+/* The states of all threads the process has had, linked by next. */
+struct ltr_tstate *ltr_threads(void);
 
 /* Create the calling thread's state (first traced call); NULL if that failed. */
 struct ltr_tstate *ltr_thread_create(void);
@@ -502,9 +528,6 @@ void ltr_vfork_child_leaving(void);
 /* Forget the second returns of the thread that had ts (a new thread reuses it). */
 void ltr_returns_forget(struct ltr_tstate *ts);
 
-/* Forget the dropped frames of the thread that had ts (capture.c). */
-void ltr_lost_forget(struct ltr_tstate *ts);
-
 /*
  * A second return is pending on this thread (ts->again): report it once
  * the thread is back at the level of the call that returns again (a
@@ -517,7 +540,61 @@ void ltr_returns_again(struct ltr_tstate *ts);
 /* Called by ltr_entry_common for stub index stub: record an entry; returns the target to jump to. */
 uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub);
 
-/* Called by ltr_return_tramp: record an exit; returns the real return address. */
+/*
+ * A longjmp from sp to target, above it on the same stack: drop the frames
+ * of ts it skips (the innermost ones whose slots lie in between).
+ */
+void ltr_frames_jumped(struct ltr_tstate *ts, uintptr_t sp, uintptr_t target);
+
+/* ---- hijacked returns (rets.c) ----------------------------------------- */
+
+/* Free every entry of ts's rets[] (a new thread, or one reusing ts). */
+void ltr_rets_forget(struct ltr_tstate *ts);
+
+/* ts has no free entry in rets[]: try to free some; false if none (said once). */
+bool ltr_rets_refill(struct ltr_tstate *ts);
+
+/*
+ * Take a free entry of ts's rets[] for the return through slot to ret;
+ * -1 if none is free, even after a reclaim.
+ */
+static inline int32_t ltr_ret_take(struct ltr_tstate *ts, uint64_t *slot,
+				   uint64_t ret)
+{
+	struct ltr_ret *r;
+	uint32_t k;
+
+	/* Freed ones first: a thread touches as few entries as it nests. */
+	if (likely(ts->nfree))
+		k = ts->free_rets[--ts->nfree];
+	else if (ts->fresh < LTR_RETS)
+		k = ts->fresh++;
+	else if (ltr_rets_refill(ts))
+		k = ts->free_rets[--ts->nfree];
+	else
+		return -1;
+	r = &ts->rets[k];
+	r->slot = slot;
+	r->ret = ret;
+	r->away = 0;
+	return (int32_t)k;
+}
+
+/* Entry k of ts's rets[] is free again: its return passed, or cannot come. */
+static inline void ltr_ret_give(struct ltr_tstate *ts, uint32_t k)
+{
+	ts->rets[k].slot = NULL;
+	ts->free_rets[ts->nfree++] = (uint16_t)k;
+}
+
+/*
+ * A return through slot by entry k that ts's rets[] does not hold: the
+ * stack came from another thread.  Its real return address, or 0.
+ */
+uint64_t ltr_ret_elsewhere(const struct ltr_tstate *ts, uint32_t k,
+			   const uint64_t *slot);
+
+/* Called by the return trampoline: record an exit; returns the real return address. */
 uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot);
 
 /* Report a call seen only on entry (a hooked function): trace line, count. */
@@ -628,11 +705,19 @@ void ltr_errno_init(void);
 
 /* ---- mappings (maps.c) ------------------------------------------------ */
 
-/* One line of /proc/self/maps: [lo, hi), and whether it is writable. */
+/* One line of /proc/self/maps: [lo, hi), its permissions, a device's? */
 struct ltr_mapping {
 	uintptr_t lo, hi;
-	bool writable;
+	bool readable, writable, private, device;
 };
+
+/*
+ * Call fn for each mapping, in address order, until it returns false (raw
+ * system calls only, reading into buf of size bytes, at least a line's);
+ * false if the list could not be read whole.
+ */
+bool ltr_maps_walk(bool (*fn)(const struct ltr_mapping *m, void *arg),
+		   void *arg, char *buf, size_t size);
 
 /* Find the mapping that holds addr (raw system calls only); false if none. */
 bool ltr_maps_find(uintptr_t addr, struct ltr_mapping *m);
@@ -643,8 +728,23 @@ size_t ltr_strlen(const char *s);
 int ltr_strcmp(const char *a, const char *b);
 int ltr_strncmp(const char *a, const char *b, size_t n);
 void ltr_strlcpy(char *dst, const char *src, size_t size);
+bool ltr_env_is(const char *s, const char *name);
 
 /* Trampolines (trampoline.S). */
-extern const char ltr_stubs[], ltr_stubs_end[], ltr_return_tramp[];
+extern const char ltr_stubs[], ltr_stubs_end[], ltr_return_tramps[];
+
+/* The trampoline entry that returns through rets[k]. */
+static inline uint64_t ltr_tramp_of(uint32_t k)
+{
+	return (uint64_t)ltr_return_tramps + 8u * k;
+}
+
+/* Is v a trampoline entry, a hijacked return address? */
+static inline bool ltr_is_tramp(uint64_t v)
+{
+	uint64_t off = v - (uint64_t)ltr_return_tramps;
+
+	return off < 8u * LTR_RETS && !(off & 7);
+}
 
 #endif

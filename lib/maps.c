@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * maps.c: find the mapping that holds an address in /proc/self/maps.
+ * maps.c: the mappings of the process, as /proc/self/maps lists them.
  *
- * Read with raw system calls into a buffer on the stack: after start-up
- * the interposer uses neither stdio nor malloc of its own namespace (a
- * fork of a threaded program could find their locks held).
+ * Read with raw system calls into a buffer the caller gives (on the stack,
+ * or mapped where the stack may be small): after start-up the interposer
+ * uses neither stdio nor malloc of its own namespace (a fork of a
+ * threaded program could find their locks held).
  */
 #include <fcntl.h>
 #include <sys/syscall.h>
@@ -30,58 +31,90 @@ static uintptr_t parse_hex(const char **p, const char *end)
 	return v;
 }
 
-/* Does the line [p, end) ("lo-hi perms ...") map addr?  Fill m if so. */
-static bool line_maps(const char *p, const char *end, uintptr_t addr,
-		      struct ltr_mapping *m)
+/*
+ * Parse the line [p, end), "lo-hi perms offset dev inode [path]", into m;
+ * false if it is not one.
+ */
+static bool line_parse(const char *p, const char *end, struct ltr_mapping *m)
 {
-	uintptr_t lo = parse_hex(&p, end), hi;
+	int field;
 
+	m->lo = parse_hex(&p, end);
 	if (p >= end || *p++ != '-')
 		return false;
-	hi = parse_hex(&p, end);
-	if (p + 3 > end || *p++ != ' ' || addr < lo || addr >= hi)
+	m->hi = parse_hex(&p, end);
+	if (p + 5 > end || *p++ != ' ')
 		return false;
-	m->lo = lo;
-	m->hi = hi;
+	m->readable = p[0] == 'r';
 	m->writable = p[1] == 'w';
+	m->private = p[3] == 'p';
+	/* The path is the sixth field. */
+	for (field = 1; field < 5 && p < end; field += *p++ == ' ')
+		;
+	while (p < end && *p == ' ')
+		p++;
+	m->device = end - p > 5 && ltr_strncmp(p, "/dev/", 5) == 0;
 	return true;
 }
 
-bool ltr_maps_find(uintptr_t addr, struct ltr_mapping *m)
+bool ltr_maps_walk(bool (*fn)(const struct ltr_mapping *m, void *arg),
+		   void *arg, char *buf, size_t size)
 {
-	char buf[4096];
 	size_t have = 0;
-	bool found = false;
+	bool go = true;
+	struct ltr_mapping m;
 	long fd, got;
 
 	fd = ltr_syscall3(SYS_open, (long)"/proc/self/maps",
 			  O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return false;
-	while (!found) {
+	while (go) {
 		const char *p = buf, *end, *nl;
 
 		got = ltr_syscall3(SYS_read, fd, (long)buf + (long)have,
-				   (long)(sizeof(buf) - have));
+				   (long)(size - have));
 		if (got == -4 /* EINTR */)
 			continue;
 		if (got <= 0)
 			break;
 		end = buf + have + got;
 		/* Each whole line; a partial one moves to the front. */
-		for (; !found && (nl = p) < end; p = nl + 1) {
+		for (; go && (nl = p) < end; p = nl + 1) {
 			while (nl < end && *nl != '\n')
 				nl++;
 			if (nl == end)
 				break;
-			found = line_maps(p, nl, addr, m);
+			if (line_parse(p, nl, &m))
+				go = fn(&m, arg);
 		}
 		have = (size_t)(end - p);
-		if (have == sizeof(buf))
+		if (have == size)
 			have = 0; /* a line longer than the buffer: dropped */
 		for (got = 0; got < (long)have; got++)
 			buf[got] = p[got];
 	}
 	ltr_syscall3(SYS_close, fd, 0, 0);
-	return found;
+	return got >= 0;
+}
+
+/* ltr_maps_find's walk: stop at the mapping that holds the address. */
+static bool find_at(const struct ltr_mapping *m, void *arg)
+{
+	struct ltr_mapping *want = arg;
+
+	if (want->lo < m->lo || want->lo >= m->hi)
+		return true;
+	*want = *m; /* found: hi > lo */
+	return false;
+}
+
+bool ltr_maps_find(uintptr_t addr, struct ltr_mapping *m)
+{
+	char buf[4096];
+
+	m->lo = addr;
+	m->hi = 0;
+	ltr_maps_walk(find_at, m, buf, sizeof(buf));
+	return m->hi != 0;
 }

@@ -67,3 +67,13 @@ void ltr_strlcpy(char *dst, const char *src, size_t size)
 		dst[i] = src[i];
 	dst[i] = '\0';
 }
+
+/* Does the environment entry s define the variable name ("name=...")? */
+bool ltr_env_is(const char *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name[i] && s[i] == name[i]; i++)
+		;
+	return !name[i] && s[i] == '=';
+}

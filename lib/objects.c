@@ -114,6 +114,8 @@ static void ranges_of(struct ltr_object *obj)
 		obj->end = hi;
 	}
 	obj->bias = base;
+	obj->phdr = ph;
+	obj->phnum = n;
 }
 
 /*

@@ -60,11 +60,10 @@ uint32_t ltr_ns_inode(const char *kind)
 	return ino > 0 ? (uint32_t)ino : 0;
 }
 
-uint32_t ltr_pidns_self(void)
+uint32_t ltr_pidns_of(int32_t pid)
 {
 	static int32_t cached_pid; /* the process the cache is for (fork) */
 	static uint32_t cached_ns;
-	int32_t pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 
 	if (pid == __atomic_load_n(&cached_pid, __ATOMIC_ACQUIRE))
 		return cached_ns;
@@ -75,15 +74,21 @@ uint32_t ltr_pidns_self(void)
 	return cached_ns;
 }
 
-void ltr_pidns_view(int32_t *pid, int32_t *tid)
+uint32_t ltr_pidns_self(void)
 {
-	uint32_t ns = ltr_pidns_self();
+	return ltr_pidns_of((int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0));
+}
+
+void ltr_pidns_view(int32_t local_pid, int32_t local_tid, int32_t *pid,
+		    int32_t *tid)
+{
+	uint32_t ns = ltr_pidns_of(local_pid);
 	char buf[2048];
 	long long p, t;
 	long fd, n;
 
-	*pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
-	*tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
+	*pid = local_pid;
+	*tid = local_tid;
 	if (ns == 0 || ns == ltr_session->reader_pidns ||
 	    !ltr_sys_ok(SYS_openat) || !ltr_sys_ok(SYS_read) ||
 	    !ltr_sys_ok(SYS_close))

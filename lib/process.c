@@ -41,9 +41,9 @@ static struct ltr_process *proc_claim(void)
 		return NULL;
 	}
 	p = &ltr_session->procs[i];
-	ltr_pidns_view(&p->pid, &tid);
 	p->local_pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
-	p->pidns = ltr_pidns_self();
+	ltr_pidns_view(p->local_pid, p->local_pid, &p->pid, &tid);
+	p->pidns = ltr_pidns_of(p->local_pid);
 	return p;
 }
 

@@ -10,7 +10,12 @@
  * in the parent.  Both are reported without touching the shadow stack:
  *  - each thread remembers the buffers of the last setjmps it showed; the
  *    longjmp family is hooked (lib/hooks.c binds the names), and a jump
- *    to a remembered buffer marks that setjmp's return as pending;
+ *    to a remembered buffer is reported as that setjmp's return at once:
+ *    the buffer says where the stack pointer goes, so the frames the jump
+ *    skips are dropped first (a frame wrongly dropped still returns: its
+ *    trampoline keeps its address, lib/rets.c).  A jump to another stack,
+ *    far from this one (a signal's alternate stack, coroutines), marks the
+ *    return as pending instead;
  *  - a shown vfork marks its return in the parent as pending; the child,
  *    which shares the parent's memory until it execs or exits, leaves its
  *    pid there from the exec and exit hooks.
@@ -18,12 +23,17 @@
  * return, once the frames a longjmp skipped are dropped there (where the
  * stack pointer tells which are dead), and only if the thread is back at
  * the level of the call that returns: a stale buffer can at worst cost
- * the line, never a frame.
+ * the line, never a frame.  vfork's return in the parent can only be
+ * pending: the parent runs none of our code between the kernel resuming
+ * it and its next traced call (vfork's return cannot be hijacked: the
+ * child returns through the same slot first).
  */
 #include <sys/syscall.h>
 
 #include "arch/x86_64/cpu.h"
 #include "interposer.h"
+
+#define SAME_STACK (64u << 20) /* a jump further is to another stack */
 
 typedef void (*longjmp_fn)(void *, int);
 
@@ -110,10 +120,14 @@ void ltr_returns_again(struct ltr_tstate *ts)
 	}
 }
 
-/* A longjmp to env with val (hook h): report it if selected, mark the setjmp. */
+/*
+ * A longjmp to env with val (hook h): report it if selected, and the
+ * return of the setjmp it goes to, at once if it stays on this stack.
+ */
 static void longjmp_seen(enum ltr_hook h, void *env, int val)
 {
 	struct ltr_tstate *ts = ltr_tls_self;
+	uintptr_t sp = (uintptr_t)&ts, target;
 	uint32_t i;
 
 	ltr_hook_note(h, (uint64_t)env, (uint64_t)val, 0);
@@ -126,6 +140,14 @@ static void longjmp_seen(enum ltr_hook h, void *env, int val)
 		ts->jmp_tsc = ltr_now();
 		ts->jmp_pending = i;
 		ts->again |= LTR_AGAIN_JMP;
+		target = ltr_jmpbuf_sp(env);
+		if (target > sp && target - sp < SAME_STACK) {
+			ts->busy = sp;
+			ltr_frames_jumped(ts, sp, target);
+			if (ts->depth == ts->jmps[i].depth)
+				ltr_returns_again(ts);
+			ts->busy = 0;
+		}
 		return;
 	}
 }

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "interposer.h"
+#include "lock.h"
 
 #define HASH_SIZE (2 * LTR_NSTUBS) /* a power of two */
 #define STUB_SIZE 16
@@ -42,19 +43,32 @@ static uint32_t hash_index[HASH_SIZE]; /* stub index + 1; 0 = empty */
 static int lock;
 static __thread int holding_lock __attribute__((tls_model("initial-exec")));
 
+#define EO LTR_FN_ENTRY_ONLY
+
 /*
  * Functions that look at their own return address or never return the
  * ordinary way: traced on entry only, their return is never hijacked.
+ * The setjmp family and vfork return a second time (lib/returns.c).
  */
-static const char *const entry_only[] = {
-	"dlopen", "dlmopen", "dlsym", "dlvsym", "vfork", "clone", "clone3",
-	"setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp", "getcontext",
-	"swapcontext", "setcontext", "makecontext", "longjmp", "_longjmp",
-	"siglongjmp", "__longjmp_chk", "exit", "_exit", "_Exit", "quick_exit",
-	"abort", "pthread_exit", "__libc_start_main", "__cxa_throw",
-	"__cxa_rethrow", "_Unwind_Resume", "execve", "execv", "execvp",
-	"execvpe", "execl", "execlp", "execle", "fexecve", "posix_spawn",
-	"posix_spawnp",
+static const struct {
+	const char *name;
+	uint32_t flags;
+} entry_only[] = {
+	{ "dlopen", EO }, { "dlmopen", EO }, { "dlsym", EO }, { "dlvsym", EO },
+	{ "vfork", EO | LTR_FN_VFORK }, { "clone", EO }, { "clone3", EO },
+	{ "setjmp", EO | LTR_FN_SETJMP }, { "_setjmp", EO | LTR_FN_SETJMP },
+	{ "sigsetjmp", EO | LTR_FN_SETJMP },
+	{ "__sigsetjmp", EO | LTR_FN_SETJMP },
+	{ "getcontext", EO }, { "swapcontext", EO }, { "setcontext", EO },
+	{ "makecontext", EO }, { "longjmp", EO }, { "_longjmp", EO },
+	{ "siglongjmp", EO }, { "__longjmp_chk", EO }, { "exit", EO },
+	{ "_exit", EO }, { "_Exit", EO }, { "quick_exit", EO }, { "abort", EO },
+	{ "pthread_exit", EO }, { "__libc_start_main", EO },
+	{ "__cxa_throw", EO }, { "__cxa_rethrow", EO },
+	{ "_Unwind_Resume", EO }, { "execve", EO }, { "execv", EO },
+	{ "execvp", EO }, { "execvpe", EO }, { "execl", EO }, { "execlp", EO },
+	{ "execle", EO }, { "fexecve", EO }, { "posix_spawn", EO },
+	{ "posix_spawnp", EO },
 };
 
 /*
@@ -69,15 +83,13 @@ static bool spin_lock(void)
 		return false;
 	holding_lock = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&lock, __ATOMIC_RELAXED))
-			__builtin_ia32_pause();
+	ltr_lock(&lock);
 	return true;
 }
 
 static void spin_unlock(void)
 {
-	__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+	ltr_unlock(&lock);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	holding_lock = 0;
 }
@@ -109,24 +121,15 @@ static bool target_named(const struct ltr_target *t, const char *name,
 	       ltr_strcmp(ltr_session->strings + off, name) == 0;
 }
 
-/* Is name of the setjmp family (a longjmp makes it return again)? */
-static bool is_setjmp(const char *name)
-{
-	return ltr_strcmp(name, "setjmp") == 0 ||
-	       ltr_strcmp(name, "_setjmp") == 0 ||
-	       ltr_strcmp(name, "sigsetjmp") == 0 ||
-	       ltr_strcmp(name, "__sigsetjmp") == 0;
-}
-
-/* Is name one of the entry-only functions? */
-static bool is_entry_only(const char *name)
+/* The LTR_FN_* flags entry_only[] gives name (0 if it is not there). */
+static uint32_t entry_flags(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(entry_only) / sizeof(entry_only[0]); i++)
-		if (ltr_strcmp(name, entry_only[i]) == 0)
-			return true;
-	return false;
+		if (ltr_strcmp(name, entry_only[i].name) == 0)
+			return entry_only[i].flags;
+	return 0;
 }
 
 bool ltr_is_stub(uintptr_t addr)
@@ -162,31 +165,37 @@ static bool hash_entry_dead(uint32_t h)
 	       ltr_targets[idx - 1].hpos != h;
 }
 
-/* A forgotten target to reuse for name of obj: the same function if one is, else any; -1 if none. */
-static int64_t target_reuse(const char *name, const struct ltr_object *obj,
-			    uint32_t depth, bool any)
+/*
+ * The forgotten target of the same function as name (of hash name_hash) of
+ * obj, to reuse with its function entry; -1 if none.  *other: the first
+ * forgotten target, for when no fresh stub is left (-1 if none).
+ */
+static int64_t target_reuse(const char *name, uint32_t name_hash,
+			    const struct ltr_object *obj, uint32_t depth,
+			    int64_t *other)
 {
 	const struct ltr_session *s = ltr_session;
-	int64_t other = -1;
 	uint32_t idx;
 
+	*other = -1;
 	if (!nforgotten)
 		return -1;
 	for (idx = 0; idx < ntargets; idx++) {
 		const struct ltr_target *t = &ltr_targets[idx];
-		const struct ltr_func *f = &s->funcs[t->fn];
+		uint32_t lib;
 
 		if (!t->forgotten)
 			continue;
-		if (other < 0)
-			other = idx;
-		if (t->depth == depth && f->name < LTR_STRINGS_SIZE &&
-		    f->lib < LTR_STRINGS_SIZE &&
-		    ltr_strcmp(s->strings + f->name, name) == 0 &&
-		    ltr_strcmp(s->strings + f->lib, obj->short_name) == 0)
+		if (*other < 0)
+			*other = idx;
+		if (t->depth != depth || !target_named(t, name, name_hash))
+			continue;
+		lib = s->funcs[t->fn].lib;
+		if (lib < LTR_STRINGS_SIZE &&
+		    ltr_strcmp(s->strings + lib, obj->short_name) == 0)
 			return idx;
 	}
-	return any ? other : -1;
+	return -1;
 }
 
 /* The captures ltruss compiled from name's prototype, or NULL. */
@@ -236,7 +245,7 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 	uint32_t name_hash = ltr_name_hash(name);
 	const struct ltr_capture *cap;
 	uint32_t h, flags, depth;
-	int64_t idx, fn = -1;
+	int64_t idx, other, fn = -1;
 	uintptr_t stub;
 
 	if (ltr_is_stub(addr))
@@ -249,18 +258,14 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 		spin_unlock();
 		return stub;
 	}
-	flags = ltr_no_hijack || is_entry_only(name) ? LTR_FN_ENTRY_ONLY : 0;
-	if (is_setjmp(name))
-		flags |= LTR_FN_SETJMP;
-	else if (ltr_strcmp(name, "vfork") == 0)
-		flags |= LTR_FN_VFORK;
+	flags = entry_flags(name) | (ltr_no_hijack ? LTR_FN_ENTRY_ONLY : 0);
 	cap = capture_find(name);
 	depth = ltr_select_depth(obj, name);
-	idx = target_reuse(name, obj, depth, false);
+	idx = target_reuse(name, name_hash, obj, depth, &other);
 	if (idx >= 0)
 		fn = ltr_targets[idx].fn; /* the same function: its entry too */
 	else if ((idx = ntargets) >= LTR_NSTUBS)
-		idx = target_reuse(name, obj, depth, true);
+		idx = other;
 	if (idx >= 0 && fn < 0)
 		fn = func_new(name, obj, flags, cap, depth);
 	if (idx < 0 || fn < 0) {

@@ -99,7 +99,7 @@ static void slot_take(struct ltr_tstate *ts)
 	slot = &ltr_session->threads[i];
 	ts->ring = (unsigned char *)ltr_session + ltr_rings_offset() +
 		   (uint64_t)i * ltr_ring_size;
-	ltr_pidns_view(&slot->pid, &slot->tid);
+	ltr_pidns_view(ts->pid, ts->tid, &slot->pid, &slot->tid);
 	__atomic_store_n(&slot->used, LTR_SLOT_TAKEN, __ATOMIC_RELEASE);
 	ts->slot = slot;
 	/* Owners are announced in the ring, in order with their events. */
@@ -151,13 +151,13 @@ struct ltr_tstate *ltr_thread_create(void)
 		ts->tp = ltr_thread_pointer();
 		ts->busy = 0;
 		ltr_returns_forget(ts);
-		ltr_lost_forget(ts);
+		ltr_rets_forget(ts);
 		ltr_tls_self = ts;
 		if (!ts->shared_slot) {
 			/* Tell ltruss the slot has a new thread. */
 			int32_t seen_pid;
 
-			ltr_pidns_view(&seen_pid, &ts->slot->tid);
+			ltr_pidns_view(pid, tid, &seen_pid, &ts->slot->tid);
 			if (ltr_flags & LTR_F_TRACE)
 				ltr_event_thread(ts);
 		}
@@ -172,6 +172,7 @@ struct ltr_tstate *ltr_thread_create(void)
 	ts->tid = tid;
 	ts->max_depth = max_depth;
 	ts->tp = ltr_thread_pointer();
+	ltr_rets_forget(ts);
 	slot_take(ts);
 	do
 		ts->next = __atomic_load_n(&threads, __ATOMIC_RELAXED);
@@ -181,6 +182,10 @@ struct ltr_tstate *ltr_thread_create(void)
 	return ts;
 }
 
+struct ltr_tstate *ltr_threads(void)
+{
+	return __atomic_load_n(&threads, __ATOMIC_ACQUIRE);
+}
 
 struct ltr_tstate *ltr_thread_of(uintptr_t tp)
 {

@@ -2,7 +2,7 @@
 /*
  * unwind.c: keep C++ exceptions, pthread_exit and backtraces working.
  *
- * A hijacked return address points into ltr_return_tramp, where the unwinder
+ * A hijacked return address points to a return trampoline, where the unwinder
  * finds no frame to continue with (the trampoline marks the end of the
  * stack).  So before anything walks the stack we put the real return
  * addresses back (the frames are "restored"), and afterwards we hijack the
@@ -70,7 +70,7 @@ void ltr_frames_restore_of(struct ltr_tstate *ts, uintptr_t sp)
 
 		if (!(fr->flags & LTR_FR_RESTORED) && (uintptr_t)fr->slot > sp &&
 		    ltr_read_word(ts->pid, (uintptr_t)fr->slot, &v) == 0 &&
-		    v == (uint64_t)ltr_return_tramp) {
+		    v == ltr_tramp_of(fr->rec)) {
 			*fr->slot = fr->ret;
 			fr->flags |= LTR_FR_RESTORED;
 		}
@@ -93,7 +93,7 @@ void ltr_frames_rehijack(uintptr_t sp)
 		struct ltr_frame *fr = &ts->frames[i];
 
 		if ((fr->flags & LTR_FR_RESTORED) && *fr->slot == fr->ret) {
-			*fr->slot = (uint64_t)ltr_return_tramp;
+			*fr->slot = ltr_tramp_of(fr->rec);
 			fr->flags &= ~LTR_FR_RESTORED;
 		}
 	}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cpu.h: x86_64 primitives for the interposer: timestamps, raw syscalls, the thread pointer. */
+/* cpu.h: x86_64 primitives for the interposer: timestamps, raw syscalls, the thread pointer, jmp_buf. */
 #ifndef LTRUSS_ARCH_CPU_H
 #define LTRUSS_ARCH_CPU_H
 
@@ -12,6 +12,19 @@ static inline uintptr_t ltr_thread_pointer(void)
 
 	__asm__("mov %%fs:0, %0" : "=r"(tp));
 	return tp;
+}
+
+/*
+ * The stack pointer a jmp_buf (setjmp's, sigsetjmp's) holds: glibc keeps
+ * it in word 6, mangled with the thread's pointer guard (%fs:0x30) as
+ * PTR_MANGLE does: xor, then rotate left by 17.
+ */
+static inline uintptr_t ltr_jmpbuf_sp(const void *env)
+{
+	uintptr_t v = ((const uintptr_t *)env)[6], guard;
+
+	__asm__("mov %%fs:0x30, %0" : "=r"(guard));
+	return ((v >> 17) | (v << 47)) ^ guard;
 }
 
 /* The time-stamp counter (constant and nonstop on the machines we run on). */

@@ -16,18 +16,22 @@
  * count of varargs, %r10 = static chain) and the low halves of %xmm0-7 for
  * capture, calls ltr_on_entry(regs, index), restores, and jumps to the
  * address it returned.  ltr_on_entry may replace the return address on the
- * stack (regs->ret) with ltr_return_tramp to see the return.  The C code of
+ * stack (regs->ret) with a return trampoline to see the return.  The C code of
  * the interposer is built with -mgeneral-regs-only, so the vector registers
  * that carry float arguments need no restoring.
  *
- * Return.  The callee returns into ltr_return_tramp with its result in %rax,
- * %rdx, %xmm0, %xmm1 or x87 %st0/%st1, and its "ret" has already popped the
- * slot it returned through: the stack is the caller's again.  The first four
- * registers are saved below it (x87 is never touched by the interposer),
- * ltr_on_exit gets the slot's address, finds the frame that owns it on the
- * thread's shadow stack and returns the real return address, and the
- * trampoline ends with "jmp *%r11" to it (%r11 is free at a return, as at a
- * call): nothing is written back to the stack.  For the unwinder the
+ * Return.  A hijacked slot holds one of LTR_RETS return trampolines,
+ * ltr_return_tramps + 8*k for the call whose real return address is kept
+ * in entry k of the thread's rets[] (lib/rets.c).  The callee returns into
+ * it with its result in %rax, %rdx, %xmm0, %xmm1 or x87 %st0/%st1, and its
+ * "ret" has already popped the slot it returned through: the stack is the
+ * caller's again.  Trampoline k is "call ltr_return_common", which writes
+ * its own address + 5 back into that slot (k, for ltr_on_exit).  The first
+ * four registers are saved below it (x87 is never touched by the
+ * interposer), ltr_on_exit gets the slot's address, finds entry k and the
+ * frame on the thread's shadow stack, and returns the real return address,
+ * and the trampoline ends with "jmp *%r11" to it (%r11 is free at a return,
+ * as at a call): the stack keeps no trace of it.  For the unwinder the
  * trampoline is the end of the stack (its return address is undefined);
  * C++ exceptions, forced unwinds and backtraces put the real return
  * addresses back before they walk the stack (lib/unwind.c).
@@ -35,6 +39,9 @@
 
 #ifndef LTR_NSTUBS
 #error "LTR_NSTUBS must be defined"
+#endif
+#ifndef LTR_RETS
+#error "LTR_RETS must be defined"
 #endif
 
 	.section .note.GNU-stack, "", @progbits
@@ -126,11 +133,20 @@ ltr_entry_common:
 	.cfi_undefined rip
 	/* The unwinder looks up return address - 1: it must land here too. */
 	nop
-	.globl ltr_return_tramp
-	.hidden ltr_return_tramp
-	.type ltr_return_tramp, @function
-ltr_return_tramp:
-	subq $X_SIZE, %rsp
+	.p2align 3
+	.globl ltr_return_tramps
+	.hidden ltr_return_tramps
+	.type ltr_return_tramps, @function
+ltr_return_tramps:
+	.rept LTR_RETS
+	.p2align 3
+	call ltr_return_common
+	.endr
+	.size ltr_return_tramps, . - ltr_return_tramps
+
+	/* The call pushed its entry + 5 into the slot returned through. */
+ltr_return_common:
+	subq $X_SIZE-8, %rsp
 	movdqu %xmm0, X_XMM0(%rsp)
 	movdqu %xmm1, X_XMM1(%rsp)
 	movq %rax, X_RAX(%rsp)
@@ -146,4 +162,3 @@ ltr_return_tramp:
 	addq $X_SIZE, %rsp
 	jmp *%r11
 	.cfi_endproc
-	.size ltr_return_tramp, . - ltr_return_tramp

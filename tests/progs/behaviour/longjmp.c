@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* longjmp.c: longjmp out of callbacks called from traced calls, many times over. */
+/*
+ * longjmp.c: longjmp out of callbacks called from traced calls, many times
+ * over.  Usage: bhv-longjmp [LOOPS [end]] (1000 by default; end: no call
+ * after the last jump).
+ */
 #include <setjmp.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "libbhv.h"
 
@@ -27,12 +32,13 @@ static long twice(long x)
 	return bhv_add3(x, x, 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	volatile long jumps = 0, sum = 0, i;
+	long loops = argc > 1 ? atol(argv[1]) : LOOPS;
 	int v;
 
-	for (i = 0; i < LOOPS; i++) {
+	for (i = 0; i < loops; i++) {
 		v = setjmp(env);
 		if (v) {
 			jumps++;
@@ -46,6 +52,8 @@ int main(void)
 		printf("not reached: %ld\n", i);
 	}
 	printf("jumps: %ld, sum: %ld\n", jumps, sum);
+	if (argc > 2)
+		return 0;
 	printf("after: %ld\n", bhv_add3(7, 8, 9));
 	printf("apply: %ld\n", bhv_apply(twice, 20));
 	return 0;

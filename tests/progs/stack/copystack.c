@@ -7,7 +7,7 @@
  * switches to it.  Each coroutine yields from inside traced calls, so its
  * return slots hold the trampoline while its bytes are away and are
  * overwritten by the others' until they are copied back.
- * Usage: stk-copystack [COROUTINES] (3 by default, at most 64).
+ * Usage: stk-copystack [COROUTINES] (3 by default, at most 4096).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@
 
 #define AREA (128 * 1024)
 #define MARGIN 1024 /* saved below the yield's frame: swapcontext, red zone */
-#define COROS 64
+#define COROS 4096
 #define ROUNDS 40
 
 struct co {
