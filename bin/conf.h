@@ -111,6 +111,14 @@ void config_check(struct config *cfg);
 const struct proto *config_find_proto(const struct config *cfg,
 				      const char *name);
 
+/*
+ * Resolve p's named types (ptype.def) and [if:] names (parg.if_values) in
+ * cfg, once it is complete, so that printing a value looks nothing up:
+ * config_check() does it for the filters' prototypes, the compiled table
+ * for each shipped one it parses.  An unknown name stays unresolved.
+ */
+void config_resolve(const struct config *cfg, struct proto *p);
+
 /* The named type called name (the last loaded wins), or NULL. */
 const struct named_type *config_find_type(const struct config *cfg,
 					  const char *name);

@@ -25,13 +25,6 @@
 
 #define RAW_ARGS 3 /* registers shown for a call without prototype */
 
-static const struct config *config;
-
-void args_init(const struct config *cfg)
-{
-	config = cfg;
-}
-
 /* The prototype of the function of call c, or NULL. */
 static const struct proto *proto_of(const struct call *c)
 {
@@ -394,11 +387,9 @@ static const char *value_name(const struct type_value *vals, size_t n,
 	return NULL;
 }
 
-/* A value of a named enum or flags type: O_RDONLY|O_CREAT|0x100000. */
-static void put_named(struct out *o, const char *type_name, uint64_t v)
+/* A value of named enum or flags type t: O_RDONLY|O_CREAT|0x100000. */
+static void put_named(struct out *o, const struct named_type *t, uint64_t v)
 {
-	const struct named_type *t = config ? config_find_type(config, type_name)
-					    : NULL;
 	const char *name;
 	bool any = false;
 	size_t i;
@@ -474,7 +465,7 @@ static void put_scalar(struct out *o, const struct ptype *t, uint64_t v,
 		put_double(o, bits.d);
 		break;
 	case CT_NAMED:
-		put_named(o, t->named, v);
+		put_named(o, t->def, v);
 		break;
 	case CT_FUNCPTR:
 		if (v && fmt.session) {
@@ -656,27 +647,21 @@ bool args_shown(const struct call *c, unsigned i)
 	struct arg_loc locs[PROTO_MAX_ARGS];
 	const struct named_type *t;
 	const struct parg *a;
-	const char *s, *bar;
 	unsigned ngp, nxmm;
-	uint64_t v, want;
+	uint64_t v;
+	size_t k;
 
 	if (!p || i >= p->nargs || !(a = &p->args[i])->if_arg)
 		return true;
+	t = p->args[a->if_arg - 1].type.def;
 	abi_locate(p, locs, &ngp, &nxmm);
-	t = config ? config_find_type(config,
-				      p->args[a->if_arg - 1].type.named)
-		   : NULL;
 	if (!t || !word_at(c, locs[a->if_arg - 1], 0, &v))
 		return true;
+	/* The values were resolved and zero-extended once (config_resolve). */
 	v = zero_extend(v, t->size);
-	for (s = a->if_names; *s; s = *bar ? bar + 1 : bar) {
-		bar = strchr(s, '|');
-		if (!bar)
-			bar = s + strlen(s);
-		if (config_type_value(t, s, (size_t)(bar - s), &want) &&
-		    (v & zero_extend(want, t->size)) == zero_extend(want, t->size))
+	for (k = 0; k < a->if_nvalues; k++)
+		if ((v & a->if_values[k]) == a->if_values[k])
 			return true;
-	}
 	return false;
 }
 

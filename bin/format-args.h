@@ -17,9 +17,6 @@
 /* Longest printed value: a string of -s 4096 bytes, every one escaped. */
 #define ARG_TEXT_MAX (4 * LTR_STRSIZE_MAX + 64)
 
-/* Named types are looked up in cfg. */
-void args_init(const struct config *cfg);
-
 /* How many values call c shows: parameters and decoded varargs, or 3 registers. */
 unsigned args_count(const struct call *c);
 

@@ -119,7 +119,6 @@ int main(int argc, char **argv)
 	fmt.durations = opts.durations;
 	fmt.demangle = !opts.no_demangle;
 	fmt.caller = opts.caller;
-	args_init(&opts.cfg);
 	trace_init(!opts.trace ? NULL : opts.json ? &format_json : &format_text,
 		   session.s);
 
