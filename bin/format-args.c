@@ -21,18 +21,56 @@
 #include "abi.h"
 #include "captures.h"
 #include "format-args.h"
+#include "session-check.h"
 #include "symbolize.h"
 
 #define RAW_ARGS 3 /* registers shown for a call without prototype */
 
-/* The prototype of the function of call c, or NULL. */
-static const struct proto *proto_of(const struct call *c)
-{
-	const struct ltr_session *s = fmt.session;
+/*
+ * What printing a function's values takes from its prototype, worked out
+ * once per function: a line asks for it once per value, and a full trace
+ * prints millions of lines.
+ */
+struct fn_view {
+	const struct proto *p;             /* NULL: no prototype */
+	struct arg_loc locs[PROTO_MAX_ARGS]; /* where each parameter is */
+	unsigned at_entry;                 /* parameters before the first output one */
+	bool known;                        /* filled in (its entry was ready) */
+};
 
-	if (!s || c->fn >= LTR_MAX_FUNCS)
-		return NULL;
-	return captures_proto(s->funcs[c->fn].capture);
+/* Fill v for function fn of session s. */
+static void view_fill(struct fn_view *v, const struct ltr_session *s,
+		      uint32_t fn)
+{
+	unsigned ngp, nxmm, i;
+
+	v->p = s && fn < LTR_MAX_FUNCS ? captures_proto(s->funcs[fn].capture)
+				       : NULL;
+	if (!v->p)
+		return;
+	abi_locate(v->p, v->locs, &ngp, &nxmm);
+	for (i = 0; i < v->p->nargs && v->p->args[i].out == OUT_NONE; i++)
+		;
+	v->at_entry = i;
+}
+
+/* The view of the function of call c. */
+static const struct fn_view *view_of(const struct call *c)
+{
+	static struct fn_view views[LTR_MAX_FUNCS], scratch;
+	uint32_t fn = c->fn;
+
+	/* Kept once the interposer has filled the function's entry in. */
+	if (fn < LTR_MAX_FUNCS && views[fn].known)
+		return &views[fn];
+	if (fn < LTR_MAX_FUNCS && fmt.session &&
+	    session_func_ready(fmt.session, fn)) {
+		view_fill(&views[fn], fmt.session, fn);
+		views[fn].known = true;
+		return &views[fn];
+	}
+	view_fill(&scratch, fmt.session, fn);
+	return &scratch;
 }
 
 /*
@@ -643,19 +681,17 @@ static const struct ltr_blob *varargs_blob(const struct call *c)
 
 bool args_shown(const struct call *c, unsigned i)
 {
-	const struct proto *p = proto_of(c);
-	struct arg_loc locs[PROTO_MAX_ARGS];
+	const struct fn_view *view = view_of(c);
+	const struct proto *p = view->p;
 	const struct named_type *t;
 	const struct parg *a;
-	unsigned ngp, nxmm;
 	uint64_t v;
 	size_t k;
 
 	if (!p || i >= p->nargs || !(a = &p->args[i])->if_arg)
 		return true;
 	t = p->args[a->if_arg - 1].type.def;
-	abi_locate(p, locs, &ngp, &nxmm);
-	if (!t || !word_at(c, locs[a->if_arg - 1], 0, &v))
+	if (!t || !word_at(c, view->locs[a->if_arg - 1], 0, &v))
 		return true;
 	/* The values were resolved and zero-extended once (config_resolve). */
 	v = zero_extend(v, t->size);
@@ -667,7 +703,7 @@ bool args_shown(const struct call *c, unsigned i)
 
 unsigned args_count(const struct call *c)
 {
-	const struct proto *p = proto_of(c);
+	const struct proto *p = view_of(c)->p;
 	const struct ltr_blob *va = p ? varargs_blob(c) : NULL;
 
 	if (!p)
@@ -677,25 +713,23 @@ unsigned args_count(const struct call *c)
 
 unsigned args_count_at_entry(const struct call *c)
 {
-	const struct proto *p = proto_of(c);
-	unsigned i;
+	const struct fn_view *view = view_of(c);
 
-	if (!p)
+	if (!view->p)
 		return RAW_ARGS;
-	for (i = 0; i < p->nargs; i++)
-		if (p->args[i].out != OUT_NONE)
-			return i;
+	if (view->at_entry < view->p->nargs)
+		return view->at_entry;
 	return args_count(c);
 }
 
 size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 		  const struct result *r, unsigned i)
 {
-	const struct proto *p = proto_of(c);
+	const struct fn_view *view = view_of(c);
+	const struct proto *p = view->p;
+	const struct arg_loc *locs = view->locs;
 	struct out o = { buf, size, 0 };
-	struct arg_loc locs[PROTO_MAX_ARGS];
 	const struct parg *a;
-	unsigned ngp, nxmm;
 	uint64_t v, hi;
 
 	buf[0] = '\0';
@@ -704,7 +738,6 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 			put_raw(&o, c->args[i]);
 		return o.len;
 	}
-	abi_locate(p, locs, &ngp, &nxmm);
 	if (i >= p->nargs) {
 		const struct ltr_blob *va = varargs_blob(c);
 		const char *f;
@@ -749,7 +782,7 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 size_t args_return(char *buf, size_t size, int pid, const struct call *c,
 		   const struct result *r)
 {
-	const struct proto *p = proto_of(c);
+	const struct proto *p = view_of(c)->p;
 	struct out o = { buf, size, 0 };
 	const struct ltr_blob *b;
 	union { uint64_t u; double d; float f; } bits = { .u = r->xmm0 };
