@@ -156,12 +156,21 @@ static void put_text(struct out *o, const char *s)
 /* Append v in decimal, '-' first when negative. */
 static void put_decimal(struct out *o, uint64_t v, bool negative)
 {
+	unsigned n = format_decimal_digits(v);
 	char tmp[FORMAT_DECIMAL_MAX];
-	char *p = format_decimal(tmp, v, 1);
 
-	if (negative)
-		*--p = '-';
-	put_bytes(o, p, (size_t)(tmp + sizeof(tmp) - p));
+	if (o->len + negative + n < o->size) {
+		char *p = o->buf + o->len;
+
+		*p = '-';
+		format_decimal_at(p + negative, v, n);
+		o->len += negative + n;
+		o->buf[o->len] = '\0';
+		return;
+	}
+	tmp[0] = '-';
+	format_decimal_at(tmp + 1, v, n);
+	put_bytes(o, tmp + !negative, negative + n);
 }
 
 /* Append v as a signed decimal. */

@@ -55,13 +55,21 @@ static void put_char(struct line *l, char c)
 		l->buf[l->len++] = c;
 }
 
-/* Unsigned decimal, at least width digits (zero-padded). */
-static void put_dec(struct line *l, uint64_t v, int width)
+/* Unsigned decimal, at least width digits (zero-padded, at most 20). */
+static void put_dec(struct line *l, uint64_t v, unsigned width)
 {
+	unsigned n = format_decimal_digits(v);
 	char tmp[FORMAT_DECIMAL_MAX];
-	const char *p = format_decimal(tmp, v, width);
 
-	put_mem(l, p, (size_t)(tmp + sizeof(tmp) - p));
+	if (n < width)
+		n = width;
+	if (l->len + n <= sizeof(l->buf)) {
+		format_decimal_at(l->buf + l->len, v, n);
+		l->len += n;
+		return;
+	}
+	format_decimal_at(tmp, v, n);
+	put_mem(l, tmp, n);
 }
 
 /* Seconds and microseconds of ns: "S.UUUUUU". */
