@@ -53,6 +53,7 @@ static int file_close(void *cookie)
 
 FILE *output_open(const char *file)
 {
+	static char buffer[1 << 20];
 	cookie_io_functions_t io = { .write = file_write, .close = file_close };
 	FILE *out = stderr;
 	int fd;
@@ -67,8 +68,12 @@ FILE *output_open(const char *file)
 			perror_msg_and_die("cannot write the trace to '%s' (-o)",
 					   file);
 	}
-	/* Whole lines, written in big blocks, flushed when the program pauses. */
-	setvbuf(out, NULL, _IOFBF, 1 << 20);
+	/*
+	 * Whole lines, written in big blocks, flushed when the program
+	 * pauses.  The buffer must be given: with NULL, glibc ignores the
+	 * size and writes 8 KiB at a time.
+	 */
+	setvbuf(out, buffer, _IOFBF, sizeof(buffer));
 	return out;
 }
 
