@@ -169,8 +169,11 @@ static void put_name(struct line *l, const struct call *c)
 	put_str(l, format_func(fn));
 }
 
-/* Arguments [from, to) of c (r: its return, or NULL), comma-separated. */
-static void put_args(struct line *l, const struct who *w, const struct call *c,
+/*
+ * Arguments [from, to) of c (r: its return, or NULL), comma-separated;
+ * false if none was shown (all hidden by [if:]).
+ */
+static bool put_args(struct line *l, const struct who *w, const struct call *c,
 		     const struct result *r, unsigned from, unsigned to)
 {
 	unsigned i;
@@ -188,6 +191,7 @@ static void put_args(struct line *l, const struct who *w, const struct call *c,
 		l->len += args_value(l->buf + l->len, sizeof(l->buf) - l->len,
 				     w->pid, c, r, i);
 	}
+	return !first;
 }
 
 /* "LIB:FUNC(args)": every argument, output ones as printed on return r. */
@@ -205,14 +209,15 @@ static void put_call_start(struct line *l, const struct who *w,
 			   const struct call *c)
 {
 	unsigned n = args_count_at_entry(c), all = args_count(c);
+	bool shown;
 
 	put_name(l, c);
 	put_char(l, '(');
-	put_args(l, w, c, NULL, 0, n);
-	if (n < all)
-		put_str(l, n ? ", " : "");
-	else
+	shown = put_args(l, w, c, NULL, 0, n);
+	if (n >= all)
 		put_char(l, ')');
+	else if (shown)
+		put_lit(l, ", ");
 }
 
 /*
