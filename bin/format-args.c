@@ -54,15 +54,14 @@ static void view_fill(struct fn_view *v, const struct ltr_session *s,
 	v->at_entry = i;
 }
 
-/* The view of the function of call c. */
-static const struct fn_view *view_of(const struct call *c)
-{
-	static struct fn_view views[LTR_MAX_FUNCS], scratch;
-	uint32_t fn = c->fn;
+/* Each function's view, kept once the interposer has filled its entry in. */
+static struct fn_view views[LTR_MAX_FUNCS];
 
-	/* Kept once the interposer has filled the function's entry in. */
-	if (fn < LTR_MAX_FUNCS && views[fn].known)
-		return &views[fn];
+/* The view of function fn, not kept yet. */
+static __attribute__((noinline)) const struct fn_view *view_new(uint32_t fn)
+{
+	static struct fn_view scratch;
+
 	if (fn < LTR_MAX_FUNCS && fmt.session &&
 	    session_func_ready(fmt.session, fn)) {
 		view_fill(&views[fn], fmt.session, fn);
@@ -71,6 +70,14 @@ static const struct fn_view *view_of(const struct call *c)
 	}
 	view_fill(&scratch, fmt.session, fn);
 	return &scratch;
+}
+
+/* The view of the function of call c (asked for once per value: inline). */
+static inline const struct fn_view *view_of(const struct call *c)
+{
+	if (__builtin_expect(c->fn < LTR_MAX_FUNCS && views[c->fn].known, 1))
+		return &views[c->fn];
+	return view_new(c->fn);
 }
 
 /*

@@ -343,8 +343,10 @@ static void text_partial(const struct who *w, const struct call *c)
 static void text_partial_end(const struct who *w, const struct call *c,
 			     const struct result *r)
 {
-	struct line l = { .len = 0 };
+	struct line l;
 
+	/* Not l = { 0 }: that clears all 128 KiB of it. */
+	l.len = 0;
 	put_call_rest(&l, w, c, r, "");
 	put_result(&l, w, c, r);
 	put_caller(&l, w, c);
@@ -353,8 +355,10 @@ static void text_partial_end(const struct who *w, const struct call *c,
 
 static void text_unfinished(const struct who *w, const struct call *c)
 {
-	struct line l = { .len = 0 };
+	struct line l;
 
+	/* Not l = { 0 }: that clears all 128 KiB of it. */
+	l.len = 0;
 	put_caller(&l, w, c);
 	put_str(&l, " <unfinished ...>");
 	line_write(&l, true);
