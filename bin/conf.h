@@ -111,12 +111,24 @@ void config_check(struct config *cfg);
 const struct proto *config_find_proto(const struct config *cfg,
 				      const char *name);
 
+/*
+ * Resolve p's named types (ptype.def) and [if:] names (parg.if_values) in
+ * cfg, once it is complete, so that printing a value looks nothing up:
+ * config_check() does it for the filters' prototypes, the compiled table
+ * for each shipped one it parses.  An unknown name stays unresolved.
+ */
+void config_resolve(const struct config *cfg, struct proto *p);
+
+/* config_resolve() with the named types find(name, ctx) gives (a trace file's). */
+void proto_resolve(struct proto *p,
+		   const struct named_type *(*find)(const char *name,
+						    const void *ctx),
+		   const void *ctx);
+
 /* The named type called name (the last loaded wins), or NULL. */
 const struct named_type *config_find_type(const struct config *cfg,
 					  const char *name);
 
-/* config_find_type() for args_init(): ctx is the config. */
-const struct named_type *config_type_lookup(const char *name, const void *ctx);
 
 /* The value of the name (len bytes) of type t, an enum or a flag; false if none. */
 bool config_type_value(const struct named_type *t, const char *name,

@@ -17,6 +17,7 @@
 #include "conf.h"
 #include "error.h"
 #include "shipped.h"
+#include "xmalloc.h"
 
 /* One hash table: slots hold an element index + 1, 0 = empty. */
 struct name_hash {
@@ -109,26 +110,6 @@ const struct named_type *config_find_type(const struct config *cfg,
 	return cfg->shipped ? shipped_find_type(cfg->shipped, name) : NULL;
 }
 
-const struct named_type *config_type_lookup(const char *name, const void *ctx)
-{
-	return config_find_type(ctx, name);
-}
-
-/* Die unless the named type t (of prototype p, at column col) exists. */
-static void check_type(const struct config *cfg, const struct proto *p,
-		       const struct ptype *t, unsigned col)
-{
-	bool named = t->kind == CT_NAMED ||
-		     (t->kind == CT_POINTER && t->target == CT_NAMED);
-
-	if (!named || !t->named || config_find_type(cfg, t->named))
-		return;
-	error_at_and_die(p->file ? p->file : "?", p->line,
-			 p->col + (col ? col - 1 : 0),
-			 "type '%s' in the prototype of %s is not declared; declare it under 'types:', or use a C type",
-			 t->named, p->name);
-}
-
 /* The value of the name (an enum or a flag) of type t, or false. */
 bool config_type_value(const struct named_type *t, const char *name,
 		       size_t len, uint64_t *value)
@@ -148,28 +129,113 @@ bool config_type_value(const struct named_type *t, const char *name,
 	return false;
 }
 
-/* Die unless each name of argument a's [if:argN:NAMES] is a value of N's type. */
-static void check_if(const struct config *cfg, const struct proto *p,
-		     const struct parg *a)
+/* Is t a named type or a pointer to one? */
+static bool type_is_named(const struct ptype *t)
 {
-	const struct named_type *t;
-	const char *s, *bar;
+	return (t->kind == CT_NAMED ||
+		(t->kind == CT_POINTER && t->target == CT_NAMED)) && t->named;
+}
+
+/*
+ * The next name of an [if:argN:A|B] list at *s (its length in *len), or
+ * NULL at the end; *s moves past it.
+ */
+static const char *if_next(const char **s, size_t *len)
+{
+	const char *name = *s, *bar;
+
+	if (!*name)
+		return NULL;
+	bar = strchr(name, '|');
+	*len = bar ? (size_t)(bar - name) : strlen(name);
+	*s = bar ? bar + 1 : name + *len;
+	return name;
+}
+
+/* a's [if:] names' values in t, zero-extended as compared, into a->if_values. */
+static void if_resolve(const struct named_type *t, struct parg *a)
+{
+	const char *s = a->if_names, *name;
+	size_t n = 1, len;
 	uint64_t v;
 
-	if (!a->if_arg)
+	for (name = s; *name; name++)
+		n += *name == '|';
+	free(a->if_values);
+	a->if_values = xcalloc(n, sizeof(*a->if_values));
+	a->if_nvalues = 0;
+	while ((name = if_next(&s, &len)) != NULL) {
+		if (!config_type_value(t, name, len, &v))
+			continue;
+		if (t->size < 8)
+			v &= (1ull << (8 * t->size)) - 1;
+		a->if_values[a->if_nvalues++] = v;
+	}
+}
+
+/* config_find_type() as proto_resolve() asks it: ctx is the config. */
+static const struct named_type *config_type_lookup(const char *name,
+						   const void *ctx)
+{
+	return config_find_type(ctx, name);
+}
+
+void config_resolve(const struct config *cfg, struct proto *p)
+{
+	proto_resolve(p, config_type_lookup, cfg);
+}
+
+void proto_resolve(struct proto *p,
+		   const struct named_type *(*find)(const char *name,
+						    const void *ctx),
+		   const void *ctx)
+{
+	size_t i;
+
+	p->ret.def = type_is_named(&p->ret) ? find(p->ret.named, ctx) : NULL;
+	for (i = 0; i < p->nargs; i++) {
+		struct ptype *t = &p->args[i].type;
+
+		t->def = type_is_named(t) ? find(t->named, ctx) : NULL;
+	}
+	for (i = 0; i < p->nargs; i++) {
+		struct parg *a = &p->args[i];
+
+		if (a->if_arg && p->args[a->if_arg - 1].type.def)
+			if_resolve(p->args[a->if_arg - 1].type.def, a);
+	}
+}
+
+/* Die unless the named type t (of prototype p, at column col) was found. */
+static void check_type(const struct proto *p, const struct ptype *t,
+		       unsigned col)
+{
+	if (!type_is_named(t) || t->def)
 		return;
-	t = config_find_type(cfg, p->args[a->if_arg - 1].type.named);
-	for (s = a->if_names; t && *s; s = *bar ? bar + 1 : bar) {
-		bar = strchr(s, '|');
-		if (!bar)
-			bar = s + strlen(s);
-		if (!config_type_value(t, s, (size_t)(bar - s), &v))
+	error_at_and_die(p->file ? p->file : "?", p->line,
+			 p->col + (col ? col - 1 : 0),
+			 "type '%s' in the prototype of %s is not declared; declare it under 'types:', or use a C type",
+			 t->named, p->name);
+}
+
+/* Die unless each name of argument a's [if:argN:NAMES] is a value of N's type. */
+static void check_if(const struct proto *p, const struct parg *a)
+{
+	const struct named_type *t;
+	const char *s, *name;
+	size_t len;
+	uint64_t v;
+
+	if (!a->if_arg || !(t = p->args[a->if_arg - 1].type.def))
+		return;
+	s = a->if_names;
+	while ((name = if_next(&s, &len)) != NULL)
+		if (!config_type_value(t, name, len, &v))
 			error_at_and_die(p->file ? p->file : "?", p->line,
 					 p->col + (a->col ? a->col - 1 : 0),
 					 "'%.*s' in [if:arg%u:...] of %s is not a value of type '%s'; name one of its values",
-					 (int)(bar - s), s, a->if_arg, p->name,
+					 (int)len, name, a->if_arg, p->name,
 					 t->name);
-	}
 }
 
 void config_check(struct config *cfg)
@@ -186,14 +252,17 @@ void config_check(struct config *cfg)
 	hash_build(&cfg->index->types, cfg->types, cfg->ntypes,
 		   sizeof(*cfg->types), offsetof(struct named_type, name));
 	for (i = 0; i < cfg->nprotos; i++) {
-		const struct proto *p = &cfg->protos[i];
+		struct proto *p = &cfg->protos[i];
 
-		check_type(cfg, p, &p->ret, p->ret_col);
+		config_resolve(cfg, p);
+		check_type(p, &p->ret, p->ret_col);
 		for (a = 0; a < p->nargs; a++) {
-			check_type(cfg, p, &p->args[a].type, p->args[a].col);
-			check_if(cfg, p, &p->args[a]);
+			check_type(p, &p->args[a].type, p->args[a].col);
+			check_if(p, &p->args[a]);
 		}
 	}
+	if (cfg->shipped)
+		shipped_resolve(cfg->shipped, cfg);
 }
 
 /* Free a type's names and values. */

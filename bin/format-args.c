@@ -21,36 +21,63 @@
 #include "abi.h"
 #include "captures.h"
 #include "format-args.h"
+#include "session-check.h"
 #include "symbolize.h"
 
 #define RAW_ARGS 3 /* registers shown for a call without prototype */
 
-static const struct named_type *(*find_type)(const char *name,
-					     const void *ctx);
-static const void *find_ctx;
+/*
+ * What printing a function's values takes from its prototype, worked out
+ * once per function: a line asks for it once per value, and a full trace
+ * prints millions of lines.
+ */
+struct fn_view {
+	const struct proto *p;             /* NULL: no prototype */
+	struct arg_loc locs[PROTO_MAX_ARGS]; /* where each parameter is */
+	unsigned at_entry;                 /* parameters before the first output one */
+	bool known;                        /* filled in (its entry was ready) */
+};
 
-void args_init(const struct named_type *(*find)(const char *name,
-						 const void *ctx),
-	       const void *ctx)
+/* Fill v for function fn of session s. */
+static void view_fill(struct fn_view *v, const struct ltr_session *s,
+		      uint32_t fn)
 {
-	find_type = find;
-	find_ctx = ctx;
+	unsigned ngp, nxmm, i;
+
+	v->p = s && fn < LTR_MAX_FUNCS ? captures_proto(s->funcs[fn].capture)
+				       : NULL;
+	if (!v->p)
+		return;
+	abi_locate(v->p, v->locs, &ngp, &nxmm);
+	for (i = 0; i < v->p->nargs && v->p->args[i].out == OUT_NONE; i++)
+		;
+	v->at_entry = i;
 }
 
-/* The named type called name, or NULL. */
-static const struct named_type *type_named(const char *name)
+/* Each function's view, kept once the interposer has filled its entry in. */
+static struct fn_view views[LTR_MAX_FUNCS];
+
+/* The view of function fn, not kept yet. */
+static __attribute__((noinline)) const struct fn_view *view_new(uint32_t fn)
 {
-	return find_type && name ? find_type(name, find_ctx) : NULL;
+	static struct fn_view scratch;
+
+	if (fn < LTR_MAX_FUNCS && fmt.session &&
+	    session_func_ready(fmt.session, fn)) {
+		view_fill(&views[fn], fmt.session, fn);
+		views[fn].known = true;
+		return &views[fn];
+	}
+	view_fill(&scratch, fmt.session, fn);
+	return &scratch;
 }
 
-/* The prototype of the function of call c, or NULL. */
-static const struct proto *proto_of(const struct call *c)
+/* The view of the function of call c (asked for once per value: inline). */
+static inline const struct fn_view *view_of(const struct call *c)
 {
-	const struct ltr_session *s = fmt.session;
-
-	if (!s || c->fn >= LTR_MAX_FUNCS)
-		return NULL;
-	return captures_proto(s->funcs[c->fn].capture);
+	if (__builtin_expect(c->fn < LTR_MAX_FUNCS && views[c->fn].known, 1))
+		return &views[c->fn];
+	return view_new(c->fn);
 }
 
 /*
@@ -136,12 +163,21 @@ static void put_text(struct out *o, const char *s)
 /* Append v in decimal, '-' first when negative. */
 static void put_decimal(struct out *o, uint64_t v, bool negative)
 {
+	unsigned n = format_decimal_digits(v);
 	char tmp[FORMAT_DECIMAL_MAX];
-	char *p = format_decimal(tmp, v, 1);
 
-	if (negative)
-		*--p = '-';
-	put_bytes(o, p, (size_t)(tmp + sizeof(tmp) - p));
+	if (o->len + negative + n < o->size) {
+		char *p = o->buf + o->len;
+
+		*p = '-';
+		format_decimal_at(p + negative, v, n);
+		o->len += negative + n;
+		o->buf[o->len] = '\0';
+		return;
+	}
+	tmp[0] = '-';
+	format_decimal_at(tmp + 1, v, n);
+	put_bytes(o, tmp + !negative, negative + n);
 }
 
 /* Append v as a signed decimal. */
@@ -405,10 +441,9 @@ static const char *value_name(const struct type_value *vals, size_t n,
 	return NULL;
 }
 
-/* A value of a named enum or flags type: O_RDONLY|O_CREAT|0x100000. */
-static void put_named(struct out *o, const char *type_name, uint64_t v)
+/* A value of named enum or flags type t: O_RDONLY|O_CREAT|0x100000. */
+static void put_named(struct out *o, const struct named_type *t, uint64_t v)
 {
-	const struct named_type *t = type_named(type_name);
 	const char *name;
 	bool any = false;
 	size_t i;
@@ -484,7 +519,7 @@ static void put_scalar(struct out *o, const struct ptype *t, uint64_t v,
 		put_double(o, bits.d);
 		break;
 	case CT_NAMED:
-		put_named(o, t->named, v);
+		put_named(o, t->def, v);
 		break;
 	case CT_FUNCPTR:
 		if (v && fmt.session) {
@@ -666,35 +701,29 @@ static const struct ltr_blob *varargs_blob(const struct call *c)
 
 bool args_shown(const struct call *c, unsigned i)
 {
-	const struct proto *p = proto_of(c);
-	struct arg_loc locs[PROTO_MAX_ARGS];
+	const struct fn_view *view = view_of(c);
+	const struct proto *p = view->p;
 	const struct named_type *t;
 	const struct parg *a;
-	const char *s, *bar;
-	unsigned ngp, nxmm;
-	uint64_t v, want;
+	uint64_t v;
+	size_t k;
 
 	if (!p || i >= p->nargs || !(a = &p->args[i])->if_arg)
 		return true;
-	abi_locate(p, locs, &ngp, &nxmm);
-	t = type_named(p->args[a->if_arg - 1].type.named);
-	if (!t || !word_at(c, locs[a->if_arg - 1], 0, &v))
+	t = p->args[a->if_arg - 1].type.def;
+	if (!t || !word_at(c, view->locs[a->if_arg - 1], 0, &v))
 		return true;
+	/* The values were resolved and zero-extended once (config_resolve). */
 	v = zero_extend(v, t->size);
-	for (s = a->if_names; *s; s = *bar ? bar + 1 : bar) {
-		bar = strchr(s, '|');
-		if (!bar)
-			bar = s + strlen(s);
-		if (config_type_value(t, s, (size_t)(bar - s), &want) &&
-		    (v & zero_extend(want, t->size)) == zero_extend(want, t->size))
+	for (k = 0; k < a->if_nvalues; k++)
+		if ((v & a->if_values[k]) == a->if_values[k])
 			return true;
-	}
 	return false;
 }
 
 unsigned args_count(const struct call *c)
 {
-	const struct proto *p = proto_of(c);
+	const struct proto *p = view_of(c)->p;
 	const struct ltr_blob *va = p ? varargs_blob(c) : NULL;
 
 	if (!p)
@@ -704,25 +733,23 @@ unsigned args_count(const struct call *c)
 
 unsigned args_count_at_entry(const struct call *c)
 {
-	const struct proto *p = proto_of(c);
-	unsigned i;
+	const struct fn_view *view = view_of(c);
 
-	if (!p)
+	if (!view->p)
 		return RAW_ARGS;
-	for (i = 0; i < p->nargs; i++)
-		if (p->args[i].out != OUT_NONE)
-			return i;
+	if (view->at_entry < view->p->nargs)
+		return view->at_entry;
 	return args_count(c);
 }
 
 size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 		  const struct result *r, unsigned i)
 {
-	const struct proto *p = proto_of(c);
+	const struct fn_view *view = view_of(c);
+	const struct proto *p = view->p;
+	const struct arg_loc *locs = view->locs;
 	struct out o = { buf, size, 0 };
-	struct arg_loc locs[PROTO_MAX_ARGS];
 	const struct parg *a;
-	unsigned ngp, nxmm;
 	uint64_t v, hi;
 
 	buf[0] = '\0';
@@ -731,7 +758,6 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 			put_raw(&o, c->args[i]);
 		return o.len;
 	}
-	abi_locate(p, locs, &ngp, &nxmm);
 	if (i >= p->nargs) {
 		const struct ltr_blob *va = varargs_blob(c);
 		const char *f;
@@ -776,7 +802,7 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 size_t args_return(char *buf, size_t size, int pid, const struct call *c,
 		   const struct result *r)
 {
-	const struct proto *p = proto_of(c);
+	const struct proto *p = view_of(c)->p;
 	struct out o = { buf, size, 0 };
 	const struct ltr_blob *b;
 	union { uint64_t u; double d; float f; } bits = { .u = r->xmm0 };

@@ -17,14 +17,6 @@
 /* Longest printed value: a string of -s 4096 bytes, every one escaped. */
 #define ARG_TEXT_MAX (4 * LTR_STRSIZE_MAX + 64)
 
-/*
- * Named types are looked up with find(name, ctx): in the configuration,
- * or in the types a trace file carries.
- */
-void args_init(const struct named_type *(*find)(const char *name,
-						 const void *ctx),
-	       const void *ctx);
-
 /* How many values call c shows: parameters and decoded varargs, or 3 registers. */
 unsigned args_count(const struct call *c);
 

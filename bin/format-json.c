@@ -11,6 +11,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -21,59 +22,116 @@
 #include "xmalloc.h"
 
 /*
- * Bytes of the well-formed UTF-8 sequence at s (1 to 4), or 0 if s does
- * not start one: no overlong forms, surrogates or values past U+10FFFF.
+ * Bytes of the well-formed UTF-8 sequence at s (1 to 4, at most n), or 0
+ * if s does not start one: no overlong forms, surrogates or values past
+ * U+10FFFF.
  */
-static size_t utf8_length(const unsigned char *s)
+static size_t utf8_length(const unsigned char *s, size_t n)
 {
-	size_t n, i;
+	size_t len, i;
 	uint32_t cp;
 
 	if (s[0] < 0x80)
 		return 1;
 	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
+		len = 2, cp = s[0] & 0x1f;
 	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
+		len = 3, cp = s[0] & 0x0f;
 	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
+		len = 4, cp = s[0] & 0x07;
 	else
 		return 0;
-	for (i = 1; i < n; i++) {
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
 		cp = cp << 6 | (s[i] & 0x3f);
 	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
 		return 0;
-	return n;
+	return len;
+}
+
+/* Bytes a JSON string cannot hold as they are, or that start UTF-8. */
+static const bool json_special[256] = {
+	[0 ... 0x1f] = true, ['"'] = true, ['\\'] = true, [0x7f ... 0xff] = true,
+};
+
+/* Bytes of s[0..n) before the first json_special one. */
+static size_t json_plain(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && !json_special[s[i]])
+		i++;
+	return i;
 }
 
 /*
+ * The one JSON string escaper: s[0..n) as the inside of a JSON string, at
+ * dst (room for JSON_ESCAPED_MAX(n) bytes); returns the bytes written.
  * Valid JSON whatever s holds (names and paths come from the session):
  * control characters as \u00XX, and a byte that is not part of
- * well-formed UTF-8 as the text \xNN, as the text lines print it.
+ * well-formed UTF-8 as the text \xNN, as the text lines print it.  Runs
+ * that need nothing are copied whole.
  */
+#define JSON_ESCAPED_MAX(n) (6 * (n))
+static size_t json_escape(char *dst, const unsigned char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *d = dst;
+	size_t i = 0, run, len;
+
+	while (i < n) {
+		unsigned char c;
+
+		run = json_plain(s + i, n - i);
+		memcpy(d, s + i, run);
+		d += run;
+		i += run;
+		if (i == n)
+			break;
+		c = s[i];
+		if (c == '"' || c == '\\') {
+			*d++ = '\\';
+			*d++ = (char)c;
+			i++;
+		} else if (c < 0x20 || c == 0x7f) {
+			memcpy(d, "\\u00", 4);
+			d[4] = hex[c >> 4];
+			d[5] = hex[c & 0xf];
+			d += 6;
+			i++;
+		} else if ((len = utf8_length(s + i, n - i)) != 0) {
+			memcpy(d, s + i, len);
+			d += len;
+			i += len;
+		} else {
+			memcpy(d, "\\\\x", 3);
+			d[3] = hex[c >> 4];
+			d[4] = hex[c & 0xf];
+			d += 5;
+			i++;
+		}
+	}
+	return (size_t)(d - dst);
+}
+
 void json_write_string(FILE *out, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	char small[256], *buf = small;
 
-	putc('"', out);
-	while (*p) {
-		size_t n = utf8_length(p);
-
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else if (!n)
-			fprintf(out, "\\\\x%02x", *p);
-		else
-			fwrite(p, 1, n, out);
-		p += n ? n : 1;
-	}
-	putc('"', out);
+	if (JSON_ESCAPED_MAX(n) + 2 > sizeof(small))
+		buf = xmalloc(JSON_ESCAPED_MAX(n) + 2);
+	buf[0] = '"';
+	n = 1 + json_escape(buf + 1, (const unsigned char *)s, n);
+	buf[n++] = '"';
+	fwrite(buf, 1, n, out);
+	if (buf != small)
+		free(buf);
 }
 
 /*
@@ -122,47 +180,15 @@ static inline void obj_mem(const char *s, size_t n)
 
 #define obj_lit(s) obj_mem("" s, sizeof(s) - 1)
 
-/*
- * Append v in decimal ('-' first when negative), the digits written
- * straight to their place (a scratch buffer copied after its bytes were
- * stored one by one stalled on store forwarding).
- */
+/* Append v in decimal, '-' first when negative. */
 static void obj_dec(uint64_t v, bool negative)
 {
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324"
-		"25262728293031323334353637383940414243444546474849"
-		"50515253545556575859606162636465666768697071727374"
-		"75767778798081828384858687888990919293949596979899";
-	uint64_t ten = 10;
-	size_t digits = 1;
-	char *p;
+	unsigned n = format_decimal_digits(v);
+	char *p = obj_room(n + 1);
 
-	/* ts has 19 digits: count with compares, convert two at a time. */
-	while (digits < 20 && v >= ten) {
-		digits++;
-		if (digits == 20)
-			break;
-		ten *= 10;
-	}
-	p = obj_room(digits + 1);
-	if (negative)
-		*p++ = '-';
-	obj.len += digits + negative;
-	p += digits;
-	while (v >= 100) {
-		unsigned r = (unsigned)(v % 100);
-
-		v /= 100;
-		*--p = pairs[2 * r + 1];
-		*--p = pairs[2 * r];
-	}
-	if (v >= 10) {
-		*--p = pairs[2 * v + 1];
-		*--p = pairs[2 * v];
-	} else {
-		*--p = (char)('0' + v);
-	}
+	*p = '-';
+	format_decimal_at(p + negative, v, n);
+	obj.len += negative + n;
 }
 
 /* Append an int in decimal. */
@@ -171,36 +197,93 @@ static void obj_int(int v)
 	obj_dec(v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
 }
 
-/* Append s as a JSON string: runs that need no escape are copied whole. */
+/*
+ * Append a timestamp in ns.  Lines come many a second: the seconds'
+ * digits are kept from the last one, only the nanoseconds' are written.
+ */
+static void obj_ts(uint64_t ns)
+{
+	static uint64_t last_secs = UINT64_MAX;
+	static char secs_text[FORMAT_DECIMAL_MAX];
+	static unsigned secs_len;
+	uint64_t secs = ns / 1000000000u;
+	char *p;
+
+	if (!secs) {
+		obj_dec(ns, false);
+		return;
+	}
+	if (secs != last_secs) {
+		last_secs = secs;
+		secs_len = format_decimal_digits(secs);
+		format_decimal_at(secs_text, secs, secs_len);
+	}
+	p = obj_room(secs_len + 9);
+	memcpy(p, secs_text, secs_len);
+	format_decimal_at(p + secs_len, ns % 1000000000u, 9);
+	obj.len += secs_len + 9;
+}
+
+/* Append s[0..n) as a JSON string (json_escape). */
+static void obj_string_n(const char *s, size_t n)
+{
+	char *d;
+
+	if (JSON_ESCAPED_MAX(n) + 2 > sizeof(obj.buf)) {
+		/* Longer than the buffer (never, with ARG_TEXT_MAX): in pieces. */
+		obj_lit("\"");
+		while (n) {
+			size_t k = n < 1024 ? n : 1024;
+
+			/* Never between the bytes of one UTF-8 sequence. */
+			while (k < n && k > 1020 && (s[k] & 0xc0) == 0x80)
+				k--;
+			obj_flush();
+			obj.len = json_escape(obj.buf, (const unsigned char *)s, k);
+			s += k;
+			n -= k;
+		}
+		obj_lit("\"");
+		return;
+	}
+	d = obj_room(JSON_ESCAPED_MAX(n) + 2);
+	*d = '"';
+	d += 1 + json_escape(d + 1, (const unsigned char *)s, n);
+	*d++ = '"';
+	obj.len = (size_t)(d - obj.buf);
+}
+
+/* Append the C string s as a JSON string. */
 static void obj_string(const char *s)
 {
-	static const char hex[] = "0123456789abcdef";
-	const char *run = s;
+	obj_string_n(s, strlen(s));
+}
 
-	obj_lit("\"");
-	for (;; s++) {
-		unsigned char c = (unsigned char)*s;
-		char *d;
+/*
+ * A value is printed straight into the object, after its opening quote:
+ * where, with room for ARG_TEXT_MAX bytes.  obj_value_end(n) then closes
+ * it; only a value with bytes to escape (a quote, a backslash) is copied
+ * out and escaped back into place.
+ */
+static char *obj_value_start(void)
+{
+	return obj_room(ARG_TEXT_MAX + 2) + 1;
+}
 
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		obj_mem(run, (size_t)(s - run));
-		if (!c)
-			break;
-		d = obj_room(6);
-		d[0] = '\\';
-		if (c == '"' || c == '\\') {
-			d[1] = (char)c;
-			obj.len += 2;
-		} else {
-			memcpy(d + 1, "u00", 3);
-			d[4] = hex[c >> 4];
-			d[5] = hex[c & 0xf];
-			obj.len += 6;
-		}
-		run = s + 1;
+/* The value of n bytes printed at obj_value_start(), as a JSON string. */
+static void obj_value_end(size_t n)
+{
+	static char value[ARG_TEXT_MAX];
+	char *d = obj.buf + obj.len;
+
+	if (json_plain((const unsigned char *)d + 1, n) < n) {
+		memcpy(value, d + 1, n);
+		obj_string_n(value, n);
+		return;
 	}
-	obj_lit("\"");
+	d[0] = '"';
+	d[n + 1] = '"';
+	obj.len += n + 2;
 }
 
 /*
@@ -269,7 +352,6 @@ static void json_call_head(const char *type, const struct who *w,
 			   const struct call *c, const struct result *r,
 			   uint64_t tsc)
 {
-	static char value[ARG_TEXT_MAX];
 	unsigned i, n = args_count(c), shown = 0;
 	const char *names;
 	size_t len;
@@ -278,7 +360,7 @@ static void json_call_head(const char *type, const struct who *w,
 	obj_mem(type, strlen(type));
 	obj_lit("\",");
 	obj_who(w);
-	obj_dec(clock_realtime_ns(tsc), false);
+	obj_ts(clock_realtime_ns(tsc));
 	if ((names = names_of(c->fn, &len)) != NULL) {
 		obj_mem(names, len);
 	} else {
@@ -295,8 +377,8 @@ static void json_call_head(const char *type, const struct who *w,
 			continue;
 		if (shown++)
 			obj_lit(",");
-		args_value(value, sizeof(value), w->pid, c, r, i);
-		obj_string(value);
+		obj_value_end(args_value(obj_value_start(), ARG_TEXT_MAX,
+					 w->pid, c, r, i));
 	}
 	obj_lit("]");
 	if (fmt.caller && c->caller) {
@@ -312,13 +394,12 @@ static void json_call_head(const char *type, const struct who *w,
 static void json_result(const struct who *w, const struct call *c,
 			const struct result *r)
 {
-	static char value[ARG_TEXT_MAX];
 	const char *err = r ? args_errno_name(r) : NULL;
 
 	obj_lit(",\"ret\":");
 	if (r && r->returned) {
-		args_return(value, sizeof(value), w->pid, c, r);
-		obj_string(value);
+		obj_value_end(args_return(obj_value_start(), ARG_TEXT_MAX,
+					  w->pid, c, r));
 	} else {
 		obj_lit("null");
 	}

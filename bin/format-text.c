@@ -55,13 +55,21 @@ static void put_char(struct line *l, char c)
 		l->buf[l->len++] = c;
 }
 
-/* Unsigned decimal, at least width digits (zero-padded). */
-static void put_dec(struct line *l, uint64_t v, int width)
+/* Unsigned decimal, at least width digits (zero-padded, at most 20). */
+static void put_dec(struct line *l, uint64_t v, unsigned width)
 {
+	unsigned n = format_decimal_digits(v);
 	char tmp[FORMAT_DECIMAL_MAX];
-	const char *p = format_decimal(tmp, v, width);
 
-	put_mem(l, p, (size_t)(tmp + sizeof(tmp) - p));
+	if (n < width)
+		n = width;
+	if (l->len + n <= sizeof(l->buf)) {
+		format_decimal_at(l->buf + l->len, v, n);
+		l->len += n;
+		return;
+	}
+	format_decimal_at(tmp, v, n);
+	put_mem(l, tmp, n);
 }
 
 /* Seconds and microseconds of ns: "S.UUUUUU". */
@@ -161,8 +169,11 @@ static void put_name(struct line *l, const struct call *c)
 	put_str(l, format_func(fn));
 }
 
-/* Arguments [from, to) of c (r: its return, or NULL), comma-separated. */
-static void put_args(struct line *l, const struct who *w, const struct call *c,
+/*
+ * Arguments [from, to) of c (r: its return, or NULL), comma-separated;
+ * false if none was shown (all hidden by [if:]).
+ */
+static bool put_args(struct line *l, const struct who *w, const struct call *c,
 		     const struct result *r, unsigned from, unsigned to)
 {
 	unsigned i;
@@ -180,6 +191,7 @@ static void put_args(struct line *l, const struct who *w, const struct call *c,
 		l->len += args_value(l->buf + l->len, sizeof(l->buf) - l->len,
 				     w->pid, c, r, i);
 	}
+	return !first;
 }
 
 /* "LIB:FUNC(args)": every argument, output ones as printed on return r. */
@@ -197,14 +209,15 @@ static void put_call_start(struct line *l, const struct who *w,
 			   const struct call *c)
 {
 	unsigned n = args_count_at_entry(c), all = args_count(c);
+	bool shown;
 
 	put_name(l, c);
 	put_char(l, '(');
-	put_args(l, w, c, NULL, 0, n);
-	if (n < all)
-		put_str(l, n ? ", " : "");
-	else
+	shown = put_args(l, w, c, NULL, 0, n);
+	if (n >= all)
 		put_char(l, ')');
+	else if (shown)
+		put_lit(l, ", ");
 }
 
 /*
@@ -330,8 +343,10 @@ static void text_partial(const struct who *w, const struct call *c)
 static void text_partial_end(const struct who *w, const struct call *c,
 			     const struct result *r)
 {
-	struct line l = { .len = 0 };
+	struct line l;
 
+	/* Not l = { 0 }: that clears all 128 KiB of it. */
+	l.len = 0;
 	put_call_rest(&l, w, c, r, "");
 	put_result(&l, w, c, r);
 	put_caller(&l, w, c);
@@ -340,8 +355,10 @@ static void text_partial_end(const struct who *w, const struct call *c,
 
 static void text_unfinished(const struct who *w, const struct call *c)
 {
-	struct line l = { .len = 0 };
+	struct line l;
 
+	/* Not l = { 0 }: that clears all 128 KiB of it. */
+	l.len = 0;
 	put_caller(&l, w, c);
 	put_str(&l, " <unfinished ...>");
 	line_write(&l, true);

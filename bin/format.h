@@ -101,22 +101,51 @@ const char *format_func_display(const char *raw);
 /* Room for any uint64_t in decimal, with a sign. */
 #define FORMAT_DECIMAL_MAX 24
 
-/*
- * v in decimal, at least width digits (zero-padded, width at most 20),
- * written to the end of buf; returns where the digits start.  By hand:
- * both formatters call it for most values of every line.
- */
-static inline char *format_decimal(char buf[FORMAT_DECIMAL_MAX], uint64_t v,
-				   int width)
+/* How many decimal digits v has (1 to 20). */
+static inline unsigned format_decimal_digits(uint64_t v)
 {
-	char *p = buf + FORMAT_DECIMAL_MAX;
+	uint64_t ten = 10;
+	unsigned n = 1;
 
-	do
-		*--p = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	while (buf + FORMAT_DECIMAL_MAX - p < width)
+	/* Timestamps have 19 digits: count with compares, not divisions. */
+	while (n < 20 && v >= ten) {
+		n++;
+		if (n < 20)
+			ten *= 10;
+	}
+	return n;
+}
+
+/*
+ * v in decimal as exactly n digits at dst (zero-padded on the left; n at
+ * least format_decimal_digits(v)), two digits a division, each written
+ * straight to its place.  The one decimal writer of every output: most
+ * values of every line go through it.
+ */
+static inline void format_decimal_at(char *dst, uint64_t v, unsigned n)
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
+	char *p = dst + n;
+
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+
+		v /= 100;
+		*--p = pairs[2 * r + 1];
+		*--p = pairs[2 * r];
+	}
+	if (v >= 10) {
+		*--p = pairs[2 * v + 1];
+		*--p = pairs[2 * v];
+	} else {
+		*--p = (char)('0' + v);
+	}
+	while (p > dst)
 		*--p = '0';
-	return p;
 }
 
 #endif

@@ -124,7 +124,6 @@ static int read_main(struct options *opts)
 	if (opts->cfg.strsize_set && opts->cfg.strsize < s->strsize)
 		s->strsize = opts->cfg.strsize;
 	format_setup(out, s, opts);
-	args_init(tracefile_type, NULL);
 	trace_init(format_chosen(opts), s, false);
 	narrow_init(&opts->cfg.sel, opts->cfg.depth, opts->pids, opts->npids);
 	/* Lines of some of several processes say whose they are from the start. */
@@ -209,7 +208,6 @@ int main(int argc, char **argv)
 	if (opts.interactive)
 		console_spawn();
 	format_setup(out, session.s, &opts);
-	args_init(config_type_lookup, &opts.cfg);
 	trace_init(format_chosen(&opts), session.s, opts.write != NULL);
 
 	processes_init(session.s, events);

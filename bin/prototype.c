@@ -517,6 +517,7 @@ void proto_free(struct proto *pr)
 		free(pr->args[i].name);
 		free(pr->args[i].type.named);
 		free(pr->args[i].if_names);
+		free(pr->args[i].if_values);
 	}
 	free(pr->args);
 	pr->args = NULL;

@@ -19,6 +19,8 @@
 
 #include "../lib/session.h"
 
+struct named_type;
+
 /* What a value is, as far as printing it goes. */
 enum ctype {
 	CT_VOID = 1,
@@ -44,6 +46,8 @@ struct ptype {
 	enum ctype target; /* CT_POINTER: what it points to (CT_VOID if unknown) */
 	uint8_t target_size;
 	char *named;       /* CT_NAMED: the type's name (malloc'd) */
+	/* CT_NAMED or a pointer to one: that type, once resolved (config_resolve) */
+	const struct named_type *def;
 	bool writable;     /* CT_STRING: char * without const, a buffer */
 	bool octal;        /* CT_UINT: printed in octal (a file mode, 0755) */
 };
@@ -65,6 +69,8 @@ struct parg {
 	bool format;         /* [format]: the printf format of the varargs */
 	unsigned if_arg;     /* [if:argN:NAMES]: shown only when parameter N */
 	char *if_names;      /* (1-based) has one of NAMES ("A|B", malloc'd) */
+	uint64_t *if_values; /* NAMES' values, once resolved (malloc'd) */
+	size_t if_nvalues;
 	unsigned col;        /* 1-based column in the declaration where it starts */
 };
 

@@ -156,6 +156,7 @@ size_t reader_drain(struct ltr_session *s)
 	for (;;) {
 		static struct ltr_event_copy copy;
 		const struct ltr_event *ev;
+		struct event_rec r;
 		uint64_t best_ts = UINT64_MAX, next_other = UINT64_MAX;
 		uint32_t b = UINT32_MAX;
 
@@ -174,12 +175,16 @@ size_t reader_drain(struct ltr_session *s)
 		}
 		if (b == UINT32_MAX)
 			break;
-		/* Run thread b while it is the oldest. */
+		/*
+		 * Run thread b while it is the oldest.  The slot's ids share a
+		 * cache line with its ring's head, which the traced thread
+		 * writes at every event: read them once a run, or each event
+		 * costs a cache miss here and one in the interposer.
+		 */
+		r = (struct event_rec){ .slot = b, .pid = s->threads[b].pid,
+					.tid = s->threads[b].tid };
 		while ((ev = peek(s, b, &copy, true)) != NULL && ev->ts <= next_other) {
-			struct event_rec r = { .slot = b, .ev = ev,
-					       .pid = s->threads[b].pid,
-					       .tid = s->threads[b].tid };
-
+			r.ev = ev;
 			sink(&r);
 			cursors[b].tail += ev->size;
 			if (++count % BATCH == 0)

@@ -54,6 +54,7 @@ struct shipped {
 	struct proto **proto_cache;  /* parsed on first use */
 	struct named_type **type_cache;
 	bool damaged;                /* a declaration did not parse: said once */
+	const struct config *cfg;    /* complete: resolve in it (shipped_resolve) */
 };
 
 uint64_t shipped_hash(const unsigned char *p, size_t n)
@@ -309,8 +310,20 @@ static const struct proto *proto_at(struct shipped *sh, uint32_t i)
 	p->file = sh->files[sp->source];
 	p->line = sp->line;
 	p->col = sp->col;
+	if (sh->cfg)
+		config_resolve(sh->cfg, p);
 	sh->proto_cache[i] = p;
 	return p;
+}
+
+void shipped_resolve(struct shipped *sh, const struct config *cfg)
+{
+	uint32_t i;
+
+	sh->cfg = cfg;
+	for (i = 0; i < sh->h->nprotos; i++)
+		if (sh->proto_cache[i])
+			config_resolve(cfg, sh->proto_cache[i]);
 }
 
 const struct proto *shipped_find_proto(struct shipped *sh, const char *name)

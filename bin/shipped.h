@@ -27,6 +27,12 @@ void shipped_close(struct shipped *sh);
 /* The shipped prototype of function name (not its "64" alias), or NULL. */
 const struct proto *shipped_find_proto(struct shipped *sh, const char *name);
 
+/*
+ * cfg, which holds the table, is complete: resolve the prototypes parsed
+ * so far, and those parsed from now on, in it (config_resolve()).
+ */
+void shipped_resolve(struct shipped *sh, const struct config *cfg);
+
 /* The shipped named type called name, or NULL. */
 const struct named_type *shipped_find_type(struct shipped *sh,
 					   const char *name);

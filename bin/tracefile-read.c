@@ -32,6 +32,7 @@
 #include "build-id.h"
 #include "captures.h"
 #include "clock.h"
+#include "conf.h"
 #include "crc32.h"
 #include "error.h"
 #include "format.h"
@@ -56,7 +57,8 @@ static bool have_clock;
 static struct tf_clock clock_rec;
 static int slot_pid[LTR_MAX_THREADS]; /* the process each slot's events were of */
 static struct proto *protos[LTR_MAX_CAPTURES];
-static struct named_type *types;
+/* Each its own allocation: resolved prototypes point at them (ptype.def). */
+static struct named_type **types;
 static size_t ntypes;
 static struct tf_end end_rec;
 static uint64_t last_ts;   /* of the last event replayed */
@@ -199,8 +201,7 @@ static void type_load(const unsigned char *p, size_t n, size_t off)
 	    p[n - 1] != '\0')
 		bad(off, "a type record that does not add up");
 	types = xrealloc(types, (ntypes + 1) * sizeof(*types));
-	t = &types[ntypes++];
-	memset(t, 0, sizeof(*t));
+	t = types[ntypes++] = xcalloc(1, sizeof(*t));
 	t->size = (uint8_t)h.size;
 	t->mask = h.mask;
 	t->enums = xcalloc(h.nenums + 1, sizeof(*t->enums));
@@ -226,6 +227,18 @@ static void type_load(const unsigned char *p, size_t n, size_t off)
 	}
 }
 
+/* The last named type the file carries called name (ctx unused), or NULL. */
+static const struct named_type *type_named(const char *name, const void *ctx)
+{
+	size_t i;
+
+	(void)ctx;
+	for (i = ntypes; i-- > 0;)
+		if (strcmp(types[i]->name, name) == 0)
+			return types[i];
+	return NULL;
+}
+
 /* The prototype of a PROTO record for capture at. */
 static void proto_load(uint32_t at, const unsigned char *p, size_t n,
 		       size_t off)
@@ -240,6 +253,8 @@ static void proto_load(uint32_t at, const unsigned char *p, size_t n,
 	if (!proto_parse((const char *)p, pr, &errcol, &err))
 		bad(off, "a prototype that does not parse");
 	pr->file = path;
+	/* Its named types came before it (tracefile-write.c proto_put). */
+	proto_resolve(pr, type_named, NULL);
 	if (protos[at]) {
 		proto_free(protos[at]);
 		free(protos[at]);
@@ -490,16 +505,6 @@ bool tracefile_was_cut(size_t *at)
 	return cut;
 }
 
-const struct named_type *tracefile_type(const char *name, const void *ctx)
-{
-	size_t i;
-
-	(void)ctx;
-	for (i = ntypes; i-- > 0;)
-		if (strcmp(types[i].name, name) == 0)
-			return &types[i];
-	return NULL;
-}
 
 void tracefile_ends(unsigned long long *dropped, uint32_t *lost)
 {
@@ -526,13 +531,14 @@ void tracefile_unload(void)
 		}
 	}
 	for (i = 0; i < ntypes; i++) {
-		for (k = 0; k < types[i].nenums; k++)
-			free(types[i].enums[k].name);
-		for (k = 0; k < types[i].nflags; k++)
-			free(types[i].flags[k].name);
-		free(types[i].enums);
-		free(types[i].flags);
-		free(types[i].name);
+		for (k = 0; k < types[i]->nenums; k++)
+			free(types[i]->enums[k].name);
+		for (k = 0; k < types[i]->nflags; k++)
+			free(types[i]->flags[k].name);
+		free(types[i]->enums);
+		free(types[i]->flags);
+		free(types[i]->name);
+		free(types[i]);
 	}
 	free(types);
 	types = NULL;

@@ -29,8 +29,6 @@ bool tracefile_processes(void);
 /* Was the file cut (no END block)?  *at: where what was read ends. */
 bool tracefile_was_cut(size_t *at);
 
-/* The named type the file carries called name (for args_init()). */
-const struct named_type *tracefile_type(const char *name, const void *ctx);
 
 /* What the recording run reported at its end: events dropped, lost returns. */
 void tracefile_ends(unsigned long long *dropped, uint32_t *lost);

@@ -54,6 +54,14 @@ typed_trace() {
 	grep -qxF 'libtyped:ty_fill("filled\tin\n", 64) = 10' <<<"$err"
 }
 
+@test "a call shown before it returns, its arguments before the output one all hidden by [if:]: no stray comma" {
+	run_split ltruss -F "$TYPED_YAML" "$PROGS/typed" wait
+	[ "$status" -eq 0 ]
+	assert_equal "$out" "$(printf '0 5\n0 6')"
+	assert_equal "$err" "$(printf '%s\n' 'libtyped:ty_wait_out([5], 0) = 0' \
+		'libtyped:ty_wait_out(5, [6], TY_SHOW) = 0' '+++ exited (status 0) +++')"
+}
+
 @test "output arguments of a call with traced calls nested inside are in its closing line" {
 	typed_trace -u 'libc:getpid'
 	grep -A2 -x 'libtyped:ty_fill_nested(0x[0-9a-f]*, 64) {' <<<"$err" >nested

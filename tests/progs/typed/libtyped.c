@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "libtyped.h"
@@ -26,6 +27,16 @@ long double ty_ldouble(long double x)
 int ty_out_int(int *out)
 {
 	*out = 42;
+	return 0;
+}
+
+/* Block 200 ms (a call shown before it returns), then set *out. */
+int ty_wait_out(int n, int *out, int mode)
+{
+	struct timespec ts = { 0, 200000000 };
+
+	nanosleep(&ts, NULL);
+	*out = n + mode;
 	return 0;
 }
 

@@ -11,6 +11,7 @@ int ty_string(const char *s);
 double ty_floats(double a, float b, int c);
 long double ty_ldouble(long double x);
 int ty_out_int(int *out);
+int ty_wait_out(int n, int *out, int mode);
 ssize_t ty_fill(char *buf, size_t n);
 ssize_t ty_fill_nested(char *buf, size_t n);
 int ty_flags(int flags);

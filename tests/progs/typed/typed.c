@@ -2,7 +2,7 @@
 /*
  * typed.c: call every function of libtyped once with known values, and
  * print what each returned, so that a traced run can be compared with an
- * untraced one.
+ * untraced one; "typed wait" calls only the one that blocks.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,10 +15,20 @@ static int twice(int v)
 	return 2 * v;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char buf[64] = "";
 	int out = 0;
+
+	/* "typed wait": only calls that block, with hidden and shown arguments. */
+	if (argc > 1 && strcmp(argv[1], "wait") == 0) {
+		int ret = ty_wait_out(5, &out, 0);
+
+		printf("%d %d\n", ret, out);
+		ret = ty_wait_out(5, &out, 1);
+		printf("%d %d\n", ret, out);
+		return 0;
+	}
 
 	printf("%d %d %d\n", ty_string("tab\there \"q\" \\ nl\n\001"),
 	       ty_string(NULL), ty_string((const char *)16));
