@@ -2,7 +2,9 @@
 /* fd-util.c: file descriptor helpers. */
 #include "config.h"
 
+#include <elf.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -20,6 +22,30 @@ int fd_move_high(int fd)
 			close(fd);
 			return nfd;
 		}
+	}
+	return fd;
+}
+
+/*
+ * A descriptor of path if it is a regular file that can hold an ELF
+ * header (checked before it is opened: /proc files such as kmsg say they
+ * are regular and empty, and reading them is not harmless), or -1.
+ */
+int fd_open_regular(const char *path)
+{
+	struct stat before, st;
+	int fd;
+
+	if (stat(path, &before) < 0 || !S_ISREG(before.st_mode) ||
+	    before.st_size < (off_t)sizeof(Elf64_Ehdr))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_dev != before.st_dev || st.st_ino != before.st_ino) {
+		close(fd);
+		return -1;
 	}
 	return fd;
 }

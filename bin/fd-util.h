@@ -9,4 +9,11 @@
  */
 int fd_move_high(int fd);
 
+/*
+ * A descriptor of path, a file named by a traced program: only if it is
+ * a regular file that can hold an ELF header, opened without blocking or
+ * taking a terminal, and the very file checked; else -1.
+ */
+int fd_open_regular(const char *path);
+
 #endif

@@ -20,6 +20,7 @@
 #include "symbolize.h"
 #include "format.h"
 #include "format-args.h"
+#include "format-stack.h"
 #include "xmalloc.h"
 
 struct format_options fmt;
@@ -288,6 +289,7 @@ static void text_whole(const struct who *w, const struct call *c,
 	put_result(&l, w, c, r);
 	put_caller(&l, w, c);
 	line_write(&l, true);
+	stack_text(w, c);
 }
 
 static void text_open(const struct who *w, const struct call *c)
@@ -299,6 +301,7 @@ static void text_open(const struct who *w, const struct call *c)
 	put_str(&l, " {");
 	put_caller(&l, w, c);
 	line_write(&l, true);
+	stack_text(w, c);
 }
 
 static void text_close(const struct who *w, const struct call *c,
@@ -336,6 +339,7 @@ static void text_partial_end(const struct who *w, const struct call *c,
 	put_result(&l, w, c, r);
 	put_caller(&l, w, c);
 	line_write(&l, true);
+	stack_text(w, c);
 }
 
 static void text_unfinished(const struct who *w, const struct call *c)
@@ -345,6 +349,7 @@ static void text_unfinished(const struct who *w, const struct call *c)
 	put_caller(&l, w, c);
 	put_str(&l, " <unfinished ...>");
 	line_write(&l, true);
+	stack_text(w, c);
 }
 
 static void text_resumed(const struct who *w, const struct call *c,
@@ -370,6 +375,7 @@ static void text_entry_only(const struct who *w, const struct call *c)
 	put_str(&l, " <no return ...>");
 	put_caller(&l, w, c);
 	line_write(&l, true);
+	stack_text(w, c);
 }
 
 static void text_exited(int pid, int status)

@@ -13,6 +13,7 @@
 #include "conf.h"
 #include "console.h"
 #include "error.h"
+#include "format-stack.h"
 #include "launch.h"
 #include "list.h"
 #include "format.h"
@@ -119,6 +120,7 @@ int main(int argc, char **argv)
 	fmt.durations = opts.durations;
 	fmt.demangle = !opts.no_demangle;
 	fmt.caller = opts.caller;
+	fmt.stack = opts.stack;
 	args_init(&opts.cfg);
 	trace_init(!opts.trace ? NULL : opts.json ? &format_json : &format_text,
 		   session.s);
@@ -148,6 +150,7 @@ int main(int argc, char **argv)
 	if (profile_enabled())
 		profile_finish(out, clock_ticks_per_ns());
 	trace_done();
+	stack_done_names();
 	symbolize_done();
 	check_done();
 	output_close(out, opts.output);

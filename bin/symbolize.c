@@ -25,8 +25,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "demangle.h"
 #include "error.h"
+#include "fd-util.h"
 #include "format.h"
 #include "session.h"
 #include "symbolize.h"
@@ -89,30 +89,6 @@ static void read_section(struct symfile *f, Elf *elf, Elf_Scn *scn,
 	}
 }
 
-/*
- * A descriptor of path if it is a regular file that can hold an ELF
- * header (checked before it is opened: /proc files such as kmsg say they
- * are regular and empty, and reading them is not harmless), or -1.
- */
-static int open_regular(const char *path)
-{
-	struct stat before, st;
-	int fd;
-
-	if (stat(path, &before) < 0 || !S_ISREG(before.st_mode) ||
-	    before.st_size < (off_t)sizeof(Elf64_Ehdr))
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_dev != before.st_dev || st.st_ino != before.st_ino) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* The symbols of path, read on first use. */
 static struct symfile *symfile_of(const char *path)
 {
@@ -131,7 +107,7 @@ static struct symfile *symfile_of(const char *path)
 		error_msg_and_die("out of memory");
 	f->next = files;
 	files = f;
-	fd = open_regular(path);
+	fd = fd_open_regular(path);
 	if (fd < 0)
 		return f;
 	elf_version(EV_CURRENT);
@@ -178,24 +154,12 @@ static const struct ltr_objrec *object_at(const struct ltr_session *s, int pid,
 	return any;
 }
 
-const char *symbolize(const struct ltr_session *s, int pid, uint64_t addr,
-		      char *buf, size_t size)
+const char *symbolize_file(const char *path, uint64_t off, uint64_t *delta)
 {
-	const struct ltr_objrec *o = object_at(s, pid, addr);
+	const struct symfile *f = symfile_of(path);
 	const struct symbol *best = NULL;
-	const struct symfile *f;
-	const char *path, *base;
-	char printable[1024];
-	uint64_t off;
 	size_t lo, hi;
 
-	path = o ? session_string(s, o->path) : NULL;
-	if (!path) {
-		snprintf(buf, size, "0x%llx", (unsigned long long)addr);
-		return buf;
-	}
-	off = addr - o->bias;
-	f = symfile_of(path);
 	/* The last symbol at or below off. */
 	for (lo = 0, hi = f->n; lo < hi;) {
 		size_t mid = (lo + hi) / 2;
@@ -207,12 +171,30 @@ const char *symbolize(const struct ltr_session *s, int pid, uint64_t addr,
 			hi = mid;
 		}
 	}
-	if (best && (off < best->addr + best->size || best->size == 0)) {
-		char *pretty = fmt.demangle ? demangle(best->name) : NULL;
+	if (!best || (off >= best->addr + best->size && best->size != 0))
+		return NULL;
+	*delta = off - best->addr;
+	return best->name;
+}
 
-		snprintf(buf, size, "%s+0x%llx", pretty ? pretty : best->name,
-			 (unsigned long long)(off - best->addr));
-		free(pretty);
+const char *symbolize(const struct ltr_session *s, int pid, uint64_t addr,
+		      char *buf, size_t size)
+{
+	const struct ltr_objrec *o = object_at(s, pid, addr);
+	const char *path, *base, *name;
+	char printable[1024];
+	uint64_t off, delta;
+
+	path = o ? session_string(s, o->path) : NULL;
+	if (!path) {
+		snprintf(buf, size, "0x%llx", (unsigned long long)addr);
+		return buf;
+	}
+	off = addr - o->bias;
+	name = symbolize_file(path, off, &delta);
+	if (name) {
+		snprintf(buf, size, "%s+0x%llx", format_func_display(name),
+			 (unsigned long long)delta);
 		return buf;
 	}
 	base = strrchr(path, '/');

@@ -1,0 +1,162 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# stacks.bats: -k / --stack[=N], the program's frames under each call, unwound from a copy with DWARF call-frame information.
+
+load helpers
+
+# return_offsets PROG FUNC: the offsets from FUNC's start of the
+# instructions that follow its calls (the return addresses its frames
+# can show), as objdump disassembles PROG: "0x9 0x1b ...".
+return_offsets() {
+	local start addr insn after=''
+
+	start=$(nm "$1" | awk -v f="$2" '$3 == f { print $1 }')
+	objdump -d --no-show-raw-insn "$1" |
+		awk -v f="<$2>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' |
+		while read -r addr insn; do
+			addr=${addr%:}
+			if [ -n "$after" ]; then
+				printf '0x%x\n' $((16#$addr - 16#$start))
+			fi
+			after=''
+			case $insn in
+			call*) after=1 ;;
+			esac
+		done
+}
+
+# frames: the " > " lines of the trace in $err, as "func (object basename)".
+frames() {
+	printf '%s\n' "$err" | sed -nE 's/^ *> ([^ ].*)\+0x[0-9a-f]+ \((.*\/)?([^/]*)\)$/\1 (\3)/p'
+}
+
+@test "a chain of static functions built without frame pointers shows every frame by name, innermost first, ending at main" {
+	run_split ltruss -k -u libc:puts "$PROGS/stacks-chain"
+	[ "$status" -eq 0 ]
+	[ "$out" = chain ]
+	[ "$(frames)" = "$(printf '%s\n' 'leaf (stacks-chain)' 'middle (stacks-chain)' 'top (stacks-chain)' 'main (stacks-chain)')" ]
+	# Each offset is a return address: the instruction after a call.
+	for f in leaf middle top main; do
+		off=$(printf '%s\n' "$err" | sed -nE "s/^ > $f\+(0x[0-9a-f]+) .*/\1/p")
+		return_offsets "$PROGS/stacks-chain" "$f" | grep -qx "$off"
+	done
+	# The line right after the call line is its innermost frame.
+	printf '%s\n' "$err" | grep -A1 -x 'libc:puts("chain") = 6' | tail -1 | grep -q '^ > leaf+0x'
+	not grep -q '\.\.\.' <<<"$err"
+}
+
+@test "--stack=N shows at most N frames" {
+	run_split ltruss --stack=2 -u libc:puts "$PROGS/stacks-chain"
+	[ "$status" -eq 0 ]
+	[ "$(frames)" = "$(printf '%s\n' 'leaf (stacks-chain)' 'middle (stacks-chain)')" ]
+}
+
+@test "a qsort comparator calling a traced function shows the comparator, libc's sorting frames and main" {
+	run_split ltruss -k -u libc:strcmp "$PROGS/stacks-sort"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/stacks-sort")" ]
+	# The first call's stack: by_name, then libc (qsort_r among them), then main.
+	stack=$(printf '%s\n' "$err" | sed -n '2,/^libc:/p' | grep '^ > ' )
+	[ "$(sed -n 1p <<<"$stack" | sed -E 's/\+.*//')" = " > by_name" ]
+	[ "$(sed -n '$p' <<<"$stack" | sed -E 's/\+.*//')" = " > main" ]
+	sed '1d;$d' <<<"$stack" | grep -q 'libc\.so\.6)$'
+	sed '1d;$d' <<<"$stack" | grep -q '^ > qsort_r+0x'
+	# Every frame between is libc's.
+	not grep -v 'libc\.so\.6)$' <<<"$(sed '1d;$d' <<<"$stack")"
+}
+
+@test "C++ frames are demangled, and raw with --no-demangle" {
+	run_split ltruss -k -u libc:strlen "$PROGS/stacks-shapes"
+	[ "$status" -eq 0 ]
+	[ "$out" = 16 ]
+	[ "$(frames)" = "$(printf '%s\n' 'shapes::Box::measure(char const*) const (stacks-shapes)' \
+		'unsigned long shapes::twice<shapes::Box>(shapes::Box const&, char const*) (stacks-shapes)' \
+		'main (stacks-shapes)')" ]
+	run_split ltruss -k --no-demangle -u libc:strlen "$PROGS/stacks-shapes"
+	[ "$(frames | head -1)" = "_ZNK6shapes3Box7measureEPKc (stacks-shapes)" ]
+}
+
+@test "a thread's stack ends at its start routine" {
+	run_split ltruss -k -u libc:puts "$PROGS/stacks-thread"
+	[ "$status" -eq 0 ]
+	[ "$out" = "from the thread" ]
+	[ "$(frames)" = "$(printf '%s\n' 'report (stacks-thread)' 'worker (stacks-thread)')" ]
+	not grep -q '\.\.\.' <<<"$err"
+}
+
+@test "a stack through a function without unwind information stops there with a marker" {
+	run_split ltruss -k -u libc:puts "$PROGS/stacks-nocfi"
+	[ "$status" -eq 0 ]
+	[ "$out" = "no unwind tables" ]
+	[ "$(printf '%s\n' "$err" | grep '^ > ')" = "$(printf '%s\n' \
+		"$(printf '%s\n' "$err" | grep -m1 '^ > nocfi_call+0x[0-9a-f]* (.*/libnocfi.so)$')" \
+		' > ... (no unwind information past here)')" ]
+}
+
+@test "-f: a forked child's calls show the child's stack" {
+	run_split ltruss -f -k -u libc:puts "$PROGS/stacks-forks"
+	[ "$status" -eq 0 ]
+	[ "$out" = child ]
+	printf '%s\n' "$err" | grep -A2 'libc:puts("child") = 6' | sed -n 2p | grep -q '> in_child[.a-z0-9]*+0x'
+	printf '%s\n' "$err" | grep -A2 'libc:puts("child") = 6' | sed -n 3p | grep -q '> main+0x'
+}
+
+@test "threads: stack lines carry the thread's [pid N] prefix, indented under a nested call" {
+	run_split ltruss -k -u 'libc:pthread_create,puts' "$PROGS/stacks-thread"
+	[ "$status" -eq 0 ]
+	tid=$(printf '%s\n' "$err" | sed -nE 's/^\[pid ([0-9]+)\] libc:puts.*/\1/p')
+	[ -n "$tid" ]
+	printf '%s\n' "$err" | grep -qx "\[pid $tid\]  > worker+0x[0-9a-f]* (.*/stacks-thread)"
+	# main's call of pthread_create has its own stack: main.
+	printf '%s\n' "$err" | grep -q '^\(\[pid [0-9]*\] \)\? > main+0x'
+}
+
+@test "--json: a stack array of {func, off, object}, innermost first" {
+	run_split ltruss -k --json -u libc:puts "$PROGS/stacks-chain"
+	[ "$status" -eq 0 ]
+	line=$(printf '%s\n' "$err" | grep '"func":"puts"')
+	/usr/bin/python3 -c '
+import json, sys
+ev = json.loads(sys.argv[1])
+assert [f["func"] for f in ev["stack"]] == ["leaf", "middle", "top", "main"], ev
+assert all(f["object"].endswith("/stacks-chain") and f["off"] > 0 for f in ev["stack"]), ev
+assert "stack_end" not in ev, ev
+' "$line"
+	run_split ltruss -k --json -u libc:puts "$PROGS/stacks-nocfi"
+	line=$(printf '%s\n' "$err" | grep '"func":"puts"')
+	/usr/bin/python3 -c '
+import json, sys
+ev = json.loads(sys.argv[1])
+assert [f["func"] for f in ev["stack"]] == ["nocfi_call"], ev
+assert ev["stack_end"] == "no unwind information past here", ev
+' "$line"
+}
+
+@test "real programs run unchanged under -k, and their calls get stacks" {
+	command -v sqlite3 xmllint jq >/dev/null
+	printf '<a><b>x</b></a>\n' >doc.xml
+	printf '{"a": [1, 2]}\n' >doc.json
+	for cmd in "ls -la /usr" "sqlite3 :memory: select\ 1+1;" "xmllint --format doc.xml" "jq .a doc.json"; do
+		eval "set -- $cmd"
+		expected=$("$@" 2>/dev/null)
+		run_split ltruss -k -o trace.txt "$@"
+		[ "$status" -eq 0 ]
+		[ "$out" = "$expected" ]
+		grep -q '^ *> ' trace.txt
+		not grep -q 'unreadable frame' trace.txt
+	done
+}
+
+@test "a bad --stack=N is an error: exit 2, one line" {
+	for n in 0 257 abc -3 ""; do
+		run ltruss "--stack=$n" true
+		[ "$status" -eq 2 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[ "${lines[0]}" = "ltruss: error: --stack needs a number of frames from 1 to 256, such as --stack=32, not '$n'; see 'ltruss --help'" ]
+	done
+}
+
+@test "the interposer still links libc only, ltruss links libdw" {
+	[ "$(readelf -d "$LTRUSS_TOP_BUILDDIR/lib/libltruss.so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')" = libc.so.6 ]
+	readelf -d "$LTRUSS" | grep -q 'NEEDED.*\[libdw\.so'
+}
