@@ -13,10 +13,11 @@
  * caller's frame lies.
  *
  * How much.  ltr_stack_size bytes (the session's, 8 KiB by default), cut
- * at the end of the thread's stack when it is known: the top of the main
- * thread's stack mapping (found once, at attach), or glibc's thread
+ * at the end of the thread's frames when it is known: the stack pointer
+ * the main thread started with (found once, at attach), or glibc's thread
  * pointer, which sits just above the stack of a thread it made.  Above
- * those lies nothing of the thread's frames.  A stack of another kind (a
+ * those lies nothing of the thread's frames, and a shallow stack costs a
+ * short copy.  A stack of another kind (a
  * coroutine's, an alternate signal stack) is copied up to the first page
  * that cannot be read.  Every byte is read with the copy that survives a
  * fault (fault-copy.c, or process_vm_readv when that is off), since even
@@ -26,10 +27,47 @@
  * return slots of traced calls in progress hold the trampoline, so in the
  * copy each is given back its real return address.
  */
+#include <fcntl.h>
+#include <sys/syscall.h>
+
+#include "arch/x86_64/cpu.h"
 #include "interposer.h"
 
 uint32_t ltr_stack_size;
-static uintptr_t main_stack_end; /* the top of the main thread's stack mapping */
+static uintptr_t main_stack_end; /* above the main thread's first frame */
+
+/*
+ * Where the main thread's frames end: the stack pointer the kernel gave
+ * the program (/proc/self/stat's startstack, field 28; above it are only
+ * argv, the environment and the auxiliary vector), past the return slot
+ * _start's call leaves below it; 0 if unknown.
+ */
+static uintptr_t start_stack(void)
+{
+	char buf[1024], *p, *close_paren = NULL;
+	uintptr_t v = 0;
+	long fd, len;
+	int field = 2;
+
+	fd = ltr_syscall3(SYS_open, (long)"/proc/self/stat", O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	len = ltr_syscall3(SYS_read, fd, (long)buf, sizeof(buf) - 1);
+	ltr_syscall3(SYS_close, fd, 0, 0);
+	if (len <= 0)
+		return 0;
+	buf[len] = '\0';
+	/* "pid (comm) S ...": comm may hold ')' and spaces. */
+	for (p = buf; *p; p++)
+		if (*p == ')')
+			close_paren = p;
+	for (p = close_paren; p && *p && field < 28; p++)
+		if (*p == ' ')
+			field++;
+	for (; p && *p >= '0' && *p <= '9'; p++)
+		v = v * 10 + (uintptr_t)(*p - '0');
+	return field == 28 && v ? v + 8 : 0;
+}
 
 void ltr_stack_init(void)
 {
@@ -39,7 +77,10 @@ void ltr_stack_init(void)
 	ltr_stack_size = ltr_session->stack_size & ~7u;
 	if (ltr_stack_size > LTR_STACK_SIZE_MAX)
 		ltr_stack_size = LTR_STACK_SIZE_MAX;
-	if (ltr_stack_size && ltr_maps_find((uintptr_t)&here, &m))
+	if (!ltr_stack_size)
+		return;
+	main_stack_end = start_stack();
+	if (!main_stack_end && ltr_maps_find((uintptr_t)&here, &m))
 		main_stack_end = m.hi;
 }
 
