@@ -232,22 +232,42 @@ size_t stack_path(char *buf, size_t size, const struct who *w,
 		  const struct call *c)
 {
 	static struct named frames[STACK_FRAMES_MAX];
+	/* The calls nested in one call all ask for its path: kept. */
+	static struct {
+		struct who w;
+		uint32_t fn;
+		uint64_t ts;
+		char path[4096];
+		size_t len;
+	} last;
 	enum stack_end end;
 	size_t len = 0;
 	int n, k;
 
-	if (!fmt.stack || !size || (n = call_frames(w, c, frames, &end)) <= 0)
+	if (!fmt.stack || !size)
 		return 0;
-	buf[0] = '\0';
-	/* Outermost first, as the path of calls goes. */
-	for (k = n - 1; k >= 0 && len + 1 < size; k--) {
-		int m = snprintf(buf + len, size - len, "%s;",
-				 frames[k].func[0] ? frames[k].func : "??");
+	if (last.w.pid != w->pid || last.w.tid != w->tid || last.fn != c->fn ||
+	    last.ts != c->ts_enter) {
+		last.w = *w;
+		last.fn = c->fn;
+		last.ts = c->ts_enter;
+		last.len = 0;
+		n = call_frames(w, c, frames, &end);
+		/* Outermost first, as the path of calls goes. */
+		for (k = n - 1; k >= 0; k--) {
+			int m = snprintf(last.path + last.len,
+					 sizeof(last.path) - last.len, "%s%s",
+					 last.len ? ";" : "",
+					 frames[k].func[0] ? frames[k].func : "??");
 
-		if (m < 0 || (size_t)m >= size - len)
-			break;
-		len += (size_t)m;
+			if (m < 0 || (size_t)m >= sizeof(last.path) - last.len)
+				break;
+			last.len += (size_t)m;
+		}
 	}
+	len = last.len < size ? last.len : size - 1;
+	memcpy(buf, last.path, len);
+	buf[len] = '\0';
 	return len;
 }
 

@@ -17,8 +17,8 @@ void stack_text(const struct who *w, const struct call *c);
 void stack_json(const struct who *w, const struct call *c);
 
 /*
- * With -k, the frames of call c as a path, outermost first, each
- * followed by ';' ("main;parse;"), into buf; returns its length (0: none).
+ * With -k, the frames of call c as a path, outermost first, separated by
+ * ';' ("main;parse"), into buf; returns its length (0: none).
  */
 size_t stack_path(char *buf, size_t size, const struct who *w,
 		  const struct call *c);

@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "conf.h"
 #include "console.h"
+#include "callsites.h"
 #include "error.h"
 #include "format-stack.h"
 #include "launch.h"
@@ -106,6 +107,8 @@ int main(int argc, char **argv)
 	path = target_resolve(opts.argv[0]);
 	interposer_check();
 	out = output_open(opts.output);
+	callsites_init(opts.count && opts.stack &&
+		       opts.summary_format == SUMMARY_TEXT);
 	profile_init(opts.tree, opts.folded, opts.chrome);
 	events = opts.trace || profile_enabled();
 	session_create(&session, &opts, events);
@@ -147,9 +150,11 @@ int main(int argc, char **argv)
 	if (opts.count)
 		summary_print(out, session.s, opts.sort, opts.summary_format,
 			      clock_ticks_per_ns());
+	callsites_print(out, clock_ticks_per_ns());
 	if (profile_enabled())
 		profile_finish(out, clock_ticks_per_ns());
 	trace_done();
+	callsites_done();
 	stack_done_names();
 	symbolize_done();
 	check_done();

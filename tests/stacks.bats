@@ -160,3 +160,55 @@ assert ev["stack_end"] == "no unwind information past here", ev
 	[ "$(readelf -d "$LTRUSS_TOP_BUILDDIR/lib/libltruss.so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')" = libc.so.6 ]
 	readelf -d "$LTRUSS" | grep -q 'NEEDED.*\[libdw\.so'
 }
+
+@test "--folded with -k: paths start with the program's frames, main;top;middle;leaf;libc:puts" {
+	run_split ltruss -k -c --folded folded.txt -u libc:puts "$PROGS/stacks-chain"
+	[ "$status" -eq 0 ]
+	[ "$(sed -E 's/ [0-9]+$//' folded.txt)" = "main;top;middle;leaf;libc:puts" ]
+	# Without -k, the traced calls only.
+	run_split ltruss -c --folded folded.txt -u libc:puts "$PROGS/stacks-chain"
+	[ "$(sed -E 's/ [0-9]+$//' folded.txt)" = "libc:puts" ]
+}
+
+@test "--tree with -k: the program's frames above the first traced call, indented" {
+	run_split ltruss -k -c --tree -u 'libc:puts,strcmp' "$PROGS/stacks-sort"
+	[ "$status" -eq 0 ]
+	tree=$(printf '%s\n' "$err" | sed -n '/call tree$/,$p' | sed -E 's/^ *[0-9]+ +[0-9.]+ +[0-9.]+  //')
+	# main holds every call; puts is called from main itself.
+	[ "$(sed -n 2p <<<"$tree")" = "main" ]
+	[ "$(printf '%s\n' "$err" | sed -n '/call tree$/,$p' | sed -n 2p | awk '{ print $1 }')" = 9 ]
+	grep -qx '  libc:puts' <<<"$tree"
+	grep -qx '  qsort_r' <<<"$tree"
+	grep -qx ' *by_name' <<<"$tree"
+	grep -qx ' *libc:strcmp' <<<"$tree"
+}
+
+@test "--chrome with -k: each call's event names its program frames in stackFrames" {
+	run_split ltruss -k -c --chrome trace.json -u libc:puts "$PROGS/stacks-chain"
+	[ "$status" -eq 0 ]
+	/usr/bin/python3 -c '
+import json
+d = json.load(open("trace.json"))
+ev = [e for e in d["traceEvents"] if e.get("ph") == "X"]
+assert len(ev) == 1 and "sf" in ev[0], ev
+names, f = [], ev[0]["sf"]
+while f:
+    names.append(d["stackFrames"][f]["name"])
+    f = d["stackFrames"][f].get("parent")
+assert names == ["leaf", "middle", "top", "main"], names
+'
+}
+
+@test "-c -k: the summary is followed by the call sites of the busiest functions" {
+	run_split ltruss -c -k -u 'libc:puts,strcmp' "$PROGS/stacks-sort"
+	[ "$status" -eq 0 ]
+	sites=$(printf '%s\n' "$err" | sed -n '/^call sites (-k)/,$p')
+	[ "$(printf '%s\n' "$sites" | grep -A2 -x 'libc:puts' | tail -1 | awk '{ print $1, $3 }')" = "4 main" ]
+	# strcmp's sites: every one from by_name through qsort_r, their calls summing to the summary's.
+	calls=$(printf '%s\n' "$err" | awk 'NF > 5 && $NF == "libc:strcmp" { print $(NF - 2) }')
+	[ "$(printf '%s\n' "$sites" | sed -n '/^libc:strcmp$/,/^[a-z]/p' | awk '$3 == "by_name" { n += $1 } END { print n }')" = "$calls" ]
+	printf '%s\n' "$sites" | sed -n '/^libc:strcmp$/,$p' | grep -q 'by_name < .* < qsort_r < main$'
+	# Without -k, no call sites.
+	run_split ltruss -c -u 'libc:puts,strcmp' "$PROGS/stacks-sort"
+	not grep -q '^call sites' <<<"$err"
+}
