@@ -39,6 +39,7 @@
 #include "error.h"
 #include "fd-util.h"
 #include "stack.h"
+#include "stack-rules.h"
 
 /* x86_64 DWARF register numbers. */
 #define DW_RBX 3
@@ -59,6 +60,7 @@ struct copy {
 struct layout {
 	int pid;
 	Dwfl *dwfl;        /* NULL: no object could be reported */
+	struct rule_cache *rules; /* for its pcs (stack-rules.c) */
 	size_t seen;       /* objects of the map when it was built */
 	struct copy cur;
 	struct layout *next;
@@ -178,6 +180,8 @@ static void layout_build(struct layout *l, const struct stack_objects *objs)
 {
 	if (l->dwfl)
 		dwfl_end(l->dwfl);
+	rules_free(l->rules);
+	l->rules = rules_new();
 	l->seen = objs->n;
 	l->dwfl = dwfl_begin(&dwfl_callbacks);
 	if (!l->dwfl)
@@ -243,29 +247,6 @@ static const struct stack_object *object_at(const struct stack_objects *objs,
 	return any;
 }
 
-/* Has the code at addr of l call-frame information (else: not unwound)? */
-static bool has_cfi(struct layout *l, Dwarf_Addr addr)
-{
-	Dwfl_Module *mod = dwfl_addrmodule(l->dwfl, addr);
-	Dwarf_CFI *cfi;
-	Dwarf_Frame *frame;
-	Dwarf_Addr bias;
-
-	if (!mod)
-		return false;
-	cfi = dwfl_module_eh_cfi(mod, &bias);
-	if (cfi && dwarf_cfi_addrframe(cfi, addr - bias, &frame) == 0) {
-		free(frame);
-		return true;
-	}
-	cfi = dwfl_module_dwarf_cfi(mod, &bias);
-	if (cfi && dwarf_cfi_addrframe(cfi, addr - bias, &frame) == 0) {
-		free(frame);
-		return true;
-	}
-	return false;
-}
-
 /* One frame of the walk: note it, and say whether to go on. */
 static int frame_seen(Dwfl_Frame *state, void *arg)
 {
@@ -291,7 +272,7 @@ static int frame_seen(Dwfl_Frame *state, void *arg)
 		w->end = STACK_END_LIMIT;
 		return DWARF_CB_ABORT;
 	}
-	if (!has_cfi(w->l, f->lookup)) {
+	if (!rules_have_cfi(w->l->rules, w->l->dwfl, f->lookup)) {
 		w->end = f->obj ? STACK_END_NO_CFI : STACK_END_UNKNOWN;
 		return DWARF_CB_ABORT;
 	}
@@ -318,6 +299,15 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 	w.l->cur.regs = regs;
 	w.l->cur.bytes = (const unsigned char *)(regs + 1);
 	w.l->cur.len = len - sizeof(*regs);
+	r = rules_walk(w.l->rules, w.l->dwfl, regs, w.l->cur.bytes,
+		       w.l->cur.len, frames, max, end);
+	if (r >= 0) {
+		for (w.n = 0; w.n < (unsigned)r; w.n++)
+			frames[w.n].obj = object_at(objs, w.l->pid,
+						    frames[w.n].lookup);
+		return w.n;
+	}
+	/* A frame the rules cannot follow: libdw's own walk. */
 	w.l->cur.tid = tid > 0 ? tid : 1;
 	w.l->cur.outside = false;
 	r = dwfl_getthread_frames(w.l->dwfl, w.l->cur.tid, frame_seen, &w);
@@ -338,6 +328,7 @@ void stack_done(void)
 		layouts = l->next;
 		if (l->dwfl)
 			dwfl_end(l->dwfl);
+		rules_free(l->rules);
 		free(l);
 	}
 }

@@ -84,6 +84,17 @@ frames() {
 	not grep -q '\.\.\.' <<<"$err"
 }
 
+@test "a signal handler's stack goes through the signal frame into the interrupted code, down to main" {
+	run_split ltruss -k -u libc:strlen "$PROGS/stacks-signal"
+	[ "$status" -eq 0 ]
+	[ "$out" = 7 ]
+	f=$(frames)
+	[ "$(head -1 <<<"$f")" = "on_usr1 (stacks-signal)" ]
+	[ "$(tail -2 <<<"$f")" = "$(printf '%s\n' 'interrupted (stacks-signal)' 'main (stacks-signal)')" ]
+	grep -qx 'raise (libc.so.6)' <<<"$f"
+	not grep -q '\.\.\.' <<<"$err"
+}
+
 @test "a stack through a function without unwind information stops there with a marker" {
 	run_split ltruss -k -u libc:puts "$PROGS/stacks-nocfi"
 	[ "$status" -eq 0 ]

@@ -240,7 +240,9 @@ STACKS_CFLAGS = -O2 -fomit-frame-pointer -fno-builtin
 check_PROGRAMS += tests/progs/bin/stacks-chain tests/progs/bin/stacks-sort \
 	tests/progs/bin/stacks-thread tests/progs/bin/stacks-shapes \
 	tests/progs/bin/stacks-forks tests/progs/bin/libnocfi.so \
-	tests/progs/bin/stacks-nocfi
+	tests/progs/bin/stacks-nocfi tests/progs/bin/stacks-signal
+tests_progs_bin_stacks_signal_SOURCES = $(STACKS_DIR)/signal.c
+tests_progs_bin_stacks_signal_CFLAGS = $(STACKS_CFLAGS)
 tests_progs_bin_stacks_chain_SOURCES = $(STACKS_DIR)/chain.c
 tests_progs_bin_stacks_chain_CFLAGS = $(STACKS_CFLAGS)
 tests_progs_bin_stacks_sort_SOURCES = $(STACKS_DIR)/sort.c
