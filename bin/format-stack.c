@@ -36,12 +36,24 @@
 static struct stack_object *objects;
 static size_t nobjects, objects_size;
 
-/* A frame with its name. */
+/*
+ * A frame's name and its line, made once per return address: a program
+ * makes its calls from few places, and naming (a symbol lookup, a
+ * demangling, the formatting) is most of -k's cost in ltruss.
+ */
 struct named {
-	char func[NAME_MAX_LEN]; /* "" when no symbol holds it */
-	uint64_t off;            /* from func, else from the object's start */
-	const char *path;        /* NULL: in no known object */
+	const char *path;   /* its object's file (stable: objects[] moves); NULL: none */
+	uint64_t pc;
+	const char *func;   /* the function, else the object's file name */
+	bool symbol;        /* func is a symbol */
+	uint64_t off;       /* from func's start, else from the object's */
+	char *line;         /* " > func+0xOFF (object)\n" */
+	size_t line_len;
+	struct named *next; /* in its hash chain */
 };
+
+static struct named **named_table;
+static size_t named_size, named_count;
 
 /* Bring the object map up to the session's records. */
 static void objects_sync(void)
@@ -94,27 +106,83 @@ static unsigned without_start(const struct stack_frame *f, unsigned n)
 	return n;
 }
 
-/* Name frame f into *nf. */
+/* Name frame f into the new nf: function, offset and its text line. */
 static void name_frame(const struct stack_frame *f, struct named *nf)
 {
 	const struct stack_object *o = f->obj;
+	char path[NAME_MAX_LEN], func[NAME_MAX_LEN], *line;
 	const char *raw, *base;
 	uint64_t delta;
+	int n;
 
-	nf->func[0] = '\0';
 	nf->path = o ? o->path : NULL;
+	nf->pc = f->pc;
 	nf->off = o ? f->pc - o->bias : f->pc;
-	if (!o)
-		return;
-	raw = symbolize_file(o->path, f->lookup - o->bias, &delta);
+	func[0] = '\0';
+	raw = o ? symbolize_file(o->path, f->lookup - o->bias, &delta) : NULL;
 	if (raw) {
-		snprintf(nf->func, sizeof(nf->func), "%s",
-			 format_func_display(raw));
+		snprintf(func, sizeof(func), "%s", format_func_display(raw));
 		nf->off = delta + (f->pc - f->lookup);
-		return;
+		nf->symbol = true;
+	} else if (o) {
+		base = strrchr(o->path, '/');
+		check_name(func, sizeof(func), base ? base + 1 : o->path);
 	}
-	base = strrchr(o->path, '/');
-	check_name(nf->func, sizeof(nf->func), base ? base + 1 : o->path);
+	nf->func = xstrdup(func);
+	if (o)
+		n = asprintf(&line, " > %s+0x%llx (%s)\n", func,
+			     (unsigned long long)nf->off,
+			     check_name(path, sizeof(path), o->path));
+	else
+		n = asprintf(&line, " > 0x%llx (?)\n",
+			     (unsigned long long)nf->off);
+	if (n < 0)
+		error_msg_and_die("out of memory");
+	nf->line = line;
+	nf->line_len = (size_t)n;
+}
+
+/* The bucket of the name of pc in the object of file path, of size buckets. */
+static size_t named_bucket(uint64_t pc, const char *path, size_t size)
+{
+	return ((pc ^ (uintptr_t)path >> 4) * 0x9e3779b97f4a7c15ull) >> 20 &
+	       (size - 1);
+}
+
+/* Frame f's name, made on first use. */
+static const struct named *named_of(const struct stack_frame *f)
+{
+	const char *path = f->obj ? f->obj->path : NULL;
+	struct named *nf;
+	size_t h;
+
+	if (named_count >= named_size / 2) {
+		/* Twice the buckets, every entry moved to its new one. */
+		size_t size = named_size ? 2 * named_size : 1024, i;
+		struct named **t = xcalloc(size, sizeof(*t));
+
+		for (i = 0; i < named_size; i++) {
+			while ((nf = named_table[i]) != NULL) {
+				h = named_bucket(nf->pc, nf->path, size);
+				named_table[i] = nf->next;
+				nf->next = t[h];
+				t[h] = nf;
+			}
+		}
+		free(named_table);
+		named_table = t;
+		named_size = size;
+	}
+	h = named_bucket(f->pc, path, named_size);
+	for (nf = named_table[h]; nf; nf = nf->next)
+		if (nf->pc == f->pc && nf->path == path)
+			return nf;
+	nf = xcalloc(1, sizeof(*nf));
+	name_frame(f, nf);
+	nf->next = named_table[h];
+	named_table[h] = nf;
+	named_count++;
+	return nf;
 }
 
 /*
@@ -122,7 +190,7 @@ static void name_frame(const struct stack_frame *f, struct named *nf)
  * many, and in *end why they end.  -1: the call has no stack copy.
  */
 static int call_frames(const struct who *w, const struct call *c,
-		       struct named *out, enum stack_end *end)
+		       const struct named **out, enum stack_end *end)
 {
 	const struct ltr_blob *b = args_blob(c, LTR_BLOB_CALLSTACK);
 	struct stack_frame frames[STACK_FRAMES_MAX + START_FRAMES];
@@ -143,7 +211,7 @@ static int call_frames(const struct who *w, const struct call *c,
 		*end = STACK_END_LIMIT;
 	}
 	for (i = 0; i < n; i++)
-		name_frame(&frames[i], &out[i]);
+		out[i] = named_of(&frames[i]);
 	return (int)n;
 }
 
@@ -162,45 +230,47 @@ static const char *end_text(enum stack_end end)
 	}
 }
 
-/* The start of a stack line: "[pid N] ", indented under the call. */
-static void line_lead(const struct who *w, const struct call *c)
+/* The start of c's stack lines: "[pid N] ", indented under the call; its length. */
+static size_t line_lead(char *buf, size_t size, const struct who *w,
+			const struct call *c)
 {
+	size_t len = 0;
 	uint32_t d;
 
 	if (fmt.pid_prefix && w->tid)
-		fprintf(fmt.out, "[pid %d] ", w->tid);
-	for (d = 0; d < c->depth && d < 256; d++)
-		fputs("  ", fmt.out);
+		len = (size_t)snprintf(buf, size, "[pid %d] ", w->tid);
+	for (d = 0; d < c->depth && len + 2 < size; d++) {
+		buf[len++] = ' ';
+		buf[len++] = ' ';
+	}
+	return len;
 }
 
 void stack_text(const struct who *w, const struct call *c)
 {
-	static struct named frames[STACK_FRAMES_MAX];
-	char path[NAME_MAX_LEN];
+	const struct named *frames[STACK_FRAMES_MAX];
+	char lead[600];
 	enum stack_end end;
+	size_t lead_len;
 	int n, i;
 
 	if (!fmt.stack || (n = call_frames(w, c, frames, &end)) < 0)
 		return;
+	lead_len = line_lead(lead, sizeof(lead), w, c);
 	for (i = 0; i < n; i++) {
-		line_lead(w, c);
-		if (frames[i].path)
-			fprintf(fmt.out, " > %s+0x%llx (%s)\n", frames[i].func,
-				(unsigned long long)frames[i].off,
-				check_name(path, sizeof(path), frames[i].path));
-		else
-			fprintf(fmt.out, " > 0x%llx (?)\n",
-				(unsigned long long)frames[i].off);
+		fwrite_unlocked(lead, 1, lead_len, fmt.out);
+		fwrite_unlocked(frames[i]->line, 1, frames[i]->line_len,
+				fmt.out);
 	}
 	if (end_text(end)) {
-		line_lead(w, c);
+		fwrite_unlocked(lead, 1, lead_len, fmt.out);
 		fprintf(fmt.out, " > ... (%s)\n", end_text(end));
 	}
 }
 
 void stack_json(const struct who *w, const struct call *c)
 {
-	static struct named frames[STACK_FRAMES_MAX];
+	const struct named *frames[STACK_FRAMES_MAX];
 	enum stack_end end;
 	int n, i;
 
@@ -209,14 +279,14 @@ void stack_json(const struct who *w, const struct call *c)
 	fputs(",\"stack\":[", fmt.out);
 	for (i = 0; i < n; i++) {
 		fputs(i ? ",{\"func\":" : "{\"func\":", fmt.out);
-		if (frames[i].path && frames[i].func[0])
-			json_write_string(fmt.out, frames[i].func);
+		if (frames[i]->symbol)
+			json_write_string(fmt.out, frames[i]->func);
 		else
 			fputs("null", fmt.out);
 		fprintf(fmt.out, ",\"off\":%llu,\"object\":",
-			(unsigned long long)frames[i].off);
-		if (frames[i].path)
-			json_write_string(fmt.out, frames[i].path);
+			(unsigned long long)frames[i]->off);
+		if (frames[i]->path)
+			json_write_string(fmt.out, frames[i]->path);
 		else
 			fputs("null", fmt.out);
 		fputc('}', fmt.out);
@@ -231,7 +301,7 @@ void stack_json(const struct who *w, const struct call *c)
 size_t stack_path(char *buf, size_t size, const struct who *w,
 		  const struct call *c)
 {
-	static struct named frames[STACK_FRAMES_MAX];
+	const struct named *frames[STACK_FRAMES_MAX];
 	/* The calls nested in one call all ask for its path: kept. */
 	static struct {
 		struct who w;
@@ -258,7 +328,7 @@ size_t stack_path(char *buf, size_t size, const struct who *w,
 			int m = snprintf(last.path + last.len,
 					 sizeof(last.path) - last.len, "%s%s",
 					 last.len ? ";" : "",
-					 frames[k].func[0] ? frames[k].func : "??");
+					 frames[k]->func[0] ? frames[k]->func : "??");
 
 			if (m < 0 || (size_t)m >= sizeof(last.path) - last.len)
 				break;
@@ -275,6 +345,19 @@ void stack_done_names(void)
 {
 	size_t i;
 
+	for (i = 0; i < named_size; i++) {
+		struct named *nf;
+
+		while ((nf = named_table[i]) != NULL) {
+			named_table[i] = nf->next;
+			free((char *)nf->func);
+			free(nf->line);
+			free(nf);
+		}
+	}
+	free(named_table);
+	named_table = NULL;
+	named_size = named_count = 0;
 	for (i = 0; i < nobjects; i++)
 		free(objects[i].path);
 	free(objects);
