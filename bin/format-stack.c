@@ -4,8 +4,7 @@
  *
  * The frames come from stack.c, which unwinds the copy the interposer
  * made; here they get names (symbolize.c: .symtab, else .dynsym, then
- * demangled) and the object map they need, taken from the session's
- * object records as they grow.
+ * demangled) and the object map they need (objmap.c).
  *
  * What is shown is the program's part of the stack: the frames of the
  * thread's start (the program's entry point and libc's
@@ -33,8 +32,6 @@
 #define START_FRAMES 3 /* the most frames of a thread's start left out */
 #define NAME_MAX_LEN 1024
 
-static struct stack_object *objects;
-static size_t nobjects, objects_size;
 
 /*
  * A frame's name and its line, made once per return address: a program
@@ -54,34 +51,6 @@ struct named {
 
 static struct named **named_table;
 static size_t named_size, named_count;
-
-/* Bring the object map up to the session's records. */
-static void objects_sync(void)
-{
-	const struct ltr_session *s = fmt.session;
-	uint32_t n = __atomic_load_n(&s->nobjects, __ATOMIC_ACQUIRE);
-
-	if (n > LTR_MAX_OBJECTS)
-		n = LTR_MAX_OBJECTS;
-	for (; nobjects < n; nobjects++) {
-		const struct ltr_objrec *o = &s->objects[nobjects];
-		const char *path = session_string(s, o->path);
-
-		/* Claimed, not written yet: its process is still at it. */
-		if (!o->end)
-			break;
-		if (nobjects == objects_size) {
-			objects_size = objects_size ? 2 * objects_size : 64;
-			objects = xrealloc(objects,
-					   objects_size * sizeof(*objects));
-		}
-		objects[nobjects].pid = o->pid;
-		objects[nobjects].path = xstrdup(path ? path : "");
-		objects[nobjects].start = o->start;
-		objects[nobjects].end = o->end;
-		objects[nobjects].bias = o->bias;
-	}
-}
 
 /* Is object o the C library (where threads start)? */
 static bool is_libc(const struct stack_object *o)
@@ -194,15 +163,13 @@ static int call_frames(const struct who *w, const struct call *c,
 {
 	const struct ltr_blob *b = args_blob(c, LTR_BLOB_CALLSTACK);
 	struct stack_frame frames[STACK_FRAMES_MAX + START_FRAMES];
-	struct stack_objects map;
+	const struct stack_objects *map;
 	unsigned n, i;
 
 	if (!b)
 		return -1;
-	objects_sync();
-	map.v = objects;
-	map.n = nobjects;
-	n = stack_unwind(&map, w->pid, w->tid, b->data, b->len, frames,
+	map = objmap_sync(fmt.session);
+	n = stack_unwind(map, w->pid, w->tid, b->data, b->len, frames,
 			 fmt.stack + START_FRAMES, end);
 	if (*end == STACK_END_START)
 		n = without_start(frames, n);
@@ -358,10 +325,5 @@ void stack_done_names(void)
 	free(named_table);
 	named_table = NULL;
 	named_size = named_count = 0;
-	for (i = 0; i < nobjects; i++)
-		free(objects[i].path);
-	free(objects);
-	objects = NULL;
-	nobjects = objects_size = 0;
 	stack_done();
 }

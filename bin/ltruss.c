@@ -15,6 +15,7 @@
 #include "callsites.h"
 #include "error.h"
 #include "format-stack.h"
+#include "objmap.h"
 #include "launch.h"
 #include "list.h"
 #include "format.h"
@@ -157,6 +158,7 @@ int main(int argc, char **argv)
 	callsites_done();
 	stack_done_names();
 	symbolize_done();
+	objmap_done();
 	check_done();
 	output_close(out, opts.output);
 	if (session.s->stubs_exhausted)

@@ -227,26 +227,6 @@ static struct layout *layout_of(int pid, const struct stack_objects *objs)
 	return l;
 }
 
-/* The object holding addr, pid's own first (the latest), else any's. */
-static const struct stack_object *object_at(const struct stack_objects *objs,
-					    int pid, uint64_t addr)
-{
-	const struct stack_object *any = NULL;
-	size_t i = objs->n;
-
-	while (i-- > 0) {
-		const struct stack_object *o = &objs->v[i];
-
-		if (addr < o->start || addr >= o->end)
-			continue;
-		if (o->pid == pid)
-			return o;
-		if (!any)
-			any = o;
-	}
-	return any;
-}
-
 /* One frame of the walk: note it, and say whether to go on. */
 static int frame_seen(Dwfl_Frame *state, void *arg)
 {
@@ -266,7 +246,7 @@ static int frame_seen(Dwfl_Frame *state, void *arg)
 		f->pc = pc;
 		f->lookup = activation ? pc : pc - 1;
 	}
-	f->obj = object_at(w->objs, w->l->pid, f->lookup);
+	f->obj = objmap_at(w->objs, w->l->pid, f->lookup);
 	w->ended = true;
 	if (w->n == w->max) {
 		w->end = STACK_END_LIMIT;
@@ -292,7 +272,7 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 	*end = STACK_END_UNKNOWN;
 	if (!max || len < sizeof(*regs) || !regs->rip)
 		return 0;
-	o = object_at(objs, pid, regs->rip - 1);
+	o = objmap_at(objs, pid, regs->rip - 1);
 	w.l = layout_of(o ? o->pid : pid, objs);
 	if (!w.l->dwfl)
 		return 0;
@@ -303,7 +283,7 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 		       w.l->cur.len, frames, max, end);
 	if (r >= 0) {
 		for (w.n = 0; w.n < (unsigned)r; w.n++)
-			frames[w.n].obj = object_at(objs, w.l->pid,
+			frames[w.n].obj = objmap_at(objs, w.l->pid,
 						    frames[w.n].lookup);
 		return w.n;
 	}

@@ -6,23 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A loaded object of a traced process: where its code is, which file. */
-struct stack_object {
-	int pid;
-	char *path;
-	uint64_t start, end; /* its segments' address range */
-	uint64_t bias;       /* load bias: address = bias + ELF virtual address */
-};
-
-/*
- * The objects every traced process loaded, in the order they were
- * loaded (an exec or a dlopen adds more; nothing is ever removed): the
- * live session's records, or a trace file's.
- */
-struct stack_objects {
-	const struct stack_object *v;
-	size_t n;
-};
+#include "objmap.h"
 
 /* Why the frames of a stack end where they do. */
 enum stack_end {

@@ -28,6 +28,7 @@
 #include "error.h"
 #include "fd-util.h"
 #include "format.h"
+#include "objmap.h"
 #include "session.h"
 #include "symbolize.h"
 
@@ -132,28 +133,6 @@ static struct symfile *symfile_of(const char *path)
 	return f;
 }
 
-/* The object record of pid containing addr (a forked child uses its parent's). */
-static const struct ltr_objrec *object_at(const struct ltr_session *s, int pid,
-					  uint64_t addr)
-{
-	uint32_t n = __atomic_load_n(&s->nobjects, __ATOMIC_ACQUIRE), i;
-	const struct ltr_objrec *any = NULL;
-
-	if (n > LTR_MAX_OBJECTS)
-		n = LTR_MAX_OBJECTS;
-	for (i = n; i-- > 0;) {
-		const struct ltr_objrec *o = &s->objects[i];
-
-		if (addr < o->start || addr >= o->end)
-			continue;
-		if (o->pid == pid)
-			return o;
-		if (!any)
-			any = o;
-	}
-	return any;
-}
-
 const char *symbolize_file(const char *path, uint64_t off, uint64_t *delta)
 {
 	const struct symfile *f = symfile_of(path);
@@ -180,12 +159,12 @@ const char *symbolize_file(const char *path, uint64_t off, uint64_t *delta)
 const char *symbolize(const struct ltr_session *s, int pid, uint64_t addr,
 		      char *buf, size_t size)
 {
-	const struct ltr_objrec *o = object_at(s, pid, addr);
+	const struct stack_object *o = objmap_at(objmap_sync(s), pid, addr);
 	const char *path, *base, *name;
 	char printable[1024];
 	uint64_t off, delta;
 
-	path = o ? session_string(s, o->path) : NULL;
+	path = o ? o->path : NULL;
 	if (!path) {
 		snprintf(buf, size, "0x%llx", (unsigned long long)addr);
 		return buf;
