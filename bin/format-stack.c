@@ -44,6 +44,8 @@ struct named {
 	const char *func;   /* the function, else the object's file name */
 	bool symbol;        /* func is a symbol */
 	uint64_t off;       /* from func's start, else from the object's */
+	char *file;         /* its source file (debug information), or NULL */
+	int src_line;
 	char *line;         /* " > func+0xOFF (object)\n" */
 	size_t line_len;
 	struct named *next; /* in its hash chain */
@@ -75,12 +77,13 @@ static unsigned without_start(const struct stack_frame *f, unsigned n)
 	return n;
 }
 
-/* Name frame f into the new nf: function, offset and its text line. */
-static void name_frame(const struct stack_frame *f, struct named *nf)
+/* Name frame f of map into the new nf: function, offset, source, its text line. */
+static void name_frame(const struct stack_objects *map,
+		       const struct stack_frame *f, struct named *nf)
 {
 	const struct stack_object *o = f->obj;
 	char path[NAME_MAX_LEN], func[NAME_MAX_LEN], *line;
-	const char *raw, *base;
+	const char *raw, *base, *src;
 	uint64_t delta;
 	int n;
 
@@ -98,6 +101,8 @@ static void name_frame(const struct stack_frame *f, struct named *nf)
 		check_name(func, sizeof(func), base ? base + 1 : o->path);
 	}
 	nf->func = xstrdup(func);
+	if (o && stack_source(map, o->pid, f->lookup, &src, &nf->src_line))
+		nf->file = xstrdup(src);
 	if (o)
 		n = asprintf(&line, " > %s+0x%llx (%s)\n", func,
 			     (unsigned long long)nf->off,
@@ -118,8 +123,9 @@ static size_t named_bucket(uint64_t pc, const char *path, size_t size)
 	       (size - 1);
 }
 
-/* Frame f's name, made on first use. */
-static const struct named *named_of(const struct stack_frame *f)
+/* Frame f's name (an object of map), made on first use. */
+static const struct named *named_of(const struct stack_objects *map,
+				    const struct stack_frame *f)
 {
 	const char *path = f->obj ? f->obj->path : NULL;
 	struct named *nf;
@@ -147,7 +153,7 @@ static const struct named *named_of(const struct stack_frame *f)
 		if (nf->pc == f->pc && nf->path == path)
 			return nf;
 	nf = xcalloc(1, sizeof(*nf));
-	name_frame(f, nf);
+	name_frame(map, f, nf);
 	nf->next = named_table[h];
 	named_table[h] = nf;
 	named_count++;
@@ -178,7 +184,7 @@ static int call_frames(const struct who *w, const struct call *c,
 		*end = STACK_END_LIMIT;
 	}
 	for (i = 0; i < n; i++)
-		out[i] = named_of(&frames[i]);
+		out[i] = named_of(map, &frames[i]);
 	return (int)n;
 }
 
@@ -256,6 +262,11 @@ void stack_json(const struct who *w, const struct call *c)
 			json_write_string(fmt.out, frames[i]->path);
 		else
 			fputs("null", fmt.out);
+		if (frames[i]->file) {
+			fputs(",\"file\":", fmt.out);
+			json_write_string(fmt.out, frames[i]->file);
+			fprintf(fmt.out, ",\"line\":%d", frames[i]->src_line);
+		}
 		fputc('}', fmt.out);
 	}
 	fputc(']', fmt.out);
@@ -318,6 +329,7 @@ void stack_done_names(void)
 		while ((nf = named_table[i]) != NULL) {
 			named_table[i] = nf->next;
 			free((char *)nf->func);
+			free(nf->file);
 			free(nf->line);
 			free(nf);
 		}

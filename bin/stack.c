@@ -300,6 +300,21 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 	return w.n;
 }
 
+bool stack_source(const struct stack_objects *objs, int pid, uint64_t addr,
+		  const char **file, int *line)
+{
+	struct layout *l = layout_of(pid, objs);
+	Dwfl_Module *mod;
+	Dwfl_Line *src;
+
+	*file = NULL;
+	if (!l->dwfl || !(mod = dwfl_addrmodule(l->dwfl, addr)) ||
+	    !(src = dwfl_module_getsrc(mod, addr)))
+		return false;
+	*file = dwfl_lineinfo(src, NULL, line, NULL, NULL, NULL);
+	return *file != NULL;
+}
+
 void stack_done(void)
 {
 	while (layouts) {

@@ -3,6 +3,7 @@
 #ifndef LTRUSS_STACK_H
 #define LTRUSS_STACK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,14 @@ struct stack_frame {
 unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 		      const void *data, size_t len, struct stack_frame *frames,
 		      unsigned max, enum stack_end *end);
+
+/*
+ * The source file and line of code address addr of process pid, from
+ * the debug information of its object (in the file, or installed beside
+ * it); false without one.  *file lives as long as the unwinder's state.
+ */
+bool stack_source(const struct stack_objects *objs, int pid, uint64_t addr,
+		  const char **file, int *line);
 
 /* Free every process's unwinder state. */
 void stack_done(void);

@@ -122,7 +122,7 @@ frames() {
 	printf '%s\n' "$err" | grep -q '^\(\[pid [0-9]*\] \)\? > main+0x'
 }
 
-@test "--json: a stack array of {func, off, object}, innermost first" {
+@test "--json: a stack array of {func, off, object, file, line}, innermost first" {
 	run_split ltruss -k --json -u libc:puts "$PROGS/stacks-chain"
 	[ "$status" -eq 0 ]
 	line=$(printf '%s\n' "$err" | grep '"func":"puts"')
@@ -132,7 +132,13 @@ ev = json.loads(sys.argv[1])
 assert [f["func"] for f in ev["stack"]] == ["leaf", "middle", "top", "main"], ev
 assert all(f["object"].endswith("/stacks-chain") and f["off"] > 0 for f in ev["stack"]), ev
 assert "stack_end" not in ev, ev
-' "$line"
+# The fixture has debug information: the call in each frame, by file and line.
+src = open(sys.argv[2]).read().split("\n")
+calls = {"leaf": "int r = puts(s);", "middle": "int r = leaf(s);", "top": "int r = middle(s);"}
+for f in ev["stack"][:3]:
+    assert f["file"].endswith("tests/progs/stacks/chain.c"), f
+    assert src[f["line"] - 1].strip() == calls[f["func"]], (f, src[f["line"] - 1])
+' "$line" "$SRCDIR/tests/progs/stacks/chain.c"
 	run_split ltruss -k --json -u libc:puts "$PROGS/stacks-nocfi"
 	line=$(printf '%s\n' "$err" | grep '"func":"puts"')
 	/usr/bin/python3 -c '

@@ -236,7 +236,7 @@ tests_progs_bin_forge_LDADD = -ldl
 # ---- call stacks (-k, tests/stacks.bats): built as distributions build,
 # optimised and without frame pointers, so that only DWARF unwinds them.
 STACKS_DIR = tests/progs/stacks
-STACKS_CFLAGS = -O2 -fomit-frame-pointer -fno-builtin
+STACKS_CFLAGS = -O2 -fomit-frame-pointer -fno-builtin -g
 check_PROGRAMS += tests/progs/bin/stacks-chain tests/progs/bin/stacks-sort \
 	tests/progs/bin/stacks-thread tests/progs/bin/stacks-shapes \
 	tests/progs/bin/stacks-forks tests/progs/bin/libnocfi.so \
