@@ -255,12 +255,15 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 			   const struct ltr_regs *regs, uint64_t ret,
 			   uint64_t tsc)
 {
-	size_t extra = (cap ? ltr_args_entry_max(cap) : 0) + ltr_stack_blob_max();
+	size_t extra = cap ? ltr_args_entry_max(cap) : 0;
 	struct ltr_event *ev;
 	size_t used = 0;
 
-	if (extra > LTR_PAYLOAD_MAX)
-		extra = LTR_PAYLOAD_MAX;
+	if (unlikely(ltr_stack_size)) {
+		extra += ltr_stack_blob_max();
+		if (extra > LTR_PAYLOAD_MAX)
+			extra = LTR_PAYLOAD_MAX;
+	}
 	ev = event_new(ts, type, LTR_ENTER_WORDS, fn, depth, tsc, &extra);
 	if (!ev)
 		return tsc;
