@@ -40,7 +40,7 @@
  */
 struct named {
 	const char *path;   /* its object's file (stable: objects[] moves); NULL: none */
-	uint64_t pc;
+	uint64_t rel;       /* with path, the key: see named_key() */
 	const char *func;   /* the function, else the object's file name */
 	bool symbol;        /* func is a symbol */
 	uint64_t off;       /* from func's start, else from the object's */
@@ -88,7 +88,6 @@ static void name_frame(const struct stack_objects *map,
 	int n;
 
 	nf->path = o ? o->path : NULL;
-	nf->pc = f->pc;
 	nf->off = o ? f->pc - o->bias : f->pc;
 	func[0] = '\0';
 	raw = o ? symbolize_file(o->path, f->lookup - o->bias, &delta) : NULL;
@@ -116,10 +115,24 @@ static void name_frame(const struct stack_objects *map,
 	nf->line_len = (size_t)n;
 }
 
-/* The bucket of the name of pc in the object of file path, of size buckets. */
-static size_t named_bucket(uint64_t pc, const char *path, size_t size)
+/*
+ * What names frame f, whatever process it is in: its object's file, the
+ * offset of its return address in it (the same library lies at other
+ * addresses in other processes), and whether it was a call or the exact
+ * pc of an interrupted frame.
+ */
+static void named_key(const struct stack_frame *f, const char **path,
+		      uint64_t *rel)
 {
-	return ((pc ^ (uintptr_t)path >> 4) * 0x9e3779b97f4a7c15ull) >> 20 &
+	*path = f->obj ? f->obj->path : NULL;
+	*rel = (f->obj ? f->pc - f->obj->bias : f->pc) << 1 |
+	       (f->pc != f->lookup);
+}
+
+/* The bucket of key (path, rel) among size buckets. */
+static size_t named_bucket(const char *path, uint64_t rel, size_t size)
+{
+	return ((rel ^ (uintptr_t)path >> 4) * 0x9e3779b97f4a7c15ull) >> 20 &
 	       (size - 1);
 }
 
@@ -127,10 +140,12 @@ static size_t named_bucket(uint64_t pc, const char *path, size_t size)
 static const struct named *named_of(const struct stack_objects *map,
 				    const struct stack_frame *f)
 {
-	const char *path = f->obj ? f->obj->path : NULL;
+	const char *path;
 	struct named *nf;
+	uint64_t rel;
 	size_t h;
 
+	named_key(f, &path, &rel);
 	if (named_count >= named_size / 2) {
 		/* Twice the buckets, every entry moved to its new one. */
 		size_t size = named_size ? 2 * named_size : 1024, i;
@@ -138,7 +153,7 @@ static const struct named *named_of(const struct stack_objects *map,
 
 		for (i = 0; i < named_size; i++) {
 			while ((nf = named_table[i]) != NULL) {
-				h = named_bucket(nf->pc, nf->path, size);
+				h = named_bucket(nf->path, nf->rel, size);
 				named_table[i] = nf->next;
 				nf->next = t[h];
 				t[h] = nf;
@@ -148,12 +163,13 @@ static const struct named *named_of(const struct stack_objects *map,
 		named_table = t;
 		named_size = size;
 	}
-	h = named_bucket(f->pc, path, named_size);
+	h = named_bucket(path, rel, named_size);
 	for (nf = named_table[h]; nf; nf = nf->next)
-		if (nf->pc == f->pc && nf->path == path)
+		if (nf->rel == rel && nf->path == path)
 			return nf;
 	nf = xcalloc(1, sizeof(*nf));
 	name_frame(map, f, nf);
+	nf->rel = rel;
 	nf->next = named_table[h];
 	named_table[h] = nf;
 	named_count++;

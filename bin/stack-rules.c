@@ -209,6 +209,11 @@ int rules_walk(struct rule_cache *rc, Dwfl *dwfl,
 			return (int)n;
 		}
 		cfa = val[r->cfa_reg] + (uint64_t)r->cfa_off;
+		/* Each caller's frame lies above its callee's: else garbage. */
+		if (cfa <= val[R_RSP]) {
+			*end = STACK_END_UNKNOWN;
+			return (int)n;
+		}
 		if (!copy_word(copy, regs->sp, len, cfa + (uint64_t)r->ra_off, &ra))
 			goto outside;
 		for (i = 0; i < NREGS - 1; i++) {

@@ -40,6 +40,9 @@
 #include "fd-util.h"
 #include "stack.h"
 #include "stack-rules.h"
+#include "xmalloc.h"
+
+#define LAYOUTS_MAX 16 /* process layouts kept, their files open */
 
 /* x86_64 DWARF register numbers. */
 #define DW_RBX 3
@@ -63,6 +66,7 @@ struct layout {
 	struct rule_cache *rules; /* for its pcs (stack-rules.c) */
 	size_t seen;       /* objects of the map when it was built */
 	struct copy cur;
+	uint64_t used;     /* when it was last used, for LAYOUTS_MAX */
 	struct layout *next;
 };
 
@@ -205,18 +209,29 @@ static bool layout_stale(const struct layout *l,
 	return false;
 }
 
-/* The unwinder of pid's layout, built or brought up to date. */
+/*
+ * The unwinder of pid's layout, built or brought up to date.  Each keeps
+ * its objects' files open: with -f and many programs, only the
+ * LAYOUTS_MAX used last are kept, and the others built again if need be.
+ */
 static struct layout *layout_of(int pid, const struct stack_objects *objs)
 {
-	struct layout *l;
+	static uint64_t clock;
+	struct layout *l, *oldest = NULL;
+	unsigned n = 0;
 
-	for (l = layouts; l; l = l->next)
+	for (l = layouts; l; l = l->next, n++) {
 		if (l->pid == pid)
 			break;
-	if (!l) {
-		l = calloc(1, sizeof(*l));
-		if (!l)
-			error_msg_and_die("out of memory");
+		if (!oldest || l->used < oldest->used)
+			oldest = l;
+	}
+	if (!l && n >= LAYOUTS_MAX) {
+		l = oldest;
+		l->pid = pid;
+		layout_build(l, objs);
+	} else if (!l) {
+		l = xcalloc(1, sizeof(*l));
 		l->pid = pid;
 		l->next = layouts;
 		layouts = l;
@@ -224,6 +239,7 @@ static struct layout *layout_of(int pid, const struct stack_objects *objs)
 	} else if (layout_stale(l, objs)) {
 		layout_build(l, objs);
 	}
+	l->used = ++clock;
 	return l;
 }
 

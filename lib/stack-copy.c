@@ -95,10 +95,11 @@ size_t ltr_stack_blob_max(void)
 /* Where the stack holding sp ends, if known (else 0: where reads fail). */
 static uintptr_t stack_end(const struct ltr_tstate *ts, uintptr_t sp)
 {
-	if (sp < main_stack_end && main_stack_end - sp < LTR_SAME_STACK)
-		return main_stack_end;
+	/* The main thread's thread pointer lies below its stack, not above. */
 	if (sp < ts->tp && ts->tp - sp < LTR_SAME_STACK)
 		return ts->tp;
+	if (sp < main_stack_end && main_stack_end - sp < LTR_SAME_STACK)
+		return main_stack_end;
 	return 0;
 }
 

@@ -229,3 +229,10 @@ assert names == ["leaf", "middle", "top", "main"], names
 	run_split ltruss -c -u 'libc:puts,strcmp' "$PROGS/stacks-sort"
 	not grep -q '^call sites' <<<"$err"
 }
+
+@test "-f -k: forty programs, more than the unwinders kept at a time, each call with its own program's stack" {
+	run_split ltruss -f -k -o trace.txt -u 'libc:opendir' sh -c 'for i in $(seq 40); do ls / >/dev/null; done'
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'libc:opendir("/")' trace.txt)" -eq 40 ]
+	[ "$(grep -A1 'libc:opendir("/")' trace.txt | grep -c '^\[pid [0-9]*\]  > [^ ]*+0x[0-9a-f]* (/usr/bin/ls)$')" -eq 40 ]
+}
