@@ -32,7 +32,6 @@
 #define START_FRAMES 3 /* the most frames of a thread's start left out */
 #define NAME_MAX_LEN 1024
 
-
 /*
  * A frame's name and its line, made once per return address: a program
  * makes its calls from few places, and naming (a symbol lookup, a

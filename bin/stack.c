@@ -22,6 +22,11 @@
  * from %rbp, which code built without frame pointers uses for anything,
  * so the stack ends there, marked, rather than go on with garbage.
  *
+ * A walk goes first with the rules of each pc reduced to constants and
+ * cached (stack-rules.c), a few loads a frame; libdw's own walk, below,
+ * is kept for the stacks with a frame those cannot follow (a signal
+ * frame, a DWARF expression).
+ *
  * One Dwfl per process layout (the objects of one pid), kept for the
  * run: opening the files and indexing their unwind tables is the cost;
  * an object loaded later (dlopen, exec) makes it built again.  A forked
