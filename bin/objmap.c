@@ -39,6 +39,7 @@ const struct stack_objects *objmap_sync(const struct ltr_session *s)
 					   objects_size * sizeof(*objects));
 		}
 		objects[nobjects].pid = o->pid;
+		objects[nobjects].rec = (uint32_t)nobjects;
 		objects[nobjects].path = xstrdup(path ? path : "");
 		objects[nobjects].start = o->start;
 		objects[nobjects].end = o->end;

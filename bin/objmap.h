@@ -11,7 +11,8 @@
 /* A loaded object of a traced process: where its code is, which file. */
 struct stack_object {
 	int pid;
-	char *path;
+	uint32_t rec;        /* its record in the session's objects[] (live runs) */
+	char *path;          /* as it was when the record was copied */
 	uint64_t start, end; /* its segments' address range */
 	uint64_t bias;       /* load bias: address = bias + ELF virtual address */
 };

@@ -164,7 +164,8 @@ const char *symbolize(const struct ltr_session *s, int pid, uint64_t addr,
 	char printable[1024];
 	uint64_t off, delta;
 
-	path = o ? o->path : NULL;
+	/* The path as the session has it now, as --caller always showed it. */
+	path = o ? session_string(s, s->objects[o->rec].path) : NULL;
 	if (!path) {
 		snprintf(buf, size, "0x%llx", (unsigned long long)addr);
 		return buf;
