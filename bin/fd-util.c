@@ -2,6 +2,7 @@
 /* fd-util.c: file descriptor helpers. */
 #include "config.h"
 
+#include <elf.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -27,8 +28,12 @@ int fd_move_high(int fd)
 	return fd;
 }
 
-/* A descriptor of path if it is a regular file of an ELF header's size, or -1. */
-static int open_regular(const char *path)
+/*
+ * A descriptor of path if it is a regular file that can hold an ELF
+ * header (checked before it is opened: /proc files such as kmsg say they
+ * are regular and empty, and reading them is not harmless), or -1.
+ */
+int fd_open_regular(const char *path)
 {
 	struct stat before, st;
 	int fd;
@@ -51,7 +56,7 @@ Elf *fd_elf_open(const char *path, int *fd)
 {
 	Elf *elf;
 
-	*fd = open_regular(path);
+	*fd = fd_open_regular(path);
 	if (*fd < 0)
 		return NULL;
 	elf_version(EV_CURRENT);

@@ -12,11 +12,15 @@
 int fd_move_high(int fd);
 
 /*
+ * A descriptor of path, a file named by a traced program: only if it is
+ * a regular file that can hold an ELF header, opened without blocking or
+ * taking a terminal, and the very file checked; else -1.
+ */
+int fd_open_regular(const char *path);
+
+/*
  * The ELF file at path, read with libelf, its descriptor in *fd; NULL
- * unless path is a regular file that can hold an ELF header (checked
- * before it is opened: /proc files such as kmsg say they are regular and
- * empty, and reading them is not harmless) and the same file once open.
- * The paths come from the traced program (its object records).
+ * unless fd_open_regular() gives a descriptor of path.
  */
 Elf *fd_elf_open(const char *path, int *fd);
 

@@ -104,6 +104,11 @@ static const struct ltr_blob *blob_lookup(const unsigned char *blobs,
 	return NULL;
 }
 
+const struct ltr_blob *args_blob(const struct call *c, uint8_t type)
+{
+	return blob_lookup(c->blobs, c->blobs_len, type, 0, true);
+}
+
 /* The blob of type and index among blobs[0..len), or NULL. */
 static const struct ltr_blob *blob_find(const unsigned char *blobs,
 					size_t len, uint8_t type, uint8_t index)

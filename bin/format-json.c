@@ -17,6 +17,7 @@
 #include "clock.h"
 #include "format.h"
 #include "format-args.h"
+#include "format-stack.h"
 #include "session.h"
 #include "symbolize.h"
 #include "xmalloc.h"
@@ -387,6 +388,11 @@ static void json_call_head(const char *type, const struct who *w,
 		obj_lit(",\"caller\":");
 		obj_string(symbolize(fmt.session, w->pid, c->caller, buf,
 				     sizeof(buf)));
+	}
+	/* The stack goes with the call's first object ("call", "enter"). */
+	if (fmt.stack && strcmp(type, "exit") != 0) {
+		obj_flush();
+		stack_json(w, c);
 	}
 }
 

@@ -20,6 +20,7 @@
 #include "symbolize.h"
 #include "format.h"
 #include "format-args.h"
+#include "format-stack.h"
 #include "xmalloc.h"
 
 struct format_options fmt;
@@ -301,6 +302,7 @@ static void text_whole(const struct who *w, const struct call *c,
 	put_result(&l, w, c, r);
 	put_caller(&l, w, c);
 	line_write(&l, true);
+	stack_text(w, c);
 }
 
 static void text_open(const struct who *w, const struct call *c)
@@ -312,6 +314,7 @@ static void text_open(const struct who *w, const struct call *c)
 	put_str(&l, " {");
 	put_caller(&l, w, c);
 	line_write(&l, true);
+	stack_text(w, c);
 }
 
 static void text_close(const struct who *w, const struct call *c,
@@ -351,6 +354,7 @@ static void text_partial_end(const struct who *w, const struct call *c,
 	put_result(&l, w, c, r);
 	put_caller(&l, w, c);
 	line_write(&l, true);
+	stack_text(w, c);
 }
 
 static void text_unfinished(const struct who *w, const struct call *c)
@@ -362,6 +366,7 @@ static void text_unfinished(const struct who *w, const struct call *c)
 	put_caller(&l, w, c);
 	put_str(&l, " <unfinished ...>");
 	line_write(&l, true);
+	stack_text(w, c);
 }
 
 static void text_resumed(const struct who *w, const struct call *c,
@@ -387,6 +392,7 @@ static void text_entry_only(const struct who *w, const struct call *c)
 	put_str(&l, " <no return ...>");
 	put_caller(&l, w, c);
 	line_write(&l, true);
+	stack_text(w, c);
 }
 
 static void text_exited(int pid, int status)

@@ -75,6 +75,7 @@ struct format_options {
 	bool durations;   /* -T */
 	bool demangle;    /* C++ names demangled (not --no-demangle) */
 	bool caller;      /* --caller */
+	unsigned stack;   /* -k: frames shown under each call; 0 = none */
 	bool pid_prefix;  /* set once a second thread or process is seen */
 	bool processes;   /* set once a second process is seen */
 };

@@ -12,7 +12,10 @@
 #include "clock.h"
 #include "conf.h"
 #include "console.h"
+#include "callsites.h"
 #include "error.h"
+#include "format-stack.h"
+#include "objmap.h"
 #include "launch.h"
 #include "list.h"
 #include "format.h"
@@ -52,6 +55,13 @@ static bool has_prototype(const char *name, void *ctx)
 	return config_find_proto(cfg, base) != NULL;
 }
 
+/* Does -c -k want the call sites of the busiest functions? */
+static bool callsites_wanted(const struct options *opts)
+{
+	return opts->count && opts->stack &&
+	       opts->summary_format == SUMMARY_TEXT;
+}
+
 /* The options that shape every line, for the calls of session s. */
 static void format_setup(FILE *out, struct ltr_session *s,
 			 const struct options *opts)
@@ -63,7 +73,9 @@ static void format_setup(FILE *out, struct ltr_session *s,
 	fmt.durations = opts->durations;
 	fmt.demangle = !opts->no_demangle;
 	fmt.caller = opts->caller;
+	fmt.stack = opts->stack;
 	profile_init(opts->tree, opts->folded, opts->chrome);
+	callsites_init(callsites_wanted(opts));
 }
 
 /* The lines' format: none with -c, else text or JSON. */
@@ -91,10 +103,14 @@ static void reports_print(FILE *out, const struct options *opts,
 	if (opts->count)
 		summary_print(out, s, opts->sort, opts->summary_format,
 			      clock_ticks_per_ns());
+	callsites_print(out, clock_ticks_per_ns());
 	if (profile_enabled())
 		profile_finish(out, clock_ticks_per_ns());
 	trace_done();
+	callsites_done();
+	stack_done_names();
 	symbolize_done();
+	objmap_done();
 	check_done();
 }
 
@@ -198,7 +214,8 @@ int main(int argc, char **argv)
 	path = target_resolve(opts.argv[0]);
 	interposer_check();
 	out = output_open(opts.output);
-	events = opts.trace || opts.tree || opts.folded || opts.chrome;
+	events = opts.trace || opts.tree || opts.folded || opts.chrome ||
+		 callsites_wanted(&opts);
 	session_create(&session, &opts, events);
 	if (opts.write)
 		tracefile_open(opts.write, session.s, &opts.cfg, opts.follow);

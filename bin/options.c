@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "format-stack.h"
 #include "options.h"
 #include "paths.h"
 #include "xmalloc.h"
@@ -59,6 +60,11 @@ static const char usage_text[] =
 	"  -T                 append the time spent in each call\n"
 	"  -s N               print at most N bytes of each string (default 32)\n"
 	"      --caller       append the call site, as [from main+0x1c]\n"
+	"  -k, --stack[=N]    under each call, the N frames (default 16, at most\n"
+	"                     256) of the program's stack that led to it, as\n"
+	"                     ' > func+0x1c (object)'; with --tree, --folded and\n"
+	"                     --chrome, above the first traced call; with -c, the\n"
+	"                     call sites of the busiest functions\n"
 	"      --json         write JSON Lines instead of text, one object an event\n"
 	"      --drop         drop events rather than slow the program down when\n"
 	"                     ltruss cannot keep up (the number is reported)\n"
@@ -89,7 +95,7 @@ static const char usage_text[] =
 
 enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_BUFFER, OPT_NO_DEMANGLE, OPT_CALLER,
        OPT_SUMMARY_FORMAT, OPT_TREE, OPT_FOLDED, OPT_CHROME, OPT_LIST,
-       OPT_CONSOLE, OPT_READ, OPT_PID };
+       OPT_CONSOLE, OPT_READ, OPT_PID, OPT_STACK };
 
 static const struct option long_options[] = {
 	{ "depth", required_argument, NULL, 'D' },
@@ -105,6 +111,7 @@ static const struct option long_options[] = {
 	{ "buffer", required_argument, NULL, OPT_BUFFER },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "caller", no_argument, NULL, OPT_CALLER },
+	{ "stack", optional_argument, NULL, OPT_STACK },
 	{ "summary-format", required_argument, NULL, OPT_SUMMARY_FORMAT },
 	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "folded", required_argument, NULL, OPT_FOLDED },
@@ -154,6 +161,21 @@ static uint32_t parse_buffer(const char *arg)
 	}
 	usage_error("--buffer needs a power of two from 64K to 256M, such as 4M, not '%s'",
 		    arg);
+}
+
+/* Parse --stack's N: frames, from 1 to STACK_FRAMES_MAX. */
+static unsigned parse_frames(const char *arg)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || v < 1 ||
+	    v > STACK_FRAMES_MAX)
+		usage_error("--stack needs a number of frames from 1 to %d, such as --stack=32, not '%s'",
+			    STACK_FRAMES_MAX, arg);
+	return (unsigned)v;
 }
 
 static const char *const sort_keys[SORT_KEYS] = {
@@ -246,7 +268,7 @@ void options_parse(struct options *opts, int argc, char **argv)
 	opts->trace = true;
 	opts->ring_size = LTR_RING_SIZE_DEFAULT;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:u:F:D:s:o:fcCS:trTihVw:",
+	while ((c = getopt_long(argc, argv, "+:u:F:D:s:o:fcCS:trTkihVw:",
 				long_options, NULL)) != -1) {
 		switch (c) {
 		case 'u':
@@ -317,6 +339,13 @@ void options_parse(struct options *opts, int argc, char **argv)
 			break;
 		case OPT_CALLER:
 			opts->caller = true;
+			break;
+		case 'k':
+			opts->stack = STACK_FRAMES_DEFAULT;
+			break;
+		case OPT_STACK:
+			opts->stack = optarg ? parse_frames(optarg)
+					     : STACK_FRAMES_DEFAULT;
 			break;
 		case OPT_TREE:
 			opts->tree = true;

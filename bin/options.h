@@ -32,6 +32,7 @@ struct options {
 	uint32_t ring_size;      /* --buffer: bytes of each thread's ring */
 	bool no_demangle;        /* --no-demangle */
 	bool caller;             /* --caller */
+	unsigned stack;          /* -k, --stack=N: frames shown; 0 = none */
 	bool tree;               /* --tree */
 	bool list;               /* --list: print the selected functions */
 	const char *folded;      /* --folded FILE */

@@ -21,10 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callsites.h"
 #include "clock.h"
 #include "error.h"
+#include "format-stack.h"
 #include "profile.h"
 #include "session.h"
+#include "xmalloc.h"
 
 #define PATH_MAX_LEN 4096
 #define PATHS_MAX 65536         /* distinct call paths kept */
@@ -33,8 +36,9 @@
 
 /* One call path with its sums. */
 struct path {
-	char *key;      /* "lib:a;lib:b" */
+	char *key;      /* "lib:a;lib:b", or with -k "main;parse;lib:a;lib:b" */
 	uint32_t depth;
+	bool frame;     /* -k: a program frame above the traced calls */
 	uint64_t calls, total, self; /* ticks */
 	struct path *next;
 };
@@ -130,7 +134,7 @@ void profile_init(bool tree, const char *folded_file, const char *chrome_file)
 
 bool profile_enabled(void)
 {
-	return want_tree || folded || chrome;
+	return want_tree || folded || chrome || callsites_enabled();
 }
 
 /* Append "lib:func" of c to the path in buf at *len. */
@@ -144,14 +148,99 @@ static void path_append(char *buf, size_t *len, const struct call *c)
 							PATH_MAX_LEN - 1;
 }
 
+/*
+ * -k in the Chrome trace: each call's program frames are a node of the
+ * file's "stackFrames" tree (name, parent), which the call's event names
+ * with "sf", so that Perfetto shows what led to each call.
+ */
+struct sframe {
+	char *key;       /* the path of frames up to this one */
+	uint32_t id;     /* from 1 */
+	uint32_t parent; /* its id, 0 for none */
+	struct sframe *next;
+};
+
+static struct sframe **sframes, **sframe_by_id;
+static size_t nsframes, sframes_size;
+
+/* The id of the frame node whose path is key[0..len), made with its parents. */
+static uint32_t sframe_id(char *key, size_t len)
+{
+	size_t h, cut = len;
+	uint32_t parent = 0;
+	struct sframe *f;
+	char saved = key[len];
+
+	key[len] = '\0';
+	if (nsframes >= sframes_size / 2) {
+		/* Grown by rehashing every node into a table twice the size. */
+		size_t size = sframes_size ? 2 * sframes_size : 256, i;
+		struct sframe **t = xcalloc(size, sizeof(*t));
+
+		for (i = 0; i < nsframes; i++) {
+			f = sframe_by_id[i];
+			h = hash(f->key) & (size - 1);
+			f->next = t[h];
+			t[h] = f;
+		}
+		free(sframes);
+		sframes = t;
+		sframes_size = size;
+		sframe_by_id = xrealloc(sframe_by_id, size * sizeof(*sframe_by_id));
+	}
+	h = hash(key) & (sframes_size - 1);
+	for (f = sframes[h]; f; f = f->next)
+		if (strcmp(f->key, key) == 0)
+			break;
+	if (!f) {
+		while (cut > 0 && key[cut - 1] != ';')
+			cut--;
+		if (cut > 0)
+			parent = sframe_id(key, cut - 1);
+		f = xcalloc(1, sizeof(*f));
+		f->key = xstrdup(key);
+		f->parent = parent;
+		h = hash(key) & (sframes_size - 1);
+		f->next = sframes[h];
+		sframes[h] = f;
+		sframe_by_id[nsframes++] = f;
+		f->id = (uint32_t)nsframes;
+	}
+	key[len] = saved;
+	return f->id;
+}
+
+/* The "stackFrames" object: every node, its name the last frame of its path. */
+static void chrome_stack_frames(void)
+{
+	size_t i;
+
+	fputs("\n],\"stackFrames\":{", chrome);
+	for (i = 0; i < nsframes; i++) {
+		const char *name = strrchr(sframe_by_id[i]->key, ';');
+
+		fprintf(chrome, "%s\n\"%zu\":{\"name\":", i ? "," : "", i + 1);
+		json_write_string(chrome, name ? name + 1 : sframe_by_id[i]->key);
+		if (sframe_by_id[i]->parent)
+			fprintf(chrome, ",\"parent\":\"%u\"",
+				sframe_by_id[i]->parent);
+		fputc('}', chrome);
+		free(sframe_by_id[i]->key);
+		free(sframe_by_id[i]);
+	}
+	fputs("\n}}\n", chrome);
+	free(sframes);
+	free(sframe_by_id);
+}
+
 /* One complete event ("X") for the Chrome trace. */
 static void chrome_event(const struct who *w, const struct call *c,
 			 const struct result *r)
 {
 	uint64_t start = clock_realtime_ns(c->ts_enter);
 	uint64_t dur = clock_ticks_to_ns(r->ts_exit - c->ts_enter);
-
-	char name[1024];
+	char name[1024], path[PATH_MAX_LEN];
+	size_t len;
 
 	snprintf(name, sizeof(name), "%s:%s", format_lib(c->fn),
 		 format_func(c->fn));
@@ -159,11 +248,48 @@ static void chrome_event(const struct who *w, const struct call *c,
 	json_write_string(chrome, name);
 	fputs(",\"cat\":", chrome);
 	json_write_string(chrome, format_lib(c->fn));
-	fprintf(chrome, ",\"ph\":\"X\",\"ts\":%llu.%03llu,\"dur\":%llu.%03llu,\"pid\":%d,\"tid\":%d}",
+	fprintf(chrome, ",\"ph\":\"X\",\"ts\":%llu.%03llu,\"dur\":%llu.%03llu,\"pid\":%d,\"tid\":%d",
 		(unsigned long long)(start / 1000), (unsigned long long)(start % 1000),
 		(unsigned long long)(dur / 1000), (unsigned long long)(dur % 1000),
 		w->pid, w->tid);
+	if (fmt.stack && (len = stack_path(path, sizeof(path), w, c)) > 0)
+		fprintf(chrome, ",\"sf\":\"%u\"", sframe_id(path, len));
+	fputc('}', chrome);
 	chrome_first = false;
+}
+
+/*
+ * With -k, write the program's frames of call c (outermost traced call)
+ * as the start of a path into key, *len its length, and count the calls
+ * made under each: dur is c's time when it is the call ending (0 for a
+ * nested one, counted with its outermost call).  Returns how many.
+ */
+static uint32_t program_frames(char *key, size_t *len, const struct who *w,
+			       const struct call *c, uint64_t dur)
+{
+	uint32_t frames = 0;
+	size_t i, n;
+
+	*len = n = stack_path(key, PATH_MAX_LEN, w, c);
+	for (i = 0; n && i <= n; i++) {
+		struct path *p;
+		char cut;
+
+		if (i < n && key[i] != ';')
+			continue;
+		cut = key[i];
+		key[i] = '\0';
+		p = path_get(key, frames++, false);
+		key[i] = cut;
+		if (!p)
+			continue;
+		p->frame = true;
+		if (dur) {
+			p->calls++;
+			p->total += dur;
+		}
+	}
+	return frames;
 }
 
 void profile_call(const struct who *w, const struct call *const *stack,
@@ -171,19 +297,24 @@ void profile_call(const struct who *w, const struct call *const *stack,
 		  uint64_t self)
 {
 	char key[PATH_MAX_LEN];
+	uint32_t i, frames;
 	size_t len = 0;
 	struct path *p;
-	uint32_t i;
 
 	if (chrome)
 		chrome_event(w, c, r);
+	if (callsites_enabled())
+		callsites_call(w, c, r);
 	if (!want_tree && !folded)
 		return;
 	key[0] = '\0';
+	/* -k: the program's frames above the outermost traced call. */
+	frames = program_frames(key, &len, w, depth ? stack[0] : c,
+				depth ? 0 : r->ts_exit - c->ts_enter);
 	for (i = 0; i < depth; i++)
 		path_append(key, &len, stack[i]);
 	path_append(key, &len, c);
-	p = path_get(key, depth, false);
+	p = path_get(key, frames + depth, false);
 	if (!p) {
 		if (!other)
 			other = path_get(OTHER_PATHS, 0, true);
@@ -265,8 +396,10 @@ void profile_finish(FILE *out, double rate)
 		print_tree(out, all, rate);
 	if (folded) {
 		for (i = 0; i < npaths; i++)
-			fprintf(folded, "%s %llu\n", all[i]->key,
-				(unsigned long long)((double)all[i]->self / rate));
+			if (!all[i]->frame)
+				fprintf(folded, "%s %llu\n", all[i]->key,
+					(unsigned long long)((double)all[i]->self /
+							     rate));
 		if (fclose(folded) != 0)
 			perror_msg("cannot write the --folded file");
 	}
@@ -275,7 +408,10 @@ void profile_finish(FILE *out, double rate)
 			    calls_cut, npaths - 1, OTHER_PATHS);
 	if (chrome) {
 		chrome_process_names();
-		fputs("\n]}\n", chrome);
+		if (nsframes)
+			chrome_stack_frames();
+		else
+			fputs("\n]}\n", chrome);
 		if (fclose(chrome) != 0)
 			perror_msg("cannot write the --chrome file");
 	}

@@ -104,7 +104,10 @@ static bool blobs_ok(const struct ltr_event *ev)
 			return false;
 		size = sizeof(*b) + (((uint64_t)b->len + 7) & ~(uint64_t)7);
 		if (size > end - off || b->type < LTR_BLOB_STRING ||
-		    b->type > LTR_BLOB_X87)
+		    b->type > LTR_BLOB_CALLSTACK)
+			return false;
+		if (b->type == LTR_BLOB_CALLSTACK &&
+		    b->len < sizeof(struct ltr_stack_regs))
 			return false;
 		if (b->type == LTR_BLOB_VARARGS && !varargs_ok(b))
 			return false;

@@ -82,6 +82,7 @@ void session_create(struct session_handle *h, const struct options *opts,
 	command_line(s->command, sizeof(s->command), opts->argv);
 	s->depth_limit = opts->cfg.depth;
 	s->strsize = opts->cfg.strsize;
+	s->stack_size = opts->stack ? LTR_STACK_SIZE_DEFAULT : 0;
 	s->nrules = (uint32_t)opts->cfg.sel.nrules;
 	memcpy(s->rules, opts->cfg.sel.rules,
 	       opts->cfg.sel.nrules * sizeof(s->rules[0]));

@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "demangle.h"
 #include "error.h"
 #include "fd-util.h"
 #include "format.h"
+#include "objmap.h"
 #include "session.h"
 #include "symbolize.h"
 
@@ -126,46 +126,12 @@ static struct symfile *symfile_of(const char *path)
 	return f;
 }
 
-/* The object record of pid containing addr (a forked child uses its parent's). */
-static const struct ltr_objrec *object_at(const struct ltr_session *s, int pid,
-					  uint64_t addr)
+const char *symbolize_file(const char *path, uint64_t off, uint64_t *delta)
 {
-	uint32_t n = __atomic_load_n(&s->nobjects, __ATOMIC_ACQUIRE), i;
-	const struct ltr_objrec *any = NULL;
-
-	if (n > LTR_MAX_OBJECTS)
-		n = LTR_MAX_OBJECTS;
-	for (i = n; i-- > 0;) {
-		const struct ltr_objrec *o = &s->objects[i];
-
-		if (addr < o->start || addr >= o->end)
-			continue;
-		if (o->pid == pid)
-			return o;
-		if (!any)
-			any = o;
-	}
-	return any;
-}
-
-const char *symbolize(const struct ltr_session *s, int pid, uint64_t addr,
-		      char *buf, size_t size)
-{
-	const struct ltr_objrec *o = object_at(s, pid, addr);
+	const struct symfile *f = symfile_of(path);
 	const struct symbol *best = NULL;
-	const struct symfile *f;
-	const char *path, *base;
-	char printable[1024];
-	uint64_t off;
 	size_t lo, hi;
 
-	path = o ? session_string(s, o->path) : NULL;
-	if (!path) {
-		snprintf(buf, size, "0x%llx", (unsigned long long)addr);
-		return buf;
-	}
-	off = addr - o->bias;
-	f = symfile_of(path);
 	/* The last symbol at or below off. */
 	for (lo = 0, hi = f->n; lo < hi;) {
 		size_t mid = (lo + hi) / 2;
@@ -177,12 +143,31 @@ const char *symbolize(const struct ltr_session *s, int pid, uint64_t addr,
 			hi = mid;
 		}
 	}
-	if (best && (off < best->addr + best->size || best->size == 0)) {
-		char *pretty = fmt.demangle ? demangle(best->name) : NULL;
+	if (!best || (off >= best->addr + best->size && best->size != 0))
+		return NULL;
+	*delta = off - best->addr;
+	return best->name;
+}
 
-		snprintf(buf, size, "%s+0x%llx", pretty ? pretty : best->name,
-			 (unsigned long long)(off - best->addr));
-		free(pretty);
+const char *symbolize(const struct ltr_session *s, int pid, uint64_t addr,
+		      char *buf, size_t size)
+{
+	const struct stack_object *o = objmap_at(objmap_sync(s), pid, addr);
+	const char *path, *base, *name;
+	char printable[1024];
+	uint64_t off, delta;
+
+	/* The path as the session has it now, as --caller always showed it. */
+	path = o ? session_string(s, s->objects[o->rec].path) : NULL;
+	if (!path) {
+		snprintf(buf, size, "0x%llx", (unsigned long long)addr);
+		return buf;
+	}
+	off = addr - o->bias;
+	name = symbolize_file(path, off, &delta);
+	if (name) {
+		snprintf(buf, size, "%s+0x%llx", format_func_display(name),
+			 (unsigned long long)delta);
 		return buf;
 	}
 	base = strrchr(path, '/');

@@ -15,6 +15,13 @@
 const char *symbolize(const struct ltr_session *s, int pid, uint64_t addr,
 		      char *buf, size_t size);
 
+/*
+ * The function of the ELF file at path holding virtual address off: its
+ * name as in the symbol table (printable), and *delta, off's distance
+ * from its start; NULL if no function holds off.
+ */
+const char *symbolize_file(const char *path, uint64_t off, uint64_t *delta);
+
 /* Free the symbol tables read so far. */
 void symbolize_done(void);
 

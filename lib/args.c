@@ -17,7 +17,6 @@
 #include "printf-walk.h"
 
 #define FORMAT_MAX 1024 /* bytes of a printf format read to follow it */
-#define ROUND8(n) (((n) + 7u) & ~(size_t)7u)
 
 /* Where blobs are written: the rest of a reserved event. */
 struct blobs {

@@ -326,5 +326,6 @@ void ltr_attach(void)
 	ltr_flags = s->flags;
 	ltr_ring_size = s->ring_size;
 	ltr_session = s;
+	ltr_stack_init();
 	ltr_fork_guard_init();
 }

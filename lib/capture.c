@@ -59,8 +59,6 @@
 #include "arch/x86_64/cpu.h"
 #include "interposer.h"
 
-#define LTR_SAME_STACK (64u << 20)
-
 /* Count a call in a slot several threads share (past LTR_MAX_THREADS). */
 static void count_call_shared(struct ltr_count *c, uint64_t dur, uint64_t self)
 {

@@ -256,9 +256,15 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 			   uint64_t tsc)
 {
 	size_t extra = cap ? ltr_args_entry_max(cap) : 0;
-	struct ltr_event *ev = event_new(ts, type, LTR_ENTER_WORDS, fn, depth,
-					 tsc, &extra);
+	struct ltr_event *ev;
+	size_t used = 0;
 
+	if (unlikely(ltr_stack_size)) {
+		extra += ltr_stack_blob_max();
+		if (extra > LTR_PAYLOAD_MAX)
+			extra = LTR_PAYLOAD_MAX;
+	}
+	ev = event_new(ts, type, LTR_ENTER_WORDS, fn, depth, tsc, &extra);
 	if (!ev)
 		return tsc;
 	put_args(ev->w, regs);
@@ -266,10 +272,15 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 	if (cap && cap->funcptrs)
 		unstub_args(ev->w, cap->funcptrs);
 	if (cap && extra) {
-		event_grow(ev, ltr_args_entry(event_end(ev), extra, ts->pid,
-					      cap, regs));
-		ev->ts = ltr_now();
+		used = ltr_args_entry(event_end(ev), extra, ts->pid, cap, regs);
+		event_grow(ev, used);
 	}
+	/* -k: the stack gets the room the arguments left. */
+	if (unlikely(ltr_stack_size))
+		event_grow(ev, ltr_stack_copy(event_end(ev), extra - used, ts,
+					      regs, ret));
+	if (extra)
+		ev->ts = ltr_now();
 	commit(&ts->slot->ring, ev);
 	return ev->ts;
 }

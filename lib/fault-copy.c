@@ -9,8 +9,9 @@
  * bad pointer must still never fault the program.
  *
  * How.  At start-up (la_preinit) the interposer installs a SIGSEGV and a
- * SIGBUS handler.  ltr_probe_copy (arch/x86_64/probe-copy.S) loads the
- * program's bytes with one instruction; a fault there is recognised by its
+ * SIGBUS handler.  ltr_probe_copy and ltr_probe_copy_bulk
+ * (arch/x86_64/probe-copy.S) each load the program's bytes with one
+ * instruction; a fault there is recognised by its
  * %rip and resumed at a fix-up that returns a short count, exactly as the
  * kernel's exception tables do.  Every other SIGSEGV or SIGBUS is not ours:
  * the handler puts the program's own action back (the default: we install
@@ -40,8 +41,10 @@
 #include "interposer.h"
 
 size_t ltr_probe_copy(void *dst, const void *src, size_t len, int stop_at_nul);
+size_t ltr_probe_copy_bulk(void *dst, const void *src, size_t len);
 void ltr_sigreturn(void);
 extern const char ltr_probe_load[], ltr_probe_fixup[];
+extern const char ltr_probe_bulk_load[], ltr_probe_bulk_fixup[];
 
 #define SA_RESTORER 0x04000000 /* the kernel's flag: libc hides it */
 #define SPIN_MAX (1u << 22) /* a copy in flight is shorter than this */
@@ -77,11 +80,15 @@ static void give_back(int i)
 static void on_fault(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
+	greg_t *rip = &uc->uc_mcontext.gregs[REG_RIP];
 	int i = slot_of(sig);
 
-	if (si->si_code > 0 &&
-	    uc->uc_mcontext.gregs[REG_RIP] == (greg_t)ltr_probe_load) {
-		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)ltr_probe_fixup;
+	if (si->si_code > 0 && *rip == (greg_t)ltr_probe_load) {
+		*rip = (greg_t)ltr_probe_fixup;
+		return;
+	}
+	if (si->si_code > 0 && *rip == (greg_t)ltr_probe_bulk_load) {
+		*rip = (greg_t)ltr_probe_bulk_fixup;
 		return;
 	}
 	/* Not ours: the program's own action, with the fault done again. */
@@ -167,7 +174,8 @@ bool ltr_fault_copy(void *dst, uintptr_t src, size_t len, bool stop_at_nul,
 	__atomic_add_fetch(&inflight, 1, __ATOMIC_SEQ_CST);
 	on = __atomic_load_n(&fast_on, __ATOMIC_SEQ_CST);
 	if (on)
-		*got = ltr_probe_copy(dst, (const void *)src, len, stop_at_nul);
+		*got = stop_at_nul ? ltr_probe_copy(dst, (const void *)src, len, 1)
+				   : ltr_probe_copy_bulk(dst, (const void *)src, len);
 	__atomic_sub_fetch(&inflight, 1, __ATOMIC_SEQ_CST);
 	return on;
 }

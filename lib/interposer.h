@@ -20,15 +20,22 @@
 struct ltr_tstate;
 
 #define likely(x) __builtin_expect(!!(x), 1)
+#define ROUND8(n) (((n) + 7u) & ~(size_t)7u)
+
+/* Two stack addresses further apart than this are on different stacks. */
+#define LTR_SAME_STACK (64u << 20)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 /* Registers saved by ltr_entry_common (lib/arch/x86_64/trampoline.S). */
 struct ltr_regs {
 	uint64_t xmm[8]; /* low halves of %xmm0-7 */
 	uint64_t rdi, rsi, rdx, rcx, r8, r9, rax, r10;
+	uint64_t rbx, rbp, r12, r13, r14, r15; /* callee-saved, for -k */
 	uint64_t pad;
 	uint64_t ret;    /* the caller's return address, on its stack */
 };
+_Static_assert(offsetof(struct ltr_regs, ret) == 184,
+	       "struct ltr_regs and R_SIZE of trampoline.S disagree");
 
 /* Registers saved by the return trampoline. */
 struct ltr_retregs {
@@ -702,6 +709,25 @@ int ltr_program_errno(void);
 
 /* Find the program's __errno_location (at attach). */
 void ltr_errno_init(void);
+
+/* ---- call stacks, -k (stack-copy.c) ------------------------------------- */
+
+/* Bytes of the stack copied per call; 0 without -k. */
+extern uint32_t ltr_stack_size;
+
+/* Read the session's stack size; note where the main thread's stack ends (at attach). */
+void ltr_stack_init(void);
+
+/* Bytes of the CALLSTACK blob an entry may need (0 without -k). */
+size_t ltr_stack_blob_max(void);
+
+/*
+ * Write the CALLSTACK blob of a call entered with regs (ret: its real
+ * return address) by thread ts into dst, at most room bytes; returns its
+ * size, 0 when there is none (no -k, no room, a hook's call).
+ */
+size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
+		      const struct ltr_regs *regs, uint64_t ret);
 
 /* ---- mappings (maps.c) ------------------------------------------------ */
 

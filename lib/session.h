@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define LTR_SESSION_MAGIC 0x316e6f6973734c54ULL /* "TLssion1" */
-#define LTR_SESSION_VERSION 6
+#define LTR_SESSION_VERSION 7
 
 #define LTR_ENV_SESSION "LTRUSS_SESSION" /* "FD:PID:INODE" of the session memfd */
 #define LTR_ENV_SAVED_AUDIT "LTRUSS_SAVED_LD_AUDIT" /* user's own LD_AUDIT */
@@ -37,6 +37,8 @@
 #define LTR_MAX_CAPTURES 16384 /* functions with a prototype */
 #define LTR_CAPTURE_HASH 32768 /* buckets of the prototype index, a power of two */
 #define LTR_STRSIZE_MAX 4096   /* largest -s */
+#define LTR_STACK_SIZE_DEFAULT 8192 /* bytes of the stack copied per call (-k) */
+#define LTR_STACK_SIZE_MAX 16384    /* and at most */
 
 /* Bytes of one thread's event ring (--buffer): a power of two in this range. */
 #define LTR_RING_SIZE_DEFAULT (1u << 20)
@@ -221,6 +223,22 @@ enum ltr_blob_type {
 	LTR_BLOB_VARARGS,    /* printf varargs: n class bytes, padded, then n words */
 	LTR_BLOB_VASTRING,   /* the string of vararg index (a %s) */
 	LTR_BLOB_X87,        /* EXIT: %st0 as 10 bytes */
+	LTR_BLOB_CALLSTACK,  /* -k: struct ltr_stack_regs, then the stack's top */
+};
+
+/*
+ * -k: the registers an unwinder needs at the call site, as the caller
+ * sees them once the call returns, then (in the same blob) a copy of the
+ * caller's stack from sp up: len - sizeof(struct ltr_stack_regs) bytes,
+ * cut at the thread's stack end or at the first unreadable page.  The
+ * word at sp is the real return address (the copy never shows the
+ * interposer's trampoline: hijacked return slots are given back theirs).
+ * ltruss unwinds the copy afterwards (bin/stack.c).
+ */
+struct ltr_stack_regs {
+	uint64_t sp;  /* where the copy starts: the call's return slot */
+	uint64_t rip; /* the return address */
+	uint64_t rbp, rbx, r12, r13, r14, r15; /* callee-saved, at the call */
 };
 
 /* printf vararg classes (LTR_BLOB_VARARGS). */
@@ -356,6 +374,7 @@ struct ltr_session {
 	uint32_t reader_beat;  /* atomic: ltruss's passes over the rings, counted */
 	/* Atomic, by the interposer: returns through dropped frames (capture.c). */
 	uint32_t lost_returns;
+	uint32_t stack_size;   /* -k: bytes of the stack copied per call; 0 = none */
 
 	/* Written by the interposer. */
 	uint32_t nfuncs;      /* atomic: entries of funcs[] in use */

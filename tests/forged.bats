@@ -213,6 +213,11 @@ fuzz() {
 	fuzz 5 2 -f --caller -T
 }
 
+@test "fuzz: the same with -k (seed 6), and -k --json --folded (seed 7): stack blobs and object records forged too" {
+	fuzz 6 2 -k
+	fuzz 7 2 -k --json --folded "$BATS_TEST_TMPDIR/folded"
+}
+
 @test "the same forged partial line and exec, ltruss under memcheck: no access to freed memory" {
 	# An ASan build (maint/check-asan) checks that itself, and cannot run under valgrind.
 	memcheck="timeout -k 5 120 valgrind -q --error-exitcode=9"

@@ -235,3 +235,35 @@ tests_progs_bin_leader_exit_LDFLAGS = -pthread
 check_PROGRAMS += tests/progs/bin/forge
 tests_progs_bin_forge_SOURCES = tests/progs/forge/forge.c
 tests_progs_bin_forge_LDADD = -ldl
+
+# ---- call stacks (-k, tests/stacks.bats): built as distributions build,
+# optimised and without frame pointers, so that only DWARF unwinds them.
+STACKS_DIR = tests/progs/stacks
+STACKS_CFLAGS = -O2 -fomit-frame-pointer -fno-builtin -g
+check_PROGRAMS += tests/progs/bin/stacks-chain tests/progs/bin/stacks-sort \
+	tests/progs/bin/stacks-thread tests/progs/bin/stacks-shapes \
+	tests/progs/bin/stacks-forks tests/progs/bin/libnocfi.so \
+	tests/progs/bin/stacks-nocfi tests/progs/bin/stacks-signal
+tests_progs_bin_stacks_signal_SOURCES = $(STACKS_DIR)/signal.c
+tests_progs_bin_stacks_signal_CFLAGS = $(STACKS_CFLAGS)
+tests_progs_bin_stacks_chain_SOURCES = $(STACKS_DIR)/chain.c
+tests_progs_bin_stacks_chain_CFLAGS = $(STACKS_CFLAGS)
+tests_progs_bin_stacks_sort_SOURCES = $(STACKS_DIR)/sort.c
+tests_progs_bin_stacks_sort_CFLAGS = $(STACKS_CFLAGS)
+tests_progs_bin_stacks_thread_SOURCES = $(STACKS_DIR)/thread.c
+tests_progs_bin_stacks_thread_CFLAGS = $(STACKS_CFLAGS) -pthread
+tests_progs_bin_stacks_thread_LDFLAGS = -pthread
+tests_progs_bin_stacks_shapes_SOURCES = $(STACKS_DIR)/shapes.cc
+tests_progs_bin_stacks_shapes_CXXFLAGS = $(STACKS_CFLAGS)
+tests_progs_bin_stacks_forks_SOURCES = $(STACKS_DIR)/forks.c
+tests_progs_bin_stacks_forks_CFLAGS = $(STACKS_CFLAGS)
+# No .eh_frame for nocfi_call, and no .debug_frame (CFLAGS may hold -g).
+tests_progs_bin_libnocfi_so_SOURCES = $(STACKS_DIR)/libnocfi.c
+tests_progs_bin_libnocfi_so_CFLAGS = $(STACKS_CFLAGS) -fPIC \
+	-fno-asynchronous-unwind-tables -fno-unwind-tables
+tests_progs_bin_libnocfi_so_LDFLAGS = -shared -Wl,-soname,libnocfi.so -Wl,--strip-debug
+tests_progs_bin_stacks_nocfi_SOURCES = $(STACKS_DIR)/nocfi.c
+tests_progs_bin_stacks_nocfi_CFLAGS = $(STACKS_CFLAGS)
+tests_progs_bin_stacks_nocfi_LDFLAGS = $(FIX_RPATH)
+tests_progs_bin_stacks_nocfi_LDADD = tests/progs/bin/libnocfi.so
+tests_progs_bin_stacks_nocfi_DEPENDENCIES = tests/progs/bin/libnocfi.so

@@ -13,8 +13,9 @@
  * Entry.  The stub jumps, it does not call, so the stack is exactly the
  * caller's: stack arguments and varargs are untouched.  ltr_entry_common
  * saves the argument registers (%rdi %rsi %rdx %rcx %r8 %r9, %rax = vector
- * count of varargs, %r10 = static chain) and the low halves of %xmm0-7 for
- * capture, calls ltr_on_entry(regs, index), restores, and jumps to the
+ * count of varargs, %r10 = static chain), the low halves of %xmm0-7 for
+ * capture, and the callee-saved registers as the caller left them (the
+ * unwinder of -k starts from them), calls ltr_on_entry(regs, index), restores, and jumps to the
  * address it returned.  ltr_on_entry may replace the return address on the
  * stack (regs->ret) with a return trampoline to see the return.  The C code of
  * the interposer is built with -mgeneral-regs-only, so the vector registers
@@ -58,7 +59,13 @@
 #define R_R9 104
 #define R_RAX 112
 #define R_R10 120
-#define R_SIZE 136 /* then the caller's return address */
+#define R_RBX 128
+#define R_RBP 136
+#define R_R12 144
+#define R_R13 152
+#define R_R14 160
+#define R_R15 168
+#define R_SIZE 184 /* then the caller's return address */
 
 	.p2align 4
 	.globl ltr_stubs
@@ -95,6 +102,13 @@ ltr_entry_common:
 	movq %r9, R_R9(%rsp)
 	movq %rax, R_RAX(%rsp)
 	movq %r10, R_R10(%rsp)
+	/* Callee-saved: only read (-k unwinds from them), never restored. */
+	movq %rbx, R_RBX(%rsp)
+	movq %rbp, R_RBP(%rsp)
+	movq %r12, R_R12(%rsp)
+	movq %r13, R_R13(%rsp)
+	movq %r14, R_R14(%rsp)
+	movq %r15, R_R15(%rsp)
 	movq %xmm0, R_XMM+0(%rsp)
 	movq %xmm1, R_XMM+8(%rsp)
 	movq %xmm2, R_XMM+16(%rsp)

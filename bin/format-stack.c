@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * format-stack.c: -k, a call's stack as text lines, a JSON array or a path.
+ *
+ * The frames come from stack.c, which unwinds the copy the interposer
+ * made; here they get names (symbolize.c: .symtab, else .dynsym, then
+ * demangled) and the object map they need (objmap.c).
+ *
+ * What is shown is the program's part of the stack: the frames of the
+ * thread's start (the program's entry point and libc's
+ * __libc_start_call_main and __libc_start_main under main; libc's
+ * start_thread and clone3 under a thread's start routine) are left out
+ * when the unwinder reached them, so that a stack ends at main or at the
+ * start routine.  They are known by where they are (libc, at the very
+ * bottom), since a distribution's libc has no names for them.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "format.h"
+#include "format-args.h"
+#include "format-stack.h"
+#include "session-check.h"
+#include "stack.h"
+#include "symbolize.h"
+#include "xmalloc.h"
+
+#define START_FRAMES 3 /* the most frames of a thread's start left out */
+#define NAME_MAX_LEN 1024
+
+/*
+ * A frame's name and its line, made once per return address: a program
+ * makes its calls from few places, and naming (a symbol lookup, a
+ * demangling, the formatting) is most of -k's cost in ltruss.
+ */
+struct named {
+	const char *path;   /* its object's file (stable: objects[] moves); NULL: none */
+	uint64_t rel;       /* with path, the key: see named_key() */
+	const char *func;   /* the function, else the object's file name */
+	bool symbol;        /* func is a symbol */
+	uint64_t off;       /* from func's start, else from the object's */
+	char *file;         /* its source file (debug information), or NULL */
+	int src_line;
+	char *line;         /* " > func+0xOFF (object)\n" */
+	size_t line_len;
+	struct named *next; /* in its hash chain */
+};
+
+static struct named **named_table;
+static size_t named_size, named_count;
+
+/* Is object o the C library (where threads start)? */
+static bool is_libc(const struct stack_object *o)
+{
+	const char *base = o ? strrchr(o->path, '/') : NULL;
+
+	return base && strncmp(base + 1, "libc.so", 7) == 0;
+}
+
+/* Leave out the frames of the thread's start, under main or the start routine. */
+static unsigned without_start(const struct stack_frame *f, unsigned n)
+{
+	unsigned libc = 0;
+
+	/* The program's entry point calls libc's __libc_start_main. */
+	if (n >= 2 && !is_libc(f[n - 1].obj) && is_libc(f[n - 2].obj))
+		n--;
+	while (n > 1 && libc < START_FRAMES - 1 && is_libc(f[n - 1].obj)) {
+		n--;
+		libc++;
+	}
+	return n;
+}
+
+/* Name frame f of map into the new nf: function, offset, source, its text line. */
+static void name_frame(const struct stack_objects *map,
+		       const struct stack_frame *f, struct named *nf)
+{
+	const struct stack_object *o = f->obj;
+	char path[NAME_MAX_LEN], func[NAME_MAX_LEN], *line;
+	const char *raw, *base, *src;
+	uint64_t delta;
+	int n;
+
+	nf->path = o ? o->path : NULL;
+	nf->off = o ? f->pc - o->bias : f->pc;
+	func[0] = '\0';
+	raw = o ? symbolize_file(o->path, f->lookup - o->bias, &delta) : NULL;
+	if (raw) {
+		snprintf(func, sizeof(func), "%s", format_func_display(raw));
+		nf->off = delta + (f->pc - f->lookup);
+		nf->symbol = true;
+	} else if (o) {
+		base = strrchr(o->path, '/');
+		check_name(func, sizeof(func), base ? base + 1 : o->path);
+	}
+	nf->func = xstrdup(func);
+	if (o && stack_source(map, o->pid, f->lookup, &src, &nf->src_line))
+		nf->file = xstrdup(src);
+	if (o)
+		n = asprintf(&line, " > %s+0x%llx (%s)\n", func,
+			     (unsigned long long)nf->off,
+			     check_name(path, sizeof(path), o->path));
+	else
+		n = asprintf(&line, " > 0x%llx (?)\n",
+			     (unsigned long long)nf->off);
+	if (n < 0)
+		error_msg_and_die("out of memory");
+	nf->line = line;
+	nf->line_len = (size_t)n;
+}
+
+/*
+ * What names frame f, whatever process it is in: its object's file, the
+ * offset of its return address in it (the same library lies at other
+ * addresses in other processes), and whether it was a call or the exact
+ * pc of an interrupted frame.
+ */
+static void named_key(const struct stack_frame *f, const char **path,
+		      uint64_t *rel)
+{
+	*path = f->obj ? f->obj->path : NULL;
+	*rel = (f->obj ? f->pc - f->obj->bias : f->pc) << 1 |
+	       (f->pc != f->lookup);
+}
+
+/* The bucket of key (path, rel) among size buckets. */
+static size_t named_bucket(const char *path, uint64_t rel, size_t size)
+{
+	return ((rel ^ (uintptr_t)path >> 4) * 0x9e3779b97f4a7c15ull) >> 20 &
+	       (size - 1);
+}
+
+/* Frame f's name (an object of map), made on first use. */
+static const struct named *named_of(const struct stack_objects *map,
+				    const struct stack_frame *f)
+{
+	const char *path;
+	struct named *nf;
+	uint64_t rel;
+	size_t h;
+
+	named_key(f, &path, &rel);
+	if (named_count >= named_size / 2) {
+		/* Twice the buckets, every entry moved to its new one. */
+		size_t size = named_size ? 2 * named_size : 1024, i;
+		struct named **t = xcalloc(size, sizeof(*t));
+
+		for (i = 0; i < named_size; i++) {
+			while ((nf = named_table[i]) != NULL) {
+				h = named_bucket(nf->path, nf->rel, size);
+				named_table[i] = nf->next;
+				nf->next = t[h];
+				t[h] = nf;
+			}
+		}
+		free(named_table);
+		named_table = t;
+		named_size = size;
+	}
+	h = named_bucket(path, rel, named_size);
+	for (nf = named_table[h]; nf; nf = nf->next)
+		if (nf->rel == rel && nf->path == path)
+			return nf;
+	nf = xcalloc(1, sizeof(*nf));
+	name_frame(map, f, nf);
+	nf->rel = rel;
+	nf->next = named_table[h];
+	named_table[h] = nf;
+	named_count++;
+	return nf;
+}
+
+/*
+ * The frames of call c of w (at most -k's), named into out; returns how
+ * many, and in *end why they end.  -1: the call has no stack copy.
+ */
+static int call_frames(const struct who *w, const struct call *c,
+		       const struct named **out, enum stack_end *end)
+{
+	const struct ltr_blob *b = args_blob(c, LTR_BLOB_CALLSTACK);
+	struct stack_frame frames[STACK_FRAMES_MAX + START_FRAMES];
+	const struct stack_objects *map;
+	unsigned n, i;
+
+	if (!b)
+		return -1;
+	map = objmap_sync(fmt.session);
+	n = stack_unwind(map, w->pid, w->tid, b->data, b->len, frames,
+			 fmt.stack + START_FRAMES, end);
+	if (*end == STACK_END_START)
+		n = without_start(frames, n);
+	if (n > fmt.stack) {
+		n = fmt.stack;
+		*end = STACK_END_LIMIT;
+	}
+	for (i = 0; i < n; i++)
+		out[i] = named_of(map, &frames[i]);
+	return (int)n;
+}
+
+/* Why a stack is cut short, in words; NULL when it is not. */
+static const char *end_text(enum stack_end end)
+{
+	switch (end) {
+	case STACK_END_NO_CFI:
+		return "no unwind information past here";
+	case STACK_END_COPY:
+		return "the copy of the stack ends here";
+	case STACK_END_UNKNOWN:
+		return "unreadable frame";
+	default:
+		return NULL;
+	}
+}
+
+/* The start of c's stack lines: "[pid N] ", indented under the call; its length. */
+static size_t line_lead(char *buf, size_t size, const struct who *w,
+			const struct call *c)
+{
+	size_t len = 0;
+	uint32_t d;
+
+	if (fmt.pid_prefix && w->tid)
+		len = (size_t)snprintf(buf, size, "[pid %d] ", w->tid);
+	for (d = 0; d < c->depth && len + 2 < size; d++) {
+		buf[len++] = ' ';
+		buf[len++] = ' ';
+	}
+	return len;
+}
+
+void stack_text(const struct who *w, const struct call *c)
+{
+	const struct named *frames[STACK_FRAMES_MAX];
+	char lead[600];
+	enum stack_end end;
+	size_t lead_len;
+	int n, i;
+
+	if (!fmt.stack || (n = call_frames(w, c, frames, &end)) < 0)
+		return;
+	lead_len = line_lead(lead, sizeof(lead), w, c);
+	for (i = 0; i < n; i++) {
+		fwrite_unlocked(lead, 1, lead_len, fmt.out);
+		fwrite_unlocked(frames[i]->line, 1, frames[i]->line_len,
+				fmt.out);
+	}
+	if (end_text(end)) {
+		fwrite_unlocked(lead, 1, lead_len, fmt.out);
+		fprintf(fmt.out, " > ... (%s)\n", end_text(end));
+	}
+}
+
+void stack_json(const struct who *w, const struct call *c)
+{
+	const struct named *frames[STACK_FRAMES_MAX];
+	enum stack_end end;
+	int n, i;
+
+	if (!fmt.stack || (n = call_frames(w, c, frames, &end)) < 0)
+		return;
+	fputs(",\"stack\":[", fmt.out);
+	for (i = 0; i < n; i++) {
+		fputs(i ? ",{\"func\":" : "{\"func\":", fmt.out);
+		if (frames[i]->symbol)
+			json_write_string(fmt.out, frames[i]->func);
+		else
+			fputs("null", fmt.out);
+		fprintf(fmt.out, ",\"off\":%llu,\"object\":",
+			(unsigned long long)frames[i]->off);
+		if (frames[i]->path)
+			json_write_string(fmt.out, frames[i]->path);
+		else
+			fputs("null", fmt.out);
+		if (frames[i]->file) {
+			fputs(",\"file\":", fmt.out);
+			json_write_string(fmt.out, frames[i]->file);
+			fprintf(fmt.out, ",\"line\":%d", frames[i]->src_line);
+		}
+		fputc('}', fmt.out);
+	}
+	fputc(']', fmt.out);
+	if (end_text(end)) {
+		fputs(",\"stack_end\":", fmt.out);
+		json_write_string(fmt.out, end_text(end));
+	}
+}
+
+size_t stack_path(char *buf, size_t size, const struct who *w,
+		  const struct call *c)
+{
+	const struct named *frames[STACK_FRAMES_MAX];
+	/* The calls nested in one call all ask for its path: kept. */
+	static struct {
+		struct who w;
+		uint32_t fn;
+		uint64_t ts;
+		char path[4096];
+		size_t len;
+	} last;
+	enum stack_end end;
+	size_t len = 0;
+	int n, k;
+
+	if (!fmt.stack || !size)
+		return 0;
+	if (last.w.pid != w->pid || last.w.tid != w->tid || last.fn != c->fn ||
+	    last.ts != c->ts_enter) {
+		last.w = *w;
+		last.fn = c->fn;
+		last.ts = c->ts_enter;
+		last.len = 0;
+		n = call_frames(w, c, frames, &end);
+		/* Outermost first, as the path of calls goes. */
+		for (k = n - 1; k >= 0; k--) {
+			int m = snprintf(last.path + last.len,
+					 sizeof(last.path) - last.len, "%s%s",
+					 last.len ? ";" : "",
+					 frames[k]->func[0] ? frames[k]->func : "??");
+
+			if (m < 0 || (size_t)m >= sizeof(last.path) - last.len)
+				break;
+			last.len += (size_t)m;
+		}
+	}
+	len = last.len < size ? last.len : size - 1;
+	memcpy(buf, last.path, len);
+	buf[len] = '\0';
+	return len;
+}
+
+void stack_done_names(void)
+{
+	size_t i;
+
+	for (i = 0; i < named_size; i++) {
+		struct named *nf;
+
+		while ((nf = named_table[i]) != NULL) {
+			named_table[i] = nf->next;
+			free((char *)nf->func);
+			free(nf->file);
+			free(nf->line);
+			free(nf);
+		}
+	}
+	free(named_table);
+	named_table = NULL;
+	named_size = named_count = 0;
+	stack_done();
+}

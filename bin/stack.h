@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* stack.h: unwind the stack copy of a call (-k) into its frames. */
+#ifndef LTRUSS_STACK_H
+#define LTRUSS_STACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "objmap.h"
+
+/* Why the frames of a stack end where they do. */
+enum stack_end {
+	STACK_END_START,   /* the thread's first frame: the whole stack */
+	STACK_END_LIMIT,   /* the frames asked for (-k N) are all there */
+	STACK_END_NO_CFI,  /* a function without unwind information */
+	STACK_END_COPY,    /* the copy of the stack ends (a deep stack) */
+	STACK_END_UNKNOWN, /* an address in no known object, or unreadable */
+};
+
+/* One frame: a return address in the caller, innermost first. */
+struct stack_frame {
+	uint64_t pc;     /* the return address (where the call returns to) */
+	uint64_t lookup; /* an address inside the call instruction */
+	const struct stack_object *obj; /* the object holding it, or NULL */
+};
+
+/*
+ * Unwind the CALLSTACK blob data[0..len) (struct ltr_stack_regs, then the
+ * copy) of a call by thread tid of process pid, whose objects objs lists,
+ * into at most max frames; returns how many, and in *end why they end.
+ */
+unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
+		      const void *data, size_t len, struct stack_frame *frames,
+		      unsigned max, enum stack_end *end);
+
+/*
+ * The source file and line of code address addr of process pid, from
+ * the debug information of its object (in the file, or installed beside
+ * it); false without one.  *file lives as long as the unwinder's state.
+ */
+bool stack_source(const struct stack_objects *objs, int pid, uint64_t addr,
+		  const char **file, int *line);
+
+/* Free every process's unwinder state. */
+void stack_done(void);
+
+#endif
