@@ -51,3 +51,20 @@ not() {
 normalize() {
 	sed -E 's/0x[0-9a-f]{6,}/ADDR/g'
 }
+
+# console_stats_of_die LTRUSS_OPTION...: run ltruss with the options on the
+# die fixture (100 fix_add calls, then it waits), attach a console that
+# asks for "stats" (its output in $out and $err), then stop the program
+# with SIGTERM and wait for ltruss.  The console must count all 100 calls.
+console_stats_of_die() {
+	local pid prog i
+
+	"$LTRUSS" "$@" -u 'libfix:fix_add' "$PROGS/die" 100 wait ready </dev/null >/dev/null 2>ltruss.err 3>&- &
+	pid=$!
+	for i in $(seq 1 100); do [ -e ready ] && break; sleep 0.1; done
+	run_split timeout 60 "$LTRUSS" --console="$pid" <<<'stats'
+	prog=$(pgrep -P "$pid")
+	kill -TERM "$prog"
+	wait "$pid" || true
+	grep -Eq ' 100 +0 libfix:fix_add$' <<<"$out$err"
+}

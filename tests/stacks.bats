@@ -260,14 +260,7 @@ assert names == ["leaf", "middle", "top", "main"], names
 }
 
 @test "--console attaches to a -k run: stats counts the calls, every call line keeps its stack" {
-	"$LTRUSS" -k -o trace.txt -u 'libfix:fix_add' "$PROGS/die" 100 wait ready </dev/null >/dev/null 2>ltruss.err 3>&- &
-	pid=$!
-	for i in $(seq 1 100); do [ -e ready ] && break; sleep 0.1; done
-	run_split timeout 60 "$LTRUSS" --console="$pid" <<<'stats'
-	prog=$(pgrep -P "$pid")
-	kill -TERM "$prog"
-	wait "$pid" || true
-	grep -Eq ' 100 +0 libfix:fix_add$' <<<"$out$err"
+	console_stats_of_die -k -o trace.txt
 	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 100 ]
 	# Each call is followed by its stack, down to main.
 	[ "$(grep -A1 '^libfix:fix_add(' trace.txt | grep -c '^ > ')" -eq 100 ]

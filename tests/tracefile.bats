@@ -288,14 +288,7 @@ typed_both() {
 }
 
 @test "--console works while recording: stats counts the calls so far" {
-	"$LTRUSS" -w t.ltr -u 'libfix:fix_add' "$PROGS/die" 100 wait ready </dev/null >/dev/null 2>ltruss.err 3>&- &
-	pid=$!
-	for i in $(seq 1 100); do [ -e ready ] && break; sleep 0.1; done
-	run_split timeout 60 "$LTRUSS" --console="$pid" <<<'stats'
-	prog=$(pgrep -P "$pid")
-	kill -TERM "$prog"
-	wait "$pid" || true
-	grep -Eq ' 100 +0 libfix:fix_add$' <<<"$out$err"
+	console_stats_of_die -w t.ltr
 	run_split ltruss --read t.ltr
 	[ "$(grep -c '^libfix:fix_add(' <<<"$err")" -eq 100 ]
 	[ "$(tail -1 <<<"$err")" = "+++ killed by SIGTERM +++" ]
