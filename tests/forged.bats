@@ -218,6 +218,12 @@ fuzz() {
 	fuzz 7 2 -k --json --folded "$BATS_TEST_TMPDIR/folded"
 }
 
+@test "fuzz: seed 14 with --caller -C: a thread count written down before ltruss read it hides no ring, nothing waits for ever" {
+	# On 176b43e the program's only thread waited for room in a ring that
+	# ltruss never drained, and forge-run timed out.
+	fuzz 14 4 --caller -C
+}
+
 @test "the same forged partial line and exec, ltruss under memcheck: no access to freed memory" {
 	# An ASan build (maint/check-asan) checks that itself, and cannot run under valgrind.
 	memcheck="timeout -k 5 120 valgrind -q --error-exitcode=9"
