@@ -44,6 +44,14 @@ last_line() {
 	[ "$calls" -le $((1048576 / 128 + 1)) ]
 }
 
+@test "a ring tail written back to 0 once ltruss drained the ring: ltruss hands its own back, nothing waits for ever" {
+	run_split timeout -k 2 20 "$LTRUSS" --buffer 64K -o trace -u "$SEL" "$FORGE" tail </dev/null
+	[ "$status" -eq 7 ]
+	assert_equal "$(last_line trace)" "+++ exited (status 7) +++"
+	# The two calls() after the forged tail, shown like the others.
+	[ "$(grep -c '^libc:getppid() = ' trace)" -ge 2 ]
+}
+
 # signal_forged_head MODE SIG...: run forge head MODE in the background,
 # send ltruss each SIG once it has read the forged head (the program
 # ignores them by then); ltruss's status in $status.

@@ -14,6 +14,8 @@
  *   head [wait|ignore]  its ring filled with valid events, then its head
  *                   moved 2^62 ahead (then pause(); ignore: with SIGINT
  *                   and SIGTERM ignored)
+ *   tail            its ring gone round once and drained, then its tail
+ *                   written back to 0 (every later call waits for room)
  *   strings-used    strings_used near 2^32, then a dlopen (new names)
  *   names           a function named with a newline, an escape and bad UTF-8
  *   caller PATH     its object records name PATH (a FIFO, a device)
@@ -419,6 +421,15 @@ int main(int argc, char **argv)
 		calls();
 		if (argc > 2)
 			pause();
+	} else if (strcmp(mode, "tail") == 0) {
+		int i;
+
+		while (slot->ring.head <= S->ring_size)
+			calls();
+		for (i = 0; i < 20000 && slot->ring.tail != slot->ring.head; i++)
+			usleep(1000);
+		slot->ring.tail = 0;
+		calls();
 	} else if (strcmp(mode, "strings-used") == 0) {
 		S->strings_used = 0xffffffe0u;
 		if (!dlopen("libm.so.6", RTLD_NOW) && !dlopen("libz.so.1", RTLD_NOW))
