@@ -44,6 +44,16 @@ last_line() {
 	[ "$calls" -le $((1048576 / 128 + 1)) ]
 }
 
+@test "a thread's slot taken past a thread count written down before ltruss read it: its ring is drained, nothing waits for ever" {
+	run_split timeout -k 2 20 "$LTRUSS" --buffer 64K -o trace -u "$SEL" "$FORGE" hidden-thread </dev/null
+	[ "$status" -eq 7 ]
+	assert_equal "$(last_line trace)" "+++ exited (status 7) +++"
+	# The thread's 2000 calls of getppid, and the main thread's 2.  (On
+	# 176b43e this timed out, unless ltruss happened to read the count in
+	# the microseconds it said 301: 6 runs of 6 on a quiet machine.)
+	[ "$(grep -c 'libc:getppid() = ' trace)" -eq 2002 ]
+}
+
 @test "a ring tail written back to 0 once ltruss drained the ring: ltruss hands its own back, nothing waits for ever" {
 	run_split timeout -k 2 20 "$LTRUSS" --buffer 64K -o trace -u "$SEL" "$FORGE" tail </dev/null
 	[ "$status" -eq 7 ]
