@@ -244,6 +244,8 @@ int main(int argc, char **argv)
 	check_init(pid, opts.follow);
 	o = launch_wait(pid, opts.follow, events ? pump : NULL,
 			events ? idle : NULL, processes_reaped);
+	/* The slots a forged count hid, for the last drain and the counts. */
+	session_threads_find(session.s, session.fd);
 	/* Stopped by a second signal, ltruss left the program running. */
 	stopped = launch_stopped();
 	if (!stopped)

@@ -54,6 +54,13 @@ last_line() {
 	[ "$(grep -c 'libc:getppid() = ' trace)" -eq 2002 ]
 }
 
+@test "-c: the same thread's calls are counted" {
+	run_split timeout -k 2 20 "$LTRUSS" -c -o summary -u "$SEL" "$FORGE" hidden-thread </dev/null
+	[ "$status" -eq 7 ]
+	# 2000 + 2 calls of getppid, as above (on 176b43e: 2, the thread's missing).
+	grep -Eq ' 2002 +0 libc:getppid$' summary
+}
+
 @test "a ring tail written back to 0 once ltruss drained the ring: ltruss hands its own back, nothing waits for ever" {
 	run_split timeout -k 2 20 "$LTRUSS" --buffer 64K -o trace -u "$SEL" "$FORGE" tail </dev/null
 	[ "$status" -eq 7 ]
