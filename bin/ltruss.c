@@ -27,6 +27,7 @@
 #include "profile.h"
 #include "reader.h"
 #include "registry.h"
+#include "session-check.h"
 #include "session.h"
 #include "summary.h"
 #include "symbolize.h"
@@ -173,7 +174,12 @@ static int read_main(struct options *opts)
  */
 static size_t pump(void)
 {
+	static unsigned pumps;
+
 	__atomic_fetch_add(&session.s->reader_beat, 1, __ATOMIC_RELEASE);
+	/* Also while other threads keep ltruss busy (idle() does it too). */
+	if (++pumps % 64 == 0)
+		session_threads_find(session.s, session.fd);
 	toggles_apply(session.s);
 	tracefile_tick();
 	return processes_pump();
@@ -184,6 +190,7 @@ static void idle(void)
 {
 	trace_idle();
 	processes_idle();
+	session_threads_find(session.s, session.fd);
 	tracefile_tick();
 	fflush(fmt.out);
 	clock_refine();
@@ -237,6 +244,8 @@ int main(int argc, char **argv)
 	check_init(pid, opts.follow);
 	o = launch_wait(pid, opts.follow, events ? pump : NULL,
 			events ? idle : NULL, processes_reaped);
+	/* The slots a forged count hid, for the last drain and the counts. */
+	session_threads_find(session.s, session.fd);
 	/* Stopped by a second signal, ltruss left the program running. */
 	stopped = launch_stopped();
 	if (!stopped)

@@ -31,7 +31,6 @@ struct ltr_event_copy {
 struct cursor {
 	uint64_t tail; /* next byte to read */
 	uint64_t head; /* published end, read once a round */
-	uint64_t published_tail;
 };
 
 static struct cursor cursors[LTR_MAX_THREADS];
@@ -119,16 +118,19 @@ static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
 	return NULL;
 }
 
-/* Hand consumed space of thread i back to its producer. */
+/*
+ * Hand consumed space of thread i back to its producer.  Compared with the
+ * ring's tail itself, not with what was stored there last: a program that
+ * writes it back (or ahead) would otherwise wait for room for ever, with
+ * ltruss idle.  The producer reads that line at each event: reading it
+ * here costs no miss.
+ */
 static void publish_tail(struct ltr_session *s, uint32_t i)
 {
-	struct cursor *c = &cursors[i];
+	uint64_t *tail = &s->threads[i].ring.tail;
 
-	if (c->tail != c->published_tail) {
-		__atomic_store_n(&s->threads[i].ring.tail, c->tail,
-				 __ATOMIC_RELEASE);
-		c->published_tail = c->tail;
-	}
+	if (__atomic_load_n(tail, __ATOMIC_RELAXED) != cursors[i].tail)
+		__atomic_store_n(tail, cursors[i].tail, __ATOMIC_RELEASE);
 }
 
 size_t reader_drain(struct ltr_session *s)

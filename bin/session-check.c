@@ -23,9 +23,11 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "session-check.h"
@@ -171,12 +173,42 @@ static uint32_t count_grown(uint32_t *seen, uint32_t now, uint32_t max)
 	return *seen;
 }
 
+/* Thread slots in use: the count's highest, or past it (below). */
+static uint32_t threads_seen;
+
 uint32_t session_threads_used(const struct ltr_session *s)
 {
-	static uint32_t seen;
-
-	return count_grown(&seen, __atomic_load_n(&s->nthreads, __ATOMIC_ACQUIRE),
+	return count_grown(&threads_seen,
+			   __atomic_load_n(&s->nthreads, __ATOMIC_ACQUIRE),
 			   LTR_MAX_THREADS);
+}
+
+/*
+ * A thread takes its slot by counting it in nthreads, but the program can
+ * write the count down before ltruss first reads it: that thread's ring
+ * then fills with nobody draining it, and the thread waits for room for
+ * ever.  So the count is not the only witness: a slot past it that holds
+ * anything at all (an owner, a head, counters) is in use.  Reading the
+ * slots would map their pages; the memfd says where its written pages
+ * are instead (SEEK_DATA: one call per slot found, pages swapped out
+ * included), and the slots past the last written page are never read.
+ */
+void session_threads_find(const struct ltr_session *s, int fd)
+{
+	const off_t base = (off_t)offsetof(struct ltr_session, threads);
+	const off_t end = base + (off_t)sizeof(s->threads);
+
+	session_threads_used(s);
+	while (threads_seen < LTR_MAX_THREADS) {
+		off_t at = base +
+			   (off_t)threads_seen * (off_t)sizeof(s->threads[0]);
+		off_t data = lseek(fd, at, SEEK_DATA);
+
+		if (data < at || data >= end)
+			return;
+		threads_seen = (uint32_t)((data - base) /
+					  (off_t)sizeof(s->threads[0])) + 1;
+	}
 }
 
 uint32_t session_procs_used(const struct ltr_session *s)

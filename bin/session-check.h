@@ -39,6 +39,12 @@ bool check_wait_status(int status);
 uint32_t session_threads_used(const struct ltr_session *s);
 uint32_t session_procs_used(const struct ltr_session *s);
 
+/*
+ * Count in the thread slots taken past a count the program wrote down:
+ * those of s (mapped from the memfd fd) that hold anything at all.
+ */
+void session_threads_find(const struct ltr_session *s, int fd);
+
 /* Entries of s's funcs[] in use (registered, maybe not yet filled in). */
 uint32_t session_funcs_used(const struct ltr_session *s);
 

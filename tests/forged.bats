@@ -44,6 +44,31 @@ last_line() {
 	[ "$calls" -le $((1048576 / 128 + 1)) ]
 }
 
+@test "a thread's slot taken past a thread count written down before ltruss read it: its ring is drained, nothing waits for ever" {
+	run_split timeout -k 2 20 "$LTRUSS" --buffer 64K -o trace -u "$SEL" "$FORGE" hidden-thread </dev/null
+	[ "$status" -eq 7 ]
+	assert_equal "$(last_line trace)" "+++ exited (status 7) +++"
+	# The thread's 2000 calls of getppid, and the main thread's 2.  (On
+	# 176b43e this timed out, unless ltruss happened to read the count in
+	# the microseconds it said 301: 6 runs of 6 on a quiet machine.)
+	[ "$(grep -c 'libc:getppid() = ' trace)" -eq 2002 ]
+}
+
+@test "-c: the same thread's calls are counted" {
+	run_split timeout -k 2 20 "$LTRUSS" -c -o summary -u "$SEL" "$FORGE" hidden-thread </dev/null
+	[ "$status" -eq 7 ]
+	# 2000 + 2 calls of getppid, as above (on 176b43e: 2, the thread's missing).
+	grep -Eq ' 2002 +0 libc:getppid$' summary
+}
+
+@test "a ring tail written back to 0 once ltruss drained the ring: ltruss hands its own back, nothing waits for ever" {
+	run_split timeout -k 2 20 "$LTRUSS" --buffer 64K -o trace -u "$SEL" "$FORGE" tail </dev/null
+	[ "$status" -eq 7 ]
+	assert_equal "$(last_line trace)" "+++ exited (status 7) +++"
+	# The two calls() after the forged tail, shown like the others.
+	[ "$(grep -c '^libc:getppid() = ' trace)" -ge 2 ]
+}
+
 # signal_forged_head MODE SIG...: run forge head MODE in the background,
 # send ltruss each SIG once it has read the forged head (the program
 # ignores them by then); ltruss's status in $status.
@@ -216,6 +241,12 @@ fuzz() {
 @test "fuzz: the same with -k (seed 6), and -k --json --folded (seed 7): stack blobs and object records forged too" {
 	fuzz 6 2 -k
 	fuzz 7 2 -k --json --folded "$BATS_TEST_TMPDIR/folded"
+}
+
+@test "fuzz: seed 14 with --caller -C: a thread count written down before ltruss read it hides no ring, nothing waits for ever" {
+	# On 176b43e the program's only thread waited for room in a ring that
+	# ltruss never drained, and forge-run timed out.
+	fuzz 14 4 --caller -C
 }
 
 @test "the same forged partial line and exec, ltruss under memcheck: no access to freed memory" {

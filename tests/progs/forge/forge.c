@@ -14,6 +14,11 @@
  *   head [wait|ignore]  its ring filled with valid events, then its head
  *                   moved 2^62 ahead (then pause(); ignore: with SIGINT
  *                   and SIGTERM ignored)
+ *   hidden-thread   a thread started with the thread count written up to
+ *                   300 (it takes slot 300), then the count put back: its
+ *                   2000 * 4 calls fill its ring
+ *   tail            its ring gone round once and drained, then its tail
+ *                   written back to 0 (every later call waits for room)
  *   strings-used    strings_used near 2^32, then a dlopen (new names)
  *   names           a function named with a newline, an escape and bad UTF-8
  *   caller PATH     its object records name PATH (a FIFO, a device)
@@ -35,6 +40,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,6 +270,20 @@ static void calls(void)
 		fail("cannot read /dev/zero");
 }
 
+static int go; /* hidden-thread: the thread may make its first call */
+
+/* A thread's body: once told to go, 2000 rounds of calls(). */
+static void *calls_2000(void *unused)
+{
+	int i;
+
+	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
+		;
+	for (i = 0; i < 2000; i++)
+		calls();
+	return unused;
+}
+
 /* Write random bytes over n bytes at p. */
 static void scribble(void *p, size_t n)
 {
@@ -419,6 +439,29 @@ int main(int argc, char **argv)
 		calls();
 		if (argc > 2)
 			pause();
+	} else if (strcmp(mode, "hidden-thread") == 0) {
+		uint32_t n = S->nthreads;
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, calls_2000, NULL))
+			fail("pthread_create");
+		/* ltruss asleep, and the count written up for microseconds. */
+		usleep(100000);
+		S->nthreads = 300;
+		__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&S->nthreads, __ATOMIC_ACQUIRE) == 300)
+			;
+		S->nthreads = n;
+		pthread_join(t, NULL);
+	} else if (strcmp(mode, "tail") == 0) {
+		int i;
+
+		while (slot->ring.head <= S->ring_size)
+			calls();
+		for (i = 0; i < 20000 && slot->ring.tail != slot->ring.head; i++)
+			usleep(1000);
+		slot->ring.tail = 0;
+		calls();
 	} else if (strcmp(mode, "strings-used") == 0) {
 		S->strings_used = 0xffffffe0u;
 		if (!dlopen("libm.so.6", RTLD_NOW) && !dlopen("libz.so.1", RTLD_NOW))
