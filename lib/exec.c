@@ -418,10 +418,25 @@ int ltr_hook_posix_spawnp(int *pid, const char *file, const void *fa,
  * environ is a copy that carries the session; threads running them at
  * once share one copy, and the last one out puts environ back (unless
  * the program replaced environ meanwhile: then it keeps its own).
+ *
+ * system() holds that window until its shell has ended, and the program's
+ * other threads run on: one of them may fork.  Its child must see the
+ * program's own environment, and must not find the swap lock held by a
+ * thread it does not have.  So the program's libc runs a child handler
+ * of ours in every child of fork() before fork returns there, before any
+ * of the program's code: environ back to the saved list if it is the copy,
+ * the swap state reset.  The audit module's own pthread_atfork would never
+ * fire (its libc is not the program's): the handler is registered with
+ * the program's __register_atfork.  A vfork child (posix_spawn, system and
+ * popen themselves) runs no handler and shares its parent's memory, which
+ * it must not reset; a child of _Fork or of a raw clone runs no handler
+ * either: a followed one resets the swap state when it notices its fork
+ * (lib/thread.c), which may be after its code has read environ.
  */
 static int swap_lock;
 static unsigned swap_users;
 static char **swap_saved;
+static char **swap_env; /* the copy environ points at, NULL when none */
 static struct carry swap_carry;
 
 /* Point environ at a copy carrying the session; false if not done. */
@@ -435,7 +450,9 @@ static bool environ_carry(void)
 	if (swap_users++ == 0) {
 		swap_saved = *env;
 		carry_build(&swap_carry, swap_saved);
-		*env = swap_carry.env;
+		/* A fork that sees environ at the copy sees swap_saved too. */
+		__atomic_store_n(&swap_env, swap_carry.env, __ATOMIC_RELEASE);
+		__atomic_store_n(env, swap_env, __ATOMIC_RELEASE);
 	}
 	ltr_unlock(&swap_lock);
 	return true;
@@ -448,11 +465,39 @@ static void environ_uncarry(void)
 
 	ltr_lock(&swap_lock);
 	if (--swap_users == 0) {
-		if (*env == swap_carry.env)
-			*env = swap_saved;
+		if (*env == swap_env)
+			__atomic_store_n(env, swap_saved, __ATOMIC_RELEASE);
+		__atomic_store_n(&swap_env, NULL, __ATOMIC_RELEASE);
 		carry_done(&swap_carry);
 	}
 	ltr_unlock(&swap_lock);
+}
+
+void ltr_exec_after_fork(void)
+{
+	/* swap_env is set once the copy is whole, and cleared before it goes. */
+	if (swap_env) {
+		if (*program_environ() == swap_env)
+			*program_environ() = swap_saved;
+		carry_done(&swap_carry);
+	}
+	swap_env = NULL;
+	swap_users = 0;
+	ltr_unlock(&swap_lock);
+}
+
+void ltr_exec_watch_fork(void)
+{
+	int (*register_atfork)(void (*)(void), void (*)(void), void (*)(void),
+			       void *);
+
+	/* Only -f carries the session into system() and popen(). */
+	if (!(ltr_flags & LTR_F_FOLLOW))
+		return;
+	register_atfork = ltr_libc_function("__register_atfork");
+	/* No DSO handle: never unregistered, as the interposer stays. */
+	if (register_atfork)
+		register_atfork(NULL, NULL, ltr_exec_after_fork, NULL);
 }
 
 int ltr_hook_system(const char *command)
