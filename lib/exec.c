@@ -47,6 +47,9 @@ static size_t carry_audit_len;
 struct carry {
 	char **env;      /* the list to pass on */
 	size_t mapped;   /* bytes mapped for it, 0 when it is on the stack */
+	char *audit;     /* the LD_AUDIT entry it added */
+	char *saved;     /* the LTRUSS_SAVED_LD_AUDIT entry it added, or NULL */
+	char *user;      /* the caller's own LD_AUDIT entry it left out, or NULL */
 	void *stack[CARRY_STACK];
 };
 
@@ -110,9 +113,12 @@ static void carry_build(struct carry *c, char *const *envp)
 		envp = empty;
 	c->env = (char **)envp;
 	c->mapped = 0;
+	c->audit = c->saved = c->user = NULL;
 	for (n = 0; envp[n]; n++)
 		if (!user && ltr_env_is(envp[n], "LD_AUDIT"))
 			user = envp[n] + sizeof("LD_AUDIT");
+	if (user)
+		c->user = (char *)user - sizeof("LD_AUDIT");
 	if (user)
 		ulen = ltr_strlen(user);
 	need = (n + 4) * sizeof(char *) + sizeof("LD_AUDIT=") +
@@ -138,13 +144,13 @@ static void carry_build(struct carry *c, char *const *envp)
 	for (; *envp; envp++)
 		if (!is_carried(*envp))
 			c->env[k++] = *envp;
-	c->env[k++] = s;
+	c->env[k++] = c->audit = s;
 	s = put(s, "LD_AUDIT=", false);
 	s = put(s, carry_audit, !user);
 	if (user) {
 		*s++ = ':';
 		s = put(s, user, true);
-		c->env[k++] = s;
+		c->env[k++] = c->saved = s;
 		s = put(s, LTR_ENV_SAVED_AUDIT "=", false);
 		s = put(s, user, true);
 	}
@@ -439,6 +445,39 @@ static char **swap_saved;
 static char **swap_env; /* the copy environ points at, NULL when none */
 static struct carry swap_carry;
 
+/*
+ * The program replaced environ while it was the copy (setenv or putenv,
+ * in another thread): its new list holds the entries the copy added, and
+ * they point into the copy.  Take them out of that list in place (as
+ * attach.c does at start), the caller's own LD_AUDIT entry back in ours.
+ */
+static void carry_strip(const struct carry *c, char **env)
+{
+	char **r, **w;
+
+	for (r = w = env; env && *r; r++) {
+		if (*r == c->audit) {
+			if (c->user)
+				*w++ = c->user;
+		} else if (*r != c->saved && *r != carry_session) {
+			*w++ = *r;
+		}
+	}
+	if (env)
+		*w = NULL;
+}
+
+/* environ back to the program's own list, and the copy gone (swap_lock held). */
+static void environ_restore(char ***env)
+{
+	if (*env == swap_env)
+		__atomic_store_n(env, swap_saved, __ATOMIC_RELEASE);
+	else
+		carry_strip(&swap_carry, *env);
+	__atomic_store_n(&swap_env, NULL, __ATOMIC_RELEASE);
+	carry_done(&swap_carry);
+}
+
 /* Point environ at a copy carrying the session; false if not done. */
 static bool environ_carry(void)
 {
@@ -464,24 +503,16 @@ static void environ_uncarry(void)
 	char ***env = program_environ();
 
 	ltr_lock(&swap_lock);
-	if (--swap_users == 0) {
-		if (*env == swap_env)
-			__atomic_store_n(env, swap_saved, __ATOMIC_RELEASE);
-		__atomic_store_n(&swap_env, NULL, __ATOMIC_RELEASE);
-		carry_done(&swap_carry);
-	}
+	if (--swap_users == 0)
+		environ_restore(env);
 	ltr_unlock(&swap_lock);
 }
 
 void ltr_exec_after_fork(void)
 {
 	/* swap_env is set once the copy is whole, and cleared before it goes. */
-	if (swap_env) {
-		if (*program_environ() == swap_env)
-			*program_environ() = swap_saved;
-		carry_done(&swap_carry);
-	}
-	swap_env = NULL;
+	if (swap_env)
+		environ_restore(program_environ());
 	swap_users = 0;
 	ltr_unlock(&swap_lock);
 }

@@ -367,3 +367,14 @@ plain_execs() {
 	[ "$status" -eq 0 ]
 	[ "$out" = "$plain" ] || { echo "$out"; false; }
 }
+
+@test "-f: a variable set while another thread is in system(): the program and its children keep their own environment" {
+	# setenv replaces environ while it is the copy system() carries
+	plain=$("$PROGS/forkenv" setenv)
+	[ "$(sed -n 2p <<<"$plain")" = "after system: FORKENV set, sees ltruss's variables: no" ]
+	run_split ltruss -f -u 'libc:getsid' "$PROGS/forkenv" setenv
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ] || { echo "$out"; false; }
+	grep -Eqx '\[pid [0-9]+\] \+\+\+ exited \(status 0\) \+\+\+' <<<"$err"
+	[ "$(grep -c 'killed' <<<"$err")" -eq 0 ] || { echo "$err"; false; }
+}

@@ -5,11 +5,15 @@
  *  system: a thread's system() runs a shell that says it has started and
  *      then waits; meanwhile the main thread forks argv[2] children (3 by
  *      default), each of which also runs system(":") itself;
+ *  setenv: the same system() thread, while the main thread sets a new
+ *      variable (libc replaces environ), forks argv[2] children (1 by
+ *      default) and, once system() has returned, checks its own environ;
  *  popen: a thread opens and closes popen(":") argv[2] times (200 by
  *      default) while the main thread forks a child after each of them.
  * Each child exits 1 when its environ holds LD_AUDIT, LTRUSS_SESSION or
- * LTRUSS_SAVED_LD_AUDIT, else 0.  Prints the count of children and of those that saw
- * such a variable: "0" natively.
+ * LTRUSS_SAVED_LD_AUDIT, else 0.  Prints the count of children and of
+ * those that saw such a variable ("0" natively), and with setenv whether
+ * the process itself sees one at the end.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -94,13 +98,15 @@ int main(int argc, char **argv)
 	pthread_t t;
 	char c;
 
-	if (strcmp(how, "system") == 0) {
-		n = n ? n : 3;
+	if (strcmp(how, "system") == 0 || strcmp(how, "setenv") == 0) {
+		n = n ? n : how[1] == 'y' ? 3 : 1;
 		if (pipe(ready) != 0 || pipe(go) != 0 ||
 		    pthread_create(&t, NULL, run_system, NULL) != 0)
 			return 1;
 		/* The shell has started: system() is running in the thread. */
 		if (read(ready[0], &c, 1) != 1)
+			return 1;
+		if (how[1] == 'e' && setenv("FORKENV", "1", 1) != 0)
 			return 1;
 		for (i = 0; i < n; i++)
 			saw += child_saw();
@@ -120,5 +126,9 @@ int main(int argc, char **argv)
 	}
 	pthread_join(t, NULL);
 	printf("%d children, %d saw ltruss's variables\n", n, saw);
+	if (how[1] == 'e')
+		printf("after system: %s, sees ltruss's variables: %s\n",
+		       getenv("FORKENV") ? "FORKENV set" : "FORKENV lost",
+		       sees_ltruss() ? "yes" : "no");
 	return 0;
 }
