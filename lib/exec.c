@@ -423,7 +423,8 @@ int ltr_hook_posix_spawnp(int *pid, const char *file, const void *fa,
  * whole: lib/hooks.c has them call their stub).  While one of them runs,
  * environ is a copy that carries the session; threads running them at
  * once share one copy, and the last one out puts environ back (unless
- * the program replaced environ meanwhile: then it keeps its own).
+ * the program replaced environ meanwhile: then it keeps its own list,
+ * without the entries the copy added).
  *
  * system() holds that window until its shell has ended, and the program's
  * other threads run on: one of them may fork.  Its child must see the
