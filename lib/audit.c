@@ -129,6 +129,7 @@ void la_preinit(uintptr_t *cookie)
 		return;
 	patch_all(true);
 	ltr_process_watch_exit();
+	ltr_exec_watch_fork();
 	ltr_errno_init();
 	ltr_fault_copy_init();
 	started = true;

@@ -47,6 +47,9 @@ static size_t carry_audit_len;
 struct carry {
 	char **env;      /* the list to pass on */
 	size_t mapped;   /* bytes mapped for it, 0 when it is on the stack */
+	char *audit;     /* the LD_AUDIT entry it added */
+	char *saved;     /* the LTRUSS_SAVED_LD_AUDIT entry it added, or NULL */
+	char *user;      /* the caller's own LD_AUDIT entry it left out, or NULL */
 	void *stack[CARRY_STACK];
 };
 
@@ -110,9 +113,12 @@ static void carry_build(struct carry *c, char *const *envp)
 		envp = empty;
 	c->env = (char **)envp;
 	c->mapped = 0;
+	c->audit = c->saved = c->user = NULL;
 	for (n = 0; envp[n]; n++)
 		if (!user && ltr_env_is(envp[n], "LD_AUDIT"))
 			user = envp[n] + sizeof("LD_AUDIT");
+	if (user)
+		c->user = (char *)user - sizeof("LD_AUDIT");
 	if (user)
 		ulen = ltr_strlen(user);
 	need = (n + 4) * sizeof(char *) + sizeof("LD_AUDIT=") +
@@ -138,13 +144,13 @@ static void carry_build(struct carry *c, char *const *envp)
 	for (; *envp; envp++)
 		if (!is_carried(*envp))
 			c->env[k++] = *envp;
-	c->env[k++] = s;
+	c->env[k++] = c->audit = s;
 	s = put(s, "LD_AUDIT=", false);
 	s = put(s, carry_audit, !user);
 	if (user) {
 		*s++ = ':';
 		s = put(s, user, true);
-		c->env[k++] = s;
+		c->env[k++] = c->saved = s;
 		s = put(s, LTR_ENV_SAVED_AUDIT "=", false);
 		s = put(s, user, true);
 	}
@@ -417,12 +423,61 @@ int ltr_hook_posix_spawnp(int *pid, const char *file, const void *fa,
  * whole: lib/hooks.c has them call their stub).  While one of them runs,
  * environ is a copy that carries the session; threads running them at
  * once share one copy, and the last one out puts environ back (unless
- * the program replaced environ meanwhile: then it keeps its own).
+ * the program replaced environ meanwhile: then it keeps its own list,
+ * without the entries the copy added).
+ *
+ * system() holds that window until its shell has ended, and the program's
+ * other threads run on: one of them may fork.  Its child must see the
+ * program's own environment, and must not find the swap lock held by a
+ * thread it does not have.  So the program's libc runs a child handler
+ * of ours in every child of fork() before fork returns there, before any
+ * of the program's code: environ back to the saved list if it is the copy,
+ * the swap state reset.  The audit module's own pthread_atfork would never
+ * fire (its libc is not the program's): the handler is registered with
+ * the program's __register_atfork.  A vfork child (posix_spawn, system and
+ * popen themselves) runs no handler and shares its parent's memory, which
+ * it must not reset; a child of _Fork or of a raw clone runs no handler
+ * either: a followed one resets the swap state when it notices its fork
+ * (lib/thread.c), which may be after its code has read environ.
  */
 static int swap_lock;
 static unsigned swap_users;
 static char **swap_saved;
+static char **swap_env; /* the copy environ points at, NULL when none */
 static struct carry swap_carry;
+
+/*
+ * The program replaced environ while it was the copy (setenv or putenv,
+ * in another thread): its new list holds the entries the copy added, and
+ * they point into the copy.  Take them out of that list in place (as
+ * attach.c does at start), the caller's own LD_AUDIT entry back in ours.
+ */
+static void carry_strip(const struct carry *c, char **env)
+{
+	char **r, **w;
+
+	for (r = w = env; env && *r; r++) {
+		if (*r == c->audit) {
+			if (c->user)
+				*w++ = c->user;
+		} else if (*r != c->saved && *r != carry_session) {
+			*w++ = *r;
+		}
+	}
+	if (env)
+		*w = NULL;
+}
+
+/* environ back to the program's own list, and the copy gone (swap_lock held). */
+static void environ_restore(char ***env)
+{
+	if (*env == swap_env)
+		__atomic_store_n(env, swap_saved, __ATOMIC_RELEASE);
+	else
+		carry_strip(&swap_carry, *env);
+	__atomic_store_n(&swap_env, NULL, __ATOMIC_RELEASE);
+	carry_done(&swap_carry);
+}
 
 /* Point environ at a copy carrying the session; false if not done. */
 static bool environ_carry(void)
@@ -435,7 +490,9 @@ static bool environ_carry(void)
 	if (swap_users++ == 0) {
 		swap_saved = *env;
 		carry_build(&swap_carry, swap_saved);
-		*env = swap_carry.env;
+		/* A fork that sees environ at the copy sees swap_saved too. */
+		__atomic_store_n(&swap_env, swap_carry.env, __ATOMIC_RELEASE);
+		__atomic_store_n(env, swap_env, __ATOMIC_RELEASE);
 	}
 	ltr_unlock(&swap_lock);
 	return true;
@@ -447,12 +504,32 @@ static void environ_uncarry(void)
 	char ***env = program_environ();
 
 	ltr_lock(&swap_lock);
-	if (--swap_users == 0) {
-		if (*env == swap_carry.env)
-			*env = swap_saved;
-		carry_done(&swap_carry);
-	}
+	if (--swap_users == 0)
+		environ_restore(env);
 	ltr_unlock(&swap_lock);
+}
+
+void ltr_exec_after_fork(void)
+{
+	/* swap_env is set once the copy is whole, and cleared before it goes. */
+	if (swap_env)
+		environ_restore(program_environ());
+	swap_users = 0;
+	ltr_unlock(&swap_lock);
+}
+
+void ltr_exec_watch_fork(void)
+{
+	int (*register_atfork)(void (*)(void), void (*)(void), void (*)(void),
+			       void *);
+
+	/* Only -f carries the session into system() and popen(). */
+	if (!(ltr_flags & LTR_F_FOLLOW))
+		return;
+	register_atfork = ltr_libc_function("__register_atfork");
+	/* No DSO handle: never unregistered, as the interposer stays. */
+	if (register_atfork)
+		register_atfork(NULL, NULL, ltr_exec_after_fork, NULL);
 }
 
 int ltr_hook_system(const char *command)

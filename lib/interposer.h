@@ -291,6 +291,16 @@ int ltr_hook_dladdr1(const void *addr, void *info, void **extra, int flags);
  */
 void ltr_exec_remember(const char *session, const char *audit);
 
+/*
+ * In a forked child: environ back to the program's own if it was the copy
+ * system() or popen() carry the session in (another thread ran one at the
+ * fork), and the swap lock free.  Async-signal-safe, allocates nothing.
+ */
+void ltr_exec_after_fork(void);
+
+/* With -f, have the program's libc run ltr_exec_after_fork in fork children. */
+void ltr_exec_watch_fork(void);
+
 /* ---- pid namespaces (pidns.c) ----------------------------------------- */
 
 /* This process's namespace of kind ("pid", "user"): its inode number, 0 if unknown. */

@@ -209,6 +209,7 @@ bool ltr_fork_noticed(void)
 	*ltr_fork_guard = 1;
 	ltr_stubs_after_fork();
 	ltr_patch_after_fork();
+	ltr_exec_after_fork();
 	ltr_process_register();
 	ts = ltr_tls_self;
 	if (ts) {

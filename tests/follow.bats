@@ -339,3 +339,42 @@ plain_execs() {
 	[ "$(grep -c '^ltruss: ' <<<"$err")" -eq 0 ]
 	grep -Eq '^100\.00 .* 600 +0 total$' <<<"$err"
 }
+
+@test "-f: a child forked while another thread is in system() sees the program's own environment" {
+	# the thread's system() holds its shell while the main thread forks
+	plain=$("$PROGS/forkenv" system)
+	[ "$plain" = "3 children, 0 saw ltruss's variables" ]
+	run_split ltruss -f -u 'libc:getsid' "$PROGS/forkenv" system
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ] || { echo "$out"; false; }
+	# the shells are followed all the same, the children's own too
+	[ "$(grep -Ec '^\[pid [0-9]+\] \+\+\+ exited \(status 0\) \+\+\+$' <<<"$err")" -eq 8 ] || { echo "$err"; false; }
+}
+
+@test "-f: a child forked while another thread starts popen() sees its own environment, and runs a shell itself" {
+	# a big environment makes the copy long to build: forks land while
+	# exec.c holds its lock, and each child then takes it for system()
+	for i in $(seq 10000); do export "V$i=x"; done
+	plain=$("$PROGS/forkenv" popen 20)
+	[ "$plain" = "20 children, 0 saw ltruss's variables" ]
+	run_split ltruss -f -o /dev/null -u 'libc:getsid' "$PROGS/forkenv" popen 20
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	# a usual environment: a fork often lands while environ is the copy
+	for i in $(seq 10000); do unset "V$i"; done
+	plain=$("$PROGS/forkenv" popen 200)
+	run_split ltruss -f -o /dev/null -u 'libc:getsid' "$PROGS/forkenv" popen 200
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ] || { echo "$out"; false; }
+}
+
+@test "-f: a variable set while another thread is in system(): the program and its children keep their own environment" {
+	# setenv replaces environ while it is the copy system() carries
+	plain=$("$PROGS/forkenv" setenv)
+	[ "$(sed -n 2p <<<"$plain")" = "after system: FORKENV set, sees ltruss's variables: no" ]
+	run_split ltruss -f -u 'libc:getsid' "$PROGS/forkenv" setenv
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ] || { echo "$out"; false; }
+	grep -Eqx '\[pid [0-9]+\] \+\+\+ exited \(status 0\) \+\+\+' <<<"$err"
+	[ "$(grep -c 'killed' <<<"$err")" -eq 0 ] || { echo "$err"; false; }
+}
