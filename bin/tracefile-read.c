@@ -12,8 +12,9 @@
  * rate.  The second pass replays the blocks: TABLES fill a session image
  * (an anonymous mapping with the layout of lib/session.h, its untouched
  * pages costing nothing) that every formatter reads as it reads a live
- * session; EVENTS are checked as the live reader checks a ring's records
- * (check_event()) and go to trace.c through narrow.c; PROC blocks end
+ * session; EVENTS are decoded back into the ring records a block at a
+ * time (tracefile-codec.c), checked as the live reader checks a ring's
+ * records (check_event()) and go to trace.c through narrow.c; PROC blocks end
  * processes where the live trace did; COUNTS become the summary's rows.
  * Every length is checked against the block it is in, and no block is
  * larger than TF_BLOCK_MAX, so no file makes the reader allocate more.

@@ -3,8 +3,9 @@
  * tracefile-write.c: record a trace file (-w FILE) as the rings drain.
  *
  * Recording formats nothing: each event the reader takes out of a ring
- * (already checked, reader.c) is copied as it is into an EVENTS block of a
- * big buffer, in the order the reader merged the threads, so that --read
+ * (already checked, reader.c) is encoded (tracefile-codec.c: mostly a
+ * byte or none a word) into an EVENTS block of a big buffer, in the order
+ * the reader merged the threads, so that --read
  * needs no merge and feeds trace.c the very sequence the live trace would
  * have.  Names, objects and prototypes go into TABLES blocks just before
  * the first event that can name them; process ends into PROC blocks where
