@@ -68,39 +68,54 @@ static inline uint64_t ref_word(const struct tf_codec *c, const uint64_t *prev,
 	return i < nprev ? prev[i] : 0;
 }
 
+/* Append word w as difference d from its reference at out; returns its tag. */
+static inline unsigned word_put(uint64_t w, uint64_t d, unsigned char *out,
+				size_t *o)
+{
+	uint64_t z = (d << 1) ^ (uint64_t)((int64_t)d >> 63);
+
+	if (!d)
+		return TAG_SAME;
+	if (z < VARINT_LIMIT) {
+		for (; z >= 0x80; z >>= 7)
+			out[(*o)++] = (unsigned char)(z | 0x80);
+		out[(*o)++] = (unsigned char)z;
+		return TAG_VARINT;
+	}
+	memcpy(out + *o, &w, 8);
+	*o += 8;
+	return TAG_RAW;
+}
+
 size_t tf_encode(struct tf_codec *c, const struct ltr_event *ev,
 		 unsigned char *out)
 {
 	const uint64_t *w = (const void *)ev;
-	size_t n = ev->size / 8, i, o = 0, tag_at = 0;
+	size_t n = ev->size / 8, i, o = 1, tag_at = 0;
 	uint64_t *prev = c->prev[ev->type];
-	uint32_t nprev = c->nprev[ev->type];
+	unsigned tags = 0;
 
-	out[o++] = ev->type;
+	/*
+	 * The references as one array, read and replaced in one pass:
+	 * zeros past the previous event's end, and the last timestamp in
+	 * word 2 (which ref_word() keeps apart for the decoder).
+	 */
+	if (c->nprev[ev->type] < n)
+		memset(prev + c->nprev[ev->type], 0,
+		       (n - c->nprev[ev->type]) * 8);
+	prev[2] = c->ts;
+	out[0] = ev->type;
 	for (i = 0; i < n; i++) {
-		uint64_t d = w[i] - ref_word(c, prev, nprev, i), z;
-		unsigned tag;
-
 		if (i % 4 == 0) {
-			tag_at = o;
-			out[o++] = 0;
+			if (i)
+				out[tag_at] = (unsigned char)tags;
+			tag_at = o++;
+			tags = 0;
 		}
-		z = (d << 1) ^ (uint64_t)((int64_t)d >> 63);
-		if (!d) {
-			tag = TAG_SAME;
-		} else if (z < VARINT_LIMIT) {
-			tag = TAG_VARINT;
-			for (; z >= 0x80; z >>= 7)
-				out[o++] = (unsigned char)(z | 0x80);
-			out[o++] = (unsigned char)z;
-		} else {
-			tag = TAG_RAW;
-			memcpy(out + o, &w[i], 8);
-			o += 8;
-		}
-		out[tag_at] |= (unsigned char)(tag << (2 * (i % 4)));
+		tags |= word_put(w[i], w[i] - prev[i], out, &o) << (2 * (i % 4));
 		prev[i] = w[i];
 	}
+	out[tag_at] = (unsigned char)tags;
 	c->nprev[ev->type] = (uint32_t)n;
 	c->ts = ev->ts;
 	return o;
