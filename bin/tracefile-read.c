@@ -12,8 +12,9 @@
  * rate.  The second pass replays the blocks: TABLES fill a session image
  * (an anonymous mapping with the layout of lib/session.h, its untouched
  * pages costing nothing) that every formatter reads as it reads a live
- * session; EVENTS are checked as the live reader checks a ring's records
- * (check_event()) and go to trace.c through narrow.c; PROC blocks end
+ * session; EVENTS are decoded back into the ring records a block at a
+ * time (tracefile-codec.c), checked as the live reader checks a ring's
+ * records (check_event()) and go to trace.c through narrow.c; PROC blocks end
  * processes where the live trace did; COUNTS become the summary's rows.
  * Every length is checked against the block it is in, and no block is
  * larger than TF_BLOCK_MAX, so no file makes the reader allocate more.
@@ -40,6 +41,7 @@
 #include "prototype.h"
 #include "session-check.h"
 #include "trace.h"
+#include "tracefile-codec.h"
 #include "tracefile-read.h"
 #include "tracefile.h"
 #include "xmalloc.h"
@@ -50,6 +52,10 @@ static const char *path;
 static int fd = -1;
 static size_t size;
 static unsigned char *blk; /* the block being read: header and payload */
+/* Its events decoded: TF_EVENTS_MAX bytes, or one event (tracefile-write.c). */
+#define DECODED_MAX (TF_EVENTS_MAX + 65536)
+static uint64_t *decoded;
+static struct tf_codec codec;
 static struct ltr_session *image;
 static size_t end_at;      /* where the blocks read end */
 static bool cut;
@@ -339,27 +345,50 @@ static void pause_replay(uint64_t ts)
 		last_ts = ts;
 }
 
+/*
+ * Decode the events of an EVENTS block (p, n bytes at off) into decoded[];
+ * returns the bytes.  The whole block first, as the live reader hands on a
+ * ring's records while they are still in the ring.
+ */
+static size_t events_decode(const unsigned char *p, size_t n, size_t off)
+{
+	const unsigned char *q = p + sizeof(struct tf_events), *end = p + n;
+	size_t used = 0;
+	const char *err;
+
+	tf_codec_reset(&codec);
+	while (q < end) {
+		size_t at = off + sizeof(struct tf_block) + (size_t)(q - p);
+
+		err = tf_decode(&codec, &q, end, decoded + used / 8,
+				DECODED_MAX - used);
+		if (err)
+			bad(at, err);
+		if (!check_event((const void *)(decoded + used / 8)))
+			bad(at, "an event no interposer writes");
+		used += ((const struct ltr_event *)(decoded + used / 8))->size;
+	}
+	return used;
+}
+
 /* The events of an EVENTS block (p, n bytes at off), to trace.c. */
 static void events_replay(const unsigned char *p, size_t n, size_t off)
 {
 	struct tf_events h;
-	size_t i = sizeof(h);
+	size_t i = 0, used;
 
 	if (n < sizeof(h))
 		bad(off, "an events block too short");
 	memcpy(&h, p, sizeof(h));
 	if (h.slot >= LTR_MAX_THREADS)
 		bad(off, "an events block of no thread slot");
+	used = events_decode(p, n, off);
 	slot_pid[h.slot] = h.pid;
-	while (i < n) {
-		const struct ltr_event *ev = (const void *)(p + i);
+	while (i < used) {
+		const struct ltr_event *ev = (const void *)((unsigned char *)decoded + i);
 		struct event_rec r = { .slot = h.slot, .pid = h.pid,
 				       .tid = h.tid, .ev = ev };
 
-		if (n - i < sizeof(*ev) || ev->size < sizeof(*ev) ||
-		    ev->size % 8 || ev->size > n - i || !check_event(ev))
-			bad(off + sizeof(struct tf_block) + i,
-			    "an event no interposer writes");
 		pause_replay(ev->ts);
 		narrow_event(&r);
 		i += ev->size;
@@ -433,6 +462,8 @@ struct ltr_session *tracefile_load(const char *file)
 	header_check(h);
 	/* One block at a time: memory stays bounded, however big the file. */
 	blk = xmalloc(sizeof(struct tf_block) + TF_BLOCK_MAX);
+	decoded = xmalloc(DECODED_MAX);
+	tf_codec_init(&codec);
 	blocks_check();
 	image = mmap(NULL, sizeof(*image), PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -548,6 +579,9 @@ void tracefile_unload(void)
 	if (fd >= 0)
 		close(fd);
 	free(blk);
+	free(decoded);
+	tf_codec_free(&codec);
+	decoded = NULL;
 	image = NULL;
 	blk = NULL;
 	fd = -1;

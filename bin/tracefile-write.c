@@ -3,8 +3,9 @@
  * tracefile-write.c: record a trace file (-w FILE) as the rings drain.
  *
  * Recording formats nothing: each event the reader takes out of a ring
- * (already checked, reader.c) is copied as it is into an EVENTS block of a
- * big buffer, in the order the reader merged the threads, so that --read
+ * (already checked, reader.c) is encoded (tracefile-codec.c: mostly a
+ * byte or none a word) into an EVENTS block of a big buffer, in the order
+ * the reader merged the threads, so that --read
  * needs no merge and feeds trace.c the very sequence the live trace would
  * have.  Names, objects and prototypes go into TABLES blocks just before
  * the first event that can name them; process ends into PROC blocks where
@@ -35,6 +36,7 @@
 #include "prototype.h"
 #include "session-check.h"
 #include "slots.h"
+#include "tracefile-codec.h"
 #include "tracefile-write.h"
 #include "tracefile.h"
 #include "xmalloc.h"
@@ -53,6 +55,8 @@ static size_t len;
 static size_t open_at = NONE;   /* offset of the open block's header */
 static uint32_t open_type;      /* and its type */
 static struct tf_events open_events; /* whose events the open block holds */
+static size_t open_raw;         /* bytes of ring records in it, decoded */
+static struct tf_codec codec;
 static uint64_t flushed_ns;
 static bool stopped;
 static uint32_t funcs_done, objects_done;
@@ -352,6 +356,7 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 	if (fd < 0)
 		perror_msg_and_die("cannot write the trace file '%s' (-w)", file);
 	buf = xmalloc(BUF_SIZE);
+	tf_codec_init(&codec);
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, TF_MAGIC, sizeof(h.magic));
 	h.version = TF_VERSION;
@@ -378,29 +383,39 @@ bool tracefile_recording(void)
 	return fd >= 0;
 }
 
+/* Open an EVENTS block for the slot, process and thread of r. */
+static void events_open(const struct event_rec *r, size_t n)
+{
+	open_events = (struct tf_events){ .slot = r->slot, .pid = r->pid,
+					  .tid = r->tid };
+	block_open(TF_EVENTS, sizeof(open_events) + n);
+	put(&open_events, sizeof(open_events));
+	open_raw = 0;
+	tf_codec_reset(&codec);
+}
+
 void tracefile_event(const struct event_rec *r)
 {
 	const struct ltr_event *ev = r->ev;
+	size_t n = TF_CODEC_MAX(ev->size);
 
-	if (stopped)
+	/* The reader checked it: no other type gets here. */
+	if (stopped || ev->type >= TF_CODEC_TYPES)
 		return;
 	if (ev->fn >= funcs_done || S->nobjects != objects_done)
 		tables_update();
 	if (open_at == NONE || open_type != TF_EVENTS ||
 	    open_events.slot != r->slot || open_events.pid != r->pid ||
 	    open_events.tid != r->tid ||
-	    len - open_at + ev->size > TF_EVENTS_MAX) {
-		open_events = (struct tf_events){ .slot = r->slot,
-						  .pid = r->pid,
-						  .tid = r->tid };
-		block_open(TF_EVENTS, sizeof(open_events) + ev->size);
-		put(&open_events, sizeof(open_events));
-	} else if (len + ev->size + 8 > BUF_SIZE) {
+	    open_raw + ev->size > TF_EVENTS_MAX) {
+		events_open(r, n);
+	} else if (len + n + 8 > BUF_SIZE) {
 		flush();
-		block_open(TF_EVENTS, sizeof(open_events) + ev->size);
-		put(&open_events, sizeof(open_events));
+		events_open(r, n);
 	}
-	put(ev, ev->size);
+	/* A block holds at most TF_EVENTS_MAX bytes decoded, or one event. */
+	open_raw += ev->size;
+	len += tf_encode(&codec, ev, buf + len);
 }
 
 void tracefile_process_end(int pid, int exit_status, int sig, bool core,
@@ -482,6 +497,7 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 		perror_msg("cannot write the trace file '%s' (-w)", path);
 	fd = -1;
 	free(buf);
+	tf_codec_free(&codec);
 	build_id_done();
 	for (i = 0; i < ntypes_done; i++)
 		free(types_done[i]);

@@ -10,7 +10,8 @@
  * a file cut anywhere (the program or ltruss killed, a full disk) reads up
  * to its last whole block.  Integers are little-endian (x86_64, the only
  * architecture ltruss traces); events are the ring records of
- * lib/session.h, byte for byte.  Bump TF_VERSION on any change, and
+ * lib/session.h, encoded by bin/tracefile-codec.c and decoded byte for
+ * byte.  Bump TF_VERSION on any change, and
  * LTR_SESSION_VERSION changes imply one (the header says which).
  */
 #ifndef LTRUSS_TRACEFILE_H
@@ -22,13 +23,14 @@
 #include "../lib/session.h"
 
 #define TF_MAGIC "LTRUSS\0\1"
-#define TF_VERSION 1
+#define TF_VERSION 2
 
 /* Largest payload of one block. */
 #define TF_BLOCK_MAX (4u << 20)
 /*
- * Events a writer puts in one EVENTS block: small blocks keep most of a
- * trace readable when a full disk cuts a write short.
+ * Bytes of ring records (decoded) a writer puts in one EVENTS block, or
+ * one record: small blocks keep most of a trace readable when a full
+ * disk cuts a write short.
  */
 #define TF_EVENTS_MAX (64u << 10)
 
@@ -103,7 +105,10 @@ struct tf_value {
 	uint64_t value;
 };
 
-/* An EVENTS payload: this, then the ring records. */
+/*
+ * An EVENTS payload: this, then the ring records, each encoded against the
+ * previous one (tracefile-codec.c); decoded, at most TF_EVENTS_MAX bytes.
+ */
 struct tf_events {
 	uint32_t slot; /* thread slot */
 	int32_t pid;   /* the slot's process and thread when they were read */

@@ -150,11 +150,13 @@ typed_both() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a small tmpfs"
 	mkdir disk
 	mount -t tmpfs -o size=256k tmpfs disk || skip "cannot mount a tmpfs here"
-	run_split ltruss -w disk/t.ltr -u 'libfix:fix_add' "$PROGS/spin" 1 200000
+	# Some 16 MB of trace: more than the writer's 8 MiB buffer, so the
+	# disk fills while the program runs.
+	run_split ltruss -w disk/t.ltr -u 'libfix:fix_add' "$PROGS/spin" 1 1000000
 	cp disk/t.ltr t.ltr || true
 	umount disk
 	[ "$status" -eq 0 ]
-	[ "$out" = "$("$PROGS/spin" 1 200000)" ]
+	[ "$out" = "$("$PROGS/spin" 1 1000000)" ]
 	[ "$(grep -c "cannot write the trace file 'disk/t.ltr' (-w); recording stopped there, the program runs on and the file reads up to it: No space left on device" <<<"$err")" -eq 1 ]
 	[ "$(tail -1 <<<"$err")" = "+++ exited (status 0) +++" ]
 	run_split ltruss --read t.ltr
@@ -237,7 +239,7 @@ typed_both() {
 @test "a file starts as ltruss-trace(5) says: magic, version, header size, then a block" {
 	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
 	[ "$(head -c 8 t.ltr | od -An -c | tr -s ' ')" = " L T R U S S \0 001" ]
-	[ "$(od -An -tu4 -j 8 -N 8 t.ltr | tr -s ' ')" = " 1 400" ]
+	[ "$(od -An -tu4 -j 8 -N 8 t.ltr | tr -s ' ')" = " 2 400" ]
 	# The first block: TABLES (1), its length within the file.
 	[ "$(od -An -tu4 -j 400 -N 4 t.ltr | tr -d ' ')" -eq 1 ]
 	len=$(od -An -tu4 -j 404 -N 4 t.ltr | tr -d ' ')
@@ -247,13 +249,13 @@ typed_both() {
 
 @test "--read of a big file reads a block at a time: its memory does not grow with the file" {
 	[ -x /usr/bin/time ] || skip "needs /usr/bin/time (apt-get install time)"
-	record big.ltr -u 'libfix:fix_add' "$PROGS/spin" 1 400000
-	record small.ltr -u 'libfix:fix_add' "$PROGS/spin" 1 40000
-	[ "$(stat -c %s big.ltr)" -gt 40000000 ]
+	record big.ltr -u 'libfix:fix_add' "$PROGS/spin" 1 1000000
+	record small.ltr -u 'libfix:fix_add' "$PROGS/spin" 1 100000
+	[ "$(stat -c %s big.ltr)" -gt 12000000 ]
 	/usr/bin/time -f %M -o rss.txt "$LTRUSS" --read big.ltr -o lines.txt
-	[ "$(grep -c '^libfix:fix_add(' lines.txt)" -eq 400000 ]
+	[ "$(grep -c '^libfix:fix_add(' lines.txt)" -eq 1000000 ]
 	/usr/bin/time -f %M -o rss-small.txt "$LTRUSS" --read small.ltr -o lines.txt
-	# KiB: ten times the file (36 MB more) takes no more memory to speak
+	# KiB: ten times the file (some 14 MB more) takes no more memory to speak
 	# of; a file read or mapped whole would add its size.  (Compared with
 	# a small file rather than a fixed bound: an ASan build is bigger.)
 	[ $(($(tail -1 rss.txt) - $(tail -1 rss-small.txt))) -lt 4096 ]
@@ -266,6 +268,14 @@ typed_both() {
 	[ "$status" -eq 0 ]
 	grep -qxF 'libtyped:ty_flags(\x0e\xa0_RDONLY) = 0' <<<"$err"
 	not env LC_ALL=C grep -q -P '[\x00-\x08\x0b-\x1f\x7f-\xff]' <<<"$err"
+}
+
+@test "an event whose varint runs past its block, checksum right: one error line, exit 2" {
+	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
+	"$PROGS/ltr-mutate" t.ltr lying.ltr varint-past
+	run ltruss --read lying.ltr
+	assert_failure 2
+	assert_output --regexp "^ltruss: error: cannot read the trace file 'lying.ltr': a varint that runs past its event at byte [0-9]+; it is not a trace ltruss -w wrote, or it was damaged$"
 }
 
 @test "damaged files (20 seeds, checksums kept right): --read exits 0 or 2 with one line, never a crash" {

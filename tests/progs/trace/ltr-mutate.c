@@ -7,6 +7,10 @@
  *        ltr-mutate IN OUT type-name   (control bytes in a named type's
  *                                      first value name, CRC fixed: what
  *                                      the fuzzer found first)
+ *        ltr-mutate IN OUT varint-past (the first EVENTS block made one
+ *                                      event whose varint runs past the
+ *                                      block's end, CRC fixed; the file
+ *                                      ends there)
  *
  * Most mutations change bytes inside a block's payload and then fix the
  * block's CRC-32C, so that the damage gets past the checksum into what
@@ -141,6 +145,33 @@ static void type_name_damage(size_t *at, size_t n)
 	}
 }
 
+/*
+ * Make the first EVENTS block hold one ENTER event whose first word is a
+ * varint (tag 1) of three bytes that all say "more follows", and end the
+ * file after it: the encoding lies, the checksum does not.
+ */
+static void varint_past(size_t *at, size_t n)
+{
+	static const unsigned char ev[] = { LTR_EV_ENTER, 0x01, 0x80, 0x80, 0x80 };
+	size_t i, p;
+
+	for (i = 0; i < n; i++) {
+		struct tf_block b;
+
+		memcpy(&b, data + at[i], sizeof(b));
+		if (b.type != TF_EVENTS || b.len < sizeof(struct tf_events) + sizeof(ev))
+			continue;
+		p = at[i] + sizeof(b) + sizeof(struct tf_events);
+		memcpy(data + p, ev, sizeof(ev));
+		b.len = (uint32_t)(sizeof(struct tf_events) + sizeof(ev));
+		memcpy(data + at[i], &b, sizeof(b));
+		crc_fix(at[i]);
+		memset(data + p + sizeof(ev), 0, 8 - sizeof(ev) % 8);
+		size = p + ((sizeof(ev) + 7u) & ~7u);
+		return;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	size_t at[4096], n, i, k = 0;
@@ -162,9 +193,11 @@ int main(int argc, char **argv)
 	n = blocks(at, sizeof(at) / sizeof(at[0]));
 	if (strcmp(argv[3], "type-name") == 0)
 		type_name_damage(at, n);
+	else if (strcmp(argv[3], "varint-past") == 0)
+		varint_past(at, n);
 	else
 		k = rnd() % 3 + 1;
-	for (; strcmp(argv[3], "type-name") && k-- > 0 && n;) {
+	for (; k-- > 0 && n;) {
 		size_t b = at[rnd() % n];
 
 		switch (rnd() % 10) {
