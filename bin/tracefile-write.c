@@ -448,9 +448,7 @@ static void counts_put(void)
 	size_t per = CHUNK / sizeof(struct ltr_retired), n = 0;
 	struct ltr_retired *rows = xmalloc(per * sizeof(*rows));
 
-	nthreads = __atomic_load_n(&S->nthreads, __ATOMIC_ACQUIRE);
-	if (nthreads > LTR_MAX_THREADS)
-		nthreads = LTR_MAX_THREADS;
+	nthreads = session_threads_used(S);
 	for (i = 0; i < nthreads; i++) {
 		for (f = 0; f < nfuncs; f++) {
 			if (!S->threads[i].counts[f].calls)
