@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -11,6 +12,25 @@
 
 #include "error.h"
 #include "fd-util.h"
+
+int fd_write_all(int fd, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			return ENOSPC;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
 
 int fd_move_high(int fd)
 {

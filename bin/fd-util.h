@@ -5,6 +5,9 @@
 
 #include <libelf.h>
 
+/* Write all len bytes of buf to fd; 0, or the errno of the failure (ENOSPC for none written). */
+int fd_write_all(int fd, const void *buf, size_t len);
+
 /*
  * Move fd to a high number, close-on-exec, out of the way of the numbers
  * programs expect to be free; returns the new fd (the old one is closed).

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "fd-util.h"
 #include "output.h"
 #include "xmalloc.h"
 
@@ -55,20 +56,10 @@ static int first_write_errno; /* the writer's; read once it has ended */
 /* Write all of buf to fd, keeping the reason of the first failure. */
 static void write_all(int fd, const char *buf, size_t len)
 {
-	size_t done = 0;
-	ssize_t n;
+	int err = fd_write_all(fd, buf, len);
 
-	while (done < len) {
-		n = write(fd, buf + done, len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (!first_write_errno)
-				first_write_errno = n < 0 ? errno : ENOSPC;
-			return;
-		}
-		done += (size_t)n;
-	}
+	if (err && !first_write_errno)
+		first_write_errno = err;
 }
 
 /* The writer thread: write each block handed over, until told to stop. */

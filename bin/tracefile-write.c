@@ -33,6 +33,7 @@
 #include "clock.h"
 #include "crc32.h"
 #include "error.h"
+#include "fd-util.h"
 #include "prototype.h"
 #include "session-check.h"
 #include "slots.h"
@@ -76,25 +77,19 @@ static uint64_t mono_ns(void)
 /* Write n bytes at p to the file; false (and the reason said once) if not. */
 static bool write_all(const void *p, size_t n)
 {
-	const unsigned char *b = p;
-	ssize_t w;
+	int err;
 
-	while (n && !stopped) {
-		w = write(fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (w == 0)
-				errno = ENOSPC;
-			perror_msg("cannot write the trace file '%s' (-w); recording stopped there, the program runs on and the file reads up to it",
-				   path);
-			stopped = true;
-			return false;
-		}
-		b += w;
-		n -= (size_t)w;
+	if (stopped)
+		return false;
+	err = fd_write_all(fd, p, n);
+	if (err) {
+		errno = err;
+		perror_msg("cannot write the trace file '%s' (-w); recording stopped there, the program runs on and the file reads up to it",
+			   path);
+		stopped = true;
+		return false;
 	}
-	return !stopped;
+	return true;
 }
 
 /* Close the open block: its length and checksum, padding to 8 bytes. */
