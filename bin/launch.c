@@ -17,11 +17,13 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -88,6 +90,8 @@ static char **child_environment(const char *interposer, int session_fd,
 
 static volatile pid_t child_pid;
 static volatile sig_atomic_t interrupts_seen, stop_signal;
+/* Set by SIGCHLD (and at the start): a child may have ended, reap. */
+static volatile sig_atomic_t children_changed = 1;
 
 /*
  * A first SIGINT or SIGTERM is the program's to act on; a second one,
@@ -107,6 +111,17 @@ static void forward_signal(int sig)
 	if (child_pid > 0)
 		kill(child_pid, sig);
 	count_interrupt(sig);
+}
+
+/*
+ * A child changed state: launch_wait() calls waitpid only then, not at
+ * every pass over the rings (a system call each, thousands a second).
+ * The signal also cuts short the sleep between passes.
+ */
+static void note_child(int sig)
+{
+	(void)sig;
+	children_changed = 1;
 }
 
 /*
@@ -152,6 +167,9 @@ static void install_signal_handlers(void)
 		    old.sa_handler != SIG_IGN)
 			sigaction(interrupts[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	sa.sa_handler = note_child;
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
 }
 
 /* Block the signals ltruss passes on; *old gets the mask as it was. */
@@ -292,26 +310,71 @@ static bool reap(pid_t pid, bool follow, struct outcome *main_o,
 	}
 }
 
-/* How long to sleep after idle rounds with nothing to do: yield, then 1, then 10 ms. */
-static int idle_timeout_ms(unsigned idle)
+/* Sleep ns nanoseconds, or less if a child ends meanwhile (pfd, SIGCHLD). */
+static void pause_ns(struct pollfd *pfd, uint64_t ns)
 {
-	return idle < 64 ? 0 : idle < 1064 ? 1 : 10;
+	struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
+
+	if (ppoll(pfd, pfd->fd >= 0, &ts, NULL) > 0)
+		children_changed = 1;
 }
 
-struct outcome launch_wait(pid_t pid, bool follow, size_t (*pump)(void),
-			   void (*idle)(void),
+/*
+ * How long to sleep after idle rounds with nothing to do: a pace for a
+ * while (a program between two bursts), then 1 ms, then 10 ms.
+ */
+static uint64_t idle_sleep_ns(unsigned idle, uint64_t pace)
+{
+	return idle < 64 ? pace : idle < 1064 ? 1000000 : 10000000;
+}
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Pacing.  The traced threads write their rings on one core while ltruss
+ * reads them on another.  A reader that comes back as soon as it has
+ * caught up reads each cache line right after the program wrote it (or
+ * while it writes the rest of it), and loads the ring's head that the
+ * program stores at every event: both cores then pay a transfer for every
+ * line, several times over.  So a pass that took less than pace sleeps
+ * the rest of it: ltruss takes the events a pace's worth at a time, from
+ * lines the program is done with, and spends nothing spinning.  A pass
+ * that took longer (ltruss is the slower side) is followed by the next at
+ * once.  The caller chooses pace so that the fastest writer fills at most
+ * half a ring in it: the program never waits for room because ltruss slept.
+ * A child that ends wakes the sleep (its pidfd without follow, SIGCHLD),
+ * and only then is waitpid called.
+ */
+struct outcome launch_wait(pid_t pid, bool follow, uint64_t pace,
+			   size_t (*pump)(void), void (*idle)(void),
 			   void (*ended)(pid_t, const struct outcome *))
 {
 	struct outcome o = { 0, 0, 0 };
-	struct pollfd pfd = { .events = POLLIN };
+	struct pollfd pfd = { .fd = -1, .events = POLLIN };
 	unsigned idle_rounds = 0;
+	int slack = prctl(PR_GET_TIMERSLACK);
 
-	pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	/* Sleeps of a pace, not of the default 50 us slack more (this thread only). */
+	prctl(PR_SET_TIMERSLACK, 1000UL);
+	/* With follow, the main child's pidfd would stay readable after it. */
+	if (!follow)
+		pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
 	for (;;) {
+		uint64_t start = mono_ns(), took;
 		size_t done = pump ? pump() : 0;
 
-		if (!reap(pid, follow, &o, ended))
-			break;
+		if (children_changed) {
+			children_changed = 0;
+			if (!reap(pid, follow, &o, ended))
+				break;
+		}
 		if (stop_signal) {
 			warning_msg("interrupted twice (SIG%s): ltruss stops, and the program (pid %d) runs on untraced",
 				    sigabbrev_np(stop_signal), (int)pid);
@@ -321,6 +384,9 @@ struct outcome launch_wait(pid_t pid, bool follow, size_t (*pump)(void),
 		}
 		if (done) {
 			idle_rounds = 0;
+			took = mono_ns() - start;
+			if (took < pace)
+				pause_ns(&pfd, pace - took);
 			continue;
 		}
 		if (idle)
@@ -329,23 +395,20 @@ struct outcome launch_wait(pid_t pid, bool follow, size_t (*pump)(void),
 			/* Nothing to drain: sleep until a child ends. */
 			siginfo_t info;
 
-			if (pfd.fd >= 0 && !follow)
+			if (pfd.fd >= 0)
 				poll(&pfd, 1, -1);
 			else
 				waitid(P_ALL, 0, &info, WEXITED | WNOWAIT);
-		} else if (idle_timeout_ms(idle_rounds) == 0) {
-			sched_yield();
-		} else if (pfd.fd >= 0) {
-			poll(&pfd, 1, idle_timeout_ms(idle_rounds));
+			children_changed = 1;
 		} else {
-			struct timespec ts = { 0, idle_timeout_ms(idle_rounds) * 1000000L };
-
-			nanosleep(&ts, NULL);
+			pause_ns(&pfd, idle_sleep_ns(idle_rounds, pace));
 		}
 		idle_rounds++;
 	}
 	if (pfd.fd >= 0)
 		close(pfd.fd);
+	if (slack > 0)
+		prctl(PR_SET_TIMERSLACK, (unsigned long)slack);
 	if (pump)
 		pump();
 	return o;

@@ -11,6 +11,7 @@ struct outcome {
 };
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /*
@@ -24,12 +25,12 @@ pid_t launch_start(const char *path, char **argv, int session_fd);
 /*
  * Wait for pid to end (with follow, for every child, orphans adopted as a
  * subreaper included) and return how pid ended.  While they run, call
- * pump() (it returns how much it did) and, when it did nothing, idle(),
- * then sleep a little longer each time; ended() for each child reaped.
- * Any of them may be NULL.
+ * pump() (it returns how much it did) at most once every pace ns while it
+ * finds work, and when it did nothing, idle(), then sleep a little longer
+ * each time; ended() for each child reaped.  Any of them may be NULL.
  */
-struct outcome launch_wait(pid_t pid, bool follow, size_t (*pump)(void),
-			   void (*idle)(void),
+struct outcome launch_wait(pid_t pid, bool follow, uint64_t pace,
+			   size_t (*pump)(void), void (*idle)(void),
 			   void (*ended)(pid_t, const struct outcome *));
 
 /* Did a second SIGINT or SIGTERM stop launch_wait() while the program ran? */

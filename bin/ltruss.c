@@ -242,7 +242,8 @@ int main(int argc, char **argv)
 	clock_start();
 	pid = launch_start(path, opts.argv, session.fd);
 	check_init(pid, opts.follow);
-	o = launch_wait(pid, opts.follow, events ? pump : NULL,
+	o = launch_wait(pid, opts.follow, reader_pace_ns(),
+			events ? pump : NULL,
 			events ? idle : NULL, processes_reaped);
 	/* The slots a forged count hid, for the last drain and the counts. */
 	session_threads_find(session.s, session.fd);

@@ -20,6 +20,9 @@ void reader_init(const unsigned char *ring_area, uint32_t size,
 /* Pass every event published so far to the sink, oldest first; returns how many. */
 size_t reader_drain(struct ltr_session *s);
 
+/* How long launch_wait() may leave the rings alone between passes. */
+uint64_t reader_pace_ns(void);
+
 /* Has every event of slot i published so far been passed on? */
 bool reader_drained(const struct ltr_session *s, uint32_t i);
 

@@ -87,6 +87,19 @@ load helpers
 	grep -qx 'libc:usleep(400000) = 0' live.txt
 }
 
+@test "ltruss waits for its program without a system call at each pass over the rings" {
+	command -v strace >/dev/null || fail "strace is needed"
+	# 200 calls spread over ~200 ms: hundreds of passes that find a call or two
+	run_split timeout 60 strace -o sys -e trace=wait4,waitid,sched_yield \
+		"$LTRUSS" -o trace -u 'libfix:fix_add' "$PROGS/slow" 200 200 slow.out
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'fix_add(' trace)" -eq 200 ]
+	[ "$(cat slow.out)" = "done 20100" ]
+	# one wait4 for the program's end (and one more that finds nothing), no spinning
+	[ "$(grep -c '^wait4(' sys)" -le 3 ]
+	[ "$(grep -c '^sched_yield(' sys || true)" -eq 0 ]
+}
+
 @test "--json: one valid object a line, with the keys of SPEC section 3" {
 	command -v jq >/dev/null || fail "jq is needed"
 	run_split ltruss --json -u 'libfix::*' "$PROGS/fix-lazy" 1
