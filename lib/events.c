@@ -135,8 +135,12 @@ static bool ring_wait(struct ltr_ring *r, uint64_t end)
 	}
 }
 
-/* Reserve size bytes in ts's ring; NULL when the event must be dropped. */
-static struct ltr_event *reserve(struct ltr_tstate *ts, uint32_t size)
+/*
+ * Reserve size bytes in ts's ring after waiting for room or padding to
+ * its end; NULL when the event must be dropped.
+ */
+static __attribute__((noinline)) struct ltr_event *
+reserve_slow(struct ltr_tstate *ts, uint32_t size)
 {
 	struct ltr_ring *r = &ts->slot->ring;
 	uint32_t ring_size = ltr_ring_size;
@@ -160,6 +164,26 @@ static struct ltr_event *reserve(struct ltr_tstate *ts, uint32_t size)
 	return (struct ltr_event *)&ts->ring[off];
 }
 
+/*
+ * Reserve size bytes in ts's ring; NULL when the event must be dropped.
+ * Inlined into each kind of event: a call of a pair costs no call of
+ * this, and only a full ring or its end takes the slow path.
+ */
+static inline __attribute__((always_inline)) struct ltr_event *
+reserve(struct ltr_tstate *ts, uint32_t size)
+{
+	struct ltr_ring *r = &ts->slot->ring;
+	uint32_t ring_size = ltr_ring_size;
+	uint64_t head = r->head;
+	uint32_t off = (uint32_t)(head & (ring_size - 1));
+
+	if (likely(off + size <= ring_size &&
+		   head + size - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) <=
+			   ring_size))
+		return (struct ltr_event *)&ts->ring[off];
+	return reserve_slow(ts, size);
+}
+
 /* Publish the event reserved last. */
 static void commit(struct ltr_ring *r, const struct ltr_event *ev)
 {
@@ -172,7 +196,8 @@ static void commit(struct ltr_ring *r, const struct ltr_event *ev)
  * dropped.  The size is set to the fixed part: blobs written later are
  * added with event_grow before the commit.
  */
-static struct ltr_event *event_new(struct ltr_tstate *ts, uint8_t type,
+static inline __attribute__((always_inline)) struct ltr_event *
+event_new(struct ltr_tstate *ts, uint8_t type,
 				   uint32_t words, uint32_t fn, uint32_t depth,
 				   uint64_t tsc, size_t *extra)
 {
