@@ -83,7 +83,8 @@ static void count_call_shared(struct ltr_count *c, uint64_t dur, uint64_t self)
  * Record one finished call of fn in the thread's counters: dur ticks, of
  * which child in traced callees (err: it failed).
  */
-static inline void count_call(struct ltr_tstate *ts, uint32_t fn,
+static inline __attribute__((always_inline)) void
+count_call(struct ltr_tstate *ts, uint32_t fn,
 			      uint64_t child, uint64_t dur, bool err)
 {
 	struct ltr_count *c = &ts->slot->counts[fn];
@@ -337,9 +338,15 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 		return f->addr;
 	ts->busy = (uintptr_t)&regs->ret;
 	flags = ltr_flags & ts->flag_mask;
-	/* A slot holding the trampoline is a tail call, not a dead frame. */
-	ltr_frames_drop_dead(ts, (uintptr_t)&regs->ret,
-			     !ltr_is_tramp(regs->ret));
+	/*
+	 * A slot holding the trampoline is a tail call, not a dead frame.
+	 * Most calls find the innermost frame's slot above theirs: no call.
+	 */
+	if (unlikely(ts->depth &&
+		     (uintptr_t)ts->frames[ts->depth - 1].slot <=
+			     (uintptr_t)&regs->ret))
+		ltr_frames_drop_dead(ts, (uintptr_t)&regs->ret,
+				     !ltr_is_tramp(regs->ret));
 	if (unlikely(ts->again))
 		ltr_returns_again(ts);
 	if (unlikely((f->flags & LTR_FN_ENTRY_ONLY) ||
