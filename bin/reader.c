@@ -29,8 +29,11 @@ struct ltr_event_copy {
 };
 
 struct cursor {
-	uint64_t tail; /* next byte to read */
-	uint64_t head; /* published end, read once a round */
+	uint64_t tail;    /* next byte to read */
+	uint64_t head;    /* published end, read once a round */
+	uint64_t next_ts; /* the time of the event at tail, if has_next */
+	bool known;       /* has_next and next_ts are those of tail */
+	bool has_next;
 };
 
 static struct cursor cursors[LTR_MAX_THREADS];
@@ -154,6 +157,7 @@ size_t reader_drain(struct ltr_session *s)
 			corrupt(s, i, "skipping what it holds");
 			c->tail = c->head;
 		}
+		c->known = false;
 	}
 	for (;;) {
 		static struct ltr_event_copy copy;
@@ -162,17 +166,29 @@ size_t reader_drain(struct ltr_session *s)
 		uint64_t best_ts = UINT64_MAX, next_other = UINT64_MAX;
 		uint32_t b = UINT32_MAX;
 
-		/* The oldest next event, and the oldest of the other threads. */
+		/*
+		 * The oldest next event, and the oldest of the other threads.
+		 * A thread's next event is looked at once, not at every run of
+		 * another thread: with threads that interleave finely, runs are
+		 * an event or two long.
+		 */
 		for (i = 0; i < n; i++) {
-			ev = peek(s, i, &copy, false);
-			if (!ev)
+			struct cursor *c = &cursors[i];
+
+			if (!c->known) {
+				ev = peek(s, i, &copy, false);
+				c->has_next = ev != NULL;
+				c->next_ts = ev ? ev->ts : 0;
+				c->known = true;
+			}
+			if (!c->has_next)
 				continue;
-			if (ev->ts < best_ts) {
+			if (c->next_ts < best_ts) {
 				next_other = best_ts;
-				best_ts = ev->ts;
+				best_ts = c->next_ts;
 				b = i;
-			} else if (ev->ts < next_other) {
-				next_other = ev->ts;
+			} else if (c->next_ts < next_other) {
+				next_other = c->next_ts;
 			}
 		}
 		if (b == UINT32_MAX)
@@ -192,6 +208,9 @@ size_t reader_drain(struct ltr_session *s)
 			if (++count % BATCH == 0)
 				publish_tail(s, b);
 		}
+		/* Where the run stopped is b's next event. */
+		cursors[b].has_next = ev != NULL;
+		cursors[b].next_ts = ev ? ev->ts : 0;
 	}
 	for (i = 0; i < n; i++)
 		publish_tail(s, i);
