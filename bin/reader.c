@@ -218,16 +218,17 @@ size_t reader_drain(struct ltr_session *s)
 }
 
 /*
- * A traced thread writes at most about 3 bytes of events a nanosecond (an
- * ENTER and an EXIT, 120 bytes, in 40 ns): in ring_size / 8 ns it fills
- * less than half its ring.  Longer than 200 us adds nothing: a pass then
- * takes thousands of events already.
+ * An ENTER and an EXIT without blobs (120 bytes) take a traced thread at
+ * least 40 ns: 3 bytes a nanosecond.  In ring_size / 16 ns such a thread
+ * fills a fifth of its ring, and one that copies strings at 8 bytes a
+ * nanosecond half of it.  Longer than 100 us adds nothing: a pass then
+ * takes a thousand events or more already.
  */
 uint64_t reader_pace_ns(void)
 {
-	uint64_t pace = ring_size / 8;
+	uint64_t pace = ring_size / 16;
 
-	return pace < 200000 ? pace : 200000;
+	return pace < 100000 ? pace : 100000;
 }
 
 bool reader_drained(const struct ltr_session *s, uint32_t i)
