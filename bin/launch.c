@@ -310,6 +310,9 @@ static bool reap(pid_t pid, bool follow, struct outcome *main_o,
 	}
 }
 
+/* At most this long between two idle() calls while passes find little. */
+#define IDLE_EVERY_NS 1000000
+
 /* Sleep ns nanoseconds, or less if a child ends meanwhile (pfd, SIGCHLD). */
 static void pause_ns(struct pollfd *pfd, uint64_t ns)
 {
@@ -359,6 +362,7 @@ struct outcome launch_wait(pid_t pid, bool follow, uint64_t pace,
 	struct outcome o = { 0, 0, 0 };
 	struct pollfd pfd = { .fd = -1, .events = POLLIN };
 	unsigned idle_rounds = 0;
+	uint64_t last_idle = 0;
 	int slack = prctl(PR_GET_TIMERSLACK);
 
 	/* Sleeps of a pace, not of the default 50 us slack more (this thread only). */
@@ -385,12 +389,23 @@ struct outcome launch_wait(pid_t pid, bool follow, uint64_t pace,
 		if (done) {
 			idle_rounds = 0;
 			took = mono_ns() - start;
-			if (took < pace)
-				pause_ns(&pfd, pace - took);
+			if (took >= pace)
+				continue;
+			/*
+			 * ltruss keeps up: what idle() does (lines out,
+			 * blocking calls, ended processes) is due even when
+			 * every pass finds a call or two, but once a while.
+			 */
+			if (idle && start - last_idle >= IDLE_EVERY_NS) {
+				idle();
+				last_idle = start;
+			}
+			pause_ns(&pfd, pace - took);
 			continue;
 		}
 		if (idle)
 			idle();
+		last_idle = start;
 		if (!pump) {
 			/* Nothing to drain: sleep until a child ends. */
 			siginfo_t info;

@@ -87,6 +87,22 @@ load helpers
 	grep -qx 'libc:usleep(400000) = 0' live.txt
 }
 
+@test "a program whose calls never pause for long: its lines reach -o FILE while it runs" {
+	# a call about every 20 us: each pass over the rings finds one or two
+	"$LTRUSS" -o live.txt -u 'libfix:fix_add' "$PROGS/trickle" stop 20 </dev/null >prog.out 2>ltruss.err &
+	pid=$!
+	for ((i = 0; i < 500; i++)); do
+		[ -s live.txt ] && break
+		sleep 0.02
+	done
+	touch stop
+	wait "$pid"
+	calls=$(sed -n 's/^calls \([0-9]*\) .*/\1/p' prog.out)
+	# out as they come, not once ltruss's 1 MiB buffer is full (40 000 lines)
+	[ "$calls" -lt 10000 ]
+	[ "$(grep -c '^libfix:fix_add(' live.txt)" -eq "$calls" ]
+}
+
 @test "ltruss waits for its program without a system call at each pass over the rings" {
 	command -v strace >/dev/null || fail "strace is needed"
 	# 200 calls spread over ~200 ms: hundreds of passes that find a call or two

@@ -170,6 +170,11 @@ tests_progs_bin_strmem_CFLAGS = -O2 -fno-builtin -pthread
 tests_progs_bin_strmem_LDFLAGS = $(FIX_RPATH) -pthread
 tests_progs_bin_strmem_LDADD = tests/progs/bin/libtyped.so
 EXTRA_DIST += tests/progs/typed/typed.yaml
+check_PROGRAMS += tests/progs/bin/trickle
+tests_progs_bin_trickle_SOURCES = tests/progs/trace/trickle.c
+tests_progs_bin_trickle_LDFLAGS = $(FIX_RPATH)
+tests_progs_bin_trickle_LDADD = $(FIX_LIB)
+
 check_PROGRAMS += tests/progs/bin/until
 tests_progs_bin_until_SOURCES = tests/progs/trace/until.c
 tests_progs_bin_until_LDFLAGS = $(FIX_RPATH)
