@@ -43,6 +43,9 @@ static size_t npids;
 static bool renumber;
 static unsigned char decided[LTR_MAX_FUNCS]; /* 0: not yet; 1 shown; 2 not */
 static struct slot_kept *slots[LTR_MAX_THREADS];
+/* A vfork child writing slot i's ring (LTR_EV_GUEST), and its shown calls. */
+static int guest_pid[LTR_MAX_THREADS];
+static struct slot_kept *guests[LTR_MAX_THREADS];
 
 void narrow_init(const struct selection *sel, unsigned depth,
 		 const int *pid_list, size_t n)
@@ -105,15 +108,32 @@ static bool fn_selected(uint32_t fn)
 	return decided[fn] == 1;
 }
 
-/* The shown calls of slot i. */
+/* The shown calls of slot i, or of the vfork child writing its ring. */
 static struct slot_kept *kept_of(uint32_t i)
 {
-	if (!slots[i]) {
-		slots[i] = calloc(1, sizeof(*slots[i]));
-		if (!slots[i])
+	struct slot_kept **k = guest_pid[i] ? &guests[i] : &slots[i];
+
+	if (!*k) {
+		*k = calloc(1, sizeof(**k));
+		if (!*k)
 			error_msg_and_die("out of memory");
 	}
-	return slots[i];
+	return *k;
+}
+
+/*
+ * A GUEST event: a vfork child's events follow in slot i's ring (or its
+ * parent's again), narrowed by the child's pid, with shown calls of its own.
+ */
+static void narrow_guest(const struct event_rec *r)
+{
+	int was = guest_pid[r->slot];
+
+	guest_pid[r->slot] = (int)r->ev->w[0];
+	if (guests[r->slot])
+		guests[r->slot]->n = 0;
+	if (narrow_pid(r->ev->w[0] ? (int)r->ev->w[0] : was))
+		trace_event(r);
 }
 
 /* Pass ev on with depth depth. */
@@ -176,7 +196,13 @@ void narrow_event(const struct event_rec *r)
 {
 	struct slot_kept *k;
 
-	if (!narrow_pid(r->pid))
+	if (r->slot < LTR_MAX_THREADS && r->ev->type == LTR_EV_GUEST) {
+		narrow_guest(r);
+		return;
+	}
+	if (!narrow_pid(r->slot < LTR_MAX_THREADS && guest_pid[r->slot]
+				? guest_pid[r->slot]
+				: r->pid))
 		return;
 	if (!renumber) {
 		trace_event(r);
@@ -206,6 +232,8 @@ void narrow_done(void)
 
 	for (i = 0; i < LTR_MAX_THREADS; i++) {
 		free(slots[i]);
-		slots[i] = NULL;
+		free(guests[i]);
+		slots[i] = guests[i] = NULL;
+		guest_pid[i] = 0;
 	}
 }

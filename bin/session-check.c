@@ -64,6 +64,8 @@ size_t check_event_min_size(uint8_t type)
 		return sizeof(struct ltr_event) + 8 * LTR_EXIT_WORDS;
 	case LTR_EV_THREAD:
 		return sizeof(struct ltr_event) + 8;
+	case LTR_EV_GUEST:
+		return sizeof(struct ltr_event) + 16;
 	case LTR_EV_UNTRACED:
 		return sizeof(struct ltr_event) + 8 * LTR_UNTRACED_WORDS;
 	case LTR_EV_UNWOUND:
@@ -127,6 +129,14 @@ bool check_event(const struct ltr_event *ev)
 	switch (ev->type) {
 	case LTR_EV_THREAD:
 		return ev->w[0] <= PID_LIMIT && check_tid((long long)ev->w[0]);
+	case LTR_EV_GUEST:
+		/* A vfork child's pid and nothing, or 0 and how it left. */
+		if (ev->w[0] == 0)
+			return ev->w[1] == LTR_END_EXITED ||
+			       ev->w[1] == LTR_END_KILLED ||
+			       ev->w[1] == LTR_END_EXEC;
+		return ev->w[0] <= PID_LIMIT &&
+		       check_pid((long long)ev->w[0]) && ev->w[1] == 0;
 	case LTR_EV_UNWOUND: {
 		uint8_t why = ev->flags & ~LTR_EVF_KEEP_ABOVE;
 

@@ -55,6 +55,7 @@ struct tcall {
 struct thread_trace {
 	struct who who;
 	uint32_t depth;
+	struct thread_trace *guest; /* a vfork child writing this ring now */
 	struct tcall stack[MAX_DEPTH];
 };
 
@@ -66,6 +67,7 @@ struct thread_trace;
 static void end_call(struct thread_trace *t, struct tcall *tc,
 		     const struct result *r);
 static void close_partial(void);
+static void note_thread(int pid, int tid);
 static struct thread_trace *threads[LTR_MAX_THREADS];
 static struct tcall *partial;          /* the open partial line, if any */
 static struct thread_trace *partial_thread;
@@ -181,28 +183,68 @@ static void profile_end(struct thread_trace *t, struct tcall *tc,
 }
 
 /* Calls of thread t end with why (a process exec'd, exited or was killed). */
-static void end_all(struct thread_trace *t, enum ltr_end why)
+static void end_all_at(struct thread_trace *t, enum ltr_end why,
+		       uint64_t tsc)
 {
-	struct result r = { .returned = false, .why = why,
-			    .ts_exit = clock_tsc() };
+	struct result r = { .returned = false, .why = why, .ts_exit = tsc };
 
 	while (t->depth)
 		end_call(t, &t->stack[--t->depth], &r);
 }
 
-/* Free the trace state of slot index i. */
-static void thread_free(uint32_t i)
+static void end_all(struct thread_trace *t, enum ltr_end why)
+{
+	end_all_at(t, why, clock_tsc());
+}
+
+/* Free trace state t, and its vfork child's. */
+static void trace_free(struct thread_trace *t)
 {
 	uint32_t d;
 
-	if (!threads[i])
+	if (!t)
 		return;
-	if (partial_thread == threads[i])
+	trace_free(t->guest);
+	if (partial_thread == t)
 		close_partial();
 	for (d = 0; d < MAX_DEPTH; d++)
-		free(threads[i]->stack[d].blobs);
-	free(threads[i]);
+		free(t->stack[d].blobs);
+	free(t);
+}
+
+/* Free the trace state of slot index i. */
+static void thread_free(uint32_t i)
+{
+	trace_free(threads[i]);
 	threads[i] = NULL;
+}
+
+/*
+ * A vfork child writes into its parent's ring, the parent suspended
+ * (LTR_EV_GUEST, lib/returns.c): its events get a trace state of their
+ * own, which starts with the calls it inherited; when it leaves (w[0] 0),
+ * its calls still in progress end the way it left.
+ */
+static void guest_switch(struct thread_trace *t, const struct ltr_event *ev)
+{
+	struct thread_trace *g;
+
+	if (t->guest) {
+		end_all_at(t->guest,
+			   ev->w[0] ? LTR_END_EXITED : (enum ltr_end)ev->w[1],
+			   ev->ts);
+		trace_free(t->guest);
+		t->guest = NULL;
+	}
+	if (!ev->w[0])
+		return;
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		error_msg_and_die("out of memory");
+	g->who.pid = g->who.tid = (int)ev->w[0];
+	note_thread(t->who.pid, t->who.tid); /* the parent came first */
+	note_thread(g->who.pid, g->who.tid);
+	t->guest = g;
 }
 
 /*
@@ -502,6 +544,8 @@ void trace_event(const struct event_rec *r)
 	t = thread_of(r->slot, r->pid, r->tid);
 	if (!t)
 		return;
+	if (t->guest && ev->type != LTR_EV_GUEST)
+		t = t->guest;
 	switch (ev->type) {
 	case LTR_EV_ENTER:
 		/*
@@ -557,6 +601,9 @@ void trace_event(const struct event_rec *r)
 	case LTR_EV_UNTRACED:
 		untraced(t, ev);
 		break;
+	case LTR_EV_GUEST:
+		guest_switch(t, ev);
+		break;
 	}
 }
 
@@ -577,6 +624,9 @@ void trace_idle_at(uint64_t now)
 		struct thread_trace *t = threads[i];
 		struct tcall *tc;
 
+		/* A vfork child runs while its parent waits. */
+		if (t && t->guest)
+			t = t->guest;
 		if (!t || !t->depth)
 			continue;
 		tc = &t->stack[t->depth - 1];

@@ -457,6 +457,11 @@ struct ltr_tstate {
 	uint32_t jmp_next;       /* the entry of jmps[] to reuse next */
 	uint32_t jmp_pending;    /* a longjmp returns jmps[jmp_pending] again */
 	int32_t vfork_child;     /* the pid a shown vfork returns in the parent */
+	int32_t vfork_guest;     /* the vfork child writing this ring now (getpid's) */
+	int32_t vfork_shown;     /* the vfork child whose own return was shown */
+	uint32_t vfork_hidden;   /* the vfork call was not shown: nor its returns */
+	uint32_t guest_mask;     /* flag_mask, kept while a child untraced runs */
+	uint32_t guest_depth;    /* frames from here on are the child's */
 	uint64_t jmp_value;      /* with this value */
 	uint64_t jmp_tsc;        /* at this time */
 	uint64_t vfork_tsc;      /* when the vfork child left */
@@ -536,11 +541,17 @@ void ltr_hook_longjmp_chk(void *env, int val);
 /* A shown call of setjmp-family fn: remember its buffer env. */
 void ltr_setjmp_seen(struct ltr_tstate *ts, uint32_t fn, uint64_t env);
 
-/* A shown call of vfork fn: its return in the parent is to be reported. */
-void ltr_vfork_seen(struct ltr_tstate *ts, uint32_t fn);
+/*
+ * A call of vfork fn, shown or not: its child runs in ts until it execs or
+ * exits; if shown, its returns in both are to be reported.
+ */
+void ltr_vfork_seen(struct ltr_tstate *ts, uint32_t fn, bool shown);
 
-/* In a vfork child about to exec or exit: the parent resumes, with our pid. */
-void ltr_vfork_child_leaving(void);
+/*
+ * In a vfork child about to exec or exit (why: LTR_END_EXEC or
+ * LTR_END_EXITED): the parent resumes, with our pid.
+ */
+void ltr_vfork_child_leaving(enum ltr_end why);
 
 /* Forget the second returns of the thread that had ts (a new thread reuses it). */
 void ltr_returns_forget(struct ltr_tstate *ts);
@@ -656,6 +667,13 @@ void ltr_event_returns_again(struct ltr_tstate *ts, uint32_t fn,
 
 /* The thread's slot, reused, belongs to this thread from now on. */
 void ltr_event_thread(struct ltr_tstate *ts);
+
+/*
+ * A GUEST event: the ring's events are vfork child pid's (as ltruss sees
+ * it) from here on; pid 0: the owner's again, the child's calls in
+ * progress ended for why.
+ */
+void ltr_event_guest(struct ltr_tstate *ts, int32_t pid, enum ltr_end why);
 
 /* An UNTRACED event: the process leaves the session before function name changes its credentials. */
 void ltr_event_untraced(struct ltr_tstate *ts, const char *name);

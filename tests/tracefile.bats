@@ -239,7 +239,9 @@ typed_both() {
 @test "a file starts as ltruss-trace(5) says: magic, version, header size, then a block" {
 	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
 	[ "$(head -c 8 t.ltr | od -An -c | tr -s ' ')" = " L T R U S S \0 001" ]
-	[ "$(od -An -tu4 -j 8 -N 8 t.ltr | tr -s ' ')" = " 2 400" ]
+	version=$(sed -nE 's/^This page describes format version ([0-9]+), .*/\1/p' "$SRCDIR/man/ltruss-trace.5.in")
+	[ -n "$version" ]
+	[ "$(od -An -tu4 -j 8 -N 8 t.ltr | tr -s ' ')" = " $version 400" ]
 	# The first block: TABLES (1), its length within the file.
 	[ "$(od -An -tu4 -j 400 -N 4 t.ltr | tr -d ' ')" -eq 1 ]
 	len=$(od -An -tu4 -j 404 -N 4 t.ltr | tr -d ' ')
