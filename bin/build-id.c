@@ -4,17 +4,22 @@
  * writes) of the objects a traced process loaded, for trace files: an
  * unwinder reading a file later (-k) can tell whether the library on
  * disk is still the one that ran.  Each path is read once; with -f, every
- * process loads the same libraries.
+ * process loads the same libraries.  Reading a file (--read), the IDs it
+ * recorded are expected; a file whose ID differs gets one warning when
+ * its names or unwind information are first looked at.
  */
 #include "config.h"
 
 #include <gelf.h>
 #include <libelf.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "build-id.h"
+#include "error.h"
 #include "fd-util.h"
+#include "session-check.h"
 #include "xmalloc.h"
 
 struct known {
@@ -22,9 +27,10 @@ struct known {
 	char *path;
 	size_t len;
 	unsigned char id[BUILD_ID_MAX];
+	bool checked; /* (expected) looked at already */
 };
 
-static struct known *known;
+static struct known *known, *expected;
 
 /* The build ID note among the notes of section scn, into k. */
 static void notes_read(Elf_Scn *scn, struct known *k)
@@ -73,13 +79,57 @@ found:
 	return k->len;
 }
 
+void build_id_expect(const char *path, const unsigned char *id, size_t n)
+{
+	struct known *e;
+
+	for (e = expected; e; e = e->next)
+		if (strcmp(e->path, path) == 0 && e->len == n &&
+		    memcmp(e->id, id, n) == 0)
+			return;
+	e = xcalloc(1, sizeof(*e));
+	e->path = xstrdup(path);
+	e->len = n < BUILD_ID_MAX ? n : BUILD_ID_MAX;
+	memcpy(e->id, id, e->len);
+	e->next = expected;
+	expected = e;
+}
+
+void build_id_check(const char *path)
+{
+	unsigned char id[BUILD_ID_MAX];
+	struct known *e;
+	size_t n;
+
+	for (e = expected; e; e = e->next) {
+		if (e->checked || strcmp(e->path, path) != 0)
+			continue;
+		e->checked = true;
+		n = build_id_read(path, id);
+		if (n != e->len || memcmp(id, e->id, n) != 0) {
+			char printable[1024];
+
+			warning_msg("'%s' is not the file that ran (its build ID differs): names and stacks from it may be wrong",
+				    check_name(printable, sizeof(printable),
+					       path));
+		}
+	}
+}
+
+/* Free the list at *list. */
+static void known_free(struct known **list)
+{
+	while (*list) {
+		struct known *next = (*list)->next;
+
+		free((*list)->path);
+		free(*list);
+		*list = next;
+	}
+}
+
 void build_id_done(void)
 {
-	while (known) {
-		struct known *next = known->next;
-
-		free(known->path);
-		free(known);
-		known = next;
-	}
+	known_free(&known);
+	known_free(&expected);
 }

@@ -281,6 +281,37 @@ static void table_append(void *table, uint32_t *used, uint32_t max,
 		*used = at + (uint32_t)(n / elem);
 }
 
+/* A build ID recorded for an object whose path is not known yet. */
+struct id_pending {
+	struct id_pending *next;
+	uint32_t object;
+	size_t len;
+	unsigned char id[BUILD_ID_MAX];
+};
+
+static struct id_pending *ids_pending;
+
+/* The build IDs recorded, expected of their objects' files once named. */
+static void ids_expect(void)
+{
+	struct id_pending **pp = &ids_pending, *q;
+	const char *file;
+
+	while ((q = *pp) != NULL) {
+		file = q->object < image->nobjects
+			       ? session_string(image,
+						image->objects[q->object].path)
+			       : NULL;
+		if (!file) {
+			pp = &q->next;
+			continue;
+		}
+		build_id_expect(file, q->id, q->len);
+		*pp = q->next;
+		free(q);
+	}
+}
+
 /* The records of a TABLES block (p, n bytes at off). */
 static void tables_load(const unsigned char *p, size_t n, size_t off)
 {
@@ -318,17 +349,26 @@ static void tables_load(const unsigned char *p, size_t n, size_t off)
 		case TF_REC_TYPE:
 			type_load(d, r.len, at);
 			break;
-		case TF_REC_BUILD_ID:
-			/* For unwinding a file later (-k): checked, not used yet. */
+		case TF_REC_BUILD_ID: {
+			struct id_pending *q;
+
 			if (r.at >= LTR_MAX_OBJECTS || !r.len ||
 			    r.len > BUILD_ID_MAX)
 				bad(at, "a build ID record that does not add up");
+			q = xcalloc(1, sizeof(*q));
+			q->object = r.at;
+			q->len = r.len;
+			memcpy(q->id, d, r.len);
+			q->next = ids_pending;
+			ids_pending = q;
 			break;
+		}
 		default:
 			bad(at, "a table record of unknown type");
 		}
 		i += sizeof(r) + padded(r.len);
 	}
+	ids_expect();
 }
 
 /*
@@ -574,6 +614,13 @@ void tracefile_unload(void)
 	free(types);
 	types = NULL;
 	ntypes = 0;
+	while (ids_pending) {
+		struct id_pending *next = ids_pending->next;
+
+		free(ids_pending);
+		ids_pending = next;
+	}
+	build_id_done();
 	if (image)
 		munmap(image, sizeof(*image));
 	if (fd >= 0)

@@ -306,6 +306,20 @@ typed_both() {
 	[ "$(tail -1 <<<"$err")" = "+++ killed by SIGTERM +++" ]
 }
 
+@test "--read --caller and -k on a file replaced since the recording: one warning that it is not the file that ran" {
+	cp "$PROGS/procs" ./prog
+	record t.ltr -k -u 'libc:getpid' ./prog early-fork
+	run_split ltruss --read t.ltr --caller -k
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'warning' <<<"$err")" -eq 0 ] || { echo "$err"; false; }
+	grep -Eq '^libc:getpid\(\) = [0-9]+ \[from main\+0x[0-9a-f]+\]$' <<<"$err" || { echo "$err"; false; }
+	cp "$PROGS/execs" ./prog
+	run_split ltruss --read t.ltr --caller -k
+	[ "$status" -eq 0 ]
+	grep -qxF "ltruss: warning: '$PWD/prog' is not the file that ran (its build ID differs): names and stacks from it may be wrong" <<<"$err" || { echo "$err"; false; }
+	[ "$(grep -c 'warning' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+}
+
 @test "the file records each loaded object's path and build ID, for unwinding it later" {
 	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
 	id=$(readelf -n "$PROGS/procs" | awk '/Build ID:/ { print $3 }')
