@@ -166,6 +166,14 @@ load helpers
 	[ "$status" -eq 0 ]
 	[ "$out" = "$plain" ]
 	[[ "$err" =~ ^"ltruss: not tracing: this process is in another pid namespace (pid:["[0-9]+"]) than ltruss (pid:[$ours_pid]), whose /proc does not show ltruss's pid "[0-9]+$ ]]
+	# Exit lines name the pids ltruss sees: unshare's, and its child's
+	# (which could only learn its own pid, 1, inside the namespace) if
+	# ltruss found it before it was gone, never pid 1.
+	grep -q '+++ exited (status 0) +++$' trace.txt || { cat trace.txt; false; }
+	not grep -q '^\[pid 1\]' trace.txt
+	for pid in $(sed -nE 's/^\[pid ([0-9]+)\] \+\+\+ exited.*/\1/p' trace.txt); do
+		[ "$pid" -gt 1 ] && [ "$pid" -ne "$$" ]
+	done
 }
 
 @test "-f: a process in a new pid namespace waits for a stalled ltruss, and never takes it for gone" {
