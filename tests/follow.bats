@@ -301,13 +301,19 @@ plain_execs() {
 	grep -qx "\[pid $parent\] +++ exited (status 0) +++" <<<"$err"
 }
 
-@test "vfork's second return, in the parent, shows the child's pid" {
-	run_split ltruss -f -u 'libc:getpid,vfork' "$PROGS/procs" vfork-fail
+# vfork_run FUNCS: procs vfork-fail traced with -f -u FUNCS, as natively;
+# sets $child and $parent from the trace.
+vfork_run() {
+	run_split ltruss -f -u "$1" "$PROGS/procs" vfork-fail
 	[ "$status" -eq 0 ]
 	[ "$out" = "child status 127" ]
 	child=$(sed -nE 's/^\[pid ([0-9]+)\] \+\+\+ exited \(status 127\) \+\+\+$/\1/p' <<<"$err")
 	parent=$(sed -nE 's/^(\[pid [0-9]+\] )?libc:getpid\(\) = ([0-9]+)$/\2/p' <<<"$err" | head -1)
 	[ -n "$child" ] && [ -n "$parent" ] || { echo "$err"; false; }
+}
+
+@test "vfork's second return, in the parent, shows the child's pid" {
+	vfork_run 'libc:getpid,vfork'
 	grep -qx "\[pid $parent\] <... libc:vfork resumed> = $child" <<<"$err" || { echo "$err"; false; }
 	# without -f, the same line, the child untraced
 	run_split ltruss -u 'libc:getpid,vfork' "$PROGS/procs" vfork-fail
@@ -316,15 +322,9 @@ plain_execs() {
 }
 
 @test "-f: vfork's return in the child shows = 0 under the child's pid, and the child's calls are its own" {
-	run_split ltruss -f -u 'libc:getpid,vfork,execl,_exit' "$PROGS/procs" vfork-fail
-	[ "$status" -eq 0 ]
-	[ "$out" = "child status 127" ]
-	child=$(sed -nE 's/^\[pid ([0-9]+)\] \+\+\+ exited \(status 127\) \+\+\+$/\1/p' <<<"$err")
-	parent=$(sed -nE 's/^(\[pid [0-9]+\] )?libc:getpid\(\) = ([0-9]+)$/\2/p' <<<"$err" | head -1)
-	[ -n "$child" ] && [ -n "$parent" ] || { echo "$err"; false; }
+	vfork_run 'libc:getpid,vfork,execl,_exit'
 	# the child's own return, then its calls, then the parent's return
-	grep -n . <<<"$err" | grep -E "^[0-9]+:\[pid ($child|$parent)\] (<\.\.\. libc:vfork resumed>|libc:execl|libc:_exit)" >order
-	sed 's/^[0-9]*://' order >lines
+	grep -E "^\[pid ($child|$parent)\] (<\.\.\. libc:vfork resumed>|libc:execl|libc:_exit)" <<<"$err" >lines
 	[ "$(sed -n 1p lines)" = "[pid $child] <... libc:vfork resumed> = 0" ] || { echo "$err"; false; }
 	grep -Eqx "\[pid $child\] libc:execl\(.*\) <no return \.\.\.>" <(sed -n 2p lines) || { echo "$err"; false; }
 	[ "$(sed -n 3p lines)" = "[pid $child] libc:_exit(127) <no return ...>" ] || { echo "$err"; false; }
