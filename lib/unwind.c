@@ -273,11 +273,11 @@ static bool imports(const struct link_map *map, const char *name)
  *    callee is (a throw out of an exported function passes the call into
  *    it).  So those calls are traced on entry only (ltr_unwind_at_risk, a
  *    range check made only while such a library is loaded), and every
- *    other call keeps its return.  The limit: a traced call made by a
- *    third object and leading back into the library (the library calls
- *    it, it makes a traced call that calls back, the callback throws), or
- *    a traced function elsewhere that jumps into the library (a tail
- *    call), is seen from neither end: in BUGS.
+ *    other call keeps its return.  The limit: a traced call between two
+ *    other objects that the exception passes is seen from neither end (the
+ *    library calls a third one, which makes a traced call that calls the
+ *    library back, and the callback throws; or the library throws out of
+ *    a function that a third object called inside a traced call): in BUGS.
  */
 #define OWN_MAX 32 /* libraries with their own unwinder tracked by range */
 

@@ -593,3 +593,18 @@ main: 21"
 		expect_count 2 '^libbhv:bhv_add3\(.*\) = '
 	done
 }
+
+@test "a library with its own static C++ runtime throwing through a third library's traced call: the limit, and --from that avoids it" {
+	local prog
+
+	# libplug calls libplughost, whose traced call of bhv_apply calls
+	# libplug back: a frame seen from neither end (BUGS).  --from leaves
+	# libplughost's calls out; libplug's own are on entry only.
+	for prog in stk-plug stk-plug-dl; do
+		compare_traced -u 'libbhv:*' --from libplug -- "$PROGS/$prog" host
+		assert_equal "$(sed -n 3p <<<"$out")" "plug_via_host: caught 5 sum 50"
+		own_runtime_warning
+		expect_count 10 "^libbhv:bhv_apply\\($X, $X, $X\\) <no return \\.\\.\\.>\$"
+		expect_count 0 ' = |\{$'
+	done
+}
