@@ -328,6 +328,29 @@ static void own_add(const struct ltr_object *obj)
 	__atomic_fetch_add(&ltr_own_unwinders, 1, __ATOMIC_RELEASE);
 }
 
+#define WARNED_MAX 64 /* paths warned about, remembered */
+
+/*
+ * Was path warned about before (a plugin loaded again after dlclose)?
+ * Remembers it.  Runs under the loader's lock, as la_objopen does.
+ */
+static bool warned_before(const char *path)
+{
+	static uint64_t warned[WARNED_MAX];
+	static uint32_t n;
+	uint64_t h = 14695981039346656037ull; /* FNV-1a */
+	uint32_t i;
+
+	for (; *path; path++)
+		h = (h ^ (unsigned char)*path) * 1099511628211ull;
+	for (i = 0; i < n; i++)
+		if (warned[i] == h)
+			return true;
+	if (n < WARNED_MAX)
+		warned[n++] = h;
+	return false;
+}
+
 #define OWN_WARNING " has its own C++ runtime (-static-libstdc++ or -static-libgcc), whose exceptions cannot pass a traced return: calls into it and from it are traced on entry only, without return values or times"
 
 void ltr_unwind_check_object(const struct ltr_object *obj)
@@ -343,6 +366,8 @@ void ltr_unwind_check_object(const struct ltr_object *obj)
 		return;
 	}
 	own_add(obj);
+	if (warned_before(obj->path))
+		return;
 	/* The object's path, cut if need be, then what it means. */
 	ltr_strlcpy(what, obj->path, sizeof(what) - sizeof(OWN_WARNING));
 	n = ltr_strlen(what);

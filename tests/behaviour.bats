@@ -594,6 +594,19 @@ main: 21"
 	done
 }
 
+@test "a library with its own static C++ runtime, its runtime hidden, dlopened and dlclosed 40 times: one warning, and only its calls on entry only" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/stk-plug-dl" cycle
+	assert_equal "$out" "cycle: 1200
+main: 21"
+	expect_count 1 "^ltruss: warning: $PROGS/libplugx\\.so has its own C\\+\\+ runtime "
+	expect_count 1 'own C\+\+ runtime'
+	expect_count 400 "^libbhv:bhv_apply\\($X, $X, $X\\) <no return \\.\\.\\.>\$"
+	# Each unloaded copy is forgotten: more than ltruss tracks at once
+	# would put every call on entry only.
+	expect_count 2 '^libbhv:bhv_add3\(.*\) = '
+	expect_good_sums libbhv:bhv_add3 3 2
+}
+
 @test "a library with its own static C++ runtime throwing through a third library's traced call: the limit, and --from that avoids it" {
 	local prog
 

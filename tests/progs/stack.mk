@@ -108,4 +108,15 @@ tests_progs_bin_stk_plug_dl_SOURCES = $(STK_DIR)/plug.c
 tests_progs_bin_stk_plug_dl_CFLAGS = $(BHV_CFLAGS) -DPLUG_DLOPEN
 tests_progs_bin_stk_plug_dl_LDFLAGS = $(BHV_LINK_FLAGS)
 tests_progs_bin_stk_plug_dl_LDADD = tests/progs/bin/libbhv.so -ldl
-tests_progs_bin_stk_plug_dl_DEPENDENCIES = tests/progs/bin/libbhv.so tests/progs/bin/libplug.so
+tests_progs_bin_stk_plug_dl_DEPENDENCIES = tests/progs/bin/libbhv.so \
+	tests/progs/bin/libplug.so tests/progs/bin/libplugx.so
+
+# libplugx.so: the same plugin, its runtime hidden (--exclude-libs), as
+# vendors ship them: no unique symbols, so dlclose unloads it.
+check_PROGRAMS += tests/progs/bin/libplugx.so
+tests_progs_bin_libplugx_so_SOURCES = $(tests_progs_bin_libplug_so_SOURCES)
+tests_progs_bin_libplugx_so_CXXFLAGS = $(tests_progs_bin_libplug_so_CXXFLAGS)
+tests_progs_bin_libplugx_so_LDFLAGS = $(tests_progs_bin_libplug_so_LDFLAGS) \
+	-Wl,--exclude-libs,ALL
+tests_progs_bin_libplugx_so_LDADD = $(tests_progs_bin_libplug_so_LDADD)
+tests_progs_bin_libplugx_so_DEPENDENCIES = $(tests_progs_bin_libplug_so_DEPENDENCIES)

@@ -2,7 +2,9 @@
 /*
  * plug.c: call libplug.so (its own static C++ runtime), linked at start,
  * or loaded with dlopen when built with PLUG_DLOPEN; argument "host" also
- * runs the throw through libplughost.  Calls libbhv itself too.
+ * runs the throw through libplughost, and "cycle" (with dlopen) loads and
+ * unloads libplugx.so (the same, its runtime hidden) 40 times instead.
+ * Calls libbhv itself too.
  */
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +35,27 @@ static plug_fn plug(const char *name)
 #endif
 }
 
+#ifdef PLUG_DLOPEN
+/* Load, use and unload libplugx.so 40 times: the sum of what it returned. */
+static long cycle(void)
+{
+	long caught, sum = 0, i;
+	plug_fn f;
+	void *h;
+
+	for (i = 0; i < 40; i++) {
+		if (!(h = dlopen("libplugx.so", RTLD_NOW)) ||
+		    !(f = (plug_fn)dlsym(h, "plug_roundtrip"))) {
+			printf("dlopen failed: %s\n", dlerror());
+			return -1;
+		}
+		sum += f(10, &caught) + caught;
+		dlclose(h);
+	}
+	return sum;
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	static const char *const names[] = { "plug_outer", "plug_roundtrip",
@@ -40,6 +63,12 @@ int main(int argc, char **argv)
 	long caught, sum, i, n = argc > 1 && strcmp(argv[1], "host") == 0 ? 3 : 2;
 	plug_fn f;
 
+#ifdef PLUG_DLOPEN
+	if (argc > 1 && strcmp(argv[1], "cycle") == 0) {
+		printf("cycle: %ld\n", cycle());
+		n = 0;
+	}
+#endif
 	for (i = 0; i < n; i++) {
 		if (!(f = plug(names[i])))
 			return 1;
