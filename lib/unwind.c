@@ -355,7 +355,7 @@ static bool warned_before(const char *path)
 
 void ltr_unwind_check_object(const struct ltr_object *obj)
 {
-	char what[512];
+	char what[480]; /* ltr_warn's line holds 512 with its prefix */
 	size_t n;
 
 	if (!has_own_unwinder(obj))
