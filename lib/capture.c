@@ -349,6 +349,7 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	flags = ltr_flags & ts->flag_mask;
 	if (unlikely((f->flags & LTR_FN_ENTRY_ONLY) ||
 		     ts->depth >= ts->max_depth ||
+		     ltr_unwind_risky(f->addr, regs->ret) ||
 		     (k = ltr_ret_take(ts, &regs->ret, regs->ret)) < 0)) {
 		if (ts->depth >= LTR_SHADOW_MAX)
 			shadow_full();

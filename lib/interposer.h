@@ -358,10 +358,26 @@ static inline uint64_t ltr_now(void)
 void ltr_frames_restore(uintptr_t sp);
 
 /*
- * At the program's la_objopen: if it has its own static unwinder, trace
- * every call on entry only (ltr_no_hijack), and say so.
+ * At la_objopen: if obj has its own static unwinder, trace on entry only
+ * every call (the program) or the calls at risk (a library), and say so.
  */
-void ltr_unwind_check_program(const struct ltr_object *obj);
+void ltr_unwind_check_object(const struct ltr_object *obj);
+
+/* At la_objclose: obj's calls are no longer at risk. */
+void ltr_unwind_forget(const struct ltr_object *obj);
+
+/* How many libraries with their own unwinder are loaded (lib/unwind.c). */
+extern uint32_t ltr_own_unwinders;
+
+/* May such an unwinder walk the frame of a call of callee returning to ret? */
+bool ltr_unwind_at_risk(uintptr_t callee, uintptr_t ret);
+
+/* The same, at the cost of one load while no such library is loaded. */
+static inline bool ltr_unwind_risky(uintptr_t callee, uintptr_t ret)
+{
+	return unlikely(__atomic_load_n(&ltr_own_unwinders, __ATOMIC_RELAXED)) &&
+	       ltr_unwind_at_risk(callee, ret);
+}
 
 /* The same for all the frames of thread ts (another one of this process). */
 void ltr_frames_restore_of(struct ltr_tstate *ts, uintptr_t sp);
