@@ -328,3 +328,18 @@ typed_both() {
 	grep -q "$id" <<<"$hex"
 	grep -qF "$(printf '%s' "$PROGS/procs" | od -An -tx1 -v | tr -d ' \n')" <<<"$hex"
 }
+
+@test "-w: the file is written by a thread of its own, so the reader never waits for write(2)" {
+	timeout -k 5 60 "$LTRUSS" -w t.ltr -u 'libfix:fix_add' "$PROGS/until" stop \
+		</dev/null >/dev/null 2>&1 &
+	pid=$!
+	# The header is written once the writer runs; ltruss is timeout's child.
+	for _ in $(seq 200); do [ -s t.ltr ] && break; sleep 0.05; done
+	comms=$(cat /proc/"$(pgrep -P "$pid" -x ltruss)"/task/*/comm)
+	touch stop
+	wait "$pid"
+	grep -qx ltruss-writer <<<"$comms"
+	run_split ltruss --read t.ltr
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^libfix:fix_add(' <<<"$err")" -gt 0 ]
+}
