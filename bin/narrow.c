@@ -10,18 +10,25 @@
  * depth renumbered to the shown calls around it (an event is copied for
  * that: the file's are read-only).  -D then applies to that depth, as the
  * interposer applies it.  Without -u or -D, events pass on untouched.
+ *
+ * A -u library glob matches what it matches live (lib-glob.c): the short
+ * name, and the soname, file name and path of the objects the file
+ * recorded under that short name.  A function records only its library's
+ * short name, so where two loaded libraries share one (libfoo.so.1 and
+ * libfoo.so.2), a glob that picks either picks the functions of both.
  */
 #include "config.h"
 
 #include <fnmatch.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
 #include "format.h"
+#include "lib-glob.h"
 #include "narrow.h"
 #include "trace.h"
+#include "tracefile-read.h"
 
 #define MAX_KEPT 1024
 
@@ -72,16 +79,29 @@ bool narrow_pid(int pid)
 	return !npids;
 }
 
-/* Does library glob match the short name lib ("libc"), with .so or not? */
+/* Does library glob match the library short-named lib, or an object of that short name? */
 static bool lib_matches(const char *glob, const char *lib)
 {
-	char so[512];
+	struct lib_names o = { .short_name = lib,
+			       .main = strcmp(lib, "a.out") == 0 };
+	uint32_t i, n = tracefile_objects();
+	bool found;
+	char *name;
 
-	if (fnmatch(glob, lib, 0) == 0)
+	if (lib_glob_match(glob, &o))
 		return true;
-	snprintf(so, sizeof(so), "%s.so", lib);
-	return fnmatch(glob, so, 0) == 0 ||
-	       (strcmp(lib, "a.out") == 0 && fnmatch(glob, "main", 0) == 0);
+	if (o.main)
+		return false;
+	for (i = 0; i < n; i++) {
+		o.soname = tracefile_object_soname(i);
+		o.path = tracefile_object_path(i);
+		name = lib_short_name(o.soname, o.path, false);
+		found = strcmp(name, lib) == 0 && lib_glob_match(glob, &o);
+		free(name);
+		if (found)
+			return true;
+	}
+	return false;
 }
 
 /* Is function fn selected by the -u rules (the last that matches wins)? */

@@ -279,16 +279,19 @@ static void string_put(uint32_t off)
 		record_put(TF_REC_STRINGS, off, name, strlen(name) + 1, NULL, 0);
 }
 
-/* Write the path of object i and, if it has one, its file's build ID. */
+/* Write the path of object i and, if its file has them, build ID and soname. */
 static void object_put(uint32_t i)
 {
-	const char *file = session_string(S, S->objects[i].path);
+	const char *file = session_string(S, S->objects[i].path), *soname;
 	unsigned char id[BUILD_ID_MAX];
 	size_t n;
 
 	string_put(S->objects[i].path);
 	if (file && (n = build_id_read(file, id)) != 0)
 		record_put(TF_REC_BUILD_ID, i, id, n, NULL, 0);
+	if (file && (soname = build_id_soname(file)) != NULL &&
+	    (n = strlen(soname) + 1) <= CHUNK)
+		record_put(TF_REC_SONAME, i, soname, n, NULL, 0);
 }
 
 /*

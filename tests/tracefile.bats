@@ -343,3 +343,29 @@ typed_both() {
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^libfix:fix_add(' <<<"$err")" -gt 0 ]
 }
+
+@test "--read -u matches a library by soname, file name and path, as live -u does" {
+	record t.ltr -F "$TYPED_YAML" -u 'libc:printf' "$PROGS/typed"
+	for lib in 'libc.so.6' 'libc.so*' 'libtyped.so' "$PROGS/libtyped.so" "$PROGS/lib*.so" "${PROGS%/*}/*/libtyped.so" 'libc' 'nolib.so.1'; do
+		run_split ltruss --read t.ltr -u "$lib:printf,ty_str*"
+		[ "$status" -eq 0 ]
+		read=$(normalize <<<"$err")
+		run_split ltruss -F "$TYPED_YAML" -u '!*:*' -u "$lib:printf,ty_str*" "$PROGS/typed"
+		[ "$read" = "$(normalize <<<"$err")" ]
+		case $lib in
+		libc*) grep -q '^libc:printf(' <<<"$read" ;;
+		nolib*) not grep -q '^lib' <<<"$read" ;;
+		*) grep -q '^libtyped:ty_string(' <<<"$read" ;;
+		esac
+	done
+}
+
+@test "a file of an older format version: one error line naming both versions, exit 2" {
+	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
+	version=$(od -An -tu4 -j 8 -N 4 t.ltr | tr -d ' ')
+	old=$((version - 1))
+	printf "\\x$(printf %02x "$old")" | dd of=t.ltr bs=1 seek=8 conv=notrunc status=none
+	run ltruss --read t.ltr
+	assert_failure 2
+	assert_output "ltruss: error: cannot read the trace file 't.ltr': it is format version $old, this ltruss reads version $version; read it with the ltruss that wrote it"
+}
