@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "fd-util.h"
 #include "output.h"
 #include "writer.h"
 
@@ -30,21 +29,17 @@
  * and the writer writes it while the reader formats the next one; a flush
  * when the program pauses reaches the file at once, as before.  A forked
  * child of ltruss (the console of -i) has no writer: should it flush the
- * stream, it writes itself.
+ * stream, it writes itself, and learns at once if that failed.
  */
 static struct writer writer;
-static int child_errno; /* the first failed write of a forked child */
 
 /* stdio's write for the -o file: buf handed to the writer once it is free. */
 static ssize_t file_write(void *cookie, const char *buf, size_t len)
 {
-	if (!writer_running(&writer)) {
-		if (!child_errno)
-			child_errno = fd_write_all((int)(intptr_t)cookie, buf,
-						   len);
-		return child_errno ? -1 : (ssize_t)len;
-	}
+	(void)cookie;
 	writer_copy(&writer, buf, len);
+	if (!writer_running(&writer) && writer_error(&writer))
+		return -1;
 	return (ssize_t)len;
 }
 
@@ -115,8 +110,8 @@ void output_close(FILE *out, const char *file)
 	failed = fflush(out) != 0;
 	if (out != stderr && fclose(out) != 0)
 		failed = true;
-	if (writer.err || child_errno) {
-		errno = writer.err ? writer.err : child_errno;
+	if (writer_error(&writer)) {
+		errno = writer_error(&writer);
 		perror_msg("cannot write the trace to %s", where);
 	} else if (failed) {
 		perror_msg("cannot write the trace to %s", where);

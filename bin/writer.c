@@ -16,8 +16,8 @@
  * later block written after a freed byte or two would leave a hole.  The
  * first failure's errno is kept for the one message the caller prints.
  * The writer takes no signal.  A forked child of ltruss (the console of
- * -i) has no writer thread: writer_running() tells its callers to write
- * themselves.
+ * -i) has no writer thread, nor may the lock be free there: what it
+ * hands over, it writes itself.
  */
 #include "config.h"
 
@@ -86,6 +86,13 @@ bool writer_running(const struct writer *w)
 	return w->owner && w->owner == getpid();
 }
 
+/* In a process without the thread (a forked child): write buf at once. */
+static void write_here(struct writer *w, const void *buf, size_t len)
+{
+	if (!w->err)
+		w->err = fd_write_all(w->fd, buf, len);
+}
+
 /* Wait until the writer is free; with the lock held. */
 static void writer_wait(struct writer *w)
 {
@@ -106,6 +113,10 @@ void writer_copy(struct writer *w, const void *buf, size_t len)
 {
 	if (!len)
 		return;
+	if (!writer_running(w)) {
+		write_here(w, buf, len);
+		return;
+	}
 	writer_wait(w);
 	if (len > w->size) {
 		free(w->buf);
@@ -122,6 +133,10 @@ void *writer_swap(struct writer *w, void *buf, size_t len)
 
 	if (!len)
 		return buf;
+	if (!writer_running(w)) {
+		write_here(w, buf, len);
+		return buf;
+	}
 	writer_wait(w);
 	spare = w->buf;
 	w->buf = buf;
