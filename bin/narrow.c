@@ -29,6 +29,7 @@
 #include "narrow.h"
 #include "trace.h"
 #include "tracefile-read.h"
+#include "xmalloc.h"
 
 #define MAX_KEPT 1024
 
@@ -53,6 +54,17 @@ static struct slot_kept *slots[LTR_MAX_THREADS];
 /* A vfork child writing slot i's ring (LTR_EV_GUEST), and its shown calls. */
 static int guest_pid[LTR_MAX_THREADS];
 static struct slot_kept *guests[LTR_MAX_THREADS];
+
+/*
+ * What each rule's library glob said of each short name: with -f, the
+ * objects to look through are those of every process.
+ */
+struct lib_seen {
+	char *lib;
+	bool match;
+};
+static struct lib_seen *seen[LTR_MAX_RULES];
+static size_t nseen[LTR_MAX_RULES];
 
 void narrow_init(const struct selection *sel, unsigned depth,
 		 const int *pid_list, size_t n)
@@ -104,6 +116,22 @@ static bool lib_matches(const char *glob, const char *lib)
 	return false;
 }
 
+/* Does rule i's library glob match the library short-named lib? */
+static bool rule_lib_matches(size_t i, const char *lib)
+{
+	size_t k;
+
+	for (k = 0; k < nseen[i]; k++)
+		if (strcmp(seen[i][k].lib, lib) == 0)
+			return seen[i][k].match;
+	seen[i] = xrealloc(seen[i], (k + 1) * sizeof(*seen[i]));
+	seen[i][k] = (struct lib_seen){
+		.lib = xstrdup(lib),
+		.match = lib_matches(selection->rules[i].lib, lib) };
+	nseen[i]++;
+	return seen[i][k].match;
+}
+
 /* Is function fn selected by the -u rules (the last that matches wins)? */
 static bool fn_selected(uint32_t fn)
 {
@@ -119,8 +147,8 @@ static bool fn_selected(uint32_t fn)
 	for (i = selection->nrules; i-- > 0;) {
 		const struct ltr_rule *r = &selection->rules[i];
 
-		if (lib_matches(r->lib, format_lib(fn)) &&
-		    fnmatch(r->func, format_func_raw(fn), 0) == 0) {
+		if (fnmatch(r->func, format_func_raw(fn), 0) == 0 &&
+		    rule_lib_matches(i, format_lib(fn))) {
 			decided[fn] = r->flags & LTR_RULE_EXCLUDE ? 2 : 1;
 			break;
 		}
@@ -249,11 +277,19 @@ void narrow_event(const struct event_rec *r)
 void narrow_done(void)
 {
 	uint32_t i;
+	size_t k;
 
 	for (i = 0; i < LTR_MAX_THREADS; i++) {
 		free(slots[i]);
 		free(guests[i]);
 		slots[i] = guests[i] = NULL;
 		guest_pid[i] = 0;
+	}
+	for (i = 0; i < LTR_MAX_RULES; i++) {
+		for (k = 0; k < nseen[i]; k++)
+			free(seen[i][k].lib);
+		free(seen[i]);
+		seen[i] = NULL;
+		nseen[i] = 0;
 	}
 }
