@@ -20,7 +20,10 @@ void build_id_expect(const char *path, const unsigned char *id, size_t n);
  */
 void build_id_check(const char *path);
 
-/* Forget the build IDs read and expected. */
+/* The soname (DT_SONAME) of the ELF file at path, or NULL; valid until build_id_done(). */
+const char *build_id_soname(const char *path);
+
+/* Forget the build IDs read and expected, and the sonames read. */
 void build_id_done(void);
 
 #endif

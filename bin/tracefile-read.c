@@ -66,6 +66,7 @@ static struct proto *protos[LTR_MAX_CAPTURES];
 /* Each its own allocation: resolved prototypes point at them (ptype.def). */
 static struct named_type **types;
 static size_t ntypes;
+static char *sonames[LTR_MAX_OBJECTS]; /* of objects[], or NULL */
 static struct tf_end end_rec;
 static uint64_t last_ts;   /* of the last event replayed */
 static int first_pid;       /* of the first events block */
@@ -349,6 +350,13 @@ static void tables_load(const unsigned char *p, size_t n, size_t off)
 		case TF_REC_TYPE:
 			type_load(d, r.len, at);
 			break;
+		case TF_REC_SONAME:
+			if (r.at >= LTR_MAX_OBJECTS || !r.len ||
+			    strnlen((const char *)d, r.len) != r.len - 1)
+				bad(at, "a soname record that does not add up");
+			free(sonames[r.at]);
+			sonames[r.at] = xstrdup((const char *)d);
+			break;
 		case TF_REC_BUILD_ID: {
 			struct id_pending *q;
 
@@ -589,6 +597,22 @@ int tracefile_command_signal(bool *core)
 	return end_rec.signal > 0 && end_rec.signal < 65 ? end_rec.signal : 0;
 }
 
+uint32_t tracefile_objects(void)
+{
+	return image->nobjects < LTR_MAX_OBJECTS ? image->nobjects
+						 : LTR_MAX_OBJECTS;
+}
+
+const char *tracefile_object_path(uint32_t i)
+{
+	return session_string(image, image->objects[i].path);
+}
+
+const char *tracefile_object_soname(uint32_t i)
+{
+	return sonames[i];
+}
+
 void tracefile_unload(void)
 {
 	size_t i, k;
@@ -621,6 +645,10 @@ void tracefile_unload(void)
 		ids_pending = next;
 	}
 	build_id_done();
+	for (i = 0; i < LTR_MAX_OBJECTS; i++) {
+		free(sonames[i]);
+		sonames[i] = NULL;
+	}
 	if (image)
 		munmap(image, sizeof(*image));
 	if (fd >= 0)

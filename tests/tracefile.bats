@@ -328,3 +328,44 @@ typed_both() {
 	grep -q "$id" <<<"$hex"
 	grep -qF "$(printf '%s' "$PROGS/procs" | od -An -tx1 -v | tr -d ' \n')" <<<"$hex"
 }
+
+@test "-w: the file is written by a thread of its own, so the reader never waits for write(2)" {
+	timeout -k 5 60 "$LTRUSS" -w t.ltr -u 'libfix:fix_add' "$PROGS/until" stop \
+		</dev/null >/dev/null 2>&1 &
+	pid=$!
+	# The header is written once the writer runs; ltruss is timeout's child.
+	for _ in $(seq 200); do [ -s t.ltr ] && break; sleep 0.05; done
+	comms=$(cat /proc/"$(pgrep -P "$pid" -x ltruss)"/task/*/comm)
+	touch stop
+	wait "$pid"
+	grep -qx ltruss-writer <<<"$comms"
+	run_split ltruss --read t.ltr
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^libfix:fix_add(' <<<"$err")" -gt 0 ]
+}
+
+@test "--read -u matches a library by soname, file name and path, as live -u does" {
+	record t.ltr -F "$TYPED_YAML" -u 'libc:printf' "$PROGS/typed"
+	for lib in 'libc.so.6' 'libc.so*' 'libtyped.so' "$PROGS/libtyped.so" "$PROGS/lib*.so" "${PROGS%/*}/*/libtyped.so" 'libc' 'nolib.so.1'; do
+		run_split ltruss --read t.ltr -u "$lib:printf,ty_str*"
+		[ "$status" -eq 0 ]
+		read=$(normalize <<<"$err")
+		run_split ltruss -F "$TYPED_YAML" -u '!*:*' -u "$lib:printf,ty_str*" "$PROGS/typed"
+		[ "$read" = "$(normalize <<<"$err")" ]
+		case $lib in
+		libc*) grep -q '^libc:printf(' <<<"$read" ;;
+		nolib*) not grep -q '^lib' <<<"$read" ;;
+		*) grep -q '^libtyped:ty_string(' <<<"$read" ;;
+		esac
+	done
+}
+
+@test "a file of an older format version: one error line naming both versions, exit 2" {
+	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
+	version=$(od -An -tu4 -j 8 -N 4 t.ltr | tr -d ' ')
+	old=$((version - 1))
+	printf "\\x$(printf %02x "$old")" | dd of=t.ltr bs=1 seek=8 conv=notrunc status=none
+	run ltruss --read t.ltr
+	assert_failure 2
+	assert_output "ltruss: error: cannot read the trace file 't.ltr': it is format version $old, this ltruss reads version $version; read it with the ltruss that wrote it"
+}
