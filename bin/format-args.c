@@ -255,7 +255,7 @@ static void put_raw(struct out *o, uint64_t v)
 	if (v)
 		put_hex(o, v);
 	else
-		put_text(o, "0");
+		put_bytes(o, "0", 1);
 }
 
 /*
