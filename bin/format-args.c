@@ -324,43 +324,9 @@ static void escapes_init(void)
 }
 
 /*
- * The bytes of w (8 string bytes, the first one lowest) that do not print
- * as themselves inside quotes: control bytes, those from 0x7f up, quote
- * and backslash.  Each test is one of the bit tricks for bytes in a word:
- * a borrow or carry sets the top bit of the first byte out of range, and
- * none when there is none; only bits above the first may be wrong, so the
- * result says whether there is one, and the lowest set bit says where.
- */
-static inline uint64_t unplain_bytes(uint64_t w)
-{
-	const uint64_t ones = 0x0101010101010101ull, tops = ones << 7;
-	uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
-	uint64_t out = ((w - ones * 0x20) & ~w) |          /* < 0x20 */
-		       ((w + ones) | w) |                  /* > 0x7e */
-		       ((quote - ones) & ~quote) |         /* == '"' */
-		       ((backslash - ones) & ~backslash);  /* == '\\' */
-
-	return out & tops;
-}
-
-/* Byte i of s[0..len) escaped at d (escapes[] filled); returns the end. */
-static inline char *put_quoted_byte(char *d, const unsigned char *s, size_t i,
-				    size_t len)
-{
-	unsigned char ch = s[i];
-
-	if (escapes[ch].before_digit && i + 1 < len &&
-	    s[i + 1] >= '0' && s[i + 1] <= '7')
-		return d + escape_byte(d, ch, s[i + 1]);
-	memcpy(d, escapes[ch].text, 4);
-	return d + escapes[ch].len;
-}
-
-/*
  * Bytes as a quoted string; "..." after it when cut.  Written straight
  * into o, by table: strings are most of what a real program's trace
- * prints (a traced sort spent a third of the reader's time here).  Most
- * of their bytes need no escape: those go 8 at a time while they last.
+ * prints (a traced sort spent a third of the reader's time here).
  */
 static void put_quoted(struct out *o, const unsigned char *s, size_t len,
 		       bool cut)
@@ -374,24 +340,17 @@ static void put_quoted(struct out *o, const unsigned char *s, size_t len,
 	if (len < o->size && o->len + 4 * len + 16 < o->size) {
 		d = o->buf + o->len;
 		*d++ = '"';
-		i = 0;
-		while (i + 8 <= len) {
-			uint64_t w, unplain;
+		for (i = 0; i < len; i++) {
+			unsigned char ch = s[i];
 
-			memcpy(&w, s + i, 8);
-			unplain = unplain_bytes(w);
-			memcpy(d, &w, 8); /* those before the first unplain one stay */
-			if (!unplain) {
-				d += 8;
-				i += 8;
+			if (escapes[ch].before_digit && i + 1 < len &&
+			    s[i + 1] >= '0' && s[i + 1] <= '7') {
+				d += escape_byte(d, ch, s[i + 1]);
 				continue;
 			}
-			d += __builtin_ctzll(unplain) / 8;
-			i += __builtin_ctzll(unplain) / 8;
-			d = put_quoted_byte(d, s, i++, len);
+			memcpy(d, escapes[ch].text, 4);
+			d += escapes[ch].len;
 		}
-		for (; i < len; i++)
-			d = put_quoted_byte(d, s, i, len);
 		memcpy(d, cut ? "\"...\0" : "\"\0", cut ? 5 : 2);
 		o->len = (size_t)(d - o->buf) + (cut ? 4 : 1);
 		return;
