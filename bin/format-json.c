@@ -354,6 +354,7 @@ static void json_call_head(const char *type, const struct who *w,
 			   uint64_t tsc)
 {
 	unsigned i, n = args_count(c), shown = 0;
+	uint64_t hidden = args_hidden(c);
 	const char *names;
 	size_t len;
 
@@ -374,7 +375,7 @@ static void json_call_head(const char *type, const struct who *w,
 	obj_dec(c->depth, false);
 	obj_lit(",\"args\":[");
 	for (i = 0; i < n; i++) {
-		if (!args_shown(c, i))
+		if (i < 64 && (hidden >> i & 1))
 			continue;
 		if (shown++)
 			obj_lit(",");

@@ -177,12 +177,13 @@ static void put_name(struct line *l, const struct call *c)
 static bool put_args(struct line *l, const struct who *w, const struct call *c,
 		     const struct result *r, unsigned from, unsigned to)
 {
+	uint64_t hidden = args_hidden(c);
 	unsigned i;
 	bool first = true;
 
 	/* Each value is written in place, at the end of the line. */
 	for (i = from; i < to; i++) {
-		if (!args_shown(c, i))
+		if (i < 64 && (hidden >> i & 1))
 			continue;
 		if (!first)
 			put_lit(l, ", ");

