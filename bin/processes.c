@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "clock.h"
 #include "error.h"
 #include "format.h"
 #include "pidns.h"
@@ -127,6 +128,7 @@ static bool mark_reported(pid_t pid)
 static void report(pid_t pid, int exit_status, int sig, bool core)
 {
 	uint32_t i, n = nprocs();
+	uint64_t now = clock_tsc();
 
 	if (!mark_reported(pid) || !trace_on)
 		return;
@@ -135,9 +137,9 @@ static void report(pid_t pid, int exit_status, int sig, bool core)
 		if (entry_pid(i) && entry_pid(i) != entry_pid(0))
 			fmt.processes = fmt.pid_prefix = true;
 	if (tracefile_recording())
-		tracefile_process_end(pid, exit_status, sig, core,
+		tracefile_process_end(pid, now, exit_status, sig, core,
 				      fmt.processes);
-	trace_process_end(pid, exit_status, sig, core);
+	trace_process_end(pid, now, exit_status, sig, core);
 	slots_release(session, pid);
 }
 

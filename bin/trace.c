@@ -78,8 +78,8 @@ static int bad_slot_reported;
 static void silent_call(const struct who *w, const struct call *c) { }
 static void silent_result(const struct who *w, const struct call *c,
 			  const struct result *r) { }
-static void silent_process(int pid, int status) { }
-static void silent_killed(int pid, int sig, bool core) { }
+static void silent_process(int pid, uint64_t tsc, int status) { }
+static void silent_killed(int pid, uint64_t tsc, int sig, bool core) { }
 static void silent_untraced(const struct who *w, uint64_t tsc,
 			    const char *func) { }
 
@@ -650,18 +650,20 @@ void trace_idle_at(uint64_t now)
 	partial_thread = oldest_t;
 }
 
-void trace_process_end(int pid, int exit_status, int sig, bool core)
+void trace_process_end(int pid, uint64_t tsc, int exit_status, int sig,
+		       bool core)
 {
 	uint32_t i;
 
 	for (i = 0; i < LTR_MAX_THREADS; i++)
 		if (threads[i] && threads[i]->who.pid == pid)
-			end_all(threads[i], sig ? LTR_END_KILLED : LTR_END_EXITED);
+			end_all_at(threads[i],
+				   sig ? LTR_END_KILLED : LTR_END_EXITED, tsc);
 	close_partial();
 	if (sig)
-		F->killed(pid, sig, core);
+		F->killed(pid, tsc, sig, core);
 	else
-		F->exited(pid, exit_status);
+		F->exited(pid, tsc, exit_status);
 }
 
 void trace_slot_freed(uint32_t i)

@@ -459,7 +459,7 @@ static void proc_replay(const unsigned char *p, size_t n, size_t off)
 	pause_replay(pr.ts);
 	if (pr.flags & TF_PROC_MULTI)
 		fmt.processes = fmt.pid_prefix = true;
-	trace_process_end(pr.pid, pr.exit_status, pr.signal,
+	trace_process_end(pr.pid, pr.ts, pr.exit_status, pr.signal,
 			  pr.flags & TF_PROC_CORE);
 	for (i = 0; i < LTR_MAX_THREADS; i++) {
 		if (slot_pid[i] == pr.pid) {

@@ -417,14 +417,14 @@ void tracefile_event(const struct event_rec *r)
 	len += tf_encode(&codec, ev, buf + len);
 }
 
-void tracefile_process_end(int pid, int exit_status, int sig, bool core,
-			   bool multi)
+void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
+			   bool core, bool multi)
 {
 	struct tf_proc p = { .pid = pid, .exit_status = exit_status,
 			     .signal = sig,
 			     .flags = (core ? TF_PROC_CORE : 0) |
 				      (multi ? TF_PROC_MULTI : 0),
-			     .ts = clock_tsc() };
+			     .ts = tsc };
 
 	/* A failed write is said before the live trace's "+++" line. */
 	if (fd < 0 || !write_ok(writer_sync(&writer)))

@@ -236,6 +236,21 @@ typed_both() {
 	assert_output "ltruss: error: cannot write the trace file '/nonexistent/dir/t.ltr' (-w): No such file or directory"
 }
 
+@test "--read: exit lines carry the time the process ended, not the time the file is read (-ttt, --json)" {
+	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
+	sleep 2
+	run_split ltruss --read t.ltr -ttt
+	[ "$status" -eq 0 ]
+	call=$(sed -nE 's/^([0-9]+\.[0-9]+) libc:getpid\(\) = [0-9]+$/\1/p' <<<"$err" | tail -1)
+	exited=$(sed -nE 's/^([0-9]+\.[0-9]+) \+\+\+ exited \(status 0\) \+\+\+$/\1/p' <<<"$err")
+	[ -n "$call" ] && [ -n "$exited" ] || { echo "$err"; false; }
+	awk -v c="$call" -v e="$exited" 'BEGIN { exit !(e >= c && e - c < 1) }' || { echo "$err"; false; }
+	ltruss --read t.ltr --json 2>t.json
+	call=$(jq -s 'map(select(.type == "call")) | last | .ts' t.json)
+	exited=$(jq -s 'map(select(.type == "exited")) | last | .ts' t.json)
+	[ "$exited" -ge "$call" ] && [ $((exited - call)) -lt 1000000000 ] || { cat t.json; false; }
+}
+
 @test "a file starts as ltruss-trace(5) says: magic, version, header size, then a block" {
 	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
 	[ "$(head -c 8 t.ltr | od -An -c | tr -s ' ')" = " L T R U S S \0 001" ]
