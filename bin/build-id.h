@@ -10,7 +10,20 @@
 /* The build ID of the ELF file at path into id (at most BUILD_ID_MAX bytes); its length, 0 if none. */
 size_t build_id_read(const char *path, unsigned char *id);
 
-/* Forget the build IDs read. */
+/* The file at path is expected to have build ID id (n bytes): it is the one that ran (--read). */
+void build_id_expect(const char *path, const unsigned char *id, size_t n);
+
+/*
+ * About to read names or call-frame information from the file at path:
+ * warn once if it is not the file that ran (its build ID is not the one
+ * expected).
+ */
+void build_id_check(const char *path);
+
+/* The soname (DT_SONAME) of the ELF file at path, or NULL; valid until build_id_done(). */
+const char *build_id_soname(const char *path);
+
+/* Forget the build IDs read and expected, and the sonames read. */
 void build_id_done(void);
 
 #endif

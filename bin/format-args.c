@@ -35,6 +35,7 @@ struct fn_view {
 	const struct proto *p;             /* NULL: no prototype */
 	struct arg_loc locs[PROTO_MAX_ARGS]; /* where each parameter is */
 	unsigned at_entry;                 /* parameters before the first output one */
+	bool conditions;                   /* some parameter has an [if:] */
 	bool known;                        /* filled in (its entry was ready) */
 };
 
@@ -46,12 +47,16 @@ static void view_fill(struct fn_view *v, const struct ltr_session *s,
 
 	v->p = s && fn < LTR_MAX_FUNCS ? captures_proto(s->funcs[fn].capture)
 				       : NULL;
+	v->conditions = false;
 	if (!v->p)
 		return;
 	abi_locate(v->p, v->locs, &ngp, &nxmm);
 	for (i = 0; i < v->p->nargs && v->p->args[i].out == OUT_NONE; i++)
 		;
 	v->at_entry = i;
+	for (i = 0; i < v->p->nargs; i++)
+		if (v->p->args[i].if_arg)
+			v->conditions = true;
 }
 
 /* Each function's view, kept once the interposer has filled its entry in. */
@@ -255,7 +260,7 @@ static void put_raw(struct out *o, uint64_t v)
 	if (v)
 		put_hex(o, v);
 	else
-		put_text(o, "0");
+		put_bytes(o, "0", 1);
 }
 
 /*
@@ -704,18 +709,15 @@ static const struct ltr_blob *varargs_blob(const struct call *c)
 	return blob_lookup(c->blobs, c->blobs_len, LTR_BLOB_VARARGS, 0, true);
 }
 
-bool args_shown(const struct call *c, unsigned i)
+/* Does call c meet the condition ([if:]) of its argument a? */
+static bool arg_condition_met(const struct call *c, const struct fn_view *view,
+			      const struct parg *a)
 {
-	const struct fn_view *view = view_of(c);
 	const struct proto *p = view->p;
-	const struct named_type *t;
-	const struct parg *a;
+	const struct named_type *t = p->args[a->if_arg - 1].type.def;
 	uint64_t v;
 	size_t k;
 
-	if (!p || i >= p->nargs || !(a = &p->args[i])->if_arg)
-		return true;
-	t = p->args[a->if_arg - 1].type.def;
 	if (!t || !word_at(c, view->locs[a->if_arg - 1], 0, &v))
 		return true;
 	/* The values were resolved and zero-extended once (config_resolve). */
@@ -724,6 +726,21 @@ bool args_shown(const struct call *c, unsigned i)
 		if ((v & a->if_values[k]) == a->if_values[k])
 			return true;
 	return false;
+}
+
+uint64_t args_hidden(const struct call *c)
+{
+	const struct fn_view *view = view_of(c);
+	uint64_t hidden = 0;
+	unsigned i;
+
+	if (!view->p || !view->conditions)
+		return 0;
+	for (i = 0; i < view->p->nargs && i < 64; i++)
+		if (view->p->args[i].if_arg &&
+		    !arg_condition_met(c, view, &view->p->args[i]))
+			hidden |= 1ull << i;
+	return hidden;
 }
 
 unsigned args_count(const struct call *c)

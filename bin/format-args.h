@@ -27,11 +27,12 @@ unsigned args_count(const struct call *c);
 unsigned args_count_at_entry(const struct call *c);
 
 /*
- * Is argument i of c shown?  Not when its prototype gives it a condition
- * ([if:argN:NAMES]) that the call's parameter N does not meet: open's mode
- * without O_CREAT or O_TMPFILE.
+ * The arguments of c not shown, as bits (bit i: argument i): those whose
+ * prototype gives them a condition ([if:argN:NAMES]) that the call's
+ * parameter N does not meet, such as open's mode without O_CREAT or
+ * O_TMPFILE.  Only parameters have conditions: values past 64 are shown.
  */
-bool args_shown(const struct call *c, unsigned i);
+uint64_t args_hidden(const struct call *c);
 
 /*
  * Value i of call c into buf, NUL-terminated; returns its length.  r is its

@@ -354,6 +354,7 @@ static void json_call_head(const char *type, const struct who *w,
 			   uint64_t tsc)
 {
 	unsigned i, n = args_count(c), shown = 0;
+	uint64_t hidden = args_hidden(c);
 	const char *names;
 	size_t len;
 
@@ -374,7 +375,7 @@ static void json_call_head(const char *type, const struct who *w,
 	obj_dec(c->depth, false);
 	obj_lit(",\"args\":[");
 	for (i = 0; i < n; i++) {
-		if (!args_shown(c, i))
+		if (i < 64 && (hidden >> i & 1))
 			continue;
 		if (shown++)
 			obj_lit(",");
@@ -458,22 +459,22 @@ static void json_entry_only(const struct who *w, const struct call *c)
 	obj_flush();
 }
 
-static void json_exited(int pid, int status)
+static void json_exited(int pid, uint64_t tsc, int status)
 {
 	fprintf(fmt.out, "{\"type\":\"exited\",\"pid\":%d,\"tid\":%d,\"ts\":%llu,\"status\":",
-		pid, pid, (unsigned long long)clock_realtime_ns(clock_tsc()));
+		pid, pid, (unsigned long long)clock_realtime_ns(tsc));
 	if (status < 0)
 		fputs("null}\n", fmt.out); /* it ended unseen */
 	else
 		fprintf(fmt.out, "%d}\n", status);
 }
 
-static void json_killed(int pid, int sig, bool core)
+static void json_killed(int pid, uint64_t tsc, int sig, bool core)
 {
 	const char *name = sigabbrev_np(sig);
 
 	fprintf(fmt.out, "{\"type\":\"killed\",\"pid\":%d,\"tid\":%d,\"ts\":%llu,\"signal\":\"SIG%s\",\"core_dumped\":%s}\n",
-		pid, pid, (unsigned long long)clock_realtime_ns(clock_tsc()),
+		pid, pid, (unsigned long long)clock_realtime_ns(tsc),
 		name ? name : "?", core ? "true" : "false");
 }
 

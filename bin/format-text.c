@@ -177,12 +177,13 @@ static void put_name(struct line *l, const struct call *c)
 static bool put_args(struct line *l, const struct who *w, const struct call *c,
 		     const struct result *r, unsigned from, unsigned to)
 {
+	uint64_t hidden = args_hidden(c);
 	unsigned i;
 	bool first = true;
 
 	/* Each value is written in place, at the end of the line. */
 	for (i = from; i < to; i++) {
-		if (!args_shown(c, i))
+		if (i < 64 && (hidden >> i & 1))
 			continue;
 		if (!first)
 			put_lit(l, ", ");
@@ -395,11 +396,11 @@ static void text_entry_only(const struct who *w, const struct call *c)
 	stack_text(w, c);
 }
 
-static void text_exited(int pid, int status)
+static void text_exited(int pid, uint64_t tsc, int status)
 {
 	struct line l;
 
-	line_start(&l, fmt.processes ? pid : 0, clock_tsc(), 0);
+	line_start(&l, fmt.processes ? pid : 0, tsc, 0);
 	put_str(&l, "+++ exited (status ");
 	if (status < 0)
 		put_char(&l, '?'); /* it ended unseen */
@@ -409,12 +410,12 @@ static void text_exited(int pid, int status)
 	line_write(&l, true);
 }
 
-static void text_killed(int pid, int sig, bool core)
+static void text_killed(int pid, uint64_t tsc, int sig, bool core)
 {
 	const char *name = sigabbrev_np(sig);
 	struct line l;
 
-	line_start(&l, fmt.processes ? pid : 0, clock_tsc(), 0);
+	line_start(&l, fmt.processes ? pid : 0, tsc, 0);
 	put_str(&l, "+++ killed by SIG");
 	put_str(&l, name ? name : "?");
 	if (core)

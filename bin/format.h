@@ -60,8 +60,8 @@ struct format {
 	/* "LIB:FUNC(args) <no return ...>": seen on entry only. */
 	void (*entry_only)(const struct who *w, const struct call *c);
 	/* "+++ exited (status N) +++" / "+++ killed by SIG +++". */
-	void (*exited)(int pid, int status);
-	void (*killed)(int pid, int sig, bool core);
+	void (*exited)(int pid, uint64_t tsc, int status);
+	void (*killed)(int pid, uint64_t tsc, int sig, bool core);
 	/* "+++ setuid changes the credentials: untraced from here on +++". */
 	void (*untraced)(const struct who *w, uint64_t tsc, const char *func);
 };

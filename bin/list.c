@@ -29,13 +29,13 @@
 #include "dynsym.h"
 #include "error.h"
 #include "format.h"
+#include "lib-glob.h"
 #include "list.h"
 #include "target.h"
 
 /* One object the command loads, with its names and symbols. */
 struct object {
 	const char *path;    /* the file, as the loader names it */
-	const char *base;    /* the file name part of path */
 	char *short_name;    /* "libc", or "a.out" for the program */
 	bool main;           /* the program itself */
 	bool *picked;        /* per symbol: selected */
@@ -53,43 +53,17 @@ struct entry {
 /* Set o->short_name: the soname or file name up to ".so" (objects.c's rule). */
 static void name_object(struct object *o)
 {
-	const char *name = o->f.soname ? o->f.soname : o->path, *p, *base;
-	size_t len;
-
-	o->base = strrchr(o->path, '/') ? strrchr(o->path, '/') + 1 : o->path;
-	base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
-	for (p = base; *p; p++)
-		if (p[0] == '.' && p[1] == 's' && p[2] == 'o' &&
-		    (p[3] == '\0' || p[3] == '.'))
-			break;
-	len = (size_t)(p - base);
-	if (o->main) {
-		base = "a.out";
-		len = 5;
-	} else if (len == 0) {
-		base = "?";
-		len = 1;
-	}
-	o->short_name = strndup(base, len);
-	if (!o->short_name)
-		error_msg_and_die("out of memory");
+	o->short_name = lib_short_name(o->f.soname, o->path, o->main);
 }
 
-/*
- * Does glob match one of o's names, as lib/select.c decides at run time
- * (keep the two in step)?  The loader gives the program no path there, so
- * only "a.out" and its soname match it.
- */
+/* Does glob match one of o's names, as lib/select.c decides at run time? */
 static bool lib_matches(const char *glob, const struct object *o)
 {
-	if (fnmatch(glob, o->short_name, 0) == 0)
-		return true;
-	if (o->f.soname && fnmatch(glob, o->f.soname, 0) == 0)
-		return true;
-	if (o->main)
-		return false;
-	return fnmatch(glob, o->base, 0) == 0 ||
-	       fnmatch(glob, o->path, FNM_PATHNAME) == 0;
+	const struct lib_names names = { .short_name = o->short_name,
+					 .soname = o->f.soname,
+					 .path = o->path, .main = o->main };
+
+	return lib_glob_match(glob, &names);
 }
 
 /* Does a --from glob of sel match o (all objects when there is none)? */

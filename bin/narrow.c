@@ -10,18 +10,26 @@
  * depth renumbered to the shown calls around it (an event is copied for
  * that: the file's are read-only).  -D then applies to that depth, as the
  * interposer applies it.  Without -u or -D, events pass on untouched.
+ *
+ * A -u library glob matches what it matches live (lib-glob.c): the short
+ * name, and the soname, file name and path of the objects the file
+ * recorded under that short name.  A function records only its library's
+ * short name, so where two loaded libraries share one (libfoo.so.1 and
+ * libfoo.so.2), a glob that picks either picks the functions of both.
  */
 #include "config.h"
 
 #include <fnmatch.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
 #include "format.h"
+#include "lib-glob.h"
 #include "narrow.h"
 #include "trace.h"
+#include "tracefile-read.h"
+#include "xmalloc.h"
 
 #define MAX_KEPT 1024
 
@@ -43,6 +51,20 @@ static size_t npids;
 static bool renumber;
 static unsigned char decided[LTR_MAX_FUNCS]; /* 0: not yet; 1 shown; 2 not */
 static struct slot_kept *slots[LTR_MAX_THREADS];
+/* A vfork child writing slot i's ring (LTR_EV_GUEST), and its shown calls. */
+static int guest_pid[LTR_MAX_THREADS];
+static struct slot_kept *guests[LTR_MAX_THREADS];
+
+/*
+ * What each rule's library glob said of each short name: with -f, the
+ * objects to look through are those of every process.
+ */
+struct lib_seen {
+	char *lib;
+	bool match;
+};
+static struct lib_seen *seen[LTR_MAX_RULES];
+static size_t nseen[LTR_MAX_RULES];
 
 void narrow_init(const struct selection *sel, unsigned depth,
 		 const int *pid_list, size_t n)
@@ -69,16 +91,45 @@ bool narrow_pid(int pid)
 	return !npids;
 }
 
-/* Does library glob match the short name lib ("libc"), with .so or not? */
+/* Does library glob match the library short-named lib, or an object of that short name? */
 static bool lib_matches(const char *glob, const char *lib)
 {
-	char so[512];
+	struct lib_names o = { .short_name = lib,
+			       .main = strcmp(lib, "a.out") == 0 };
+	uint32_t i, n = tracefile_objects();
+	bool found;
+	char *name;
 
-	if (fnmatch(glob, lib, 0) == 0)
+	if (lib_glob_match(glob, &o))
 		return true;
-	snprintf(so, sizeof(so), "%s.so", lib);
-	return fnmatch(glob, so, 0) == 0 ||
-	       (strcmp(lib, "a.out") == 0 && fnmatch(glob, "main", 0) == 0);
+	if (o.main)
+		return false;
+	for (i = 0; i < n; i++) {
+		o.soname = tracefile_object_soname(i);
+		o.path = tracefile_object_path(i);
+		name = lib_short_name(o.soname, o.path, false);
+		found = strcmp(name, lib) == 0 && lib_glob_match(glob, &o);
+		free(name);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
+/* Does rule i's library glob match the library short-named lib? */
+static bool rule_lib_matches(size_t i, const char *lib)
+{
+	size_t k;
+
+	for (k = 0; k < nseen[i]; k++)
+		if (strcmp(seen[i][k].lib, lib) == 0)
+			return seen[i][k].match;
+	seen[i] = xrealloc(seen[i], (k + 1) * sizeof(*seen[i]));
+	seen[i][k] = (struct lib_seen){
+		.lib = xstrdup(lib),
+		.match = lib_matches(selection->rules[i].lib, lib) };
+	nseen[i]++;
+	return seen[i][k].match;
 }
 
 /* Is function fn selected by the -u rules (the last that matches wins)? */
@@ -96,8 +147,8 @@ static bool fn_selected(uint32_t fn)
 	for (i = selection->nrules; i-- > 0;) {
 		const struct ltr_rule *r = &selection->rules[i];
 
-		if (lib_matches(r->lib, format_lib(fn)) &&
-		    fnmatch(r->func, format_func_raw(fn), 0) == 0) {
+		if (fnmatch(r->func, format_func_raw(fn), 0) == 0 &&
+		    rule_lib_matches(i, format_lib(fn))) {
 			decided[fn] = r->flags & LTR_RULE_EXCLUDE ? 2 : 1;
 			break;
 		}
@@ -105,15 +156,32 @@ static bool fn_selected(uint32_t fn)
 	return decided[fn] == 1;
 }
 
-/* The shown calls of slot i. */
+/* The shown calls of slot i, or of the vfork child writing its ring. */
 static struct slot_kept *kept_of(uint32_t i)
 {
-	if (!slots[i]) {
-		slots[i] = calloc(1, sizeof(*slots[i]));
-		if (!slots[i])
+	struct slot_kept **k = guest_pid[i] ? &guests[i] : &slots[i];
+
+	if (!*k) {
+		*k = calloc(1, sizeof(**k));
+		if (!*k)
 			error_msg_and_die("out of memory");
 	}
-	return slots[i];
+	return *k;
+}
+
+/*
+ * A GUEST event: a vfork child's events follow in slot i's ring (or its
+ * parent's again), narrowed by the child's pid, with shown calls of its own.
+ */
+static void narrow_guest(const struct event_rec *r)
+{
+	int was = guest_pid[r->slot];
+
+	guest_pid[r->slot] = (int)r->ev->w[0];
+	if (guests[r->slot])
+		guests[r->slot]->n = 0;
+	if (narrow_pid(r->ev->w[0] ? (int)r->ev->w[0] : was))
+		trace_event(r);
 }
 
 /* Pass ev on with depth depth. */
@@ -176,7 +244,13 @@ void narrow_event(const struct event_rec *r)
 {
 	struct slot_kept *k;
 
-	if (!narrow_pid(r->pid))
+	if (r->slot < LTR_MAX_THREADS && r->ev->type == LTR_EV_GUEST) {
+		narrow_guest(r);
+		return;
+	}
+	if (!narrow_pid(r->slot < LTR_MAX_THREADS && guest_pid[r->slot]
+				? guest_pid[r->slot]
+				: r->pid))
 		return;
 	if (!renumber) {
 		trace_event(r);
@@ -203,9 +277,19 @@ void narrow_event(const struct event_rec *r)
 void narrow_done(void)
 {
 	uint32_t i;
+	size_t k;
 
 	for (i = 0; i < LTR_MAX_THREADS; i++) {
 		free(slots[i]);
-		slots[i] = NULL;
+		free(guests[i]);
+		slots[i] = guests[i] = NULL;
+		guest_pid[i] = 0;
+	}
+	for (i = 0; i < LTR_MAX_RULES; i++) {
+		for (k = 0; k < nseen[i]; k++)
+			free(seen[i][k].lib);
+		free(seen[i]);
+		seen[i] = NULL;
+		nseen[i] = 0;
 	}
 }

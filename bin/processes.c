@@ -25,8 +25,10 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "clock.h"
 #include "error.h"
 #include "format.h"
+#include "pidns.h"
 #include "processes.h"
 #include "reader.h"
 #include "slots.h"
@@ -51,11 +53,44 @@ static uint32_t nprocs(void)
 	return session_procs_used(session);
 }
 
+/* Entry i's pid in its own namespace, and the pid ltruss found for it. */
+struct seen {
+	uint32_t ns;
+	pid_t local, pid; /* pid -1: not found */
+};
+
+static struct seen seen[LTR_MAX_PROCS];
+
+/*
+ * The pid ltruss sees of entry i, which registered under its pid in
+ * namespace ns, which could not tell it (bin/pidns.c): looked up once.
+ */
+static pid_t seen_pid(uint32_t i, uint32_t ns, pid_t local)
+{
+	struct seen *s = &seen[i];
+
+	if (s->ns != ns || s->local != local || !s->pid) {
+		s->ns = ns;
+		s->local = local;
+		s->pid = pidns_find(ns, local);
+		if (!s->pid)
+			s->pid = -1;
+	}
+	return s->pid;
+}
+
 /* The pid of entry i, or 0 if no traced process can have it. */
 static pid_t entry_pid(uint32_t i)
 {
-	pid_t pid = __atomic_load_n(&session->procs[i].pid, __ATOMIC_RELAXED);
+	const struct ltr_process *p = &session->procs[i];
+	pid_t pid = __atomic_load_n(&p->pid, __ATOMIC_RELAXED);
+	uint32_t ns = __atomic_load_n(&p->pidns, __ATOMIC_RELAXED);
 
+	/* Its own pid, from a namespace other than ltruss's. */
+	if (ns && ns != __atomic_load_n(&session->reader_pidns,
+					 __ATOMIC_RELAXED) &&
+	    pid == __atomic_load_n(&p->local_pid, __ATOMIC_RELAXED))
+		pid = seen_pid(i, ns, pid);
 	return check_pid(pid) ? pid : 0;
 }
 
@@ -93,6 +128,7 @@ static bool mark_reported(pid_t pid)
 static void report(pid_t pid, int exit_status, int sig, bool core)
 {
 	uint32_t i, n = nprocs();
+	uint64_t now = clock_tsc();
 
 	if (!mark_reported(pid) || !trace_on)
 		return;
@@ -101,9 +137,9 @@ static void report(pid_t pid, int exit_status, int sig, bool core)
 		if (entry_pid(i) && entry_pid(i) != entry_pid(0))
 			fmt.processes = fmt.pid_prefix = true;
 	if (tracefile_recording())
-		tracefile_process_end(pid, exit_status, sig, core,
+		tracefile_process_end(pid, now, exit_status, sig, core,
 				      fmt.processes);
-	trace_process_end(pid, exit_status, sig, core);
+	trace_process_end(pid, now, exit_status, sig, core);
 	slots_release(session, pid);
 }
 

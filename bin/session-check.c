@@ -54,24 +54,6 @@ bool check_ring_span(uint64_t tail, uint64_t head, uint32_t size)
 	return head >= tail && head - tail <= size && head % 8 == 0;
 }
 
-size_t check_event_min_size(uint8_t type)
-{
-	switch (type) {
-	case LTR_EV_ENTER:
-	case LTR_EV_CALL:
-		return sizeof(struct ltr_event) + 8 * LTR_ENTER_WORDS;
-	case LTR_EV_EXIT:
-		return sizeof(struct ltr_event) + 8 * LTR_EXIT_WORDS;
-	case LTR_EV_THREAD:
-		return sizeof(struct ltr_event) + 8;
-	case LTR_EV_UNTRACED:
-		return sizeof(struct ltr_event) + 8 * LTR_UNTRACED_WORDS;
-	case LTR_EV_UNWOUND:
-		return sizeof(struct ltr_event);
-	}
-	return 0;
-}
-
 /* Does the printf VARARGS blob b hold its n classes and their words? */
 static bool varargs_ok(const struct ltr_blob *b)
 {
@@ -127,6 +109,14 @@ bool check_event(const struct ltr_event *ev)
 	switch (ev->type) {
 	case LTR_EV_THREAD:
 		return ev->w[0] <= PID_LIMIT && check_tid((long long)ev->w[0]);
+	case LTR_EV_GUEST:
+		/* A vfork child's pid and nothing, or 0 and how it left. */
+		if (ev->w[0] == 0)
+			return ev->w[1] == LTR_END_EXITED ||
+			       ev->w[1] == LTR_END_KILLED ||
+			       ev->w[1] == LTR_END_EXEC;
+		return ev->w[0] <= PID_LIMIT &&
+		       check_pid((long long)ev->w[0]) && ev->w[1] == 0;
 	case LTR_EV_UNWOUND: {
 		uint8_t why = ev->flags & ~LTR_EVF_KEEP_ABOVE;
 

@@ -16,8 +16,29 @@ void check_init(pid_t pid, bool follow);
 /* Can a ring whose consumer is at tail hold head (8-aligned, at most size bytes ahead)? */
 bool check_ring_span(uint64_t tail, uint64_t head, uint32_t size);
 
-/* The smallest size of an event of type; 0 for a type no ring carries. */
-size_t check_event_min_size(uint8_t type);
+/*
+ * The smallest size of an event of type; 0 for a type no ring carries.
+ * Asked several times for every event read: inline.
+ */
+static inline size_t check_event_min_size(uint8_t type)
+{
+	switch (type) {
+	case LTR_EV_ENTER:
+	case LTR_EV_CALL:
+		return sizeof(struct ltr_event) + 8 * LTR_ENTER_WORDS;
+	case LTR_EV_EXIT:
+		return sizeof(struct ltr_event) + 8 * LTR_EXIT_WORDS;
+	case LTR_EV_THREAD:
+		return sizeof(struct ltr_event) + 8;
+	case LTR_EV_GUEST:
+		return sizeof(struct ltr_event) + 16;
+	case LTR_EV_UNTRACED:
+		return sizeof(struct ltr_event) + 8 * LTR_UNTRACED_WORDS;
+	case LTR_EV_UNWOUND:
+		return sizeof(struct ltr_event);
+	}
+	return 0;
+}
 
 /* Is event ev (size bytes, copied out of a ring) whole and well-formed? */
 bool check_event(const struct ltr_event *ev);

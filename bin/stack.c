@@ -40,6 +40,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "build-id.h"
 #include "../lib/session.h"
 #include "error.h"
 #include "fd-util.h"
@@ -175,6 +176,7 @@ static void layout_report(struct layout *l, const struct stack_objects *objs)
 
 		if (o->pid != l->pid || shadowed(objs, i, l->pid))
 			continue;
+		build_id_check(o->path);
 		fd = fd_open_regular(o->path);
 		/* libdw keeps the descriptor, and closes it. */
 		if (fd >= 0 &&

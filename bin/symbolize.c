@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build-id.h"
 #include "error.h"
 #include "fd-util.h"
 #include "format.h"
@@ -105,6 +106,7 @@ static struct symfile *symfile_of(const char *path)
 		error_msg_and_die("out of memory");
 	f->next = files;
 	files = f;
+	build_id_check(path);
 	elf = fd_elf_open(path, &fd);
 	if (!elf)
 		return f;

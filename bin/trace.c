@@ -55,6 +55,7 @@ struct tcall {
 struct thread_trace {
 	struct who who;
 	uint32_t depth;
+	struct thread_trace *guest; /* a vfork child writing this ring now */
 	struct tcall stack[MAX_DEPTH];
 };
 
@@ -66,6 +67,7 @@ struct thread_trace;
 static void end_call(struct thread_trace *t, struct tcall *tc,
 		     const struct result *r);
 static void close_partial(void);
+static void note_thread(int pid, int tid);
 static struct thread_trace *threads[LTR_MAX_THREADS];
 static struct tcall *partial;          /* the open partial line, if any */
 static struct thread_trace *partial_thread;
@@ -76,8 +78,8 @@ static int bad_slot_reported;
 static void silent_call(const struct who *w, const struct call *c) { }
 static void silent_result(const struct who *w, const struct call *c,
 			  const struct result *r) { }
-static void silent_process(int pid, int status) { }
-static void silent_killed(int pid, int sig, bool core) { }
+static void silent_process(int pid, uint64_t tsc, int status) { }
+static void silent_killed(int pid, uint64_t tsc, int sig, bool core) { }
 static void silent_untraced(const struct who *w, uint64_t tsc,
 			    const char *func) { }
 
@@ -161,7 +163,11 @@ size_t trace_counts(struct ltr_retired *rows, size_t max)
 	return n;
 }
 
-/* Give a finished call of t (just popped) to the profiles and the counts. */
+/*
+ * Give a finished call of t (just popped) to the profiles and the counts.
+ * A plain trace has neither: the time in callees (child) is kept only
+ * for them, so nothing is done at all.
+ */
 static void profile_end(struct thread_trace *t, struct tcall *tc,
 			const struct result *r)
 {
@@ -169,6 +175,8 @@ static void profile_end(struct thread_trace *t, struct tcall *tc,
 	uint64_t dur = r->ts_exit - tc->c.ts_enter;
 	uint32_t i;
 
+	if (!counted && !profile_enabled())
+		return;
 	if (t->depth)
 		t->stack[t->depth - 1].child += dur;
 	count_call(t, &tc->c, r, dur, dur > tc->child ? dur - tc->child : 0);
@@ -181,28 +189,68 @@ static void profile_end(struct thread_trace *t, struct tcall *tc,
 }
 
 /* Calls of thread t end with why (a process exec'd, exited or was killed). */
-static void end_all(struct thread_trace *t, enum ltr_end why)
+static void end_all_at(struct thread_trace *t, enum ltr_end why,
+		       uint64_t tsc)
 {
-	struct result r = { .returned = false, .why = why,
-			    .ts_exit = clock_tsc() };
+	struct result r = { .returned = false, .why = why, .ts_exit = tsc };
 
 	while (t->depth)
 		end_call(t, &t->stack[--t->depth], &r);
 }
 
-/* Free the trace state of slot index i. */
-static void thread_free(uint32_t i)
+static void end_all(struct thread_trace *t, enum ltr_end why)
+{
+	end_all_at(t, why, clock_tsc());
+}
+
+/* Free trace state t, and its vfork child's. */
+static void trace_free(struct thread_trace *t)
 {
 	uint32_t d;
 
-	if (!threads[i])
+	if (!t)
 		return;
-	if (partial_thread == threads[i])
+	trace_free(t->guest);
+	if (partial_thread == t)
 		close_partial();
 	for (d = 0; d < MAX_DEPTH; d++)
-		free(threads[i]->stack[d].blobs);
-	free(threads[i]);
+		free(t->stack[d].blobs);
+	free(t);
+}
+
+/* Free the trace state of slot index i. */
+static void thread_free(uint32_t i)
+{
+	trace_free(threads[i]);
 	threads[i] = NULL;
+}
+
+/*
+ * A vfork child writes into its parent's ring, the parent suspended
+ * (LTR_EV_GUEST, lib/returns.c): its events get a trace state of their
+ * own, which starts with the calls it inherited; when it leaves (w[0] 0),
+ * its calls still in progress end the way it left.
+ */
+static void guest_switch(struct thread_trace *t, const struct ltr_event *ev)
+{
+	struct thread_trace *g;
+
+	if (t->guest) {
+		end_all_at(t->guest,
+			   ev->w[0] ? LTR_END_EXITED : (enum ltr_end)ev->w[1],
+			   ev->ts);
+		trace_free(t->guest);
+		t->guest = NULL;
+	}
+	if (!ev->w[0])
+		return;
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		error_msg_and_die("out of memory");
+	g->who.pid = g->who.tid = (int)ev->w[0];
+	note_thread(t->who.pid, t->who.tid); /* the parent came first */
+	note_thread(g->who.pid, g->who.tid);
+	t->guest = g;
 }
 
 /*
@@ -502,6 +550,8 @@ void trace_event(const struct event_rec *r)
 	t = thread_of(r->slot, r->pid, r->tid);
 	if (!t)
 		return;
+	if (t->guest && ev->type != LTR_EV_GUEST)
+		t = t->guest;
 	switch (ev->type) {
 	case LTR_EV_ENTER:
 		/*
@@ -557,6 +607,9 @@ void trace_event(const struct event_rec *r)
 	case LTR_EV_UNTRACED:
 		untraced(t, ev);
 		break;
+	case LTR_EV_GUEST:
+		guest_switch(t, ev);
+		break;
 	}
 }
 
@@ -577,6 +630,9 @@ void trace_idle_at(uint64_t now)
 		struct thread_trace *t = threads[i];
 		struct tcall *tc;
 
+		/* A vfork child runs while its parent waits. */
+		if (t && t->guest)
+			t = t->guest;
 		if (!t || !t->depth)
 			continue;
 		tc = &t->stack[t->depth - 1];
@@ -594,18 +650,20 @@ void trace_idle_at(uint64_t now)
 	partial_thread = oldest_t;
 }
 
-void trace_process_end(int pid, int exit_status, int sig, bool core)
+void trace_process_end(int pid, uint64_t tsc, int exit_status, int sig,
+		       bool core)
 {
 	uint32_t i;
 
 	for (i = 0; i < LTR_MAX_THREADS; i++)
 		if (threads[i] && threads[i]->who.pid == pid)
-			end_all(threads[i], sig ? LTR_END_KILLED : LTR_END_EXITED);
+			end_all_at(threads[i],
+				   sig ? LTR_END_KILLED : LTR_END_EXITED, tsc);
 	close_partial();
 	if (sig)
-		F->killed(pid, sig, core);
+		F->killed(pid, tsc, sig, core);
 	else
-		F->exited(pid, exit_status);
+		F->exited(pid, tsc, exit_status);
 }
 
 void trace_slot_freed(uint32_t i)

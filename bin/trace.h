@@ -37,8 +37,9 @@ void trace_idle(void);
 /* The same, at TSC reading now (a trace file replays the pauses it recorded). */
 void trace_idle_at(uint64_t now);
 
-/* Process pid ended: end its calls in progress and print how it ended. */
-void trace_process_end(int pid, int exit_status, int sig, bool core);
+/* Process pid ended (learnt at TSC reading tsc): end its calls in progress and print how it ended. */
+void trace_process_end(int pid, uint64_t tsc, int exit_status, int sig,
+		       bool core);
 
 /* Slot i was handed back (bin/slots.c): forget its thread. */
 void trace_slot_freed(uint32_t i);

@@ -12,7 +12,7 @@
 #include "../lib/session.h"
 
 /* Types with a reference record of their own; others are not encoded. */
-#define TF_CODEC_TYPES 8
+#define TF_CODEC_TYPES (LTR_EV_GUEST + 1)
 /* Words of the longest event (its size is 16 bits). */
 #define TF_CODEC_WORDS (65536 / 8)
 /* Bytes an event of size bytes encodes to, at most. */

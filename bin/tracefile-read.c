@@ -66,6 +66,7 @@ static struct proto *protos[LTR_MAX_CAPTURES];
 /* Each its own allocation: resolved prototypes point at them (ptype.def). */
 static struct named_type **types;
 static size_t ntypes;
+static char *sonames[LTR_MAX_OBJECTS]; /* of objects[], or NULL */
 static struct tf_end end_rec;
 static uint64_t last_ts;   /* of the last event replayed */
 static int first_pid;       /* of the first events block */
@@ -281,6 +282,37 @@ static void table_append(void *table, uint32_t *used, uint32_t max,
 		*used = at + (uint32_t)(n / elem);
 }
 
+/* A build ID recorded for an object whose path is not known yet. */
+struct id_pending {
+	struct id_pending *next;
+	uint32_t object;
+	size_t len;
+	unsigned char id[BUILD_ID_MAX];
+};
+
+static struct id_pending *ids_pending;
+
+/* The build IDs recorded, expected of their objects' files once named. */
+static void ids_expect(void)
+{
+	struct id_pending **pp = &ids_pending, *q;
+	const char *file;
+
+	while ((q = *pp) != NULL) {
+		file = q->object < image->nobjects
+			       ? session_string(image,
+						image->objects[q->object].path)
+			       : NULL;
+		if (!file) {
+			pp = &q->next;
+			continue;
+		}
+		build_id_expect(file, q->id, q->len);
+		*pp = q->next;
+		free(q);
+	}
+}
+
 /* The records of a TABLES block (p, n bytes at off). */
 static void tables_load(const unsigned char *p, size_t n, size_t off)
 {
@@ -318,17 +350,33 @@ static void tables_load(const unsigned char *p, size_t n, size_t off)
 		case TF_REC_TYPE:
 			type_load(d, r.len, at);
 			break;
-		case TF_REC_BUILD_ID:
-			/* For unwinding a file later (-k): checked, not used yet. */
+		case TF_REC_SONAME:
+			if (r.at >= LTR_MAX_OBJECTS || !r.len ||
+			    strnlen((const char *)d, r.len) != r.len - 1)
+				bad(at, "a soname record that does not add up");
+			free(sonames[r.at]);
+			sonames[r.at] = xstrdup((const char *)d);
+			break;
+		case TF_REC_BUILD_ID: {
+			struct id_pending *q;
+
 			if (r.at >= LTR_MAX_OBJECTS || !r.len ||
 			    r.len > BUILD_ID_MAX)
 				bad(at, "a build ID record that does not add up");
+			q = xcalloc(1, sizeof(*q));
+			q->object = r.at;
+			q->len = r.len;
+			memcpy(q->id, d, r.len);
+			q->next = ids_pending;
+			ids_pending = q;
 			break;
+		}
 		default:
 			bad(at, "a table record of unknown type");
 		}
 		i += sizeof(r) + padded(r.len);
 	}
+	ids_expect();
 }
 
 /*
@@ -411,7 +459,7 @@ static void proc_replay(const unsigned char *p, size_t n, size_t off)
 	pause_replay(pr.ts);
 	if (pr.flags & TF_PROC_MULTI)
 		fmt.processes = fmt.pid_prefix = true;
-	trace_process_end(pr.pid, pr.exit_status, pr.signal,
+	trace_process_end(pr.pid, pr.ts, pr.exit_status, pr.signal,
 			  pr.flags & TF_PROC_CORE);
 	for (i = 0; i < LTR_MAX_THREADS; i++) {
 		if (slot_pid[i] == pr.pid) {
@@ -549,6 +597,22 @@ int tracefile_command_signal(bool *core)
 	return end_rec.signal > 0 && end_rec.signal < 65 ? end_rec.signal : 0;
 }
 
+uint32_t tracefile_objects(void)
+{
+	return image->nobjects < LTR_MAX_OBJECTS ? image->nobjects
+						 : LTR_MAX_OBJECTS;
+}
+
+const char *tracefile_object_path(uint32_t i)
+{
+	return session_string(image, image->objects[i].path);
+}
+
+const char *tracefile_object_soname(uint32_t i)
+{
+	return sonames[i];
+}
+
 void tracefile_unload(void)
 {
 	size_t i, k;
@@ -574,6 +638,17 @@ void tracefile_unload(void)
 	free(types);
 	types = NULL;
 	ntypes = 0;
+	while (ids_pending) {
+		struct id_pending *next = ids_pending->next;
+
+		free(ids_pending);
+		ids_pending = next;
+	}
+	build_id_done();
+	for (i = 0; i < LTR_MAX_OBJECTS; i++) {
+		free(sonames[i]);
+		sonames[i] = NULL;
+	}
 	if (image)
 		munmap(image, sizeof(*image));
 	if (fd >= 0)

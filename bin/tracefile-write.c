@@ -5,17 +5,21 @@
  * Recording formats nothing: each event the reader takes out of a ring
  * (already checked, reader.c) is encoded (tracefile-codec.c: mostly a
  * byte or none a word) into an EVENTS block of a big buffer, in the order
- * the reader merged the threads, so that --read
- * needs no merge and feeds trace.c the very sequence the live trace would
- * have.  Names, objects and prototypes go into TABLES blocks just before
- * the first event that can name them; process ends into PROC blocks where
- * the live trace prints them.  The buffer is written whole blocks at a
- * time, at least once a second (tracefile_tick(), from the reader's loop),
- * so that a killed ltruss leaves a file that reads up to a second before.
+ * the reader merged the threads, so that --read needs no merge and feeds
+ * trace.c the very sequence the live trace would have.  Names, objects
+ * and prototypes go into TABLES blocks just before the first event that
+ * can name them; process ends into PROC blocks where the live trace
+ * prints them.  The buffer is handed whole blocks at a time to a writer
+ * thread (writer.c: a swap of two buffers, no copy), at least once a
+ * second (tracefile_tick(), from the reader's loop), so that a killed
+ * ltruss leaves a file that reads up to a second before, and the reader
+ * waits for write(2) only when the disk is slower than it.
  *
- * A failed write (a full disk) stops the recording with one message; the
- * program runs on (its rings are still drained), and since what reached
- * the file is whole blocks and at most one cut one, the file still reads.
+ * A failed write (a full disk) stops the recording with one message, said
+ * at the next handover or tick; the program runs on (its rings are still
+ * drained), and since the writer writes nothing after its first failure,
+ * what reached the file is whole blocks and at most one cut one: the file
+ * still reads.
  */
 #include "config.h"
 
@@ -40,6 +44,7 @@
 #include "tracefile-codec.h"
 #include "tracefile-write.h"
 #include "tracefile.h"
+#include "writer.h"
 #include "xmalloc.h"
 
 #define BUF_SIZE (8u << 20)  /* written when full, or once a second */
@@ -48,6 +53,7 @@
 #define NONE SIZE_MAX
 
 static int fd = -1;
+static struct writer writer;
 static const char *path;
 static const struct ltr_session *S;
 static const struct config *cfg;
@@ -74,22 +80,16 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Write n bytes at p to the file; false (and the reason said once) if not. */
-static bool write_all(const void *p, size_t n)
+/* Stop recording, saying why, if a write failed with err; false if so. */
+static bool write_ok(int err)
 {
-	int err;
-
-	if (stopped)
-		return false;
-	err = fd_write_all(fd, p, n);
-	if (err) {
-		errno = err;
-		perror_msg("cannot write the trace file '%s' (-w); recording stopped there, the program runs on and the file reads up to it",
-			   path);
-		stopped = true;
-		return false;
-	}
-	return true;
+	if (!err || stopped)
+		return !stopped;
+	errno = err;
+	perror_msg("cannot write the trace file '%s' (-w); recording stopped there, the program runs on and the file reads up to it",
+		   path);
+	stopped = true;
+	return false;
 }
 
 /* Close the open block: its length and checksum, padding to 8 bytes. */
@@ -107,12 +107,12 @@ static void block_close(void)
 	open_at = NONE;
 }
 
-/* Write out the buffer's whole blocks. */
+/* Hand the buffer's whole blocks to the writer; fill its spare one next. */
 static void flush(void)
 {
 	block_close();
-	if (len)
-		write_all(buf, len);
+	if (len && write_ok(writer_error(&writer)))
+		buf = writer_swap(&writer, buf, len);
 	len = 0;
 	flushed_ns = mono_ns();
 }
@@ -279,16 +279,19 @@ static void string_put(uint32_t off)
 		record_put(TF_REC_STRINGS, off, name, strlen(name) + 1, NULL, 0);
 }
 
-/* Write the path of object i and, if it has one, its file's build ID. */
+/* Write the path of object i and, if its file has them, build ID and soname. */
 static void object_put(uint32_t i)
 {
-	const char *file = session_string(S, S->objects[i].path);
+	const char *file = session_string(S, S->objects[i].path), *soname;
 	unsigned char id[BUILD_ID_MAX];
 	size_t n;
 
 	string_put(S->objects[i].path);
 	if (file && (n = build_id_read(file, id)) != 0)
 		record_put(TF_REC_BUILD_ID, i, id, n, NULL, 0);
+	if (file && (soname = build_id_soname(file)) != NULL &&
+	    (n = strlen(soname) + 1) <= CHUNK)
+		record_put(TF_REC_SONAME, i, soname, n, NULL, 0);
 }
 
 /*
@@ -368,7 +371,8 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 	memcpy(h.command, s->command, sizeof(h.command));
 	h.command[sizeof(h.command) - 1] = '\0';
 	h.crc = crc32_update(0, &h, offsetof(struct tf_header, crc));
-	if (!write_all(&h, sizeof(h)))
+	writer_start(&writer, fd, BUF_SIZE, "-w");
+	if (!write_ok(fd_write_all(fd, &h, sizeof(h))))
 		exit(EXIT_LTRUSS_ERROR);
 	flushed_ns = mono_ns();
 }
@@ -413,23 +417,25 @@ void tracefile_event(const struct event_rec *r)
 	len += tf_encode(&codec, ev, buf + len);
 }
 
-void tracefile_process_end(int pid, int exit_status, int sig, bool core,
-			   bool multi)
+void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
+			   bool core, bool multi)
 {
 	struct tf_proc p = { .pid = pid, .exit_status = exit_status,
 			     .signal = sig,
 			     .flags = (core ? TF_PROC_CORE : 0) |
 				      (multi ? TF_PROC_MULTI : 0),
-			     .ts = clock_tsc() };
+			     .ts = tsc };
 
-	if (fd < 0 || stopped)
+	/* A failed write is said before the live trace's "+++" line. */
+	if (fd < 0 || !write_ok(writer_sync(&writer)))
 		return;
 	block_write(TF_PROC, &p, sizeof(p));
 }
 
 void tracefile_tick(void)
 {
-	if (fd < 0 || stopped || mono_ns() - flushed_ns < FLUSH_NS)
+	if (fd < 0 || !write_ok(writer_error(&writer)) ||
+	    mono_ns() - flushed_ns < FLUSH_NS)
 		return;
 	tables_update();
 	clock_put(false);
@@ -486,6 +492,7 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 		block_write(TF_END, &e, sizeof(e));
 		flush();
 	}
+	write_ok(writer_stop(&writer));
 	if (close(fd) < 0 && !stopped)
 		perror_msg("cannot write the trace file '%s' (-w)", path);
 	fd = -1;

@@ -23,9 +23,9 @@ bool tracefile_recording(void);
 /* Record one event (reader.c's sink with -w). */
 void tracefile_event(const struct event_rec *r);
 
-/* Record that process pid ended (multi: several processes were traced). */
-void tracefile_process_end(int pid, int exit_status, int sig, bool core,
-			   bool multi);
+/* Record that process pid ended, learnt at TSC reading tsc (multi: several processes were traced). */
+void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
+			   bool core, bool multi);
 
 /* Write what is buffered once a second has passed since the last time. */
 void tracefile_tick(void);

@@ -23,7 +23,7 @@
 #include "../lib/session.h"
 
 #define TF_MAGIC "LTRUSS\0\1"
-#define TF_VERSION 2
+#define TF_VERSION 4
 
 /* Largest payload of one block. */
 #define TF_BLOCK_MAX (4u << 20)
@@ -79,6 +79,7 @@ enum tf_record_type {
 	TF_REC_PROTO,       /* at: capture index; data: its C declaration */
 	TF_REC_TYPE,        /* data: a struct tf_type and its values */
 	TF_REC_BUILD_ID,    /* at: object index; data: its GNU build ID */
+	TF_REC_SONAME,      /* at: object index; data: its soname, NUL-ended */
 };
 
 struct tf_record {

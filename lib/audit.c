@@ -69,7 +69,7 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 	*cookie = (uintptr_t)obj;
 	if (defines_hooks(obj))
 		obj->flags |= LTR_OBJ_HOOKS;
-	ltr_unwind_check_program(obj);
+	ltr_unwind_check_object(obj);
 	if (obj->flags & (LTR_OBJ_TO | LTR_OBJ_HOOKS))
 		flags |= LA_FLG_BINDTO;
 	if (started && (obj->flags & LTR_OBJ_FROM))
@@ -91,6 +91,7 @@ unsigned int la_objclose(uintptr_t *cookie)
 		return 0;
 	}
 	ltr_object_remove(obj);
+	ltr_unwind_forget(obj);
 	ltr_stubs_forget(obj->start, obj->end);
 	return 0;
 }

@@ -275,7 +275,10 @@ static void call_seen(struct ltr_tstate *ts, uint32_t fn,
 		if (f && (f->flags & LTR_FN_SETJMP))
 			ltr_setjmp_seen(ts, fn, regs->rdi);
 		else if (f && (f->flags & LTR_FN_VFORK))
-			ltr_vfork_seen(ts, fn);
+			ltr_vfork_seen(ts, fn, true);
+	} else if (f && (f->flags & LTR_FN_VFORK)) {
+		/* Not shown, its child still runs in this thread's state. */
+		ltr_vfork_seen(ts, fn, false);
 	}
 	if (!(flags & LTR_F_COUNT))
 		return;
@@ -303,6 +306,8 @@ void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2)
 	    busy_here(ts, (uintptr_t)&regs))
 		return;
 	ts->busy = (uintptr_t)&regs;
+	if (unlikely(ts->again))
+		ltr_returns_again(ts);
 	call_seen(ts, fn, NULL, &regs, ltr_flags & ts->flag_mask);
 	ts->busy = 0;
 }
@@ -337,7 +342,6 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	if (unlikely(!ts || busy_here(ts, (uintptr_t)&regs->ret)))
 		return f->addr;
 	ts->busy = (uintptr_t)&regs->ret;
-	flags = ltr_flags & ts->flag_mask;
 	/*
 	 * A slot holding the trampoline is a tail call, not a dead frame.
 	 * Most calls find the innermost frame's slot above theirs: no call.
@@ -349,8 +353,10 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 				     !ltr_is_tramp(regs->ret));
 	if (unlikely(ts->again))
 		ltr_returns_again(ts);
+	flags = ltr_flags & ts->flag_mask;
 	if (unlikely((f->flags & LTR_FN_ENTRY_ONLY) ||
 		     ts->depth >= ts->max_depth ||
+		     ltr_unwind_risky(f->addr, regs->ret) ||
 		     (k = ltr_ret_take(ts, &regs->ret, regs->ret)) < 0)) {
 		if (ts->depth >= LTR_SHADOW_MAX)
 			shadow_full();
@@ -493,7 +499,7 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 	if (i > 0)
 		ts->frames[i - 1].child += dur;
 	err = fr->cap && call_failed(fr->cap->err, regs->rax);
-	if (ltr_flags & LTR_F_COUNT)
+	if (ltr_flags & ts->flag_mask & LTR_F_COUNT)
 		count_call(ts, fr->fn, fr->child, dur, err);
 	if ((ltr_flags & ts->flag_mask & LTR_F_TRACE) &&
 	    frame_shown(ts, (uint32_t)i))

@@ -435,6 +435,19 @@ void ltr_event_returns_again(struct ltr_tstate *ts, uint32_t fn,
 	commit(&ts->slot->ring, ev);
 }
 
+void ltr_event_guest(struct ltr_tstate *ts, int32_t pid, enum ltr_end why)
+{
+	size_t none = 0;
+	struct ltr_event *ev = event_new(ts, LTR_EV_GUEST, 2, 0, 0,
+					 ltr_now(), &none);
+
+	if (!ev)
+		return;
+	ev->w[0] = (uint64_t)pid;
+	ev->w[1] = (uint64_t)why;
+	commit(&ts->slot->ring, ev);
+}
+
 void ltr_event_thread(struct ltr_tstate *ts)
 {
 	size_t none = 0;

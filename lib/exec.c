@@ -261,7 +261,7 @@ static int exec_path(const char *path, char *const argv[], char *const envp[],
 				 search ? "execvpe" : "execve");
 	int r;
 
-	ltr_vfork_child_leaving();
+	ltr_vfork_child_leaving(LTR_END_EXEC);
 	r = fn(path, argv, carry_env(&c, envp, exec_carries() &&
 				     !((!search || has_slash(path)) &&
 				       runs_secure(path))));
@@ -368,7 +368,7 @@ int ltr_hook_fexecve(int fd, char *const argv[], char *const envp[])
 
 	ltr_hook_note(LTR_H_FEXECVE, (uint64_t)fd, (uint64_t)argv,
 		      (uint64_t)envp);
-	ltr_vfork_child_leaving();
+	ltr_vfork_child_leaving(LTR_END_EXEC);
 	r = REAL(LTR_H_FEXECVE, fexecve_fn)(fd, argv,
 					    carry_env(&c, envp, exec_carries()));
 	carry_done(&c);
@@ -383,7 +383,7 @@ int ltr_hook_execveat(int dirfd, const char *path, char *const argv[],
 
 	ltr_hook_note(LTR_H_EXECVEAT, (uint64_t)dirfd, (uint64_t)path,
 		      (uint64_t)argv);
-	ltr_vfork_child_leaving();
+	ltr_vfork_child_leaving(LTR_END_EXEC);
 	r = REAL(LTR_H_EXECVEAT, execveat_fn)(dirfd, path, argv,
 		carry_env(&c, envp, exec_carries()), flags);
 	carry_done(&c);

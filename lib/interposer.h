@@ -358,10 +358,26 @@ static inline uint64_t ltr_now(void)
 void ltr_frames_restore(uintptr_t sp);
 
 /*
- * At the program's la_objopen: if it has its own static unwinder, trace
- * every call on entry only (ltr_no_hijack), and say so.
+ * At la_objopen: if obj has its own static unwinder, trace on entry only
+ * every call (the program) or the calls at risk (a library), and say so.
  */
-void ltr_unwind_check_program(const struct ltr_object *obj);
+void ltr_unwind_check_object(const struct ltr_object *obj);
+
+/* At la_objclose: obj's calls are no longer at risk. */
+void ltr_unwind_forget(const struct ltr_object *obj);
+
+/* How many libraries with their own unwinder are loaded (lib/unwind.c). */
+extern uint32_t ltr_own_unwinders;
+
+/* May such an unwinder walk the frame of a call of callee returning to ret? */
+bool ltr_unwind_at_risk(uintptr_t callee, uintptr_t ret);
+
+/* The same, at the cost of one load while no such library is loaded. */
+static inline bool ltr_unwind_risky(uintptr_t callee, uintptr_t ret)
+{
+	return unlikely(__atomic_load_n(&ltr_own_unwinders, __ATOMIC_RELAXED)) &&
+	       ltr_unwind_at_risk(callee, ret);
+}
 
 /* The same for all the frames of thread ts (another one of this process). */
 void ltr_frames_restore_of(struct ltr_tstate *ts, uintptr_t sp);
@@ -457,6 +473,11 @@ struct ltr_tstate {
 	uint32_t jmp_next;       /* the entry of jmps[] to reuse next */
 	uint32_t jmp_pending;    /* a longjmp returns jmps[jmp_pending] again */
 	int32_t vfork_child;     /* the pid a shown vfork returns in the parent */
+	int32_t vfork_guest;     /* the vfork child writing this ring now (getpid's) */
+	int32_t vfork_shown;     /* the vfork child whose own return was shown */
+	uint32_t vfork_hidden;   /* the vfork call was not shown: nor its returns */
+	uint32_t guest_mask;     /* flag_mask, kept while a child untraced runs */
+	uint32_t guest_depth;    /* frames from here on are the child's */
 	uint64_t jmp_value;      /* with this value */
 	uint64_t jmp_tsc;        /* at this time */
 	uint64_t vfork_tsc;      /* when the vfork child left */
@@ -536,11 +557,17 @@ void ltr_hook_longjmp_chk(void *env, int val);
 /* A shown call of setjmp-family fn: remember its buffer env. */
 void ltr_setjmp_seen(struct ltr_tstate *ts, uint32_t fn, uint64_t env);
 
-/* A shown call of vfork fn: its return in the parent is to be reported. */
-void ltr_vfork_seen(struct ltr_tstate *ts, uint32_t fn);
+/*
+ * A call of vfork fn, shown or not: its child runs in ts until it execs or
+ * exits; if shown, its returns in both are to be reported.
+ */
+void ltr_vfork_seen(struct ltr_tstate *ts, uint32_t fn, bool shown);
 
-/* In a vfork child about to exec or exit: the parent resumes, with our pid. */
-void ltr_vfork_child_leaving(void);
+/*
+ * In a vfork child about to exec or exit (why: LTR_END_EXEC or
+ * LTR_END_EXITED): the parent resumes, with our pid.
+ */
+void ltr_vfork_child_leaving(enum ltr_end why);
 
 /* Forget the second returns of the thread that had ts (a new thread reuses it). */
 void ltr_returns_forget(struct ltr_tstate *ts);
@@ -656,6 +683,13 @@ void ltr_event_returns_again(struct ltr_tstate *ts, uint32_t fn,
 
 /* The thread's slot, reused, belongs to this thread from now on. */
 void ltr_event_thread(struct ltr_tstate *ts);
+
+/*
+ * A GUEST event: the ring's events are vfork child pid's (as ltruss sees
+ * it) from here on; pid 0: the owner's again, the child's calls in
+ * progress ended for why.
+ */
+void ltr_event_guest(struct ltr_tstate *ts, int32_t pid, enum ltr_end why);
 
 /* An UNTRACED event: the process leaves the session before function name changes its credentials. */
 void ltr_event_untraced(struct ltr_tstate *ts, const char *name);

@@ -89,7 +89,7 @@ static void vfork_child_exiting(int status)
 
 void ltr_process_exiting(int status)
 {
-	ltr_vfork_child_leaving();
+	ltr_vfork_child_leaving(LTR_END_EXITED);
 	if (!is_self()) {
 		vfork_child_exiting(status);
 		return;

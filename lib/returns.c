@@ -19,6 +19,15 @@
  *  - a shown vfork marks its return in the parent as pending; the child,
  *    which shares the parent's memory until it execs or exits, leaves its
  *    pid there from the exec and exit hooks.
+ * The vfork child shares this thread's state and ring too.  The parent is
+ * suspended until the child execs or exits, so the ring keeps one writer:
+ * from the child's first traced call (or exec or exit hook) on, its events
+ * go into the ring after a GUEST event naming it, which ltruss shows as the
+ * child's (with -f; without, the child is not traced and writes nothing),
+ * starting with its calls in progress, inherited, and vfork's return in
+ * the child, = 0.  Its exec and exit hooks hand the ring back (GUEST 0);
+ * a child that left without them (killed) is noticed by the parent's next
+ * traced call.
  * A pending return is reported on the thread's next traced call or
  * return, once the frames a longjmp skipped are dropped there (where the
  * stack pointer tells which are dead), and only if the thread is back at
@@ -62,14 +71,68 @@ void ltr_setjmp_seen(struct ltr_tstate *ts, uint32_t fn, uint64_t env)
 	remember(ts, j, fn, env);
 }
 
-void ltr_vfork_seen(struct ltr_tstate *ts, uint32_t fn)
+void ltr_vfork_seen(struct ltr_tstate *ts, uint32_t fn, bool shown)
 {
 	remember(ts, &ts->vfork, fn, 0);
 	ts->vfork_child = 0;
+	ts->vfork_shown = 0;
+	ts->vfork_hidden = !shown;
 	ts->again |= LTR_AGAIN_VFORK;
 }
 
-void ltr_vfork_child_leaving(void)
+/* Report that j's call returns again rax at tsc, if ts is back at its level. */
+static void report(struct ltr_tstate *ts, const struct ltr_jmp *j,
+		   uint64_t rax, uint64_t tsc)
+{
+	if (ts->depth == j->depth && !ltr_forked() &&
+	    (ltr_flags & ts->flag_mask & LTR_F_TRACE))
+		ltr_event_returns_again(ts, j->fn, j->depth, j->t0, rax, tsc);
+}
+
+/* The vfork child pid runs our code: its events are its own from here on. */
+static void guest_begin(struct ltr_tstate *ts, int32_t pid)
+{
+	int32_t seen_pid, seen_tid;
+
+	if (ts->vfork_guest == pid)
+		return;
+	ts->vfork_guest = pid;
+	ts->guest_mask = ts->flag_mask;
+	ts->guest_depth = ts->depth;
+	if (!(ltr_flags & LTR_F_FOLLOW)) {
+		ts->flag_mask = 0;
+		return;
+	}
+	ltr_pidns_view(pid, pid, &seen_pid, &seen_tid);
+	ltr_event_guest(ts, seen_pid, 0);
+	ltr_event_inherited(ts);
+	if (!ts->vfork_hidden && ts->vfork_shown != pid) {
+		ts->vfork_shown = pid;
+		report(ts, &ts->vfork, 0, ltr_now());
+	}
+}
+
+/*
+ * The vfork child leaves (why: LTR_END_*): the ring is its parent's again.
+ * The calls the child made and left in progress are on the shadow stack,
+ * dead for the parent: hidden, they go without an event (ltruss ends them
+ * in the child).
+ */
+static void guest_end(struct ltr_tstate *ts, enum ltr_end why)
+{
+	uint32_t i;
+
+	if (!ts->vfork_guest)
+		return;
+	for (i = ts->guest_depth; i < ts->depth; i++)
+		ts->frames[i].flags |= LTR_FR_HIDDEN;
+	if (ltr_flags & LTR_F_FOLLOW)
+		ltr_event_guest(ts, 0, why);
+	ts->flag_mask = ts->guest_mask;
+	ts->vfork_guest = 0;
+}
+
+void ltr_vfork_child_leaving(enum ltr_end why)
 {
 	struct ltr_tstate *ts = ltr_tls_self;
 	int32_t pid;
@@ -79,6 +142,8 @@ void ltr_vfork_child_leaving(void)
 	pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 	if (pid == ts->pid)
 		return;
+	guest_begin(ts, pid);
+	guest_end(ts, why);
 	ts->vfork_child = pid;
 	ts->vfork_tsc = ltr_now();
 }
@@ -91,25 +156,23 @@ void ltr_returns_forget(struct ltr_tstate *ts)
 		ts->jmps[i].env = 0;
 	ts->jmp_next = 0;
 	ts->again = 0;
-}
-
-/* Report that j's call returns again rax at tsc, if ts is back at its level. */
-static void report(struct ltr_tstate *ts, const struct ltr_jmp *j,
-		   uint64_t rax, uint64_t tsc)
-{
-	if (ts->depth == j->depth && !ltr_forked() &&
-	    (ltr_flags & ts->flag_mask & LTR_F_TRACE))
-		ltr_event_returns_again(ts, j->fn, j->depth, j->t0, rax, tsc);
+	ts->vfork_guest = 0;
 }
 
 void ltr_returns_again(struct ltr_tstate *ts)
 {
 	if (ts->again & LTR_AGAIN_VFORK) {
+		int32_t pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+
 		/* In the child (it shares ts), the parent has not resumed yet. */
-		if ((int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0) != ts->pid)
+		if (pid != ts->pid) {
+			guest_begin(ts, pid);
 			return;
+		}
+		/* A child still writing when the parent runs was killed. */
+		guest_end(ts, LTR_END_KILLED);
 		ts->again &= ~LTR_AGAIN_VFORK;
-		if (ts->vfork_child)
+		if (ts->vfork_child && !ts->vfork_hidden)
 			report(ts, &ts->vfork, (uint64_t)ts->vfork_child,
 			       ts->vfork_tsc);
 	}

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define LTR_SESSION_MAGIC 0x316e6f6973734c54ULL /* "TLssion1" */
-#define LTR_SESSION_VERSION 7
+#define LTR_SESSION_VERSION 8
 
 #define LTR_ENV_SESSION "LTRUSS_SESSION" /* "FD:PID:INODE" of the session memfd */
 #define LTR_ENV_SAVED_AUDIT "LTRUSS_SAVED_LD_AUDIT" /* user's own LD_AUDIT */
@@ -182,6 +182,7 @@ enum ltr_event_type {
 	LTR_EV_UNWOUND,   /* a call ends without returning: flags = LTR_END_* */
 	LTR_EV_THREAD,    /* from here on, the slot's events are thread w[0]'s */
 	LTR_EV_UNTRACED,  /* the process leaves the session (a credential change): w[] holds the function's name, NUL-padded */
+	LTR_EV_GUEST,     /* from here on, the slot's events are vfork child w[0]'s; w[0] = 0: its owner's again, the child's calls in progress end (w[1] = LTR_END_*) */
 };
 
 /* Why a call ended without returning (LTR_EV_UNWOUND flags). */

@@ -29,7 +29,8 @@
  * traced call.  So the unwinders glibc and libstdc++ reach through the
  * loader are hooked; those it reaches privately are hooked one level up
  * (backtrace, pthread_cancel); a program with its own static unwinder is
- * traced on entry only (ltr_unwind_check_program).
+ * traced on entry only, and so are the calls a library with its own
+ * unwinder may walk through (ltr_unwind_check_object, below).
  */
 #include <fcntl.h>
 #include <sys/syscall.h>
@@ -255,21 +256,153 @@ static bool imports(const struct link_map *map, const char *name)
 }
 
 /*
- * A program linked with -static-libgcc or -static-libstdc++ unwinds with
- * its own copy of libgcc's unwinder, which the loader never binds: none of
- * the hooks above runs, and an exception thrown through a hijacked frame
- * ends the program (std::terminate).  Such a program has landing pads
- * (.gcc_except_table) but does not import _Unwind_Resume, which every
- * landing pad calls.  Returns can then not be hijacked anywhere: every
- * call is traced on entry only, as under a CET shadow stack.  (Only the
- * program is looked at: plugins with a static runtime are in BUGS.)
+ * Objects with their own unwinder.  A program or a library linked with
+ * -static-libgcc or -static-libstdc++ unwinds with its own copy of libgcc's
+ * unwinder, which the loader never binds: none of the hooks above runs, and
+ * an exception it throws through a hijacked frame ends the program
+ * (std::terminate).  Such an object has landing pads (.gcc_except_table)
+ * but does not import _Unwind_Resume, which every landing pad calls, and
+ * looks up unwind tables itself (has_own_unwinder).
+ *  - The program: returns can be hijacked nowhere (its unwinder may walk
+ *    any frame of any thread), so every call is traced on entry only, as
+ *    under a CET shadow stack.
+ *  - A library (linked at start or dlopened): its unwinder walks the frames
+ *    from its throw up to its catch.  Those on the way that a traced call
+ *    made are calls whose return address is in the library (a throw from
+ *    a callback passes the frame of the call that led to it) or whose
+ *    callee is (a throw out of an exported function passes the call into
+ *    it).  So those calls are traced on entry only (ltr_unwind_at_risk, a
+ *    range check made only while such a library is loaded), and every
+ *    other call keeps its return.  The limit: a traced call between two
+ *    other objects that the exception passes is seen from neither end (the
+ *    library calls a third one, which makes a traced call that calls the
+ *    library back, and the callback throws; or the library throws out of
+ *    a function that a third object called inside a traced call): in BUGS.
  */
-void ltr_unwind_check_program(const struct ltr_object *obj)
+#define OWN_MAX 32 /* libraries with their own unwinder tracked by range */
+
+/* The address ranges of the libraries with their own unwinder. */
+static struct {
+	uintptr_t start, end;
+} own[OWN_MAX];
+
+uint32_t ltr_own_unwinders;
+/* The entries of own[] ever used. */
+static uint32_t own_used;
+/* More than OWN_MAX of them were loaded: every call is at risk, for good. */
+static bool own_overflow;
+
+/*
+ * Has obj its own unwinder, from libgcc linked into it?  That unwinder
+ * finds unwind tables through the loader (_dl_find_object, or
+ * dl_iterate_phdr before glibc 2.35): libc has landing pads and its own
+ * _Unwind_Resume too, but forwards it to libgcc_s.
+ */
+static bool has_own_unwinder(const struct ltr_object *obj)
 {
-	if (!(obj->flags & LTR_OBJ_MAIN) || imports(obj->map, "_Unwind_Resume") ||
-	    !has_section(obj->path[0] ? obj->path : "/proc/self/exe",
-			 ".gcc_except_table"))
+	return !imports(obj->map, "_Unwind_Resume") &&
+	       (imports(obj->map, "_dl_find_object") ||
+		imports(obj->map, "dl_iterate_phdr")) &&
+	       has_section(obj->path[0] ? obj->path : "/proc/self/exe",
+			   ".gcc_except_table");
+}
+
+/* Track obj's range as that of a library with its own unwinder. */
+static void own_add(const struct ltr_object *obj)
+{
+	uint32_t i;
+
+	for (i = 0; i < OWN_MAX; i++) {
+		if (!__atomic_load_n(&own[i].end, __ATOMIC_RELAXED)) {
+			__atomic_store_n(&own[i].start, obj->start,
+					 __ATOMIC_RELAXED);
+			__atomic_store_n(&own[i].end, obj->end, __ATOMIC_RELEASE);
+			if (i >= own_used)
+				__atomic_store_n(&own_used, i + 1,
+						 __ATOMIC_RELEASE);
+			break;
+		}
+	}
+	if (i == OWN_MAX)
+		__atomic_store_n(&own_overflow, true, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&ltr_own_unwinders, 1, __ATOMIC_RELEASE);
+}
+
+#define WARNED_MAX 64 /* paths warned about, remembered */
+
+/*
+ * Was path warned about before (a plugin loaded again after dlclose)?
+ * Remembers it.  Runs under the loader's lock, as la_objopen does.
+ */
+static bool warned_before(const char *path)
+{
+	static uint64_t warned[WARNED_MAX];
+	static uint32_t n;
+	uint64_t h = 14695981039346656037ull; /* FNV-1a */
+	uint32_t i;
+
+	for (; *path; path++)
+		h = (h ^ (unsigned char)*path) * 1099511628211ull;
+	for (i = 0; i < n; i++)
+		if (warned[i] == h)
+			return true;
+	if (n < WARNED_MAX)
+		warned[n++] = h;
+	return false;
+}
+
+#define OWN_WARNING " has its own C++ runtime (-static-libstdc++ or -static-libgcc), whose exceptions cannot pass a traced return: calls into it and from it are traced on entry only, without return values or times"
+
+void ltr_unwind_check_object(const struct ltr_object *obj)
+{
+	char what[480]; /* ltr_warn's line holds 512 with its prefix */
+	size_t n;
+
+	if (!has_own_unwinder(obj))
 		return;
-	__atomic_store_n(&ltr_no_hijack, true, __ATOMIC_RELAXED);
-	ltr_warn("warning", "the program has its own C++ runtime (-static-libstdc++ or -static-libgcc), whose exceptions cannot pass a traced return: calls are traced on entry only, without return values or times");
+	if (obj->flags & LTR_OBJ_MAIN) {
+		__atomic_store_n(&ltr_no_hijack, true, __ATOMIC_RELAXED);
+		ltr_warn("warning", "the program has its own C++ runtime (-static-libstdc++ or -static-libgcc), whose exceptions cannot pass a traced return: calls are traced on entry only, without return values or times");
+		return;
+	}
+	own_add(obj);
+	if (warned_before(obj->path))
+		return;
+	/* The object's path, cut if need be, then what it means. */
+	ltr_strlcpy(what, obj->path, sizeof(what) - sizeof(OWN_WARNING));
+	n = ltr_strlen(what);
+	ltr_strlcpy(what + n, OWN_WARNING, sizeof(what) - n);
+	ltr_warn("warning", what);
+}
+
+void ltr_unwind_forget(const struct ltr_object *obj)
+{
+	uint32_t i;
+
+	for (i = 0; i < OWN_MAX; i++) {
+		if (__atomic_load_n(&own[i].end, __ATOMIC_RELAXED) == obj->end &&
+		    own[i].start == obj->start) {
+			__atomic_store_n(&own[i].end, 0, __ATOMIC_RELAXED);
+			__atomic_fetch_sub(&ltr_own_unwinders, 1,
+					   __ATOMIC_RELAXED);
+			return;
+		}
+	}
+}
+
+bool ltr_unwind_at_risk(uintptr_t callee, uintptr_t ret)
+{
+	uint32_t i, n = __atomic_load_n(&own_used, __ATOMIC_ACQUIRE);
+	uintptr_t start, end;
+
+	if (__atomic_load_n(&own_overflow, __ATOMIC_RELAXED))
+		return true;
+	for (i = 0; i < n; i++) {
+		end = __atomic_load_n(&own[i].end, __ATOMIC_ACQUIRE);
+		start = __atomic_load_n(&own[i].start, __ATOMIC_RELAXED);
+		if ((callee >= start && callee < end) ||
+		    (ret >= start && ret < end))
+			return true;
+	}
+	return false;
 }

@@ -550,3 +550,74 @@ lock free: yes"
 	expect_count 0 'own C\+\+ runtime|no return'
 	expect_count 1001 "^\\} libbhvxx:bhvxx_invoke = $X\$"
 }
+
+# The warning for a library with its own C++ runtime, once, naming it.
+own_runtime_warning() {
+	expect_count 1 "^ltruss: warning: $PROGS/libplug\\.so has its own C\\+\\+ runtime \\(-static-libstdc\\+\\+ or -static-libgcc\\), whose exceptions cannot pass a traced return: calls into it and from it are traced on entry only, without return values or times\$"
+	expect_count 1 'own C\+\+ runtime'
+}
+
+@test "a library with its own static C++ runtime, linked at start or dlopened: its throws pass traced calls into it and from it, traced on entry only" {
+	local prog
+
+	for prog in stk-plug stk-plug-dl; do
+		# A callback of the library throws through bhv_apply.
+		compare_traced -u 'libbhv:*' -- "$PROGS/$prog"
+		assert_equal "$out" "plug_outer: caught 5 sum 20
+plug_roundtrip: caught 5 sum 25
+main: 21"
+		own_runtime_warning
+		expect_count 10 "^libbhv:bhv_apply\\($X, $X, $X\\) <no return \\.\\.\\.>\$"
+		# The program's own calls keep their returns.
+		expect_count 2 '^libbhv:bhv_add3\(.*\) = '
+		expect_good_sums libbhv:bhv_add3 3 2
+		# Its exported function throws out to its caller in the library.
+		compare_traced -u 'libplug::*' -- "$PROGS/$prog"
+		own_runtime_warning
+		# plug_check: 10 calls through the PLT, 10 through bhv_apply.
+		expect_count 20 "^libplug:plug_check\\($X, $X, $X\\) <no return \\.\\.\\.>\$"
+		expect_count 1 "^libplug:plug_outer\\($X, $X, $X\\) <no return \\.\\.\\.>\$"
+		expect_count 0 ' = |\{$'
+		# Every call the library makes, throws included, on entry only.
+		compare_traced --from libplug -- "$PROGS/$prog"
+		own_runtime_warning
+		expect_count 10 "^libbhv:bhv_apply\\($X, $X, $X\\) <no return \\.\\.\\.>\$"
+		expect_count 0 ' = |\{$'
+		[ "$(trace_count '<no return \.\.\.>$')" -ge 40 ]
+		# The default config: the program's calls into the library on
+		# entry only, all its others whole.
+		compare_traced -- "$PROGS/$prog"
+		own_runtime_warning
+		expect_count 1 "^libplug:plug_roundtrip\\($X, $X, $X\\) <no return \\.\\.\\.>\$"
+		expect_count 3 '^libc:printf\(.*\) = [0-9]+$'
+		expect_count 2 '^libbhv:bhv_add3\(.*\) = '
+	done
+}
+
+@test "a library with its own static C++ runtime, its runtime hidden, dlopened and dlclosed 40 times: one warning, and only its calls on entry only" {
+	compare_traced -u 'libbhv:*' -- "$PROGS/stk-plug-dl" cycle
+	assert_equal "$out" "cycle: 1200
+main: 21"
+	expect_count 1 "^ltruss: warning: $PROGS/libplugx\\.so has its own C\\+\\+ runtime "
+	expect_count 1 'own C\+\+ runtime'
+	expect_count 400 "^libbhv:bhv_apply\\($X, $X, $X\\) <no return \\.\\.\\.>\$"
+	# Each unloaded copy is forgotten: more than ltruss tracks at once
+	# would put every call on entry only.
+	expect_count 2 '^libbhv:bhv_add3\(.*\) = '
+	expect_good_sums libbhv:bhv_add3 3 2
+}
+
+@test "a library with its own static C++ runtime throwing through a third library's traced call: the limit, and --from that avoids it" {
+	local prog
+
+	# libplug calls libplughost, whose traced call of bhv_apply calls
+	# libplug back: a frame seen from neither end (BUGS).  --from leaves
+	# libplughost's calls out; libplug's own are on entry only.
+	for prog in stk-plug stk-plug-dl; do
+		compare_traced -u 'libbhv:*' --from libplug -- "$PROGS/$prog" host
+		assert_equal "$(sed -n 3p <<<"$out")" "plug_via_host: caught 5 sum 50"
+		own_runtime_warning
+		expect_count 10 "^libbhv:bhv_apply\\($X, $X, $X\\) <no return \\.\\.\\.>\$"
+		expect_count 0 ' = |\{$'
+	done
+}

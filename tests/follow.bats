@@ -166,6 +166,14 @@ load helpers
 	[ "$status" -eq 0 ]
 	[ "$out" = "$plain" ]
 	[[ "$err" =~ ^"ltruss: not tracing: this process is in another pid namespace (pid:["[0-9]+"]) than ltruss (pid:[$ours_pid]), whose /proc does not show ltruss's pid "[0-9]+$ ]]
+	# Exit lines name the pids ltruss sees: unshare's, and its child's
+	# (which could only learn its own pid, 1, inside the namespace) if
+	# ltruss found it before it was gone, never pid 1.
+	grep -q '+++ exited (status 0) +++$' trace.txt || { cat trace.txt; false; }
+	not grep -q '^\[pid 1\]' trace.txt
+	for pid in $(sed -nE 's/^\[pid ([0-9]+)\] \+\+\+ exited.*/\1/p' trace.txt); do
+		[ "$pid" -gt 1 ] && [ "$pid" -ne "$$" ]
+	done
 }
 
 @test "-f: a process in a new pid namespace waits for a stalled ltruss, and never takes it for gone" {
@@ -293,18 +301,71 @@ plain_execs() {
 	grep -qx "\[pid $parent\] +++ exited (status 0) +++" <<<"$err"
 }
 
-@test "vfork's second return, in the parent, shows the child's pid" {
-	run_split ltruss -f -u 'libc:getpid,vfork' "$PROGS/procs" vfork-fail
+# vfork_run FUNCS: procs vfork-fail traced with -f -u FUNCS, as natively;
+# sets $child and $parent from the trace.
+vfork_run() {
+	run_split ltruss -f -u "$1" "$PROGS/procs" vfork-fail
 	[ "$status" -eq 0 ]
 	[ "$out" = "child status 127" ]
 	child=$(sed -nE 's/^\[pid ([0-9]+)\] \+\+\+ exited \(status 127\) \+\+\+$/\1/p' <<<"$err")
 	parent=$(sed -nE 's/^(\[pid [0-9]+\] )?libc:getpid\(\) = ([0-9]+)$/\2/p' <<<"$err" | head -1)
 	[ -n "$child" ] && [ -n "$parent" ] || { echo "$err"; false; }
+}
+
+@test "vfork's second return, in the parent, shows the child's pid" {
+	vfork_run 'libc:getpid,vfork'
 	grep -qx "\[pid $parent\] <... libc:vfork resumed> = $child" <<<"$err" || { echo "$err"; false; }
 	# without -f, the same line, the child untraced
 	run_split ltruss -u 'libc:getpid,vfork' "$PROGS/procs" vfork-fail
 	grep -Eqx '<\.\.\. libc:vfork resumed> = [0-9]+' <<<"$err"
 	[ "$(grep -c '+++' <<<"$err")" -eq 1 ]
+}
+
+@test "-f: vfork's return in the child shows = 0 under the child's pid, and the child's calls are its own" {
+	vfork_run 'libc:getpid,vfork,execl,_exit'
+	# the child's own return, then its calls, then the parent's return
+	grep -E "^\[pid ($child|$parent)\] (<\.\.\. libc:vfork resumed>|libc:execl|libc:_exit)" <<<"$err" >lines
+	[ "$(sed -n 1p lines)" = "[pid $child] <... libc:vfork resumed> = 0" ] || { echo "$err"; false; }
+	grep -Eqx "\[pid $child\] libc:execl\(.*\) <no return \.\.\.>" <(sed -n 2p lines) || { echo "$err"; false; }
+	[ "$(sed -n 3p lines)" = "[pid $child] libc:_exit(127) <no return ...>" ] || { echo "$err"; false; }
+	[ "$(sed -n 4p lines)" = "[pid $parent] <... libc:vfork resumed> = $child" ] || { echo "$err"; false; }
+	[ "$(wc -l <lines)" -eq 4 ]
+	# a child that execs: the program it runs is the child too
+	run_split ltruss -f -u 'libc:getsid,vfork,execve' "$PROGS/execs" vfork-execve "$PROGS"
+	[ "$status" -eq 0 ]
+	child=$(sed -nE 's/^\[pid ([0-9]+)\] <\.\.\. libc:vfork resumed> = 0$/\1/p' <<<"$err")
+	[ -n "$child" ] || { echo "$err"; false; }
+	grep -Eqx "\[pid $child\] libc:execve\(.*\) <no return \.\.\.>" <<<"$err" || { echo "$err"; false; }
+	grep -Eqx "\[pid $child\] libc:getsid\(0\) = [0-9]+" <<<"$err" || { echo "$err"; false; }
+}
+
+@test "without -f, a vfork child is not traced: no return of its own, none of its calls" {
+	run_split ltruss -u 'libc:getpid,vfork,execl,_exit' "$PROGS/procs" vfork-fail
+	[ "$status" -eq 0 ]
+	[ "$out" = "child status 127" ]
+	grep -Eqx '<\.\.\. libc:vfork resumed> = [0-9]+' <<<"$err" || { echo "$err"; false; }
+	[ "$(grep -c 'resumed> = 0$\|execl\|_exit' <<<"$err")" -eq 0 ] || { echo "$err"; false; }
+	[ "$(grep -c '^libc:getpid() = ' <<<"$err")" -eq 2 ]
+	# -c counts the parent's calls only
+	run_split ltruss -c -u 'libc:getpid,vfork,execl,_exit' "$PROGS/procs" vfork-fail
+	[ "$(grep -cE ' libc:(execl|_exit)$' <<<"$err")" -eq 0 ] || { echo "$err"; false; }
+}
+
+@test "-f -w: a vfork child's lines read back as they were live, and --pid picks the child" {
+	ltruss -f -w trace.ltr -u 'libc:getpid,vfork,execl,_exit' "$PROGS/procs" vfork-fail >/dev/null 2>&1
+	run_split ltruss --read trace.ltr
+	[ "$status" -eq 0 ]
+	child=$(sed -nE 's/^\[pid ([0-9]+)\] <\.\.\. libc:vfork resumed> = 0$/\1/p' <<<"$err")
+	[ -n "$child" ] || { echo "$err"; false; }
+	run_split ltruss --read trace.ltr --pid "$child"
+	[ "$status" -eq 0 ]
+	grep -vE '^\[pid [0-9]+\] \+\+\+' <<<"$err" >child
+	grep -qx "\[pid $child\] <... libc:vfork resumed> = 0" child || { echo "$err"; false; }
+	grep -q "\[pid $child\] libc:_exit(127) <no return ...>" child || { echo "$err"; false; }
+	[ "$(grep -c "^\[pid $child\]" child)" -eq "$(wc -l <child)" ] || { echo "$err"; false; }
+	run_split ltruss --read trace.ltr -u 'libc:_exit'
+	grep -qx "\[pid $child\] libc:_exit(127) <no return ...>" <<<"$err" || { echo "$err"; false; }
+	[ "$(grep -c 'vfork\|getpid' <<<"$err")" -eq 0 ] || { echo "$err"; false; }
 }
 
 @test "an exec'd set-group-ID program runs untraced, and ltruss says so once" {

@@ -236,10 +236,27 @@ typed_both() {
 	assert_output "ltruss: error: cannot write the trace file '/nonexistent/dir/t.ltr' (-w): No such file or directory"
 }
 
+@test "--read: exit lines carry the time the process ended, not the time the file is read (-ttt, --json)" {
+	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
+	sleep 2
+	run_split ltruss --read t.ltr -ttt
+	[ "$status" -eq 0 ]
+	call=$(sed -nE 's/^([0-9]+\.[0-9]+) libc:getpid\(\) = [0-9]+$/\1/p' <<<"$err" | tail -1)
+	exited=$(sed -nE 's/^([0-9]+\.[0-9]+) \+\+\+ exited \(status 0\) \+\+\+$/\1/p' <<<"$err")
+	[ -n "$call" ] && [ -n "$exited" ] || { echo "$err"; false; }
+	awk -v c="$call" -v e="$exited" 'BEGIN { exit !(e >= c && e - c < 1) }' || { echo "$err"; false; }
+	ltruss --read t.ltr --json 2>t.json
+	call=$(jq -s 'map(select(.type == "call")) | last | .ts' t.json)
+	exited=$(jq -s 'map(select(.type == "exited")) | last | .ts' t.json)
+	[ "$exited" -ge "$call" ] && [ $((exited - call)) -lt 1000000000 ] || { cat t.json; false; }
+}
+
 @test "a file starts as ltruss-trace(5) says: magic, version, header size, then a block" {
 	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
 	[ "$(head -c 8 t.ltr | od -An -c | tr -s ' ')" = " L T R U S S \0 001" ]
-	[ "$(od -An -tu4 -j 8 -N 8 t.ltr | tr -s ' ')" = " 2 400" ]
+	version=$(sed -nE 's/^This page describes format version ([0-9]+), .*/\1/p' "$SRCDIR/man/ltruss-trace.5.in")
+	[ -n "$version" ]
+	[ "$(od -An -tu4 -j 8 -N 8 t.ltr | tr -s ' ')" = " $version 400" ]
 	# The first block: TABLES (1), its length within the file.
 	[ "$(od -An -tu4 -j 400 -N 4 t.ltr | tr -d ' ')" -eq 1 ]
 	len=$(od -An -tu4 -j 404 -N 4 t.ltr | tr -d ' ')
@@ -304,6 +321,20 @@ typed_both() {
 	[ "$(tail -1 <<<"$err")" = "+++ killed by SIGTERM +++" ]
 }
 
+@test "--read --caller and -k on a file replaced since the recording: one warning that it is not the file that ran" {
+	cp "$PROGS/procs" ./prog
+	record t.ltr -k -u 'libc:getpid' ./prog early-fork
+	run_split ltruss --read t.ltr --caller -k
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'warning' <<<"$err")" -eq 0 ] || { echo "$err"; false; }
+	grep -Eq '^libc:getpid\(\) = [0-9]+ \[from main\+0x[0-9a-f]+\]$' <<<"$err" || { echo "$err"; false; }
+	cp "$PROGS/execs" ./prog
+	run_split ltruss --read t.ltr --caller -k
+	[ "$status" -eq 0 ]
+	grep -qxF "ltruss: warning: '$PWD/prog' is not the file that ran (its build ID differs): names and stacks from it may be wrong" <<<"$err" || { echo "$err"; false; }
+	[ "$(grep -c 'warning' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+}
+
 @test "the file records each loaded object's path and build ID, for unwinding it later" {
 	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
 	id=$(readelf -n "$PROGS/procs" | awk '/Build ID:/ { print $3 }')
@@ -311,4 +342,45 @@ typed_both() {
 	hex=$(od -An -tx1 -v t.ltr | tr -d ' \n')
 	grep -q "$id" <<<"$hex"
 	grep -qF "$(printf '%s' "$PROGS/procs" | od -An -tx1 -v | tr -d ' \n')" <<<"$hex"
+}
+
+@test "-w: the file is written by a thread of its own, so the reader never waits for write(2)" {
+	timeout -k 5 60 "$LTRUSS" -w t.ltr -u 'libfix:fix_add' "$PROGS/until" stop \
+		</dev/null >/dev/null 2>&1 &
+	pid=$!
+	# The header is written once the writer runs; ltruss is timeout's child.
+	for _ in $(seq 200); do [ -s t.ltr ] && break; sleep 0.05; done
+	comms=$(cat /proc/"$(pgrep -P "$pid" -x ltruss)"/task/*/comm)
+	touch stop
+	wait "$pid"
+	grep -qx ltruss-writer <<<"$comms"
+	run_split ltruss --read t.ltr
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^libfix:fix_add(' <<<"$err")" -gt 0 ]
+}
+
+@test "--read -u matches a library by soname, file name and path, as live -u does" {
+	record t.ltr -F "$TYPED_YAML" -u 'libc:printf' "$PROGS/typed"
+	for lib in 'libc.so.6' 'libc.so*' 'libtyped.so' "$PROGS/libtyped.so" "$PROGS/lib*.so" "${PROGS%/*}/*/libtyped.so" 'libc' 'nolib.so.1'; do
+		run_split ltruss --read t.ltr -u "$lib:printf,ty_str*"
+		[ "$status" -eq 0 ]
+		read=$(normalize <<<"$err")
+		run_split ltruss -F "$TYPED_YAML" -u '!*:*' -u "$lib:printf,ty_str*" "$PROGS/typed"
+		[ "$read" = "$(normalize <<<"$err")" ]
+		case $lib in
+		libc*) grep -q '^libc:printf(' <<<"$read" ;;
+		nolib*) not grep -q '^lib' <<<"$read" ;;
+		*) grep -q '^libtyped:ty_string(' <<<"$read" ;;
+		esac
+	done
+}
+
+@test "a file of an older format version: one error line naming both versions, exit 2" {
+	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
+	version=$(od -An -tu4 -j 8 -N 4 t.ltr | tr -d ' ')
+	old=$((version - 1))
+	printf "\\x$(printf %02x "$old")" | dd of=t.ltr bs=1 seek=8 conv=notrunc status=none
+	run ltruss --read t.ltr
+	assert_failure 2
+	assert_output "ltruss: error: cannot read the trace file 't.ltr': it is format version $old, this ltruss reads version $version; read it with the ltruss that wrote it"
 }

@@ -24,6 +24,43 @@ typed_trace() {
 	grep -qx 'libtyped:ty_string(0x10) = 1' <<<"$err"
 }
 
+@test "every byte value, at every place of a word and before a digit, escapes as strace does" {
+	# Bytes 1 to 255 at shifting offsets, each also before '1' and 'a',
+	# and runs of plain bytes between: strchr(argv[1], '=') of printenv.
+	/usr/bin/python3 - >s.bin <<-'EOF'
+	import sys
+	s = bytearray()
+	for c in range(1, 256):
+	    if c == ord('='):
+	        continue
+	    s += b'plain'[:c % 6] + bytes([c]) + b'1' + bytes([c]) + b'a'
+	    s += b'0123456789abcdef'[:c % 17]
+	sys.stdout.buffer.write(s)
+	EOF
+	/usr/bin/python3 - >want <<-'EOF'
+	s = open('s.bin', 'rb').read()
+	names = {7: 'a', 8: 'b', 9: 't', 10: 'n', 11: 'v', 12: 'f', 13: 'r',
+	         34: '"', 92: '\\'}
+	out = ''
+	for i, c in enumerate(s):
+	    digit = i + 1 < len(s) and 0x30 <= s[i + 1] <= 0x37
+	    if c in names:
+	        out += '\\' + names[c]
+	    elif 0x20 <= c < 0x7f:
+	        out += chr(c)
+	    elif c >= 0o100 or digit:
+	        out += '\\%03o' % c
+	    elif c >= 0o10:
+	        out += '\\%02o' % c
+	    else:
+	        out += '\\%o' % c
+	print('libc:strchr("%s", 61) = NULL' % out)
+	EOF
+	run_split ltruss -s 4096 -u libc:strchr printenv "$(cat s.bin)"
+	[ "$status" -eq 1 ]
+	[ "$(grep '^libc:strchr("p' <<<"$err")" = "$(cat want)" ]
+}
+
 @test "-s cuts strings and marks the cut" {
 	typed_trace
 	grep -qx 'libtyped:ty_string("01234567890123456789012345678901"...) = 1' <<<"$err"

@@ -74,3 +74,49 @@ tests_progs_bin_stk_copystack_CFLAGS = $(BHV_CFLAGS)
 tests_progs_bin_stk_copystack_LDFLAGS = $(BHV_LINK_FLAGS)
 tests_progs_bin_stk_copystack_LDADD = tests/progs/bin/libbhv.so
 tests_progs_bin_stk_copystack_DEPENDENCIES = tests/progs/bin/libbhv.so
+
+# libplug.so: a plugin with its own copy of the C++ runtime and unwinder,
+# which throws through libbhv and libplughost; linked at start and dlopened.
+check_PROGRAMS += tests/progs/bin/libplughost.so
+tests_progs_bin_libplughost_so_SOURCES = $(STK_DIR)/libplughost.c \
+	$(STK_DIR)/libplughost.h
+tests_progs_bin_libplughost_so_CFLAGS = $(AM_CFLAGS) -O2 -fPIC
+tests_progs_bin_libplughost_so_LDFLAGS = -shared -Wl,-soname,libplughost.so \
+	-Wl,-rpath,'$$ORIGIN'
+tests_progs_bin_libplughost_so_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_libplughost_so_DEPENDENCIES = tests/progs/bin/libbhv.so
+
+check_PROGRAMS += tests/progs/bin/libplug.so
+tests_progs_bin_libplug_so_SOURCES = $(STK_DIR)/libplug.cc $(STK_DIR)/libplug.h
+tests_progs_bin_libplug_so_CXXFLAGS = $(BHV_CXXFLAGS) -fPIC
+PLUG_SO_FLAGS = -shared -Wl,-rpath,'$$ORIGIN' -static-libgcc -static-libstdc++
+tests_progs_bin_libplug_so_LDFLAGS = $(PLUG_SO_FLAGS) -Wl,-soname,libplug.so
+tests_progs_bin_libplug_so_LDADD = tests/progs/bin/libplughost.so \
+	tests/progs/bin/libbhv.so
+tests_progs_bin_libplug_so_DEPENDENCIES = tests/progs/bin/libplughost.so \
+	tests/progs/bin/libbhv.so
+
+# stk-plug links libplug.so; stk-plug-dl loads it, or libplugx.so.
+PLUG_LIBS = tests/progs/bin/libplug.so tests/progs/bin/libbhv.so
+check_PROGRAMS += tests/progs/bin/stk-plug tests/progs/bin/stk-plug-dl
+tests_progs_bin_stk_plug_SOURCES = $(STK_DIR)/plug.c
+tests_progs_bin_stk_plug_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_stk_plug_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_plug_LDADD = $(PLUG_LIBS)
+tests_progs_bin_stk_plug_DEPENDENCIES = $(PLUG_LIBS)
+
+tests_progs_bin_stk_plug_dl_SOURCES = $(STK_DIR)/plug.c
+tests_progs_bin_stk_plug_dl_CFLAGS = $(BHV_CFLAGS) -DPLUG_DLOPEN
+tests_progs_bin_stk_plug_dl_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_stk_plug_dl_LDADD = tests/progs/bin/libbhv.so -ldl
+tests_progs_bin_stk_plug_dl_DEPENDENCIES = $(PLUG_LIBS) tests/progs/bin/libplugx.so
+
+# libplugx.so: the same plugin, its runtime hidden (--exclude-libs), as
+# vendors ship them: no unique symbols, so dlclose unloads it.
+check_PROGRAMS += tests/progs/bin/libplugx.so
+tests_progs_bin_libplugx_so_SOURCES = $(tests_progs_bin_libplug_so_SOURCES)
+tests_progs_bin_libplugx_so_CXXFLAGS = $(tests_progs_bin_libplug_so_CXXFLAGS)
+tests_progs_bin_libplugx_so_LDFLAGS = $(PLUG_SO_FLAGS) -Wl,-soname,libplugx.so \
+	-Wl,--exclude-libs,ALL
+tests_progs_bin_libplugx_so_LDADD = $(tests_progs_bin_libplug_so_LDADD)
+tests_progs_bin_libplugx_so_DEPENDENCIES = $(tests_progs_bin_libplug_so_DEPENDENCIES)

@@ -313,8 +313,11 @@ static void fuzz_event(void)
 	struct forged f;
 	unsigned words = (unsigned)(rnd() % 9), nblobs = (unsigned)(rnd() % 4), i;
 	uint32_t nf = S->nfuncs;
+	uint8_t type = (uint8_t)(rnd() % 8);
 
-	forge_event(&f, (uint8_t)(rnd() % 8), (uint32_t)(rnd() % 4 ? rnd() % ((uint64_t)nf + 2) : edgy()),
+	/* Type 0 is no type: a GUEST instead (the same random sequence). */
+	forge_event(&f, type ? type : LTR_EV_GUEST,
+		    (uint32_t)(rnd() % 4 ? rnd() % ((uint64_t)nf + 2) : edgy()),
 		    (uint16_t)(rnd() % 4 ? rnd() % 4 : edgy()), words);
 	f.e.flags = (uint8_t)(rnd() % 3 ? rnd() % 8 : rnd());
 	for (i = 0; i < words; i++)
