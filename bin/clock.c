@@ -46,6 +46,11 @@ static uint64_t now_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t clock_mono_ns(void)
+{
+	return now_ns(CLOCK_MONOTONIC);
+}
+
 /*
  * Read the TSC and CLOCK_MONOTONIC together: a TSC read between two clock
  * reads, paired with their middle, the tightest of a few tries; *error

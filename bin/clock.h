@@ -32,4 +32,7 @@ uint64_t clock_ticks_to_ns(uint64_t ticks);
 /* The TSC now. */
 uint64_t clock_tsc(void);
 
+/* CLOCK_MONOTONIC in nanoseconds (for intervals of ltruss's own work). */
+uint64_t clock_mono_ns(void);
+
 #endif

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "../lib/session.h"
+#include "clock.h"
 #include "error.h"
 #include "launch.h"
 #include "paths.h"
@@ -330,15 +331,6 @@ static uint64_t idle_sleep_ns(unsigned idle, uint64_t pace)
 	return idle < 64 ? pace : idle < 1064 ? 1000000 : 10000000;
 }
 
-/* CLOCK_MONOTONIC in nanoseconds. */
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * Pacing.  The traced threads write their rings on one core while ltruss
  * reads them on another.  A reader that comes back as soon as it has
@@ -370,7 +362,7 @@ struct outcome launch_wait(pid_t pid, bool follow, uint64_t pace,
 	if (!follow)
 		pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
 	for (;;) {
-		uint64_t start = mono_ns(), took;
+		uint64_t start = clock_mono_ns(), took;
 		size_t done = pump ? pump() : 0;
 
 		if (children_changed) {
@@ -387,7 +379,7 @@ struct outcome launch_wait(pid_t pid, bool follow, uint64_t pace,
 		}
 		if (done) {
 			idle_rounds = 0;
-			took = mono_ns() - start;
+			took = clock_mono_ns() - start;
 			if (took >= pace)
 				continue;
 			/*

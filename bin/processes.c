@@ -263,20 +263,62 @@ static int zombie_status(pid_t pid)
 	return status;
 }
 
+/* Slots of the table of pids latest_entries() fills: a power of two, over twice LTR_MAX_PROCS. */
+#define PID_SLOTS (2 * LTR_MAX_PROCS)
+
+/*
+ * The entries not reported yet that no later entry of the same pid
+ * supersedes, into todo[]; their number.  One pass from the end, with a
+ * table of the pids met (superseded() for all entries at once).
+ */
+static uint32_t latest_entries(uint32_t n, uint32_t *todo)
+{
+	static pid_t met[PID_SLOTS];
+	uint32_t i, k = 0, h;
+
+	memset(met, 0, sizeof(met));
+	for (i = n; i-- > 0;) {
+		pid_t pid = entry_pid(i);
+
+		if (!pid)
+			continue;
+		h = ((uint32_t)pid * 2654435761u) & (PID_SLOTS - 1);
+		while (met[h] && met[h] != pid)
+			h = (h + 1) & (PID_SLOTS - 1);
+		if (met[h])
+			continue;
+		met[h] = pid;
+		if (!reported[i])
+			todo[k++] = i;
+	}
+	return k;
+}
+
+/*
+ * Look for processes that ended without recording it (killed): each look
+ * reads /proc/PID/stat of every process not reported yet, so it is made
+ * at most every ZOMBIE_SCAN_NS, not at each idle moment (with -f and
+ * hundreds of processes asleep, that was most of a core).
+ */
+#define ZOMBIE_SCAN_NS 50000000ull
+
 void processes_idle(void)
 {
-	uint32_t n = nprocs(), i;
+	static uint64_t last_scan;
+	uint32_t todo[LTR_MAX_PROCS], n, i;
+	uint64_t now = clock_mono_ns();
 
+	if (now - last_scan < ZOMBIE_SCAN_NS)
+		return;
+	last_scan = now;
+	n = latest_entries(nprocs(), todo);
 	for (i = 0; i < n; i++) {
-		int status;
+		int status = zombie_status(entry_pid(todo[i]));
 
-		if (reported[i] || superseded(i, n))
-			continue;
-		status = zombie_status(entry_pid(i));
 		if (status < 0)
 			continue;
 		reader_drain(session);
-		report_wait_status(entry_pid(i), status);
+		report_wait_status(entry_pid(todo[i]), status);
 	}
 }
 

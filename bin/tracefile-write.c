@@ -71,15 +71,6 @@ static unsigned char proto_done[LTR_MAX_CAPTURES];
 static char **types_done;
 static size_t ntypes_done;
 
-/* CLOCK_MONOTONIC in ns. */
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Stop recording, saying why, if a write failed with err; false if so. */
 static bool write_ok(int err)
 {
@@ -114,7 +105,7 @@ static void flush(void)
 	if (len && write_ok(writer_error(&writer)))
 		buf = writer_swap(&writer, buf, len);
 	len = 0;
-	flushed_ns = mono_ns();
+	flushed_ns = clock_mono_ns();
 }
 
 /* Make room for a block of n more bytes (none open), flushing if needed. */
@@ -374,7 +365,7 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 	writer_start(&writer, fd, BUF_SIZE, "-w");
 	if (!write_ok(fd_write_all(fd, &h, sizeof(h))))
 		exit(EXIT_LTRUSS_ERROR);
-	flushed_ns = mono_ns();
+	flushed_ns = clock_mono_ns();
 }
 
 bool tracefile_recording(void)
@@ -435,7 +426,7 @@ void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
 void tracefile_tick(void)
 {
 	if (fd < 0 || !write_ok(writer_error(&writer)) ||
-	    mono_ns() - flushed_ns < FLUSH_NS)
+	    clock_mono_ns() - flushed_ns < FLUSH_NS)
 		return;
 	tables_update();
 	clock_put(false);

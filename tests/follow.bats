@@ -153,6 +153,22 @@ load helpers
 	not grep -q '^\[pid [12]\]' trace.txt
 }
 
+@test "-f: processes asleep are looked for ended ones at most every 50 ms, not at each idle moment" {
+	command -v strace >/dev/null || fail "strace is needed"
+	# LeakSanitizer (maint/check-asan) cannot run under ptrace.
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	# 30 processes asleep for a second: ltruss's own /proc/PID/stat reads
+	run_split timeout 60 strace -o sys -e trace=openat \
+		"$LTRUSS" -f -o trace -u 'libc:getpid' \
+		sh -c 'i=0; while [ $i -lt 30 ]; do sleep 1 & i=$((i + 1)); done; wait'
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '+++ exited (status 0) +++' trace)" -eq 31 ] || { cat trace; false; }
+	stats=$(grep -c '"/proc/[0-9]*/stat"' sys)
+	# 30 processes x 20 looks a second, and the looks at their ends (the
+	# last build before made 14 548: one look at each idle moment)
+	[ "$stats" -le 2000 ] || { echo "$stats reads of /proc/PID/stat"; false; }
+}
+
 @test "a process in another user or pid namespace says which, and runs untraced" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root for a pid namespace"
 	plain=$("$PROGS/fix-lazy" 1)
