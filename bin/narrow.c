@@ -248,6 +248,9 @@ void narrow_event(const struct event_rec *r)
 		narrow_guest(r);
 		return;
 	}
+	/* A new owner of the slot: a vfork child of the last one is gone. */
+	if (r->slot < LTR_MAX_THREADS && r->ev->type == LTR_EV_THREAD)
+		guest_pid[r->slot] = 0;
 	if (!narrow_pid(r->slot < LTR_MAX_THREADS && guest_pid[r->slot]
 				? guest_pid[r->slot]
 				: r->pid))

@@ -267,11 +267,12 @@ static int zombie_status(pid_t pid)
 #define PID_SLOTS (2 * LTR_MAX_PROCS)
 
 /*
- * The entries not reported yet that no later entry of the same pid
- * supersedes, into todo[]; their number.  One pass from the end, with a
- * table of the pids met (superseded() for all entries at once).
+ * The pids of the entries not reported yet that no later entry of the
+ * same pid supersedes, each read once, into todo[]; their number.  One
+ * pass from the end, with a table of the pids met (superseded() for all
+ * entries at once).
  */
-static uint32_t latest_entries(uint32_t n, uint32_t *todo)
+static uint32_t latest_entries(uint32_t n, pid_t *todo)
 {
 	static pid_t met[PID_SLOTS];
 	uint32_t i, k = 0, h;
@@ -289,7 +290,7 @@ static uint32_t latest_entries(uint32_t n, uint32_t *todo)
 			continue;
 		met[h] = pid;
 		if (!reported[i])
-			todo[k++] = i;
+			todo[k++] = pid;
 	}
 	return k;
 }
@@ -305,20 +306,21 @@ static uint32_t latest_entries(uint32_t n, uint32_t *todo)
 void processes_idle(void)
 {
 	static uint64_t last_scan;
-	uint32_t todo[LTR_MAX_PROCS], n, i;
+	pid_t todo[LTR_MAX_PROCS];
 	uint64_t now = clock_mono_ns();
+	uint32_t n, i;
 
 	if (now - last_scan < ZOMBIE_SCAN_NS)
 		return;
 	last_scan = now;
 	n = latest_entries(nprocs(), todo);
 	for (i = 0; i < n; i++) {
-		int status = zombie_status(entry_pid(todo[i]));
+		int status = zombie_status(todo[i]);
 
 		if (status < 0)
 			continue;
 		reader_drain(session);
-		report_wait_status(entry_pid(todo[i]), status);
+		report_wait_status(todo[i], status);
 	}
 }
 

@@ -225,6 +225,16 @@ static void thread_free(uint32_t i)
 	threads[i] = NULL;
 }
 
+/* The vfork child writing t's ring has left (why, at tsc): its calls end. */
+static void guest_gone(struct thread_trace *t, enum ltr_end why, uint64_t tsc)
+{
+	if (!t->guest)
+		return;
+	end_all_at(t->guest, why, tsc);
+	trace_free(t->guest);
+	t->guest = NULL;
+}
+
 /*
  * A vfork child writes into its parent's ring, the parent suspended
  * (LTR_EV_GUEST, lib/returns.c): its events get a trace state of their
@@ -235,13 +245,8 @@ static void guest_switch(struct thread_trace *t, const struct ltr_event *ev)
 {
 	struct thread_trace *g;
 
-	if (t->guest) {
-		end_all_at(t->guest,
-			   ev->w[0] ? LTR_END_EXITED : (enum ltr_end)ev->w[1],
-			   ev->ts);
-		trace_free(t->guest);
-		t->guest = NULL;
-	}
+	guest_gone(t, ev->w[0] ? LTR_END_EXITED : (enum ltr_end)ev->w[1],
+		   ev->ts);
 	if (!ev->w[0])
 		return;
 	g = calloc(1, sizeof(*g));
@@ -550,6 +555,9 @@ void trace_event(const struct event_rec *r)
 	t = thread_of(r->slot, r->pid, r->tid);
 	if (!t)
 		return;
+	/* A new owner of the slot: a vfork child of the last one is gone. */
+	if (ev->type == LTR_EV_THREAD)
+		guest_gone(t, LTR_END_KILLED, ev->ts);
 	if (t->guest && ev->type != LTR_EV_GUEST)
 		t = t->guest;
 	switch (ev->type) {
@@ -655,10 +663,16 @@ void trace_process_end(int pid, uint64_t tsc, int exit_status, int sig,
 {
 	uint32_t i;
 
-	for (i = 0; i < LTR_MAX_THREADS; i++)
-		if (threads[i] && threads[i]->who.pid == pid)
+	for (i = 0; i < LTR_MAX_THREADS; i++) {
+		if (!threads[i])
+			continue;
+		if (threads[i]->guest && (threads[i]->who.pid == pid ||
+					  threads[i]->guest->who.pid == pid))
+			guest_gone(threads[i], LTR_END_KILLED, tsc);
+		if (threads[i]->who.pid == pid)
 			end_all_at(threads[i],
 				   sig ? LTR_END_KILLED : LTR_END_EXITED, tsc);
+	}
 	close_partial();
 	if (sig)
 		F->killed(pid, tsc, sig, core);

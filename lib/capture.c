@@ -274,9 +274,9 @@ static void call_seen(struct ltr_tstate *ts, uint32_t fn,
 		ltr_event_call(ts, fn, f ? f->cap : NULL, regs, ltr_now());
 		if (f && (f->flags & LTR_FN_SETJMP))
 			ltr_setjmp_seen(ts, fn, regs->rdi);
-		else if (f && (f->flags & LTR_FN_VFORK))
+		else if (f && (f->flags & LTR_FN_VFORK) && !ts->vfork_guest)
 			ltr_vfork_seen(ts, fn, true);
-	} else if (f && (f->flags & LTR_FN_VFORK)) {
+	} else if (f && (f->flags & LTR_FN_VFORK) && !ts->vfork_guest) {
 		/* Not shown, its child still runs in this thread's state. */
 		ltr_vfork_seen(ts, fn, false);
 	}

@@ -89,20 +89,33 @@ static void report(struct ltr_tstate *ts, const struct ltr_jmp *j,
 		ltr_event_returns_again(ts, j->fn, j->depth, j->t0, rax, tsc);
 }
 
-/* The vfork child pid runs our code: its events are its own from here on. */
+/* Do a vfork child's events go into ts's ring (-f, a trace, a ring of its own)? */
+static bool guest_events(const struct ltr_tstate *ts)
+{
+	return (ltr_flags & LTR_F_FOLLOW) && (ltr_flags & LTR_F_TRACE) &&
+	       !ts->shared_slot;
+}
+
+/*
+ * The vfork child pid runs our code: its events are its own from here on.
+ * A child the child vforks in turn is not told apart: its events are the
+ * child's (when it leaves, the child's next traced call begins again).
+ */
 static void guest_begin(struct ltr_tstate *ts, int32_t pid)
 {
 	int32_t seen_pid, seen_tid;
 
-	if (ts->vfork_guest == pid)
+	if (ts->vfork_guest)
 		return;
-	ts->vfork_guest = pid;
 	ts->guest_mask = ts->flag_mask;
 	ts->guest_depth = ts->depth;
+	ts->vfork_guest = pid;
 	if (!(ltr_flags & LTR_F_FOLLOW)) {
 		ts->flag_mask = 0;
 		return;
 	}
+	if (!guest_events(ts))
+		return;
 	ltr_pidns_view(pid, pid, &seen_pid, &seen_tid);
 	ltr_event_guest(ts, seen_pid, 0);
 	ltr_event_inherited(ts);
@@ -126,7 +139,7 @@ static void guest_end(struct ltr_tstate *ts, enum ltr_end why)
 		return;
 	for (i = ts->guest_depth; i < ts->depth; i++)
 		ts->frames[i].flags |= LTR_FR_HIDDEN;
-	if (ltr_flags & LTR_F_FOLLOW)
+	if (guest_events(ts))
 		ltr_event_guest(ts, 0, why);
 	ts->flag_mask = ts->guest_mask;
 	ts->vfork_guest = 0;
@@ -156,7 +169,8 @@ void ltr_returns_forget(struct ltr_tstate *ts)
 		ts->jmps[i].env = 0;
 	ts->jmp_next = 0;
 	ts->again = 0;
-	ts->vfork_guest = 0;
+	/* Its thread ended while a vfork child it made still wrote its ring. */
+	guest_end(ts, LTR_END_KILLED);
 }
 
 void ltr_returns_again(struct ltr_tstate *ts)

@@ -367,6 +367,37 @@ vfork_run() {
 	[ "$(grep -cE ' libc:(execl|_exit)$' <<<"$err")" -eq 0 ] || { echo "$err"; false; }
 }
 
+@test "a vfork child killed before any hook, its thread gone: later threads are traced, as themselves" {
+	run_split ltruss -u 'libc:getpid,getppid,vfork' "$PROGS/vforks" thread-killed
+	[ "$status" -eq 0 ]
+	[ "$out" = "status 0x9" ]
+	[ "$(grep -c 'libc:getppid() = ' <<<"$err")" -eq 2 ] || { echo "$err"; false; }
+	grep -Eq '^(\[pid [0-9]+\] )?libc:getpid\(\) = [0-9]+$' <<<"$err" || { echo "$err"; false; }
+	run_split ltruss -f -u 'libc:getpid,getppid,vfork' "$PROGS/vforks" thread-killed
+	[ "$status" -eq 0 ]
+	child=$(sed -nE 's/^\[pid ([0-9]+)\] <\.\.\. libc:vfork resumed> = 0$/\1/p' <<<"$err")
+	[ -n "$child" ] || { echo "$err"; false; }
+	# the child's one call; the later thread's two under its own id
+	[ "$(grep -c "^\[pid $child\] libc:getppid() = " <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	[ "$(grep -c 'libc:getppid() = ' <<<"$err")" -eq 3 ] || { echo "$err"; false; }
+}
+
+@test "a vfork child that vforks in turn: the parent's return and calls stay traced" {
+	run_split ltruss -u 'libc:getpid,getppid,vfork' "$PROGS/vforks" nested
+	[ "$status" -eq 0 ]
+	[ "$out" = "status 0x400" ]
+	grep -Eqx '<\.\.\. libc:vfork resumed> = [0-9]+' <<<"$err" || { echo "$err"; false; }
+	grep -Eqx 'libc:getpid\(\) = [0-9]+' <<<"$err" || { echo "$err"; false; }
+	[ "$(grep -c 'getppid' <<<"$err")" -eq 0 ] || { echo "$err"; false; }
+	run_split ltruss -f -u 'libc:getpid,getppid,vfork' "$PROGS/vforks" nested
+	[ "$status" -eq 0 ]
+	child=$(sed -nE 's/^\[pid ([0-9]+)\] <\.\.\. libc:vfork resumed> = 0$/\1/p' <<<"$err" | head -1)
+	[ -n "$child" ] || { echo "$err"; false; }
+	grep -Eqx "\[pid [0-9]+\] <\.\.\. libc:vfork resumed> = $child" <<<"$err" || { echo "$err"; false; }
+	grep -qx "\[pid $child\] +++ exited (status 4) +++" <<<"$err" || { echo "$err"; false; }
+	grep -Eqx '\[pid [0-9]+\] libc:getpid\(\) = [0-9]+' <<<"$err" || { echo "$err"; false; }
+}
+
 @test "-f -w: a vfork child's lines read back as they were live, and --pid picks the child" {
 	ltruss -f -w trace.ltr -u 'libc:getpid,vfork,execl,_exit' "$PROGS/procs" vfork-fail >/dev/null 2>&1
 	run_split ltruss --read trace.ltr
