@@ -34,6 +34,14 @@
  * whenever the process has CAP_SETGID, capset whenever it has any
  * capability.
  *
+ * A vfork child (or any child sharing the memory: clone(CLONE_VM)) that
+ * changes its credentials before it execs (a server dropping root for the
+ * worker it vforks) must not take the session from its parent, whose
+ * memory it is: it only stops tracing itself (its thread's mask), and
+ * what it executes gets no session (ltr_creds_left_here()).  Until then it
+ * runs the parent's own code, in the parent's memory, which it could read
+ * whole anyway.
+ *
  * What this does not see: a credential change made by a system call
  * instruction of the program's own (not through libc's functions or its
  * syscall()), by libc internally without a PLT call, or by prctl (securebits,
@@ -48,6 +56,7 @@
 #define NO_ID 0xffffffffu /* -1: "leave this id as it is" */
 
 static bool left; /* the session is gone from this process */
+static int32_t left_child; /* a child sharing our memory left (its pid) */
 
 /* Does setting the ids of ids[] (NO_ID: unchanged) leave all three ids as they are? */
 static bool ids_unchanged(long getres, const uint32_t *ids, unsigned n)
@@ -133,19 +142,36 @@ static void creds_leave(const char *name)
 {
 	uint64_t size = ltr_rings_offset() +
 			(uint64_t)LTR_MAX_THREADS * ltr_ring_size;
-	bool traced = !ltr_forked() && ltr_flags;
-	struct ltr_tstate *ts;
+	bool child = ltr_process_shares_memory();
+	/* A child sharing our memory uses the state it has, never makes one. */
+	struct ltr_tstate *ts = child ? ltr_tls_self : NULL;
+	/* An untraced vfork child (no -f) has nothing to say. */
+	bool traced = !ltr_forked() && ltr_flags &&
+		      (!child || !ts || ts->flag_mask);
 	void *p;
 
-	if (__atomic_exchange_n(&left, true, __ATOMIC_ACQ_REL))
+	if (child ? ltr_creds_left_here()
+		  : __atomic_exchange_n(&left, true, __ATOMIC_ACQ_REL))
 		return;
-	if (traced && (ltr_flags & LTR_F_TRACE) && (ts = ltr_thread_self()) &&
-	    !ts->busy && !ts->shared_slot) {
+	if (traced && (ltr_flags & LTR_F_TRACE) &&
+	    (ts || (!child && (ts = ltr_thread_self()))) && !ts->busy &&
+	    !ts->shared_slot) {
 		ts->busy = 1;
 		ltr_event_untraced(ts, name);
 		ts->busy = 0;
 	} else if (traced) {
 		ltr_warn(name, "the process changes its credentials: it is not traced from here on");
+	}
+	if (child) {
+		/*
+		 * The parent's memory: leave it its session.  A vfork
+		 * child told apart (lib/returns.c) stops tracing until it
+		 * leaves, when its parent's mask comes back.
+		 */
+		if (ts && ts->vfork_guest)
+			ts->flag_mask = 0;
+		left_child = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+		return;
 	}
 	__atomic_store_n(&ltr_flags, 0, __ATOMIC_RELEASE);
 	p = (void *)ltr_syscall6(SYS_mmap, (long)ltr_session, (long)size,
@@ -155,6 +181,13 @@ static void creds_leave(const char *name)
 	/* Without spare address space, unmapping is still better than leaking. */
 	if (p != (void *)ltr_session)
 		ltr_syscall3(SYS_munmap, (long)ltr_session, (long)size, 0);
+}
+
+bool ltr_creds_left_here(void)
+{
+	return left || (left_child && ltr_sys_ok(SYS_getpid) &&
+			left_child == (int32_t)ltr_syscall3(SYS_getpid, 0, 0,
+							     0));
 }
 
 /* Leave the session if system call nr, made by function name, changes credentials. */

@@ -172,7 +172,8 @@ static void carry_done(struct carry *c)
  */
 static bool exec_carries(void)
 {
-	if (!ltr_session || !ltr_flags || !carry_session[0] || ltr_forked())
+	if (!ltr_session || !ltr_flags || !carry_session[0] || ltr_forked() ||
+	    ltr_creds_left_here())
 		return false;
 	return (ltr_flags & LTR_F_FOLLOW) || ltr_process_is_self();
 }

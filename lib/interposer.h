@@ -149,6 +149,12 @@ void ltr_process_exiting(int status);
 /* Is this the traced process that registered (not a vfork or unfollowed child)? */
 bool ltr_process_is_self(void);
 
+/* Is this a child that shares the registered process's memory (vfork, clone(CLONE_VM))? */
+bool ltr_process_shares_memory(void);
+
+/* Has this process (or this child sharing our memory) left the session for a credential change (lib/creds.c)? */
+bool ltr_creds_left_here(void);
+
 /* ---- selection (select.c) ---------------------------------------------- */
 
 /* Does any rule possibly select functions of obj?  Is obj a --from object? */

@@ -67,6 +67,12 @@ bool ltr_process_is_self(void)
 	return is_self();
 }
 
+bool ltr_process_shares_memory(void)
+{
+	return self && !ltr_forked() && ltr_sys_ok(SYS_getpid) &&
+	       self->local_pid != (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+}
+
 /*
  * A vfork child shares its parent's memory (self is the parent's) until
  * it execs; one that exits instead, followed (-f), records its end in an

@@ -139,6 +139,26 @@ worker: 0 sessions opened through /proc" ] || { echo "$how: $out"; false; }
 	done
 }
 
+@test "a vfork child that drops to nobody before it execs leaves its parent traced, and what it execs untraced" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run as another user"
+	run_split ltruss -f -u 'libc:getpid,getppid,vfork' "$PROGS/vforks" drop
+	[ "$status" -eq 0 ]
+	[ "$out" = "status 0" ]
+	child=$(sed -nE 's/^\[pid ([0-9]+)\] <\.\.\. libc:vfork resumed> = 0$/\1/p' <<<"$err")
+	[ -n "$child" ] || { echo "$err"; false; }
+	grep -qx "\[pid $child\] +++ setgroups changes the credentials: untraced from here on +++" <<<"$err" || { echo "$err"; false; }
+	# the parent goes on traced; the leaf, run as nobody, is not
+	grep -Eqx "\[pid [0-9]+\] <\.\.\. libc:vfork resumed> = $child" <<<"$err" || { echo "$err"; false; }
+	grep -Eqx '\[pid [0-9]+\] libc:getpid\(\) = [0-9]+' <<<"$err" || { echo "$err"; false; }
+	[ "$(grep -c 'getppid' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	# without -f the child is not traced, and says nothing
+	run_split ltruss -u 'libc:getpid,getppid,vfork' "$PROGS/vforks" drop
+	[ "$status" -eq 0 ]
+	grep -Eqx '<\.\.\. libc:vfork resumed> = [0-9]+' <<<"$err" || { echo "$err"; false; }
+	grep -Eqx 'libc:getpid\(\) = [0-9]+' <<<"$err" || { echo "$err"; false; }
+	[ "$(grep -c 'getppid\|credentials' <<<"$err")" -eq 0 ] || { echo "$err"; false; }
+}
+
 @test "a non-root program whose setgroups and setuid(0) fail stays traced" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to run as another user"
 	# (The test's directory is not nobody's to read: the script is inline.)

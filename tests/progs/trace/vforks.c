@@ -5,10 +5,14 @@
  *  thread-killed  a thread vforks; its child is killed by a signal, so it
  *                 never passes an exit or exec hook; the thread ends, and
  *                 a new thread (which may reuse its state) makes calls;
- *  nested         the vfork child vforks a child of its own, then exits.
+ *  nested         the vfork child vforks a child of its own, then exits;
+ *  drop           the vfork child drops to nobody (65534: needs root),
+ *                 then executes this program as "leaf";
+ *  leaf           one traced getppid() call, and no more.
  * Every process makes traced getppid() calls; the main program ends with
  * getpid() and prints what its children ended with.
  */
+#include <grp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -45,7 +49,23 @@ int main(int argc, char **argv)
 	int status = -1, inner = -1;
 	pthread_t t;
 
-	if (strcmp(how, "thread-killed") == 0) {
+	if (strcmp(how, "leaf") == 0) {
+		getppid();
+		return 0;
+	}
+	if (strcmp(how, "drop") == 0) {
+		pid_t p = vfork();
+
+		if (p == 0) {
+			getppid();
+			if (setgroups(0, NULL) != 0 || setgid(65534) != 0 ||
+			    setuid(65534) != 0)
+				_exit(2);
+			execl("/proc/self/exe", argv[0], "leaf", (char *)NULL);
+			_exit(127);
+		}
+		waitpid(p, &status, 0);
+	} else if (strcmp(how, "thread-killed") == 0) {
 		pthread_create(&t, NULL, forker, &status);
 		pthread_join(t, NULL);
 		pthread_create(&t, NULL, later, NULL);
