@@ -27,7 +27,8 @@
 /* The last pid of the NSpid line of /proc/N/status, or 0. */
 static pid_t innermost_pid(const char *n)
 {
-	char path[300], line[256];
+	char path[300], *line = NULL;
+	size_t size = 0;
 	pid_t last = 0;
 	FILE *f;
 
@@ -35,7 +36,8 @@ static pid_t innermost_pid(const char *n)
 	f = fopen(path, "re");
 	if (!f)
 		return 0;
-	while (fgets(line, sizeof(line), f)) {
+	/* Whole lines: NSpid lists one pid per nested namespace. */
+	while (getline(&line, &size, f) > 0) {
 		char *p = line + 6, *end;
 
 		if (strncmp(line, "NSpid:", 6) != 0)
@@ -50,6 +52,7 @@ static pid_t innermost_pid(const char *n)
 		}
 		break;
 	}
+	free(line);
 	fclose(f);
 	return last;
 }

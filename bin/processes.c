@@ -303,16 +303,12 @@ static uint32_t latest_entries(uint32_t n, pid_t *todo)
  */
 #define ZOMBIE_SCAN_NS 50000000ull
 
-void processes_idle(void)
+/* Report the processes not reported yet that are zombies now. */
+static void zombies_report(void)
 {
-	static uint64_t last_scan;
 	pid_t todo[LTR_MAX_PROCS];
-	uint64_t now = clock_mono_ns();
 	uint32_t n, i;
 
-	if (now - last_scan < ZOMBIE_SCAN_NS)
-		return;
-	last_scan = now;
 	n = latest_entries(nprocs(), todo);
 	for (i = 0; i < n; i++) {
 		int status = zombie_status(todo[i]);
@@ -324,11 +320,24 @@ void processes_idle(void)
 	}
 }
 
+void processes_idle(void)
+{
+	static uint64_t last_scan;
+	uint64_t now = clock_mono_ns();
+
+	if (now - last_scan < ZOMBIE_SCAN_NS)
+		return;
+	last_scan = now;
+	zombies_report();
+}
+
 void processes_finish(void)
 {
 	uint32_t n = nprocs(), i;
 
 	processes_pump();
+	/* Those that ended since the last look, with their status. */
+	zombies_report();
 	for (i = 0; i < n; i++)
 		if (!reported[i] && !superseded(i, n))
 			report(entry_pid(i), -1, 0, false);
