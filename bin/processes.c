@@ -333,14 +333,16 @@ void processes_idle(void)
 
 void processes_finish(void)
 {
-	uint32_t n = nprocs(), i;
+	pid_t left[LTR_MAX_PROCS];
+	uint32_t n, i;
 
 	processes_pump();
 	/* Those that ended since the last look, with their status. */
 	zombies_report();
-	for (i = 0; i < n; i++)
-		if (!reported[i] && !superseded(i, n))
-			report(entry_pid(i), -1, 0, false);
+	n = latest_entries(nprocs(), left);
+	/* In the order the processes registered (left[] is latest first). */
+	for (i = n; i-- > 0;)
+		report(left[i], -1, 0, false);
 }
 
 bool processes_registered(pid_t pid)
