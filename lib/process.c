@@ -55,11 +55,21 @@ void ltr_process_register(void)
 				 __ATOMIC_RELEASE);
 }
 
+/*
+ * Who runs in this memory: the process that registered self (1), a child
+ * sharing its memory (0: vfork, clone(CLONE_VM)), or nobody can tell (-1).
+ */
+static int whose_memory(void)
+{
+	if (!self || ltr_forked() || !ltr_sys_ok(SYS_getpid))
+		return -1;
+	return self->local_pid == (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+}
+
 /* Is this the process that registered self (not a vfork child)? */
 static bool is_self(void)
 {
-	return self && !ltr_forked() && ltr_sys_ok(SYS_getpid) &&
-	       self->local_pid == (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+	return whose_memory() == 1;
 }
 
 bool ltr_process_is_self(void)
@@ -69,8 +79,7 @@ bool ltr_process_is_self(void)
 
 bool ltr_process_shares_memory(void)
 {
-	return self && !ltr_forked() && ltr_sys_ok(SYS_getpid) &&
-	       self->local_pid != (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+	return whose_memory() == 0;
 }
 
 /*
