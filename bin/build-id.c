@@ -5,12 +5,14 @@
  * note the linker writes), so that an unwinder reading a file later (-k)
  * can tell whether the library on disk is still the one that ran, and
  * the soname, so that --read -u matches a library by it as live -u does.
- * Each path is read once; with -f, every process loads the same
- * libraries.  Reading a file (--read), the IDs it recorded are expected;
- * a file whose ID differs gets one warning when its names or unwind
- * information are first looked at.
+ * Each path is read once while its file stays the same (with -f, every
+ * process loads the same libraries).  Reading a file (--read), the IDs it recorded are expected;
+ * a file whose ID differs, or that is gone, gets one warning when its
+ * names or unwind information are first looked at.
  */
 #include "config.h"
+
+#include <sys/stat.h>
 
 #include <gelf.h>
 #include <libelf.h>
@@ -27,10 +29,12 @@
 struct known {
 	struct known *next;
 	char *path;
+	struct stat st; /* (known) the file as it was read: a new one is read again */
 	size_t len;
 	unsigned char id[BUILD_ID_MAX];
 	bool checked; /* (expected) looked at already */
 	char *soname; /* DT_SONAME, or NULL */
+	bool unreadable; /* (known) its file could not be opened as ELF */
 };
 
 static struct known *known, *expected;
@@ -78,25 +82,28 @@ static void soname_read(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 	}
 }
 
-/* What path says of itself (read once). */
-static const struct known *known_of(const char *path)
+/* Is the file a and the file b the same, unchanged? */
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	       a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* Read path's build ID and soname into k. */
+static void known_read(struct known *k, const char *path)
 {
 	Elf_Scn *scn = NULL;
-	struct known *k;
 	GElf_Shdr sh;
 	Elf *elf;
 	int fd;
 
-	for (k = known; k; k = k->next)
-		if (strcmp(k->path, path) == 0)
-			return k;
-	k = xcalloc(1, sizeof(*k));
-	k->path = xstrdup(path);
-	k->next = known;
-	known = k;
 	elf = fd_elf_open(path, &fd);
-	if (!elf)
-		return k;
+	if (!elf) {
+		k->unreadable = true;
+		return;
+	}
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		if (!gelf_getshdr(scn, &sh))
 			continue;
@@ -106,6 +113,36 @@ static const struct known *known_of(const char *path)
 			soname_read(elf, scn, &sh, k);
 	}
 	fd_elf_close(elf, fd);
+}
+
+/*
+ * What path says of itself: read once, and again when the file has
+ * changed since (a library or program replaced during a -f recording).
+ */
+static const struct known *known_of(const char *path)
+{
+	struct stat st;
+	struct known *k;
+
+	if (stat(path, &st) != 0)
+		memset(&st, 0, sizeof(st));
+	for (k = known; k; k = k->next)
+		if (strcmp(k->path, path) == 0)
+			break;
+	if (k && same_file(&k->st, &st))
+		return k;
+	if (!k) {
+		k = xcalloc(1, sizeof(*k));
+		k->path = xstrdup(path);
+		k->next = known;
+		known = k;
+	}
+	free(k->soname);
+	k->soname = NULL;
+	k->len = 0;
+	k->unreadable = false;
+	k->st = st;
+	known_read(k, path);
 	return k;
 }
 
@@ -138,25 +175,37 @@ void build_id_expect(const char *path, const unsigned char *id, size_t n)
 	expected = e;
 }
 
+/*
+ * Say once what is wrong with path's file against the IDs the trace
+ * recorded for it so far: gone or unreadable, or none of them (a program
+ * replaced during a -f recording has two, one a process).
+ */
 void build_id_check(const char *path)
 {
-	unsigned char id[BUILD_ID_MAX];
+	const struct known *k = NULL;
+	char printable[1024];
+	bool match = false;
 	struct known *e;
-	size_t n;
 
 	for (e = expected; e; e = e->next) {
-		if (e->checked || strcmp(e->path, path) != 0)
+		if (strcmp(e->path, path) != 0)
 			continue;
+		if (e->checked)
+			return;
 		e->checked = true;
-		n = build_id_read(path, id);
-		if (n != e->len || memcmp(id, e->id, n) != 0) {
-			char printable[1024];
-
-			warning_msg("'%s' is not the file that ran (its build ID differs): names and stacks from it may be wrong",
-				    check_name(printable, sizeof(printable),
-					       path));
-		}
+		if (!k)
+			k = known_of(path);
+		match |= k->len == e->len && memcmp(k->id, e->id, e->len) == 0;
 	}
+	if (!k || match)
+		return;
+	check_name(printable, sizeof(printable), path);
+	if (k->unreadable)
+		warning_msg("'%s' cannot be read: no names or stacks from it",
+			    printable);
+	else
+		warning_msg("'%s' is not the file that ran (its build ID differs): names and stacks from it may be wrong",
+			    printable);
 }
 
 /* Free the list at *list. */

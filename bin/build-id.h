@@ -15,12 +15,15 @@ void build_id_expect(const char *path, const unsigned char *id, size_t n);
 
 /*
  * About to read names or call-frame information from the file at path:
- * warn once if it is not the file that ran (its build ID is not the one
- * expected).
+ * warn once if it is not the file that ran (gone, or its build ID is not
+ * any of the IDs expected).
  */
 void build_id_check(const char *path);
 
-/* The soname (DT_SONAME) of the ELF file at path, or NULL; valid until build_id_done(). */
+/*
+ * The soname (DT_SONAME) of the ELF file at path, or NULL; valid until
+ * path is looked up again or build_id_done().
+ */
 const char *build_id_soname(const char *path);
 
 /* Forget the build IDs read and expected, and the sonames read. */

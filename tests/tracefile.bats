@@ -384,3 +384,29 @@ typed_both() {
 	assert_failure 2
 	assert_output "ltruss: error: cannot read the trace file 't.ltr': it is format version $old, this ltruss reads version $version; read it with the ltruss that wrote it"
 }
+
+@test "--read --caller on a file gone since the recording: one warning that it cannot be read, not that it differs" {
+	cp "$PROGS/procs" ./prog
+	record t.ltr -u 'libc:getpid' ./prog early-fork
+	rm ./prog
+	run_split ltruss --read t.ltr --caller
+	[ "$status" -eq 0 ]
+	grep -qxF "ltruss: warning: '$PWD/prog' cannot be read: no names or stacks from it" <<<"$err" || { echo "$err"; false; }
+	[ "$(grep -c 'warning' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	grep -Eq '^libc:getpid\(\) = [0-9]+ \[from prog\+0x[0-9a-f]+\]$' <<<"$err" || { echo "$err"; false; }
+}
+
+@test "a program replaced during a -f recording: the file holds each process's build ID, --read warns once" {
+	cp "$PROGS/procs" ./prog
+	record t.ltr -f -u 'libc:getpid' sh -c "./prog early-fork; cp '$PROGS/execs' ./prog; ./prog"
+	hex=$(od -An -tx1 -v t.ltr | tr -d ' \n')
+	for p in procs execs; do
+		id=$(readelf -n "$PROGS/$p" | awk '/Build ID:/ { print $3 }')
+		[ -n "$id" ]
+		grep -q "$id" <<<"$hex" || { echo "no build ID of $p"; false; }
+	done
+	run_split ltruss --read t.ltr --caller
+	[ "$status" -eq 0 ]
+	grep -qxF "ltruss: warning: '$PWD/prog' is not the file that ran (its build ID differs): names and stacks from it may be wrong" <<<"$err" || { echo "$err"; false; }
+	[ "$(grep -c 'warning' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+}
