@@ -53,23 +53,38 @@ static uint32_t nprocs(void)
 	return session_procs_used(session);
 }
 
-/* Entry i's pid in its own namespace, and the pid ltruss found for it. */
+/*
+ * Entry i's pid in its own namespace, and the pid ltruss found for it;
+ * lookups: how many /proc scans it has cost.
+ */
 struct seen {
 	uint32_t ns;
 	pid_t local, pid; /* pid -1: not found */
+	uint32_t lookups;
 };
+
+/*
+ * Scans of /proc an entry may cost: one at its registration, one at an
+ * exec or two.  The session is the program's to write: an entry that
+ * keeps changing its namespace and pid would make every look at it a
+ * scan of all processes; past this, it keeps what was found last.
+ */
+#define SEEN_LOOKUPS_MAX 4
 
 static struct seen seen[LTR_MAX_PROCS];
 
 /*
  * The pid ltruss sees of entry i, which registered under its pid in
- * namespace ns, which could not tell it (bin/pidns.c): looked up once.
+ * namespace ns, which could not tell it (bin/pidns.c): looked up once
+ * for each (ns, pid) it names, a few times at most.
  */
 static pid_t seen_pid(uint32_t i, uint32_t ns, pid_t local)
 {
 	struct seen *s = &seen[i];
 
-	if (s->ns != ns || s->local != local || !s->pid) {
+	if ((s->ns != ns || s->local != local || !s->pid) &&
+	    s->lookups < SEEN_LOOKUPS_MAX) {
+		s->lookups++;
 		s->ns = ns;
 		s->local = local;
 		s->pid = pidns_find(ns, local);

@@ -171,6 +171,14 @@ assert names == ["prog\\xff\\xfe\x1b"], names
 	[[ "$(last_line trace)" =~ ^"[pid "[0-9]+"] +++ exited (status 7) +++"$ ]]
 }
 
+@test "a process entry that keeps naming new pid namespaces costs ltruss a few /proc scans, not one a look" {
+	run strace -f -qq -o st.log -e trace=openat "$LTRUSS" -o trace -u "$SEL" "$FORGE" pidns-flip 1
+	[ "$status" -eq 7 ]
+	[ "$(last_line trace)" = "+++ exited (status 7) +++" ]
+	scans=$(grep -c 'openat(AT_FDCWD, "/proc", ' st.log)
+	[ "$scans" -le 8 ] || { echo "$scans scans of /proc"; false; }
+}
+
 @test "a blocking call popped by a hidden call's return, then a forged exec: the partial line ends once" {
 	run_split ltruss -o trace -u "$SEL" "$FORGE" partial
 	[ "$status" -eq 7 ]

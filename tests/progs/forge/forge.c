@@ -29,6 +29,8 @@
  *                   "exec")
  *   rewrite-reported  (-f) a child ends (status 3) and is reported, then
  *                   its process entry is rewritten with this pid
+ *   pidns-flip SECS  its process entry names another pid namespace and
+ *                   pid every millisecond for SECS seconds, then its own
  *   paths N         N functions of its own, each called inside each: N * N
  *                   distinct call paths
  *   fuzz SEED SECS  random writes over everything, and calls, for SECS
@@ -401,6 +403,29 @@ static void fuzz_step(void)
 	}
 }
 
+/*
+ * Make this process's entry name another namespace and pid every
+ * millisecond for secs seconds, then put it back.
+ */
+static void pidns_flip(unsigned secs)
+{
+	struct ltr_process *p = NULL, saved;
+	uint32_t i, k;
+
+	for (i = 0; i < S->nprocs && i < LTR_MAX_PROCS && !p; i++)
+		if (S->procs[i].pid == getpid())
+			p = &S->procs[i];
+	if (!p)
+		fail("no process entry");
+	saved = *p;
+	for (k = 0; k < secs * 1000; k++) {
+		p->pidns = 4000000000u - k;
+		p->pid = p->local_pid = (int32_t)(100000 + k);
+		usleep(1000);
+	}
+	*p = saved;
+}
+
 /* Random writes and calls for secs seconds (the session's counts kept sane enough to end). */
 static void fuzz(uint64_t seed, unsigned secs)
 {
@@ -542,6 +567,8 @@ int main(int argc, char **argv)
 		for (i = 0; i < S->nprocs && i < LTR_MAX_PROCS; i++)
 			if (S->procs[i].pid == child)
 				S->procs[i].pid = getpid();
+	} else if (strcmp(mode, "pidns-flip") == 0 && argc > 2) {
+		pidns_flip((unsigned)atoi(argv[2]));
 	} else if (strcmp(mode, "paths") == 0 && argc > 2) {
 		uint32_t n = (uint32_t)atoi(argv[2]), first = S->nfuncs, i, j;
 		struct forged f;
