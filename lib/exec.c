@@ -24,11 +24,9 @@
  * inside libc with environ itself, so while they start it environ points
  * at a copy that carries the variables.
  */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/statvfs.h>
 #include <sys/syscall.h>
 
 #include "arch/x86_64/cpu.h"
@@ -217,32 +215,6 @@ static void *libc_real(void **cache, const char *name)
 	return *cache;
 }
 
-/*
- * Does path name a program the loader runs in secure mode (set-user-ID
- * or set-group-ID to another id, on a file system that honours it)?  It ignores LD_AUDIT there, so the
- * session is not carried into it: it would only leave LTRUSS_SESSION in
- * that program's environment.  Said once, as for the command itself.
- */
-static bool runs_secure(const char *path)
-{
-	struct statfs fs;
-	struct stat st;
-	bool suid, sgid;
-
-	if (ltr_syscall3(SYS_stat, (long)path, (long)&st, 0) != 0 ||
-	    ltr_syscall3(SYS_statfs, (long)path, (long)&fs, 0) != 0 ||
-	    (fs.f_flags & ST_NOSUID))
-		return false;
-	suid = (st.st_mode & S_ISUID) &&
-	       st.st_uid != (uid_t)ltr_syscall3(SYS_geteuid, 0, 0, 0);
-	sgid = (st.st_mode & S_ISGID) && (st.st_mode & S_IXGRP) &&
-	       st.st_gid != (gid_t)ltr_syscall3(SYS_getegid, 0, 0, 0);
-	if (suid || sgid)
-		ltr_warn("not tracing a set-user-ID or set-group-ID program",
-			 path);
-	return suid || sgid;
-}
-
 /* Has path a '/' (a search for it by execvp looks nowhere else)? */
 static bool has_slash(const char *path)
 {
@@ -250,6 +222,18 @@ static bool has_slash(const char *path)
 		if (*path == '/')
 			return true;
 	return false;
+}
+
+/* The program's PATH (execvp searches it, whatever environment it passes on), or NULL. */
+static const char *program_path(void)
+{
+	char **e;
+
+	for (e = *program_environ(); e && *e; e++)
+		if ((*e)[0] == 'P' && (*e)[1] == 'A' && (*e)[2] == 'T' &&
+		    (*e)[3] == 'H' && (*e)[4] == '=')
+			return *e + 5;
+	return NULL;
 }
 
 /* execve(path, argv, envp), or execvpe when search, with environment c. */
@@ -264,8 +248,11 @@ static int exec_path(const char *path, char *const argv[], char *const envp[],
 
 	ltr_vfork_child_leaving(LTR_END_EXEC);
 	r = fn(path, argv, carry_env(&c, envp, exec_carries() &&
-				     !((!search || has_slash(path)) &&
-				       runs_secure(path))));
+				     (search && !has_slash(path)
+					      ? ltr_exec_search_carries(path,
+							program_path())
+					      : ltr_exec_carries_into(AT_FDCWD,
+							path))));
 	carry_done(&c);
 	return r;
 }
@@ -371,7 +358,8 @@ int ltr_hook_fexecve(int fd, char *const argv[], char *const envp[])
 		      (uint64_t)envp);
 	ltr_vfork_child_leaving(LTR_END_EXEC);
 	r = REAL(LTR_H_FEXECVE, fexecve_fn)(fd, argv,
-					    carry_env(&c, envp, exec_carries()));
+		carry_env(&c, envp, exec_carries() &&
+				    ltr_exec_carries_into(fd, "")));
 	carry_done(&c);
 	return r;
 }
@@ -386,7 +374,8 @@ int ltr_hook_execveat(int dirfd, const char *path, char *const argv[],
 		      (uint64_t)argv);
 	ltr_vfork_child_leaving(LTR_END_EXEC);
 	r = REAL(LTR_H_EXECVEAT, execveat_fn)(dirfd, path, argv,
-		carry_env(&c, envp, exec_carries()), flags);
+		carry_env(&c, envp, exec_carries() &&
+				    ltr_exec_carries_into(dirfd, path)), flags);
 	carry_done(&c);
 	return r;
 }

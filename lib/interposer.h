@@ -155,6 +155,20 @@ bool ltr_process_shares_memory(void);
 /* Has this process (or this child sharing our memory) left the session for a credential change (lib/creds.c)? */
 bool ltr_creds_left_here(void);
 
+/*
+ * An exec is about to run the program at path (relative to dirfd; "":
+ * dirfd itself): false if the session must not be carried into it (the
+ * loader would refuse or ignore the interposer).  Says once, on stderr,
+ * when that program will run untraced (lib/exec-check.c).
+ */
+bool ltr_exec_carries_into(int dirfd, const char *path);
+
+/*
+ * The same for file found as execvp finds it in path (a PATH value; NULL:
+ * libc's default), which is the program's PATH, not the exec's.
+ */
+bool ltr_exec_search_carries(const char *file, const char *path);
+
 /* ---- selection (select.c) ---------------------------------------------- */
 
 /* Does any rule possibly select functions of obj?  Is obj a --from object? */

@@ -425,6 +425,38 @@ vfork_run() {
 	[ "$(grep -c '^ltruss: not tracing a set-user-ID or set-group-ID program: /usr/bin/chage$' <<<"$err")" -eq 1 ]
 }
 
+@test "an exec'd statically linked program runs untraced, and ltruss says so once" {
+	plain=$("$PROGS/static-hello")
+	run_split ltruss -u 'libc:getsid' sh -c "exec '$PROGS/static-hello'"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$(grep -c "^ltruss: not tracing a statically linked program: $PROGS/static-hello\$" <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	[ "$(grep -c '^ltruss: ' <<<"$err")" -eq 1 ]
+}
+
+@test "-f: a child that execs a static program found on PATH, or a script it interprets: said once each" {
+	printf '#!%s\n' "$PROGS/static-hello" >script
+	chmod +x script
+	run_split ltruss -f -u 'libc:getsid' sh -c "env PATH='$PROGS' static-hello; ./script"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^hello' <<<"$out")" -eq 2 ]
+	[ "$(grep -c "^ltruss: not tracing a statically linked program: $PROGS/static-hello\$" <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	[ "$(grep -c '^ltruss: not tracing a statically linked program: ./script$' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	[ "$(grep -c '^ltruss: ' <<<"$err")" -eq 2 ]
+}
+
+@test "an exec'd program for another architecture: ltruss says so and carries nothing into it" {
+	printf '.globl _start\n_start:\n\tmovl $1, %%eax\n\tmovl $7, %%ebx\n\tint $0x80\n' >x32.s
+	as --32 -o x32.o x32.s
+	ld -m elf_i386 -o x32 x32.o
+	plain_status=0
+	sh -c 'exec ./x32' 2>plain.err || plain_status=$?
+	run_split ltruss -u 'libc:getsid' sh -c 'exec ./x32'
+	[ "$status" -eq "$plain_status" ]
+	[ "$(grep -c '^ltruss: not tracing a program for another architecture: ./x32$' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	[ "$(grep -c 'ld.so\|ERROR' <<<"$err")" -eq "$(grep -c 'ld.so\|ERROR' plain.err)" ]
+}
+
 @test "-f: 600 children of a multithreaded program, each traced: slots of ended processes are reused" {
 	# two threads keep the loader busy (dlopen/dlclose, dlsym) while the
 	# main thread forks; each child makes one first call, a lazy binding

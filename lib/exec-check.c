@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * exec-check.c: will the program an exec runs load the interposer?
+ *
+ * The session reaches the next program through LD_AUDIT, which only the
+ * dynamic loader of this architecture reads, and not in secure mode.  So
+ * an exec into a statically linked program, a program for another
+ * architecture (32-bit x86, say) or a set-user-ID or set-group-ID one
+ * runs untraced, and the user must be told: ltruss cannot see it from
+ * outside, since that program never joins the session.  The exec hooks
+ * (exec.c) ask here first, once per exec, with the file they are about
+ * to run; a script is judged by its interpreter, as the kernel runs it.
+ *  - another architecture: the session is not carried at all, or that
+ *    loader would print its own error about LD_AUDIT into the program's
+ *    output;
+ *  - set-user-ID or set-group-ID: not carried either (the loader ignores
+ *    it, and the program would only find LTRUSS_SESSION in its
+ *    environment);
+ *  - statically linked: still carried, so that the programs it runs in
+ *    turn (a static shell's commands) are traced again.
+ * Only raw system calls: this runs in a vfork child too.
+ */
+#include <elf.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "arch/x86_64/cpu.h"
+#include "interposer.h"
+
+#define INTERP_DEPTH 4   /* scripts run by scripts, as the kernel allows */
+#define PHDRS_MAX 64     /* program headers read to find PT_INTERP */
+
+/* Why a program will not load the interposer. */
+enum untraceable {
+	LOADS_US,
+	STATIC,
+	FOREIGN,
+};
+
+static const char *const why_text[] = {
+	[STATIC] = "not tracing a statically linked program",
+	[FOREIGN] = "not tracing a program for another architecture",
+};
+
+/* Read n bytes of fd at off into buf: the bytes read, or -1. */
+static long read_at(int fd, void *buf, size_t n, long off)
+{
+	return ltr_syscall6(SYS_pread64, fd, (long)buf, (long)n, off, 0, 0);
+}
+
+/* Has the ELF file fd (header eh) a PT_INTERP program header? */
+static bool has_interp(int fd, const Elf64_Ehdr *eh)
+{
+	Elf64_Phdr ph[PHDRS_MAX];
+	unsigned n = eh->e_phnum < PHDRS_MAX ? eh->e_phnum : PHDRS_MAX, i;
+
+	if (eh->e_phentsize != sizeof(Elf64_Phdr) ||
+	    read_at(fd, ph, n * sizeof(*ph), (long)eh->e_phoff) !=
+		    (long)(n * sizeof(*ph)))
+		return true; /* cannot tell: let the loader decide */
+	for (i = 0; i < n; i++)
+		if (ph[i].p_type == PT_INTERP)
+			return true;
+	return false;
+}
+
+/*
+ * The interpreter of the "#!" line in buf (n bytes), copied to interp
+ * (size bytes); false if there is none.
+ */
+static bool script_interp(const char *buf, long n, char *interp, size_t size)
+{
+	long i = 2, k = 0;
+
+	while (i < n && (buf[i] == ' ' || buf[i] == '\t'))
+		i++;
+	while (i < n && buf[i] != ' ' && buf[i] != '\t' && buf[i] != '\n' &&
+	       k < (long)size - 1)
+		interp[k++] = buf[i++];
+	interp[k] = '\0';
+	return k > 0 && interp[0] == '/';
+}
+
+static enum untraceable untraceable_at(int dirfd, const char *path, int depth);
+
+/* What makes the program in file fd untraceable (see untraceable_at). */
+static enum untraceable untraceable_fd(int fd, int depth)
+{
+	union {
+		Elf64_Ehdr eh;
+		char bytes[256];
+	} buf;
+	char interp[256];
+	long n = read_at(fd, buf.bytes, sizeof(buf.bytes), 0);
+
+	if (n >= 2 && buf.bytes[0] == '#' && buf.bytes[1] == '!')
+		return depth < INTERP_DEPTH &&
+				       script_interp(buf.bytes, n, interp,
+						     sizeof(interp))
+			       ? untraceable_at(AT_FDCWD, interp, depth + 1)
+			       : LOADS_US;
+	if (n < (long)sizeof(Elf64_Ehdr) ||
+	    buf.eh.e_ident[EI_MAG0] != ELFMAG0 ||
+	    buf.eh.e_ident[EI_MAG1] != ELFMAG1 ||
+	    buf.eh.e_ident[EI_MAG2] != ELFMAG2 ||
+	    buf.eh.e_ident[EI_MAG3] != ELFMAG3)
+		return LOADS_US; /* not a program the kernel runs: the exec fails */
+	if (buf.eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    buf.eh.e_machine != EM_X86_64)
+		return FOREIGN;
+	return has_interp(fd, &buf.eh) ? LOADS_US : STATIC;
+}
+
+/*
+ * Why the loader will not load the interposer into the program at path
+ * (relative to dirfd; "" with AT_EMPTY_PATH: dirfd itself), if it won't.
+ */
+static enum untraceable untraceable_at(int dirfd, const char *path, int depth)
+{
+	enum untraceable why;
+	long fd;
+
+	if (!ltr_sys_ok(SYS_openat) || !ltr_sys_ok(SYS_pread64) ||
+	    !ltr_sys_ok(SYS_close))
+		return LOADS_US;
+	if (!path[0])
+		return untraceable_fd(dirfd, depth);
+	fd = ltr_syscall6(SYS_openat, dirfd, (long)path, O_RDONLY | O_CLOEXEC,
+			  0, 0, 0);
+	if (fd < 0)
+		return LOADS_US; /* the exec will say why itself */
+	why = untraceable_fd((int)fd, depth);
+	ltr_syscall3(SYS_close, fd, 0, 0);
+	return why;
+}
+
+/*
+ * Does path name a program the loader runs in secure mode (set-user-ID
+ * or set-group-ID to another id, on a file system that honours it)?
+ */
+static bool runs_secure(const char *path)
+{
+	struct statfs fs;
+	struct stat st;
+	bool suid, sgid;
+
+	if (ltr_syscall3(SYS_stat, (long)path, (long)&st, 0) != 0 ||
+	    ltr_syscall3(SYS_statfs, (long)path, (long)&fs, 0) != 0 ||
+	    (fs.f_flags & ST_NOSUID))
+		return false;
+	suid = (st.st_mode & S_ISUID) &&
+	       st.st_uid != (uid_t)ltr_syscall3(SYS_geteuid, 0, 0, 0);
+	sgid = (st.st_mode & S_ISGID) && (st.st_mode & S_IXGRP) &&
+	       st.st_gid != (gid_t)ltr_syscall3(SYS_getegid, 0, 0, 0);
+	return suid || sgid;
+}
+
+bool ltr_exec_carries_into(int dirfd, const char *path)
+{
+	enum untraceable why;
+
+	if (path[0] && runs_secure(path)) {
+		ltr_warn("not tracing a set-user-ID or set-group-ID program",
+			 path);
+		return false;
+	}
+	why = untraceable_at(dirfd, path, 0);
+	if (why != LOADS_US)
+		ltr_warn(why_text[why], path[0] ? path : "(a file descriptor)");
+	return why != FOREIGN;
+}
+
+bool ltr_exec_search_carries(const char *file, const char *path)
+{
+	const char *dir = path ? path : "/bin:/usr/bin", *end;
+	size_t len = ltr_strlen(file), n;
+	char full[4096];
+
+	if (!ltr_sys_ok(SYS_faccessat))
+		return true;
+	for (;; dir = end + 1) {
+		for (end = dir; *end && *end != ':'; end++)
+			;
+		n = (size_t)(end - dir);
+		/* An empty entry is the current directory. */
+		if (n + 2 + len <= sizeof(full)) {
+			ltr_strlcpy(full, n ? dir : ".", n ? n + 1 : 2);
+			ltr_strlcpy(full + (n ? n : 1), "/", 2);
+			ltr_strlcpy(full + (n ? n : 1) + 1, file, len + 1);
+			if (ltr_syscall3(SYS_faccessat, AT_FDCWD, (long)full,
+					 X_OK) == 0)
+				return ltr_exec_carries_into(AT_FDCWD, full);
+		}
+		if (!*end)
+			return true; /* not found: the exec fails itself */
+	}
+}
