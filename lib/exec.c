@@ -236,6 +236,17 @@ static const char *program_path(void)
 	return NULL;
 }
 
+/*
+ * Will the program at path (searched for on PATH when search) load the
+ * interposer, should the session be carried into it (exec-check.c)?
+ */
+static bool program_carries(const char *path, bool search)
+{
+	return search && !has_slash(path)
+		       ? ltr_exec_search_carries(path, program_path())
+		       : ltr_exec_carries_into(AT_FDCWD, path);
+}
+
 /* execve(path, argv, envp), or execvpe when search, with environment c. */
 static int exec_path(const char *path, char *const argv[], char *const envp[],
 		     bool search)
@@ -248,11 +259,7 @@ static int exec_path(const char *path, char *const argv[], char *const envp[],
 
 	ltr_vfork_child_leaving(LTR_END_EXEC);
 	r = fn(path, argv, carry_env(&c, envp, exec_carries() &&
-				     (search && !has_slash(path)
-					      ? ltr_exec_search_carries(path,
-							program_path())
-					      : ltr_exec_carries_into(AT_FDCWD,
-							path))));
+				     program_carries(path, search)));
 	carry_done(&c);
 	return r;
 }
@@ -389,7 +396,9 @@ static int spawn(enum ltr_hook h, int *pid, const char *path, const void *fa,
 
 	ltr_hook_note(h, (uint64_t)pid, (uint64_t)path, (uint64_t)fa);
 	r = REAL(h, spawn_fn)(pid, path, fa, attr, argv,
-			      carry_env(&c, envp, spawn_carries()));
+			      carry_env(&c, envp, spawn_carries() &&
+					program_carries(path,
+							h == LTR_H_SPAWNP)));
 	carry_done(&c);
 	return r;
 }

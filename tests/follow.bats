@@ -445,6 +445,14 @@ vfork_run() {
 	[ "$(grep -c '^ltruss: ' <<<"$err")" -eq 2 ]
 }
 
+@test "-f: posix_spawnp of a static program found on PATH: said once" {
+	mkdir d
+	cp "$PROGS/static-hello" d/execs
+	run_split ltruss -f -u 'libc:getsid' "$PROGS/execs" spawnp "$PWD/d"
+	[ "$(grep -c '^hello$' <<<"$out")" -eq 1 ] || { echo "$out"; false; }
+	[ "$(grep -c "^ltruss: not tracing a statically linked program: $PWD/d/execs\$" <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+}
+
 @test "an exec'd program for another architecture: ltruss says so and carries nothing into it" {
 	printf '.globl _start\n_start:\n\tmovl $1, %%eax\n\tmovl $7, %%ebx\n\tint $0x80\n' >x32.s
 	as --32 -o x32.o x32.s
