@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * narrow.c: --read with -u, -D or --pid shows part of a trace file.
+ * narrow.c: --read with -u, -F, -D or --pid shows part of a trace file.
  *
  * A recorded event's depth counts the recorded calls it is nested in.
  * Live, a narrower selection would have traced fewer calls, and the
@@ -9,7 +9,12 @@
  * recorded depths of the calls it shows, and an event passes on with its
  * depth renumbered to the shown calls around it (an event is copied for
  * that: the file's are read-only).  -D then applies to that depth, as the
- * interposer applies it.  Without -u or -D, events pass on untouched.
+ * interposer applies it, and so does the depth of the rule that selects a
+ * function (a filter's "depth:"): a call it hides still counts as a level
+ * for the calls inside it, as the interposer's hidden frames do.  Without
+ * -u, -F or -D, events pass on untouched.  A filter's "inner:" and its
+ * prototypes change nothing here: the recording decided which calls a
+ * library made to itself were traced, and how values were captured.
  *
  * A -u library glob matches what it matches live (lib-glob.c): the short
  * name, and the soname, file name and path of the objects the file
@@ -33,9 +38,10 @@
 
 #define MAX_KEPT 1024
 
-/* A shown call in progress: its recorded depth and function. */
+/* A selected call in progress: its recorded depth and function, hidden by its rule's depth? */
 struct kept {
 	uint16_t depth;
+	bool hidden;
 	uint32_t fn;
 };
 
@@ -50,6 +56,7 @@ static const int *pids;
 static size_t npids;
 static bool renumber;
 static unsigned char decided[LTR_MAX_FUNCS]; /* 0: not yet; 1 shown; 2 not */
+static uint32_t rule_depth[LTR_MAX_FUNCS]; /* its rule's depth, 0: no limit */
 static struct slot_kept *slots[LTR_MAX_THREADS];
 /* A vfork child writing slot i's ring (LTR_EV_GUEST), and its shown calls. */
 static int guest_pid[LTR_MAX_THREADS];
@@ -150,6 +157,7 @@ static bool fn_selected(uint32_t fn)
 		if (fnmatch(r->func, format_func_raw(fn), 0) == 0 &&
 		    rule_lib_matches(i, format_lib(fn))) {
 			decided[fn] = r->flags & LTR_RULE_EXCLUDE ? 2 : 1;
+			rule_depth[fn] = r->depth;
 			break;
 		}
 	}
@@ -197,24 +205,31 @@ static void pass(const struct event_rec *r, uint32_t depth)
 	trace_event(&out);
 }
 
-/* An ENTER or CALL event: shown if selected and not too deep. */
+/*
+ * An ENTER or CALL event: shown if selected and not too deep; a call its
+ * rule's depth hides is kept, unshown, as a level.
+ */
 static void narrow_entry(struct slot_kept *k, const struct event_rec *r)
 {
 	const struct ltr_event *ev = r->ev;
 	uint32_t depth;
+	bool hidden;
 
 	while (k->n && k->calls[k->n - 1].depth >= ev->depth)
 		k->n--;
 	depth = k->n;
 	if (!fn_selected(ev->fn) || (max_depth && depth >= max_depth))
 		return;
+	hidden = rule_depth[ev->fn] && depth >= rule_depth[ev->fn];
 	if (ev->type == LTR_EV_ENTER) {
 		if (k->n >= MAX_KEPT)
 			return;
 		k->calls[k->n++] = (struct kept){ .depth = ev->depth,
+						  .hidden = hidden,
 						  .fn = ev->fn };
 	}
-	pass(r, depth);
+	if (!hidden)
+		pass(r, depth);
 }
 
 /* An EXIT or UNWOUND event: shown if its entry was. */
@@ -222,6 +237,7 @@ static void narrow_end(struct slot_kept *k, const struct event_rec *r)
 {
 	const struct ltr_event *ev = r->ev;
 	uint32_t i, j;
+	bool hidden;
 
 	if (!(ev->flags & LTR_EVF_KEEP_ABOVE))
 		while (k->n && k->calls[k->n - 1].depth > ev->depth)
@@ -231,13 +247,15 @@ static void narrow_end(struct slot_kept *k, const struct event_rec *r)
 			break;
 	if (i == UINT32_MAX)
 		return;
+	hidden = k->calls[i].hidden;
 	/* The calls above it (suspended on other stacks) move down a level. */
 	for (j = i; j + 1 < k->n; j++) {
 		k->calls[j] = k->calls[j + 1];
 		k->calls[j].depth--;
 	}
 	k->n--;
-	pass(r, i);
+	if (!hidden)
+		pass(r, i);
 }
 
 void narrow_event(const struct event_rec *r)

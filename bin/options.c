@@ -21,7 +21,7 @@ static const char usage_text[] =
 	"       ltruss --list [SELECTION OPTIONS] [--] COMMAND [ARG...]\n"
 	"       ltruss --console[=SESSION]\n"
 	"       ltruss -w FILE [OPTIONS] [--] COMMAND [ARG...]\n"
-	"       ltruss --read FILE [OUTPUT OPTIONS] [-u ...] [-D N] [--pid PID]\n"
+	"       ltruss --read FILE [OUTPUT OPTIONS] [-u ...] [-F ...] [-D N] [--pid PID]\n"
 	"Trace the calls COMMAND makes into shared libraries.\n"
 	"\n"
 	"Selection (repeatable, applied left to right, later rules win):\n"
@@ -77,7 +77,8 @@ static const char usage_text[] =
 	"  -w, --write FILE   record every event into FILE instead of printing\n"
 	"                     lines; print only how the program ended\n"
 	"      --read FILE    print a recorded FILE with the output options above,\n"
-	"                     as they would have printed it live; -u and -D narrow it\n"
+	"                     as they would have printed it live; -u, -F and -D\n"
+	"                     narrow it\n"
 	"      --pid PID      with --read: only process PID (repeatable)\n"
 	"\n"
 	"Console (stats, pause, disable... while the program runs):\n"
@@ -230,7 +231,6 @@ static void trace_file_options(struct options *opts, int argc, char **argv,
 		{ opts->follow, "-f" }, { opts->drop, "--drop" },
 		{ opts->ring_size != LTR_RING_SIZE_DEFAULT, "--buffer" },
 		{ opts->interactive, "-i" }, { opts->list, "--list" },
-		{ filters, "-F" }, { opts->cfg.sel.nfrom, "--from" },
 		{ opts->write != NULL, "-w" },
 	};
 	size_t i;
@@ -251,6 +251,11 @@ static void trace_file_options(struct options *opts, int argc, char **argv,
 	if (optind < argc)
 		usage_error("--read prints a recorded trace and runs nothing: it takes no command ('%s')",
 			    argv[optind]);
+	for (i = 0; i < opts->cfg.sel.nfrom; i++)
+		if (strcmp(opts->cfg.sel.from[i], "*") != 0)
+			usage_error("--read narrows a trace by function and depth, not by the calling object: --from '%s'%s cannot be used with it",
+				    opts->cfg.sel.from[i],
+				    filters ? " (or a filter's 'from:')" : "");
 	config_check(&opts->cfg);
 }
 

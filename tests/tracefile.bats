@@ -116,6 +116,45 @@ typed_both() {
 	not grep -q '^ ' <<<"$read"
 }
 
+@test "-F narrows what --read prints as the live trace of that filter, a rule's depth included" {
+	cat >narrow.yaml <<-'EOF'
+	version: 1
+	trace:
+	  - lib: libtyped
+	    functions: ["ty_str*", "ty_fill*"]
+	  - lib: "libc.so*"
+	    functions: ["getpid"]
+	    depth: 1
+	EOF
+	record t.ltr -F "$TYPED_YAML" -u 'libc:getpid' "$PROGS/typed"
+	# ty_fill_nested calls getpid, one level deep: recorded, and its rule hides it.
+	run_split ltruss --read t.ltr
+	grep -q '^  libc:getpid() = ' <<<"$err" || { echo "$err"; false; }
+	run_split ltruss --read t.ltr -F ./narrow.yaml
+	[ "$status" -eq 0 ]
+	read=$(normalize <<<"$err")
+	run_split ltruss -F "$TYPED_YAML" -u '!libtyped:*' -F ./narrow.yaml "$PROGS/typed"
+	[ "$read" = "$(normalize <<<"$err")" ] || { diff <(echo "$read") <(normalize <<<"$err"); false; }
+	grep -q '^libtyped:ty_fill_nested(' <<<"$read"
+	not grep -q 'getpid' <<<"$read"
+	not grep -q 'ty_flags' <<<"$read"
+}
+
+@test "--read cannot narrow by the calling object: --from, or a filter's from:, is an error" {
+	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
+	run ltruss --read t.ltr --from 'a.out'
+	[ "$status" -eq 2 ]
+	assert_output "ltruss: error: --read narrows a trace by function and depth, not by the calling object: --from 'a.out' cannot be used with it; see 'ltruss --help'"
+	printf 'version: 1\nfrom: ["libtyped"]\n' >from.yaml
+	run ltruss --read t.ltr -F ./from.yaml
+	[ "$status" -eq 2 ]
+	assert_output "ltruss: error: --read narrows a trace by function and depth, not by the calling object: --from 'libtyped' (or a filter's 'from:') cannot be used with it; see 'ltruss --help'"
+	# from: ["*"] is every caller: nothing to narrow.
+	printf 'version: 1\nfrom: ["*"]\n' >all.yaml
+	run ltruss --read t.ltr -F ./all.yaml
+	[ "$status" -eq 0 ]
+}
+
 @test "a program killed by SIGSEGV: every completed call is in the file, and how it ended" {
 	run_split ltruss -w t.ltr -u 'libfix:fix_add' "$PROGS/die" 50 segv
 	[ "$status" -eq 139 ]
