@@ -122,17 +122,25 @@ static enum untraceable untraceable_fd(int fd, int depth)
 static enum untraceable untraceable_at(int dirfd, const char *path, int depth)
 {
 	enum untraceable why;
+	struct stat st;
 	long fd;
 
 	if (!ltr_sys_ok(SYS_openat) || !ltr_sys_ok(SYS_pread64) ||
-	    !ltr_sys_ok(SYS_close))
+	    !ltr_sys_ok(SYS_close) || !ltr_sys_ok(SYS_newfstatat))
 		return LOADS_US;
 	if (!path[0])
 		return untraceable_fd(dirfd, depth);
-	fd = ltr_syscall6(SYS_openat, dirfd, (long)path, O_RDONLY | O_CLOEXEC,
-			  0, 0, 0);
-	if (fd < 0)
+	/*
+	 * Only a regular file is opened: opening a FIFO would wait for a
+	 * writer, a device could act (a tape rewinds); neither can be run.
+	 */
+	if (ltr_syscall6(SYS_newfstatat, dirfd, (long)path, (long)&st, 0, 0,
+			 0) != 0 || !S_ISREG(st.st_mode))
 		return LOADS_US; /* the exec will say why itself */
+	fd = ltr_syscall6(SYS_openat, dirfd, (long)path,
+			  O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0, 0, 0);
+	if (fd < 0)
+		return LOADS_US;
 	why = untraceable_fd((int)fd, depth);
 	ltr_syscall3(SYS_close, fd, 0, 0);
 	return why;

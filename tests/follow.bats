@@ -453,6 +453,18 @@ vfork_run() {
 	[ "$(grep -c "^ltruss: not tracing a statically linked program: $PWD/d/execs\$" <<<"$err")" -eq 1 ] || { echo "$err"; false; }
 }
 
+@test "an exec of a FIFO or a device fails as untraced, and ltruss opens neither" {
+	mkfifo fifo
+	chmod +x fifo
+	plain_status=0
+	sh -c 'exec ./fifo' 2>/dev/null || plain_status=$?
+	run_split timeout 20 "$LTRUSS" -u 'libc:getsid' sh -c 'exec ./fifo'
+	[ "$status" -eq "$plain_status" ]
+	run_split timeout 20 "$LTRUSS" -u 'libc:getsid' sh -c 'exec /dev/null'
+	[ "$status" -ne 124 ]
+	[ "$(grep -c '^ltruss: ' <<<"$err")" -eq 0 ]
+}
+
 @test "an exec'd program for another architecture: ltruss says so and carries nothing into it" {
 	printf '.globl _start\n_start:\n\tmovl $1, %%eax\n\tmovl $7, %%ebx\n\tint $0x80\n' >x32.s
 	as --32 -o x32.o x32.s
