@@ -122,35 +122,49 @@ void trace_count_calls(void)
 		counted = xcalloc(COUNTED_MAX, sizeof(*counted));
 }
 
+/* The row counting t's calls of fn (created empty), or NULL when the table is full. */
+static struct ltr_retired *count_row(const struct thread_trace *t, uint32_t fn)
+{
+	uint32_t h = (uint32_t)(fn * 2654435761u ^ (uint32_t)t->who.pid);
+	struct ltr_retired *row;
+
+	for (h %= COUNTED_MAX; counted[h].c.calls; h = (h + 1) % COUNTED_MAX)
+		if (counted[h].fn == fn && counted[h].pid == t->who.pid)
+			return &counted[h];
+	row = &counted[h];
+	if (ncounted + 1 >= COUNTED_MAX)
+		return NULL;
+	ncounted++;
+	row->pid = t->who.pid;
+	row->fn = fn;
+	return row;
+}
+
 /* Count a call of t that returned after dur ticks, self of them its own. */
 static void count_call(const struct thread_trace *t, const struct call *c,
 		       const struct result *r, uint64_t dur, uint64_t self)
 {
-	uint32_t h = (uint32_t)(c->fn * 2654435761u ^ (uint32_t)t->who.pid);
 	struct ltr_retired *row;
 
-	if (!counted || !r->returned)
+	if (!counted || !r->returned || !(row = count_row(t, c->fn)))
 		return;
-	for (h %= COUNTED_MAX; counted[h].c.calls; h = (h + 1) % COUNTED_MAX)
-		if (counted[h].fn == c->fn && counted[h].pid == t->who.pid)
-			break;
-	row = &counted[h];
-	if (!row->c.calls) {
-		if (ncounted + 1 >= COUNTED_MAX)
-			return;
-		ncounted++;
-		row->pid = t->who.pid;
-		row->fn = c->fn;
+	if (!row->c.calls || dur < row->c.min)
 		row->c.min = dur;
-	}
 	row->c.calls++;
 	row->c.errors += r->failed;
 	row->c.total += dur;
 	row->c.self += self;
-	if (dur < row->c.min)
-		row->c.min = dur;
 	if (dur > row->c.max)
 		row->c.max = dur;
+}
+
+/* Count a call of t seen on entry only: a call, no time (as the interposer counts it). */
+static void count_entry_only(const struct thread_trace *t, uint32_t fn)
+{
+	struct ltr_retired *row;
+
+	if (counted && (row = count_row(t, fn)))
+		row->c.calls++;
 }
 
 size_t trace_counts(struct ltr_retired *rows, size_t max)
@@ -594,6 +608,7 @@ void trace_event(const struct event_rec *r)
 	case LTR_EV_CALL: {
 		struct call c;
 
+		count_entry_only(t, ev->fn);
 		if (toggles_disabled(session, ev->fn))
 			break;
 		open_parent(t);

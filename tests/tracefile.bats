@@ -140,6 +140,17 @@ typed_both() {
 	not grep -q 'ty_flags' <<<"$read"
 }
 
+@test "a narrowed --read -c counts the calls seen on entry only (exit) as the live -c does" {
+	sel='libc:getpid,exit,_exit,fork'
+	run_split ltruss -f -c -u "$sel" "$PROGS/procs" early-fork
+	live=$(awk '{ print $(NF-2), $(NF-1), $NF }' <<<"$err" | sort)
+	grep -qx '1 0 libc:exit' <<<"$live" || { echo "$live"; false; }
+	record t.ltr -f -u "$sel,getppid" "$PROGS/procs" early-fork
+	run_split ltruss --read t.ltr -c -u "$sel"
+	[ "$status" -eq 0 ]
+	[ "$(awk '{ print $(NF-2), $(NF-1), $NF }' <<<"$err" | sort)" = "$live" ]
+}
+
 @test "--read cannot narrow by the calling object: --from, or a filter's from:, is an error" {
 	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
 	run ltruss --read t.ltr --from 'a.out'
