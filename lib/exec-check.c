@@ -17,7 +17,9 @@
  *    it, and the program would only find LTRUSS_SESSION in its
  *    environment);
  *  - statically linked: still carried, so that the programs it runs in
- *    turn (a static shell's commands) are traced again.
+ *    turn (a static shell's commands) are traced again, and what it loads
+ *    (valgrind's tools are static programs that load the program with its
+ *    own dynamic loader, which reads LD_AUDIT).
  * Only raw system calls: this runs in a vfork child too.
  */
 #include <elf.h>
@@ -42,7 +44,8 @@ enum untraceable {
 };
 
 static const char *const why_text[] = {
-	[STATIC] = "not tracing a statically linked program",
+	/* valgrind's tools are static, and the program they load is traced. */
+	[STATIC] = "statically linked, not traced itself (what it runs or loads still is)",
 	[FOREIGN] = "not tracing a program for another architecture",
 };
 
