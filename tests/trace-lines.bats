@@ -118,6 +118,40 @@ load helpers
 	[ "$(grep -c '^sched_yield(' sys || true)" -eq 0 ]
 }
 
+@test "-o FILE: the trace reaches the file in blocks of about 1 MiB, text and --json alike" {
+	command -v strace >/dev/null || fail "strace is needed"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	run_split ltruss -w rec.ltr -u 'libfix:fix_add' "$PROGS/fix-lazy" 200000
+	[ "$status" -eq 0 ]
+	for json in "" --json; do
+		# --read writes only whole blocks: no pause of a program to flush at
+		run_split timeout 120 strace -f -qq -P "$PWD/trace" -e trace=write -o sys \
+			"$LTRUSS" --read rec.ltr $json -o trace
+		[ "$status" -eq 0 ]
+		[ "$(grep -c 'fix_add' trace)" -gt 200000 ]
+		writes=$(grep -c 'write(' sys)
+		bytes=$(stat -c %s trace)
+		# each write(2) hands the file a block, not a stdio buffer of 256 KiB
+		[ "$writes" -ge 2 ]
+		[ "$((bytes / (writes - 1)))" -ge $((768 * 1024)) ]
+	done
+}
+
+@test "-o FILE holds what stderr would: -k's frames under their call, -C's summary after the lines, text and --json" {
+	run_split ltruss -w rec.ltr -k -u 'libc:puts' -u 'libfix:fix_add' "$PROGS/stacks-chain"
+	[ "$status" -eq 0 ]
+	for json in "" --json; do
+		run_split ltruss --read rec.ltr -k -C $json -o trace
+		[ "$status" -eq 0 ]
+		[ -z "$err" ]
+		run_split ltruss --read rec.ltr -k -C $json
+		[ "$status" -eq 0 ]
+		[ "$err" = "$(cat trace)" ]
+		grep -q ' > \|"stack":\[{' trace
+		grep -q '^------' trace
+	done
+}
+
 @test "--json: one valid object a line, with the keys of SPEC section 3" {
 	command -v jq >/dev/null || fail "jq is needed"
 	run_split ltruss --json -u 'libfix::*' "$PROGS/fix-lazy" 1
