@@ -367,8 +367,25 @@ static void put_quoted(struct out *o, const unsigned char *s, size_t len,
 		d = o->buf + o->len;
 		*d++ = '"';
 		for (i = 0; i < len; i++) {
-			unsigned char ch = s[i];
+			unsigned char ch;
 
+			/* Plain bytes 8 at a time, up to the next to escape. */
+			while (i + 8 <= len) {
+				uint64_t x, m;
+				size_t k;
+
+				memcpy(&x, s + i, 8);
+				m = format_special8(x);
+				k = m ? (size_t)__builtin_ctzll(m) >> 3 : 8;
+				memcpy(d, &x, 8);
+				d += k;
+				i += k;
+				if (k < 8)
+					break;
+			}
+			if (i == len)
+				break;
+			ch = s[i];
 			if (escapes[ch].before_digit && i + 1 < len &&
 			    s[i + 1] >= '0' && s[i + 1] <= '7') {
 				d += escape_byte(d, ch, s[i + 1]);

@@ -62,22 +62,6 @@ static const bool json_special[256] = {
 };
 
 /*
- * A mask with the high bit set in the bytes of x (8 bytes of a string) that
- * are json_special: exact in the lowest such byte (the first in memory),
- * maybe set in bytes after it (a borrow or a carry), clear when none is.
- */
-static inline uint64_t json_special8(uint64_t x)
-{
-	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-	uint64_t quote = x ^ ('"' * ones), backslash = x ^ ('\\' * ones);
-
-	return ((x - 0x20 * ones) & ~x & high) |           /* < 0x20 */
-	       ((quote - ones) & ~quote & high) |          /* '"' */
-	       ((backslash - ones) & ~backslash & high) |  /* '\\' */
-	       (((x + ones) | x) & high);                 /* >= 0x7f */
-}
-
-/*
  * Bytes of s[0..n) before the first json_special one, 8 at a time: most
  * strings and values need no escape, and are looked at only here.
  */
@@ -88,13 +72,13 @@ static size_t json_plain(const unsigned char *s, size_t n)
 
 	for (; i + 8 <= n; i += 8) {
 		memcpy(&x, s + i, 8);
-		if ((m = json_special8(x)) != 0)
+		if ((m = format_special8(x)) != 0)
 			return i + (size_t)(__builtin_ctzll(m) >> 3);
 	}
 	if (i < n && n >= 8) {
 		/* The last 8 bytes: those before i are plain, none is marked. */
 		memcpy(&x, s + n - 8, 8);
-		m = json_special8(x);
+		m = format_special8(x);
 		return m ? n - 8 + (size_t)(__builtin_ctzll(m) >> 3) : n;
 	}
 	while (i < n && !json_special[s[i]])
@@ -314,7 +298,7 @@ static inline bool value_plain(const char *s, size_t n)
 
 	for (i = 0; i < n; i += 8) {
 		memcpy(&x, s + i, 8);
-		m = json_special8(x);
+		m = format_special8(x);
 		if (n - i < 8)
 			m &= (1ull << 8 * (n - i)) - 1;
 		if (m)

@@ -149,4 +149,23 @@ static inline void format_decimal_at(char *dst, uint64_t v, unsigned n)
 		*--p = '0';
 }
 
+/*
+ * A mask with the high bit set in the bytes of x (8 bytes of a string)
+ * that a quoted string, text or JSON, cannot hold as they are: control
+ * characters, '"', '\\', and DEL and above (escaped in text, checked for
+ * UTF-8 in JSON).  Exact in the lowest such byte (the first in memory);
+ * bytes after it may be marked too (a borrow or a carry); 0 when none is.
+ * Most strings need no escape at all: they are looked at 8 bytes at a time.
+ */
+static inline uint64_t format_special8(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t quote = x ^ ('"' * ones), backslash = x ^ ('\\' * ones);
+
+	return ((x - 0x20 * ones) & ~x & high) |           /* < 0x20 */
+	       ((quote - ones) & ~quote & high) |          /* '"' */
+	       ((backslash - ones) & ~backslash & high) |  /* '\\' */
+	       (((x + ones) | x) & high);                 /* >= 0x7f */
+}
+
 #endif
