@@ -864,6 +864,30 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 	return o.len;
 }
 
+/* Does put_scalar (or put_pointer) print a value of kind k with digits and letters only? */
+static bool kind_plain(enum ctype k)
+{
+	return k != CT_CHAR && k != CT_STRING && k != CT_FUNCPTR &&
+	       k != CT_NAMED;
+}
+
+bool args_value_plain(const struct call *c, unsigned i)
+{
+	const struct proto *p = view_of(c)->p;
+
+	if (!p)
+		return true; /* registers in hex */
+	return i < p->nargs && p->args[i].out == OUT_NONE &&
+	       kind_plain(p->args[i].type.kind);
+}
+
+bool args_return_plain(const struct call *c)
+{
+	const struct proto *p = view_of(c)->p;
+
+	return !p || kind_plain(p->ret.kind);
+}
+
 size_t args_return(char *buf, size_t size, int pid, const struct call *c,
 		   const struct result *r)
 {

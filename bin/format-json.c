@@ -325,12 +325,15 @@ static inline struct obj obj_value_room(struct obj o, bool comma)
 	return o;
 }
 
-/* The value of n bytes printed at o.p + 1, as a JSON string. */
-static inline struct obj obj_value(struct obj o, size_t n)
+/*
+ * The value of n bytes printed at o.p + 1, as a JSON string; plain: its
+ * type is printed with nothing to escape (args_value_plain).
+ */
+static inline struct obj obj_value(struct obj o, size_t n, bool plain)
 {
 	static char value[ARG_TEXT_MAX];
 
-	if (__builtin_expect(!value_plain(o.p + 1, n), 0)) {
+	if (!plain && !value_plain(o.p + 1, n)) {
 		memcpy(value, o.p + 1, n);
 		return obj_string_n(o, value, n);
 	}
@@ -444,7 +447,8 @@ static struct obj json_call_head(enum obj_type type, const struct who *w,
 			continue;
 		o = obj_value_room(o, shown++);
 		o = obj_value(o, args_value(o.p + 1, ARG_TEXT_MAX, w->pid, c,
-					    r, i));
+					    r, i),
+			      args_value_plain(c, i));
 	}
 	o = obj_lit(o, "]");
 	if (fmt.caller && c->caller) {
@@ -473,7 +477,8 @@ static void json_result(struct obj o, const struct who *w,
 	if (r && r->returned) {
 		o = obj_value_room(o, false);
 		o = obj_value(o, args_return(o.p + 1, ARG_TEXT_MAX, w->pid, c,
-					     r));
+					     r),
+			      args_return_plain(c));
 	} else {
 		o = obj_lit(o, "null");
 	}
