@@ -369,20 +369,11 @@ static void put_quoted(struct out *o, const unsigned char *s, size_t len,
 		for (i = 0; i < len; i++) {
 			unsigned char ch;
 
-			/* Plain bytes 8 at a time, up to the next to escape. */
-			while (i + 8 <= len) {
-				uint64_t x, m;
-				size_t k;
+			/* The plain bytes up to the next to escape, whole. */
+			size_t run = format_plain_copy(d, s + i, len - i);
 
-				memcpy(&x, s + i, 8);
-				m = format_special8(x);
-				k = m ? (size_t)__builtin_ctzll(m) >> 3 : 8;
-				memcpy(d, &x, 8);
-				d += k;
-				i += k;
-				if (k < 8)
-					break;
-			}
+			d += run;
+			i += run;
 			if (i == len)
 				break;
 			ch = s[i];

@@ -56,36 +56,6 @@ static size_t utf8_length(const unsigned char *s, size_t n)
 	return len;
 }
 
-/* Bytes a JSON string cannot hold as they are, or that start UTF-8. */
-static const bool json_special[256] = {
-	[0 ... 0x1f] = true, ['"'] = true, ['\\'] = true, [0x7f ... 0xff] = true,
-};
-
-/*
- * Bytes of s[0..n) before the first json_special one, 8 at a time: most
- * strings and values need no escape, and are looked at only here.
- */
-static size_t json_plain(const unsigned char *s, size_t n)
-{
-	size_t i = 0;
-	uint64_t x, m;
-
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&x, s + i, 8);
-		if ((m = format_special8(x)) != 0)
-			return i + (size_t)(__builtin_ctzll(m) >> 3);
-	}
-	if (i < n && n >= 8) {
-		/* The last 8 bytes: those before i are plain, none is marked. */
-		memcpy(&x, s + n - 8, 8);
-		m = format_special8(x);
-		return m ? n - 8 + (size_t)(__builtin_ctzll(m) >> 3) : n;
-	}
-	while (i < n && !json_special[s[i]])
-		i++;
-	return i;
-}
-
 /*
  * The one JSON string escaper: s[0..n) as the inside of a JSON string, at
  * dst (room for JSON_ESCAPED_MAX(n) bytes); returns the bytes written.
@@ -104,7 +74,7 @@ static size_t json_escape(char *dst, const unsigned char *s, size_t n)
 	while (i < n) {
 		unsigned char c;
 
-		run = json_plain(s + i, n - i);
+		run = format_plain(s + i, n - i);
 		memcpy(d, s + i, run);
 		d += run;
 		i += run;
@@ -287,34 +257,13 @@ static struct obj obj_string(struct obj o, const char *s)
 }
 
 /*
- * Does the value s[0..n) need no escape?  8 bytes at a time, the last
- * word's bytes past n masked off: a value is printed with room to spare
- * (VALUE_ROOM), so reading past its end stays in the block.
- */
-static inline bool value_plain(const char *s, size_t n)
-{
-	size_t i;
-	uint64_t x, m;
-
-	for (i = 0; i < n; i += 8) {
-		memcpy(&x, s + i, 8);
-		m = format_special8(x);
-		if (n - i < 8)
-			m &= (1ull << 8 * (n - i)) - 1;
-		if (m)
-			return false;
-	}
-	return true;
-}
-
-/*
  * A value is printed straight into the object, after its opening quote,
  * at o.p + 1 with VALUE_ROOM bytes of room (obj_value_room): a comma
- * before it, its quotes, and 8 bytes value_plain may read.  obj_value(n)
+ * before it, and its quotes.  obj_value(n)
  * then closes it; only a value with bytes to escape (a quote, a
  * backslash) is copied out and escaped back into place.
  */
-#define VALUE_ROOM (ARG_TEXT_MAX + 3 + 8)
+#define VALUE_ROOM (ARG_TEXT_MAX + 3)
 
 /* Room for a value at o.p + 1 (after a comma, when comma). */
 static inline struct obj obj_value_room(struct obj o, bool comma)
@@ -333,7 +282,8 @@ static inline struct obj obj_value(struct obj o, size_t n, bool plain)
 {
 	static char value[ARG_TEXT_MAX];
 
-	if (!plain && !value_plain(o.p + 1, n)) {
+	if (!plain &&
+	    format_plain((const unsigned char *)o.p + 1, n) < n) {
 		memcpy(value, o.p + 1, n);
 		return obj_string_n(o, value, n);
 	}
