@@ -96,6 +96,19 @@ static ssize_t file_write(void *cookie, const char *buf, size_t len)
 	return (ssize_t)len;
 }
 
+/*
+ * At exit (ltruss dies of an error mid-trace, error_msg_and_die): what was
+ * printed so far reaches the file, as it reaches stderr, before the
+ * writer thread goes with the process.
+ */
+static void output_at_exit(void)
+{
+	if (!writer_running(&writer))
+		return;
+	output_flush();
+	writer_sync(&writer);
+}
+
 /* The -o stream's close: the block handed over, the writer done, the file closed. */
 static int file_close(void *cookie)
 {
@@ -133,6 +146,7 @@ FILE *output_open(const char *file)
 	/* Unbuffered: every byte goes to the block at once, in order. */
 	setvbuf(out, NULL, _IONBF, 0);
 	writer_start(&writer, fd, OUTPUT_BLOCK, "-o");
+	atexit(output_at_exit);
 	return out;
 }
 
