@@ -200,27 +200,31 @@ static inline struct obj obj_dec(struct obj o, uint64_t v)
 }
 
 /*
- * Append a timestamp in ns.  Lines come many a second: the seconds'
- * digits are kept from the last one, only the nanoseconds' are written.
+ * Append a timestamp in ns.  Objects come many a microsecond: the last
+ * one's digits are kept, and only those that changed are written again,
+ * the last 3 when the microsecond is the same, the 9 below the seconds
+ * when the second is.
  */
 static struct obj obj_ts(struct obj o, uint64_t ns)
 {
-	static uint64_t last_secs = UINT64_MAX;
-	static char secs_text[FORMAT_DECIMAL_MAX];
-	static unsigned secs_len;
-	uint64_t secs = ns / 1000000000u;
+	static uint64_t last = UINT64_MAX;
+	static char text[32]; /* last's digits (32: copied whole) */
+	static unsigned len;
 
-	if (!secs)
+	if (ns < 1000000000u)
 		return obj_dec(o, ns);
-	if (secs != last_secs) {
-		last_secs = secs;
-		secs_len = format_decimal_digits(secs);
-		format_decimal_at(secs_text, secs, secs_len);
+	if (ns / 1000 == last / 1000) {
+		format_decimal_at(text + len - 3, ns % 1000, 3);
+	} else if (ns / 1000000000u == last / 1000000000u) {
+		format_decimal_at(text + len - 9, ns % 1000000000u, 9);
+	} else {
+		len = format_decimal_digits(ns);
+		format_decimal_at(text, ns, len);
 	}
-	o = obj_need(o, secs_len + 9);
-	memcpy(o.p, secs_text, secs_len);
-	format_decimal_at(o.p + secs_len, ns % 1000000000u, 9);
-	o.p += secs_len + 9;
+	last = ns;
+	o = obj_need(o, sizeof(text));
+	memcpy(o.p, text, sizeof(text));
+	o.p += len;
 	return o;
 }
 
