@@ -16,7 +16,9 @@ void output_close(FILE *out, const char *file);
  * Trace lines are formatted in place, at the end of the block the output
  * holds (output.c): output_room(n) is where the next n bytes go,
  * output_advance(n) keeps them, output_line_end() ends a line.  Longest
- * room asked for at once: OUTPUT_ROOM_MAX bytes.
+ * room asked for at once: OUTPUT_ROOM_MAX bytes.  The room is valid only
+ * until the trace is written to again (output_room, the stdio stream of
+ * output_open, output_flush): one of them may hand the block over.
  */
 #define OUTPUT_ROOM_MAX (1u << 18)
 
