@@ -197,17 +197,37 @@ static void put_signed(struct out *o, int64_t v)
 }
 
 /*
- * Append v as 0x and lowercase hex digits ("0" stays "0x0").  The digits
- * go straight to their place: built in a scratch buffer and copied, each
- * copy read back bytes just stored one by one, a store-forwarding stall
- * that made this the reader's most expensive function.
+ * The 8 hex digits of h as ASCII, the first in the lowest byte (the order
+ * a little-endian store puts them in): each nibble spread to a byte of
+ * its own, then made a digit, all eight at once.  Pointers are most
+ * values of a trace: a digit at a time, this was the reader's most
+ * expensive function.
+ */
+static inline uint64_t hex8(uint32_t h)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	uint64_t t = h, letters;
+
+	t = (t | t << 16) & 0x0000ffff0000ffffull;
+	t = (t | t << 8) & 0x00ff00ff00ff00ffull;
+	t = (t | t << 4) & 0x0f0f0f0f0f0f0f0full; /* lowest nibble in byte 0 */
+	letters = ((t + 6 * ones) >> 4) & ones;   /* 1 in each byte >= 10 */
+	t += '0' * ones + ('a' - '0' - 10) * letters;
+	return __builtin_bswap64(t);
+}
+
+/*
+ * Append v as 0x and lowercase hex digits ("0" stays "0x0"), stored
+ * straight to their place, 8 at a time: the first word shifted so that
+ * its leading zeros fall off, the last one over its tail.
  */
 static void put_hex(struct out *o, uint64_t v)
 {
 	size_t digits = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
+	uint64_t hi, lo;
 	char *p;
 
-	if (o->len + 2 + digits >= o->size) {
+	if (o->len + 2 + 16 + 1 > o->size) {
 		char tmp[18];
 		size_t n = sizeof(tmp);
 
@@ -221,12 +241,18 @@ static void put_hex(struct out *o, uint64_t v)
 	p = o->buf + o->len;
 	p[0] = '0';
 	p[1] = 'x';
+	lo = hex8((uint32_t)v);
+	if (digits <= 8) {
+		/* The zeros shifted in end the text. */
+		lo >>= 8 * (8 - digits);
+		memcpy(p + 2, &lo, 8);
+	} else {
+		hi = hex8((uint32_t)(v >> 32)) >> 8 * (16 - digits);
+		memcpy(p + 2, &hi, 8);
+		memcpy(p + 2 + digits - 8, &lo, 8);
+	}
 	o->len += 2 + digits;
 	o->buf[o->len] = '\0';
-	p += 2 + digits;
-	do
-		*--p = "0123456789abcdef"[v & 0xf];
-	while ((v >>= 4) != 0);
 }
 
 /* Append v in octal as file modes are written: 0755, 022, 000. */
@@ -341,8 +367,16 @@ static void put_quoted(struct out *o, const unsigned char *s, size_t len,
 		d = o->buf + o->len;
 		*d++ = '"';
 		for (i = 0; i < len; i++) {
-			unsigned char ch = s[i];
+			unsigned char ch;
 
+			/* The plain bytes up to the next to escape, whole. */
+			size_t run = format_plain_copy(d, s + i, len - i);
+
+			d += run;
+			i += run;
+			if (i == len)
+				break;
+			ch = s[i];
 			if (escapes[ch].before_digit && i + 1 < len &&
 			    s[i + 1] >= '0' && s[i + 1] <= '7') {
 				d += escape_byte(d, ch, s[i + 1]);
@@ -819,6 +853,30 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 		put_scalar(&o, &a->type, v, pid);
 	}
 	return o.len;
+}
+
+/* Does put_scalar (or put_pointer) print a value of kind k with digits and letters only? */
+static bool kind_plain(enum ctype k)
+{
+	return k != CT_CHAR && k != CT_STRING && k != CT_FUNCPTR &&
+	       k != CT_NAMED;
+}
+
+bool args_value_plain(const struct call *c, unsigned i)
+{
+	const struct proto *p = view_of(c)->p;
+
+	if (!p)
+		return true; /* registers in hex */
+	return i < p->nargs && p->args[i].out == OUT_NONE &&
+	       kind_plain(p->args[i].type.kind);
+}
+
+bool args_return_plain(const struct call *c)
+{
+	const struct proto *p = view_of(c)->p;
+
+	return !p || kind_plain(p->ret.kind);
 }
 
 size_t args_return(char *buf, size_t size, int pid, const struct call *c,

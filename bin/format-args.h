@@ -41,6 +41,14 @@ uint64_t args_hidden(const struct call *c);
 size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 		  const struct result *r, unsigned i);
 
+/*
+ * Is value i of c (args_value), or its return (args_return), printed with
+ * no byte that a quoted string must escape, whatever the value: a number,
+ * an address, NULL?  Strings, characters, names and symbols may need one.
+ */
+bool args_value_plain(const struct call *c, unsigned i);
+bool args_return_plain(const struct call *c);
+
 /* The returned value of c ("3", "NULL", "0x7f..", "<void>") into buf; its length. */
 size_t args_return(char *buf, size_t size, int pid, const struct call *c,
 		   const struct result *r);

@@ -18,6 +18,7 @@
 #include "format.h"
 #include "format-args.h"
 #include "format-stack.h"
+#include "output.h"
 #include "session.h"
 #include "symbolize.h"
 #include "xmalloc.h"
@@ -55,21 +56,6 @@ static size_t utf8_length(const unsigned char *s, size_t n)
 	return len;
 }
 
-/* Bytes a JSON string cannot hold as they are, or that start UTF-8. */
-static const bool json_special[256] = {
-	[0 ... 0x1f] = true, ['"'] = true, ['\\'] = true, [0x7f ... 0xff] = true,
-};
-
-/* Bytes of s[0..n) before the first json_special one. */
-static size_t json_plain(const unsigned char *s, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && !json_special[s[i]])
-		i++;
-	return i;
-}
-
 /*
  * The one JSON string escaper: s[0..n) as the inside of a JSON string, at
  * dst (room for JSON_ESCAPED_MAX(n) bytes); returns the bytes written.
@@ -88,7 +74,7 @@ static size_t json_escape(char *dst, const unsigned char *s, size_t n)
 	while (i < n) {
 		unsigned char c;
 
-		run = json_plain(s + i, n - i);
+		run = format_plain(s + i, n - i);
 		memcpy(d, s + i, run);
 		d += run;
 		i += run;
@@ -136,155 +122,188 @@ void json_write_string(FILE *out, const char *s)
 }
 
 /*
- * A call's object is built in a buffer and written with one fwrite, like a
- * text line (format-text.c): fprintf and putc a field were five times the
- * text trace's cost.  An object longer than the buffer (many long strings)
- * is written in pieces, never cut.
+ * A call's object is written in place at the end of the output's block
+ * (output.h), like a text line: fprintf and putc a field were five times
+ * the text trace's cost.  It is written through a cursor (struct obj)
+ * passed and returned by value, whose address never escapes, so that it
+ * stays in two registers: a bounds check that reloaded the block's
+ * globals at every key was a tenth of the object's cost.  Each piece asks
+ * for its room first; a block without it is handed over and the object
+ * goes on in the next, so an object longer than a block (many long
+ * strings) is written in pieces, never cut.
  */
-static struct {
-	char buf[1 << 16];
-	size_t len;
-} obj;
+#define OBJ_PIECE (1u << 16) /* the most room asked for at once */
 
-/* Write out what the buffer holds (an object too long for it, or one done). */
-static __attribute__((noinline)) void obj_flush(void)
+struct obj {
+	char *p, *end;
+};
+
+/* A cursor at the end of the output, with room for n bytes. */
+static struct obj obj_begin(size_t n)
 {
-	fwrite_unlocked(obj.buf, 1, obj.len, fmt.out);
-	obj.len = 0;
+	struct obj o;
+
+	o.p = output_room(n);
+	o.end = output_block.buf + output_block.size;
+	return o;
 }
 
-/* Room for n more bytes (n at most the buffer's size). */
-static inline char *obj_room(size_t n)
+/* Keep what o wrote: the object, or a piece a stdio writer continues, is whole. */
+static void obj_end(struct obj o)
 {
-	if (__builtin_expect(obj.len + n > sizeof(obj.buf), 0))
-		obj_flush();
-	return obj.buf + obj.len;
+	output_block.len = (size_t)(o.p - output_block.buf);
+	output_line_end();
 }
 
-/* Append n bytes of s. */
-static inline void obj_mem(const char *s, size_t n)
+/* o, full: what it wrote kept, and room for n bytes in the next block. */
+static __attribute__((noinline)) struct obj obj_more(struct obj o, size_t n)
 {
-	if (__builtin_expect(obj.len + n <= sizeof(obj.buf), 1)) {
-		memcpy(obj.buf + obj.len, s, n);
-		obj.len += n;
-		return;
-	}
-	while (n) {
-		size_t k = n < sizeof(obj.buf) ? n : sizeof(obj.buf);
-
-		memcpy(obj_room(k), s, k);
-		obj.len += k;
-		s += k;
-		n -= k;
-	}
+	output_block.len = (size_t)(o.p - output_block.buf);
+	return obj_begin(n);
 }
 
-#define obj_lit(s) obj_mem("" s, sizeof(s) - 1)
+/* o with room for n more bytes (n at most OBJ_PIECE). */
+static inline struct obj obj_need(struct obj o, size_t n)
+{
+	if (__builtin_expect((size_t)(o.end - o.p) >= n, 1))
+		return o;
+	return obj_more(o, n);
+}
 
-/* Append v in decimal, '-' first when negative. */
-static void obj_dec(uint64_t v, bool negative)
+/* Append n bytes of s (n at most OBJ_PIECE). */
+static inline struct obj obj_mem(struct obj o, const char *s, size_t n)
+{
+	o = obj_need(o, n);
+	memcpy(o.p, s, n);
+	o.p += n;
+	return o;
+}
+
+#define obj_lit(o, s) obj_mem((o), "" s, sizeof(s) - 1)
+
+/* v in decimal at p, '-' first when negative; returns the end. */
+static inline char *decimal_at(char *p, uint64_t v, bool negative)
 {
 	unsigned n = format_decimal_digits(v);
-	char *p = obj_room(n + 1);
 
 	*p = '-';
 	format_decimal_at(p + negative, v, n);
-	obj.len += negative + n;
+	return p + negative + n;
 }
 
-/* Append an int in decimal. */
-static void obj_int(int v)
+/* Append v in decimal. */
+static inline struct obj obj_dec(struct obj o, uint64_t v)
 {
-	obj_dec(v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
+	o = obj_need(o, FORMAT_DECIMAL_MAX);
+	o.p = decimal_at(o.p, v, false);
+	return o;
 }
 
 /*
- * Append a timestamp in ns.  Lines come many a second: the seconds'
- * digits are kept from the last one, only the nanoseconds' are written.
+ * Append a timestamp in ns.  Objects come many a microsecond: the last
+ * one's digits are kept, and only those that changed are written again,
+ * the last 3 when the microsecond is the same, the 9 below the seconds
+ * when the second is.
  */
-static void obj_ts(uint64_t ns)
+static struct obj obj_ts(struct obj o, uint64_t ns)
 {
-	static uint64_t last_secs = UINT64_MAX;
-	static char secs_text[FORMAT_DECIMAL_MAX];
-	static unsigned secs_len;
-	uint64_t secs = ns / 1000000000u;
-	char *p;
+	static uint64_t last = UINT64_MAX;
+	static char text[32]; /* last's digits (32: copied whole) */
+	static unsigned len;
 
-	if (!secs) {
-		obj_dec(ns, false);
-		return;
+	if (ns < 1000000000u)
+		return obj_dec(o, ns);
+	if (ns / 1000 == last / 1000) {
+		format_decimal_at(text + len - 3, ns % 1000, 3);
+	} else if (ns / 1000000000u == last / 1000000000u) {
+		format_decimal_at(text + len - 9, ns % 1000000000u, 9);
+	} else {
+		len = format_decimal_digits(ns);
+		format_decimal_at(text, ns, len);
 	}
-	if (secs != last_secs) {
-		last_secs = secs;
-		secs_len = format_decimal_digits(secs);
-		format_decimal_at(secs_text, secs, secs_len);
-	}
-	p = obj_room(secs_len + 9);
-	memcpy(p, secs_text, secs_len);
-	format_decimal_at(p + secs_len, ns % 1000000000u, 9);
-	obj.len += secs_len + 9;
+	last = ns;
+	o = obj_need(o, sizeof(text));
+	memcpy(o.p, text, sizeof(text));
+	o.p += len;
+	return o;
 }
 
 /* Append s[0..n) as a JSON string (json_escape). */
-static void obj_string_n(const char *s, size_t n)
+static struct obj obj_string_n(struct obj o, const char *s, size_t n)
 {
-	char *d;
-
-	if (JSON_ESCAPED_MAX(n) + 2 > sizeof(obj.buf)) {
-		/* Longer than the buffer (never, with ARG_TEXT_MAX): in pieces. */
-		obj_lit("\"");
+	if (JSON_ESCAPED_MAX(n) + 2 > OBJ_PIECE) {
+		/* More than a piece, escaped: in pieces. */
+		o = obj_lit(o, "\"");
 		while (n) {
 			size_t k = n < 1024 ? n : 1024;
 
 			/* Never between the bytes of one UTF-8 sequence. */
 			while (k < n && k > 1020 && (s[k] & 0xc0) == 0x80)
 				k--;
-			obj_flush();
-			obj.len = json_escape(obj.buf, (const unsigned char *)s, k);
+			o = obj_need(o, JSON_ESCAPED_MAX(k));
+			o.p += json_escape(o.p, (const unsigned char *)s, k);
 			s += k;
 			n -= k;
 		}
-		obj_lit("\"");
-		return;
+		return obj_lit(o, "\"");
 	}
-	d = obj_room(JSON_ESCAPED_MAX(n) + 2);
-	*d = '"';
-	d += 1 + json_escape(d + 1, (const unsigned char *)s, n);
-	*d++ = '"';
-	obj.len = (size_t)(d - obj.buf);
+	o = obj_need(o, JSON_ESCAPED_MAX(n) + 2);
+	*o.p = '"';
+	o.p += 1 + json_escape(o.p + 1, (const unsigned char *)s, n);
+	*o.p++ = '"';
+	return o;
 }
 
 /* Append the C string s as a JSON string. */
-static void obj_string(const char *s)
+static struct obj obj_string(struct obj o, const char *s)
 {
-	obj_string_n(s, strlen(s));
+	return obj_string_n(o, s, strlen(s));
 }
 
 /*
- * A value is printed straight into the object, after its opening quote:
- * where, with room for ARG_TEXT_MAX bytes.  obj_value_end(n) then closes
- * it; only a value with bytes to escape (a quote, a backslash) is copied
- * out and escaped back into place.
+ * A value is printed straight into the object, after its opening quote,
+ * at o.p + 1 with VALUE_ROOM bytes of room (obj_value_room): a comma
+ * before it, and its quotes.  obj_value(n)
+ * then closes it; only a value with bytes to escape (a quote, a
+ * backslash) is copied out and escaped back into place.
  */
-static char *obj_value_start(void)
+#define VALUE_ROOM (ARG_TEXT_MAX + 3)
+
+/* Room for a value at o.p + 1 (after a comma, when comma). */
+static inline struct obj obj_value_room(struct obj o, bool comma)
 {
-	return obj_room(ARG_TEXT_MAX + 2) + 1;
+	o = obj_need(o, VALUE_ROOM);
+	if (comma)
+		*o.p++ = ',';
+	return o;
 }
 
-/* The value of n bytes printed at obj_value_start(), as a JSON string. */
-static void obj_value_end(size_t n)
+/*
+ * The value of n bytes printed at o.p + 1, as a JSON string; plain: its
+ * type is printed with nothing to escape (args_value_plain).
+ */
+static inline struct obj obj_value(struct obj o, size_t n, bool plain)
 {
 	static char value[ARG_TEXT_MAX];
-	char *d = obj.buf + obj.len;
 
-	if (json_plain((const unsigned char *)d + 1, n) < n) {
-		memcpy(value, d + 1, n);
-		obj_string_n(value, n);
-		return;
+	if (!plain &&
+	    format_plain((const unsigned char *)o.p + 1, n) < n) {
+		memcpy(value, o.p + 1, n);
+		return obj_string_n(o, value, n);
 	}
-	d[0] = '"';
-	d[n + 1] = '"';
-	obj.len += n + 2;
+	o.p[0] = '"';
+	o.p[n + 1] = '"';
+	o.p += n + 2;
+	return o;
+}
+
+/* s[0..n) as a JSON string at p (room for JSON_ESCAPED_MAX(n) + 2); returns the end. */
+static char *string_at(char *p, const char *s, size_t n)
+{
+	*p++ = '"';
+	p += json_escape(p, (const unsigned char *)s, n);
+	*p++ = '"';
+	return p;
 }
 
 /*
@@ -302,150 +321,155 @@ static const char *names_of(uint32_t fn, size_t *len)
 		return NULL;
 	if (!names[fn].text) {
 		const char *lib = format_lib(fn), *func = format_func(fn);
-		size_t most = 6 * (strlen(lib) + strlen(func)) + 64, saved;
+		size_t a = strlen(lib), b = strlen(func);
+		char *text = xmalloc(JSON_ESCAPED_MAX(a + b) + 32), *p = text;
 
-		if (most > sizeof(obj.buf) / 2)
-			return NULL;
-		/* Built at the end of the object (room made first), then moved out. */
-		obj_room(most);
-		saved = obj.len;
-		obj_lit(",\"lib\":");
-		obj_string(lib);
-		obj_lit(",\"func\":");
-		obj_string(func);
-		obj_lit(",\"depth\":");
-		names[fn].len = obj.len - saved;
-		names[fn].text = xmalloc(names[fn].len);
-		memcpy(names[fn].text, obj.buf + saved, names[fn].len);
-		obj.len = saved;
+		p = mempcpy(p, ",\"lib\":", 7);
+		p = string_at(p, lib, a);
+		p = mempcpy(p, ",\"func\":", 8);
+		p = string_at(p, func, b);
+		p = mempcpy(p, ",\"depth\":", 9);
+		names[fn].len = (size_t)(p - text);
+		names[fn].text = text;
 	}
 	*len = names[fn].len;
 	return names[fn].text;
 }
 
-/* `"pid":PID,"tid":TID,"ts":` of w: the same for most objects in a row. */
-static void obj_who(const struct who *w)
+/* The kinds of call objects, as their "type". */
+enum obj_type { OBJ_CALL, OBJ_ENTER, OBJ_EXIT };
+
+/*
+ * `{"type":"TYPE","pid":PID,"tid":TID,"ts":` of w: the same for most
+ * objects in a row, kept for the last thread seen, for each type.
+ */
+static struct obj obj_head(struct obj o, enum obj_type type,
+			   const struct who *w)
 {
+	static const char *const types[] = { "call", "enter", "exit" };
 	static struct who last;
-	static char text[80];
-	static size_t len;
+	static char text[3][96];
+	static size_t len[3];
+	unsigned t;
 
-	if (!len || last.pid != w->pid || last.tid != w->tid) {
-		size_t saved;
+	if (!len[0] || last.pid != w->pid || last.tid != w->tid) {
+		for (t = 0; t < 3; t++) {
+			char *p = text[t];
 
-		obj_room(sizeof(text)); /* so that nothing is written out below */
-		saved = obj.len;
-		obj_lit("\"pid\":");
-		obj_int(w->pid);
-		obj_lit(",\"tid\":");
-		obj_int(w->tid);
-		obj_lit(",\"ts\":");
-		len = obj.len - saved;
-		memcpy(text, obj.buf + saved, len);
-		obj.len = saved;
+			p = mempcpy(p, "{\"type\":\"", 9);
+			p = mempcpy(p, types[t], strlen(types[t]));
+			p = mempcpy(p, "\",\"pid\":", 8);
+			p = decimal_at(p, w->pid < 0 ? 0 - (uint64_t)w->pid
+						     : (uint64_t)w->pid, w->pid < 0);
+			p = mempcpy(p, ",\"tid\":", 7);
+			p = decimal_at(p, w->tid < 0 ? 0 - (uint64_t)w->tid
+						     : (uint64_t)w->tid, w->tid < 0);
+			p = mempcpy(p, ",\"ts\":", 6);
+			len[t] = (size_t)(p - text[t]);
+		}
 		last = *w;
 	}
-	obj_mem(text, len);
+	return obj_mem(o, text[type], len[type]);
 }
 
 /* The keys every call object has, up to and including args (r: its return, or NULL). */
-static void json_call_head(const char *type, const struct who *w,
-			   const struct call *c, const struct result *r,
-			   uint64_t tsc)
+static struct obj json_call_head(enum obj_type type, const struct who *w,
+				 const struct call *c,
+				 const struct result *r, uint64_t tsc)
 {
 	unsigned i, n = args_count(c), shown = 0;
 	uint64_t hidden = args_hidden(c);
+	struct obj o = obj_begin(OBJ_PIECE);
 	const char *names;
 	size_t len;
 
-	obj_lit("{\"type\":\"");
-	obj_mem(type, strlen(type));
-	obj_lit("\",");
-	obj_who(w);
-	obj_ts(clock_realtime_ns(tsc));
+	o = obj_head(o, type, w);
+	o = obj_ts(o, clock_realtime_ns(tsc));
 	if ((names = names_of(c->fn, &len)) != NULL) {
-		obj_mem(names, len);
+		o = obj_mem(o, names, len);
 	} else {
-		obj_lit(",\"lib\":");
-		obj_string(format_lib(c->fn));
-		obj_lit(",\"func\":");
-		obj_string(format_func(c->fn));
-		obj_lit(",\"depth\":");
+		o = obj_lit(o, ",\"lib\":");
+		o = obj_string(o, format_lib(c->fn));
+		o = obj_lit(o, ",\"func\":");
+		o = obj_string(o, format_func(c->fn));
+		o = obj_lit(o, ",\"depth\":");
 	}
-	obj_dec(c->depth, false);
-	obj_lit(",\"args\":[");
+	o = obj_dec(o, c->depth);
+	o = obj_lit(o, ",\"args\":[");
 	for (i = 0; i < n; i++) {
 		if (i < 64 && (hidden >> i & 1))
 			continue;
-		if (shown++)
-			obj_lit(",");
-		obj_value_end(args_value(obj_value_start(), ARG_TEXT_MAX,
-					 w->pid, c, r, i));
+		o = obj_value_room(o, shown++);
+		o = obj_value(o, args_value(o.p + 1, ARG_TEXT_MAX, w->pid, c,
+					    r, i),
+			      args_value_plain(c, i));
 	}
-	obj_lit("]");
+	o = obj_lit(o, "]");
 	if (fmt.caller && c->caller) {
 		char buf[512];
 
-		obj_lit(",\"caller\":");
-		obj_string(symbolize(fmt.session, w->pid, c->caller, buf,
-				     sizeof(buf)));
+		o = obj_lit(o, ",\"caller\":");
+		o = obj_string(o, symbolize(fmt.session, w->pid, c->caller,
+					    buf, sizeof(buf)));
 	}
 	/* The stack goes with the call's first object ("call", "enter"). */
-	if (fmt.stack && strcmp(type, "exit") != 0) {
-		obj_flush();
+	if (fmt.stack && type != OBJ_EXIT) {
+		obj_end(o);
 		stack_json(w, c);
+		o = obj_begin(OBJ_PIECE);
 	}
+	return o;
 }
 
-/* ret, errno, dur_ns (and end) of a result; nulls for r == NULL. */
-static void json_result(const struct who *w, const struct call *c,
-			const struct result *r)
+/* ret, errno, dur_ns (and end) of a result, and the object's end; nulls for r == NULL. */
+static void json_result(struct obj o, const struct who *w,
+			const struct call *c, const struct result *r)
 {
 	const char *err = r ? args_errno_name(r) : NULL;
 
-	obj_lit(",\"ret\":");
+	o = obj_lit(o, ",\"ret\":");
 	if (r && r->returned) {
-		obj_value_end(args_return(obj_value_start(), ARG_TEXT_MAX,
-					  w->pid, c, r));
+		o = obj_value_room(o, false);
+		o = obj_value(o, args_return(o.p + 1, ARG_TEXT_MAX, w->pid, c,
+					     r),
+			      args_return_plain(c));
 	} else {
-		obj_lit("null");
+		o = obj_lit(o, "null");
 	}
-	obj_lit(",\"errno\":");
-	if (err)
-		obj_string(err);
-	else
-		obj_lit("null");
-	obj_lit(",\"dur_ns\":");
+	if (err) {
+		o = obj_lit(o, ",\"errno\":");
+		o = obj_string(o, err);
+		o = obj_lit(o, ",\"dur_ns\":");
+	} else {
+		o = obj_lit(o, ",\"errno\":null,\"dur_ns\":");
+	}
 	if (r && r->returned)
-		obj_dec(clock_ticks_to_ns(r->ts_exit - c->ts_enter), false);
+		o = obj_dec(o, clock_ticks_to_ns(r->ts_exit - c->ts_enter));
 	else
-		obj_lit("null");
+		o = obj_lit(o, "null");
 	if (r && !r->returned) {
-		obj_lit(",\"end\":");
-		obj_string(format_end_name(r->why));
+		o = obj_lit(o, ",\"end\":");
+		o = obj_string(o, format_end_name(r->why));
 	}
-	obj_lit("}\n");
-	obj_flush();
+	obj_end(obj_lit(o, "}\n"));
 }
 
 static void json_whole(const struct who *w, const struct call *c,
 		       const struct result *r)
 {
-	json_call_head("call", w, c, r, c->ts_enter);
-	json_result(w, c, r);
+	json_result(json_call_head(OBJ_CALL, w, c, r, c->ts_enter), w, c, r);
 }
 
 static void json_enter(const struct who *w, const struct call *c)
 {
-	json_call_head("enter", w, c, NULL, c->ts_enter);
-	json_result(w, c, NULL);
+	json_result(json_call_head(OBJ_ENTER, w, c, NULL, c->ts_enter), w, c,
+		    NULL);
 }
 
 static void json_exit(const struct who *w, const struct call *c,
 		      const struct result *r)
 {
-	json_call_head("exit", w, c, r, r->ts_exit);
-	json_result(w, c, r);
+	json_result(json_call_head(OBJ_EXIT, w, c, r, r->ts_exit), w, c, r);
 }
 
 static void json_nothing(const struct who *w, const struct call *c)
@@ -454,9 +478,9 @@ static void json_nothing(const struct who *w, const struct call *c)
 
 static void json_entry_only(const struct who *w, const struct call *c)
 {
-	json_call_head("call", w, c, NULL, c->ts_enter);
-	obj_lit(",\"ret\":null,\"errno\":null,\"dur_ns\":null,\"end\":\"no return\"}\n");
-	obj_flush();
+	struct obj o = json_call_head(OBJ_CALL, w, c, NULL, c->ts_enter);
+
+	obj_end(obj_lit(o, ",\"ret\":null,\"errno\":null,\"dur_ns\":null,\"end\":\"no return\"}\n"));
 }
 
 static void json_exited(int pid, uint64_t tsc, int status)

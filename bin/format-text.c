@@ -4,8 +4,9 @@
  *
  *     [pid N] HH:MM:SS.uuuuuu   LIB:FUNC(args) = ret <0.000012>
  *
- * Lines are built in a buffer and written with one fwrite, so lines never
- * mix; a partial line (a call that blocks) is completed by the next write.
+ * Lines are built in place at the end of the output's block (output.h),
+ * whole, so lines never mix; a partial line (a call that blocks) is
+ * completed by the next one.
  */
 #include "config.h"
 
@@ -21,13 +22,17 @@
 #include "format.h"
 #include "format-args.h"
 #include "format-stack.h"
+#include "output.h"
 #include "xmalloc.h"
 
 struct format_options fmt;
 
-/* A line being built: long enough for several strings of -s 4096. */
+/* Longest line: several strings of -s 4096; longer ones are cut. */
+#define TEXT_LINE_MAX (8 * ARG_TEXT_MAX)
+
+/* A line being built in the output's block, room for TEXT_LINE_MAX bytes at buf. */
 struct line {
-	char buf[8 * ARG_TEXT_MAX];
+	char *buf;
 	size_t len;
 };
 
@@ -36,8 +41,8 @@ static uint64_t last_line_ns; /* for -r */
 /* Append n bytes of s, cut at the end of the buffer. */
 static void put_mem(struct line *l, const char *s, size_t n)
 {
-	if (n > sizeof(l->buf) - l->len)
-		n = sizeof(l->buf) - l->len;
+	if (n > TEXT_LINE_MAX - l->len)
+		n = TEXT_LINE_MAX - l->len;
 	memcpy(l->buf + l->len, s, n);
 	l->len += n;
 }
@@ -52,7 +57,7 @@ static void put_str(struct line *l, const char *s)
 
 static void put_char(struct line *l, char c)
 {
-	if (l->len < sizeof(l->buf))
+	if (l->len < TEXT_LINE_MAX)
 		l->buf[l->len++] = c;
 }
 
@@ -64,7 +69,7 @@ static void put_dec(struct line *l, uint64_t v, unsigned width)
 
 	if (n < width)
 		n = width;
-	if (l->len + n <= sizeof(l->buf)) {
+	if (l->len + n <= TEXT_LINE_MAX) {
 		format_decimal_at(l->buf + l->len, v, n);
 		l->len += n;
 		return;
@@ -117,10 +122,17 @@ static void put_time(struct line *l, uint64_t tsc)
 		put_char(l, ' ');
 }
 
+/* Start a line at the end of the output. */
+static void line_begin(struct line *l)
+{
+	l->buf = output_room(TEXT_LINE_MAX);
+	l->len = 0;
+}
+
 /* Prefix, time and indentation of a line about call depth. */
 static void line_start(struct line *l, int tid, uint64_t tsc, uint32_t depth)
 {
-	l->len = 0;
+	line_begin(l);
 	if (fmt.pid_prefix && tid) {
 		put_lit(l, "[pid ");
 		put_dec(l, (uint64_t)tid, 1);
@@ -131,11 +143,13 @@ static void line_start(struct line *l, int tid, uint64_t tsc, uint32_t depth)
 		put_lit(l, "  ");
 }
 
+/* The line is done: keep it in the output (with a newline unless partial). */
 static void line_write(struct line *l, bool newline)
 {
 	if (newline)
 		put_char(l, '\n');
-	fwrite_unlocked(l->buf, 1, l->len, fmt.out);
+	output_advance(l->len);
+	output_line_end();
 }
 
 /*
@@ -188,9 +202,9 @@ static bool put_args(struct line *l, const struct who *w, const struct call *c,
 		if (!first)
 			put_lit(l, ", ");
 		first = false;
-		if (sizeof(l->buf) - l->len < 2)
+		if (TEXT_LINE_MAX - l->len < 2)
 			break;
-		l->len += args_value(l->buf + l->len, sizeof(l->buf) - l->len,
+		l->len += args_value(l->buf + l->len, TEXT_LINE_MAX - l->len,
 				     w->pid, c, r, i);
 	}
 	return !first;
@@ -264,8 +278,8 @@ static void put_result(struct line *l, const struct who *w,
 		return;
 	}
 	/* Written in place, like the arguments. */
-	if (sizeof(l->buf) - l->len >= 2)
-		l->len += args_return(l->buf + l->len, sizeof(l->buf) - l->len,
+	if (TEXT_LINE_MAX - l->len >= 2)
+		l->len += args_return(l->buf + l->len, TEXT_LINE_MAX - l->len,
 				      w->pid, c, r);
 	if (args_errno_name(r)) {
 		put_char(l, ' ');
@@ -341,7 +355,7 @@ static void text_partial(const struct who *w, const struct call *c)
 	line_start(&l, w->tid, c->ts_enter, c->depth);
 	put_call_start(&l, w, c);
 	line_write(&l, false);
-	fflush(fmt.out);
+	output_flush();
 }
 
 static void text_partial_end(const struct who *w, const struct call *c,
@@ -349,8 +363,7 @@ static void text_partial_end(const struct who *w, const struct call *c,
 {
 	struct line l;
 
-	/* Not l = { 0 }: that clears all 128 KiB of it. */
-	l.len = 0;
+	line_begin(&l);
 	put_call_rest(&l, w, c, r, "");
 	put_result(&l, w, c, r);
 	put_caller(&l, w, c);
@@ -362,8 +375,7 @@ static void text_unfinished(const struct who *w, const struct call *c)
 {
 	struct line l;
 
-	/* Not l = { 0 }: that clears all 128 KiB of it. */
-	l.len = 0;
+	line_begin(&l);
 	put_caller(&l, w, c);
 	put_str(&l, " <unfinished ...>");
 	line_write(&l, true);

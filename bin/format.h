@@ -149,4 +149,87 @@ static inline void format_decimal_at(char *dst, uint64_t v, unsigned n)
 		*--p = '0';
 }
 
+/*
+ * A mask with the high bit set in the bytes of x (8 bytes of a string)
+ * that a quoted string, text or JSON, cannot hold as they are: control
+ * characters, '"', '\\', and DEL and above (escaped in text, checked for
+ * UTF-8 in JSON).  Exact in the lowest such byte (the first in memory);
+ * bytes after it may be marked too (a borrow or a carry); 0 when none is.
+ * Most strings need no escape at all: they are looked at 8 bytes at a time.
+ */
+static inline uint64_t format_special8(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t quote = x ^ ('"' * ones), backslash = x ^ ('\\' * ones);
+
+	return ((x - 0x20 * ones) & ~x & high) |           /* < 0x20 */
+	       ((quote - ones) & ~quote & high) |          /* '"' */
+	       ((backslash - ones) & ~backslash & high) |  /* '\\' */
+	       (((x + ones) | x) & high);                 /* >= 0x7f */
+}
+
+/* How many of the 16 bytes at s come before the first format_special8() one (16: none). */
+static inline unsigned format_plain16(const unsigned char *s)
+{
+	typedef unsigned char v16u __attribute__((vector_size(16)));
+	typedef signed char v16s __attribute__((vector_size(16)));
+	v16u x;
+	v16s m;
+	uint64_t w[2];
+
+	__builtin_memcpy(&x, s, 16);
+	/* Signed, DEL's successors (0x80 and above) are below 0x20 too. */
+	m = ((v16s)x < 0x20) | (v16s)(x == '"') | (v16s)(x == '\\') |
+	    (v16s)(x == 0x7f);
+	__builtin_memcpy(w, &m, 16);
+	if (w[0])
+		return (unsigned)__builtin_ctzll(w[0]) >> 3;
+	if (w[1])
+		return 8 + ((unsigned)__builtin_ctzll(w[1]) >> 3);
+	return 16;
+}
+
+/*
+ * Bytes of s[0..n) before the first that a quoted string must escape
+ * (format_special8), 16 at a time, then 8, then one: most strings, and
+ * long runs of most others, need none.  Copied to dst as they are looked
+ * at, unless dst is NULL: whole words are stored, of which only the plain
+ * bytes count, never past dst[n - 1].
+ */
+static inline size_t format_plain_copy(char *dst, const unsigned char *s,
+				       size_t n)
+{
+	size_t i = 0;
+	uint64_t x, m;
+	unsigned k;
+
+	while (n - i >= 16) {
+		k = format_plain16(s + i);
+		if (dst)
+			__builtin_memcpy(dst + i, s + i, 16);
+		i += k;
+		if (k < 16)
+			return i;
+	}
+	if (n - i >= 8) {
+		__builtin_memcpy(&x, s + i, 8);
+		if (dst)
+			__builtin_memcpy(dst + i, &x, 8);
+		if ((m = format_special8(x)) != 0)
+			return i + ((unsigned)__builtin_ctzll(m) >> 3);
+		i += 8;
+	}
+	for (; i < n && s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' &&
+	       s[i] != '\\'; i++)
+		if (dst)
+			dst[i] = (char)s[i];
+	return i;
+}
+
+/* Bytes of s[0..n) before the first that a quoted string must escape. */
+static inline size_t format_plain(const unsigned char *s, size_t n)
+{
+	return format_plain_copy(NULL, s, n);
+}
+
 #endif

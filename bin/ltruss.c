@@ -192,7 +192,7 @@ static void idle(void)
 	processes_idle();
 	session_threads_find(session.s, session.fd);
 	tracefile_tick();
-	fflush(fmt.out);
+	output_flush();
 	clock_refine();
 }
 

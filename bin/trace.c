@@ -61,6 +61,7 @@ struct thread_trace {
 
 static const struct format *F;
 static struct ltr_session *session;
+static bool profiled; /* profile_enabled(), asked once */
 
 struct tcall;
 struct thread_trace;
@@ -105,6 +106,7 @@ void trace_init(const struct format *f, struct ltr_session *s,
 		F = &ends;
 	}
 	session = s;
+	profiled = profile_enabled();
 }
 
 /*
@@ -178,9 +180,9 @@ size_t trace_counts(struct ltr_retired *rows, size_t max)
 }
 
 /*
- * Give a finished call of t (just popped) to the profiles and the counts.
- * A plain trace has neither: the time in callees (child) is kept only
- * for them, so nothing is done at all.
+ * Give a finished call of t (just popped) to the profiles and the counts
+ * (end_call asks only when there are some).  A plain trace has neither:
+ * the time in callees (child) is kept only for them.
  */
 static void profile_end(struct thread_trace *t, struct tcall *tc,
 			const struct result *r)
@@ -189,12 +191,10 @@ static void profile_end(struct thread_trace *t, struct tcall *tc,
 	uint64_t dur = r->ts_exit - tc->c.ts_enter;
 	uint32_t i;
 
-	if (!counted && !profile_enabled())
-		return;
 	if (t->depth)
 		t->stack[t->depth - 1].child += dur;
 	count_call(t, &tc->c, r, dur, dur > tc->child ? dur - tc->child : 0);
-	if (!profile_enabled())
+	if (!profiled)
 		return;
 	for (i = 0; i < t->depth; i++)
 		stack[i] = &t->stack[i].c;
@@ -401,7 +401,9 @@ static void call_keep_blobs(struct tcall *tc)
 static void end_call(struct thread_trace *t, struct tcall *tc,
 		     const struct result *r)
 {
-	if (tc->state != HIDDEN && tc->c.ts_enter && r->ts_exit >= tc->c.ts_enter)
+	/* Not even a call for a plain trace: a line a call comes through here. */
+	if ((counted || profiled) && tc->state != HIDDEN && tc->c.ts_enter &&
+	    r->ts_exit >= tc->c.ts_enter)
 		profile_end(t, tc, r);
 	switch (tc->state) {
 	case HIDDEN:

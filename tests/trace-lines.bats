@@ -98,7 +98,7 @@ load helpers
 	touch stop
 	wait "$pid"
 	calls=$(sed -n 's/^calls \([0-9]*\) .*/\1/p' prog.out)
-	# out as they come, not once ltruss's 1 MiB buffer is full (40 000 lines)
+	# out as they come, not once ltruss's 512 KiB block is full (20 000 lines)
 	[ "$calls" -lt 10000 ]
 	[ "$(grep -c '^libfix:fix_add(' live.txt)" -eq "$calls" ]
 }
@@ -116,6 +116,40 @@ load helpers
 	# one wait4 for the program's end (and one more that finds nothing), no spinning
 	[ "$(grep -c '^wait4(' sys)" -le 3 ]
 	[ "$(grep -c '^sched_yield(' sys || true)" -eq 0 ]
+}
+
+@test "-o FILE: the trace reaches the file in blocks of 384 KiB or more, text and --json alike" {
+	command -v strace >/dev/null || fail "strace is needed"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	run_split ltruss -w rec.ltr -u 'libfix:fix_add' "$PROGS/fix-lazy" 200000
+	[ "$status" -eq 0 ]
+	for json in "" --json; do
+		# --read writes only whole blocks: no pause of a program to flush at
+		run_split timeout 120 strace -f -qq -P "$PWD/trace" -e trace=write -o sys \
+			"$LTRUSS" --read rec.ltr $json -o trace
+		[ "$status" -eq 0 ]
+		[ "$(grep -c 'fix_add' trace)" -gt 200000 ]
+		writes=$(grep -c 'write(' sys)
+		bytes=$(stat -c %s trace)
+		# each write(2) hands the file a block, not a stdio buffer of 256 KiB
+		[ "$writes" -ge 2 ]
+		[ "$((bytes / (writes - 1)))" -ge $((384 * 1024)) ]
+	done
+}
+
+@test "-o FILE holds what stderr would: -k's frames under their call, -C's summary after the lines, text and --json" {
+	run_split ltruss -w rec.ltr -k -u 'libc:puts' -u 'libfix:fix_add' "$PROGS/stacks-chain"
+	[ "$status" -eq 0 ]
+	for json in "" --json; do
+		run_split ltruss --read rec.ltr -k -C $json -o trace
+		[ "$status" -eq 0 ]
+		[ -z "$err" ]
+		run_split ltruss --read rec.ltr -k -C $json
+		[ "$status" -eq 0 ]
+		[ "$err" = "$(cat trace)" ]
+		grep -q ' > \|"stack":\[{' trace
+		grep -q '^------' trace
+	done
 }
 
 @test "--json: one valid object a line, with the keys of SPEC section 3" {

@@ -258,6 +258,25 @@ typed_both() {
 	done
 }
 
+@test "--read -o FILE of a file damaged midway: FILE holds every line printed before the error, as stderr does" {
+	record t.ltr -u 'libfix:fix_add' "$PROGS/fix-lazy" 200000
+	cut=0
+	for seed in 2 3 9; do
+		"$PROGS/ltr-mutate" t.ltr m.ltr "$seed"
+		run_split ltruss --read m.ltr
+		want=$status
+		grep -v '^ltruss: ' <<<"$err" >expected || true
+		run_split ltruss --read m.ltr -o trace
+		[ "$status" -eq "$want" ]
+		cmp expected trace
+		if [ "$want" -eq 2 ] && [ "$(wc -l <trace)" -gt 1000 ]; then
+			cut=$((cut + 1))
+		fi
+	done
+	# the seeds damage a block past the first: lines, then the error
+	[ "$cut" -ge 1 ]
+}
+
 @test "a block with a gigantic length: an error, no allocation" {
 	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
 	# The first block's length field, at byte 400 + 4.
