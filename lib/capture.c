@@ -21,7 +21,8 @@
  *    anywhere, next to each other too.  What can be told is whether the
  *    slot still holds the trampoline: a frame suspended on another stack
  *    keeps it, a dead frame has had it overwritten by the calls made since
- *    (at the latest by the return address of the call that finds it).  The
+ *    (at the latest by the return address or the registers that the call
+ *    that finds it saves below it, lib/arch/x86_64/trampoline.S).  The
  *    slot is read through the kernel, since its stack may be gone.  So a
  *    frame below the stack pointer is dropped only once its slot no longer
  *    leads to us, and a frame still hijacked is kept: at worst a dead one
@@ -326,9 +327,10 @@ void ltr_frames_end_thread(enum ltr_end why)
 	ts->busy = busy;
 }
 
-uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
+struct ltr_entry_to ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 {
 	const struct ltr_target *f = &ltr_targets[stub];
+	struct ltr_entry_to to = { f->addr, f->addr };
 	uint32_t fn = f->fn;
 	struct ltr_tstate *ts;
 	struct ltr_frame *fr;
@@ -337,10 +339,10 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	uint64_t t0;
 
 	if (unlikely(ltr_forked()))
-		return f->addr;
+		return to;
 	ts = ltr_thread_self();
 	if (unlikely(!ts || busy_here(ts, (uintptr_t)&regs->ret)))
-		return f->addr;
+		return to;
 	ts->busy = (uintptr_t)&regs->ret;
 	/*
 	 * A slot holding the trampoline is a tail call, not a dead frame.
@@ -362,7 +364,7 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 			shadow_full();
 		call_seen(ts, fn, f, regs, flags);
 		ts->busy = 0;
-		return f->addr;
+		return to;
 	}
 	fr = &ts->frames[ts->depth++];
 	fr->slot = &regs->ret;
@@ -385,7 +387,8 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	}
 	fr->t0 = t0;
 	ts->busy = 0;
-	return f->addr;
+	to.jump = ltr_tramp_call_of((uint32_t)k);
+	return to;
 }
 
 /* Did a call of a function with error convention err fail, returning rax? */
@@ -468,8 +471,8 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 	struct ltr_tstate *ts = ltr_tls_self;
 	struct ltr_frame *fr;
 	uint64_t dur, ret;
-	/* The trampoline's call left its own address + 5 in the slot. */
-	uint32_t k = (uint32_t)((*slot - 5 - (uint64_t)ltr_return_tramps) / 8);
+	/* Trampoline k pushed k into the slot. */
+	uint32_t k = (uint32_t)*slot;
 	uintptr_t busy;
 	int32_t i;
 	bool err;
