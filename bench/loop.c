@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* loop.c: call a one-line library function N times (argv[1]), from T threads (argv[2]). */
+/*
+ * loop.c: call a one-line library function N times (argv[1]), from T
+ * threads (argv[2]), through D levels of the program's own functions
+ * (argv[3], default 0: straight from the loop).  With D > 0 each traced
+ * call is followed by D returns of the program's, which a tracer that
+ * upsets the CPU's return predictor makes mispredict.
+ */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,14 +13,32 @@
 int bench_nop(int x);
 
 static long calls;
+static int levels;
+
+/* bench_nop(x), called d levels down. */
+__attribute__((noinline)) static long down(int d, long x)
+{
+	long r;
+
+	if (d == 0)
+		return bench_nop((int)x);
+	r = down(d - 1, x);
+	/* Not a tail call: each level returns. */
+	__asm__ volatile("" : "+r"(r));
+	return r;
+}
 
 /* One thread's share of the loop. */
 static void *run(void *arg)
 {
 	long i, sum = 0;
 
-	for (i = 0; i < calls; i++)
-		sum += bench_nop((int)i);
+	if (levels)
+		for (i = 0; i < calls; i++)
+			sum += down(levels, i);
+	else
+		for (i = 0; i < calls; i++)
+			sum += bench_nop((int)i);
 	return (void *)sum;
 }
 
@@ -26,6 +50,7 @@ int main(int argc, char **argv)
 	long total = 0;
 	void *ret;
 
+	levels = argc > 3 ? atoi(argv[3]) : 0;
 	if (threads < 1 || threads > 64)
 		threads = 1;
 	calls = n / threads;

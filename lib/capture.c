@@ -21,7 +21,8 @@
  *    anywhere, next to each other too.  What can be told is whether the
  *    slot still holds the trampoline: a frame suspended on another stack
  *    keeps it, a dead frame has had it overwritten by the calls made since
- *    (at the latest by the return address of the call that finds it).  The
+ *    (at the latest by the return address or the registers that the call
+ *    that finds it saves below it, lib/arch/x86_64/trampoline.S).  The
  *    slot is read through the kernel, since its stack may be gone.  So a
  *    frame below the stack pointer is dropped only once its slot no longer
  *    leads to us, and a frame still hijacked is kept: at worst a dead one
@@ -326,9 +327,10 @@ void ltr_frames_end_thread(enum ltr_end why)
 	ts->busy = busy;
 }
 
-uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
+struct ltr_entry_to ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 {
 	const struct ltr_target *f = &ltr_targets[stub];
+	struct ltr_entry_to to = { f->addr, f->addr };
 	uint32_t fn = f->fn;
 	struct ltr_tstate *ts;
 	struct ltr_frame *fr;
@@ -337,10 +339,10 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	uint64_t t0;
 
 	if (unlikely(ltr_forked()))
-		return f->addr;
+		return to;
 	ts = ltr_thread_self();
 	if (unlikely(!ts || busy_here(ts, (uintptr_t)&regs->ret)))
-		return f->addr;
+		return to;
 	ts->busy = (uintptr_t)&regs->ret;
 	/*
 	 * A slot holding the trampoline is a tail call, not a dead frame.
@@ -362,7 +364,7 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 			shadow_full();
 		call_seen(ts, fn, f, regs, flags);
 		ts->busy = 0;
-		return f->addr;
+		return to;
 	}
 	fr = &ts->frames[ts->depth++];
 	fr->slot = &regs->ret;
@@ -385,7 +387,8 @@ uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	}
 	fr->t0 = t0;
 	ts->busy = 0;
-	return f->addr;
+	to.jump = ltr_tramp_call_of((uint32_t)k);
+	return to;
 }
 
 /* Did a call of a function with error convention err fail, returning rax? */
@@ -461,55 +464,82 @@ static void frames_skipped(struct ltr_tstate *ts, uint32_t i, uintptr_t slot)
 			frame_drop(ts, j, LTR_END_UNWOUND);
 }
 
+/*
+ * Frame i of ts, returned through entry k at time now with regs (the
+ * frames a longjmp skipped above it gone): count it, report it, take it
+ * off.  Its real return address.
+ */
+static inline __attribute__((always_inline)) uint64_t
+frame_returned(struct ltr_tstate *ts, uint32_t i, uint32_t k,
+	       const struct ltr_retregs *regs, uint64_t now)
+{
+	struct ltr_frame *fr = &ts->frames[i];
+	uint64_t ret = fr->ret, dur, child;
+	uint32_t flags;
+	bool err;
+
+	/* Before the frame goes: a followed child reports every call it inherited. */
+	if (unlikely(ltr_forked())) {
+		ltr_ret_give(ts, k);
+		frame_remove(ts, i);
+		return ret;
+	}
+	dur = now - fr->t0;
+	child = fr->child;
+	if (i > 0)
+		fr[-1].child += dur;
+	err = fr->cap && call_failed(fr->cap->err, regs->rax);
+	flags = ltr_flags & ts->flag_mask;
+	if (flags & LTR_F_COUNT)
+		count_call(ts, fr->fn, child, dur, err);
+	if ((flags & LTR_F_TRACE) && frame_shown(ts, i))
+		ltr_event_exit(ts, fr, regs, now, err,
+			       !err ? 0
+			       : fr->cap->err == LTR_ERR_ERRNUM ? (int)regs->rax
+								: ltr_program_errno(),
+			       keep_above(ts, i));
+	ltr_ret_give(ts, k);
+	frame_remove(ts, i);
+	return ret;
+}
+
+/*
+ * A return through entry k at slot that is not the innermost frame's, or
+ * with a second return pending: the general case of ltr_on_exit.
+ */
+static __attribute__((noinline)) uint64_t
+exit_slow(struct ltr_tstate *ts, const struct ltr_retregs *regs,
+	  uint64_t *slot, uint32_t k, uint64_t now)
+{
+	int32_t i = frame_find(ts, k);
+
+	if (i < 0 || ts->frames[i].slot != slot)
+		return ret_dropped(ts, k, slot, now, regs->rax);
+	if ((uint32_t)i + 1 < ts->depth)
+		frames_skipped(ts, (uint32_t)i, (uintptr_t)slot);
+	if (ts->again)
+		ltr_returns_again(ts);
+	return frame_returned(ts, (uint32_t)i, k, regs, now);
+}
+
 uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 {
 	uint64_t now = ltr_now();
 	/* The thread that hijacked the return: never one sharing its TLS. */
 	struct ltr_tstate *ts = ltr_tls_self;
-	struct ltr_frame *fr;
-	uint64_t dur, ret;
-	/* The trampoline's call left its own address + 5 in the slot. */
-	uint32_t k = (uint32_t)((*slot - 5 - (uint64_t)ltr_return_tramps) / 8);
-	uintptr_t busy;
-	int32_t i;
-	bool err;
+	/* Trampoline k pushed k into the slot. */
+	uint32_t k = (uint32_t)*slot;
+	uint32_t d = ts->depth;
+	uintptr_t busy = ts->busy;
+	uint64_t ret;
 
-	busy = ts->busy;
 	ts->busy = (uintptr_t)slot;
-	i = frame_find(ts, k);
-	if (unlikely(i < 0 || ts->frames[i].slot != slot)) {
-		ret = ret_dropped(ts, k, slot, now, regs->rax);
-		ts->busy = busy;
-		return ret;
-	}
-	if (unlikely((uint32_t)i + 1 < ts->depth))
-		frames_skipped(ts, (uint32_t)i, (uintptr_t)slot);
-	if (unlikely(ts->again))
-		ltr_returns_again(ts);
-	fr = &ts->frames[i];
-	ret = fr->ret;
-	/* Before the frame goes: a followed child reports every call it inherited. */
-	if (unlikely(ltr_forked())) {
-		ltr_ret_give(ts, k);
-		frame_remove(ts, (uint32_t)i);
-		ts->busy = busy;
-		return ret;
-	}
-	dur = now - fr->t0;
-	if (i > 0)
-		ts->frames[i - 1].child += dur;
-	err = fr->cap && call_failed(fr->cap->err, regs->rax);
-	if (ltr_flags & ts->flag_mask & LTR_F_COUNT)
-		count_call(ts, fr->fn, fr->child, dur, err);
-	if ((ltr_flags & ts->flag_mask & LTR_F_TRACE) &&
-	    frame_shown(ts, (uint32_t)i))
-		ltr_event_exit(ts, fr, regs, now, err,
-			       !err ? 0
-			       : fr->cap->err == LTR_ERR_ERRNUM ? (int)regs->rax
-								: ltr_program_errno(),
-			       keep_above(ts, (uint32_t)i));
-	ltr_ret_give(ts, k);
-	frame_remove(ts, (uint32_t)i);
+	/* Most returns are the innermost frame's, with nothing pending. */
+	if (likely(d && ts->frames[d - 1].rec == k &&
+		   ts->frames[d - 1].slot == slot && !ts->again))
+		ret = frame_returned(ts, d - 1, k, regs, now);
+	else
+		ret = exit_slow(ts, regs, slot, k, now);
 	ts->busy = busy;
 	return ret;
 }

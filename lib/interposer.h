@@ -601,8 +601,14 @@ void ltr_returns_again(struct ltr_tstate *ts);
 
 /* ---- capture (capture.c) ----------------------------------------------- */
 
-/* Called by ltr_entry_common for stub index stub: record an entry; returns the target to jump to. */
-uint64_t ltr_on_entry(struct ltr_regs *regs, uint32_t stub);
+/* Where ltr_entry_common goes on (in %rax and %rdx). */
+struct ltr_entry_to {
+	uint64_t fn;   /* the function */
+	uint64_t jump; /* the function, or ltr_tramp_call_of() a hijacked call */
+};
+
+/* Called by ltr_entry_common for stub index stub: record an entry; says where to go. */
+struct ltr_entry_to ltr_on_entry(struct ltr_regs *regs, uint32_t stub);
 
 /*
  * A longjmp from sp to target, above it on the same stack: drop the frames
@@ -821,20 +827,35 @@ void ltr_strlcpy(char *dst, const char *src, size_t size);
 bool ltr_env_is(const char *s, const char *name);
 
 /* Trampolines (trampoline.S). */
-extern const char ltr_stubs[], ltr_stubs_end[], ltr_return_tramps[];
+extern const char ltr_stubs[], ltr_stubs_end[], ltr_tramp_blocks[];
+
+#define LTR_TRAMP_SIZE 16 /* bytes of each return trampoline's block */
+#define LTR_TRAMP_CALL 5  /* its call that enters a hijacked function, first */
 
 /* The trampoline entry that returns through rets[k]. */
 static inline uint64_t ltr_tramp_of(uint32_t k)
 {
-	return (uint64_t)ltr_return_tramps + 8u * k;
+	return (uint64_t)ltr_tramp_blocks + LTR_TRAMP_SIZE * k + LTR_TRAMP_CALL;
+}
+
+/* The call before trampoline k: it enters the function returning there. */
+static inline uint64_t ltr_tramp_call_of(uint32_t k)
+{
+	return ltr_tramp_of(k) - LTR_TRAMP_CALL;
 }
 
 /* Is v a trampoline entry, a hijacked return address? */
 static inline bool ltr_is_tramp(uint64_t v)
 {
-	uint64_t off = v - (uint64_t)ltr_return_tramps;
+	uint64_t off = v - ltr_tramp_of(0);
 
-	return off < 8u * LTR_RETS && !(off & 7);
+	return off < LTR_TRAMP_SIZE * LTR_RETS && !(off % LTR_TRAMP_SIZE);
+}
+
+/* The entry of rets[] that trampoline entry v (ltr_is_tramp) returns through. */
+static inline uint32_t ltr_tramp_index(uint64_t v)
+{
+	return (uint32_t)((v - ltr_tramp_of(0)) / LTR_TRAMP_SIZE);
 }
 
 #endif

@@ -4,7 +4,7 @@
  * can always find them.
  *
  * A hijacked slot does not hold one trampoline address for all calls but
- * the entry k of a table of LTR_RETS (ltr_return_tramps + 8 * k), and
+ * the entry k of a table of LTR_RETS (ltr_tramp_of(k)), and
  * entry k of the thread's rets[] keeps the real return address.  So a
  * return finds its address from the value it returned through, not from
  * the shadow stack: a frame dropped while its stack was away (a coroutine
@@ -76,18 +76,19 @@ void ltr_rets_forget(struct ltr_tstate *ts)
  */
 static void scan_bytes(struct scan *s, const unsigned char *p, size_t n)
 {
-	const uint64_t base = (uint64_t)ltr_return_tramps;
-	const unsigned char b5 = (unsigned char)(base >> 40);
-	uint64_t v, off;
+	const unsigned char b5 = (unsigned char)(ltr_tramp_of(0) >> 40);
+	uint64_t v;
+	uint32_t k;
 	size_t i;
 
 	for (i = 0; i + 8 <= n; i++) {
 		if (p[i + 5] != b5)
 			continue;
 		__builtin_memcpy(&v, p + i, 8);
-		off = v - base;
-		if (off < 8u * LTR_RETS && !(off & 7))
-			s->seen[off / 512] |= 1ull << (off / 8 % 64);
+		if (!ltr_is_tramp(v))
+			continue;
+		k = ltr_tramp_index(v);
+		s->seen[k / 64] |= 1ull << (k % 64);
 	}
 }
 

@@ -119,7 +119,7 @@ static void unhijack(const struct ltr_tstate *ts, unsigned char *copy,
 		__builtin_memcpy(&w, copy + off, 8);
 		if (!ltr_is_tramp(w))
 			continue;
-		w = ts->rets[(w - (uint64_t)ltr_return_tramps) / 8].ret;
+		w = ts->rets[ltr_tramp_index(w)].ret;
 		__builtin_memcpy(copy + off, &w, 8);
 	}
 }

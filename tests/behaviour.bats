@@ -516,6 +516,26 @@ total 1677150"
 <ltr_return_common>:"
 }
 
+@test "the trampolines keep the CPU's return predictor in step: every call they make is returned from" {
+	# A call never returned from shifts the processor's stack of
+	# predicted returns: every ret of the program's callers after it is
+	# then mispredicted (bench/loop N 1 4 shows the cost).  So the return
+	# path is entered by jumps and leaves by a ret, and the only call
+	# into it is the one that enters a hijacked function
+	# (lib/arch/x86_64/trampoline.S): the function's own ret returns it.
+	objdump -d --no-show-raw-insn "$LTRUSS_TOP_BUILDDIR/lib/libltruss.so" >dis.txt
+	run awk '/^[0-9a-f]+ <.*>:$/ { fn = $2; next }
+		{ sub(/^ *[0-9a-f]+:[ \t]*/, ""); sub(/ +[0-9a-f]+ </, " <"); gsub(/ +/, " ") }
+		/<ltr_(return_common|enter_thunk)>/ ||
+		(fn ~ /^<ltr_(return_common|enter_thunk)>:$/ && /^(call|ret|jmp)/) { print fn, $0 }' dis.txt
+	[ "$status" -eq 0 ]
+	assert_equal "$(sort -u <<<"$output")" "<ltr_enter_thunk>: jmp *%r11
+<ltr_return_common>: call <ltr_on_exit>
+<ltr_return_common>: ret
+<ltr_tramp_blocks>: call <ltr_enter_thunk>
+<ltr_tramp_blocks>: jmp <ltr_return_common>"
+}
+
 @test "a thread made by clone() without CLONE_SETTLS runs untraced, its creator traced, after one warning" {
 	local stack
 

@@ -15,27 +15,49 @@
  * saves the argument registers (%rdi %rsi %rdx %rcx %r8 %r9, %rax = vector
  * count of varargs, %r10 = static chain), the low halves of %xmm0-7 for
  * capture, and the callee-saved registers as the caller left them (the
- * unwinder of -k starts from them), calls ltr_on_entry(regs, index), restores, and jumps to the
- * address it returned.  ltr_on_entry may replace the return address on the
- * stack (regs->ret) with a return trampoline to see the return.  The C code of
- * the interposer is built with -mgeneral-regs-only, so the vector registers
- * that carry float arguments need no restoring.
+ * unwinder of -k starts from them), calls ltr_on_entry(regs, index),
+ * restores, and jumps where it said.  ltr_on_entry may replace the return
+ * address on the stack (regs->ret) with a return trampoline to see the
+ * return.  The C code of the interposer is built with -mgeneral-regs-only,
+ * so the vector registers that carry float arguments need no restoring.
  *
  * Return.  A hijacked slot holds one of LTR_RETS return trampolines,
- * ltr_return_tramps + 8*k for the call whose real return address is kept
- * in entry k of the thread's rets[] (lib/rets.c).  The callee returns into
- * it with its result in %rax, %rdx, %xmm0, %xmm1 or x87 %st0/%st1, and its
- * "ret" has already popped the slot it returned through: the stack is the
- * caller's again.  Trampoline k is "call ltr_return_common", which writes
- * its own address + 5 back into that slot (k, for ltr_on_exit).  The first
- * four registers are saved below it (x87 is never touched by the
- * interposer), ltr_on_exit gets the slot's address, finds entry k and the
- * frame on the thread's shadow stack, and returns the real return address,
- * and the trampoline ends with "jmp *%r11" to it (%r11 is free at a return,
- * as at a call): the stack keeps no trace of it.  For the unwinder the
- * trampoline is the end of the stack (its return address is undefined);
- * C++ exceptions, forced unwinds and backtraces put the real return
- * addresses back before they walk the stack (lib/unwind.c).
+ * ltr_tramp_of(k) (lib/interposer.h), for the call whose real return
+ * address is kept in entry k of the thread's rets[] (lib/rets.c).  The
+ * callee returns into it with its result in %rax, %rdx, %xmm0, %xmm1 or
+ * x87 %st0/%st1, and its "ret" has already popped the slot it returned
+ * through: the stack is the caller's again.  Trampoline k pushes k into
+ * that slot and jumps to ltr_return_common, which saves the first four
+ * registers below it (x87 is never touched by the interposer) and calls
+ * ltr_on_exit with the slot's address; that finds entry k and the frame on
+ * the thread's shadow stack and returns the real return address, which
+ * goes back into the slot for a "ret" to it.
+ *
+ * The return stack buffer.  The processor predicts a "ret" by a stack of
+ * the return addresses of the calls made; a ret that goes elsewhere costs
+ * a pipeline flush (about 9 ns here, as much as a rdtsc), and a call never
+ * returned from shifts the stack, so that every ret of the callers after it
+ * misses too.  So no call here goes unmatched, and the callee's own ret is
+ * predicted: its call is made, for the predictor, by us.  Before a
+ * hijacked call ltr_entry_common jumps to the 5 bytes before trampoline k,
+ * "call ltr_enter_thunk", with the saved registers still on the stack:
+ * the call pushes trampoline k both below them and on the prediction
+ * stack; the thunk takes the function's address from the saved registers
+ * (where ltr_entry_common put it, over R15, which is only read), frees
+ * them and the pushed address at once (the prediction stack keeps it),
+ * and jumps to the function.  No value is left below the stack pointer
+ * to be read later (valgrind would rightly call it undefined).  The
+ * callee's ret to trampoline k is then the predicted one, and
+ * ltr_return_common's ret to the real return address is the one the
+ * caller's call pushed.  A tail call of another traced function nests
+ * the same way (its trampoline returns to ours).  The saved registers
+ * cover every word from slot - 184 to slot - 16 before ltr_on_entry runs,
+ * and so overwrite the return slots lying there of frames a longjmp
+ * skipped (lib/capture.c counts on it).
+ * Unwinders see the trampolines as the end of the stack (their return
+ * address is undefined); C++ exceptions, forced unwinds and backtraces
+ * put the real return addresses back before they walk the stack
+ * (lib/unwind.c).
  */
 
 #ifndef LTR_NSTUBS
@@ -119,8 +141,12 @@ ltr_entry_common:
 	movq %xmm7, R_XMM+56(%rsp)
 	movq %rsp, %rdi
 	movl %r11d, %esi
+	/* Returns the function in %rax, where to jump in %rdx. */
 	call ltr_on_entry
-	movq %rax, %r11
+	/* R15 was only read: it keeps the function for ltr_enter_thunk. */
+	movq %rax, R_R15(%rsp)
+	movq %rdx, %r11
+	cmpq %rax, %rdx /* the flags survive the moves */
 	movq R_RDI(%rsp), %rdi
 	movq R_RSI(%rsp), %rsi
 	movq R_RDX(%rsp), %rdx
@@ -129,8 +155,13 @@ ltr_entry_common:
 	movq R_R9(%rsp), %r9
 	movq R_RAX(%rsp), %rax
 	movq R_R10(%rsp), %r10
+	jne 1f
 	addq $R_SIZE, %rsp
+	.cfi_remember_state
 	.cfi_adjust_cfa_offset -R_SIZE
+	jmp *%r11
+	/* Hijacked: ltr_enter_thunk frees the saved registers. */
+1:	.cfi_restore_state
 	jmp *%r11
 	.cfi_endproc
 	.size ltr_entry_common, . - ltr_entry_common
@@ -142,23 +173,44 @@ ltr_entry_common:
 #define X_RDX 40
 #define X_SIZE 64 /* the last 8 bytes are the callee's return slot */
 
+	/*
+	 * The return trampolines, LTR_TRAMP_SIZE bytes each: the call that
+	 * enters a hijacked function, then trampoline k (LTR_TRAMP_CALL bytes
+	 * in: a call is always 5), where it returns.  The unwinder looks up a
+	 * return address - 1: the call before it, in the same CFI.
+	 */
 	.p2align 4
 	.cfi_startproc
 	.cfi_undefined rip
-	/* The unwinder looks up return address - 1: it must land here too. */
-	nop
-	.p2align 3
-	.globl ltr_return_tramps
-	.hidden ltr_return_tramps
-	.type ltr_return_tramps, @function
-ltr_return_tramps:
+	.globl ltr_tramp_blocks
+	.hidden ltr_tramp_blocks
+	.type ltr_tramp_blocks, @function
+ltr_tramp_blocks:
+	.set tramp_index, 0
+	/* Encoded by hand, so that every block has the same size. */
 	.rept LTR_RETS
-	.p2align 3
-	call ltr_return_common
+	call ltr_enter_thunk
+	.byte 0x68 /* pushq $imm32 */
+	.long tramp_index
+	.byte 0xe9 /* jmp rel32 */
+	.long ltr_return_common - . - 4
+	int3
+	.set tramp_index, tramp_index + 1
 	.endr
-	.size ltr_return_tramps, . - ltr_return_tramps
+	.size ltr_tramp_blocks, . - ltr_tramp_blocks
 
-	/* The call pushed its entry + 5 into the slot returned through. */
+	/*
+	 * Called by the block of trampoline k, below ltr_entry_common's saved
+	 * registers: the function is in their R15, and then the stack is the
+	 * caller's again.
+	 */
+ltr_enter_thunk:
+	movq 8+R_R15(%rsp), %r11
+	leaq 8+R_SIZE(%rsp), %rsp
+	jmp *%r11
+
+	/* Trampoline k pushed k into the slot returned through. */
+	.type ltr_return_common, @function
 ltr_return_common:
 	subq $X_SIZE-8, %rsp
 	movdqu %xmm0, X_XMM0(%rsp)
@@ -168,11 +220,17 @@ ltr_return_common:
 	movq %rsp, %rdi
 	leaq X_SIZE-8(%rsp), %rsi
 	call ltr_on_exit
-	movq %rax, %r11
+	movq %rax, X_SIZE-8(%rsp)
 	movdqu X_XMM0(%rsp), %xmm0
 	movdqu X_XMM1(%rsp), %xmm1
 	movq X_RAX(%rsp), %rax
 	movq X_RDX(%rsp), %rdx
-	addq $X_SIZE, %rsp
-	jmp *%r11
+	addq $X_SIZE-8, %rsp
+	ret
 	.cfi_endproc
+	.size ltr_return_common, . - ltr_return_common
+
+	/* ltr_tramp_of() (lib/interposer.h) counts on blocks of 16 bytes. */
+	.if ltr_enter_thunk - ltr_tramp_blocks - 16 * LTR_RETS
+	.error "a return trampoline block is not 16 bytes"
+	.endif
