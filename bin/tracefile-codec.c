@@ -268,20 +268,30 @@ size_t tf_encode(struct tf_codec *c, const struct ltr_event *ev,
 	const uint64_t *const rw = r->w;
 	const uint32_t nblobs = r->nblobs, rn = r->n;
 	size_t n = ev->size / 8, fixed = fixed_words(ev->type, n), i, j, k;
-	size_t nz = 0, nbytes = 0;
-	uint64_t *copy = c->copy[ev->type], *z = c->z;
+	size_t nz, nbytes = 0;
+	uint64_t *copy = c->copy[ev->type], *const z = c->z;
 	const struct ltr_blob **bytes = c->bytes;
 	unsigned char *p;
 
 	/* The new reference goes into the half of copy the old one is not in. */
 	if (rw == copy)
 		copy += TF_CODEC_WORDS;
+	/*
+	 * The fixed words (an event has at least 3).  The reference has them
+	 * too, but for a forged ring's THREAD or GUEST event longer than
+	 * another: read as 0 past its end, as the reader does.
+	 */
 	copy[0] = w[0] & W0_KEPT;
 	copy[1] = w[1] & W1_KEPT;
-	for (i = 2; i < fixed; i++)
+	copy[2] = w[2];
+	z[0] = zigzag(copy[0], rw[0]);
+	z[1] = zigzag(copy[1], rw[1]);
+	z[2] = zigzag(copy[2], c->ts);
+	for (i = 3; i < fixed; i++) {
 		copy[i] = w[i];
-	for (i = 0; i < fixed; i++)
-		z[nz++] = zigzag(copy[i], i == 2 ? c->ts : i < rn ? rw[i] : 0);
+		z[i] = zigzag(w[i], i < rn ? rw[i] : 0);
+	}
+	nz = i;
 	/*
 	 * Blobs: ev was checked (check_event), so each fits; a blob's place
 	 * in r is replaced once that blob is read, as no later blob reads it.
