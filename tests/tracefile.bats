@@ -303,20 +303,22 @@ typed_both() {
 	[ "$read_err" = "$err" ]
 }
 
-@test "an event whose word runs past its block, checksum right: one error line, exit 2" {
+# lying MODE WHAT: the typed fixture recorded, one event made to lie by
+# ltr-mutate MODE (checksum right), read: one error line saying WHAT, exit 2.
+lying() {
 	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
-	"$PROGS/ltr-mutate" t.ltr lying.ltr word-past
+	"$PROGS/ltr-mutate" t.ltr lying.ltr "$1"
 	run ltruss --read lying.ltr
 	assert_failure 2
-	assert_output --regexp "^ltruss: error: cannot read the trace file 'lying.ltr': a word that runs past its event at byte [0-9]+; it is not a trace ltruss -w wrote, or it was damaged$"
+	assert_output --regexp "^ltruss: error: cannot read the trace file 'lying.ltr': $2 at byte [0-9]+; it is not a trace ltruss -w wrote, or it was damaged$"
+}
+
+@test "an event whose word runs past its block, checksum right: one error line, exit 2" {
+	lying word-past "a word that runs past its event"
 }
 
 @test "a string that repeats one before the block's first, checksum right: one error line, exit 2" {
-	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
-	"$PROGS/ltr-mutate" t.ltr lying.ltr string-ref
-	run ltruss --read lying.ltr
-	assert_failure 2
-	assert_output --regexp "^ltruss: error: cannot read the trace file 'lying.ltr': a reference to no earlier string at byte [0-9]+; it is not a trace ltruss -w wrote, or it was damaged$"
+	lying string-ref "a reference to no earlier string"
 }
 
 @test "damaged files (20 seeds, checksums kept right): --read exits 0 or 2 with one line, never a crash" {
