@@ -27,10 +27,11 @@
 #define TF_CODEC_HASH 1024
 /*
  * Bytes an event of size bytes encodes to, at most: its type, a tag byte
- * for each 2 words, 8 bytes a word, one more for each blob; and 8 that
+ * for each 4 words, 9 bytes a word, one more for each blob; and 8 that
  * the writer may store past its end.
  */
-#define TF_CODEC_MAX(size) (1 + (size) + ((size) / 8 + 1) / 2 + (size) / 8 + 8)
+#define TF_CODEC_MAX(size) \
+	(1 + (size) + ((size) / 8 + 3) / 4 + 2 * ((size) / 8) + 8)
 
 /* The reference event of a type: where it is, and where its blobs are. */
 struct tf_codec_ref {

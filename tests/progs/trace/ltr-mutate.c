@@ -150,8 +150,9 @@ static void type_name_damage(size_t *at, size_t n)
 
 /*
  * Encode the words w[0..n) of the first event of a block (its references
- * are zeros) at p, as ltruss-trace(5) says: a tag byte for each two words,
- * each word zigzagged in as few bytes as hold it.  Returns the bytes.
+ * are zeros) at p, as ltruss-trace(5) says: a tag byte for each four
+ * words, each word zigzagged in as few bytes as hold it (past 2, after a
+ * byte that counts them).  Returns the bytes.
  */
 static size_t words_put(unsigned char *p, const uint64_t *w, size_t n)
 {
@@ -163,12 +164,13 @@ static size_t words_put(unsigned char *p, const uint64_t *w, size_t n)
 
 		for (; z >> (8 * len) && len < 8; len++)
 			;
-		if (i % 2 == 0) {
+		if (i % 4 == 0) {
 			tag = o++;
-			p[tag] = (unsigned char)len;
-		} else {
-			p[tag] |= (unsigned char)(len << 4);
+			p[tag] = 0;
 		}
+		p[tag] |= (unsigned char)((len > 2 ? 3 : len) << (2 * (i % 4)));
+		if (len > 2)
+			p[o++] = (unsigned char)len;
 		memcpy(p + o, &z, len);
 		o += len;
 	}
@@ -204,7 +206,8 @@ static void event_forge(size_t *at, size_t n, const unsigned char *ev,
 /* An ENTER event whose first word says 8 bytes follow, and 3 do. */
 static void word_past(size_t *at, size_t n)
 {
-	static const unsigned char ev[] = { LTR_EV_ENTER, 0x08, 0x80, 0x80, 0x80 };
+	static const unsigned char ev[] = { LTR_EV_ENTER, 0x03, 0x08, 0x80,
+					    0x80, 0x80 };
 
 	event_forge(at, n, ev, sizeof(ev));
 }
