@@ -17,10 +17,13 @@
  * numbers too), in as few little-endian bytes as hold it: none when the
  * word repeats.  A 2-bit tag says how many, four tags to a byte, the byte
  * before the words it tags: 0, 1 or 2 bytes (most words: on sort 87%),
- * or a count byte then 3 to 8.  Writing a word is a subtraction, a count
- * of leading zeros and two stores, with no branch to mispredict (a
- * varint's loop mispredicted on most words): the writer encodes one
- * event for each half a call of the traced program, on the other core.
+ * or a count byte then 3 to 8.  Writing a word is a subtraction and a
+ * test, and for a word that changed a count of leading zeros and two
+ * stores: the only branch, same or not, goes the same way at a place
+ * from one event to the next, where a varint's loop mispredicted on most
+ * words.  The writer encodes one event for each half a call of the traced
+ * program, on the other core: on the loop, where the program's side is
+ * cheapest, it is what bounds -w.
  * The size in word 0 says how many words follow, so it is checked before
  * anything is written past the header.  The reserved fields of an event's
  * header words are left to the ring's old contents by the interposer:
@@ -167,7 +170,11 @@ static inline unsigned z_bytes(uint64_t z)
 /* Write z in n of its bytes, with a count byte first past 2; its tag. */
 static inline unsigned z_put(unsigned char **p, uint64_t z)
 {
-	unsigned n = z_bytes(z);
+	unsigned n;
+
+	if (!z)
+		return 0;
+	n = z_bytes(z);
 
 	**p = (unsigned char)n;
 	*p += n > 2;
