@@ -8,13 +8,37 @@
  * little.  So each event is encoded against the previous event of the same
  * type in the same block (its reference; none at a block's start, which
  * reads as zeros): word 2, the timestamp, against the previous event's of
- * any type, every other word against the reference's word at the same
- * place.  A word is then one of three things, said by a 2-bit tag (four
- * to a tag byte, the byte before the words it tags): the same (no bytes),
- * a zigzag difference in a LEB128 varint of at most 7 bytes, or the word
- * as it is (8 bytes: strings, stack copies).  The size in word 0 says how
- * many words follow, so it is checked before anything is written past
- * the header.  One pass, a compare and a store a word: a few ns.
+ * any type; every other fixed word against the reference's word at the
+ * same place; and each blob's words against those of the reference's blob
+ * of the same rank (the second string's header against the second
+ * string's, the stack copy of -k against the last one, wherever the
+ * strings before them made them start).  A word is then its difference
+ * from its reference, zigzagged (small negative differences are small
+ * numbers too), in as few little-endian bytes as hold it: none when the
+ * word repeats.  A 2-bit tag says how many, four tags to a byte, the byte
+ * before the words it tags: 0, 1 or 2 bytes (most words: on sort 87%),
+ * or a count byte then 3 to 8.  Writing a word is a subtraction and a
+ * test, and for a word that changed a count of leading zeros and two
+ * stores: the only branch, same or not, goes the same way at a place
+ * from one event to the next, where a varint's loop mispredicted on most
+ * words.  The writer encodes one event for each half a call of the traced
+ * program, on the other core: on the loop, where the program's side is
+ * cheapest, it is what bounds -w.
+ * The size in word 0 says how many words follow, so it is checked before
+ * anything is written past the header.  The reserved fields of an event's
+ * header words are left to the ring's old contents by the interposer:
+ * they are written as 0, so that they cost nothing.
+ *
+ * The bytes of strings and output buffers are not words that repeat at
+ * one place: `sort` compares each line with a dozen others, one call
+ * after another, so a line comes back as the first argument of one call
+ * and the second of the next.  So a byte blob's data (its length is in
+ * its header) comes after the event's words, and is either its bytes,
+ * unpadded, or a back-reference to an earlier byte blob of the block with
+ * the same bytes: one varint, its distance in byte blobs written out,
+ * usually one byte.  The writer finds them through a small hash of each
+ * blob's first and last bytes.  Decoded, a byte blob's padding is zeros,
+ * and a later blob of its rank is encoded against its header alone.
  *
  * Every block starts afresh, so that a cut file or a block a reader
  * skips never leaves the next one undecodable.
@@ -25,28 +49,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session-check.h"
 #include "tracefile-codec.h"
 #include "xmalloc.h"
 
-enum { TAG_SAME, TAG_VARINT, TAG_RAW, TAG_BAD };
+/* A word's 2-bit tag: its bytes, 0 to 2, or a count byte (3 to 8) says. */
+#define TAG_COUNTED 3
 
-/* Varints of at most this many bytes; longer differences go raw. */
-#define VARINT_MAX 7
-#define VARINT_LIMIT (1ull << (7 * VARINT_MAX))
+/* The reserved fields of words 0 and 1 of an event header, written as 0. */
+#define W0_KEPT 0x0000ffffffffffffull
+#define W1_KEPT 0x00000000ffffffffull
+
+/* The reference of every type before the first event of a block. */
+static const uint64_t zeros[TF_CODEC_WORDS];
 
 void tf_codec_init(struct tf_codec *c)
 {
 	size_t t;
 
 	for (t = 0; t < TF_CODEC_TYPES; t++)
-		c->prev[t] = xcalloc(TF_CODEC_WORDS, sizeof(uint64_t));
+		c->copy[t] = xcalloc(2 * TF_CODEC_WORDS, sizeof(uint64_t));
+	c->lit = xcalloc(TF_CODEC_LITERALS, sizeof(*c->lit));
+	c->lit_len = xcalloc(TF_CODEC_LITERALS, sizeof(*c->lit_len));
+	c->hash = xcalloc(TF_CODEC_HASH, sizeof(*c->hash));
+	c->z = xcalloc(TF_CODEC_WORDS, sizeof(*c->z));
+	c->bytes = xcalloc(TF_CODEC_WORDS, sizeof(*c->bytes));
 	tf_codec_reset(c);
 }
 
 void tf_codec_reset(struct tf_codec *c)
 {
-	memset(c->nprev, 0, sizeof(c->nprev));
+	size_t t;
+
+	for (t = 0; t < TF_CODEC_TYPES; t++)
+		c->ref[t] = (struct tf_codec_ref){ .w = zeros };
 	c->ts = 0;
+	c->nlit = 0;
+	memset(c->hash, 0, TF_CODEC_HASH * sizeof(*c->hash));
 }
 
 void tf_codec_free(struct tf_codec *c)
@@ -54,72 +93,275 @@ void tf_codec_free(struct tf_codec *c)
 	size_t t;
 
 	for (t = 0; t < TF_CODEC_TYPES; t++) {
-		free(c->prev[t]);
-		c->prev[t] = NULL;
+		free(c->copy[t]);
+		c->copy[t] = NULL;
 	}
+	free(c->lit);
+	free(c->lit_len);
+	free(c->hash);
+	free(c->z);
+	free(c->bytes);
+	c->lit = NULL;
+	c->lit_len = NULL;
+	c->hash = NULL;
+	c->z = NULL;
+	c->bytes = NULL;
 }
 
-/* The word word i is encoded against. */
-static inline uint64_t ref_word(const struct tf_codec *c, const uint64_t *prev,
-				uint32_t nprev, size_t i)
+/* Words of an event of type, n words long, that come before its blobs. */
+static inline size_t fixed_words(unsigned type, size_t n)
+{
+	if (type == LTR_EV_ENTER || type == LTR_EV_CALL || type == LTR_EV_EXIT)
+		return check_event_min_size((uint8_t)type) / 8;
+	return n;
+}
+
+/* Is a blob of type bytes (a string, a buffer) rather than words? */
+static inline bool byte_blob(unsigned type)
+{
+	return type == LTR_BLOB_STRING || type == LTR_BLOB_OUT ||
+	       type == LTR_BLOB_VASTRING;
+}
+
+/* Words of a blob of len bytes of data, its header included. */
+static inline size_t blob_words(uint32_t len)
+{
+	return 1 + ((size_t)len + 7) / 8;
+}
+
+/* Words of blob b a later blob of its rank is encoded against. */
+static inline uint16_t ref_words(const struct ltr_blob *b, size_t words)
+{
+	return byte_blob(b->type) ? 1 : (uint16_t)words;
+}
+
+/* The reference of fixed word i of an event encoded against r. */
+static inline uint64_t ref_fixed(const struct tf_codec *c,
+				 const struct tf_codec_ref *r, size_t i)
 {
 	if (i == 2)
 		return c->ts;
-	return i < nprev ? prev[i] : 0;
+	return i < r->n ? r->w[i] : 0;
 }
 
-/* Append word w as difference d from its reference at out; returns its tag. */
-static inline unsigned word_put(uint64_t w, uint64_t d, unsigned char *out,
-				size_t *o)
+/* The reference of word j of blob k (r the old reference, nblobs its blobs). */
+static inline uint64_t ref_blob(const struct tf_codec_ref *r, uint32_t nblobs,
+				size_t k, size_t j)
 {
-	uint64_t z = (d << 1) ^ (uint64_t)((int64_t)d >> 63);
+	return k < nblobs && j < r->words[k] ? r->w[r->at[k] + j] : 0;
+}
 
-	if (!d)
-		return TAG_SAME;
-	if (z < VARINT_LIMIT) {
-		for (; z >= 0x80; z >>= 7)
-			out[(*o)++] = (unsigned char)(z | 0x80);
-		out[(*o)++] = (unsigned char)z;
-		return TAG_VARINT;
+/* The zigzag of the difference of w from its reference: small either way. */
+static inline uint64_t zigzag(uint64_t w, uint64_t ref)
+{
+	uint64_t d = w - ref;
+
+	return (d << 1) ^ (uint64_t)((int64_t)d >> 63);
+}
+
+/* Bytes that hold z: 0 (z is 0) to 8, without a branch. */
+static inline unsigned z_bytes(uint64_t z)
+{
+	unsigned bits = 64 - (unsigned)__builtin_clzll(z | 1);
+
+	return (bits + 7 - 8 * (z == 0)) / 8;
+}
+
+/* Write z in n of its bytes, with a count byte first past 2; its tag. */
+static inline unsigned z_put(unsigned char **p, uint64_t z)
+{
+	unsigned n;
+
+	if (!z)
+		return 0;
+	n = z_bytes(z);
+
+	**p = (unsigned char)n;
+	*p += n > 2;
+	/* 8 bytes: the writer's buffer has room past the end. */
+	memcpy(*p, &z, 8);
+	*p += n;
+	return n > 2 ? TAG_COUNTED : n;
+}
+
+/* Write the zigzagged words z[0..n) at p, a tag byte a 4; returns the end. */
+static unsigned char *words_put(unsigned char *p, const uint64_t *z, size_t n)
+{
+	unsigned char *tag;
+	unsigned tags;
+	size_t i, j;
+
+	for (i = 0; i + 4 <= n; i += 4) {
+		tag = p++;
+		tags = z_put(&p, z[i]);
+		tags |= z_put(&p, z[i + 1]) << 2;
+		tags |= z_put(&p, z[i + 2]) << 4;
+		tags |= z_put(&p, z[i + 3]) << 6;
+		*tag = (unsigned char)tags;
 	}
-	memcpy(out + *o, &w, 8);
-	*o += 8;
-	return TAG_RAW;
+	if (i < n) {
+		tag = p++;
+		tags = 0;
+		for (j = 0; i + j < n; j++)
+			tags |= z_put(&p, z[i + j]) << (2 * j);
+		*tag = (unsigned char)tags;
+	}
+	return p;
+}
+
+/* Write an unsigned varint. */
+static inline unsigned char *varint_put(unsigned char *p, uint64_t v)
+{
+	for (; v >= 0x80; v >>= 7)
+		*p++ = (unsigned char)(v | 0x80);
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+/* The hash bucket of len bytes at p: their first and last 8 and len. */
+static inline size_t bytes_hash(const unsigned char *p, uint32_t len)
+{
+	uint64_t a = 0, b = 0;
+
+	if (len >= 8) {
+		memcpy(&a, p, 8);
+		memcpy(&b, p + len - 8, 8);
+	} else {
+		memcpy(&a, p, len);
+	}
+	a = (a ^ (b * 0x9e3779b97f4a7c15ull) ^ len) * 0xff51afd7ed558ccdull;
+	return (size_t)(a >> 54) % TF_CODEC_HASH;
+}
+
+/* Are the len bytes at a and b the same? */
+static inline bool same_bytes(const unsigned char *a, const unsigned char *b,
+			      uint32_t len)
+{
+	uint64_t x, y;
+
+	for (; len >= 8; len -= 8, a += 8, b += 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return false;
+	}
+	return !len || memcmp(a, b, len) == 0;
+}
+
+/* Remember byte blob p (len bytes) as literal number c->nlit, if room. */
+static inline bool literal_add(struct tf_codec *c, const unsigned char *p,
+			       uint32_t len)
+{
+	if (c->nlit >= TF_CODEC_LITERALS)
+		return false;
+	c->lit[c->nlit] = p;
+	c->lit_len[c->nlit++] = len;
+	return true;
+}
+
+/*
+ * Write the data of byte blob b at p: a reference to the same bytes
+ * earlier, or them.  Returns the end.
+ */
+static unsigned char *bytes_put(struct tf_codec *c, unsigned char *p,
+				const struct ltr_blob *b)
+{
+	size_t h, i;
+	uint32_t l, len = b->len;
+
+	if (!len)
+		return p;
+	h = bytes_hash(b->data, len);
+	l = c->hash[h];
+	if (l && c->lit_len[l - 1] == len &&
+	    same_bytes(c->lit[l - 1], b->data, len))
+		return varint_put(p, c->nlit - (l - 1));
+	*p++ = 0;
+	/* Whole words: the blob is padded, the writer's buffer has room. */
+	for (i = 0; i < len; i += 8)
+		memcpy(p + i, b->data + i, 8);
+	if (literal_add(c, p, len))
+		c->hash[h] = c->nlit;
+	return p + len;
 }
 
 size_t tf_encode(struct tf_codec *c, const struct ltr_event *ev,
 		 unsigned char *out)
 {
 	const uint64_t *w = (const void *)ev;
-	size_t n = ev->size / 8, i, o = 1, tag_at = 0;
-	uint64_t *prev = c->prev[ev->type];
-	unsigned tags = 0;
+	struct tf_codec_ref *r = &c->ref[ev->type];
+	const uint64_t *const rw = r->w;
+	const uint32_t nblobs = r->nblobs, rn = r->n;
+	size_t n = ev->size / 8, fixed = fixed_words(ev->type, n), i, j, k;
+	size_t nz, nbytes = 0;
+	uint64_t *copy = c->copy[ev->type], *const z = c->z;
+	const struct ltr_blob **bytes = c->bytes;
+	unsigned char *p;
 
+	/* The new reference goes into the half of copy the old one is not in. */
+	if (rw == copy)
+		copy += TF_CODEC_WORDS;
 	/*
-	 * The references as one array, read and replaced in one pass:
-	 * zeros past the previous event's end, and the last timestamp in
-	 * word 2 (which ref_word() keeps apart for the decoder).
+	 * The fixed words (an event has at least 3).  The reference has them
+	 * too, but for a forged ring's THREAD or GUEST event longer than
+	 * another: read as 0 past its end, as the reader does.
 	 */
-	if (c->nprev[ev->type] < n)
-		memset(prev + c->nprev[ev->type], 0,
-		       (n - c->nprev[ev->type]) * 8);
-	prev[2] = c->ts;
-	out[0] = ev->type;
-	for (i = 0; i < n; i++) {
-		if (i % 4 == 0) {
-			if (i)
-				out[tag_at] = (unsigned char)tags;
-			tag_at = o++;
-			tags = 0;
-		}
-		tags |= word_put(w[i], w[i] - prev[i], out, &o) << (2 * (i % 4));
-		prev[i] = w[i];
+	copy[0] = w[0] & W0_KEPT;
+	copy[1] = w[1] & W1_KEPT;
+	copy[2] = w[2];
+	z[0] = zigzag(copy[0], rw[0]);
+	z[1] = zigzag(copy[1], rw[1]);
+	z[2] = zigzag(copy[2], c->ts);
+	for (i = 3; i < fixed; i++) {
+		copy[i] = w[i];
+		z[i] = zigzag(w[i], i < rn ? rw[i] : 0);
 	}
-	out[tag_at] = (unsigned char)tags;
-	c->nprev[ev->type] = (uint32_t)n;
+	nz = i;
+	/*
+	 * Blobs: ev was checked (check_event), so each fits; a blob's place
+	 * in r is replaced once that blob is read, as no later blob reads it.
+	 */
+	for (k = 0; i < n; k++) {
+		const struct ltr_blob *b = (const void *)(w + i);
+		size_t words = blob_words(b->len);
+
+		if (words > n - i)
+			words = n - i;
+		copy[i] = w[i];
+		z[nz++] = zigzag(w[i], ref_blob(r, nblobs, k, 0));
+		if (byte_blob(b->type)) {
+			bytes[nbytes++] = b;
+		} else {
+			for (j = 1; j < words; j++) {
+				copy[i + j] = w[i + j];
+				z[nz++] = zigzag(w[i + j],
+						 ref_blob(r, nblobs, k, j));
+			}
+		}
+		if (k < TF_CODEC_BLOBS) {
+			r->at[k] = (uint16_t)i;
+			r->words[k] = ref_words(b, words);
+		}
+		i += words;
+	}
+	out[0] = ev->type;
+	p = words_put(out + 1, z, nz);
+	for (i = 0; i < nbytes; i++)
+		p = bytes_put(c, p, bytes[i]);
+	r->w = copy;
+	r->n = (uint32_t)n;
+	r->nblobs = (uint32_t)(k < TF_CODEC_BLOBS ? k : TF_CODEC_BLOBS);
 	c->ts = ev->ts;
-	return o;
+	return (size_t)(p - out);
 }
+
+/* The words of one event being read. */
+struct dec {
+	const unsigned char *q;   /* the next byte */
+	const unsigned char *end; /* the end of the block */
+	unsigned tags;            /* the tag byte of the words being read */
+	unsigned k;               /* words read */
+};
 
 /* A varint at *p before end into *v; false if it runs past end or too long. */
 static bool varint_get(const unsigned char **p, const unsigned char *end,
@@ -128,7 +370,7 @@ static bool varint_get(const unsigned char **p, const unsigned char *end,
 	unsigned shift;
 
 	*v = 0;
-	for (shift = 0; shift < 7 * VARINT_MAX; shift += 7) {
+	for (shift = 0; shift < 63; shift += 7) {
 		if (*p >= end)
 			return false;
 		*v |= (uint64_t)(**p & 0x7f) << shift;
@@ -138,64 +380,144 @@ static bool varint_get(const unsigned char **p, const unsigned char *end,
 	return false;
 }
 
+/* Read the next word into *w, against ref; NULL or what is wrong. */
+static const char *word_get(struct dec *d, uint64_t *w, uint64_t ref)
+{
+	uint64_t z = 0;
+	unsigned n;
+
+	if (d->k % 4 == 0) {
+		if (d->q >= d->end)
+			return "an event cut";
+		d->tags = *d->q++;
+	}
+	n = (d->tags >> (2 * (d->k++ % 4))) & 3;
+	if (n == TAG_COUNTED) {
+		if (d->q >= d->end)
+			return "a word that runs past its event";
+		n = *d->q++;
+		if (n < 3 || n > 8)
+			return "a word of no encoding";
+	}
+	if ((size_t)(d->end - d->q) < n)
+		return "a word that runs past its event";
+	memcpy(&z, d->q, n);
+	d->q += n;
+	*w = ref + ((z >> 1) ^ -(z & 1));
+	return NULL;
+}
+
+/* Read a byte blob's len bytes into p: them, or a reference to earlier ones. */
+static const char *bytes_get(struct tf_codec *c, struct dec *d,
+			     unsigned char *p, uint32_t len)
+{
+	uint64_t back;
+
+	if (!len)
+		return NULL;
+	if (!varint_get(&d->q, d->end, &back))
+		return "a string that runs past its event";
+	if (back) {
+		if (back > c->nlit)
+			return "a reference to no earlier string";
+		if (c->lit_len[c->nlit - back] != len)
+			return "a reference to a string of another length";
+		memcpy(p, c->lit[c->nlit - back], len);
+		return NULL;
+	}
+	if ((size_t)(d->end - d->q) < len)
+		return "a string that runs past its event";
+	memcpy(p, d->q, len);
+	d->q += len;
+	literal_add(c, p, len);
+	return NULL;
+}
+
+/*
+ * Read the blobs of the event at out (n words, from word i) against r:
+ * their words, then the data of the byte blobs among them.
+ */
+static const char *blobs_get(struct tf_codec *c, struct dec *d,
+			     struct tf_codec_ref *r, uint64_t *out, size_t i,
+			     size_t n)
+{
+	const uint32_t nblobs = r->nblobs;
+	size_t k, j, nbytes = 0;
+	const char *err;
+
+	for (k = 0; i < n; k++) {
+		struct ltr_blob *b = (void *)(out + i);
+		size_t words;
+
+		if ((err = word_get(d, &out[i], ref_blob(r, nblobs, k, 0))))
+			return err;
+		if (b->len > 8 * (n - i - 1))
+			return "a blob that runs past its event";
+		words = blob_words(b->len);
+		if (byte_blob(b->type)) {
+			memset(out + i + 1, 0, (words - 1) * 8);
+			c->bytes[nbytes++] = b;
+		} else if (b->type >= LTR_BLOB_STRING &&
+			   b->type <= LTR_BLOB_CALLSTACK) {
+			for (j = 1; j < words; j++)
+				if ((err = word_get(d, &out[i + j],
+						    ref_blob(r, nblobs, k, j))))
+					return err;
+		} else {
+			return "a blob of no type";
+		}
+		if (k < TF_CODEC_BLOBS) {
+			r->at[k] = (uint16_t)i;
+			r->words[k] = ref_words(b, words);
+		}
+		i += words;
+	}
+	r->nblobs = (uint32_t)(k < TF_CODEC_BLOBS ? k : TF_CODEC_BLOBS);
+	for (k = 0; k < nbytes; k++) {
+		struct ltr_blob *b = (void *)c->bytes[k];
+
+		if ((err = bytes_get(c, d, b->data, b->len)))
+			return err;
+	}
+	return NULL;
+}
+
 const char *tf_decode(struct tf_codec *c, const unsigned char **p,
 		      const unsigned char *end, uint64_t *out, size_t room)
 {
-	const unsigned char *q = *p;
-	unsigned type, tags = 0;
-	uint64_t *prev, z;
-	uint32_t nprev;
-	size_t n = 3, i;
+	struct dec d = { .q = *p, .end = end };
+	const struct ltr_event *ev = (const void *)out;
+	struct tf_codec_ref *r;
+	unsigned type;
+	size_t n, fixed, i;
+	const char *err;
 
-	if (q >= end)
+	if (d.q >= end)
 		return "an event cut";
-	type = *q++;
+	type = *d.q++;
 	if (type >= TF_CODEC_TYPES)
 		return "an event of no type";
 	if (room < 3 * 8)
 		return "more events than the block's writer holds";
-	prev = c->prev[type];
-	nprev = c->nprev[type];
-	for (i = 0; i < n; i++) {
-		if (i % 4 == 0) {
-			if (q >= end)
-				return "an event cut";
-			tags = *q++;
-		}
-		switch ((tags >> (2 * (i % 4))) & 3) {
-		case TAG_SAME:
-			out[i] = ref_word(c, prev, nprev, i);
-			break;
-		case TAG_VARINT:
-			if (!varint_get(&q, end, &z))
-				return "a varint that runs past its event";
-			out[i] = ref_word(c, prev, nprev, i) +
-				 ((z >> 1) ^ -(z & 1));
-			break;
-		case TAG_RAW:
-			if (end - q < 8)
-				return "an event cut";
-			memcpy(&out[i], q, 8);
-			q += 8;
-			break;
-		default:
-			return "a word of no encoding";
-		}
-		if (i == 0) {
-			/* The size says how many words follow: check it. */
-			const struct ltr_event *ev = (const void *)out;
-
-			if (ev->size < 3 * 8 || ev->size % 8 ||
-			    ev->type != type)
-				return "an event whose size or type lies";
-			if (ev->size > room)
-				return "more events than the block's writer holds";
-			n = ev->size / 8;
-		}
-	}
-	memcpy(prev, out, n * 8);
-	c->nprev[type] = (uint32_t)n;
+	r = &c->ref[type];
+	if ((err = word_get(&d, &out[0], ref_fixed(c, r, 0))))
+		return err;
+	/* The size says how many words follow: check it. */
+	if (ev->size < 3 * 8 || ev->size % 8 || ev->type != type ||
+	    ev->size < check_event_min_size(ev->type))
+		return "an event whose size or type lies";
+	if (ev->size > room)
+		return "more events than the block's writer holds";
+	n = ev->size / 8;
+	fixed = fixed_words(type, n);
+	for (i = 1; i < fixed; i++)
+		if ((err = word_get(&d, &out[i], ref_fixed(c, r, i))))
+			return err;
+	if ((err = blobs_get(c, &d, r, out, fixed, n)))
+		return err;
+	r->w = out;
+	r->n = (uint32_t)n;
 	c->ts = out[2];
-	*p = q;
+	*p = d.q;
 	return NULL;
 }

@@ -47,7 +47,7 @@
 #include "writer.h"
 #include "xmalloc.h"
 
-#define BUF_SIZE (8u << 20)  /* written when full, or once a second */
+#define BUF_SIZE (2u << 20)  /* written when full, or once a second */
 #define CHUNK (1u << 20)     /* longest TABLES record */
 #define FLUSH_NS 1000000000ull
 #define NONE SIZE_MAX

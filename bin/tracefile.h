@@ -23,7 +23,7 @@
 #include "../lib/session.h"
 
 #define TF_MAGIC "LTRUSS\0\1"
-#define TF_VERSION 4
+#define TF_VERSION 5
 
 /* Largest payload of one block. */
 #define TF_BLOCK_MAX (4u << 20)

@@ -103,19 +103,22 @@ size_t ltr_args_entry_max(const struct ltr_capture *cap)
 {
 	size_t str = sizeof(struct ltr_blob) + ROUND8(ltr_session->strsize + 1);
 	size_t max = 0;
-	unsigned n;
+	unsigned left;
 
-	if (cap->flags & LTR_CAP_XMM)
-		max += sizeof(struct ltr_blob) + 64;
-	if (cap->nstack)
-		max += sizeof(struct ltr_blob) + 8 * cap->nstack;
-	for (n = 0; n < 8; n++)
-		if (cap->strings & (1u << n))
-			max += str;
-	if (cap->flags & LTR_CAP_PRINTF)
-		max += sizeof(struct ltr_blob) + FORMAT_MAX + 8 +
-		       sizeof(struct ltr_blob) + LTR_VARARGS_MAX * 17 +
-		       LTR_VARARGS_MAX * str;
+	/* A string a bit set (popcount would be a libgcc call here). */
+	for (left = cap->strings; left; left &= left - 1)
+		max += str;
+	if (unlikely(cap->flags & (LTR_CAP_XMM | LTR_CAP_PRINTF) ||
+		     cap->nstack)) {
+		if (cap->flags & LTR_CAP_XMM)
+			max += sizeof(struct ltr_blob) + 64;
+		if (cap->nstack)
+			max += sizeof(struct ltr_blob) + 8 * cap->nstack;
+		if (cap->flags & LTR_CAP_PRINTF)
+			max += sizeof(struct ltr_blob) + FORMAT_MAX + 8 +
+			       sizeof(struct ltr_blob) + LTR_VARARGS_MAX * 17 +
+			       LTR_VARARGS_MAX * str;
+	}
 	return max > LTR_PAYLOAD_MAX ? LTR_PAYLOAD_MAX : max;
 }
 
@@ -205,19 +208,19 @@ size_t ltr_args_entry(void *dst, size_t room, int pid,
 {
 	struct blobs b = { dst, room, 0 };
 	const char *fmt = NULL;
-	unsigned n;
+	unsigned n, left;
 
 	if (cap->flags & LTR_CAP_XMM)
 		blob_words(&b, LTR_BLOB_XMM, regs->xmm, sizeof(regs->xmm));
 	if (cap->nstack)
 		blob_words(&b, LTR_BLOB_STACK, &regs->ret + 1, 8 * cap->nstack);
-	for (n = 0; n < 8; n++) {
-		bool is_format = (cap->flags & LTR_CAP_PRINTF) &&
-				 n == cap->format;
+	/* The string arguments, lowest first: only the bits set are visited. */
+	for (left = cap->strings; left; left &= left - 1) {
+		bool is_format;
 		const char *s;
 
-		if (!(cap->strings & (1u << n)))
-			continue;
+		n = (unsigned)__builtin_ctz(left);
+		is_format = (cap->flags & LTR_CAP_PRINTF) && n == cap->format;
 		s = blob_string(&b, pid, LTR_BLOB_STRING, (uint8_t)n,
 				arg_word(regs, n),
 				is_format ? FORMAT_MAX - 1 : ltr_session->strsize);

@@ -32,7 +32,25 @@
  * through process_vm_readv, as before.  What the hooks cannot see (a raw
  * rt_sigaction system call, setcontext with a full mask, a -fno-plt call
  * of sigaction) is listed in the man page, BUGS.
+ *
+ * Copies in flight.  Turning off must know that no other thread is inside
+ * a copy that saw the fast path on.  A counter of copies shared by all
+ * threads did that with two locked instructions a copy, some 25 ns of a
+ * traced sort's strcoll (two strings a call): more than the copies.  So a
+ * thread says it copies in its own state (ts->copying), with plain stores,
+ * and the rare turning off pays instead: after clearing fast_on it makes
+ * every thread of the system pass a memory barrier (membarrier(2),
+ * MEMBARRIER_CMD_GLOBAL, which needs no registration the program could
+ * see), then waits for the threads it finds copying.  A thread either
+ * loaded fast_on before that barrier, and then its store of copying is
+ * seen, or after it, and then it sees fast_on clear.  A thread's first
+ * copy stores copying with a full fence, so that turning off can skip the
+ * barrier (milliseconds) when no other thread of the process ever copied.
+ * The shared counter stays for what cannot use this: a kernel without
+ * membarrier, a process under seccomp, a thread without a state of its
+ * own.
  */
+#include <linux/membarrier.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
@@ -40,7 +58,7 @@
 #include "arch/x86_64/cpu.h"
 #include "interposer.h"
 
-size_t ltr_probe_copy(void *dst, const void *src, size_t len, int stop_at_nul);
+size_t ltr_probe_copy(void *dst, const void *src, size_t len);
 size_t ltr_probe_copy_bulk(void *dst, const void *src, size_t len);
 void ltr_sigreturn(void);
 extern const char ltr_probe_load[], ltr_probe_fixup[];
@@ -57,8 +75,12 @@ struct ksigaction {
 	uint64_t mask;
 };
 
+/* ts->copying: never, copying now, or not now but it did. */
+enum { COPY_NEVER, COPY_RUNNING, COPY_DONE };
+
 static bool fast_on;            /* the handlers are ours and nothing blocks */
-static unsigned inflight;       /* copies running now, in every thread */
+static bool fenced;             /* membarrier can end copies in flight */
+static unsigned inflight;       /* copies counted here, in every thread */
 static bool owned[2];           /* SIGSEGV, SIGBUS still have our handler */
 static struct ksigaction orig[2]; /* the program's actions before ours */
 
@@ -143,7 +165,51 @@ void ltr_fault_copy_init(void)
 		}
 		owned[i] = true;
 	}
+	if (ltr_sys_ok(SYS_membarrier)) {
+		long cmds = ltr_syscall3(SYS_membarrier, MEMBARRIER_CMD_QUERY,
+					 0, 0);
+
+		fenced = cmds > 0 && (cmds & MEMBARRIER_CMD_GLOBAL);
+	}
 	__atomic_store_n(&fast_on, true, __ATOMIC_SEQ_CST);
+}
+
+/* Spin until *v is no longer busy, for as long as a copy can take. */
+static void wait_while(const unsigned *v, unsigned busy)
+{
+	unsigned spins = 0;
+
+	while (__atomic_load_n(v, __ATOMIC_SEQ_CST) == busy &&
+	       ++spins < SPIN_MAX)
+		__builtin_ia32_pause();
+}
+
+/*
+ * With fast_on clear: wait for the copies other threads of this process
+ * started while it was set (see "Copies in flight" above).  The caller's
+ * own copy, if a handler of the program interrupted one, cannot end
+ * before it returns: waiting for it would only delay.
+ */
+static void wait_fenced(void)
+{
+	struct ltr_tstate *self = ltr_tls_self, *ts;
+	int32_t pid;
+	bool others = false;
+
+	if (!fenced)
+		return;
+	pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+	for (ts = ltr_threads(); ts; ts = ts->next)
+		if (ts != self && ts->pid == pid &&
+		    __atomic_load_n(&ts->copying, __ATOMIC_SEQ_CST))
+			others = true;
+	if (!others)
+		return;
+	if (ltr_sys_ok(SYS_membarrier))
+		ltr_syscall3(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
+	for (ts = ltr_threads(); ts; ts = ts->next)
+		if (ts != self && ts->pid == pid)
+			wait_while(&ts->copying, COPY_RUNNING);
 }
 
 void ltr_fault_copy_off(int sig)
@@ -156,6 +222,7 @@ void ltr_fault_copy_off(int sig)
 		return;
 	__atomic_store_n(&fast_on, false, __ATOMIC_SEQ_CST);
 	/* A copy that saw fast_on set finishes under our handler. */
+	wait_fenced();
 	while (__atomic_load_n(&inflight, __ATOMIC_SEQ_CST) &&
 	       ++spins < SPIN_MAX)
 		__builtin_ia32_pause();
@@ -163,19 +230,45 @@ void ltr_fault_copy_off(int sig)
 		give_back(i);
 }
 
+/* The copy itself, once it may fault. */
+static inline size_t probe(void *dst, uintptr_t src, size_t len,
+			   bool stop_at_nul)
+{
+	return stop_at_nul ? ltr_probe_copy(dst, (const void *)src, len)
+			   : ltr_probe_copy_bulk(dst, (const void *)src, len);
+}
+
 bool ltr_fault_copy(void *dst, uintptr_t src, size_t len, bool stop_at_nul,
 		    size_t *got)
 {
+	struct ltr_tstate *ts = ltr_tls_self;
 	bool on;
 
 	/* Off for good: no need to be counted in flight. */
 	if (!__atomic_load_n(&fast_on, __ATOMIC_RELAXED))
 		return false;
+	if (likely(fenced && ts &&
+		   !__atomic_load_n(&ltr_seccomp, __ATOMIC_RELAXED) &&
+		   !__atomic_load_n(&ts->shares_tls, __ATOMIC_RELAXED))) {
+		/* Said in the thread's own state: see "Copies in flight". */
+		if (likely(ts->copying))
+			__atomic_store_n(&ts->copying, COPY_RUNNING,
+					 __ATOMIC_RELAXED);
+		else
+			__atomic_store_n(&ts->copying, COPY_RUNNING,
+					 __ATOMIC_SEQ_CST);
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		on = __atomic_load_n(&fast_on, __ATOMIC_RELAXED);
+		if (on)
+			*got = probe(dst, src, len, stop_at_nul);
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		__atomic_store_n(&ts->copying, COPY_DONE, __ATOMIC_RELEASE);
+		return on;
+	}
 	__atomic_add_fetch(&inflight, 1, __ATOMIC_SEQ_CST);
 	on = __atomic_load_n(&fast_on, __ATOMIC_SEQ_CST);
 	if (on)
-		*got = stop_at_nul ? ltr_probe_copy(dst, (const void *)src, len, 1)
-				   : ltr_probe_copy_bulk(dst, (const void *)src, len);
+		*got = probe(dst, src, len, stop_at_nul);
 	__atomic_sub_fetch(&inflight, 1, __ATOMIC_SEQ_CST);
 	return on;
 }

@@ -479,6 +479,7 @@ struct ltr_tstate {
 	int32_t tid;
 	int32_t pid;
 	uintptr_t busy;      /* 0, or the frame of the interposer running (capture.c) */
+	unsigned copying;    /* a fast copy of the program's memory runs (fault-copy.c) */
 	uint32_t depth;      /* frames in use */
 	uint32_t max_depth;  /* LTR_SHADOW_MAX; 0 under a CET shadow stack */
 	uint32_t shares_tls; /* threads made by clone() share its TLS (thread.c) */

@@ -73,6 +73,21 @@ libtyped:ty_string("abc"...) = 1
 	[ "$(syscalls_of handler)" -gt 0 ]
 }
 
+@test "the program takes SIGSEGV while another thread copies strings: its handler gets its fault, no string is lost" {
+	strmem busy
+	[ "$status" -eq 0 ]
+	[ "$(head -1 <<<"$out")" = "caught SIGSEGV" ]
+	# A call the other thread's lines interrupt shows its entry unfinished.
+	ends='( = 1| <unfinished \.\.\.>)$'
+	for who in main busy; do
+		n=$(sed -n "s/^$who //p" <<<"$out")
+		[ "$n" -ge 1000 ]
+		[ "$(grep -cE "^(\[pid [0-9]+\] )?libtyped:ty_string\(\"$who\"\)$ends" <<<"$err")" -eq "$n" ]
+	done
+	grep -qE "^(\[pid [0-9]+\] )?libtyped:ty_string\(\"after-handler\"\)$ends" <<<"$err"
+	grep -qE "^(\[pid [0-9]+\] )?libtyped:ty_string\(0x7[0-9a-f]*\)$ends" <<<"$err"
+}
+
 @test "the program finds SIGSEGV and SIGBUS at SIG_DFL, and sigaction is traced in full" {
 	strmem query
 	[ "$out" = "$("$PROGS/strmem" query)" ]

@@ -356,12 +356,38 @@ typed_both() {
 	not env LC_ALL=C grep -q -P '[\x00-\x08\x0b-\x1f\x7f-\xff]' <<<"$err"
 }
 
-@test "an event whose varint runs past its block, checksum right: one error line, exit 2" {
+@test "-w: a string that comes back is written once a block, and --read prints it as live" {
+	a=$(seq -s , 1000 1039)
+	b=$(seq -s , 2000 2039)
+	# Two calls' strings swap places at each call, as sort's do.
+	record t.ltr -s 256 -u 'libc:strcmp' "$PROGS/swaps" 2000 "$a" "$b"
+	# Less than one string's bytes a call, where each call passes two.
+	[ "$(stat -c %s t.ltr)" -lt $((2000 * ${#a})) ]
+	run_split ltruss --read t.ltr
+	[ "$status" -eq 0 ]
+	read_err=$err
+	run_split ltruss -s 256 -u 'libc:strcmp' "$PROGS/swaps" 2000 "$a" "$b"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "^libc:strcmp(\"$a\", \"$b\") = " <<<"$err")" -eq 1000 ]
+	[ "$read_err" = "$err" ]
+}
+
+# lying MODE WHAT: the typed fixture recorded, one event made to lie by
+# ltr-mutate MODE (checksum right), read: one error line saying WHAT, exit 2.
+lying() {
 	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
-	"$PROGS/ltr-mutate" t.ltr lying.ltr varint-past
+	"$PROGS/ltr-mutate" t.ltr lying.ltr "$1"
 	run ltruss --read lying.ltr
 	assert_failure 2
-	assert_output --regexp "^ltruss: error: cannot read the trace file 'lying.ltr': a varint that runs past its event at byte [0-9]+; it is not a trace ltruss -w wrote, or it was damaged$"
+	assert_output --regexp "^ltruss: error: cannot read the trace file 'lying.ltr': $2 at byte [0-9]+; it is not a trace ltruss -w wrote, or it was damaged$"
+}
+
+@test "an event whose word runs past its block, checksum right: one error line, exit 2" {
+	lying word-past "a word that runs past its event"
+}
+
+@test "a string that repeats one before the block's first, checksum right: one error line, exit 2" {
+	lying string-ref "a reference to no earlier string"
 }
 
 @test "damaged files (20 seeds, checksums kept right): --read exits 0 or 2 with one line, never a crash" {

@@ -198,6 +198,10 @@ check_PROGRAMS += tests/progs/bin/printfs
 tests_progs_bin_printfs_SOURCES = tests/progs/trace/printfs.c
 tests_progs_bin_printfs_CFLAGS = -O1 -fno-builtin
 
+check_PROGRAMS += tests/progs/bin/swaps
+tests_progs_bin_swaps_SOURCES = tests/progs/trace/swaps.c
+tests_progs_bin_swaps_CFLAGS = -O1 -fno-builtin
+
 # ---- loader fixtures: plugins loaded and unloaded, threads, forks ---------
 # They find plugin/libplugin.so and libmanyf.so by RUNPATH, and bind lazily.
 LOADER_LINK = -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/plugin' \

@@ -7,10 +7,13 @@
  *        ltr-mutate IN OUT type-name   (control bytes in a named type's
  *                                      first value name, CRC fixed: what
  *                                      the fuzzer found first)
- *        ltr-mutate IN OUT varint-past (the first EVENTS block made one
- *                                      event whose varint runs past the
- *                                      block's end, CRC fixed; the file
- *                                      ends there)
+ *        ltr-mutate IN OUT word-past   (the first EVENTS block made one
+ *                                      event whose first word runs past
+ *                                      the block's end, CRC fixed; the
+ *                                      file ends there)
+ *        ltr-mutate IN OUT string-ref  (the same, one whole event whose
+ *                                      string is a back-reference to a
+ *                                      string before the first)
  *
  * Most mutations change bytes inside a block's payload and then fix the
  * block's CRC-32C, so that the damage gets past the checksum into what
@@ -146,30 +149,88 @@ static void type_name_damage(size_t *at, size_t n)
 }
 
 /*
- * Make the first EVENTS block hold one ENTER event whose first word is a
- * varint (tag 1) of three bytes that all say "more follows", and end the
+ * Encode the words w[0..n) of the first event of a block (its references
+ * are zeros) at p, as ltruss-trace(5) says: a tag byte for each four
+ * words, each word zigzagged in as few bytes as hold it (past 2, after a
+ * byte that counts them).  Returns the bytes.
+ */
+static size_t words_put(unsigned char *p, const uint64_t *w, size_t n)
+{
+	size_t i, o = 0, tag = 0;
+
+	for (i = 0; i < n; i++) {
+		uint64_t z = (w[i] << 1) ^ (uint64_t)((int64_t)w[i] >> 63);
+		unsigned len = 0;
+
+		for (; z >> (8 * len) && len < 8; len++)
+			;
+		if (i % 4 == 0) {
+			tag = o++;
+			p[tag] = 0;
+		}
+		p[tag] |= (unsigned char)((len > 2 ? 3 : len) << (2 * (i % 4)));
+		if (len > 2)
+			p[o++] = (unsigned char)len;
+		memcpy(p + o, &z, len);
+		o += len;
+	}
+	return o;
+}
+
+/*
+ * Make the first EVENTS block hold one event, ev (n bytes), and end the
  * file after it: the encoding lies, the checksum does not.
  */
-static void varint_past(size_t *at, size_t n)
+static void event_forge(size_t *at, size_t n, const unsigned char *ev,
+			size_t len)
 {
-	static const unsigned char ev[] = { LTR_EV_ENTER, 0x01, 0x80, 0x80, 0x80 };
 	size_t i, p;
 
 	for (i = 0; i < n; i++) {
 		struct tf_block b;
 
 		memcpy(&b, data + at[i], sizeof(b));
-		if (b.type != TF_EVENTS || b.len < sizeof(struct tf_events) + sizeof(ev))
+		if (b.type != TF_EVENTS || b.len < sizeof(struct tf_events) + len)
 			continue;
 		p = at[i] + sizeof(b) + sizeof(struct tf_events);
-		memcpy(data + p, ev, sizeof(ev));
-		b.len = (uint32_t)(sizeof(struct tf_events) + sizeof(ev));
+		memcpy(data + p, ev, len);
+		b.len = (uint32_t)(sizeof(struct tf_events) + len);
 		memcpy(data + at[i], &b, sizeof(b));
 		crc_fix(at[i]);
-		memset(data + p + sizeof(ev), 0, 8 - sizeof(ev) % 8);
-		size = p + ((sizeof(ev) + 7u) & ~7u);
+		memset(data + p + len, 0, 8 - len % 8);
+		size = p + ((len + 7u) & ~(size_t)7u);
 		return;
 	}
+}
+
+/* An ENTER event whose first word says 8 bytes follow, and 3 do. */
+static void word_past(size_t *at, size_t n)
+{
+	static const unsigned char ev[] = { LTR_EV_ENTER, 0x03, 0x08, 0x80,
+					    0x80, 0x80 };
+
+	event_forge(at, n, ev, sizeof(ev));
+}
+
+/*
+ * A whole ENTER event with one string argument of 8 bytes whose bytes
+ * are a back-reference to the 5th string before it: there is none.
+ */
+static void string_ref(size_t *at, size_t n)
+{
+	uint64_t w[LTR_ENTER_WORDS + 4] = {
+		(uint64_t)(8 * (LTR_ENTER_WORDS + 5)) | LTR_EV_ENTER << 16,
+		0, 1000,
+	};
+	unsigned char ev[1 + 2 * sizeof(w)];
+	struct ltr_blob b = { .type = LTR_BLOB_STRING, .len = 8 };
+	size_t len;
+
+	memcpy(&w[3 + LTR_ENTER_WORDS], &b, 8);
+	ev[0] = LTR_EV_ENTER;
+	len = 1 + words_put(ev + 1, w, 4 + LTR_ENTER_WORDS);
+	ev[len++] = 5;
+	event_forge(at, n, ev, len);
 }
 
 int main(int argc, char **argv)
@@ -193,8 +254,10 @@ int main(int argc, char **argv)
 	n = blocks(at, sizeof(at) / sizeof(at[0]));
 	if (strcmp(argv[3], "type-name") == 0)
 		type_name_damage(at, n);
-	else if (strcmp(argv[3], "varint-past") == 0)
-		varint_past(at, n);
+	else if (strcmp(argv[3], "word-past") == 0)
+		word_past(at, n);
+	else if (strcmp(argv[3], "string-ref") == 0)
+		string_ref(at, n);
 	else
 		k = rnd() % 3 + 1;
 	for (; k-- > 0 && n;) {

@@ -12,6 +12,8 @@
  *                     and mprotects all the while
  * strmem handler      installs its own SIGSEGV handler, which must get the
  *                     program's own fault, then passes strings again
+ * strmem busy         the same while another thread passes strings all
+ *                     the while; prints how many it passed
  * strmem query        prints whether the SIGSEGV action it finds is SIG_DFL
  * strmem blocked      blocks SIGSEGV in a thread, then passes a bad pointer
  * strmem crash        dies of its own SIGSEGV
@@ -162,6 +164,36 @@ static void handler(void)
 	ty_string(none);
 }
 
+static volatile long busy_calls;
+
+/* The other thread of busy: strings until told to stop. */
+static void *busy_thread(void *arg)
+{
+	(void)arg;
+	while (!stop) {
+		ty_string("busy");
+		busy_calls++;
+	}
+	return NULL;
+}
+
+/* handler(), while another thread is busy copying strings. */
+static void busy(void)
+{
+	pthread_t t;
+	long before, i;
+
+	pthread_create(&t, NULL, busy_thread, NULL);
+	for (before = 0; before < 1000 || busy_calls < 1000; before++)
+		ty_string("main");
+	handler();
+	for (i = 0; i < 1000; i++)
+		ty_string("main");
+	stop = 1;
+	pthread_join(t, NULL);
+	printf("main %ld\nbusy %ld\n", before + i, busy_calls);
+}
+
 /* In a thread that blocks SIGSEGV, a bad pointer. */
 static void *blocked_thread(void *arg)
 {
@@ -188,6 +220,8 @@ int main(int argc, char **argv)
 		stress(argc > 2 ? atol(argv[2]) : 100000);
 	} else if (!strcmp(mode, "handler")) {
 		handler();
+	} else if (!strcmp(mode, "busy")) {
+		busy();
 	} else if (!strcmp(mode, "query")) {
 		sigaction(SIGSEGV, NULL, &old);
 		printf("SIGSEGV %s\n", old.sa_handler == SIG_DFL ? "SIG_DFL"
