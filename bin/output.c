@@ -91,7 +91,8 @@ static ssize_t file_write(void *cookie, const char *buf, size_t len)
 		k = len - done < OUTPUT_ROOM_MAX ? len - done : OUTPUT_ROOM_MAX;
 		output_mem(buf + done, k);
 	}
-	if (!writer_running(&writer) && writer_error(&writer))
+	/* The error first: writer_running() asks getpid(), a system call. */
+	if (writer_error(&writer) && !writer_running(&writer))
 		return -1;
 	return (ssize_t)len;
 }

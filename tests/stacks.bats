@@ -266,3 +266,15 @@ assert names == ["leaf", "middle", "top", "main"], names
 	[ "$(grep -A1 '^libfix:fix_add(' trace.txt | grep -c '^ > ')" -eq 100 ]
 	[ "$(grep -c '^ > main+0x' trace.txt)" -eq 100 ]
 }
+
+@test "-k -o FILE: writing a call's frames into the file makes no system call per frame" {
+	# LeakSanitizer (maint/check-asan) cannot run under ptrace.
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	run strace -f -qq -e trace=getpid -o st.log "$LTRUSS" -k -o trace \
+		-u 'libfix:fix_add' "$PROGS/die" 300 kill
+	[ "$(grep -c '^libfix:fix_add(' trace)" -eq 300 ]
+	[ "$(grep -c '^ > ' trace)" -eq 300 ]
+	# Per process: a few at start-up, none for each of the 300 frames.
+	most=$(awk '{ print $1 }' st.log | sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 }')
+	[ "${most:-0}" -le 50 ] || { echo "$most getpid calls"; false; }
+}
