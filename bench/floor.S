@@ -21,58 +21,53 @@ floor_stub_jump:
 	jmp floor_target
 	.size floor_stub_jump, . - floor_stub_jump
 
-/* Push the return address, hijack it; on return pop it and count the call. */
-	.globl floor_stub_hijack
-	.type floor_stub_hijack, @function
-floor_stub_hijack:
+/*
+ * STUB name timed: push the return address and hijack it; on return pop
+ * it and count the call.  timed: also keep the entry time and add up the
+ * duration, -c's least.
+ */
+	.macro STUB name, timed
+	.globl \name
+	.type \name, @function
+\name:
 	movq floor_top(%rip), %r11
 	movq (%rsp), %r10
 	movq %r10, (%r11)
-	addq $16, %r11
-	movq %r11, floor_top(%rip)
-	leaq hijack_return(%rip), %r10
-	movq %r10, (%rsp)
-	jmp floor_target
-hijack_return:
-	movq floor_top(%rip), %r11
-	subq $16, %r11
-	movq %r11, floor_top(%rip)
-	incq floor_calls(%rip)
-	jmp *(%r11)
-	.size floor_stub_hijack, . - floor_stub_hijack
-
-/* The same, with the entry time kept and the duration added up: -c's least. */
-	.globl floor_stub_timed
-	.type floor_stub_timed, @function
-floor_stub_timed:
-	movq floor_top(%rip), %r11
-	movq (%rsp), %r10
-	movq %r10, (%r11)
+	.if \timed
 	movq %rdx, %r10		/* rdtsc clobbers the third argument */
 	rdtsc
 	shlq $32, %rdx
 	orq %rdx, %rax
 	movq %rax, 8(%r11)
 	movq %r10, %rdx
+	.endif
 	addq $16, %r11
 	movq %r11, floor_top(%rip)
-	leaq timed_return(%rip), %r10
+	leaq 1f(%rip), %r10
 	movq %r10, (%rsp)
 	jmp floor_target
-timed_return:
+1:
+	.if \timed
 	movq %rax, %r10		/* the function's result */
 	rdtsc
 	shlq $32, %rdx
 	orq %rdx, %rax
+	.endif
 	movq floor_top(%rip), %r11
 	subq $16, %r11
 	movq %r11, floor_top(%rip)
+	.if \timed
 	subq 8(%r11), %rax
 	addq %rax, floor_ticks(%rip)
-	incq floor_calls(%rip)
 	movq %r10, %rax
+	.endif
+	incq floor_calls(%rip)
 	jmp *(%r11)
-	.size floor_stub_timed, . - floor_stub_timed
+	.size \name, . - \name
+	.endm
+
+	STUB floor_stub_hijack, 0
+	STUB floor_stub_timed, 1
 
 	.bss
 	.p2align 6
