@@ -39,11 +39,13 @@
 /* Why a program will not load the interposer. */
 enum untraceable {
 	LOADS_US,
+	SECURE,
 	STATIC,
 	FOREIGN,
 };
 
 static const char *const why_text[] = {
+	[SECURE] = "not tracing a set-user-ID or set-group-ID program",
 	/* valgrind's tools are static, and the program they load is traced. */
 	[STATIC] = "statically linked, not traced itself (what it runs or loads still is)",
 	[FOREIGN] = "not tracing a program for another architecture",
@@ -119,6 +121,33 @@ static enum untraceable untraceable_fd(int fd, int depth)
 }
 
 /*
+ * Does the program at path (relative to dirfd), whose status is st, run
+ * in secure mode: set-user-ID or set-group-ID to another id, on a file
+ * system that honours it?  The mount is asked only of such a file,
+ * through O_PATH, which needs no read permission (su is mode 4711).
+ */
+static bool runs_secure(int dirfd, const char *path, const struct stat *st)
+{
+	struct statfs fs;
+	bool suid, sgid;
+	long fd, r;
+
+	suid = (st->st_mode & S_ISUID) &&
+	       st->st_uid != (uid_t)ltr_syscall3(SYS_geteuid, 0, 0, 0);
+	sgid = (st->st_mode & S_ISGID) && (st->st_mode & S_IXGRP) &&
+	       st->st_gid != (gid_t)ltr_syscall3(SYS_getegid, 0, 0, 0);
+	if (!suid && !sgid)
+		return false;
+	fd = ltr_syscall6(SYS_openat, dirfd, (long)path, O_PATH | O_CLOEXEC,
+			  0, 0, 0);
+	if (fd < 0)
+		return false;
+	r = ltr_syscall3(SYS_fstatfs, fd, (long)&fs, 0);
+	ltr_syscall3(SYS_close, fd, 0, 0);
+	return r == 0 && !(fs.f_flags & ST_NOSUID);
+}
+
+/*
  * Why the loader will not load the interposer into the program at path
  * (relative to dirfd; "" with AT_EMPTY_PATH: dirfd itself), if it won't.
  */
@@ -129,7 +158,8 @@ static enum untraceable untraceable_at(int dirfd, const char *path, int depth)
 	long fd;
 
 	if (!ltr_sys_ok(SYS_openat) || !ltr_sys_ok(SYS_pread64) ||
-	    !ltr_sys_ok(SYS_close) || !ltr_sys_ok(SYS_newfstatat))
+	    !ltr_sys_ok(SYS_close) || !ltr_sys_ok(SYS_newfstatat) ||
+	    !ltr_sys_ok(SYS_fstatfs))
 		return LOADS_US;
 	if (!path[0])
 		return untraceable_fd(dirfd, depth);
@@ -140,6 +170,8 @@ static enum untraceable untraceable_at(int dirfd, const char *path, int depth)
 	if (ltr_syscall6(SYS_newfstatat, dirfd, (long)path, (long)&st, 0, 0,
 			 0) != 0 || !S_ISREG(st.st_mode))
 		return LOADS_US; /* the exec will say why itself */
+	if (!depth && runs_secure(dirfd, path, &st))
+		return SECURE;
 	fd = ltr_syscall6(SYS_openat, dirfd, (long)path,
 			  O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0, 0, 0);
 	if (fd < 0)
@@ -149,40 +181,13 @@ static enum untraceable untraceable_at(int dirfd, const char *path, int depth)
 	return why;
 }
 
-/*
- * Does path name a program the loader runs in secure mode (set-user-ID
- * or set-group-ID to another id, on a file system that honours it)?
- */
-static bool runs_secure(const char *path)
-{
-	struct statfs fs;
-	struct stat st;
-	bool suid, sgid;
-
-	if (ltr_syscall3(SYS_stat, (long)path, (long)&st, 0) != 0 ||
-	    ltr_syscall3(SYS_statfs, (long)path, (long)&fs, 0) != 0 ||
-	    (fs.f_flags & ST_NOSUID))
-		return false;
-	suid = (st.st_mode & S_ISUID) &&
-	       st.st_uid != (uid_t)ltr_syscall3(SYS_geteuid, 0, 0, 0);
-	sgid = (st.st_mode & S_ISGID) && (st.st_mode & S_IXGRP) &&
-	       st.st_gid != (gid_t)ltr_syscall3(SYS_getegid, 0, 0, 0);
-	return suid || sgid;
-}
-
 bool ltr_exec_carries_into(int dirfd, const char *path)
 {
-	enum untraceable why;
+	enum untraceable why = untraceable_at(dirfd, path, 0);
 
-	if (path[0] && runs_secure(path)) {
-		ltr_warn("not tracing a set-user-ID or set-group-ID program",
-			 path);
-		return false;
-	}
-	why = untraceable_at(dirfd, path, 0);
 	if (why != LOADS_US)
 		ltr_warn(why_text[why], path[0] ? path : "(a file descriptor)");
-	return why != FOREIGN;
+	return why == LOADS_US || why == STATIC;
 }
 
 bool ltr_exec_search_carries(const char *file, const char *path)
@@ -198,10 +203,14 @@ bool ltr_exec_search_carries(const char *file, const char *path)
 			;
 		n = (size_t)(end - dir);
 		/* An empty entry is the current directory. */
+		if (!n) {
+			dir = ".";
+			n = 1;
+		}
 		if (n + 2 + len <= sizeof(full)) {
-			ltr_strlcpy(full, n ? dir : ".", n ? n + 1 : 2);
-			ltr_strlcpy(full + (n ? n : 1), "/", 2);
-			ltr_strlcpy(full + (n ? n : 1) + 1, file, len + 1);
+			ltr_strlcpy(full, dir, n + 1);
+			full[n] = '/';
+			ltr_strlcpy(full + n + 1, file, len + 1);
 			if (ltr_syscall3(SYS_faccessat, AT_FDCWD, (long)full,
 					 X_OK) == 0)
 				return ltr_exec_carries_into(AT_FDCWD, full);

@@ -230,8 +230,7 @@ static const char *program_path(void)
 	char **e;
 
 	for (e = *program_environ(); e && *e; e++)
-		if ((*e)[0] == 'P' && (*e)[1] == 'A' && (*e)[2] == 'T' &&
-		    (*e)[3] == 'H' && (*e)[4] == '=')
+		if (ltr_env_is(*e, "PATH"))
 			return *e + 5;
 	return NULL;
 }
