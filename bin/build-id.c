@@ -6,9 +6,10 @@
  * can tell whether the library on disk is still the one that ran, and
  * the soname, so that --read -u matches a library by it as live -u does.
  * Each path is read once while its file stays the same (with -f, every
- * process loads the same libraries).  Reading a file (--read), the IDs it recorded are expected;
- * a file whose ID differs, or that is gone, gets one warning when its
- * names or unwind information are first looked at.
+ * process loads the same libraries).  Reading a file (--read), the IDs
+ * it recorded are expected; a file whose ID differs, or that is gone,
+ * gets one warning when its names or unwind information are first
+ * looked at.
  */
 #include "config.h"
 
@@ -146,17 +147,13 @@ static const struct known *known_of(const char *path)
 	return k;
 }
 
-size_t build_id_read(const char *path, unsigned char *id)
+size_t build_id_read(const char *path, unsigned char *id, const char **soname)
 {
 	const struct known *k = known_of(path);
 
 	memcpy(id, k->id, k->len);
+	*soname = k->soname;
 	return k->len;
-}
-
-const char *build_id_soname(const char *path)
-{
-	return known_of(path)->soname;
 }
 
 void build_id_expect(const char *path, const unsigned char *id, size_t n)

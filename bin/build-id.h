@@ -7,8 +7,12 @@
 
 #define BUILD_ID_MAX 64
 
-/* The build ID of the ELF file at path into id (at most BUILD_ID_MAX bytes); its length, 0 if none. */
-size_t build_id_read(const char *path, unsigned char *id);
+/*
+ * The build ID of the ELF file at path into id (at most BUILD_ID_MAX
+ * bytes): its length, 0 if none; *soname its DT_SONAME or NULL, valid
+ * until path is looked up again or build_id_done().
+ */
+size_t build_id_read(const char *path, unsigned char *id, const char **soname);
 
 /* The file at path is expected to have build ID id (n bytes): it is the one that ran (--read). */
 void build_id_expect(const char *path, const unsigned char *id, size_t n);
@@ -19,12 +23,6 @@ void build_id_expect(const char *path, const unsigned char *id, size_t n);
  * any of the IDs expected).
  */
 void build_id_check(const char *path);
-
-/*
- * The soname (DT_SONAME) of the ELF file at path, or NULL; valid until
- * path is looked up again or build_id_done().
- */
-const char *build_id_soname(const char *path);
 
 /* Forget the build IDs read and expected, and the sonames read. */
 void build_id_done(void);

@@ -278,10 +278,11 @@ static void object_put(uint32_t i)
 	size_t n;
 
 	string_put(S->objects[i].path);
-	if (file && (n = build_id_read(file, id)) != 0)
+	if (!file)
+		return;
+	if ((n = build_id_read(file, id, &soname)) != 0)
 		record_put(TF_REC_BUILD_ID, i, id, n, NULL, 0);
-	if (file && (soname = build_id_soname(file)) != NULL &&
-	    (n = strlen(soname) + 1) <= CHUNK)
+	if (soname && (n = strlen(soname) + 1) <= CHUNK)
 		record_put(TF_REC_SONAME, i, soname, n, NULL, 0);
 }
 
