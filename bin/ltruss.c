@@ -146,10 +146,10 @@ static int read_main(struct options *opts)
 	/* Lines of some of several processes say whose they are from the start. */
 	if (opts->npids && tracefile_processes())
 		fmt.processes = fmt.pid_prefix = true;
-	if (opts->count && narrow_calls())
+	if (opts->count && !tracefile_counts_recorded())
 		trace_count_calls();
 	tracefile_replay();
-	if (opts->count && narrow_calls())
+	if (opts->count && !tracefile_counts_recorded())
 		tracefile_counts_from_trace();
 	if (!opts->trace)
 		report_killed(out, tracefile_command_signal(&core), core);

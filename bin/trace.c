@@ -477,6 +477,16 @@ static void call_remove(struct thread_trace *t, uint32_t i)
 	t->stack[--t->depth] = gone; /* its blobs buffer, for reuse */
 }
 
+/* Show call tc of t, if not shown yet, as "<unfinished ...>": its end will not follow it. */
+static void show_unfinished(struct thread_trace *t, struct tcall *tc)
+{
+	if (tc->state != PENDING)
+		return;
+	F->partial(&t->who, &tc->c);
+	F->unfinished(&t->who, &tc->c);
+	tc->state = UNFINISHED;
+}
+
 /*
  * An EXIT or UNWOUND event of a call that was not the innermost one: the
  * calls entered after it are suspended on other stacks (coroutines) and
@@ -504,13 +514,8 @@ static void call_ends_below(struct thread_trace *t, const struct ltr_event *ev,
 				t->stack[k].c.depth--;
 		return;
 	}
-	for (k = i + 1; k < t->depth; k++) {
-		if (t->stack[k].state == PENDING) {
-			F->partial(&t->who, &t->stack[k].c);
-			F->unfinished(&t->who, &t->stack[k].c);
-			t->stack[k].state = UNFINISHED;
-		}
-	}
+	for (k = i + 1; k < t->depth; k++)
+		show_unfinished(t, &t->stack[k]);
 	/* It ends as if it were on top: its callers are below it. */
 	depth = t->depth;
 	t->depth = i;
@@ -695,6 +700,26 @@ void trace_process_end(int pid, uint64_t tsc, int exit_status, int sig,
 		F->killed(pid, tsc, sig, core);
 	else
 		F->exited(pid, tsc, exit_status);
+}
+
+/*
+ * A trace file cut short ends with calls in progress whose end it does
+ * not hold: those not shown yet (only a thread's innermost call can be,
+ * the others opened a block) are shown as unfinished, so that no call
+ * the file holds is left out of the lines or the JSON.
+ */
+void trace_cut(void)
+{
+	uint32_t i;
+
+	close_partial();
+	for (i = 0; i < LTR_MAX_THREADS; i++) {
+		struct thread_trace *t = threads[i];
+
+		for (; t; t = t->guest)
+			if (t->depth)
+				show_unfinished(t, &t->stack[t->depth - 1]);
+	}
 }
 
 void trace_slot_freed(uint32_t i)

@@ -37,6 +37,9 @@ void trace_idle(void);
 /* The same, at TSC reading now (a trace file replays the pauses it recorded). */
 void trace_idle_at(uint64_t now);
 
+/* A trace file ends cut short: show the calls in progress not shown yet as unfinished. */
+void trace_cut(void);
+
 /* Process pid ended (learnt at TSC reading tsc): end its calls in progress and print how it ended. */
 void trace_process_end(int pid, uint64_t tsc, int exit_status, int sig,
 		       bool core);

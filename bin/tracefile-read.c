@@ -482,7 +482,7 @@ static void counts_load(const unsigned char *p, size_t n, size_t off)
 		memcpy(&r, p + i * sizeof(r), sizeof(r));
 		if (r.fn >= LTR_MAX_FUNCS)
 			bad(off, "a counter of no function");
-		if (!narrow_pid(r.pid) || narrow_calls() ||
+		if (!narrow_pid(r.pid) || !tracefile_counts_recorded() ||
 		    image->nretired >= LTR_MAX_RETIRED)
 			continue;
 		image->retired[image->nretired++] = r;
@@ -565,6 +565,18 @@ void tracefile_replay(void)
 					off);
 		off += sizeof(*b) + padded(b->len);
 	}
+	if (cut)
+		trace_cut();
+}
+
+/*
+ * The interposer's counters come last, just before END: a file cut short
+ * (ltruss killed) has none or some of them, so its summary counts the
+ * calls it holds, as a narrowed one does.
+ */
+bool tracefile_counts_recorded(void)
+{
+	return !cut && !narrow_calls();
 }
 
 void tracefile_counts_from_trace(void)

@@ -20,7 +20,10 @@ struct ltr_session *tracefile_load(const char *file);
 /* Pass the file's events and process ends to trace.c (through narrow.c). */
 void tracefile_replay(void);
 
-/* The summary's rows: the calls trace.c counted (narrowed), not the file's counters. */
+/* Are the file's counters the summary's rows (a whole file, not narrowed)? */
+bool tracefile_counts_recorded(void);
+
+/* The summary's rows: the calls trace.c counted (narrowed or cut), not the file's counters. */
 void tracefile_counts_from_trace(void);
 
 /* Does the file hold the events of more than one process? */

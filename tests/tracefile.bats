@@ -179,21 +179,63 @@ typed_both() {
 	grep -Eq ' 50 +0 libfix:fix_add$' <<<"$err"
 }
 
-@test "ltruss SIGKILLed while recording: the file reads up to its last block and says it was cut" {
-	"$LTRUSS" -w t.ltr -u 'libfix:fix_add' "$PROGS/die" 500 wait ready </dev/null >/dev/null 2>ltruss.err 3>&- &
+# record_killed FILE WANT ARGS...: record ARGS (a program that waits for a
+# signal once it created ./ready) into FILE until --read FILE -o prints
+# the line WANT, then SIGKILL ltruss and end the program.
+record_killed() {
+	local file=$1 want=$2 pid prog i
+	shift 2
+	"$LTRUSS" -w "$file" "$@" </dev/null >/dev/null 2>ltruss.err 3>&- &
 	pid=$!
 	for i in $(seq 1 100); do
-		[ -e ready ] && [ "$("$LTRUSS" --read t.ltr 2>&1 | grep -c '^libfix:fix_add(')" -eq 500 ] && break
+		[ -e ready ] && "$LTRUSS" --read "$file" -o lines 2>/dev/null &&
+			grep -qxF -- "$want" lines && break
 		sleep 0.1
 	done
 	prog=$(pgrep -P "$pid")
 	kill -KILL "$pid"
 	wait "$pid" || true
 	kill -TERM "$prog"
+}
+
+@test "ltruss SIGKILLed while recording: the file reads up to its last block and says it was cut" {
+	record_killed t.ltr 'libfix:fix_add(0x1f3, 0x1, 0x1f3) = 0x1f4' \
+		-u 'libfix:fix_add' "$PROGS/die" 500 wait ready
 	run_split ltruss --read t.ltr
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^libfix:fix_add(' <<<"$err")" -eq 500 ]
 	grep -Eqx "ltruss: warning: the trace file 't.ltr' was cut at byte [0-9]+ \(the recording ltruss was killed, or the disk was full\): what it holds is shown" <<<"$err"
+}
+
+@test "ltruss SIGKILLed while recording: every view shows what the file holds, the call open at the cut as unfinished" {
+	record_killed t.ltr 'libc:pause() <unfinished ...>' \
+		-k -u 'libfix:fix_add' -u 'libc:pause' "$PROGS/die" 500 wait ready
+	cut="ltruss: warning: the trace file 't.ltr' was cut at byte"
+	run_split ltruss --read t.ltr -o lines
+	[ "$status" -eq 0 ]
+	[[ "$err" == "$cut "* ]]
+	[ "$(grep -c '^libfix:fix_add(' lines)" -eq 500 ]
+	[ "$(tail -1 lines)" = 'libc:pause() <unfinished ...>' ]
+	# The summary counts the 500 completed calls, not the open one.
+	for opt in -c -C; do
+		run_split ltruss --read t.ltr "$opt" -o summary
+		[ "$status" -eq 0 ]
+		[[ "$err" == "$cut "* ]]
+		grep -Eq '^100\.00 .* 500 +0 libfix:fix_add$' summary
+		grep -Eq '^100\.00 .* 500 +0 total$' summary
+		[ "$(grep -Ec ' libc:pause$' summary)" -eq 0 ]
+	done
+	[ "$(grep -c '^libfix:fix_add(' summary)" -eq 500 ]
+	run_split ltruss --read t.ltr --json -o json
+	[ "$(grep -c '^{"type":"call",.*"func":"fix_add"' json)" -eq 500 ]
+	[ "$(grep -c '^{"type":"enter",.*"func":"pause"' json)" -eq 1 ]
+	run_split ltruss --read t.ltr -k -o stacks
+	[ "$(grep -c '^ > main+0x[0-9a-f]* (.*/die)$' stacks)" -ge 501 ]
+	run_split ltruss --read t.ltr --tree -o tree --folded folded --chrome chrome.json
+	[ "$status" -eq 0 ]
+	grep -Eq '^ +500 +[0-9.]+ +[0-9.]+  libfix:fix_add$' tree
+	grep -Eq '^libfix:fix_add [0-9]+$' folded
+	python3 -c 'import json,sys; ev=json.load(open(sys.argv[1]))["traceEvents"]; n=sum(1 for e in ev if e.get("name")=="libfix:fix_add"); sys.exit(n != 500)' chrome.json
 }
 
 @test "a full disk: one message, the program runs on with its own output and status, the file still reads" {
