@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "clock.h"
 #include "error.h"
 #include "reader.h"
 #include "session-check.h"
@@ -247,11 +248,23 @@ bool reader_drained(const struct ltr_session *s, uint32_t i)
 
 unsigned long long reader_dropped(const struct ltr_session *s)
 {
-	uint32_t n = session_threads_used(s), i;
+	uint32_t n = session_threads_used(s), i, forged = 0;
 	unsigned long long dropped = 0;
+	uint64_t tsc0, real0, run_ns;
 
-	for (i = 0; i < n; i++)
-		dropped += __atomic_load_n(&s->threads[i].ring.dropped,
-					   __ATOMIC_RELAXED);
+	clock_anchor(&tsc0, &real0);
+	run_ns = clock_ticks_to_ns(clock_tsc() - tsc0);
+	for (i = 0; i < n; i++) {
+		uint64_t d = __atomic_load_n(&s->threads[i].ring.dropped,
+					     __ATOMIC_RELAXED);
+
+		if (check_dropped(d, run_ns))
+			dropped += d;
+		else
+			forged++;
+	}
+	if (forged)
+		warning_msg("%u thread slot%s dropped more events than the run lasted nanoseconds; left out of the count of dropped events (did the program write over its trace session?)",
+			    forged, forged == 1 ? " says it" : "s say they");
 	return dropped;
 }

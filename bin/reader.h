@@ -26,7 +26,7 @@ uint64_t reader_pace_ns(void);
 /* Has every event of slot i published so far been passed on? */
 bool reader_drained(const struct ltr_session *s, uint32_t i);
 
-/* Events dropped with --drop, over all threads. */
+/* Events dropped with --drop, over all threads; counts no thread can have dropped (forged) left out, with a warning. */
 unsigned long long reader_dropped(const struct ltr_session *s);
 
 #endif

@@ -12,6 +12,7 @@
  *  - events: a known type, a size that covers its fixed words, and blobs
  *    that tile the rest exactly, each blob's own layout inside its length
  *    (a length near 2^32 would wrap "(len + 7) & ~7" to nothing);
+ *  - counts of dropped events no larger than the run's length in ns;
  *  - pids and thread ids in the kernel's range, and without -f the
  *    command's own pid only; wait statuses that a process can end with;
  *  - strings: whole inside strings[]; names printed only as copies in
@@ -151,6 +152,12 @@ bool check_wait_status(int status)
 	if (WIFEXITED(status))
 		return true;
 	return WIFSIGNALED(status) && WTERMSIG(status) < 65;
+}
+
+bool check_dropped(uint64_t dropped, uint64_t run_ns)
+{
+	/* Dropping an event takes a thread far more than a nanosecond. */
+	return dropped <= run_ns;
 }
 
 /* now, at most max, never less than *seen, which it updates. */

@@ -49,6 +49,9 @@ bool check_pid(long long pid);
 /* Could tid be a thread id (of any process)? */
 bool check_tid(long long tid);
 
+/* Could a thread have dropped that many events in a run of run_ns nanoseconds? */
+bool check_dropped(uint64_t dropped, uint64_t run_ns);
+
 /* Is status a wait status a process can end with (exit or signal)? */
 bool check_wait_status(int status);
 

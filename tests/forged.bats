@@ -158,6 +158,20 @@ assert names == ["prog\\xff\\xfe\x1b"], names
 	assert_equal "$(last_line trace)" "+++ exited (status 7) +++"
 }
 
+@test "a ring's count of dropped events forged: left out with a warning, never printed" {
+	run_split ltruss -o trace -u "$SEL" "$FORGE" dropped
+	[ "$status" -eq 7 ]
+	assert_equal "$(last_line trace)" "+++ exited (status 7) +++"
+	assert_equal "$err" "ltruss: warning: 1 thread slot says it dropped more events than the run lasted nanoseconds; left out of the count of dropped events $CORRUPT"
+	# Recorded, the file carries no forged count either.
+	run_split ltruss -w t.ltr -u "$SEL" "$FORGE" dropped
+	[ "$status" -eq 7 ]
+	run_split ltruss --read t.ltr -o trace
+	[ "$status" -eq 0 ]
+	[[ "$err" != *6139169733415101650* ]]
+	[ "$(grep -c 'events were dropped' <<<"$err")" -eq 0 ]
+}
+
 @test "a process that records 'exited 0' and is then killed: the exit line is the kernel's" {
 	run_split ltruss -o trace -u "$SEL" "$FORGE" exited-killed
 	[ "$status" -eq 137 ]

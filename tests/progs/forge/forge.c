@@ -33,6 +33,7 @@
  *                   pid every millisecond for SECS seconds, then its own
  *   paths N         N functions of its own, each called inside each: N * N
  *                   distinct call paths
+ *   dropped         its ring says it dropped 6139169733415101650 events
  *   fuzz SEED SECS  random writes over everything, and calls, for SECS
  *
  * The traced calls it makes are getenv(), getppid(), snprintf() and
@@ -467,6 +468,8 @@ int main(int argc, char **argv)
 		calls();
 		if (argc > 2)
 			pause();
+	} else if (strcmp(mode, "dropped") == 0) {
+		slot->ring.dropped = 6139169733415101650ull;
 	} else if (strcmp(mode, "hidden-thread") == 0) {
 		uint32_t n = S->nthreads;
 		pthread_t t;
