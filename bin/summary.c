@@ -269,44 +269,124 @@ static double percent(const struct row *r, const struct table *t)
 	return t->total.self ? 100.0 * (double)r->c.self / (double)t->total.self : 0;
 }
 
-static const char rule[] =
-	"------ ----------- ----------- -------- -------- -------- ---------- -------- ----------------\n";
+/*
+ * The text table's numeric columns, as wide as strace's by default; a
+ * column widens to its widest value (a call of 100 ms is 100000.000 us,
+ * a sleep of 1000 s 1000000000.000), so that every column stays aligned.
+ */
+enum column { COL_PCT, COL_TOTAL, COL_SELF, COL_AVG, COL_MIN, COL_MAX,
+	      COL_CALLS, COL_ERRORS, NCOLS };
+
+static const struct {
+	const char *title;
+	int width;
+} columns[NCOLS] = {
+	{ "% time", 6 }, { "total s", 11 }, { "self s", 11 }, { "avg us", 8 },
+	{ "min us", 8 },  { "max us", 8 },   { "calls", 10 }, { "errors", 8 },
+};
+
+#define CELL_MAX 32
 
 /* A microseconds column of the text table: "-" when unknown. */
-static const char *usecs_column(char *buf, size_t size, uint64_t ticks,
-				bool unknown)
+static void usecs_cell(char *buf, uint64_t ticks, bool unknown)
 {
 	if (unknown)
-		return "-";
-	snprintf(buf, size, "%.3f", usecs((double)ticks));
-	return buf;
+		snprintf(buf, CELL_MAX, "-");
+	else
+		snprintf(buf, CELL_MAX, "%.3f", usecs((double)ticks));
+}
+
+/* The cells of row r of t, or of its total line when r is NULL. */
+static void text_cells(char cell[NCOLS][CELL_MAX], const struct row *r,
+		       const struct table *t)
+{
+	const struct ltr_count *c = r ? &r->c : &t->total;
+
+	snprintf(cell[COL_PCT], CELL_MAX, "%.2f",
+		 r ? percent(r, t) : t->n ? 100.0 : 0.0);
+	snprintf(cell[COL_TOTAL], CELL_MAX, "%.6f",
+		 secs(r ? c->total : c->self));
+	snprintf(cell[COL_CALLS], CELL_MAX, "%llu",
+		 (unsigned long long)c->calls);
+	snprintf(cell[COL_ERRORS], CELL_MAX, "%llu",
+		 (unsigned long long)c->errors);
+	if (!r) {
+		cell[COL_SELF][0] = cell[COL_AVG][0] = '\0';
+		cell[COL_MIN][0] = cell[COL_MAX][0] = '\0';
+		return;
+	}
+	snprintf(cell[COL_SELF], CELL_MAX, "%.6f", secs(c->self));
+	snprintf(cell[COL_AVG], CELL_MAX, "%.3f", usecs(row_avg(r)));
+	usecs_cell(cell[COL_MIN], c->min, r->min_unknown);
+	usecs_cell(cell[COL_MAX], c->max, r->max_unknown);
+}
+
+/* Widen width[] to the cells of row r of t (NULL: the total line). */
+static void text_widths(int width[NCOLS], const struct row *r,
+			const struct table *t)
+{
+	char cell[NCOLS][CELL_MAX];
+	int k, n;
+
+	text_cells(cell, r, t);
+	for (k = 0; k < NCOLS; k++) {
+		n = (int)strlen(cell[k]);
+		if (n > width[k])
+			width[k] = n;
+	}
+}
+
+/* One line of the table: the cells, each right-aligned in its column, then last. */
+static void text_line(FILE *out, const int width[NCOLS],
+		      const char *const cell[NCOLS], const char *lib,
+		      const char *last)
+{
+	int k;
+
+	for (k = 0; k < NCOLS; k++)
+		fprintf(out, "%*s ", width[k], cell[k]);
+	if (lib)
+		fprintf(out, "%s:", lib);
+	fprintf(out, "%s\n", last);
+}
+
+/* The rule between the header, the rows and the total. */
+static void text_rule(FILE *out, const int width[NCOLS])
+{
+	int k;
+
+	for (k = 0; k < NCOLS; k++)
+		fprintf(out, "%.*s ", width[k],
+			"--------------------------------");
+	fputs("----------------\n", out);
 }
 
 /* The text table, its first limit rows (0: all). */
 static void print_text(FILE *out, const struct table *t, size_t limit)
 {
-	char min[32], max[32];
-	size_t i;
+	const char *titles[NCOLS], *cells[NCOLS];
+	char cell[NCOLS][CELL_MAX];
+	int width[NCOLS], k;
+	size_t i, n = limit && limit < t->n ? limit : t->n;
 
-	fprintf(out, "%% time     total s      self s   avg us   min us   max us      calls   errors function\n");
-	fputs(rule, out);
-	for (i = 0; i < t->n && (!limit || i < limit); i++) {
-		const struct row *r = &t->rows[i];
-
-		fprintf(out, "%6.2f %11.6f %11.6f %8.3f %8s %8s %10llu %8llu %s:%s\n",
-			percent(r, t), secs(r->c.total), secs(r->c.self),
-			usecs(row_avg(r)),
-			usecs_column(min, sizeof(min), r->c.min, r->min_unknown),
-			usecs_column(max, sizeof(max), r->c.max, r->max_unknown),
-			(unsigned long long)r->c.calls,
-			(unsigned long long)r->c.errors, r->lib,
-			format_func_display(r->func));
+	for (k = 0; k < NCOLS; k++) {
+		width[k] = columns[k].width;
+		titles[k] = columns[k].title;
+		cells[k] = cell[k];
 	}
-	fputs(rule, out);
-	fprintf(out, "%6.2f %11.6f %11s %8s %8s %8s %10llu %8llu total\n",
-		t->n ? 100.0 : 0.0, secs(t->total.self), "", "", "", "",
-		(unsigned long long)t->total.calls,
-		(unsigned long long)t->total.errors);
+	for (i = 0; i < n; i++)
+		text_widths(width, &t->rows[i], t);
+	text_widths(width, NULL, t);
+	text_line(out, width, titles, NULL, "function");
+	text_rule(out, width);
+	for (i = 0; i < n; i++) {
+		text_cells(cell, &t->rows[i], t);
+		text_line(out, width, cells, t->rows[i].lib,
+			  format_func_display(t->rows[i].func));
+	}
+	text_rule(out, width);
+	text_cells(cell, NULL, t);
+	text_line(out, width, cells, NULL, "total");
 }
 
 /* Write s as a CSV field (quoted when it needs to be). */

@@ -23,6 +23,38 @@ calls_of() {
 	[ "$(grep -c '+++ exited' <<<"$err")" -eq 0 ]
 }
 
+# aligned FILE: every line of the text summary in FILE has its numeric
+# cells right-aligned in the columns its rules draw, blank or whole.
+aligned() {
+	awk '
+	/^-/ && !n { for (i = 1; i <= length($0); i++)
+			if (substr($0, i, 1) == "-" && substr($0, i + 1, 1) != "-")
+				ends[++n] = i
+		start = 1
+		for (k = 1; k < n; k++) { starts[k] = start; start = ends[k] + 2 }
+		next }
+	!n || /^-/ { next }
+	{ for (k = 1; k < n; k++) {
+		cell = substr($0, starts[k], ends[k] - starts[k] + 1)
+		if (substr($0, ends[k] + 1, 1) != " " ||
+		    (cell !~ /^ *[^ ]+$/ && cell !~ /^ *$/ && cell != "% time")) {
+			print "misaligned: " $0; bad = 1 } } }
+	END { exit bad || !n }' "$1"
+}
+
+@test "-c: columns stay aligned past 100 ms a call, and past 1000 s (a recording's clock slowed 10000 times)" {
+	run_split ltruss -c -o summary -u 'libc:usleep,getppid' "$PROGS/blocker"
+	[ "$status" -eq 0 ]
+	grep -Eq '^100\.00 +0\.4[0-9]{5} +0\.4[0-9]{5} +4[0-9]{5}\.[0-9]{3} .* 1 +0 libc:usleep$' summary
+	aligned summary
+	run_split ltruss -w b.ltr -u 'libc:usleep,getppid' "$PROGS/blocker"
+	"$PROGS/ltr-mutate" b.ltr slow.ltr slow-clock
+	run_split ltruss --read slow.ltr -c -o summary
+	[ "$status" -eq 0 ]
+	grep -Eq '^100\.00 +4[0-9]{3}\.[0-9]{6} +4[0-9]{3}\.[0-9]{6} +4[0-9]{9}\.[0-9]{3} .* 1 +0 libc:usleep$' summary
+	aligned summary
+}
+
 @test "-C: trace lines and the table" {
 	run_split ltruss -C -u 'libfix:fix_pick' "$PROGS/fix-lazy" 1
 	grep -Eqx 'libfix:fix_pick\(0x7, .*\) = 0x46' <<<"$err"

@@ -14,6 +14,9 @@
  *        ltr-mutate IN OUT string-ref  (the same, one whole event whose
  *                                      string is a back-reference to a
  *                                      string before the first)
+ *        ltr-mutate IN OUT slow-clock  (every CLOCK block's rate divided
+ *                                      by 10000, CRC fixed: each call
+ *                                      lasts 10000 times longer)
  *
  * Most mutations change bytes inside a block's payload and then fix the
  * block's CRC-32C, so that the damage gets past the checksum into what
@@ -233,6 +236,24 @@ static void string_ref(size_t *at, size_t n)
 	event_forge(at, n, ev, len);
 }
 
+/* Divide the TSC rate of every CLOCK block by 10000: durations grow as much. */
+static void clock_slow(size_t *at, size_t n)
+{
+	struct tf_block b;
+	struct tf_clock c;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&b, data + at[i], sizeof(b));
+		if (b.type != TF_CLOCK || b.len != sizeof(c))
+			continue;
+		memcpy(&c, data + at[i] + sizeof(b), sizeof(c));
+		c.ticks_per_ns /= 10000;
+		memcpy(data + at[i] + sizeof(b), &c, sizeof(c));
+		crc_fix(at[i]);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	size_t at[4096], n, i, k = 0;
@@ -258,6 +279,8 @@ int main(int argc, char **argv)
 		word_past(at, n);
 	else if (strcmp(argv[3], "string-ref") == 0)
 		string_ref(at, n);
+	else if (strcmp(argv[3], "slow-clock") == 0)
+		clock_slow(at, n);
 	else
 		k = rnd() % 3 + 1;
 	for (; k-- > 0 && n;) {
