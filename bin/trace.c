@@ -48,6 +48,7 @@ struct tcall {
 	struct call c;
 	enum call_state state;
 	uint64_t child; /* ticks in traced calls made inside it */
+	bool inherited; /* a forked child's copy of its parent's call: not counted */
 	unsigned char *blobs; /* c.blobs lives here (grown, reused) */
 	size_t blobs_size;
 };
@@ -402,8 +403,8 @@ static void end_call(struct thread_trace *t, struct tcall *tc,
 		     const struct result *r)
 {
 	/* Not even a call for a plain trace: a line a call comes through here. */
-	if ((counted || profiled) && tc->state != HIDDEN && tc->c.ts_enter &&
-	    r->ts_exit >= tc->c.ts_enter)
+	if ((counted || profiled) && tc->state != HIDDEN && !tc->inherited &&
+	    tc->c.ts_enter && r->ts_exit >= tc->c.ts_enter)
 		profile_end(t, tc, r);
 	switch (tc->state) {
 	case HIDDEN:
@@ -596,6 +597,7 @@ void trace_event(const struct event_rec *r)
 		tc = &t->stack[t->depth];
 		call_from_event(&tc->c, ev);
 		tc->child = 0;
+		tc->inherited = ev->flags & LTR_EVF_RESUME;
 		if (toggles_disabled(session, ev->fn)) {
 			tc->state = HIDDEN;
 			t->depth++;

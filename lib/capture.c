@@ -490,7 +490,8 @@ frame_returned(struct ltr_tstate *ts, uint32_t i, uint32_t k,
 		fr[-1].child += dur;
 	err = fr->cap && call_failed(fr->cap->err, regs->rax);
 	flags = ltr_flags & ts->flag_mask;
-	if (flags & LTR_F_COUNT)
+	/* A call both processes return from is one call: the parent's. */
+	if ((flags & LTR_F_COUNT) && !(fr->flags & LTR_FR_INHERITED))
 		count_call(ts, fr->fn, child, dur, err);
 	if ((flags & LTR_F_TRACE) && frame_shown(ts, i))
 		ltr_event_exit(ts, fr, regs, now, err,

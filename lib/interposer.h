@@ -431,6 +431,7 @@ void ltr_patch_after_fork(void);
 /* Frame flags. */
 #define LTR_FR_RESTORED 0x2u /* real return address put back (unwinding) */
 #define LTR_FR_HIDDEN 0x4u   /* deeper than -D: not printed */
+#define LTR_FR_INHERITED 0x8u /* made before a fork (-f): counted by the parent */
 
 /* One traced call in progress, on the thread's shadow stack. */
 struct ltr_frame {

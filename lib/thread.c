@@ -213,6 +213,11 @@ bool ltr_fork_noticed(void)
 	ltr_process_register();
 	ts = ltr_tls_self;
 	if (ts) {
+		uint32_t i;
+
+		/* The calls in progress (fork itself) are the parent's to count. */
+		for (i = 0; i < ts->depth && i < LTR_SHADOW_MAX; i++)
+			ts->frames[i].flags |= LTR_FR_INHERITED;
 		ts->pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 		ts->tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
 		slot_take(ts);

@@ -119,6 +119,26 @@ aligned() {
 	[ "$(calls_of libfix:fix_add)" -eq 1000 ]
 }
 
+@test "-f: a fork() both processes return from is counted once, live and read back" {
+	run_split ltruss -f -c -u 'libc:fork,getpid' "$PROGS/procs" early-fork
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/procs" early-fork)" ]
+	[ "$(calls_of libc:fork)" -eq 1 ]
+	[ "$(calls_of libc:getpid)" -eq 2 ]
+	# bhv-fork forks twice, once inside a traced call (bhv_apply).
+	run_split ltruss -f -c -u 'libc:fork' -u 'libbhv:*' "$PROGS/bhv-fork"
+	[ "$(calls_of libc:fork)" -eq 2 ]
+	[ "$(calls_of libbhv:bhv_apply)" -eq 1 ]
+	# Narrowed, --read counts from the events: the child's copy too.
+	run_split ltruss -f -w t.ltr -u 'libc:fork' -u 'libbhv:*' "$PROGS/bhv-fork"
+	run_split ltruss --read t.ltr -c -u 'libc:fork' -u 'libbhv:*' -o summary
+	err=$(cat summary)
+	[ "$(calls_of libc:fork)" -eq 2 ]
+	[ "$(calls_of libbhv:bhv_apply)" -eq 1 ]
+	run_split ltruss --read t.ltr --tree -o tree -u 'libc:fork' -u 'libbhv:*'
+	grep -Eq '^ +1 +[0-9.]+ +[0-9.]+  libbhv:bhv_apply$' tree
+}
+
 @test "counts with threads still calling at exit: every completed call, none twice" {
 	run_split ltruss -c --summary-format json -u 'libfix:fix_add' "$PROGS/die" 1000 running
 	[ "$status" -eq 3 ]
