@@ -85,14 +85,19 @@ static const struct format *format_chosen(const struct options *opts)
 	return !opts->trace ? NULL : opts->json ? &format_json : &format_text;
 }
 
-/* Print how the command ended when no trace lines are written (-c). */
-static void report_killed(FILE *out, int sig, bool core)
+/*
+ * Print how the command (pid, 0 if unknown) ended when no trace lines are
+ * written (-c): with its [pid N] when several processes were traced.
+ */
+static void report_killed(FILE *out, pid_t pid, int sig, bool core)
 {
 	const char *name;
 
 	if (!sig)
 		return;
 	name = sigabbrev_np(sig);
+	if (pid && fmt.processes)
+		fprintf(out, "[pid %d] ", (int)pid);
 	fprintf(out, "+++ killed by SIG%s%s +++\n", name ? name : "?",
 		core ? " (core dumped)" : "");
 }
@@ -152,7 +157,7 @@ static int read_main(struct options *opts)
 	if (opts->count && !tracefile_counts_recorded())
 		tracefile_counts_from_trace();
 	if (!opts->trace)
-		report_killed(out, tracefile_command_signal(&core), core);
+		report_killed(out, 0, tracefile_command_signal(&core), core);
 	reports_print(out, opts, s);
 	narrow_done();
 	output_close(out, opts->output);
@@ -258,7 +263,7 @@ int main(int argc, char **argv)
 	tracefile_close(dropped, session.s->lost_returns, o.signal,
 			o.core_dumped);
 	if (!opts.trace)
-		report_killed(out, o.signal, o.core_dumped);
+		report_killed(out, pid, o.signal, o.core_dumped);
 	reports_print(out, &opts, session.s);
 	output_close(out, opts.output);
 	if (session.s->stubs_exhausted)

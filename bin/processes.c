@@ -145,12 +145,14 @@ static void report(pid_t pid, int exit_status, int sig, bool core)
 	uint32_t i, n = nprocs();
 	uint64_t now = clock_tsc();
 
-	if (!mark_reported(pid) || !trace_on)
+	if (!mark_reported(pid))
 		return;
-	/* Lines say whose they are once there are several processes. */
+	/* Lines say whose they are once there are several processes (-c's "+++ killed" too). */
 	for (i = 1; i < n && !fmt.processes; i++)
 		if (entry_pid(i) && entry_pid(i) != entry_pid(0))
 			fmt.processes = fmt.pid_prefix = true;
+	if (!trace_on)
+		return;
 	if (tracefile_recording())
 		tracefile_process_end(pid, now, exit_status, sig, core,
 				      fmt.processes);

@@ -88,12 +88,51 @@ static void write_stderr(const char *buf, size_t n)
 	ltr_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
 }
 
+/*
+ * Does the session trace a process other than pid (as ltruss sees it)?
+ * Then, as trace lines do, ltruss's messages say whose they are.
+ */
+static bool others_traced(int32_t pid)
+{
+	uint32_t n, i;
+
+	n = __atomic_load_n(&ltr_session->nprocs, __ATOMIC_ACQUIRE);
+	for (i = 0; i < n && i < LTR_MAX_PROCS; i++) {
+		int32_t other = __atomic_load_n(&ltr_session->procs[i].pid,
+						__ATOMIC_RELAXED);
+
+		if (other > 0 && other != pid)
+			return true;
+	}
+	return false;
+}
+
+/* "[pid N] " at line when several processes are traced (N: this thread's id); its length. */
+static size_t pid_prefix(char *line)
+{
+	int32_t pid, tid;
+	size_t n;
+
+	if (!ltr_session || !(ltr_flags & LTR_F_FOLLOW) ||
+	    ltr_creds_left_here() || !ltr_sys_ok(SYS_getpid) ||
+	    !ltr_sys_ok(SYS_gettid))
+		return 0;
+	ltr_pidns_view((int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0),
+		       (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0), &pid, &tid);
+	if (!others_traced(pid))
+		return 0;
+	ltr_strlcpy(line, "[pid ", 6);
+	n = 5 + ltr_utoa(line + 5, (uint32_t)tid);
+	ltr_strlcpy(line + n, "] ", 3);
+	return n + 2;
+}
+
 void ltr_warn(const char *msg, const char *detail)
 {
 	char line[512];
-	size_t n = 0;
+	size_t n = pid_prefix(line);
 
-	ltr_strlcpy(line, "ltruss: ", sizeof(line));
+	ltr_strlcpy(line + n, "ltruss: ", sizeof(line) - n);
 	n = ltr_strlen(line);
 	ltr_strlcpy(line + n, msg, sizeof(line) - n);
 	n = ltr_strlen(line);

@@ -27,8 +27,8 @@
 /* Stop tracing this process: ltruss, the only reader, is gone. */
 static void detach(void)
 {
-	ltr_flags = 0;
 	ltr_warn("ltruss has gone away", "the program runs on untraced");
+	ltr_flags = 0;
 }
 
 /*
@@ -37,10 +37,9 @@ static void detach(void)
  */
 static bool process_gone(int32_t pid)
 {
-	char path[32] = "/proc/", digits[12], buf[512];
-	size_t n = ltr_strlen(path), k = 0;
+	char path[32] = "/proc/", buf[512];
+	size_t n = ltr_strlen(path);
 	long fd, len;
-	uint32_t v = (uint32_t)pid;
 	char *p, *close_paren = NULL;
 
 	if (ltr_syscall3(SYS_kill, pid, 0, 0) == -3 /* ESRCH */)
@@ -48,11 +47,7 @@ static bool process_gone(int32_t pid)
 	if (!ltr_sys_ok(SYS_open) || !ltr_sys_ok(SYS_read) ||
 	    !ltr_sys_ok(SYS_close))
 		return false;
-	do
-		digits[k++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	while (k)
-		path[n++] = digits[--k];
+	n += ltr_utoa(path + n, (uint32_t)pid);
 	ltr_strlcpy(path + n, "/stat", sizeof(path) - n);
 	fd = ltr_syscall3(SYS_open, (long)path, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0)

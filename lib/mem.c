@@ -77,3 +77,18 @@ bool ltr_env_is(const char *s, const char *name)
 		;
 	return !name[i] && s[i] == '=';
 }
+
+/* Write v in decimal at buf (room for 11 bytes), NUL-terminated; its length. */
+size_t ltr_utoa(char *buf, uint32_t v)
+{
+	char digits[10];
+	size_t k = 0, n = 0;
+
+	do
+		digits[k++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (k)
+		buf[n++] = digits[--k];
+	buf[n] = '\0';
+	return n;
+}

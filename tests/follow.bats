@@ -440,9 +440,12 @@ vfork_run() {
 	run_split ltruss -f -u 'libc:getsid' sh -c "env PATH='$PROGS' static-hello; ./script"
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^hello' <<<"$out")" -eq 2 ]
-	[ "$(grep -c "^ltruss: statically linked, not traced itself (what it runs or loads still is): $PROGS/static-hello\$" <<<"$err")" -eq 1 ] || { echo "$err"; false; }
-	[ "$(grep -c '^ltruss: statically linked, not traced itself (what it runs or loads still is): ./script$' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
-	[ "$(grep -c '^ltruss: ' <<<"$err")" -eq 2 ]
+	# Said by each child, as its trace lines are: with its [pid N].
+	[ "$(grep -c "^\[pid [0-9]*\] ltruss: statically linked, not traced itself (what it runs or loads still is): $PROGS/static-hello\$" <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	[ "$(grep -c '^\[pid [0-9]*\] ltruss: statically linked, not traced itself (what it runs or loads still is): ./script$' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	[ "$(grep -c '^\[pid [0-9]*\] ltruss: ' <<<"$err")" -eq 2 ]
+	# Two children: two pids.
+	[ "$(sed -n 's/^\[pid \([0-9]*\)\] ltruss: .*/\1/p' <<<"$err" | sort -u | wc -l)" -eq 2 ]
 }
 
 @test "-f: posix_spawnp of a static program found on PATH: said once" {

@@ -155,6 +155,18 @@ aligned() {
 	[ "$(calls_of libfix:fix_add)" -eq 1502 ]
 }
 
+@test "-f -c: the command killed after a child ran: its +++ line says whose it is, as the trace's does" {
+	run_split ltruss -f -u 'libc:getpid' sh -c '/bin/true; kill -SEGV $$'
+	[ "$status" -eq 139 ]
+	live=$(grep -x '\[pid [0-9]*\] +++ killed by SIGSEGV +++' <<<"$err")
+	run_split ltruss -f -c -u 'libc:getpid' sh -c '/bin/true; kill -SEGV $$'
+	[ "$status" -eq 139 ]
+	[ "$(head -1 <<<"$err" | sed 's/[0-9][0-9]*/N/')" = "$(sed 's/[0-9][0-9]*/N/' <<<"$live")" ]
+	# One process: no [pid N].
+	run_split ltruss -c -u 'libc:getpid' sh -c 'kill -SEGV $$'
+	[ "$(head -1 <<<"$err")" = "+++ killed by SIGSEGV +++" ]
+}
+
 @test "--tree: call paths with calls, inclusive and self time" {
 	run_split ltruss -c --tree -u 'libfix::*' "$PROGS/fix-lazy" 3
 	[ "$status" -eq 0 ]
