@@ -142,7 +142,8 @@ static int read_main(struct options *opts)
 	FILE *out;
 
 	s = tracefile_load(opts->read);
-	out = output_open(opts->output);
+	/* No program's output to mix with: the trace is the output (uftrace replay). */
+	out = output_open(opts->output, stdout);
 	if (opts->cfg.strsize_set && opts->cfg.strsize < s->strsize)
 		s->strsize = opts->cfg.strsize;
 	format_setup(out, s, opts);
@@ -225,7 +226,7 @@ int main(int argc, char **argv)
 	}
 	path = target_resolve(opts.argv[0]);
 	interposer_check();
-	out = output_open(opts.output);
+	out = output_open(opts.output, stderr);
 	events = opts.trace || opts.tree || opts.folded || opts.chrome ||
 		 callsites_wanted(&opts);
 	session_create(&session, &opts, events);

@@ -45,13 +45,15 @@
  *
  * Without -o the trace goes to stderr through stdio, as ltruss's warnings
  * do: each line is passed to stdio when it ends (output_line_end), so that
- * a warning never overtakes a line written before it.
+ * a warning never overtakes a line written before it.  --read, which runs
+ * no program whose output could mix with the trace, writes it to stdout
+ * instead (as uftrace replay and perf script do): the same way.
  */
 #define OUTPUT_BLOCK (512u << 10)
 
 struct output_block output_block;
 static struct writer writer;
-static FILE *stdio_out; /* without -o: stderr */
+static FILE *stdio_out; /* without -o: stderr, or stdout (--read) */
 
 char *output_room_slow(size_t n)
 {
@@ -118,11 +120,11 @@ static int file_close(void *cookie)
 	return close((int)(intptr_t)cookie);
 }
 
-FILE *output_open(const char *file)
+FILE *output_open(const char *file, FILE *std)
 {
 	static char buffer[1 << 18];
 	cookie_io_functions_t io = { .write = file_write, .close = file_close };
-	FILE *out = stderr;
+	FILE *out = std;
 	int fd;
 
 	output_block.size = OUTPUT_BLOCK;
@@ -163,7 +165,7 @@ static bool output_unread(FILE *out)
 }
 
 /*
- * Flush and close the trace (file is -o's, or NULL for stderr).  When some
+ * Flush and close the trace (file is -o's, or NULL for stderr or stdout).  When some
  * of it could not be written (a full disk), say so with the first reason;
  * the program ran unharmed, so its exit status still stands.  A reader that
  * went away (`| head`) is no error: nobody wants the rest, as with strace.
@@ -176,14 +178,16 @@ void output_close(FILE *out, const char *file)
 
 	if (file)
 		snprintf(where, sizeof(where), "'%s' (-o)", file);
+	else if (out == stdout)
+		snprintf(where, sizeof(where), "stdout");
 	if (output_unread(out)) {
-		if (out != stderr)
+		if (file)
 			fclose(out);
 		return;
 	}
 	output_flush();
 	failed = fflush(out) != 0;
-	if (out != stderr && fclose(out) != 0)
+	if (file && fclose(out) != 0)
 		failed = true;
 	if (writer_error(&writer)) {
 		errno = writer_error(&writer);

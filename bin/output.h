@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* output.h: where the trace and the reports go (-o FILE or stderr). */
+/* output.h: where the trace and the reports go (-o FILE, stderr, or stdout for --read). */
 #ifndef LTRUSS_OUTPUT_H
 #define LTRUSS_OUTPUT_H
 
@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Open -o FILE (or stderr when file is NULL); a file that cannot be made dies. */
-FILE *output_open(const char *file);
+/* Open -o FILE (or std, stderr or stdout, when file is NULL); a file that cannot be made dies. */
+FILE *output_open(const char *file, FILE *std);
 /* Flush and close out; a write that failed at any time is reported once. */
 void output_close(FILE *out, const char *file);
 
@@ -25,14 +25,14 @@ void output_close(FILE *out, const char *file);
 struct output_block {
 	char *buf;
 	size_t len, size;
-	bool to_stdio; /* stderr: each line goes to stdio at once */
+	bool to_stdio; /* stderr or stdout: each line goes to stdio at once */
 };
 
 extern struct output_block output_block;
 
 /* Make room for n bytes: hand the block over; where they go. */
 char *output_room_slow(size_t n);
-/* Hand what the block holds to stdio (stderr), in order with what it holds. */
+/* Hand what the block holds to stdio (stderr or stdout), in order with what it holds. */
 void output_pass(void);
 /* Let every line written so far out now (a partial line, an idle moment). */
 void output_flush(void);

@@ -402,17 +402,17 @@ vfork_run() {
 	ltruss -f -w trace.ltr -u 'libc:getpid,vfork,execl,_exit' "$PROGS/procs" vfork-fail >/dev/null 2>&1
 	run_split ltruss --read trace.ltr
 	[ "$status" -eq 0 ]
-	child=$(sed -nE 's/^\[pid ([0-9]+)\] <\.\.\. libc:vfork resumed> = 0$/\1/p' <<<"$err")
-	[ -n "$child" ] || { echo "$err"; false; }
+	child=$(sed -nE 's/^\[pid ([0-9]+)\] <\.\.\. libc:vfork resumed> = 0$/\1/p' <<<"$out")
+	[ -n "$child" ] || { echo "$out"; false; }
 	run_split ltruss --read trace.ltr --pid "$child"
 	[ "$status" -eq 0 ]
-	grep -vE '^\[pid [0-9]+\] \+\+\+' <<<"$err" >child
-	grep -qx "\[pid $child\] <... libc:vfork resumed> = 0" child || { echo "$err"; false; }
-	grep -q "\[pid $child\] libc:_exit(127) <no return ...>" child || { echo "$err"; false; }
-	[ "$(grep -c "^\[pid $child\]" child)" -eq "$(wc -l <child)" ] || { echo "$err"; false; }
+	grep -vE '^\[pid [0-9]+\] \+\+\+' <<<"$out" >child
+	grep -qx "\[pid $child\] <... libc:vfork resumed> = 0" child || { echo "$out"; false; }
+	grep -q "\[pid $child\] libc:_exit(127) <no return ...>" child || { echo "$out"; false; }
+	[ "$(grep -c "^\[pid $child\]" child)" -eq "$(wc -l <child)" ] || { echo "$out"; false; }
 	run_split ltruss --read trace.ltr -u 'libc:_exit'
-	grep -qx "\[pid $child\] libc:_exit(127) <no return ...>" <<<"$err" || { echo "$err"; false; }
-	[ "$(grep -c 'vfork\|getpid' <<<"$err")" -eq 0 ] || { echo "$err"; false; }
+	grep -qx "\[pid $child\] libc:_exit(127) <no return ...>" <<<"$out" || { echo "$out"; false; }
+	[ "$(grep -c 'vfork\|getpid' <<<"$out")" -eq 0 ] || { echo "$out"; false; }
 }
 
 @test "an exec'd set-group-ID program runs untraced, and ltruss says so once" {

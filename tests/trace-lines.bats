@@ -137,16 +137,18 @@ load helpers
 	done
 }
 
-@test "-o FILE holds what stderr would: -k's frames under their call, -C's summary after the lines, text and --json" {
+@test "-o FILE holds what stdout would (--read): -k's frames under their call, -C's summary after the lines, text and --json" {
 	run_split ltruss -w rec.ltr -k -u 'libc:puts' -u 'libfix:fix_add' "$PROGS/stacks-chain"
 	[ "$status" -eq 0 ]
 	for json in "" --json; do
 		run_split ltruss --read rec.ltr -k -C $json -o trace
 		[ "$status" -eq 0 ]
 		[ -z "$err" ]
+		[ -z "$out" ]
 		run_split ltruss --read rec.ltr -k -C $json
 		[ "$status" -eq 0 ]
-		[ "$err" = "$(cat trace)" ]
+		[ -z "$err" ]
+		[ "$out" = "$(cat trace)" ]
 		grep -q ' > \|"stack":\[{' trace
 		grep -q '^------' trace
 	done
