@@ -213,6 +213,8 @@ static const char *end_text(enum stack_end end)
 		return "the copy of the stack ends here";
 	case STACK_END_UNKNOWN:
 		return "unreadable frame";
+	case STACK_END_ASTRAY:
+		return "no reliable frame past here: a stack switch?";
 	default:
 		return NULL;
 	}

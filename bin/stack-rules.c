@@ -14,6 +14,13 @@
  * few loads a frame from the copy.  A frame whose rules are not that
  * simple (a signal frame, a DWARF expression) sends the whole walk back
  * to libdw; a pc without rules ends the stack, as in libdw's walk.
+ *
+ * A walk stops before a frame it cannot trust: past the first, a return
+ * address in no object of the process, or a CFA at or below the last
+ * one.  That is where code switched stacks without telling its rules (Go's
+ * runtime.asmcgocall, a coroutine's switch in assembly): the rules then
+ * point at whatever lies above the top of the new stack, and the "frame"
+ * read there is garbage (0x47a886c02be3aa5b under a cgo program).
  */
 #include "config.h"
 
@@ -33,7 +40,8 @@ enum { R_RBX, R_RBP, R_R12, R_R13, R_R14, R_R15, R_RSP, NREGS };
 static const int dwarf_reg[NREGS] = { 3, 6, 12, 13, 14, 15, 7 };
 #define DW_RA 16
 
-enum rule_kind { RULE_NONE = 1, RULE_SIMPLE, RULE_OUTERMOST, RULE_COMPLEX };
+enum rule_kind { RULE_NONE = 1, RULE_NO_OBJECT, RULE_SIMPLE, RULE_OUTERMOST,
+		 RULE_COMPLEX };
 enum reg_how { REG_SAME, REG_UNDEF, REG_AT };
 
 /* The rules of the frame at one pc, reduced to constants. */
@@ -131,9 +139,10 @@ static void rule_compute(Dwfl *dwfl, uint64_t pc, struct rule *r)
 
 	memset(r, 0, sizeof(*r));
 	r->pc = pc;
-	r->kind = RULE_NONE;
+	r->kind = RULE_NO_OBJECT;
 	if (!mod)
 		return;
+	r->kind = RULE_NONE;
 	cfi = dwfl_module_eh_cfi(mod, &bias);
 	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame) != 0) {
 		cfi = dwfl_module_dwarf_cfi(mod, &bias);
@@ -157,7 +166,14 @@ static const struct rule *rule_at(struct rule_cache *rc, Dwfl *dwfl,
 
 bool rules_have_cfi(struct rule_cache *rc, Dwfl *dwfl, uint64_t pc)
 {
-	return rule_at(rc, dwfl, pc)->kind != RULE_NONE;
+	uint8_t kind = rule_at(rc, dwfl, pc)->kind;
+
+	return kind != RULE_NONE && kind != RULE_NO_OBJECT;
+}
+
+bool rules_in_object(struct rule_cache *rc, Dwfl *dwfl, uint64_t pc)
+{
+	return rule_at(rc, dwfl, pc)->kind != RULE_NO_OBJECT;
 }
 
 /* The word at addr of the copy of [sp, sp + len); false outside it. */
@@ -183,9 +199,13 @@ int rules_walk(struct rule_cache *rc, Dwfl *dwfl,
 	int i;
 
 	for (;;) {
-		const struct rule *r;
+		const struct rule *r = rule_at(rc, dwfl, lookup);
 		uint64_t cfa, ra, saved[NREGS - 1];
 
+		if (n && r->kind == RULE_NO_OBJECT) {
+			*end = STACK_END_ASTRAY;
+			return (int)n;
+		}
 		frames[n].pc = pc;
 		frames[n].lookup = lookup;
 		frames[n].obj = NULL;
@@ -193,11 +213,11 @@ int rules_walk(struct rule_cache *rc, Dwfl *dwfl,
 			*end = STACK_END_LIMIT;
 			return (int)n;
 		}
-		r = rule_at(rc, dwfl, lookup);
 		if (r->kind == RULE_COMPLEX)
 			return -1;
-		if (r->kind == RULE_NONE) {
-			*end = STACK_END_NO_CFI;
+		if (r->kind == RULE_NONE || r->kind == RULE_NO_OBJECT) {
+			*end = r->kind == RULE_NONE ? STACK_END_NO_CFI
+						    : STACK_END_UNKNOWN;
 			return (int)n;
 		}
 		if (r->kind == RULE_OUTERMOST) {
@@ -211,7 +231,7 @@ int rules_walk(struct rule_cache *rc, Dwfl *dwfl,
 		cfa = val[r->cfa_reg] + (uint64_t)r->cfa_off;
 		/* Each caller's frame lies above its callee's: else garbage. */
 		if (cfa <= val[R_RSP]) {
-			*end = STACK_END_UNKNOWN;
+			*end = STACK_END_ASTRAY;
 			return (int)n;
 		}
 		if (!copy_word(copy, regs->sp, len, cfa + (uint64_t)r->ra_off, &ra))

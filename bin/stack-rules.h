@@ -18,6 +18,9 @@ void rules_free(struct rule_cache *rc);
 /* Has the code at pc call-frame information in dwfl's modules? */
 bool rules_have_cfi(struct rule_cache *rc, Dwfl *dwfl, uint64_t pc);
 
+/* Is pc in one of dwfl's modules (an object the process had mapped)? */
+bool rules_in_object(struct rule_cache *rc, Dwfl *dwfl, uint64_t pc);
+
 /*
  * Unwind the copy of [regs->sp, regs->sp + len) into at most max frames
  * (pc and lookup; obj left NULL); returns how many, and in *end why they

@@ -269,8 +269,14 @@ static int frame_seen(Dwfl_Frame *state, void *arg)
 		f->pc = pc;
 		f->lookup = activation ? pc : pc - 1;
 	}
-	f->obj = objmap_at(w->objs, w->l->pid, f->lookup);
 	w->ended = true;
+	/* Past the first, a pc in no object is garbage (stack-rules.c). */
+	if (w->n > 1 && !rules_in_object(w->l->rules, w->l->dwfl, f->lookup)) {
+		w->n--;
+		w->end = STACK_END_ASTRAY;
+		return DWARF_CB_ABORT;
+	}
+	f->obj = objmap_at(w->objs, w->l->pid, f->lookup);
 	if (w->n == w->max) {
 		w->end = STACK_END_LIMIT;
 		return DWARF_CB_ABORT;

@@ -16,6 +16,7 @@ enum stack_end {
 	STACK_END_NO_CFI,  /* a function without unwind information */
 	STACK_END_COPY,    /* the copy of the stack ends (a deep stack) */
 	STACK_END_UNKNOWN, /* an address in no known object, or unreadable */
+	STACK_END_ASTRAY,  /* the next frame would be garbage: a pc in no object, a CFA going back (a stack switch its rules do not describe) */
 };
 
 /* One frame: a return address in the caller, innermost first. */

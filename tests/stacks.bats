@@ -104,6 +104,37 @@ frames() {
 		' > ... (no unwind information past here)')" ]
 }
 
+@test "a call on a stack the program switched to (as Go's asmcgocall does): the frames up to the switch, then a clean end, no garbage frame" {
+	for mode in "" deep expr; do
+		run_split ltruss -k -u libc:getppid "$PROGS/stacks-switch" $mode
+		[ "$status" -eq 0 ]
+		[ "$out" = "$("$PROGS/stacks-switch" $mode)" ]
+		# The call on the new stack: its frames up to the switch, then the end.
+		stack=$(printf '%s\n' "$err" | awk '/^libc:getppid/ { n++ } n == 1 && /^ > /' |
+			sed -E 's/\+0x[0-9a-f]+ \(.*\/stacks-switch\)$//')
+		want=' > on_new_stack'
+		[ "$mode" = deep ] && want=" > nested
+ > nested
+ > nested
+ > nested
+$want"
+		run_on=run_on
+		[ "$mode" = expr ] && run_on=run_on_expr
+		[ "$stack" = "$want
+ > $run_on
+ > ... (no reliable frame past here: a stack switch?)" ] || { echo "$err"; false; }
+		not grep -q '^ > 0x' <<<"$err"
+	done
+	run_split ltruss -k --json -u libc:getppid "$PROGS/stacks-switch"
+	line=$(printf '%s\n' "$err" | grep -m1 '"func":"getppid"')
+	/usr/bin/python3 -c '
+import json, sys
+ev = json.loads(sys.argv[1])
+assert [f["func"] for f in ev["stack"]] == ["on_new_stack", "run_on"], ev
+assert ev["stack_end"] == "no reliable frame past here: a stack switch?", ev
+' "$line"
+}
+
 @test "-f: a forked child's calls show the child's stack" {
 	run_split ltruss -f -k -u libc:puts "$PROGS/stacks-forks"
 	[ "$status" -eq 0 ]
