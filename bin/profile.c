@@ -233,12 +233,15 @@ static void chrome_stack_frames(void)
 	free(sframe_by_id);
 }
 
-/* One complete event ("X") for the Chrome trace. */
+/*
+ * One event of call c for the Chrome trace: complete ("X") when r says
+ * how it ended, else begun only ("B": a trace file cut while it ran,
+ * which Perfetto shows as not ended).
+ */
 static void chrome_event(const struct who *w, const struct call *c,
 			 const struct result *r)
 {
 	uint64_t start = clock_realtime_ns(c->ts_enter);
-	uint64_t dur = clock_ticks_to_ns(r->ts_exit - c->ts_enter);
 	char name[1024], path[PATH_MAX_LEN];
 	size_t len;
 
@@ -248,10 +251,17 @@ static void chrome_event(const struct who *w, const struct call *c,
 	json_write_string(chrome, name);
 	fputs(",\"cat\":", chrome);
 	json_write_string(chrome, format_lib(c->fn));
-	fprintf(chrome, ",\"ph\":\"X\",\"ts\":%llu.%03llu,\"dur\":%llu.%03llu,\"pid\":%d,\"tid\":%d",
-		(unsigned long long)(start / 1000), (unsigned long long)(start % 1000),
-		(unsigned long long)(dur / 1000), (unsigned long long)(dur % 1000),
-		w->pid, w->tid);
+	fprintf(chrome, ",\"ph\":\"%s\",\"ts\":%llu.%03llu", r ? "X" : "B",
+		(unsigned long long)(start / 1000),
+		(unsigned long long)(start % 1000));
+	if (r) {
+		uint64_t dur = clock_ticks_to_ns(r->ts_exit - c->ts_enter);
+
+		fprintf(chrome, ",\"dur\":%llu.%03llu",
+			(unsigned long long)(dur / 1000),
+			(unsigned long long)(dur % 1000));
+	}
+	fprintf(chrome, ",\"pid\":%d,\"tid\":%d", w->pid, w->tid);
 	if (fmt.stack && (len = stack_path(path, sizeof(path), w, c)) > 0)
 		fprintf(chrome, ",\"sf\":\"%u\"", sframe_id(path, len));
 	fputc('}', chrome);
@@ -324,6 +334,12 @@ void profile_call(const struct who *w, const struct call *const *stack,
 	p->calls++;
 	p->total += r->ts_exit - c->ts_enter;
 	p->self += self;
+}
+
+void profile_unfinished(const struct who *w, const struct call *c)
+{
+	if (chrome)
+		chrome_event(w, c, NULL);
 }
 
 /* Metadata events naming each process after its program. */

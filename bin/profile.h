@@ -23,6 +23,9 @@ void profile_call(const struct who *w, const struct call *const *stack,
 		  uint32_t depth, const struct call *c, const struct result *r,
 		  uint64_t self);
 
+/* A call that never ended (a trace file cut while it ran): --chrome begins it only. */
+void profile_unfinished(const struct who *w, const struct call *c);
+
 /* Write the files and print the tree to out. */
 void profile_finish(FILE *out, double ticks_per_ns);
 

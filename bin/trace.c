@@ -708,19 +708,26 @@ void trace_process_end(int pid, uint64_t tsc, int exit_status, int sig,
  * A trace file cut short ends with calls in progress whose end it does
  * not hold: those not shown yet (only a thread's innermost call can be,
  * the others opened a block) are shown as unfinished, so that no call
- * the file holds is left out of the lines or the JSON.
+ * the file holds is left out of the lines or the JSON; --chrome begins
+ * each of them.
  */
 void trace_cut(void)
 {
-	uint32_t i;
+	uint32_t i, d;
 
 	close_partial();
 	for (i = 0; i < LTR_MAX_THREADS; i++) {
 		struct thread_trace *t = threads[i];
 
-		for (; t; t = t->guest)
+		for (; t; t = t->guest) {
 			if (t->depth)
 				show_unfinished(t, &t->stack[t->depth - 1]);
+			for (d = 0; profiled && d < t->depth; d++)
+				if (t->stack[d].state != HIDDEN &&
+				    !t->stack[d].inherited)
+					profile_unfinished(&t->who,
+							   &t->stack[d].c);
+		}
 	}
 }
 
