@@ -13,8 +13,8 @@
  * leave the session, also in a forked child that is not traced; prctl and
  * syscall tell when the program enters seccomp (lib/seccomp.c); dladdr
  * and dladdr1 (lib/dladdr.c) see through stubs.
- * la_symbind64 binds these names to the hooks, which call the real
- * function.  When the selection names one of them too, it is reported on
+ * la_symbind64 and GOT patching (through lib/bind.c) bind these names to
+ * the hooks, which call the real function.  When the selection names one of them too, it is reported on
  * entry (it cannot be traced on return: the hook is in the way).  Those
  * that return normally (the signal calls of signal-hooks.c, system and
  * popen) are traced whole instead: when selected, their hooks call the
@@ -119,6 +119,16 @@ void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)
 
 	if (fn)
 		ltr_note_entry(fn - 1, a0, a1, a2);
+}
+
+bool ltr_is_hook(uintptr_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < LTR_H_COUNT; i++)
+		if ((uintptr_t)hooks[i].hook == addr)
+			return true;
+	return false;
 }
 
 /*
