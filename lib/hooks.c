@@ -121,14 +121,29 @@ void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)
 		ltr_note_entry(fn - 1, a0, a1, a2);
 }
 
-bool ltr_is_hook(uintptr_t addr)
+/* The index of the hook at addr, or -1 if addr is no hook. */
+static int hook_index(uintptr_t addr)
 {
-	size_t i;
+	int i;
 
 	for (i = 0; i < LTR_H_COUNT; i++)
 		if ((uintptr_t)hooks[i].hook == addr)
-			return true;
-	return false;
+			return i;
+	return -1;
+}
+
+bool ltr_is_hook(uintptr_t addr)
+{
+	return hook_index(addr) >= 0;
+}
+
+uintptr_t ltr_unhook(uintptr_t addr)
+{
+	int i = hook_index(addr);
+	void *real = i < 0 ? NULL : __atomic_load_n(&ltr_hook_real[i],
+						    __ATOMIC_ACQUIRE);
+
+	return real ? (uintptr_t)real : addr;
 }
 
 /*

@@ -263,6 +263,9 @@ uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 /* Is addr one of the hooks (a slot patched already)? */
 bool ltr_is_hook(uintptr_t addr);
 
+/* What hook addr calls (the function, or its stub); addr if it is no hook. */
+uintptr_t ltr_unhook(uintptr_t addr);
+
 /* Report hook h's call if the selection names its function. */
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2);
 

@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/progs/noplt.mk: fixtures whose calls to hooked functions (unwinder,
+# exec and spawn, _exit, credentials, signals, longjmp, dladdr) go through
+# the GOT, as all Rust code's do: -fno-plt -z now builds of the sources of
+# other fixtures, run by the same tests as those, and a Rust program
+# (included from Makefile.am, after local.mk, behaviour.mk and stack.mk).
+NOPLT_CFLAGS = -fno-plt
+NOPLT_LDFLAGS = -Wl,-z,now
+
+check_PROGRAMS += tests/progs/bin/bhv-exceptions-noplt
+tests_progs_bin_bhv_exceptions_noplt_SOURCES = $(BHV_DIR)/exceptions.cc
+tests_progs_bin_bhv_exceptions_noplt_CXXFLAGS = $(BHV_CXXFLAGS) $(NOPLT_CFLAGS)
+tests_progs_bin_bhv_exceptions_noplt_LDFLAGS = $(BHV_LINK_FLAGS) $(NOPLT_LDFLAGS)
+tests_progs_bin_bhv_exceptions_noplt_LDADD = tests/progs/bin/libbhvxx.so
+tests_progs_bin_bhv_exceptions_noplt_DEPENDENCIES = tests/progs/bin/libbhvxx.so
+
+check_PROGRAMS += tests/progs/bin/bhv-longjmp-noplt
+tests_progs_bin_bhv_longjmp_noplt_SOURCES = $(BHV_DIR)/longjmp.c
+tests_progs_bin_bhv_longjmp_noplt_CFLAGS = $(BHV_CFLAGS) $(NOPLT_CFLAGS)
+tests_progs_bin_bhv_longjmp_noplt_LDFLAGS = $(BHV_LINK_FLAGS) $(NOPLT_LDFLAGS)
+tests_progs_bin_bhv_longjmp_noplt_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_bhv_longjmp_noplt_DEPENDENCIES = tests/progs/bin/libbhv.so
+
+check_PROGRAMS += tests/progs/bin/stk-backtrace-noplt
+tests_progs_bin_stk_backtrace_noplt_SOURCES = $(STK_DIR)/backtrace.c
+tests_progs_bin_stk_backtrace_noplt_CFLAGS = $(BHV_CFLAGS) $(NOPLT_CFLAGS)
+tests_progs_bin_stk_backtrace_noplt_LDFLAGS = $(BHV_LINK_FLAGS) $(NOPLT_LDFLAGS)
+tests_progs_bin_stk_backtrace_noplt_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_stk_backtrace_noplt_DEPENDENCIES = tests/progs/bin/libbhv.so
+
+check_PROGRAMS += tests/progs/bin/stk-cancel-noplt
+tests_progs_bin_stk_cancel_noplt_SOURCES = $(STK_DIR)/cancel.cc
+tests_progs_bin_stk_cancel_noplt_CXXFLAGS = $(BHV_CXXFLAGS) -pthread $(NOPLT_CFLAGS)
+tests_progs_bin_stk_cancel_noplt_LDFLAGS = $(BHV_LINK_FLAGS) $(NOPLT_LDFLAGS)
+tests_progs_bin_stk_cancel_noplt_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_stk_cancel_noplt_DEPENDENCIES = tests/progs/bin/libbhv.so
+
+check_PROGRAMS += tests/progs/bin/execs-noplt tests/progs/bin/procs-noplt \
+	tests/progs/bin/dropper-noplt
+tests_progs_bin_execs_noplt_SOURCES = tests/progs/trace/execs.c
+tests_progs_bin_execs_noplt_CFLAGS = -O1 -fno-builtin $(NOPLT_CFLAGS)
+tests_progs_bin_execs_noplt_LDFLAGS = $(NOPLT_LDFLAGS)
+tests_progs_bin_procs_noplt_SOURCES = tests/progs/trace/procs.c
+tests_progs_bin_procs_noplt_CFLAGS = -O1 -fno-builtin $(NOPLT_CFLAGS)
+tests_progs_bin_procs_noplt_LDFLAGS = $(NOPLT_LDFLAGS)
+tests_progs_bin_dropper_noplt_SOURCES = tests/progs/trace/dropper.c
+tests_progs_bin_dropper_noplt_CFLAGS = -O1 -fno-builtin $(NOPLT_CFLAGS)
+tests_progs_bin_dropper_noplt_LDFLAGS = $(NOPLT_LDFLAGS)
+
+check_PROGRAMS += tests/progs/bin/strmem-noplt
+tests_progs_bin_strmem_noplt_SOURCES = tests/progs/typed/strmem.c
+tests_progs_bin_strmem_noplt_CFLAGS = -O2 -fno-builtin -pthread $(NOPLT_CFLAGS)
+tests_progs_bin_strmem_noplt_LDFLAGS = $(FIX_RPATH) -pthread $(NOPLT_LDFLAGS)
+tests_progs_bin_strmem_noplt_LDADD = tests/progs/bin/libtyped.so
+
+# A PIE taking function pointers (GLOB_DAT) and calling dlsym and dladdr
+# through the GOT.
+check_PROGRAMS += tests/progs/bin/ptrid-noplt
+tests_progs_bin_ptrid_noplt_SOURCES = tests/progs/binding/ptrid.c
+tests_progs_bin_ptrid_noplt_CFLAGS = -O0 -fPIE -fno-builtin $(NOPLT_CFLAGS)
+tests_progs_bin_ptrid_noplt_LDFLAGS = -pie $(FIX_RPATH) $(NOPLT_LDFLAGS)
+tests_progs_bin_ptrid_noplt_LDADD = $(FIX_LIB) -ldl
+
+# The Rust program (tests/rust.bats), built when that suite runs: one
+# file, rustc -O, a second or two.
+RUST_PANIC = tests/progs/bin/rust-panic-spawn
+$(RUST_PANIC): $(srcdir)/tests/progs/rust/panic-spawn.rs
+	@$(MKDIR_P) tests/progs/bin
+	$(AM_V_GEN)if test -z '$(RUSTC)'; then \
+		echo "rustc not found: install the Debian package 'rustc' (or run ./setup), then ./configure" >&2; \
+		exit 1; \
+	fi; \
+	$(RUSTC) -O -o $@ $(srcdir)/tests/progs/rust/panic-spawn.rs
+tests/rust.log: $(RUST_PANIC)
+CLEANFILES += $(RUST_PANIC)
+EXTRA_DIST += tests/progs/rust/panic-spawn.rs
