@@ -7,47 +7,40 @@
 NOPLT_CFLAGS = -fno-plt
 NOPLT_LDFLAGS = -Wl,-z,now
 
-check_PROGRAMS += tests/progs/bin/bhv-exceptions-noplt
+# Built as their originals are, plus NOPLT_*: behaviour.mk, stack.mk, local.mk.
+NOPLT_BHV_CFLAGS = $(BHV_CFLAGS) $(NOPLT_CFLAGS)
+NOPLT_BHV_LINK = $(BHV_LINK_FLAGS) $(NOPLT_LDFLAGS)
+NOPLT_TRACE_CFLAGS = -O1 -fno-builtin $(NOPLT_CFLAGS)
+check_PROGRAMS += tests/progs/bin/bhv-exceptions-noplt \
+	tests/progs/bin/bhv-longjmp-noplt tests/progs/bin/stk-backtrace-noplt \
+	tests/progs/bin/stk-cancel-noplt tests/progs/bin/execs-noplt \
+	tests/progs/bin/procs-noplt tests/progs/bin/dropper-noplt \
+	tests/progs/bin/strmem-noplt
 tests_progs_bin_bhv_exceptions_noplt_SOURCES = $(BHV_DIR)/exceptions.cc
 tests_progs_bin_bhv_exceptions_noplt_CXXFLAGS = $(BHV_CXXFLAGS) $(NOPLT_CFLAGS)
-tests_progs_bin_bhv_exceptions_noplt_LDFLAGS = $(BHV_LINK_FLAGS) $(NOPLT_LDFLAGS)
+tests_progs_bin_bhv_exceptions_noplt_LDFLAGS = $(NOPLT_BHV_LINK)
 tests_progs_bin_bhv_exceptions_noplt_LDADD = tests/progs/bin/libbhvxx.so
-tests_progs_bin_bhv_exceptions_noplt_DEPENDENCIES = tests/progs/bin/libbhvxx.so
-
-check_PROGRAMS += tests/progs/bin/bhv-longjmp-noplt
 tests_progs_bin_bhv_longjmp_noplt_SOURCES = $(BHV_DIR)/longjmp.c
-tests_progs_bin_bhv_longjmp_noplt_CFLAGS = $(BHV_CFLAGS) $(NOPLT_CFLAGS)
-tests_progs_bin_bhv_longjmp_noplt_LDFLAGS = $(BHV_LINK_FLAGS) $(NOPLT_LDFLAGS)
+tests_progs_bin_bhv_longjmp_noplt_CFLAGS = $(NOPLT_BHV_CFLAGS)
+tests_progs_bin_bhv_longjmp_noplt_LDFLAGS = $(NOPLT_BHV_LINK)
 tests_progs_bin_bhv_longjmp_noplt_LDADD = tests/progs/bin/libbhv.so
-tests_progs_bin_bhv_longjmp_noplt_DEPENDENCIES = tests/progs/bin/libbhv.so
-
-check_PROGRAMS += tests/progs/bin/stk-backtrace-noplt
 tests_progs_bin_stk_backtrace_noplt_SOURCES = $(STK_DIR)/backtrace.c
-tests_progs_bin_stk_backtrace_noplt_CFLAGS = $(BHV_CFLAGS) $(NOPLT_CFLAGS)
-tests_progs_bin_stk_backtrace_noplt_LDFLAGS = $(BHV_LINK_FLAGS) $(NOPLT_LDFLAGS)
+tests_progs_bin_stk_backtrace_noplt_CFLAGS = $(NOPLT_BHV_CFLAGS)
+tests_progs_bin_stk_backtrace_noplt_LDFLAGS = $(NOPLT_BHV_LINK)
 tests_progs_bin_stk_backtrace_noplt_LDADD = tests/progs/bin/libbhv.so
-tests_progs_bin_stk_backtrace_noplt_DEPENDENCIES = tests/progs/bin/libbhv.so
-
-check_PROGRAMS += tests/progs/bin/stk-cancel-noplt
 tests_progs_bin_stk_cancel_noplt_SOURCES = $(STK_DIR)/cancel.cc
 tests_progs_bin_stk_cancel_noplt_CXXFLAGS = $(BHV_CXXFLAGS) -pthread $(NOPLT_CFLAGS)
-tests_progs_bin_stk_cancel_noplt_LDFLAGS = $(BHV_LINK_FLAGS) $(NOPLT_LDFLAGS)
+tests_progs_bin_stk_cancel_noplt_LDFLAGS = $(NOPLT_BHV_LINK)
 tests_progs_bin_stk_cancel_noplt_LDADD = tests/progs/bin/libbhv.so
-tests_progs_bin_stk_cancel_noplt_DEPENDENCIES = tests/progs/bin/libbhv.so
-
-check_PROGRAMS += tests/progs/bin/execs-noplt tests/progs/bin/procs-noplt \
-	tests/progs/bin/dropper-noplt
 tests_progs_bin_execs_noplt_SOURCES = tests/progs/trace/execs.c
-tests_progs_bin_execs_noplt_CFLAGS = -O1 -fno-builtin $(NOPLT_CFLAGS)
+tests_progs_bin_execs_noplt_CFLAGS = $(NOPLT_TRACE_CFLAGS)
 tests_progs_bin_execs_noplt_LDFLAGS = $(NOPLT_LDFLAGS)
 tests_progs_bin_procs_noplt_SOURCES = tests/progs/trace/procs.c
-tests_progs_bin_procs_noplt_CFLAGS = -O1 -fno-builtin $(NOPLT_CFLAGS)
+tests_progs_bin_procs_noplt_CFLAGS = $(NOPLT_TRACE_CFLAGS)
 tests_progs_bin_procs_noplt_LDFLAGS = $(NOPLT_LDFLAGS)
 tests_progs_bin_dropper_noplt_SOURCES = tests/progs/trace/dropper.c
-tests_progs_bin_dropper_noplt_CFLAGS = -O1 -fno-builtin $(NOPLT_CFLAGS)
+tests_progs_bin_dropper_noplt_CFLAGS = $(NOPLT_TRACE_CFLAGS)
 tests_progs_bin_dropper_noplt_LDFLAGS = $(NOPLT_LDFLAGS)
-
-check_PROGRAMS += tests/progs/bin/strmem-noplt
 tests_progs_bin_strmem_noplt_SOURCES = tests/progs/typed/strmem.c
 tests_progs_bin_strmem_noplt_CFLAGS = -O2 -fno-builtin -pthread $(NOPLT_CFLAGS)
 tests_progs_bin_strmem_noplt_LDFLAGS = $(FIX_RPATH) -pthread $(NOPLT_LDFLAGS)
