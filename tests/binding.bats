@@ -155,6 +155,21 @@ assert_fixture_calls() {
 	done
 }
 
+@test "a -fno-plt plugin's posix_spawn reaches the hook: the child is followed, from a PIE, a non-PIE program, outside --from" {
+	for prog in dlspawn dlspawn-nopie; do
+		for from in "" "--from a.out"; do
+			# shellcheck disable=SC2086
+			traced_vs_plain $prog "$PROGS/execs" -- -f -u libc:getsid $from
+			[ "$status" -eq 0 ]
+			[ "$out" = "$plain" ]
+			[ "$out" = $'leaf 1\nchild status 0' ]
+			# only the child, execs leaf, calls getsid
+			grep -Eqx '(\[pid [0-9]+\] )?libc:getsid\(0\) = [0-9]+' <<<"$err" || { echo "$prog $from: $err"; false; }
+			[ "$(grep -c '+++ exited (status 0) +++' <<<"$err")" -eq 2 ]
+		done
+	done
+}
+
 @test "a library with text relocations to a traced function runs as untraced" {
 	readelf -d "$PROGS/libtextrel.so" | grep -q TEXTREL
 	traced_vs_plain textrel -- -u 'libfix:*'

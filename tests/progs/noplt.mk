@@ -54,6 +54,21 @@ tests_progs_bin_ptrid_noplt_CFLAGS = -O0 -fPIE -fno-builtin $(NOPLT_CFLAGS)
 tests_progs_bin_ptrid_noplt_LDFLAGS = -pie $(FIX_RPATH) $(NOPLT_LDFLAGS)
 tests_progs_bin_ptrid_noplt_LDADD = $(FIX_LIB) -ldl
 
+# A -fno-plt plugin that calls posix_spawn, dlopened by a PIE and by a
+# non-PIE program (whose plugins are patched at the next dlsym).
+check_PROGRAMS += tests/progs/bin/plugin/libspawner.so \
+	tests/progs/bin/dlspawn tests/progs/bin/dlspawn-nopie
+tests_progs_bin_plugin_libspawner_so_SOURCES = tests/progs/binding/spawner.c
+tests_progs_bin_plugin_libspawner_so_CFLAGS = $(PLUGIN_CFLAGS)
+tests_progs_bin_plugin_libspawner_so_LDFLAGS = $(PLUGIN_LINK) -Wl,-soname,libspawner.so
+tests_progs_bin_dlspawn_SOURCES = tests/progs/binding/dlspawn.c
+tests_progs_bin_dlspawn_LDFLAGS = $(LOADER_LINK)
+tests_progs_bin_dlspawn_LDADD = -ldl
+tests_progs_bin_dlspawn_nopie_SOURCES = tests/progs/binding/dlspawn.c
+tests_progs_bin_dlspawn_nopie_CFLAGS = -fno-PIE
+tests_progs_bin_dlspawn_nopie_LDFLAGS = -no-pie $(LOADER_LINK)
+tests_progs_bin_dlspawn_nopie_LDADD = -ldl
+
 # The Rust program (tests/rust.bats), built when that suite runs: one
 # file, rustc -O, a second or two.
 RUST_PANIC = tests/progs/bin/rust-panic-spawn
