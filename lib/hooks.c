@@ -25,8 +25,11 @@
 
 void *ltr_hook_real[LTR_H_COUNT];
 
-/* Function indexes (+1) of the hooked functions the selection names. */
-static uint32_t traced_fn[LTR_H_COUNT];
+/*
+ * Stub indexes (+1) of the hooked functions the selection names: the
+ * target gives the function's index, and the captures of its prototype.
+ */
+static uint32_t traced_stub[LTR_H_COUNT];
 
 static const struct {
 	const char *name;
@@ -113,12 +116,19 @@ static const struct {
 	[LTR_H_DLADDR1] = { "dladdr1", ltr_hook_dladdr1, false },
 };
 
+void ltr_hook_note_regs(enum ltr_hook h, const struct ltr_regs *regs)
+{
+	uint32_t stub = __atomic_load_n(&traced_stub[h], __ATOMIC_ACQUIRE);
+
+	if (stub)
+		ltr_note_entry(&ltr_targets[stub - 1], regs);
+}
+
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)
 {
-	uint32_t fn = __atomic_load_n(&traced_fn[h], __ATOMIC_ACQUIRE);
+	struct ltr_regs regs = { .rdi = a0, .rsi = a1, .rdx = a2 };
 
-	if (fn)
-		ltr_note_entry(fn - 1, a0, a1, a2);
+	ltr_hook_note_regs(h, &regs);
 }
 
 /*
@@ -183,13 +193,13 @@ uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 		__atomic_store_n(&ltr_hook_real[i], (void *)real,
 				 __ATOMIC_RELEASE);
 		/* Its stub, never bound, gives it a name and counters. */
-		if (selected && !traced_fn[i]) {
+		if (selected && !traced_stub[i]) {
 			uintptr_t stub = ltr_stub_for(real, name, def);
 
 			if (stub)
-				__atomic_store_n(&traced_fn[i],
-					ltr_targets[ltr_stub_index(stub)].fn + 1,
-					__ATOMIC_RELEASE);
+				__atomic_store_n(&traced_stub[i],
+						 ltr_stub_index(stub) + 1,
+						 __ATOMIC_RELEASE);
 		}
 		return (uintptr_t)hooks[i].hook;
 	}

@@ -253,6 +253,9 @@ uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 /* Report hook h's call if the selection names its function. */
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2);
 
+/* The same, with all six integer arguments in regs (the rest zero). */
+void ltr_hook_note_regs(enum ltr_hook h, const struct ltr_regs *regs);
+
 int ltr_hook_raise(void *exc);
 int ltr_hook_rethrow(void *exc);
 int ltr_hook_forced(void *exc, void *stop, void *arg);
@@ -668,8 +671,12 @@ uint64_t ltr_ret_elsewhere(const struct ltr_tstate *ts, uint32_t k,
 /* Called by the return trampoline: record an exit; returns the real return address. */
 uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot);
 
-/* Report a call seen only on entry (a hooked function): trace line, count. */
-void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2);
+/*
+ * Report a call of target f seen only on entry (a hooked function): trace
+ * line with what its prototype copies from the integer arguments in
+ * regs (hooks have no others), count.
+ */
+void ltr_note_entry(const struct ltr_target *f, const struct ltr_regs *regs);
 
 /* Report and drop every frame of the calling thread (it is ending). */
 void ltr_frames_end_thread(enum ltr_end why);

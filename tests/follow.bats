@@ -227,6 +227,37 @@ plain_execs() {
 	done
 }
 
+# exec_line HOW [-f]: the line execs HOW prints for its exec or spawn call,
+# selected, addresses normalized and the [pid N] prefix dropped.
+exec_line() {
+	run_split ltruss $2 -u 'libc:exec*,fexecve,posix_spawn*,open' "$PROGS/execs" $1 "$PROGS"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(plain_execs $1)" ]
+	grep -E 'exec|spawn' <<<"$err" | sed -E 's/^\[pid [0-9]+\] //' | normalize
+}
+
+@test "the exec family and posix_spawn show their typed arguments, as their prototypes say" {
+	local f
+	# the hooks report these calls: with or without -f the same lines
+	for f in "" -f; do
+		[ "$(exec_line execve $f)" = 'libc:execve("/proc/self/exe", ADDR, ADDR) <no return ...>' ]
+		[ "$(exec_line execv $f)" = 'libc:execv("/proc/self/exe", ADDR) <no return ...>' ]
+		[ "$(exec_line execvp $f)" = 'libc:execvp("execs", ADDR) <no return ...>' ]
+		[ "$(exec_line execvpe $f)" = 'libc:execvpe("execs", ADDR, ADDR) <no return ...>' ]
+		[ "$(exec_line execl $f)" = 'libc:execl("/proc/self/exe", "execs") <no return ...>' ]
+		[ "$(exec_line execlp $f)" = 'libc:execlp("execs", "execs") <no return ...>' ]
+		[ "$(exec_line execle $f)" = 'libc:execle("/proc/self/exe", "execs") <no return ...>' ]
+		[ "$(exec_line execveat $f)" = 'libc:execveat(AT_FDCWD, "/proc/self/exe", ADDR, ADDR, 0) <no return ...>' ]
+		[ "$(exec_line spawn $f)" = 'libc:posix_spawn(ADDR, "/proc/self/exe", NULL, NULL, ADDR, ADDR) <no return ...>' ]
+		[ "$(exec_line spawnp $f)" = 'libc:posix_spawnp(ADDR, "execs", NULL, NULL, ADDR, ADDR) <no return ...>' ]
+		# fexecve gets the descriptor open returned
+		run_split ltruss $f -u 'libc:fexecve,open' "$PROGS/execs" fexecve "$PROGS"
+		fd=$(sed -nE 's|^libc:open\("/proc/self/exe", O_RDONLY\) = ([0-9]+)$|\1|p' <<<"$err")
+		[ -n "$fd" ] || { echo "$err"; false; }
+		grep -qx "libc:fexecve($fd, 0x[0-9a-f]*, 0x[0-9a-f]*) <no return ...>" <<<"$err" || { echo "$err"; false; }
+	done
+}
+
 @test "exec through wrappers without -f: sh -c 'exec ...', env, a pyenv-like shim, with -c" {
 	printf '#!/usr/bin/env bash\nset -e\nexec "%s" "$@"\n' "$PROGS/execs" >shim
 	chmod +x shim
