@@ -593,6 +593,13 @@ void ltr_vfork_seen(struct ltr_tstate *ts, uint32_t fn, bool shown);
  */
 void ltr_vfork_child_leaving(enum ltr_end why);
 
+/*
+ * In a hook a vfork child leaves by (exec, _exit), before it reports the
+ * call: a child of a vfork that was not traced writes its own events from
+ * here on (with -f; none without), not its parent's.
+ */
+void ltr_vfork_child_check(void);
+
 /* Forget the second returns of the thread that had ts (a new thread reuses it). */
 void ltr_returns_forget(struct ltr_tstate *ts);
 

@@ -386,6 +386,43 @@ vfork_run() {
 	grep -Eqx "\[pid $child\] libc:getsid\(0\) = [0-9]+" <<<"$err" || { echo "$err"; false; }
 }
 
+@test "an untraced vfork whose child execs: the parent's calls stay the parent's, the child's exec the child's" {
+	# the child's exec hook used to give the parent's thread a state with
+	# the child's pid: the parent's trace was lost, and the program blamed
+	run_split ltruss -u 'libc:execve,waitpid' "$PROGS/execs" vfork-execve "$PROGS"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(plain_execs vfork-execve)" ]
+	child=$(sed -nE 's/^libc:waitpid\(([0-9]+), \[0\], 0\) = \1$/\1/p' <<<"$err")
+	[ -n "$child" ] || { echo "$err"; false; }
+	[ "$(grep -vc '^+++ exited (status 0) +++$' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	# a parent with calls traced before: the child's exec is not its own
+	for f in "" -f; do
+		run_split ltruss $f -u 'libc:execve,setenv' "$PROGS/execs" vfork-execve "$PROGS"
+		[ "$status" -eq 0 ]
+		[ "$out" = "$(plain_execs vfork-execve)" ]
+		[ "$(grep -c '^\(\[pid [0-9]*\] \)\?libc:setenv("PATH", "'"$PROGS"'", 1) = 0$' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+		if [ -z "$f" ]; then
+			[ "$(grep -c 'execve\|ltruss:' <<<"$err")" -eq 0 ] || { echo "$err"; false; }
+			continue
+		fi
+		child=$(sed -nE 's/^\[pid ([0-9]+)\] libc:execve\("\/proc\/self\/exe", 0x[0-9a-f]+, 0x[0-9a-f]+\) <no return \.\.\.>$/\1/p' <<<"$err")
+		[ -n "$child" ] || { echo "$err"; false; }
+		grep -qx "\[pid $child\] libc:setenv(\"PATH\", \"/nonexistent\", 1) = 0" <<<"$err" || { echo "$err"; false; }
+		# the parent's call and exit are not the child's
+		[ "$(grep -c "^\[pid $child\] libc:setenv(\"PATH\", \"$PROGS\"" <<<"$err")" -eq 0 ] || { echo "$err"; false; }
+		[ "$(grep -c '+++ exited (status 0) +++$' <<<"$err")" -eq 2 ] || { echo "$err"; false; }
+		[ "$(grep -c "^\[pid $child\] +++ exited" <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	done
+}
+
+@test "sh -c 'CMD; exec CMD' with execve selected: the shell's exec is traced, no warning" {
+	run_split ltruss -s 4096 -u 'libc:execve' sh -c '"$0" leaf >/dev/null; exec "$0" leaf' "$PROGS/execs"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/execs" leaf)" ]
+	[ "$(normalize <<<"$err")" = "libc:execve(\"$PROGS/execs\", ADDR, ADDR) <no return ...>
++++ exited (status 0) +++" ] || { echo "$err"; false; }
+}
+
 @test "without -f, a vfork child is not traced: no return of its own, none of its calls" {
 	run_split ltruss -u 'libc:getpid,vfork,execl,_exit' "$PROGS/procs" vfork-fail
 	[ "$status" -eq 0 ]
