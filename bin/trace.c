@@ -160,6 +160,18 @@ static void count_call(const struct thread_trace *t, const struct call *c,
 		row->c.max = dur;
 }
 
+/*
+ * Is fn of the setjmp family?  Traced on entry only (its caller's frame
+ * must not change), its first return is known all the same: 0, shown at
+ * once as uftrace does.  Its later ones come from longjmp (lib/returns.c).
+ */
+static bool first_return_zero(uint32_t fn)
+{
+	return fn < LTR_MAX_FUNCS &&
+	       (__atomic_load_n(&session->funcs[fn].flags, __ATOMIC_RELAXED) &
+		LTR_FN_SETJMP);
+}
+
 /* Count a call of t seen on entry only: a call, no time (as the interposer counts it). */
 static void count_entry_only(const struct thread_trace *t, uint32_t fn)
 {
@@ -616,6 +628,13 @@ void trace_event(const struct event_rec *r)
 		open_parent(t);
 		close_partial();
 		call_from_event(&c, ev);
+		if (first_return_zero(ev->fn)) {
+			struct result zero = { .returned = true,
+					       .ts_exit = ev->ts };
+
+			F->whole(&t->who, &c, &zero);
+			break;
+		}
 		F->entry_only(&t->who, &c);
 		break;
 	}
