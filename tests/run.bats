@@ -214,6 +214,37 @@ passed_on() {
 	[ "$(tail -1 trace.txt)" = "+++ exited (status 0) +++" ]
 }
 
+@test "SIGTERM the program sends to its own process group reaches it once, not again through ltruss" {
+	# setsid: the group is ltruss and the program, not bats
+	for how in group pgid; do
+		rm -f ready
+		setsid --wait "$PROGS/die" 3 terms ready $how >plain.txt
+		[ "$(cat plain.txt)" = "sigterms 1" ]
+		for i in 1 2 3 4 5; do
+			rm -f ready
+			status=0
+			setsid --wait "$LTRUSS" -o trace.txt -u 'libfix:fix_add' "$PROGS/die" 3 terms ready $how </dev/null >out.txt 2>ltruss.err || status=$?
+			[ "$status" -eq 0 ] || { echo "$how run $i: status $status: $(cat out.txt)"; false; }
+			[ "$(cat out.txt)" = "$(cat plain.txt)" ]
+			[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 3 ]
+			[ "$(tail -1 trace.txt)" = "+++ exited (status 0) +++" ]
+			[ ! -s ltruss.err ]
+		done
+	done
+}
+
+@test "SIGTERM sent to ltruss alone reaches a program that counts them exactly once" {
+	env --default-signal=INT "$LTRUSS" -o trace.txt -u 'libfix:fix_add' "$PROGS/die" 3 terms ready </dev/null >out.txt 2>ltruss.err 3>&- &
+	pid=$!
+	wait_file ready
+	kill -TERM "$pid"
+	wait_exit "$pid"
+	[ "$status" -eq 0 ]
+	[ "$(cat out.txt)" = "sigterms 1" ]
+	[ "$(tail -1 trace.txt)" = "+++ exited (status 0) +++" ]
+	[ ! -s ltruss.err ]
+}
+
 @test "Ctrl-C in a terminal reaches the program once, not again through ltruss" {
 	TMUX_SOCK="$BATS_TEST_TMPDIR/tmux.sock"
 	tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -x 120 -y 20 \
