@@ -18,8 +18,9 @@
  * that directory.  Each candidate is opened as every file ltruss reads
  * (fd_open_regular: regular files only, never blocking, never a
  * terminal); libdwfl then checks its build ID against the object's.
- * The alternate file of a debug file's DWARF (dwz), by its build ID, or
- * by an absolute name under /usr/lib/debug/ without "." or "..".  When
+ * The alternate file of a debug file's DWARF (dwz), by its build ID, by
+ * a plain name as a link's, or by an absolute name under /usr/lib/debug/
+ * without "." or "..", and only with the build ID the link gives.  When
  * it is not found, the module's source lines are not read at all:
  * libdw would look for it itself, with a plain open() (debuginfo_dwarf).
  *
@@ -187,8 +188,27 @@ static bool under_debug_dir(const char *name)
 	return true;
 }
 
-/* The alternate file of dw (dwz), or -1: its userdata marked missing. */
-static int alt_find(Dwarf *dw, void **userdata, char **found)
+/* Does the ELF file open at fd carry build ID id[0..n)? */
+static bool has_build_id(int fd, const void *id, ssize_t n)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	const void *got;
+	bool same;
+
+	same = elf && dwelf_elf_gnu_build_id(elf, &got) == n &&
+	       memcmp(got, id, (size_t)n) == 0;
+	elf_end(elf);
+	return same;
+}
+
+/*
+ * The alternate file of dw (dwz), whose DWARF is in file, or -1: its
+ * userdata marked missing.  By build ID; by the name it gives, a plain
+ * name where a debug link's is looked for, or an absolute one under
+ * DEBUG_DIR/; only a file with the build ID asked for.
+ */
+static int alt_find(Dwarf *dw, const char *file, void **userdata,
+		    char **found)
 {
 	const char *name;
 	const void *id;
@@ -198,8 +218,16 @@ static int alt_find(Dwarf *dw, void **userdata, char **found)
 
 	if (n > 0 && (path = build_id_path(id, (int)n)))
 		fd = candidate(path, found);
+	if (fd < 0 && n > 0 && file)
+		fd = by_name(file, name, found);
 	if (fd < 0 && n > 0 && under_debug_dir(name))
 		fd = candidate(xstrdup(name), found);
+	if (fd >= 0 && !has_build_id(fd, id, n)) {
+		close(fd);
+		free(*found);
+		*found = NULL;
+		fd = -1;
+	}
 	if (fd < 0)
 		*userdata = &alt_missing;
 	return fd;
@@ -248,7 +276,7 @@ int debuginfo_find(Dwfl_Module *mod, void **userdata, const char *modname,
 	 */
 	dw = dwfl_module_getdwarf(mod, &bias);
 	if (dw)
-		return alt_find(dw, userdata, debuginfo_file_name);
+		return alt_find(dw, file_name, userdata, debuginfo_file_name);
 	n = dwfl_module_build_id(mod, &id, &vaddr);
 	if (n > 0 && (path = build_id_path(id, n)))
 		fd = candidate(path, debuginfo_file_name);

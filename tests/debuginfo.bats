@@ -114,6 +114,24 @@ main (chain)'
 	[ "$(source_of dir/chain | sort -u)" = none ]
 }
 
+@test "a dwz alternate file beside the program gives file and line; one with another build ID, or a FIFO, does not, and -k ends" {
+	cp "$PROGS/stacks-chain" chain
+	cp "$PROGS/stacks-chain" twin
+	# The DWARF the two share goes to common.dwz, which both name.
+	dwz -m common.dwz -M common.dwz chain twin
+	source_of ./chain | grep -q 'tests/progs/stacks/chain.c$'
+	mv common.dwz common.real
+	cp "$PROGS/stacks-sort" common.dwz
+	[ "$(source_of ./chain | sort -u)" = none ]
+	rm common.dwz
+	mkfifo common.dwz
+	# Before: libdw opened the name the file gives itself, and waited.
+	run_split timeout -k 2 20 "$LTRUSS" -k --json -u libc:puts ./chain </dev/null
+	[ "$status" -eq 0 ]
+	[ "$out" = chain ]
+	[ "$(jq -r 'select(.func == "puts") | .stack | map(.func) | join(" ")' <<<"$err")" = "leaf middle top main" ]
+}
+
 @test "DEBUGINFOD_URLS set: -k asks no server, the program still sees the variable; --debuginfod asks for the objects' build IDs" {
 	command -v python3 >/dev/null
 	serve
