@@ -132,3 +132,24 @@ print(lib.ln_apply(20))'
 		return 1
 	}
 }
+
+@test "chromium (lld) dumps a page's DOM under -c and -f -c as it does untraced" {
+	local page="$BATS_TEST_TMPDIR/page.html" m failed=""
+	local cmd=(chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$page")
+	echo '<p id="x">static</p><script>document.getElementById("x").textContent = "ran"</script>' >"$page"
+	plain=$("${cmd[@]}" 2>/dev/null)
+	grep -q '<p id="x">ran</p>' <<<"$plain"
+	for m in "-c" "-f -c"; do
+		# shellcheck disable=SC2086
+		run_split ltruss $m -o "$BATS_TEST_TMPDIR/summary" "${cmd[@]}"
+		if [ "$status" -ne 0 ] || [ "$out" != "$plain" ] ||
+			grep -q 'killed by' "$BATS_TEST_TMPDIR/summary" ||
+			not grep -Eq '^100\.00 +[0-9.]+ +[1-9][0-9]* +[0-9]+ total$' "$BATS_TEST_TMPDIR/summary"; then
+			failed+="$m: status $status, output '$out', untraced '$plain': $(tail -n 3 "$BATS_TEST_TMPDIR/summary")"$'\n'
+		fi
+	done
+	[ -z "$failed" ] || {
+		echo "$failed"
+		return 1
+	}
+}
