@@ -13,6 +13,10 @@
  * DT_HASH holds the count (nchain); DT_GNU_HASH holds the first hashed
  * index and, per bucket, the first index of a chain whose last entry has
  * its low bit set, so the highest bucket's chain ends at the last symbol.
+ * But DT_GNU_HASH says nothing of the undefined symbols before the first
+ * hashed one when none is hashed (bfd then writes 1 as the first hashed
+ * index of a program that exports nothing): the symbols the relocations
+ * name count too.
  *
  * And nothing read from an object is trusted to lie where it says: every
  * table must lie inside one of the object's PT_LOAD segments, a string
@@ -97,72 +101,97 @@ static size_t gnu_count(const struct ltr_object *obj, uintptr_t hash)
 	return 0;
 }
 
+/* One past the highest symbol index the RELA table at rela (size bytes, ent each) names, or 0. */
+static size_t reloc_count(const struct ltr_object *obj, uintptr_t rela,
+			  size_t size, size_t ent)
+{
+	size_t i, n = 0;
+
+	if (!rela || rela % 8 || ent < sizeof(ElfW(Rela)) ||
+	    !ltr_object_holds(obj, rela, size))
+		return 0;
+	for (i = 0; i < size / ent; i++) {
+		const ElfW(Rela) *r = (const ElfW(Rela) *)(rela + i * ent);
+
+		if (ELF64_R_SYM(r->r_info) >= n)
+			n = (size_t)ELF64_R_SYM(r->r_info) + 1;
+	}
+	return n;
+}
+
+/* The larger of a and b. */
+static size_t max_size(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+/* The dynamic tags read, and whether each holds an address (relocated by dyn_ptr). */
+enum { T_SYMTAB, T_SYMENT, T_STRTAB, T_STRSZ, T_HASH, T_GNU_HASH, T_SONAME,
+       T_RELA, T_RELASZ, T_RELAENT, T_TEXTREL, T_FLAGS, T_JMPREL,
+       T_PLTRELSZ, T_PLTREL, T_COUNT };
+static const struct {
+	ElfW(Sxword) tag;
+	bool ptr;
+} tags[T_COUNT] = {
+	[T_SYMTAB] = { DT_SYMTAB, true },     [T_SYMENT] = { DT_SYMENT, false },
+	[T_STRTAB] = { DT_STRTAB, true },     [T_STRSZ] = { DT_STRSZ, false },
+	[T_HASH] = { DT_HASH, true },         [T_GNU_HASH] = { DT_GNU_HASH, true },
+	[T_SONAME] = { DT_SONAME, false },    [T_RELA] = { DT_RELA, true },
+	[T_RELASZ] = { DT_RELASZ, false },    [T_RELAENT] = { DT_RELAENT, false },
+	[T_TEXTREL] = { DT_TEXTREL, false },  [T_FLAGS] = { DT_FLAGS, false },
+	[T_JMPREL] = { DT_JMPREL, true },     [T_PLTRELSZ] = { DT_PLTRELSZ, false },
+	[T_PLTREL] = { DT_PLTREL, false },
+};
+
 bool ltr_dynamic_read(const struct ltr_object *obj, struct ltr_dynamic *t)
 {
 	const struct link_map *map = obj->map;
 	const ElfW(Dyn) *d;
-	uintptr_t syms = 0, strtab = 0, hash = 0, gnu_hash = 0, rela = 0;
-	size_t syment = sizeof(ElfW(Sym));
+	uintptr_t v[T_COUNT] = { [T_SYMENT] = sizeof(ElfW(Sym)),
+				 [T_RELAENT] = sizeof(ElfW(Rela)) };
+	bool seen[T_COUNT] = { false };
+	size_t k;
 
-	*t = (struct ltr_dynamic){ .relaent = sizeof(ElfW(Rela)) };
-	for (d = map->l_ld; d && d->d_tag != DT_NULL; d++) {
-		switch (d->d_tag) {
-		case DT_SYMTAB:
-			syms = dyn_ptr(map, d->d_un.d_ptr);
-			break;
-		case DT_SYMENT:
-			syment = d->d_un.d_val;
-			break;
-		case DT_STRTAB:
-			strtab = dyn_ptr(map, d->d_un.d_ptr);
-			break;
-		case DT_STRSZ:
-			t->strsz = d->d_un.d_val;
-			break;
-		case DT_HASH:
-			hash = dyn_ptr(map, d->d_un.d_ptr);
-			break;
-		case DT_GNU_HASH:
-			gnu_hash = dyn_ptr(map, d->d_un.d_ptr);
-			break;
-		case DT_SONAME:
-			t->soname = d->d_un.d_val;
-			t->have_soname = true;
-			break;
-		case DT_RELA:
-			rela = dyn_ptr(map, d->d_un.d_ptr);
-			break;
-		case DT_RELASZ:
-			t->relasz = d->d_un.d_val;
-			break;
-		case DT_RELAENT:
-			t->relaent = d->d_un.d_val;
-			break;
-		case DT_TEXTREL:
-			t->textrel = true;
-			break;
-		case DT_FLAGS:
-			t->textrel = t->textrel || (d->d_un.d_val & DF_TEXTREL);
-			break;
-		}
+	for (d = map->l_ld; d && d->d_tag != DT_NULL; d++)
+		for (k = 0; k < T_COUNT; k++)
+			if (d->d_tag == tags[k].tag) {
+				v[k] = tags[k].ptr ? dyn_ptr(map, d->d_un.d_ptr) :
+						     d->d_un.d_val;
+				seen[k] = true;
+			}
+	*t = (struct ltr_dynamic){
+		.soname = v[T_SONAME],
+		.have_soname = seen[T_SONAME],
+		.textrel = seen[T_TEXTREL] || (v[T_FLAGS] & DF_TEXTREL),
+		.relaent = v[T_RELAENT],
+	};
+	if (v[T_STRTAB] && v[T_STRSZ] &&
+	    ltr_object_holds(obj, v[T_STRTAB], v[T_STRSZ]) &&
+	    ((const char *)v[T_STRTAB])[v[T_STRSZ] - 1] == '\0') {
+		t->strtab = (const char *)v[T_STRTAB];
+		t->strsz = v[T_STRSZ];
 	}
-	if (strtab && t->strsz && ltr_object_holds(obj, strtab, t->strsz) &&
-	    ((const char *)strtab)[t->strsz - 1] == '\0')
-		t->strtab = (const char *)strtab;
-	else
-		t->strsz = 0;
-	t->nsyms = hash ? sysv_count(obj, hash) : gnu_count(obj, gnu_hash);
-	if (syms && syms % 8 == 0 && syment == sizeof(ElfW(Sym)) && t->nsyms &&
+	t->nsyms = v[T_HASH] ? sysv_count(obj, v[T_HASH]) :
+			       gnu_count(obj, v[T_GNU_HASH]);
+	t->nsyms = max_size(t->nsyms, reloc_count(obj, v[T_RELA], v[T_RELASZ],
+						  t->relaent));
+	if (v[T_PLTREL] == DT_RELA)
+		t->nsyms = max_size(t->nsyms,
+				    reloc_count(obj, v[T_JMPREL], v[T_PLTRELSZ],
+						sizeof(ElfW(Rela))));
+	if (v[T_SYMTAB] && v[T_SYMTAB] % 8 == 0 &&
+	    v[T_SYMENT] == sizeof(ElfW(Sym)) && t->nsyms &&
 	    t->nsyms < ((size_t)1 << 32) &&
-	    ltr_object_holds(obj, syms, t->nsyms * sizeof(ElfW(Sym))))
-		t->syms = (const ElfW(Sym) *)syms;
+	    ltr_object_holds(obj, v[T_SYMTAB], t->nsyms * sizeof(ElfW(Sym))))
+		t->syms = (const ElfW(Sym) *)v[T_SYMTAB];
 	else
 		t->nsyms = 0;
-	if (rela && rela % 8 == 0 && t->relaent >= sizeof(ElfW(Rela)) &&
-	    ltr_object_holds(obj, rela, t->relasz))
-		t->rela = (ElfW(Rela) *)rela;
-	else
-		t->relasz = 0;
+	if (v[T_RELA] && v[T_RELA] % 8 == 0 &&
+	    t->relaent >= sizeof(ElfW(Rela)) &&
+	    ltr_object_holds(obj, v[T_RELA], v[T_RELASZ])) {
+		t->rela = (ElfW(Rela) *)v[T_RELA];
+		t->relasz = v[T_RELASZ];
+	}
 	return t->syms && t->strtab;
 }
 
