@@ -112,6 +112,10 @@ struct ltr_object *ltr_object_at(uintptr_t addr);
 /* Visit every registered object. */
 void ltr_object_each(void (*fn)(struct ltr_object *obj));
 
+/* The PT_LOAD program header of obj whose segment holds addr, or NULL. */
+const ElfW(Phdr) *ltr_object_segment(const struct ltr_object *obj,
+				     uintptr_t addr);
+
 /* Is the program a non-PIE executable? */
 bool ltr_object_main_nonpie(void);
 
@@ -125,15 +129,41 @@ void *ltr_libc_function(const char *name);
 void *ltr_libc_data(const char *name);
 
 /*
- * The dynamic symbol table of map: its symbols [*syms, *end) and string
- * table.  The end is where .dynstr starts, as every linker lays them out.
- * Returns false if map has none.
+ * A loaded object's dynamic data (lib/dynamic.c), each table checked to lie
+ * inside its PT_LOAD segments, or left out (NULL, size 0).
  */
-bool ltr_dynsym(const struct link_map *map, const ElfW(Sym) **syms,
-		const ElfW(Sym) **end, const char **strtab);
+struct ltr_dynamic {
+	const ElfW(Sym) *syms; /* nsyms entries, counted from its hash table */
+	size_t nsyms;
+	const char *strtab;    /* strsz bytes, the last a NUL */
+	size_t strsz;
+	size_t soname;         /* DT_SONAME's offset in strtab, if have_soname */
+	bool have_soname;
+	bool textrel;          /* it has text relocations */
+	ElfW(Rela) *rela;      /* DT_RELA: relasz bytes, entries of relaent */
+	size_t relasz, relaent;
+};
 
-/* A pointer from map's dynamic section, relocated or not by the loader. */
-uintptr_t ltr_dyn_ptr(const struct link_map *map, uintptr_t v);
+/* Read obj's dynamic section into t; false if it has no symbols and strings to look up. */
+bool ltr_dynamic_read(const struct ltr_object *obj, struct ltr_dynamic *t);
+
+/* The string at offset off of t's string table, or NULL past its end. */
+const char *ltr_dynamic_str(const struct ltr_dynamic *t, size_t off);
+
+/* Symbol i of t, or NULL past its end. */
+const ElfW(Sym) *ltr_dynamic_sym(const struct ltr_dynamic *t, size_t i);
+
+/*
+ * The first symbol of obj named name: defined (a value, not SHN_UNDEF) and
+ * of type type (STT_FUNC, STT_OBJECT), or undefined for LTR_SYM_UNDEF; NULL
+ * if none.
+ */
+#define LTR_SYM_UNDEF (-1)
+const ElfW(Sym) *ltr_dynamic_find(const struct ltr_object *obj,
+				  const char *name, int type);
+
+/* Do [addr, addr + size) lie inside one readable PT_LOAD segment of obj? */
+bool ltr_object_holds(const struct ltr_object *obj, uintptr_t addr, size_t size);
 
 /* ---- processes (process.c) --------------------------------------------- */
 
