@@ -14,6 +14,17 @@
  *        ltr-mutate IN OUT string-ref  (the same, one whole event whose
  *                                      string is a back-reference to a
  *                                      string before the first)
+ *        ltr-mutate IN OUT proto-again (after the first EVENTS block, a
+ *                                      TABLES block with a second PROTO
+ *                                      record for the first function that
+ *                                      has one, and a TYPE record, then
+ *                                      the first EVENTS block again: the
+ *                                      use after free of issue 29)
+ *        ltr-mutate IN OUT soname-again, build-id-again, funcs-again,
+ *                      objects-again, string-again (the same with a
+ *                                      second record of that kind for
+ *                                      what an earlier one wrote, its
+ *                                      bytes changed)
  *
  * Most mutations change bytes inside a block's payload and then fix the
  * block's CRC-32C, so that the damage gets past the checksum into what
@@ -233,6 +244,82 @@ static void string_ref(size_t *at, size_t n)
 	event_forge(at, n, ev, len);
 }
 
+/* The first record of type type in a TABLES block: its offset, or 0. */
+static size_t record_find(const size_t *at, size_t n, uint32_t type)
+{
+	size_t i, r;
+
+	for (i = 0; i < n; i++) {
+		struct tf_block b;
+
+		memcpy(&b, data + at[i], sizeof(b));
+		for (r = 0; b.type == TF_TABLES && r + sizeof(struct tf_record) <= b.len;) {
+			struct tf_record rec;
+
+			memcpy(&rec, data + at[i] + sizeof(b) + r, sizeof(rec));
+			if (rec.type == type)
+				return at[i] + sizeof(b) + r;
+			r += sizeof(rec) + ((rec.len + 7u) & ~7u);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Insert, after the first EVENTS block, a TABLES block holding a copy of
+ * the first record of kind type (its last data byte before any NUL end
+ * changed, unless type is TF_REC_PROTO), then that EVENTS block again: a
+ * second record for what the first wrote, while its events are in use.
+ */
+static void record_again(const size_t *at, size_t n, uint32_t type)
+{
+	static const char name[] = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+	size_t rec = record_find(at, n, type), i, ev = 0, ev_len, len, o, k;
+	struct tf_record r, tr = { .type = TF_REC_TYPE };
+	struct tf_type t = { .size = 4, .name_len = sizeof(name) };
+	struct tf_block b, nb = { .type = TF_TABLES };
+	unsigned char *out;
+
+	for (i = 0; i < n && !ev; i++) {
+		memcpy(&b, data + at[i], sizeof(b));
+		if (b.type == TF_EVENTS)
+			ev = at[i];
+	}
+	if (!rec || !ev)
+		exit(3);
+	ev_len = sizeof(b) + ((b.len + 7u) & ~7u);
+	memcpy(&r, data + rec, sizeof(r));
+	tr.len = (uint32_t)(sizeof(t) + sizeof(name));
+	len = sizeof(r) + ((r.len + 7u) & ~7u);
+	if (type == TF_REC_PROTO)
+		len += sizeof(tr) + ((tr.len + 7u) & ~7u);
+	nb.len = (uint32_t)len;
+	out = calloc(1, size + sizeof(nb) + len + ev_len);
+	if (!out)
+		exit(2);
+	o = ev + ev_len;
+	memcpy(out, data, o);
+	memcpy(out + o + sizeof(nb), data + rec, sizeof(r) + r.len);
+	k = o + sizeof(nb) + sizeof(r) + r.len - 1;
+	if (type != TF_REC_PROTO) {
+		if (out[k] == 0 && r.len > 1)
+			k--;
+		out[k] ^= 1;
+	} else {
+		k = o + sizeof(nb) + sizeof(r) + ((r.len + 7u) & ~7u);
+		memcpy(out + k, &tr, sizeof(tr));
+		memcpy(out + k + sizeof(tr), &t, sizeof(t));
+		memcpy(out + k + sizeof(tr) + sizeof(t), name, sizeof(name));
+	}
+	nb.crc = crc32_update(0, out + o + sizeof(nb), len);
+	memcpy(out + o, &nb, sizeof(nb));
+	memcpy(out + o + sizeof(nb) + len, data + ev, ev_len);
+	memcpy(out + o + sizeof(nb) + len + ev_len, data + o, size - o);
+	free(data);
+	data = out;
+	size += sizeof(nb) + len + ev_len;
+}
+
 int main(int argc, char **argv)
 {
 	size_t at[4096], n, i, k = 0;
@@ -258,6 +345,18 @@ int main(int argc, char **argv)
 		word_past(at, n);
 	else if (strcmp(argv[3], "string-ref") == 0)
 		string_ref(at, n);
+	else if (strcmp(argv[3], "proto-again") == 0)
+		record_again(at, n, TF_REC_PROTO);
+	else if (strcmp(argv[3], "soname-again") == 0)
+		record_again(at, n, TF_REC_SONAME);
+	else if (strcmp(argv[3], "build-id-again") == 0)
+		record_again(at, n, TF_REC_BUILD_ID);
+	else if (strcmp(argv[3], "funcs-again") == 0)
+		record_again(at, n, TF_REC_FUNCS);
+	else if (strcmp(argv[3], "objects-again") == 0)
+		record_again(at, n, TF_REC_OBJECTS);
+	else if (strcmp(argv[3], "string-again") == 0)
+		record_again(at, n, TF_REC_STRINGS);
 	else
 		k = rnd() % 3 + 1;
 	for (; k-- > 0 && n;) {
