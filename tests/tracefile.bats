@@ -448,6 +448,24 @@ lying() {
 	[ "$(grep -c 'warning' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
 }
 
+@test "--read -k --json of a program rebuilt since: the warning is a line of its own, every other line a whole JSON object" {
+	cp "$PROGS/procs" ./prog
+	record t.ltr -k -u 'libc:getpid' ./prog early-fork
+	cp "$PROGS/execs" ./prog
+	run_split ltruss --read t.ltr -k --json
+	[ "$status" -eq 0 ]
+	grep -qxF "ltruss: warning: '$PWD/prog' is not the file that ran (its build ID differs): names and stacks from it may be wrong" <<<"$err" || { echo "$err"; false; }
+	[ "$(grep -c 'warning' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	grep -v '^ltruss: warning: ' <<<"$err" | /usr/bin/python3 -c '
+import json, sys
+n = 0
+for line in sys.stdin:
+    json.loads(line)
+    n += 1
+assert n >= 2, n
+' || { echo "$err"; false; }
+}
+
 @test "the file records each loaded object's path and build ID, for unwinding it later" {
 	record t.ltr -u 'libc:getpid' "$PROGS/procs" early-fork
 	id=$(readelf -n "$PROGS/procs" | awk '/Build ID:/ { print $3 }')
