@@ -347,6 +347,24 @@ typed_both() {
 	[ $(($(tail -1 rss.txt) - $(tail -1 rss-small.txt))) -lt 4096 ]
 }
 
+@test "--read takes time close to linear in the file: 16384 objects with build IDs, 16384 libraries, -u rules (ltr-gen)" {
+	# 4 MiB: each object's build ID in a block of its own, long before the
+	# objects' table; each function of a library of its own.  Before, the
+	# IDs were walked at every block and compared with every earlier one
+	# (5 s), and each -u library glob was matched against every object
+	# for each library (80 s with these rules); now well under a second.
+	"$PROGS/ltr-gen" big.ltr 16384
+	run timeout 30 "$LTRUSS" --read big.ltr -o lines.txt
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^lib[0-9]*:f[0-9]*(0x1, 0x2, 0x3) <no return ...>$' lines.txt)" -eq 16384 ]
+	run timeout 30 "$LTRUSS" --read big.ltr -o lines.txt -u 'libnone*:*' \
+		-u 'libnada*' -u 'libzip*' -u 'lib1*:*' -u 'lib0*:f0000*'
+	[ "$status" -eq 0 ]
+	# lib10000 to lib16383, and f00000 to f00009.
+	[ "$(grep -c '^lib' lines.txt)" -eq 6394 ]
+	[ "$(grep -c '^lib0000[0-9]:f0000[0-9](' lines.txt)" -eq 10 ]
+}
+
 @test "a named type's names with control bytes, checksum right: printed escaped, never raw" {
 	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
 	"$PROGS/ltr-mutate" t.ltr damaged.ltr type-name
