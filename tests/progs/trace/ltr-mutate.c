@@ -31,7 +31,8 @@
  * --read makes of records, events and tables (a flipped bit without the
  * fix only tests the checksum): random bytes, a 16- or 32-bit field set
  * to 0, 1, 0xff.., a power of two or a value near a table's size, blocks
- * swapped or repeated.  The rest are raw: bytes flipped anywhere, the
+ * swapped or repeated, a table record written again after the first
+ * events (record_again()).  The rest are raw: bytes flipped anywhere, the
  * file cut short, a block length made huge.
  */
 #include <stdint.h>
@@ -360,6 +361,14 @@ int main(int argc, char **argv)
 					break;
 				}
 			}
+			break;
+		}
+		case 4: { /* a record again, after the first events */
+			uint32_t type = (uint32_t)(rnd() % TF_REC_SONAME + 1);
+
+			if (record_find(at, n, type) && type != TF_REC_TYPE)
+				record_again(at, n, type);
+			n = blocks(at, sizeof(at) / sizeof(at[0]));
 			break;
 		}
 		default:
