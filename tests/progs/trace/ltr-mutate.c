@@ -293,6 +293,23 @@ static void record_again(const size_t *at, size_t n, uint32_t type)
 	size += sizeof(nb) + len + ev_len;
 }
 
+/* The record type of mode "KIND-again", or 0. */
+static size_t again_type(const char *mode)
+{
+	static const char *const kinds[] = {
+		[TF_REC_STRINGS] = "string-again", [TF_REC_FUNCS] = "funcs-again",
+		[TF_REC_OBJECTS] = "objects-again", [TF_REC_PROTO] = "proto-again",
+		[TF_REC_BUILD_ID] = "build-id-again",
+		[TF_REC_SONAME] = "soname-again",
+	};
+	size_t i;
+
+	for (i = 1; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i] && strcmp(mode, kinds[i]) == 0)
+			return i;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t at[4096], n, i, k = 0;
@@ -318,18 +335,8 @@ int main(int argc, char **argv)
 		word_past(at, n);
 	else if (strcmp(argv[3], "string-ref") == 0)
 		string_ref(at, n);
-	else if (strcmp(argv[3], "proto-again") == 0)
-		record_again(at, n, TF_REC_PROTO);
-	else if (strcmp(argv[3], "soname-again") == 0)
-		record_again(at, n, TF_REC_SONAME);
-	else if (strcmp(argv[3], "build-id-again") == 0)
-		record_again(at, n, TF_REC_BUILD_ID);
-	else if (strcmp(argv[3], "funcs-again") == 0)
-		record_again(at, n, TF_REC_FUNCS);
-	else if (strcmp(argv[3], "objects-again") == 0)
-		record_again(at, n, TF_REC_OBJECTS);
-	else if (strcmp(argv[3], "string-again") == 0)
-		record_again(at, n, TF_REC_STRINGS);
+	else if ((i = again_type(argv[3])) != 0)
+		record_again(at, n, (uint32_t)i);
 	else
 		k = rnd() % 3 + 1;
 	for (; k-- > 0 && n;) {
