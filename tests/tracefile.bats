@@ -266,8 +266,11 @@ typed_both() {
 		run_split ltruss --read m.ltr
 		want=$status
 		grep -v '^ltruss: ' <<<"$err" >expected || true
+		# A file found corrupt before a line is printed leaves -o unmade.
+		rm -f trace
 		run_split ltruss --read m.ltr -o trace
 		[ "$status" -eq "$want" ]
+		[ -e trace ] || : >trace
 		cmp expected trace
 		if [ "$want" -eq 2 ] && [ "$(wc -l <trace)" -gt 1000 ]; then
 			cut=$((cut + 1))
@@ -540,7 +543,7 @@ assert n >= 2, n
 	rm ./prog
 	run_split ltruss --read t.ltr --caller
 	[ "$status" -eq 0 ]
-	grep -qxF "ltruss: warning: '$PWD/prog' is not the file that ran (its build ID differs): names and stacks from it may be wrong" <<<"$err" || { echo "$err"; false; }
+	grep -qxF "ltruss: warning: '$PWD/prog' cannot be read: no names or stacks from it" <<<"$err" || { echo "$err"; false; }
 	[ "$(grep -c 'warning' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
 	grep -Eq '^libc:getpid\(\) = [0-9]+ \[from prog\+0x[0-9a-f]+\]$' <<<"$err" || { echo "$err"; false; }
 }
