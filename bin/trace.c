@@ -27,6 +27,7 @@
 #include "clock.h"
 #include "error.h"
 #include "format.h"
+#include "output.h"
 #include "profile.h"
 #include "session-check.h"
 #include "toggles.h"
@@ -68,6 +69,7 @@ struct thread_trace;
 static void end_call(struct thread_trace *t, struct tcall *tc,
 		     const struct result *r);
 static void close_partial(void);
+static void line_break(void);
 static void note_thread(int pid, int tid);
 static struct thread_trace *threads[LTR_MAX_THREADS];
 static struct tcall *partial;          /* the open partial line, if any */
@@ -107,6 +109,7 @@ void trace_init(const struct format *f, struct ltr_session *s,
 	}
 	session = s;
 	profiled = profile_enabled();
+	error_on_line_break(line_break);
 }
 
 /*
@@ -572,7 +575,18 @@ static void untraced(struct thread_trace *t, const struct ltr_event *ev)
 	F->untraced(&t->who, ev->ts, name);
 }
 
-void trace_event(const struct event_rec *r)
+/*
+ * A warning on the trace's stream (stderr) is a line of its own: the call
+ * line left open ends first, "<unfinished ...>" (error_on_line_break()).
+ */
+static void line_break(void)
+{
+	if (output_block.to_stdio)
+		close_partial();
+}
+
+/* One event (trace_event()), its warnings held until its lines are whole. */
+static void event_trace(const struct event_rec *r)
 {
 	const struct ltr_event *ev = r->ev;
 	struct thread_trace *t;
@@ -655,6 +669,13 @@ void trace_event(const struct event_rec *r)
 		guest_switch(t, ev);
 		break;
 	}
+}
+
+void trace_event(const struct event_rec *r)
+{
+	error_hold();
+	event_trace(r);
+	error_release();
 }
 
 void trace_idle(void)
