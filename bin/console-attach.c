@@ -28,6 +28,7 @@
 #include "console.h"
 #include "error.h"
 #include "registry.h"
+#include "session-check.h"
 
 /* What the checks found. */
 enum verdict {
@@ -169,15 +170,16 @@ static const char *start_text(const struct ltr_session *s, char *buf,
 
 const char *console_command_line(const struct ltr_session *s)
 {
-	static char command[sizeof(s->command)];
-	size_t i;
+	static char command[4 * sizeof(s->command) + 1];
+	char raw[sizeof(s->command)];
 
-	/* The traced program can write there: nothing for the terminal to obey. */
-	for (i = 0; i < sizeof(command) - 1 && s->command[i]; i++)
-		command[i] = (unsigned char)s->command[i] < ' ' ||
-			     s->command[i] == 0x7f ? '?' : s->command[i];
-	command[i] = '\0';
-	return command;
+	/*
+	 * The traced program can write there: nothing for the terminal to
+	 * obey, a C1 control in UTF-8 (CSI as 0xc2 0x9b) no more than ESC.
+	 */
+	memcpy(raw, s->command, sizeof(raw));
+	raw[sizeof(raw) - 1] = '\0';
+	return check_text(command, sizeof(command), raw);
 }
 
 /* Print session s of ltruss pid (mine: the console's own). */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "debuginfo.h"
 #include "conf.h"
 #include "console.h"
 #include "callsites.h"
@@ -136,6 +137,7 @@ static int read_main(struct options *opts)
 	bool core;
 	FILE *out;
 
+	debuginfo_setup(opts->debuginfod);
 	s = tracefile_load(opts->read);
 	out = output_open(opts->output);
 	if (opts->cfg.strsize_set && opts->cfg.strsize < s->strsize)
@@ -241,6 +243,8 @@ int main(int argc, char **argv)
 
 	clock_start();
 	pid = launch_start(path, opts.argv, session.fd);
+	/* The program's environment is built: DEBUGINFOD_URLS is ltruss's. */
+	debuginfo_setup(opts.debuginfod);
 	check_init(pid, opts.follow);
 	o = launch_wait(pid, opts.follow, reader_pace_ns(),
 			events ? pump : NULL,

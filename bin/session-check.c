@@ -231,7 +231,9 @@ const char *session_string(const struct ltr_session *s, uint32_t off)
 	return s->strings + off;
 }
 
-const char *check_name(char *buf, size_t size, const char *name)
+/* name into buf, its odd bytes (and spaces unless spaces) as \xNN. */
+static const char *escape(char *buf, size_t size, const char *name,
+			  bool spaces)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t n = 0;
@@ -239,7 +241,7 @@ const char *check_name(char *buf, size_t size, const char *name)
 	for (; *name && n + 5 <= size; name++) {
 		unsigned char c = (unsigned char)*name;
 
-		if (c > ' ' && c < 0x7f && c != '\\') {
+		if ((c > ' ' || (spaces && c == ' ')) && c < 0x7f && c != '\\') {
 			buf[n++] = (char)c;
 			continue;
 		}
@@ -251,6 +253,16 @@ const char *check_name(char *buf, size_t size, const char *name)
 	if (size)
 		buf[n < size ? n : size - 1] = '\0';
 	return buf;
+}
+
+const char *check_name(char *buf, size_t size, const char *name)
+{
+	return escape(buf, size, name, false);
+}
+
+const char *check_text(char *buf, size_t size, const char *text)
+{
+	return escape(buf, size, text, true);
 }
 
 const char *check_func_name(const struct ltr_session *s, uint32_t fn, bool lib)

@@ -81,6 +81,8 @@ const char *session_string(const struct ltr_session *s, uint32_t off);
 
 /* The printable copy of name, its odd bytes as \xNN, into buf; returns buf. */
 const char *check_name(char *buf, size_t size, const char *name);
+/* The same for text whose spaces are its own (a command line): kept. */
+const char *check_text(char *buf, size_t size, const char *text);
 
 /* Function fn's library (lib) or symbol name, printable and kept; NULL if unknown. */
 const char *check_func_name(const struct ltr_session *s, uint32_t fn, bool lib);

@@ -38,6 +38,7 @@
 #include "crc32.h"
 #include "error.h"
 #include "fd-util.h"
+#include "outfile.h"
 #include "prototype.h"
 #include "session-check.h"
 #include "slots.h"
@@ -342,7 +343,8 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 	path = file;
 	S = s;
 	cfg = config;
-	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	/* The user's alone: with -k it holds raw bytes of the program's stack. */
+	fd = outfile_open(file, 0600, "-w");
 	if (fd < 0)
 		perror_msg_and_die("cannot write the trace file '%s' (-w)", file);
 	buf = xmalloc(BUF_SIZE);

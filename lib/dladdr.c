@@ -5,9 +5,10 @@
  * A traced function's address, as the program sees it, is its stub in
  * this library's .text, and a hooked function's is its hook (every path
  * agrees: see bind.c).  Asked about either, the loader would name
- * libltruss.so; the hooks ask it about the function it leads to instead, and give the program back its own
- * pointer as the symbol's address when that is the function itself, so
- * that dli_saddr == f still holds as it does without ltruss.
+ * libltruss.so; the hooks ask it about the function it leads to instead,
+ * and give the program back its own pointer as the symbol's address when
+ * that is the function itself, so that dli_saddr == f still holds as it
+ * does without ltruss.
  */
 #include <dlfcn.h>
 

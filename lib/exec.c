@@ -373,11 +373,13 @@ int ltr_hook_fexecve(int fd, char *const argv[], char *const envp[])
 int ltr_hook_execveat(int dirfd, const char *path, char *const argv[],
 		      char *const envp[], int flags)
 {
+	struct ltr_regs regs = { .rdi = (uint64_t)dirfd, .rsi = (uint64_t)path,
+				 .rdx = (uint64_t)argv, .rcx = (uint64_t)envp,
+				 .r8 = (uint64_t)flags };
 	struct carry c;
 	int r;
 
-	ltr_hook_note(LTR_H_EXECVEAT, (uint64_t)dirfd, (uint64_t)path,
-		      (uint64_t)argv);
+	ltr_hook_note_regs(LTR_H_EXECVEAT, &regs);
 	ltr_vfork_child_leaving(LTR_END_EXEC);
 	r = REAL(LTR_H_EXECVEAT, execveat_fn)(dirfd, path, argv,
 		carry_env(&c, envp, exec_carries() &&
@@ -390,10 +392,13 @@ int ltr_hook_execveat(int dirfd, const char *path, char *const argv[],
 static int spawn(enum ltr_hook h, int *pid, const char *path, const void *fa,
 		 const void *attr, char *const argv[], char *const envp[])
 {
+	struct ltr_regs regs = { .rdi = (uint64_t)pid, .rsi = (uint64_t)path,
+				 .rdx = (uint64_t)fa, .rcx = (uint64_t)attr,
+				 .r8 = (uint64_t)argv, .r9 = (uint64_t)envp };
 	struct carry c;
 	int r;
 
-	ltr_hook_note(h, (uint64_t)pid, (uint64_t)path, (uint64_t)fa);
+	ltr_hook_note_regs(h, &regs);
 	r = REAL(h, spawn_fn)(pid, path, fa, attr, argv,
 			      carry_env(&c, envp, spawn_carries() &&
 					program_carries(path,

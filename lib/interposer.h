@@ -112,6 +112,10 @@ struct ltr_object *ltr_object_at(uintptr_t addr);
 /* Visit every registered object. */
 void ltr_object_each(void (*fn)(struct ltr_object *obj));
 
+/* The PT_LOAD program header of obj whose segment holds addr, or NULL. */
+const ElfW(Phdr) *ltr_object_segment(const struct ltr_object *obj,
+				     uintptr_t addr);
+
 /* Is the program a non-PIE executable? */
 bool ltr_object_main_nonpie(void);
 
@@ -125,15 +129,41 @@ void *ltr_libc_function(const char *name);
 void *ltr_libc_data(const char *name);
 
 /*
- * The dynamic symbol table of map: its symbols [*syms, *end) and string
- * table.  The end is where .dynstr starts, as every linker lays them out.
- * Returns false if map has none.
+ * A loaded object's dynamic data (lib/dynamic.c), each table checked to lie
+ * inside its PT_LOAD segments, or left out (NULL, size 0).
  */
-bool ltr_dynsym(const struct link_map *map, const ElfW(Sym) **syms,
-		const ElfW(Sym) **end, const char **strtab);
+struct ltr_dynamic {
+	const ElfW(Sym) *syms; /* nsyms entries, counted from its hash table */
+	size_t nsyms;
+	const char *strtab;    /* strsz bytes, the last a NUL */
+	size_t strsz;
+	size_t soname;         /* DT_SONAME's offset in strtab, if have_soname */
+	bool have_soname;
+	bool textrel;          /* it has text relocations */
+	ElfW(Rela) *rela;      /* DT_RELA: relasz bytes, entries of relaent */
+	size_t relasz, relaent;
+};
 
-/* A pointer from map's dynamic section, relocated or not by the loader. */
-uintptr_t ltr_dyn_ptr(const struct link_map *map, uintptr_t v);
+/* Read obj's dynamic section into t; false if it has no symbols and strings to look up. */
+bool ltr_dynamic_read(const struct ltr_object *obj, struct ltr_dynamic *t);
+
+/* The string at offset off of t's string table, or NULL past its end. */
+const char *ltr_dynamic_str(const struct ltr_dynamic *t, size_t off);
+
+/* Symbol i of t, or NULL past its end. */
+const ElfW(Sym) *ltr_dynamic_sym(const struct ltr_dynamic *t, size_t i);
+
+/*
+ * The first symbol of obj named name: defined (a value, not SHN_UNDEF) and
+ * of type type (STT_FUNC, STT_OBJECT), or undefined for LTR_SYM_UNDEF; NULL
+ * if none.
+ */
+#define LTR_SYM_UNDEF (-1)
+const ElfW(Sym) *ltr_dynamic_find(const struct ltr_object *obj,
+				  const char *name, int type);
+
+/* Do [addr, addr + size) lie inside one readable PT_LOAD segment of obj? */
+bool ltr_object_holds(const struct ltr_object *obj, uintptr_t addr, size_t size);
 
 /* ---- processes (process.c) --------------------------------------------- */
 
@@ -268,6 +298,9 @@ uintptr_t ltr_unhook(uintptr_t addr);
 
 /* Report hook h's call if the selection names its function. */
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2);
+
+/* The same, with all six integer arguments in regs (the rest zero). */
+void ltr_hook_note_regs(enum ltr_hook h, const struct ltr_regs *regs);
 
 int ltr_hook_raise(void *exc);
 int ltr_hook_rethrow(void *exc);
@@ -606,6 +639,13 @@ void ltr_vfork_seen(struct ltr_tstate *ts, uint32_t fn, bool shown);
  */
 void ltr_vfork_child_leaving(enum ltr_end why);
 
+/*
+ * In a hook a vfork child leaves by (exec, _exit), before it reports the
+ * call: a child of a vfork that was not traced writes its own events from
+ * here on (with -f; none without), not its parent's.
+ */
+void ltr_vfork_child_check(void);
+
 /* Forget the second returns of the thread that had ts (a new thread reuses it). */
 void ltr_returns_forget(struct ltr_tstate *ts);
 
@@ -684,8 +724,12 @@ uint64_t ltr_ret_elsewhere(const struct ltr_tstate *ts, uint32_t k,
 /* Called by the return trampoline: record an exit; returns the real return address. */
 uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot);
 
-/* Report a call seen only on entry (a hooked function): trace line, count. */
-void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2);
+/*
+ * Report a call of target f seen only on entry (a hooked function): trace
+ * line with what its prototype copies from the integer arguments in
+ * regs (hooks have no others), count.
+ */
+void ltr_note_entry(const struct ltr_target *f, const struct ltr_regs *regs);
 
 /* Report and drop every frame of the calling thread (it is ending). */
 void ltr_frames_end_thread(enum ltr_end why);

@@ -140,6 +140,14 @@ struct ltr_tstate *ltr_thread_create(void)
 	if (!ltr_sys_ok(SYS_getpid) || !ltr_sys_ok(SYS_gettid) ||
 	    !ltr_sys_ok(SYS_mmap) || !ltr_sys_ok(SYS_tgkill))
 		return NULL;
+	/*
+	 * A vfork child runs on its parent's thread, in its memory: the state
+	 * it made would be the parent's from then on, with the child's pid
+	 * and tid, and the parent's calls would be lost.  It is made by the
+	 * parent's first call instead.
+	 */
+	if (ltr_process_shares_memory())
+		return NULL;
 	pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 	tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
 	max_depth = ltr_no_hijack || ltr_check_shadow_stack() ? 0 : LTR_SHADOW_MAX;

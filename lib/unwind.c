@@ -240,19 +240,10 @@ static bool has_section(const char *path, const char *name)
 	return found;
 }
 
-/* Does map's dynamic symbol table import (leave undefined) name? */
-static bool imports(const struct link_map *map, const char *name)
+/* Does obj's dynamic symbol table import (leave undefined) name? */
+static bool imports(const struct ltr_object *obj, const char *name)
 {
-	const ElfW(Sym) *sym, *end;
-	const char *strtab;
-
-	if (!ltr_dynsym(map, &sym, &end, &strtab))
-		return false;
-	for (; sym < end; sym++)
-		if (sym->st_shndx == SHN_UNDEF &&
-		    ltr_strcmp(strtab + sym->st_name, name) == 0)
-			return true;
-	return false;
+	return ltr_dynamic_find(obj, name, LTR_SYM_UNDEF) != NULL;
 }
 
 /*
@@ -300,9 +291,9 @@ static bool own_overflow;
  */
 static bool has_own_unwinder(const struct ltr_object *obj)
 {
-	return !imports(obj->map, "_Unwind_Resume") &&
-	       (imports(obj->map, "_dl_find_object") ||
-		imports(obj->map, "dl_iterate_phdr")) &&
+	return !imports(obj, "_Unwind_Resume") &&
+	       (imports(obj, "_dl_find_object") ||
+		imports(obj, "dl_iterate_phdr")) &&
 	       has_section(obj->path[0] ? obj->path : "/proc/self/exe",
 			   ".gcc_except_table");
 }
