@@ -107,15 +107,33 @@ static void slot_take(struct ltr_tstate *ts)
 		ltr_event_thread(ts);
 }
 
+/*
+ * States are never freed, and a thread's end is not seen: a new thread
+ * asks the kernel (tgkill with signal 0) whether the owner of a state is
+ * gone.  Asking it of every state would make each thread start cost as
+ * much as the threads alive, and a pool of N threads N^2 / 2 system calls
+ * (12 000 threads: 22 s).  So each new thread looks at a few states only,
+ * from where the last one stopped, going round the list: a state whose
+ * thread ended is found within a round, and the states number at most
+ * about (1 + 1 / REUSE_LOOK) times the threads alive at once.
+ */
+#define REUSE_LOOK 8
+static struct ltr_tstate *reuse_at; /* atomic: where the next look starts */
+
 /* Claim the state of a thread of this process that has exited, or NULL. */
 static struct ltr_tstate *state_reuse(int32_t pid, int32_t tid)
 {
-	struct ltr_tstate *ts;
+	struct ltr_tstate *ts = __atomic_load_n(&reuse_at, __ATOMIC_ACQUIRE);
+	int looked;
 
-	for (ts = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); ts;
-	     ts = ts->next) {
-		int32_t old = __atomic_load_n(&ts->tid, __ATOMIC_RELAXED);
+	for (looked = 0; looked < REUSE_LOOK; looked++, ts = ts->next) {
+		int32_t old;
 
+		if (!ts)
+			ts = __atomic_load_n(&threads, __ATOMIC_ACQUIRE);
+		if (!ts)
+			return NULL;
+		old = __atomic_load_n(&ts->tid, __ATOMIC_RELAXED);
 		if (ts->pid != pid || old == 0)
 			continue;
 		if (old != tid &&
@@ -123,9 +141,12 @@ static struct ltr_tstate *state_reuse(int32_t pid, int32_t tid)
 			continue;
 		if (__atomic_compare_exchange_n(&ts->tid, &old, tid, false,
 						__ATOMIC_ACQ_REL,
-						__ATOMIC_RELAXED))
+						__ATOMIC_RELAXED)) {
+			__atomic_store_n(&reuse_at, ts->next, __ATOMIC_RELEASE);
 			return ts;
+		}
 	}
+	__atomic_store_n(&reuse_at, ts, __ATOMIC_RELEASE);
 	return NULL;
 }
 
