@@ -21,3 +21,67 @@ untraced() {
 	assert_equal "$out" "16000 threads, sum 16000"
 	grep -Eq ' 16000 +0 libbhv:bhv_add3$' <<<"$err"
 }
+
+# altstack_used STDERR: the N of the fixture's "altstack used: N" line.
+altstack_used() {
+	sed -n 's/^altstack used: \([0-9]*\)$/\1/p' <<<"$1"
+}
+
+# The exec hooks kept an environment list of 8 KiB and a path of 4 KiB on
+# the program's stack, and the exec check 4 KiB more: an exec from a
+# thread of 16 KiB, or from a handler on an 8 KiB sigaltstack, died.
+@test "execvp from a thread with a 16 KiB stack runs the program" {
+	untraced "$PROGS/foot-smallstack" thread-execvp echo hi
+	run_split ltruss -f -o trace "$PROGS/foot-smallstack" thread-execvp echo hi
+	assert_equal "$status" 0
+	assert_equal "$out" "$plain"
+	assert_equal "$out" "hi"
+	grep -q 'execvp(' trace
+}
+
+@test "execve from a handler on an 8 KiB sigaltstack runs the program" {
+	untraced "$PROGS/foot-smallstack" handler-execve /bin/echo hi
+	run_split ltruss -f -o trace "$PROGS/foot-smallstack" handler-execve /bin/echo hi
+	assert_equal "$status" 0
+	assert_equal "$out" "$plain"
+	assert_equal "$out" "hi"
+	grep -q 'execve(' trace
+}
+
+# An execve that fails (a file that is no program: the exec check reads
+# it) returns to the handler: the interposer took at most 2 KiB more of the
+# alternate stack than the untraced program did.
+@test "a failed execve from a handler takes at most 2 KiB more of its stack" {
+	local plain_used used
+
+	run_split "$PROGS/foot-smallstack" handler-execve /etc/passwd
+	assert_equal "$status" 127
+	plain_used=$(altstack_used "$err")
+	run_split ltruss -f -o trace "$PROGS/foot-smallstack" handler-execve /etc/passwd
+	assert_equal "$status" 127
+	used=$(altstack_used "$err")
+	[ -n "$plain_used" ] && [ -n "$used" ]
+	echo "untraced $plain_used traced $used"
+	[ "$used" -le $((plain_used + 2048)) ]
+}
+
+# The first call of a lazily bound function in a handler: the loader
+# binds it there, and the interposer decides whether to trace it (fnmatch
+# took 4.5 KiB) and makes the thread's state: under 1 KiB more than the
+# untraced program's own needs (lazy binding saves every register).
+@test "a first lazily bound call in a handler takes under 1 KiB more of its stack" {
+	local plain_used used
+
+	run_split "$PROGS/foot-smallstack" handler-lazy
+	assert_equal "$status" 0
+	assert_equal "$out" 6
+	plain_used=$(altstack_used "$err")
+	run_split ltruss -u 'libbhv*:bhv_*' -o trace "$PROGS/foot-smallstack" handler-lazy
+	assert_equal "$status" 0
+	assert_equal "$out" 6
+	used=$(altstack_used "$err")
+	[ -n "$plain_used" ] && [ -n "$used" ]
+	echo "untraced $plain_used traced $used"
+	[ "$used" -le $((plain_used + 1024)) ]
+	grep -q 'bhv_add3(0x1, 0x2, 0x3) = 0x6' trace
+}

@@ -4,7 +4,9 @@
  * "thread-execvp" runs argv[2..] by execvp from a thread with a 16 KiB
  * stack; "handler-execve" runs it by execve from a SIGUSR1 handler on an
  * 8 KiB sigaltstack (what crash reporters do); "handler-lazy" makes a
- * first, lazily bound call of a library function in such a handler.
+ * first, lazily bound call of a library function in such a handler.  When
+ * the handler returns (an execve that failed exits 127), it says on stderr
+ * how many bytes of the alternate stack were used.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -18,6 +20,7 @@
 extern char **environ;
 static char **cmd;
 static const char *mode;
+static volatile int failed;
 
 /* Run cmd, the way mode says. */
 static void run(void)
@@ -30,11 +33,12 @@ static void run(void)
 		write(1, line, (size_t)n);
 		return;
 	}
-	if (strcmp(mode, "thread-execvp") == 0)
+	if (strcmp(mode, "thread-execvp") == 0) {
 		execvp(cmd[0], cmd);
-	else
-		execve(cmd[0], cmd, environ);
-	_exit(127);
+		_exit(127);
+	}
+	execve(cmd[0], cmd, environ);
+	failed = 1; /* main says how much of the stack that took */
 }
 
 /* The thread with a small stack. */
@@ -52,9 +56,20 @@ static void handler(int sig)
 	run();
 }
 
+static unsigned char altstack[8192];
+
+/* Bytes of altstack written, from its top down: its paint is gone there. */
+static size_t altstack_used(void)
+{
+	size_t i = 0;
+
+	while (i < sizeof(altstack) && altstack[i] == 0xa5)
+		i++;
+	return sizeof(altstack) - i;
+}
+
 int main(int argc, char **argv)
 {
-	static char altstack[8192];
 	pthread_attr_t attr;
 	pthread_t th;
 
@@ -75,6 +90,8 @@ int main(int argc, char **argv)
 
 	if (sigaltstack(&ss, NULL) != 0 || sigaction(SIGUSR1, &sa, NULL) != 0)
 		return 1;
+	memset(altstack, 0xa5, sizeof(altstack));
 	raise(SIGUSR1);
-	return 0;
+	fprintf(stderr, "altstack used: %zu\n", altstack_used());
+	return failed ? 127 : 0;
 }
