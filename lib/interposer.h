@@ -64,6 +64,24 @@ bool ltr_check_shadow_stack(void);
 /* Map the session named in the environment and clean the environment. */
 void ltr_attach(void);
 
+/* Open the session again (by ltruss's /proc/PID/fd), to map more of it; -1 if it cannot. */
+int ltr_session_reopen(void);
+
+/* The slot shared by the threads past LTR_MAX_THREADS - 1, mapped at attach. */
+extern struct ltr_thread *ltr_slot_shared;
+
+/* Thread slot i, mapped for this process (slot-map.c); NULL if it cannot be. */
+struct ltr_thread *ltr_slot_map(uint32_t i);
+
+/* The ring of a slot ltr_slot_map gave. */
+static inline unsigned char *ltr_slot_ring(struct ltr_thread *slot)
+{
+	return (unsigned char *)slot + ltr_page_up(sizeof(*slot));
+}
+
+/* Put anonymous memory where the slots were mapped: the process leaves the session. */
+void ltr_slots_leave(void);
+
 /* Intern s in the session's string area; returns its offset. */
 uint32_t ltr_session_string(const char *s);
 

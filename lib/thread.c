@@ -50,12 +50,13 @@ static int64_t slot_recycle(void)
 {
 	uint32_t i;
 
+	/* The states are together in the header: one pass, no slot mapped. */
 	for (i = 0; i < LTR_MAX_THREADS - 1; i++) {
 		uint32_t freed = LTR_SLOT_FREED;
 
-		if (__atomic_load_n(&ltr_session->threads[i].used,
+		if (__atomic_load_n(&ltr_session->slot_used[i],
 				    __ATOMIC_RELAXED) == LTR_SLOT_FREED &&
-		    __atomic_compare_exchange_n(&ltr_session->threads[i].used,
+		    __atomic_compare_exchange_n(&ltr_session->slot_used[i],
 						&freed, LTR_SLOT_TAKEN, false,
 						__ATOMIC_ACQUIRE,
 						__ATOMIC_RELAXED))
@@ -65,11 +66,29 @@ static int64_t slot_recycle(void)
 }
 
 /*
+ * Share the last slot: counted with atomics, no events (a ring has one
+ * writer); crowded: because all the others are taken.
+ */
+static void slot_share(struct ltr_tstate *ts, bool crowded)
+{
+	static int warned;
+
+	ts->slot = ltr_slot_shared;
+	ts->ring = NULL;
+	ts->shared_slot = 1;
+	ts->flag_mask = ~LTR_F_TRACE;
+	/* Counting alone (-c) loses nothing in the shared slot. */
+	if (crowded && (ltr_flags & LTR_F_TRACE) &&
+	    !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+		ltr_warn("warning", "more than 511 threads at a time: the later ones are counted but not traced");
+}
+
+/*
  * Give ts a slot of the session: counters and an event ring of its own.
  * A fresh slot if one is left, else one ltruss handed back.  The last
  * slot is kept for the threads that come when none is: they share it,
  * so they send no events (a ring has a single writer) and count with
- * atomics.
+ * atomics.  A slot this process cannot map is handed back.
  */
 static void slot_take(struct ltr_tstate *ts)
 {
@@ -85,22 +104,20 @@ static void slot_take(struct ltr_tstate *ts)
 		i = slot_recycle();
 	}
 	if (i < 0) {
-		static int warned;
-
-		ts->slot = &ltr_session->threads[LTR_MAX_THREADS - 1];
-		ts->shared_slot = 1;
-		ts->flag_mask = ~LTR_F_TRACE;
-		/* Counting alone (-c) loses nothing in the shared slot. */
-		if ((ltr_flags & LTR_F_TRACE) &&
-		    !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
-			ltr_warn("warning", "more than 511 threads at a time: the later ones are counted but not traced");
+		slot_share(ts, true);
 		return;
 	}
-	slot = &ltr_session->threads[i];
-	ts->ring = (unsigned char *)ltr_session + ltr_rings_offset() +
-		   (uint64_t)i * ltr_ring_size;
+	slot = ltr_slot_map((uint32_t)i);
+	if (!slot) {
+		__atomic_store_n(&ltr_session->slot_used[i], LTR_SLOT_FREED,
+				 __ATOMIC_RELEASE);
+		slot_share(ts, false);
+		return;
+	}
+	ts->ring = ltr_slot_ring(slot);
 	ltr_pidns_view(ts->pid, ts->tid, &slot->pid, &slot->tid);
-	__atomic_store_n(&slot->used, LTR_SLOT_TAKEN, __ATOMIC_RELEASE);
+	__atomic_store_n(&ltr_session->slot_used[i], LTR_SLOT_TAKEN,
+			 __ATOMIC_RELEASE);
 	ts->slot = slot;
 	/* Owners are announced in the ring, in order with their events. */
 	if (ltr_flags & LTR_F_TRACE)

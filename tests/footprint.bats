@@ -85,3 +85,40 @@ altstack_used() {
 	[ "$used" -le $((plain_used + 1024)) ]
 	grep -q 'bhv_add3(0x1, 0x2, 0x3) = 0x6' trace
 }
+
+# The session was mapped whole (512 thread slots: ~900 MB) by ltruss and
+# by every traced process: under `ulimit -v` (batch systems, containers)
+# ltruss could not start, and a program lost what the session took.  Now
+# each maps the header and the slots its threads take.
+@test "ltruss -c runs under an address space limit of 300 MB" {
+	run_split bash -c "ulimit -v 300000 && exec \"$LTRUSS\" -c true"
+	assert_equal "$status" 0
+	grep -Eq '^100\.00 .* [1-9][0-9]* +0 total$' <<<"$err"
+	not grep -q '^ltruss:' <<<"$err"
+}
+
+@test "a program allocating 800 MB within a 1.6 GB limit does so traced" {
+	untraced bash -c "ulimit -v 1600000 && exec \"$PROGS/foot-allocate\" 800"
+	assert_equal "$plain" "allocated 800 MiB"
+	run_split bash -c "ulimit -v 1600000 && exec \"$LTRUSS\" -c \"$PROGS/foot-allocate\" 800"
+	assert_equal "$status" 0
+	assert_equal "$out" "$plain"
+}
+
+@test "--read of a small trace file runs under an address space limit of 60 MB" {
+	run_split ltruss -w rec.ltr -u 'libbhv:bhv_add3' "$PROGS/foot-seqthreads" 100
+	assert_equal "$status" 0
+	run_split bash -c "ulimit -v 60000 && exec \"$LTRUSS\" --read rec.ltr -c"
+	assert_equal "$status" 0
+	grep -Eq ' 100 +0 libbhv:bhv_add3$' <<<"$err$out"
+}
+
+# A ring the program has no room for (256 MB under a 200 MB limit): its
+# thread is counted without events, and the interposer says why.
+@test "a thread whose ring does not fit is counted, and ENOMEM is named" {
+	run_split bash -c "ulimit -v 200000 && exec \"$LTRUSS\" -c --buffer 256M -u 'libbhv:bhv_add3' \"$PROGS/foot-seqthreads\" 3"
+	assert_equal "$status" 0
+	assert_equal "$out" "3 threads, sum 3"
+	grep -Eq ' 3 +0 libbhv:bhv_add3$' <<<"$err"
+	grep -q "ltruss: warning: no address space left for a thread's ring (ENOMEM)" <<<"$err"
+}
