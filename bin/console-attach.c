@@ -29,6 +29,7 @@
 #include "error.h"
 #include "registry.h"
 #include "session-check.h"
+#include "session-slots.h"
 
 /* What the checks found. */
 enum verdict {
@@ -71,21 +72,25 @@ static enum verdict session_map(const struct registry_entry *e,
 	}
 	s = (size_t)st.st_size < sizeof(*s) ? MAP_FAILED :
 		mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
 	if (s == MAP_FAILED) {
+		close(fd);
 		snprintf(why, size, "cannot map %s", path);
 		return SESSION_BAD;
 	}
 	if (__atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) != LTR_SESSION_MAGIC ||
 	    s->version != LTR_SESSION_VERSION || s->header_size != sizeof(*s)) {
+		close(fd);
 		munmap(s, sizeof(*s));
 		snprintf(why, size, "it was made by another version of ltruss");
 		return SESSION_BAD;
 	}
 	if (s->owner_uid != geteuid() || s->owner_pid != e->pid) {
+		close(fd);
 		munmap(s, sizeof(*s));
 		return s->owner_uid != geteuid() ? SESSION_FOREIGN : SESSION_STALE;
 	}
+	/* Its thread slots (counters) are mapped as they are read. */
+	session_slots_init(s, fd, s->ring_size);
 	*out = s;
 	return SESSION_OK;
 }

@@ -183,21 +183,20 @@ uint32_t session_threads_used(const struct ltr_session *s)
  * are instead (SEEK_DATA: one call per slot found, pages swapped out
  * included), and the slots past the last written page are never read.
  */
-void session_threads_find(const struct ltr_session *s, int fd)
+void session_threads_find(const struct ltr_session *s, int fd, uint32_t ring)
 {
-	const off_t base = (off_t)offsetof(struct ltr_session, threads);
-	const off_t end = base + (off_t)sizeof(s->threads);
+	const off_t base = (off_t)ltr_slot_offset(0, ring);
+	const off_t end = (off_t)ltr_session_size(ring);
 
 	session_threads_used(s);
 	while (threads_seen < LTR_MAX_THREADS) {
-		off_t at = base +
-			   (off_t)threads_seen * (off_t)sizeof(s->threads[0]);
+		off_t at = (off_t)ltr_slot_offset(threads_seen, ring);
 		off_t data = lseek(fd, at, SEEK_DATA);
 
 		if (data < at || data >= end)
 			return;
 		threads_seen = (uint32_t)((data - base) /
-					  (off_t)sizeof(s->threads[0])) + 1;
+					  (off_t)ltr_slot_size(ring)) + 1;
 	}
 }
 

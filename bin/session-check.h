@@ -62,9 +62,10 @@ uint32_t session_procs_used(const struct ltr_session *s);
 
 /*
  * Count in the thread slots taken past a count the program wrote down:
- * those of s (mapped from the memfd fd) that hold anything at all.
+ * those of s (mapped from the memfd fd, rings of ring bytes) that hold
+ * anything at all.
  */
-void session_threads_find(const struct ltr_session *s, int fd);
+void session_threads_find(const struct ltr_session *s, int fd, uint32_t ring);
 
 /* Entries of s's funcs[] in use (registered, maybe not yet filled in). */
 uint32_t session_funcs_used(const struct ltr_session *s);

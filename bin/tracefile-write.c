@@ -41,6 +41,7 @@
 #include "outfile.h"
 #include "prototype.h"
 #include "session-check.h"
+#include "session-slots.h"
 #include "slots.h"
 #include "tracefile-codec.h"
 #include "tracefile-write.h"
@@ -445,12 +446,14 @@ static void counts_put(void)
 
 	nthreads = session_threads_used(S);
 	for (i = 0; i < nthreads; i++) {
-		for (f = 0; f < nfuncs; f++) {
-			if (!S->threads[i].counts[f].calls)
+		const struct ltr_thread *slot = session_slot(S, i);
+
+		for (f = 0; slot && f < nfuncs; f++) {
+			if (!slot->counts[f].calls)
 				continue;
 			rows[n++] = (struct ltr_retired){
-				.pid = S->threads[i].pid, .fn = f,
-				.c = S->threads[i].counts[f] };
+				.pid = slot->pid, .fn = f,
+				.c = slot->counts[f] };
 			if (n == per) {
 				block_write(TF_COUNTS, rows, n * sizeof(*rows));
 				n = 0;

@@ -64,6 +64,24 @@ bool ltr_check_shadow_stack(void);
 /* Map the session named in the environment and clean the environment. */
 void ltr_attach(void);
 
+/* Open the session again (by ltruss's /proc/PID/fd), to map more of it; -1 if it cannot. */
+int ltr_session_reopen(void);
+
+/* The slot shared by the threads past LTR_MAX_THREADS - 1, mapped at attach. */
+extern struct ltr_thread *ltr_slot_shared;
+
+/* Thread slot i, mapped for this process (slot-map.c); NULL if it cannot be. */
+struct ltr_thread *ltr_slot_map(uint32_t i);
+
+/* The ring of a slot ltr_slot_map gave. */
+static inline unsigned char *ltr_slot_ring(struct ltr_thread *slot)
+{
+	return (unsigned char *)slot + ltr_page_up(sizeof(*slot));
+}
+
+/* Put anonymous memory where the slots were mapped: the process leaves the session. */
+void ltr_slots_leave(void);
+
 /* Intern s in the session's string area; returns its offset. */
 uint32_t ltr_session_string(const char *s);
 
@@ -524,6 +542,8 @@ struct ltr_ret {
 
 /* The per-thread state, in memory mapped for the thread. */
 
+#define LTR_SCRATCH_SIZE 8192 /* the exec hooks' lists and paths (scratch.c) */
+
 struct ltr_tstate {
 	int32_t tid;
 	int32_t pid;
@@ -560,11 +580,25 @@ struct ltr_tstate {
 	uint16_t free_rets[LTR_RETS];  /* the free entries of rets[] */
 	struct ltr_ret rets[LTR_RETS]; /* hijacked returns (rets.c) */
 	struct ltr_frame frames[LTR_SHADOW_MAX];
+	int32_t scratch_pid;     /* the process using scratch[], 0 if free (scratch.c) */
+	unsigned char scratch[LTR_SCRATCH_SIZE];
 };
 
 extern __thread struct ltr_tstate *ltr_tls_self
 	__attribute__((tls_model("initial-exec")));
 extern volatile uint64_t *ltr_fork_guard;
+
+/* Memory for a hook's big buffer, off the program's stack (scratch.c). */
+struct ltr_scratch {
+	void *p;       /* size bytes, or NULL if none could be had */
+	size_t mapped; /* bytes mapped for it; 0: the thread's scratch[] */
+};
+
+/* Take size bytes for the calling thread into sc; sc->p is NULL if there are none. */
+void *ltr_scratch_take(struct ltr_scratch *sc, size_t size);
+
+/* Give back what ltr_scratch_take took; errno is untouched. */
+void ltr_scratch_give(struct ltr_scratch *sc);
 
 /* Map the fork guard page (at attach, before anything can fork). */
 void ltr_fork_guard_init(void);
@@ -882,6 +916,9 @@ bool ltr_maps_find(uintptr_t addr, struct ltr_mapping *m);
 /* ---- memory (mem.c) ---------------------------------------------------- */
 
 size_t ltr_strlen(const char *s);
+
+/* Does s match the shell glob, as fnmatch(3) with flags 0 or FNM_PATHNAME (glob.c)? */
+bool ltr_glob_match(const char *glob, const char *s, bool pathname);
 int ltr_strcmp(const char *a, const char *b);
 int ltr_strncmp(const char *a, const char *b, size_t n);
 void ltr_strlcpy(char *dst, const char *src, size_t size);

@@ -145,7 +145,8 @@ int ltr_hook_backtrace(void *trace, void *arg)
 int ltr_hook_glibc_backtrace(void **buf, int size)
 {
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0) + 16;
-	void *frames[BACKTRACE_MAX];
+	struct ltr_scratch mem; /* off the stack: crash handlers call this */
+	void **frames;
 	int n, i;
 
 	ltr_hook_note(LTR_H_GLIBC_BACKTRACE, (uint64_t)buf, (uint64_t)size, 0);
@@ -153,11 +154,15 @@ int ltr_hook_glibc_backtrace(void **buf, int size)
 		return 0;
 	if (size > BACKTRACE_MAX - 1)
 		size = BACKTRACE_MAX - 1;
+	frames = ltr_scratch_take(&mem, BACKTRACE_MAX * sizeof(void *));
+	if (!frames)
+		return 0;
 	ltr_frames_restore(sp);
 	n = REAL(LTR_H_GLIBC_BACKTRACE, glibc_backtrace_fn)(frames, size + 1);
 	ltr_frames_rehijack(sp - 8);
 	for (i = 1; i < n; i++)
 		buf[i - 1] = frames[i];
+	ltr_scratch_give(&mem);
 	return n > 0 ? n - 1 : 0;
 }
 
