@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "debuginfo.h"
 #include "conf.h"
 #include "console.h"
 #include "callsites.h"
@@ -141,6 +142,7 @@ static int read_main(struct options *opts)
 	bool core;
 	FILE *out;
 
+	debuginfo_setup(opts->debuginfod);
 	s = tracefile_load(opts->read);
 	/* No program's output to mix with: the trace is the output (uftrace replay). */
 	out = output_open(opts->output, stdout);
@@ -185,7 +187,7 @@ static size_t pump(void)
 	__atomic_fetch_add(&session.s->reader_beat, 1, __ATOMIC_RELEASE);
 	/* Also while other threads keep ltruss busy (idle() does it too). */
 	if (++pumps % 64 == 0)
-		session_threads_find(session.s, session.fd);
+		session_threads_find(session.s, session.fd, session.ring_size);
 	toggles_apply(session.s);
 	tracefile_tick();
 	return processes_pump();
@@ -196,7 +198,7 @@ static void idle(void)
 {
 	trace_idle();
 	processes_idle();
-	session_threads_find(session.s, session.fd);
+	session_threads_find(session.s, session.fd, session.ring_size);
 	tracefile_tick();
 	output_flush();
 	clock_refine();
@@ -232,7 +234,7 @@ int main(int argc, char **argv)
 	session_create(&session, &opts, events);
 	if (opts.write)
 		tracefile_open(opts.write, session.s, &opts.cfg, opts.follow);
-	reader_init(session.rings, session.ring_size,
+	reader_init(session.ring_size,
 		    opts.write ? tracefile_event : trace_event);
 	registry_add(session.fd);
 	if (opts.interactive)
@@ -247,12 +249,14 @@ int main(int argc, char **argv)
 
 	clock_start();
 	pid = launch_start(path, opts.argv, session.fd);
+	/* The program's environment is built: DEBUGINFOD_URLS is ltruss's. */
+	debuginfo_setup(opts.debuginfod);
 	check_init(pid, opts.follow);
 	o = launch_wait(pid, opts.follow, reader_pace_ns(),
 			events ? pump : NULL,
 			events ? idle : NULL, processes_reaped);
 	/* The slots a forged count hid, for the last drain and the counts. */
-	session_threads_find(session.s, session.fd);
+	session_threads_find(session.s, session.fd, session.ring_size);
 	/* Stopped by a second signal, ltruss left the program running. */
 	stopped = launch_stopped();
 	if (!stopped)
@@ -273,7 +277,9 @@ int main(int argc, char **argv)
 	losses_report(dropped, session.s->lost_returns);
 	/* After the "+++" line: the program's own status is shown there. */
 	if (untraced)
-		interposer_untraced(pid, path, nothing_traced);
+		interposer_untraced(pid, path, nothing_traced,
+				    __atomic_load_n(&session.s->attach_enomem,
+						    __ATOMIC_RELAXED) != 0);
 	free(path);
 	/* Loaded for the whole run; freed so that LeakSanitizer sees none. */
 	config_free(&opts.cfg);

@@ -112,12 +112,16 @@ load helpers
 	[ "$(grep -c 'getpid' <<<"$err")" -eq 1 ]
 }
 
-@test "a vfork child whose exec fails does not end the parent" {
-	for f in "" -f; do
-		run_split ltruss $f -u 'libc:getpid' "$PROGS/procs" vfork-fail
-		[ "$status" -eq 0 ]
-		[ "$out" = "child status 127" ]
-		[ "$(tail -1 <<<"$err" | sed -E 's/^\[pid [0-9]+\] //')" = "+++ exited (status 0) +++" ]
+@test "a vfork child whose exec fails does not end the parent; with -f its _exit is reported" {
+	# procs-noplt calls _exit and waitpid through the GOT (-fno-plt)
+	for prog in procs procs-noplt; do
+		for f in "" -f; do
+			run_split ltruss $f -u 'libc:getpid' "$PROGS/$prog" vfork-fail
+			[ "$status" -eq 0 ]
+			[ "$out" = "child status 127" ]
+			[ "$(tail -1 <<<"$err" | sed -E 's/^\[pid [0-9]+\] //')" = "+++ exited (status 0) +++" ]
+			[ -z "$f" ] || grep -Eqx '\[pid [0-9]+\] \+\+\+ exited \(status 127\) \+\+\+' <<<"$err" || { echo "$prog: $err"; false; }
+		done
 	done
 }
 
@@ -208,22 +212,58 @@ load helpers
 	[ "$(grep -c 'libfix:fix_add(' trace.txt)" -eq 200000 ]
 }
 
-# execs MODE: the untraced run's output, for comparison.
+# The builds of execs.c: through the PLT, and through the GOT (-fno-plt -z now).
+EXECS_BUILDS="execs execs-noplt"
+
+# execs MODE [BUILD]: the untraced run's output, for comparison.
 plain_execs() {
-	"$PROGS/execs" "$1" "$PROGS"
+	"$PROGS/${2:-execs}" "$1" "$PROGS"
 }
 
 @test "an exec'd program is traced with or without -f, and sees exactly its own environment" {
-	for how in execve execv execvp execvpe execl execlp execle fexecve execveat; do
-		for f in "" -f; do
-			run_split ltruss $f -u 'libc:getsid' "$PROGS/execs" $how "$PROGS"
-			[ "$status" -eq 0 ]
-			[ "$out" = "$(plain_execs $how)" ] || { echo "$how $f: $out"; false; }
-			[ "$(grep -c '^libc:getsid(0) = [0-9]*$' <<<"$err")" -eq 1 ] || { echo "$how $f: $err"; false; }
-			# the same process: one exit line, no [pid N] prefix
-			[ "$(grep -c '+++' <<<"$err")" -eq 1 ]
-			[ "$(grep -c '\[pid' <<<"$err")" -eq 0 ]
+	for prog in $EXECS_BUILDS; do
+		for how in execve execv execvp execvpe execl execlp execle fexecve execveat; do
+			for f in "" -f; do
+				run_split ltruss $f -u 'libc:getsid' "$PROGS/$prog" $how "$PROGS"
+				[ "$status" -eq 0 ]
+				[ "$out" = "$(plain_execs $how $prog)" ] || { echo "$prog $how $f: $out"; false; }
+				[ "$(grep -c '^libc:getsid(0) = [0-9]*$' <<<"$err")" -eq 1 ] || { echo "$prog $how $f: $err"; false; }
+				# the same process: one exit line, no [pid N] prefix
+				[ "$(grep -c '+++' <<<"$err")" -eq 1 ]
+				[ "$(grep -c '\[pid' <<<"$err")" -eq 0 ]
+			done
 		done
+	done
+}
+
+# exec_line HOW [-f]: the line execs HOW prints for its exec or spawn call,
+# selected, addresses normalized and the [pid N] prefix dropped.
+exec_line() {
+	run_split ltruss $2 -u 'libc:exec*,fexecve,posix_spawn*,open' "$PROGS/execs" $1 "$PROGS"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(plain_execs $1)" ]
+	grep -E 'exec|spawn' <<<"$err" | sed -E 's/^\[pid [0-9]+\] //' | normalize
+}
+
+@test "the exec family and posix_spawn show their typed arguments, as their prototypes say" {
+	local f
+	# the hooks report these calls: with or without -f the same lines
+	for f in "" -f; do
+		[ "$(exec_line execve $f)" = 'libc:execve("/proc/self/exe", ADDR, ADDR) <no return ...>' ]
+		[ "$(exec_line execv $f)" = 'libc:execv("/proc/self/exe", ADDR) <no return ...>' ]
+		[ "$(exec_line execvp $f)" = 'libc:execvp("execs", ADDR) <no return ...>' ]
+		[ "$(exec_line execvpe $f)" = 'libc:execvpe("execs", ADDR, ADDR) <no return ...>' ]
+		[ "$(exec_line execl $f)" = 'libc:execl("/proc/self/exe", "execs") <no return ...>' ]
+		[ "$(exec_line execlp $f)" = 'libc:execlp("execs", "execs") <no return ...>' ]
+		[ "$(exec_line execle $f)" = 'libc:execle("/proc/self/exe", "execs") <no return ...>' ]
+		[ "$(exec_line execveat $f)" = 'libc:execveat(AT_FDCWD, "/proc/self/exe", ADDR, ADDR, 0) <no return ...>' ]
+		[ "$(exec_line spawn $f)" = 'libc:posix_spawn(ADDR, "/proc/self/exe", NULL, NULL, ADDR, ADDR) <no return ...>' ]
+		[ "$(exec_line spawnp $f)" = 'libc:posix_spawnp(ADDR, "execs", NULL, NULL, ADDR, ADDR) <no return ...>' ]
+		# fexecve gets the descriptor open returned
+		run_split ltruss $f -u 'libc:fexecve,open' "$PROGS/execs" fexecve "$PROGS"
+		fd=$(sed -nE 's|^libc:open\("/proc/self/exe", O_RDONLY\) = ([0-9]+)$|\1|p' <<<"$err")
+		[ -n "$fd" ] || { echo "$err"; false; }
+		grep -qx "libc:fexecve($fd, 0x[0-9a-f]*, 0x[0-9a-f]*) <no return ...>" <<<"$err" || { echo "$err"; false; }
 	done
 }
 
@@ -241,32 +281,38 @@ plain_execs() {
 }
 
 @test "without -f, a child that execs stays untraced, whatever starts it" {
-	for how in fork-execve vfork-execve fork-execv spawn spawnp system popen; do
-		run_split ltruss -u 'libc:getsid' "$PROGS/execs" $how "$PROGS"
-		[ "$status" -eq 0 ]
-		[ "$out" = "$(plain_execs $how)" ] || { echo "$how: $out"; false; }
-		[ "$(grep -c 'getsid' <<<"$err")" -eq 0 ] || { echo "$how: $err"; false; }
-		[ "$(grep -c '+++' <<<"$err")" -eq 1 ]
+	for prog in $EXECS_BUILDS; do
+		for how in fork-execve vfork-execve fork-execv spawn spawnp system popen; do
+			run_split ltruss -u 'libc:getsid' "$PROGS/$prog" $how "$PROGS"
+			[ "$status" -eq 0 ]
+			[ "$out" = "$(plain_execs $how $prog)" ] || { echo "$prog $how: $out"; false; }
+			[ "$(grep -c 'getsid' <<<"$err")" -eq 0 ] || { echo "$prog $how: $err"; false; }
+			[ "$(grep -c '+++' <<<"$err")" -eq 1 ]
+		done
 	done
 }
 
 @test "-f: children started with an environment of their own are traced, and see exactly it" {
-	for how in fork-execve vfork-execve fork-execv spawn spawnp system popen; do
-		run_split ltruss -f -u 'libc:getsid' "$PROGS/execs" $how "$PROGS"
-		[ "$status" -eq 0 ]
-		[ "$out" = "$(plain_execs $how)" ] || { echo "$how: $out"; false; }
-		grep -Eqx '(\[pid [0-9]+\] )?libc:getsid\(0\) = [0-9]+' <<<"$err" || { echo "$how: $err"; false; }
-		[ "$(grep -c '+++ exited (status 0) +++' <<<"$err")" -ge 2 ]
+	for prog in $EXECS_BUILDS; do
+		for how in fork-execve vfork-execve fork-execv spawn spawnp system popen; do
+			run_split ltruss -f -u 'libc:getsid' "$PROGS/$prog" $how "$PROGS"
+			[ "$status" -eq 0 ]
+			[ "$out" = "$(plain_execs $how $prog)" ] || { echo "$prog $how: $out"; false; }
+			grep -Eqx '(\[pid [0-9]+\] )?libc:getsid\(0\) = [0-9]+' <<<"$err" || { echo "$prog $how: $err"; false; }
+			[ "$(grep -c '+++ exited (status 0) +++' <<<"$err")" -ge 2 ]
+		done
 	done
 }
 
 @test "a failing exec leaves the process, its errno and its environment as they were" {
-	for f in "" -f; do
-		run_split ltruss $f -u 'libc:getsid' "$PROGS/execs" fail "$PROGS"
-		[ "$status" -eq 0 ]
-		[ "$out" = "$(plain_execs fail)" ]
-		[ "$(sed -n 1p <<<"$out")" = "execve -1 No such file or directory" ]
-		grep -qx 'libc:getsid(0) = [0-9]*' <<<"$err"
+	for prog in $EXECS_BUILDS; do
+		for f in "" -f; do
+			run_split ltruss $f -u 'libc:getsid' "$PROGS/$prog" fail "$PROGS"
+			[ "$status" -eq 0 ]
+			[ "$out" = "$(plain_execs fail $prog)" ]
+			[ "$(sed -n 1p <<<"$out")" = "execve -1 No such file or directory" ]
+			grep -qx 'libc:getsid(0) = [0-9]*' <<<"$err"
+		done
 	done
 }
 
@@ -353,6 +399,43 @@ vfork_run() {
 	[ -n "$child" ] || { echo "$err"; false; }
 	grep -Eqx "\[pid $child\] libc:execve\(.*\) <no return \.\.\.>" <<<"$err" || { echo "$err"; false; }
 	grep -Eqx "\[pid $child\] libc:getsid\(0\) = [0-9]+" <<<"$err" || { echo "$err"; false; }
+}
+
+@test "an untraced vfork whose child execs: the parent's calls stay the parent's, the child's exec the child's" {
+	# the child's exec hook used to give the parent's thread a state with
+	# the child's pid: the parent's trace was lost, and the program blamed
+	run_split ltruss -u 'libc:execve,waitpid' "$PROGS/execs" vfork-execve "$PROGS"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(plain_execs vfork-execve)" ]
+	child=$(sed -nE 's/^libc:waitpid\(([0-9]+), \[0\], 0\) = \1$/\1/p' <<<"$err")
+	[ -n "$child" ] || { echo "$err"; false; }
+	[ "$(grep -vc '^+++ exited (status 0) +++$' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	# a parent with calls traced before: the child's exec is not its own
+	for f in "" -f; do
+		run_split ltruss $f -u 'libc:execve,setenv' "$PROGS/execs" vfork-execve "$PROGS"
+		[ "$status" -eq 0 ]
+		[ "$out" = "$(plain_execs vfork-execve)" ]
+		[ "$(grep -c '^\(\[pid [0-9]*\] \)\?libc:setenv("PATH", "'"$PROGS"'", 1) = 0$' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+		if [ -z "$f" ]; then
+			[ "$(grep -c 'execve\|ltruss:' <<<"$err")" -eq 0 ] || { echo "$err"; false; }
+			continue
+		fi
+		child=$(sed -nE 's/^\[pid ([0-9]+)\] libc:execve\("\/proc\/self\/exe", 0x[0-9a-f]+, 0x[0-9a-f]+\) <no return \.\.\.>$/\1/p' <<<"$err")
+		[ -n "$child" ] || { echo "$err"; false; }
+		grep -qx "\[pid $child\] libc:setenv(\"PATH\", \"/nonexistent\", 1) = 0" <<<"$err" || { echo "$err"; false; }
+		# the parent's call and exit are not the child's
+		[ "$(grep -c "^\[pid $child\] libc:setenv(\"PATH\", \"$PROGS\"" <<<"$err")" -eq 0 ] || { echo "$err"; false; }
+		[ "$(grep -c '+++ exited (status 0) +++$' <<<"$err")" -eq 2 ] || { echo "$err"; false; }
+		[ "$(grep -c "^\[pid $child\] +++ exited" <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	done
+}
+
+@test "sh -c 'CMD; exec CMD' with execve selected: the shell's exec is traced, no warning" {
+	run_split ltruss -s 4096 -u 'libc:execve' sh -c '"$0" leaf >/dev/null; exec "$0" leaf' "$PROGS/execs"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/execs" leaf)" ]
+	[ "$(normalize <<<"$err")" = "libc:execve(\"$PROGS/execs\", ADDR, ADDR) <no return ...>
++++ exited (status 0) +++" ] || { echo "$err"; false; }
 }
 
 @test "without -f, a vfork child is not traced: no return of its own, none of its calls" {
