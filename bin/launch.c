@@ -7,7 +7,9 @@
  * every binding.  The session and the trace output reach it as inherited
  * file descriptors named in LTRUSS_SESSION; the interposer removes its
  * variables (and restores a user's own LD_AUDIT) so that the program sees
- * its own environment and its children run untraced.
+ * its own environment and its children run untraced.  GLIBC_TUNABLES gives
+ * the loader the static TLS that the audit module costs the program
+ * (lib/tunables.c), and is put back as the user had it likewise.
  */
 #include "config.h"
 
@@ -29,6 +31,7 @@
 #include <unistd.h>
 
 #include "../lib/session.h"
+#include "../lib/tunables.h"
 #include "clock.h"
 #include "error.h"
 #include "launch.h"
@@ -45,13 +48,14 @@ static char **child_environment(const char *interposer, int session_fd,
 				size_t *own)
 {
 	const char *user_audit = getenv("LD_AUDIT");
+	const char *user_tunables = getenv(LTR_TUNABLES);
 	size_t n = 0, i, k = 0;
 	struct stat st;
 	char **env;
 
 	while (environ[n])
 		n++;
-	env = calloc(n + 4, sizeof(*env));
+	env = calloc(n + 6, sizeof(*env));
 	if (!env)
 		error_msg_and_die("out of memory");
 	for (i = 0; i < n; i++) {
@@ -59,7 +63,11 @@ static char **child_environment(const char *interposer, int session_fd,
 		    strncmp(environ[i], LTR_ENV_SESSION "=",
 			    sizeof(LTR_ENV_SESSION)) == 0 ||
 		    strncmp(environ[i], LTR_ENV_SAVED_AUDIT "=",
-			    sizeof(LTR_ENV_SAVED_AUDIT)) == 0)
+			    sizeof(LTR_ENV_SAVED_AUDIT)) == 0 ||
+		    strncmp(environ[i], LTR_TUNABLES "=",
+			    sizeof(LTR_TUNABLES)) == 0 ||
+		    strncmp(environ[i], LTR_ENV_SAVED_TUNABLES "=",
+			    sizeof(LTR_ENV_SAVED_TUNABLES)) == 0)
 			continue;
 		env[k++] = environ[i];
 	}
@@ -73,6 +81,14 @@ static char **child_environment(const char *interposer, int session_fd,
 	} else if (asprintf(&env[k++], "LD_AUDIT=%s", interposer) < 0) {
 		error_msg_and_die("out of memory");
 	}
+	env[k] = malloc(ltr_tunables_size(user_tunables));
+	if (!env[k])
+		error_msg_and_die("out of memory");
+	ltr_tunables_merge(env[k++], user_tunables);
+	/* Even an empty one: the program gets back what it had. */
+	if (user_tunables &&
+	    asprintf(&env[k++], LTR_ENV_SAVED_TUNABLES "=%s", user_tunables) < 0)
+		error_msg_and_die("out of memory");
 	if (fstat(session_fd, &st) < 0)
 		perror_msg_and_die("cannot stat the session");
 	/*

@@ -11,7 +11,8 @@
  * contract version.  The variables ltruss added are then removed from the
  * environment array in place (the program's libc reads the same array
  * later) and a user's own LD_AUDIT is put back, so the program and its
- * children see exactly the environment they would have had; an exec, and
+ * children see exactly the environment they would have had (GLIBC_TUNABLES
+ * too, which ltruss sets for the loader: tunables.c); an exec, and
  * with -f a spawn, carries them again into the next program (lib/exec.c).
  */
 #include <fcntl.h>
@@ -26,6 +27,7 @@
 
 #include "arch/x86_64/cpu.h"
 #include "interposer.h"
+#include "tunables.h"
 
 extern char **environ;
 
@@ -233,6 +235,24 @@ static int session_open(const char *value, char *why, size_t size)
 	return rfd;
 }
 
+/*
+ * GLIBC_TUNABLES back as the user had it, or gone (lib/tunables.c): the
+ * saved entry without its "LTRUSS_SAVED_" is the user's whole entry.
+ */
+static void tunables_restore(void)
+{
+	char **saved = env_find(LTR_ENV_SAVED_TUNABLES), **e;
+	char *user = saved ? *saved + LTR_SAVED_PREFIX_LEN : NULL;
+
+	if (saved)
+		env_remove(saved);
+	e = env_find(LTR_TUNABLES);
+	if (e && user)
+		*e = user;
+	else if (e)
+		env_remove(e);
+}
+
 /* Remove ltruss's variables; restore the user's LD_AUDIT if there was one. */
 static void env_restore(void)
 {
@@ -251,6 +271,7 @@ static void env_restore(void)
 	} else if ((e = env_find("LD_AUDIT"))) {
 		env_remove(e);
 	}
+	tunables_restore();
 }
 
 /*
