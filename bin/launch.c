@@ -42,7 +42,10 @@ extern char **environ;
 
 /*
  * Build the child's environment: the caller's, plus the interposer's
- * variables, which are malloc'd and start at index *own.
+ * variables, which are malloc'd and start at index *own.  Without a
+ * session (session_fd -1), the loader's dry run instead: it loads and
+ * relocates every object as it would for the program (LD_WARN), then
+ * exits without running any of its code (LD_TRACE_LOADED_OBJECTS).
  */
 static char **child_environment(const char *interposer, int session_fd,
 				size_t *own)
@@ -55,7 +58,7 @@ static char **child_environment(const char *interposer, int session_fd,
 
 	while (environ[n])
 		n++;
-	env = calloc(n + 6, sizeof(*env));
+	env = calloc(n + 7, sizeof(*env));
 	if (!env)
 		error_msg_and_die("out of memory");
 	for (i = 0; i < n; i++) {
@@ -89,6 +92,13 @@ static char **child_environment(const char *interposer, int session_fd,
 	if (user_tunables &&
 	    asprintf(&env[k++], LTR_ENV_SAVED_TUNABLES "=%s", user_tunables) < 0)
 		error_msg_and_die("out of memory");
+	if (session_fd < 0) {
+		if (!(env[k++] = strdup("LD_TRACE_LOADED_OBJECTS=1")) ||
+		    !(env[k++] = strdup("LD_WARN=1")))
+			error_msg_and_die("out of memory");
+		env[k] = NULL;
+		return env;
+	}
 	if (fstat(session_fd, &st) < 0)
 		perror_msg_and_die("cannot stat the session");
 	/*
@@ -278,6 +288,59 @@ pid_t launch_start(const char *path, char **argv, int session_fd)
 		perror_msg_and_die("cannot run '%s'", path);
 	}
 	return pid;
+}
+
+/* In a child: exec path with env, stdin and stdout on /dev/null, stderr to fd. */
+static void __attribute__((noreturn)) capture_exec(const char *path,
+						   char **argv, char **env,
+						   int fd)
+{
+	int null = open("/dev/null", O_RDWR);
+
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+	}
+	dup2(fd, STDERR_FILENO);
+	execve(path, argv, env);
+	_exit(127);
+}
+
+void launch_capture(const char *path, char **argv, char **env, char *buf,
+		    size_t size)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fds[2];
+	pid_t pid;
+
+	buf[0] = '\0';
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return;
+	pid = fork();
+	if (pid == 0)
+		capture_exec(path, argv, env, fds[1]);
+	close(fds[1]);
+	while (pid > 0 && len < size - 1 &&
+	       ((n = read(fds[0], buf + len, size - 1 - len)) > 0 ||
+		(n < 0 && errno == EINTR)))
+		len += n > 0 ? (size_t)n : 0;
+	buf[len] = '\0';
+	close(fds[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+void launch_dry_run(const char *path, char *buf, size_t size)
+{
+	size_t own, i;
+	char *argv[] = { (char *)path, NULL };
+	char **env = child_environment(paths_interposer(), -1, &own);
+
+	launch_capture(path, argv, env, buf, size);
+	for (i = own; env[i]; i++)
+		free(env[i]);
+	free(env);
 }
 
 /* The outcome of a wait status. */
