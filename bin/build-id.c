@@ -25,20 +25,36 @@
 #include "error.h"
 #include "fd-util.h"
 #include "session-check.h"
+#include "strmap.h"
 #include "xmalloc.h"
 
 struct known {
-	struct known *next;
-	char *path;
-	struct stat st; /* (known) the file as it was read: a new one is read again */
+	struct stat st; /* the file as it was read: a new one is read again */
 	size_t len;
 	unsigned char id[BUILD_ID_MAX];
-	bool checked; /* (expected) looked at already */
 	char *soname; /* DT_SONAME, or NULL */
-	bool unreadable; /* (known) its file could not be opened as ELF */
+	bool unreadable; /* its file could not be opened as ELF */
 };
 
-static struct known *known, *expected;
+/* A build ID a trace file recorded. */
+struct id {
+	size_t len;
+	unsigned char id[BUILD_ID_MAX];
+};
+
+/* The build IDs recorded for one path (a file replaced during -f: several). */
+struct expected {
+	bool checked; /* looked at already */
+	size_t n;
+	struct id *v;
+};
+
+/*
+ * Files read (path: struct known), and IDs expected (path: struct
+ * expected): a trace file names up to LTR_MAX_OBJECTS objects, and each
+ * lookup costs the same however many there are.
+ */
+static struct strmap known, expected;
 
 /* The build ID note among the notes of section scn, into k. */
 static void notes_read(Elf_Scn *scn, struct known *k)
@@ -122,22 +138,16 @@ static void known_read(struct known *k, const char *path)
  */
 static const struct known *known_of(const char *path)
 {
+	struct known **kp = (struct known **)strmap_slot(&known, path), *k;
 	struct stat st;
-	struct known *k;
 
 	if (stat(path, &st) != 0)
 		memset(&st, 0, sizeof(st));
-	for (k = known; k; k = k->next)
-		if (strcmp(k->path, path) == 0)
-			break;
-	if (k && same_file(&k->st, &st))
-		return k;
-	if (!k) {
-		k = xcalloc(1, sizeof(*k));
-		k->path = xstrdup(path);
-		k->next = known;
-		known = k;
-	}
+	if (*kp && same_file(&(*kp)->st, &st))
+		return *kp;
+	if (!*kp)
+		*kp = xcalloc(1, sizeof(**kp));
+	k = *kp;
 	free(k->soname);
 	k->soname = NULL;
 	k->len = 0;
@@ -158,18 +168,17 @@ size_t build_id_read(const char *path, unsigned char *id, const char **soname)
 
 void build_id_expect(const char *path, const unsigned char *id, size_t n)
 {
-	struct known *e;
+	struct expected **ep = (struct expected **)strmap_slot(&expected, path);
+	struct expected *e;
 
-	for (e = expected; e; e = e->next)
-		if (strcmp(e->path, path) == 0 && e->len == n &&
-		    memcmp(e->id, id, n) == 0)
-			return;
-	e = xcalloc(1, sizeof(*e));
-	e->path = xstrdup(path);
-	e->len = n < BUILD_ID_MAX ? n : BUILD_ID_MAX;
-	memcpy(e->id, id, e->len);
-	e->next = expected;
-	expected = e;
+	if (!*ep)
+		*ep = xcalloc(1, sizeof(**ep));
+	e = *ep;
+	/* At most one per object recorded (tracefile-read.c): no search. */
+	e->v = xrealloc(e->v, (e->n + 1) * sizeof(*e->v));
+	e->v[e->n].len = n < BUILD_ID_MAX ? n : BUILD_ID_MAX;
+	memcpy(e->v[e->n].id, id, e->v[e->n].len);
+	e->n++;
 }
 
 /*
@@ -179,22 +188,20 @@ void build_id_expect(const char *path, const unsigned char *id, size_t n)
  */
 void build_id_check(const char *path)
 {
-	const struct known *k = NULL;
+	struct expected *e = strmap_get(&expected, path);
+	const struct known *k;
 	char printable[1024];
 	bool match = false;
-	struct known *e;
+	size_t i;
 
-	for (e = expected; e; e = e->next) {
-		if (strcmp(e->path, path) != 0)
-			continue;
-		if (e->checked)
-			return;
-		e->checked = true;
-		if (!k)
-			k = known_of(path);
-		match |= k->len == e->len && memcmp(k->id, e->id, e->len) == 0;
-	}
-	if (!k || match)
+	if (!e || e->checked)
+		return;
+	e->checked = true;
+	k = known_of(path);
+	for (i = 0; i < e->n && !match; i++)
+		match = k->len == e->v[i].len &&
+			memcmp(k->id, e->v[i].id, k->len) == 0;
+	if (match)
 		return;
 	check_name(printable, sizeof(printable), path);
 	if (k->unreadable)
@@ -205,21 +212,26 @@ void build_id_check(const char *path)
 			    printable);
 }
 
-/* Free the list at *list. */
-static void known_free(struct known **list)
+/* Free a struct known. */
+static void known_free(void *p)
 {
-	while (*list) {
-		struct known *next = (*list)->next;
+	struct known *k = p;
 
-		free((*list)->path);
-		free((*list)->soname);
-		free(*list);
-		*list = next;
-	}
+	free(k->soname);
+	free(k);
+}
+
+/* Free a struct expected. */
+static void expected_free(void *p)
+{
+	struct expected *e = p;
+
+	free(e->v);
+	free(e);
 }
 
 void build_id_done(void)
 {
-	known_free(&known);
-	known_free(&expected);
+	strmap_clear(&known, known_free);
+	strmap_clear(&expected, expected_free);
 }

@@ -28,6 +28,8 @@
 #include "console.h"
 #include "error.h"
 #include "registry.h"
+#include "session-check.h"
+#include "session-slots.h"
 
 /* What the checks found. */
 enum verdict {
@@ -70,21 +72,25 @@ static enum verdict session_map(const struct registry_entry *e,
 	}
 	s = (size_t)st.st_size < sizeof(*s) ? MAP_FAILED :
 		mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
 	if (s == MAP_FAILED) {
+		close(fd);
 		snprintf(why, size, "cannot map %s", path);
 		return SESSION_BAD;
 	}
 	if (__atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) != LTR_SESSION_MAGIC ||
 	    s->version != LTR_SESSION_VERSION || s->header_size != sizeof(*s)) {
+		close(fd);
 		munmap(s, sizeof(*s));
 		snprintf(why, size, "it was made by another version of ltruss");
 		return SESSION_BAD;
 	}
 	if (s->owner_uid != geteuid() || s->owner_pid != e->pid) {
+		close(fd);
 		munmap(s, sizeof(*s));
 		return s->owner_uid != geteuid() ? SESSION_FOREIGN : SESSION_STALE;
 	}
+	/* Its thread slots (counters) are mapped as they are read. */
+	session_slots_init(s, fd, s->ring_size);
 	*out = s;
 	return SESSION_OK;
 }
@@ -169,15 +175,16 @@ static const char *start_text(const struct ltr_session *s, char *buf,
 
 const char *console_command_line(const struct ltr_session *s)
 {
-	static char command[sizeof(s->command)];
-	size_t i;
+	static char command[4 * sizeof(s->command) + 1];
+	char raw[sizeof(s->command)];
 
-	/* The traced program can write there: nothing for the terminal to obey. */
-	for (i = 0; i < sizeof(command) - 1 && s->command[i]; i++)
-		command[i] = (unsigned char)s->command[i] < ' ' ||
-			     s->command[i] == 0x7f ? '?' : s->command[i];
-	command[i] = '\0';
-	return command;
+	/*
+	 * The traced program can write there: nothing for the terminal to
+	 * obey, a C1 control in UTF-8 (CSI as 0xc2 0x9b) no more than ESC.
+	 */
+	memcpy(raw, s->command, sizeof(raw));
+	raw[sizeof(raw) - 1] = '\0';
+	return check_text(command, sizeof(command), raw);
 }
 
 /* Print session s of ltruss pid (mine: the console's own). */

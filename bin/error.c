@@ -23,18 +23,70 @@ static void text_clean(char *s)
 			*s = '?';
 }
 
+/*
+ * A warning shares stderr with the trace, and may come while a line or a
+ * JSON object of it is half written (its stack being unwound, a caller
+ * named): it waits until the line is whole (error_hold()), then the line
+ * a call left open ends first (the hook of error_on_line_break()), as for
+ * any other line, so that the warning never splits one.
+ */
+static unsigned held;
+static char *pending;
+static size_t pending_len, pending_size;
+static void (*line_break)(void);
+
 /* Print one line: prefix, message, and the errno text when err != 0. */
 static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
 {
-	char buf[1024];
+	char buf[1024], line[1400];
+	size_t n;
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	text_clean(buf);
 	if (err)
-		fprintf(stderr, "ltruss: %s%s: %s\n", prefix, buf, strerror(err));
+		snprintf(line, sizeof(line), "ltruss: %s%s: %s\n", prefix, buf,
+			 strerror(err));
 	else
-		fprintf(stderr, "ltruss: %s%s\n", prefix, buf);
+		snprintf(line, sizeof(line), "ltruss: %s%s\n", prefix, buf);
+	n = strlen(line);
+	if (held && strcmp(prefix, "warning: ") == 0) {
+		if (pending_len + n > pending_size) {
+			pending_size = 2 * (pending_len + n);
+			pending = realloc(pending, pending_size);
+			if (!pending)
+				abort(); /* no memory even for a warning */
+		}
+		memcpy(pending + pending_len, line, n);
+		pending_len += n;
+		return;
+	}
+	if (line_break && strcmp(prefix, "warning: ") == 0)
+		line_break();
+	fprintf(stderr, "%s", line);
 	fflush(stderr);
+}
+
+void error_hold(void)
+{
+	held++;
+}
+
+void error_release(void)
+{
+	size_t pending_len_was = pending_len;
+
+	if (!held || --held || !pending_len)
+		return;
+	if (line_break)
+		line_break();
+	pending_len = 0;
+	fprintf(stderr, "%.*s", (int)pending_len_was, pending);
+	fflush(stderr);
+}
+
+void error_on_line_break(void (*fn)(void))
+{
+	line_break = fn;
 }
 
 void error_msg(const char *fmt, ...)

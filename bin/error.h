@@ -6,6 +6,15 @@
 /* Exit status of ltruss's own errors (bad option, bad config, cannot trace). */
 #define EXIT_LTRUSS_ERROR 2
 
+/*
+ * Hold warnings while a line of the trace is being written, and print
+ * them once it is whole (error_release(), nested; trace.c).
+ */
+void error_hold(void);
+void error_release(void);
+/* fn ends an open trace line before a warning is printed (NULL: none). */
+void error_on_line_break(void (*fn)(void));
+
 void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void perror_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

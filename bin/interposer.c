@@ -88,10 +88,21 @@ static void probe_reason(char *reason, size_t size)
 		snprintf(reason, size, "%.*s", (int)(end - p), p);
 }
 
-void interposer_untraced(pid_t pid, const char *path, bool nothing_traced)
+void interposer_untraced(pid_t pid, const char *path, bool nothing_traced,
+			 bool enomem)
 {
 	char reason[1024];
 
+	if (enomem && nothing_traced) {
+		error_msg("nothing was traced: the interposer could not map ltruss's session into '%s': no address space left (ENOMEM); raise the address space limit (ulimit -v), or make rings smaller (--buffer)",
+			  path);
+		return;
+	}
+	if (enomem) {
+		warning_msg("process %d ('%s') ran untraced: the interposer could not map ltruss's session: no address space left (ENOMEM)",
+			    (int)pid, path);
+		return;
+	}
 	probe_reason(reason, sizeof(reason));
 	if (nothing_traced && reason[0])
 		error_msg("nothing was traced: the loader refused the interposer '%s' for '%s' (%s); " TODO,

@@ -14,9 +14,11 @@ void interposer_check(void);
 
 /*
  * Say that process pid (program path) ran without the interposer ever
- * attaching, with the loader's reason when it gives one: an error when
- * nothing at all was traced (the caller then exits 2), else a warning.
+ * attaching, with the loader's reason when it gives one, or the lack of
+ * address space (enomem: the interposer said so in the session): an error
+ * when nothing at all was traced (the caller then exits 2), else a warning.
  */
-void interposer_untraced(pid_t pid, const char *path, bool nothing_traced);
+void interposer_untraced(pid_t pid, const char *path, bool nothing_traced,
+			 bool enomem);
 
 #endif

@@ -34,6 +34,7 @@
 #include "../lib/tunables.h"
 #include "clock.h"
 #include "error.h"
+#include "forward.h"
 #include "launch.h"
 #include "paths.h"
 #include "session.h"
@@ -131,12 +132,22 @@ static void count_interrupt(int sig)
 		stop_signal = sig;
 }
 
-/* Pass termination requests on to the traced command. */
-static void forward_signal(int sig)
+/*
+ * Pass termination requests on to the traced command, unless it got them
+ * too (forward.c).  The program's own (kill(0, ...)) are no request to
+ * ltruss either: they do not count as interrupts.
+ */
+static void forward_signal(int sig, siginfo_t *si, void *context)
 {
-	if (child_pid > 0)
-		kill(child_pid, sig);
-	count_interrupt(sig);
+	int saved = errno;
+
+	(void)context;
+	if (!signal_from_program(si)) {
+		if (child_pid > 0 && si->si_code != SI_KERNEL)
+			kill(child_pid, sig);
+		count_interrupt(sig);
+	}
+	errno = saved;
 }
 
 /*
@@ -148,20 +159,6 @@ static void note_child(int sig)
 {
 	(void)sig;
 	children_changed = 1;
-}
-
-/*
- * SIGINT and SIGQUIT: a terminal sends them to its whole foreground process
- * group, the program included, with si_code SI_KERNEL; passing those on
- * would deliver them twice.  One sent to ltruss alone (kill(1), a script's
- * timeout) is passed on, so the program ends as if it had got it itself.
- */
-static void forward_interrupt(int sig, siginfo_t *si, void *context)
-{
-	if (si->si_code != SI_KERNEL)
-		forward_signal(sig);
-	else
-		count_interrupt(sig);
 }
 
 /*
@@ -182,12 +179,10 @@ static void install_signal_handlers(void)
 	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = forward_signal;
-	sa.sa_flags = SA_RESTART;
+	sa.sa_sigaction = forward_signal;
+	sa.sa_flags = SA_RESTART | SA_SIGINFO;
 	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
 		sigaction(forwarded[i], &sa, NULL);
-	sa.sa_sigaction = forward_interrupt;
-	sa.sa_flags = SA_RESTART | SA_SIGINFO;
 	for (i = 0; i < sizeof(interrupts) / sizeof(interrupts[0]); i++)
 		if (sigaction(interrupts[i], NULL, &old) == 0 &&
 		    old.sa_handler != SIG_IGN)

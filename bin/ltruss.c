@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "debuginfo.h"
 #include "conf.h"
 #include "console.h"
 #include "callsites.h"
@@ -137,6 +138,7 @@ static int read_main(struct options *opts)
 	bool core;
 	FILE *out;
 
+	debuginfo_setup(opts->debuginfod);
 	s = tracefile_load(opts->read);
 	out = output_open(opts->output);
 	if (opts->cfg.strsize_set && opts->cfg.strsize < s->strsize)
@@ -180,7 +182,7 @@ static size_t pump(void)
 	__atomic_fetch_add(&session.s->reader_beat, 1, __ATOMIC_RELEASE);
 	/* Also while other threads keep ltruss busy (idle() does it too). */
 	if (++pumps % 64 == 0)
-		session_threads_find(session.s, session.fd);
+		session_threads_find(session.s, session.fd, session.ring_size);
 	toggles_apply(session.s);
 	tracefile_tick();
 	return processes_pump();
@@ -191,7 +193,7 @@ static void idle(void)
 {
 	trace_idle();
 	processes_idle();
-	session_threads_find(session.s, session.fd);
+	session_threads_find(session.s, session.fd, session.ring_size);
 	tracefile_tick();
 	output_flush();
 	clock_refine();
@@ -227,7 +229,7 @@ int main(int argc, char **argv)
 	session_create(&session, &opts, events);
 	if (opts.write)
 		tracefile_open(opts.write, session.s, &opts.cfg, opts.follow);
-	reader_init(session.rings, session.ring_size,
+	reader_init(session.ring_size,
 		    opts.write ? tracefile_event : trace_event);
 	registry_add(session.fd);
 	if (opts.interactive)
@@ -242,12 +244,14 @@ int main(int argc, char **argv)
 
 	clock_start();
 	pid = launch_start(path, opts.argv, session.fd);
+	/* The program's environment is built: DEBUGINFOD_URLS is ltruss's. */
+	debuginfo_setup(opts.debuginfod);
 	check_init(pid, opts.follow);
 	o = launch_wait(pid, opts.follow, reader_pace_ns(),
 			events ? pump : NULL,
 			events ? idle : NULL, processes_reaped);
 	/* The slots a forged count hid, for the last drain and the counts. */
-	session_threads_find(session.s, session.fd);
+	session_threads_find(session.s, session.fd, session.ring_size);
 	/* Stopped by a second signal, ltruss left the program running. */
 	stopped = launch_stopped();
 	if (!stopped)
@@ -268,7 +272,9 @@ int main(int argc, char **argv)
 	losses_report(dropped, session.s->lost_returns);
 	/* After the "+++" line: the program's own status is shown there. */
 	if (untraced)
-		interposer_untraced(pid, path, nothing_traced);
+		interposer_untraced(pid, path, nothing_traced,
+				    __atomic_load_n(&session.s->attach_enomem,
+						    __ATOMIC_RELAXED) != 0);
 	/* Stopped by the loader before it started, for want of static TLS. */
 	refused = !stopped && !o.signal && o.exit_status == 127 &&
 		  processes_never_started(pid) == 1 && refusal_explain(path);

@@ -32,6 +32,7 @@
 #include "format.h"
 #include "lib-glob.h"
 #include "narrow.h"
+#include "strmap.h"
 #include "trace.h"
 #include "tracefile-read.h"
 #include "xmalloc.h"
@@ -63,15 +64,49 @@ static int guest_pid[LTR_MAX_THREADS];
 static struct slot_kept *guests[LTR_MAX_THREADS];
 
 /*
- * What each rule's library glob said of each short name: with -f, the
- * objects to look through are those of every process.
+ * What each rule's library glob said of each short name, with -f over the
+ * objects of every process: per short name (a strmap, so that a file
+ * naming thousands of libraries and objects costs one lookup a function),
+ * the objects recorded under it, indexed as they come, and each rule's
+ * answer once asked.  So a rule looks at each object once, not at every
+ * object for each library.
  */
-struct lib_seen {
-	char *lib;
-	bool match;
+struct lib_entry {
+	uint32_t *objects;
+	size_t n;
+	unsigned char *match; /* [LTR_MAX_RULES]: 0 not asked; 1 yes; 2 no */
 };
-static struct lib_seen *seen[LTR_MAX_RULES];
-static size_t nseen[LTR_MAX_RULES];
+static struct strmap libs;
+static uint32_t objects_indexed;
+
+/* The entry of short name lib, made if need be. */
+static struct lib_entry *lib_entry(const char *lib)
+{
+	struct lib_entry **e = (struct lib_entry **)strmap_slot(&libs, lib);
+
+	if (!*e)
+		*e = xcalloc(1, sizeof(**e));
+	return *e;
+}
+
+/* Index the objects recorded since the last time under their short names. */
+static void objects_index(void)
+{
+	uint32_t n = tracefile_objects();
+	struct lib_entry *e;
+	char *name;
+
+	for (; objects_indexed < n; objects_indexed++) {
+		name = lib_short_name(tracefile_object_soname(objects_indexed),
+				      tracefile_object_path(objects_indexed),
+				      false);
+		e = lib_entry(name);
+		free(name);
+		e->objects = xrealloc(e->objects,
+				      (e->n + 1) * sizeof(*e->objects));
+		e->objects[e->n++] = objects_indexed;
+	}
+}
 
 void narrow_init(const struct selection *sel, unsigned depth,
 		 const int *pid_list, size_t n)
@@ -98,26 +133,22 @@ bool narrow_pid(int pid)
 	return !npids;
 }
 
-/* Does library glob match the library short-named lib, or an object of that short name? */
-static bool lib_matches(const char *glob, const char *lib)
+/* Does library glob match the library short-named lib (entry e), or an object of that short name? */
+static bool lib_matches(const char *glob, const char *lib,
+			const struct lib_entry *e)
 {
 	struct lib_names o = { .short_name = lib,
 			       .main = strcmp(lib, "a.out") == 0 };
-	uint32_t i, n = tracefile_objects();
-	bool found;
-	char *name;
+	size_t i;
 
 	if (lib_glob_match(glob, &o))
 		return true;
 	if (o.main)
 		return false;
-	for (i = 0; i < n; i++) {
-		o.soname = tracefile_object_soname(i);
-		o.path = tracefile_object_path(i);
-		name = lib_short_name(o.soname, o.path, false);
-		found = strcmp(name, lib) == 0 && lib_glob_match(glob, &o);
-		free(name);
-		if (found)
+	for (i = 0; i < e->n; i++) {
+		o.soname = tracefile_object_soname(e->objects[i]);
+		o.path = tracefile_object_path(e->objects[i]);
+		if (lib_glob_match(glob, &o))
 			return true;
 	}
 	return false;
@@ -126,17 +157,15 @@ static bool lib_matches(const char *glob, const char *lib)
 /* Does rule i's library glob match the library short-named lib? */
 static bool rule_lib_matches(size_t i, const char *lib)
 {
-	size_t k;
+	struct lib_entry *e;
 
-	for (k = 0; k < nseen[i]; k++)
-		if (strcmp(seen[i][k].lib, lib) == 0)
-			return seen[i][k].match;
-	seen[i] = xrealloc(seen[i], (k + 1) * sizeof(*seen[i]));
-	seen[i][k] = (struct lib_seen){
-		.lib = xstrdup(lib),
-		.match = lib_matches(selection->rules[i].lib, lib) };
-	nseen[i]++;
-	return seen[i][k].match;
+	objects_index();
+	e = lib_entry(lib);
+	if (!e->match)
+		e->match = xcalloc(LTR_MAX_RULES, 1);
+	if (!e->match[i])
+		e->match[i] = lib_matches(selection->rules[i].lib, lib, e) ? 1 : 2;
+	return e->match[i] == 1;
 }
 
 /* Is function fn selected by the -u rules (the last that matches wins)? */
@@ -295,10 +324,19 @@ void narrow_event(const struct event_rec *r)
 	}
 }
 
+/* Free a struct lib_entry. */
+static void lib_entry_free(void *p)
+{
+	struct lib_entry *e = p;
+
+	free(e->objects);
+	free(e->match);
+	free(e);
+}
+
 void narrow_done(void)
 {
 	uint32_t i;
-	size_t k;
 
 	for (i = 0; i < LTR_MAX_THREADS; i++) {
 		free(slots[i]);
@@ -306,11 +344,6 @@ void narrow_done(void)
 		slots[i] = guests[i] = NULL;
 		guest_pid[i] = 0;
 	}
-	for (i = 0; i < LTR_MAX_RULES; i++) {
-		for (k = 0; k < nseen[i]; k++)
-			free(seen[i][k].lib);
-		free(seen[i]);
-		seen[i] = NULL;
-		nseen[i] = 0;
-	}
+	strmap_clear(&libs, lib_entry_free);
+	objects_indexed = 0;
 }

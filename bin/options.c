@@ -65,6 +65,8 @@ static const char usage_text[] =
 	"                     ' > func+0x1c (object)'; with --tree, --folded and\n"
 	"                     --chrome, above the first traced call; with -c, the\n"
 	"                     call sites of the busiest functions\n"
+	"      --debuginfod   with -k, fetch the debug files not installed from\n"
+	"                     the servers DEBUGINFOD_URLS names\n"
 	"      --json         write JSON Lines instead of text, one object an event\n"
 	"      --drop         drop events rather than slow the program down when\n"
 	"                     ltruss cannot keep up (the number is reported)\n"
@@ -96,7 +98,7 @@ static const char usage_text[] =
 
 enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_BUFFER, OPT_NO_DEMANGLE, OPT_CALLER,
        OPT_SUMMARY_FORMAT, OPT_TREE, OPT_FOLDED, OPT_CHROME, OPT_LIST,
-       OPT_CONSOLE, OPT_READ, OPT_PID, OPT_STACK };
+       OPT_CONSOLE, OPT_READ, OPT_PID, OPT_STACK, OPT_DEBUGINFOD };
 
 static const struct option long_options[] = {
 	{ "depth", required_argument, NULL, 'D' },
@@ -113,6 +115,7 @@ static const struct option long_options[] = {
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "caller", no_argument, NULL, OPT_CALLER },
 	{ "stack", optional_argument, NULL, OPT_STACK },
+	{ "debuginfod", no_argument, NULL, OPT_DEBUGINFOD },
 	{ "summary-format", required_argument, NULL, OPT_SUMMARY_FORMAT },
 	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "folded", required_argument, NULL, OPT_FOLDED },
@@ -227,6 +230,7 @@ static void trace_file_options(struct options *opts, int argc, char **argv,
 		{ opts->chrome != NULL, "--chrome" },
 		{ opts->timestamps, "-t" }, { opts->relative, "-r" },
 		{ opts->durations, "-T" }, { opts->caller, "--caller" },
+		{ opts->debuginfod, "--debuginfod" },
 	}, running[] = {
 		{ opts->follow, "-f" }, { opts->drop, "--drop" },
 		{ opts->ring_size != LTR_RING_SIZE_DEFAULT, "--buffer" },
@@ -352,6 +356,9 @@ void options_parse(struct options *opts, int argc, char **argv)
 			opts->stack = optarg ? parse_frames(optarg)
 					     : STACK_FRAMES_DEFAULT;
 			break;
+		case OPT_DEBUGINFOD:
+			opts->debuginfod = true;
+			break;
 		case OPT_TREE:
 			opts->tree = true;
 			break;
@@ -425,6 +432,11 @@ void options_parse(struct options *opts, int argc, char **argv)
 		usage_error("--console attaches to a running ltruss: it takes no command");
 	if (opts->console)
 		return;
+	if (opts->debuginfod && !opts->stack)
+		usage_error("--debuginfod fetches debug files for the stacks of -k: give it with -k");
+	if (opts->debuginfod &&
+	    (!getenv("DEBUGINFOD_URLS") || !*getenv("DEBUGINFOD_URLS")))
+		usage_error("--debuginfod asks the servers DEBUGINFOD_URLS names, and it is not set: set it (such as DEBUGINFOD_URLS=https://debuginfod.debian.net), or leave --debuginfod out");
 	trace_file_options(opts, argc, argv, protos);
 	if (opts->read)
 		return;

@@ -33,6 +33,7 @@ struct options {
 	bool no_demangle;        /* --no-demangle */
 	bool caller;             /* --caller */
 	unsigned stack;          /* -k, --stack=N: frames shown; 0 = none */
+	bool debuginfod;         /* --debuginfod: -k asks DEBUGINFOD_URLS */
 	bool tree;               /* --tree */
 	bool list;               /* --list: print the selected functions */
 	const char *folded;      /* --folded FILE */

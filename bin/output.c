@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "outfile.h"
 #include "output.h"
 #include "writer.h"
 #include "xmalloc.h"
@@ -138,7 +139,7 @@ FILE *output_open(const char *file)
 		stdio_out = out;
 		return out;
 	}
-	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	fd = outfile_open(file, 0666, "-o");
 	if (fd < 0)
 		perror_msg_and_die("cannot write the trace to '%s' (-o)", file);
 	out = fopencookie((void *)(intptr_t)fd, "w", io);

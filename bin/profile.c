@@ -25,6 +25,7 @@
 #include "clock.h"
 #include "error.h"
 #include "format-stack.h"
+#include "outfile.h"
 #include "profile.h"
 #include "session.h"
 #include "xmalloc.h"
@@ -114,7 +115,8 @@ static struct path *path_get(const char *key, uint32_t depth, bool always)
 /* Open file for writing, or die saying which option named it. */
 static FILE *open_export(const char *file, const char *option)
 {
-	FILE *f = fopen(file, "we");
+	int fd = outfile_open(file, 0666, option);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 
 	if (!f)
 		perror_msg_and_die("cannot write '%s' (%s)", file, option);

@@ -18,6 +18,7 @@
 #include "error.h"
 #include "reader.h"
 #include "session-check.h"
+#include "session-slots.h"
 #include "trace.h"
 
 #define BATCH 256
@@ -39,14 +40,11 @@ struct cursor {
 
 static struct cursor cursors[LTR_MAX_THREADS];
 static int corrupt_reported;
-static const unsigned char *rings; /* slot i's ring: rings + i * ring_size */
 static uint32_t ring_size;
 static void (*sink)(const struct event_rec *r);
 
-void reader_init(const unsigned char *ring_area, uint32_t size,
-		 void (*to)(const struct event_rec *r))
+void reader_init(uint32_t size, void (*to)(const struct event_rec *r))
 {
-	rings = ring_area;
 	ring_size = size;
 	sink = to;
 }
@@ -57,7 +55,8 @@ void reader_init(const unsigned char *ring_area, uint32_t size,
  */
 static void corrupt(const struct ltr_session *s, uint32_t i, const char *what)
 {
-	int tid = s->threads[i].tid;
+	const struct ltr_thread *slot = session_slot(s, i);
+	int tid = slot ? slot->tid : 0;
 
 	if (corrupt_reported++)
 		return;
@@ -80,7 +79,10 @@ static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
 				    struct ltr_event_copy *ev, bool whole)
 {
 	struct cursor *c = &cursors[i];
-	const unsigned char *data = rings + (size_t)i * ring_size;
+	const unsigned char *data = session_ring(s, i);
+
+	if (!data)
+		return NULL;
 
 	/* After a forged head, the reader may sit where no record can start. */
 	if (c->tail % 8 && c->tail < c->head) {
@@ -138,9 +140,10 @@ static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
  */
 static void publish_tail(struct ltr_session *s, uint32_t i)
 {
-	uint64_t *tail = &s->threads[i].ring.tail;
+	struct ltr_thread *slot = session_slot(s, i);
+	uint64_t *tail = slot ? &slot->ring.tail : NULL;
 
-	if (__atomic_load_n(tail, __ATOMIC_RELAXED) != cursors[i].tail)
+	if (tail && __atomic_load_n(tail, __ATOMIC_RELAXED) != cursors[i].tail)
 		__atomic_store_n(tail, cursors[i].tail, __ATOMIC_RELEASE);
 }
 
@@ -158,9 +161,11 @@ size_t reader_drain(struct ltr_session *s)
 	 */
 	for (i = 0; i < n; i++) {
 		struct cursor *c = &cursors[i];
+		struct ltr_thread *slot = session_slot(s, i);
 
-		c->head = __atomic_load_n(&s->threads[i].ring.head,
-					  __ATOMIC_ACQUIRE);
+		c->head = slot ? __atomic_load_n(&slot->ring.head,
+						 __ATOMIC_ACQUIRE)
+			       : c->tail;
 		if (!check_ring_span(c->tail, c->head, ring_size)) {
 			corrupt(s, i, "skipping what it holds");
 			c->tail = c->head;
@@ -207,8 +212,9 @@ size_t reader_drain(struct ltr_session *s)
 		 * writes at every event: read them once a run, or each event
 		 * costs a cache miss here and one in the interposer.
 		 */
-		r = (struct event_rec){ .slot = b, .pid = s->threads[b].pid,
-					.tid = s->threads[b].tid };
+		r = (struct event_rec){ .slot = b,
+					.pid = session_slot(s, b)->pid,
+					.tid = session_slot(s, b)->tid };
 		while ((ev = peek(s, b, &copy, true)) != NULL && ev->ts <= next_other) {
 			r.ev = ev;
 			sink(&r);
@@ -241,8 +247,10 @@ uint64_t reader_pace_ns(void)
 
 bool reader_drained(const struct ltr_session *s, uint32_t i)
 {
-	return cursors[i].tail ==
-	       __atomic_load_n(&s->threads[i].ring.head, __ATOMIC_ACQUIRE);
+	const struct ltr_thread *slot = session_slot(s, i);
+
+	return !slot || cursors[i].tail == __atomic_load_n(&slot->ring.head,
+							   __ATOMIC_ACQUIRE);
 }
 
 unsigned long long reader_dropped(const struct ltr_session *s)
@@ -250,8 +258,12 @@ unsigned long long reader_dropped(const struct ltr_session *s)
 	uint32_t n = session_threads_used(s), i;
 	unsigned long long dropped = 0;
 
-	for (i = 0; i < n; i++)
-		dropped += __atomic_load_n(&s->threads[i].ring.dropped,
-					   __ATOMIC_RELAXED);
+	for (i = 0; i < n; i++) {
+		const struct ltr_thread *slot = session_slot(s, i);
+
+		if (slot)
+			dropped += __atomic_load_n(&slot->ring.dropped,
+						   __ATOMIC_RELAXED);
+	}
 	return dropped;
 }

@@ -14,7 +14,7 @@
  * Read the rings at ring_area, each size bytes (ltruss's own numbers),
  * and pass their events on to sink: trace_event(), or the trace file.
  */
-void reader_init(const unsigned char *ring_area, uint32_t size,
+void reader_init(uint32_t size,
 		 void (*sink)(const struct event_rec *r));
 
 /* Pass every event published so far to the sink, oldest first; returns how many. */

@@ -183,21 +183,20 @@ uint32_t session_threads_used(const struct ltr_session *s)
  * are instead (SEEK_DATA: one call per slot found, pages swapped out
  * included), and the slots past the last written page are never read.
  */
-void session_threads_find(const struct ltr_session *s, int fd)
+void session_threads_find(const struct ltr_session *s, int fd, uint32_t ring)
 {
-	const off_t base = (off_t)offsetof(struct ltr_session, threads);
-	const off_t end = base + (off_t)sizeof(s->threads);
+	const off_t base = (off_t)ltr_slot_offset(0, ring);
+	const off_t end = (off_t)ltr_session_size(ring);
 
 	session_threads_used(s);
 	while (threads_seen < LTR_MAX_THREADS) {
-		off_t at = base +
-			   (off_t)threads_seen * (off_t)sizeof(s->threads[0]);
+		off_t at = (off_t)ltr_slot_offset(threads_seen, ring);
 		off_t data = lseek(fd, at, SEEK_DATA);
 
 		if (data < at || data >= end)
 			return;
 		threads_seen = (uint32_t)((data - base) /
-					  (off_t)sizeof(s->threads[0])) + 1;
+					  (off_t)ltr_slot_size(ring)) + 1;
 	}
 }
 
@@ -231,7 +230,9 @@ const char *session_string(const struct ltr_session *s, uint32_t off)
 	return s->strings + off;
 }
 
-const char *check_name(char *buf, size_t size, const char *name)
+/* name into buf, its odd bytes (and spaces unless spaces) as \xNN. */
+static const char *escape(char *buf, size_t size, const char *name,
+			  bool spaces)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t n = 0;
@@ -239,7 +240,7 @@ const char *check_name(char *buf, size_t size, const char *name)
 	for (; *name && n + 5 <= size; name++) {
 		unsigned char c = (unsigned char)*name;
 
-		if (c > ' ' && c < 0x7f && c != '\\') {
+		if ((c > ' ' || (spaces && c == ' ')) && c < 0x7f && c != '\\') {
 			buf[n++] = (char)c;
 			continue;
 		}
@@ -251,6 +252,16 @@ const char *check_name(char *buf, size_t size, const char *name)
 	if (size)
 		buf[n < size ? n : size - 1] = '\0';
 	return buf;
+}
+
+const char *check_name(char *buf, size_t size, const char *name)
+{
+	return escape(buf, size, name, false);
+}
+
+const char *check_text(char *buf, size_t size, const char *text)
+{
+	return escape(buf, size, text, true);
 }
 
 const char *check_func_name(const struct ltr_session *s, uint32_t fn, bool lib)

@@ -62,9 +62,10 @@ uint32_t session_procs_used(const struct ltr_session *s);
 
 /*
  * Count in the thread slots taken past a count the program wrote down:
- * those of s (mapped from the memfd fd) that hold anything at all.
+ * those of s (mapped from the memfd fd, rings of ring bytes) that hold
+ * anything at all.
  */
-void session_threads_find(const struct ltr_session *s, int fd);
+void session_threads_find(const struct ltr_session *s, int fd, uint32_t ring);
 
 /* Entries of s's funcs[] in use (registered, maybe not yet filled in). */
 uint32_t session_funcs_used(const struct ltr_session *s);
@@ -81,6 +82,8 @@ const char *session_string(const struct ltr_session *s, uint32_t off);
 
 /* The printable copy of name, its odd bytes as \xNN, into buf; returns buf. */
 const char *check_name(char *buf, size_t size, const char *name);
+/* The same for text whose spaces are its own (a command line): kept. */
+const char *check_text(char *buf, size_t size, const char *text);
 
 /* Function fn's library (lib) or symbol name, printable and kept; NULL if unknown. */
 const char *check_func_name(const struct ltr_session *s, uint32_t fn, bool lib);

@@ -14,6 +14,7 @@
 #include "error.h"
 #include "fd-util.h"
 #include "session.h"
+#include "session-slots.h"
 
 /* The command line argv, joined by spaces, into buf (cut with "..."). */
 static void command_line(char *buf, size_t size, char *const *argv)
@@ -40,8 +41,7 @@ uint32_t session_ns_inode(const char *kind)
 void session_create(struct session_handle *h, const struct options *opts,
 		    bool events)
 {
-	uint64_t size = ltr_rings_offset() +
-			(uint64_t)LTR_MAX_THREADS * opts->ring_size;
+	uint64_t size = ltr_session_size(opts->ring_size);
 	struct timespec now;
 	struct ltr_session *s;
 	int fd;
@@ -58,9 +58,10 @@ void session_create(struct session_handle *h, const struct options *opts,
 	 */
 	if (fchmod(fd, 0600) < 0)
 		perror_msg_and_die("cannot make the shared-memory session private");
+	/* The slots are mapped as they are taken (session-slots.c). */
 	if (ftruncate(fd, (off_t)size) < 0)
 		perror_msg_and_die("cannot size the shared-memory session");
-	s = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (s == MAP_FAILED)
 		perror_msg_and_die("cannot map the shared-memory session");
 
@@ -69,6 +70,8 @@ void session_create(struct session_handle *h, const struct options *opts,
 	s->total_size = size;
 	s->ring_size = opts->ring_size;
 	s->owner_uid = (uint32_t)geteuid();
+	/* Shared by the threads that find no slot of their own: always taken. */
+	s->slot_used[LTR_MAX_THREADS - 1] = LTR_SLOT_TAKEN;
 	/* Always counted: a console may ask for the numbers at any time. */
 	s->flags = (events ? LTR_F_TRACE : 0) | LTR_F_COUNT |
 		   (opts->drop ? LTR_F_DROP : 0) |
@@ -94,6 +97,6 @@ void session_create(struct session_handle *h, const struct options *opts,
 	__atomic_store_n(&s->magic, LTR_SESSION_MAGIC, __ATOMIC_RELEASE);
 	h->s = s;
 	h->fd = fd;
-	h->rings = (unsigned char *)s + ltr_rings_offset();
 	h->ring_size = opts->ring_size;
+	session_slots_init(s, fd, opts->ring_size);
 }

@@ -13,7 +13,6 @@
 struct session_handle {
 	struct ltr_session *s; /* the mapping */
 	int fd;                /* the memfd (close-on-exec in ltruss) */
-	unsigned char *rings;  /* thread slot i's ring: rings + i * ring_size */
 	uint32_t ring_size;    /* (ltruss's own copies: the program may write
 				  the session's) */
 };

@@ -19,6 +19,7 @@
 
 #include "reader.h"
 #include "session-check.h"
+#include "session-slots.h"
 #include "session.h"
 #include "slots.h"
 #include "trace.h"
@@ -77,17 +78,20 @@ void slots_release(struct ltr_session *s, pid_t pid)
 	 * pages.  The last is shared by the threads past the others.
 	 */
 	for (i = 0; i < n && i < LTR_MAX_THREADS - 1; i++) {
-		struct ltr_thread *slot = &s->threads[i];
+		struct ltr_thread *slot;
 
-		if (__atomic_load_n(&slot->used, __ATOMIC_ACQUIRE) !=
-			    LTR_SLOT_TAKEN ||
-		    slot->pid != pid || !reader_drained(s, i))
+		if (__atomic_load_n(&s->slot_used[i], __ATOMIC_ACQUIRE) !=
+			    LTR_SLOT_TAKEN)
+			continue;
+		slot = session_slot(s, i);
+		if (!slot || slot->pid != pid || !reader_drained(s, i))
 			continue;
 		if (!counts_retire(s, slot))
 			return;
 		trace_slot_freed(i);
 		slot->pid = 0;
 		slot->tid = 0;
-		__atomic_store_n(&slot->used, LTR_SLOT_FREED, __ATOMIC_RELEASE);
+		__atomic_store_n(&s->slot_used[i], LTR_SLOT_FREED,
+				 __ATOMIC_RELEASE);
 	}
 }

@@ -10,7 +10,8 @@
  * is never read again, and a call unwinds the same live or from a file.
  * The code and its call-frame information (.eh_frame, .debug_frame) come
  * from the files of the objects the process had loaded, at the addresses
- * the object map says.
+ * the object map says; their separate debug files, from where
+ * debuginfo.c looks, never from where the files say.
  *
  * The first frame is the caller just after the call: its registers are
  * those the callee must give back, its stack pointer the slot above the
@@ -41,6 +42,7 @@
 #include <unistd.h>
 
 #include "build-id.h"
+#include "debuginfo.h"
 #include "../lib/session.h"
 #include "error.h"
 #include "fd-util.h"
@@ -89,8 +91,8 @@ struct walk {
 static struct layout *layouts;
 
 static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_elf = debuginfo_find_elf,
+	.find_debuginfo = debuginfo_find,
 };
 
 /* The one thread of a copy. */
@@ -332,7 +334,7 @@ bool stack_source(const struct stack_objects *objs, int pid, uint64_t addr,
 
 	*file = NULL;
 	if (!l->dwfl || !(mod = dwfl_addrmodule(l->dwfl, addr)) ||
-	    !(src = dwfl_module_getsrc(mod, addr)))
+	    !debuginfo_dwarf(mod) || !(src = dwfl_module_getsrc(mod, addr)))
 		return false;
 	*file = dwfl_lineinfo(src, NULL, line, NULL, NULL, NULL);
 	return *file != NULL;
@@ -349,4 +351,5 @@ void stack_done(void)
 		rules_free(l->rules);
 		free(l);
 	}
+	debuginfo_done();
 }

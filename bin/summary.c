@@ -20,6 +20,7 @@
 #include "format.h"
 #include "session.h"
 #include "slots.h"
+#include "session-slots.h"
 #include "summary.h"
 
 /* One row: a function (of one process, for per-process sums). */
@@ -169,8 +170,12 @@ static void table_build(struct table *t, const struct ltr_session *s,
 	if (!t->rows)
 		error_msg_and_die("out of memory");
 	for (th = 0; th < nthreads; th++) {
-		const struct ltr_thread *slot = &s->threads[th];
-		int pid = slot->pid;
+		const struct ltr_thread *slot = session_slot(s, th);
+		int pid;
+
+		if (!slot)
+			continue;
+		pid = slot->pid;
 
 		/* The shared last slot has none; a forged one is not shown. */
 		if (!check_pid(pid))

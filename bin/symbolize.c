@@ -28,7 +28,9 @@
 #include "format.h"
 #include "objmap.h"
 #include "session.h"
+#include "strmap.h"
 #include "symbolize.h"
+#include "xmalloc.h"
 
 struct symbol {
 	uint64_t addr, size;
@@ -37,13 +39,12 @@ struct symbol {
 
 /* The function symbols of one file. */
 struct symfile {
-	char *path;
 	struct symbol *syms;
 	size_t n;
-	struct symfile *next;
 };
 
-static struct symfile *files;
+/* path: struct symfile; a trace file may name thousands of objects. */
+static struct strmap files;
 
 static int symbol_order(const void *a, const void *b)
 {
@@ -91,21 +92,17 @@ static void read_section(struct symfile *f, Elf *elf, Elf_Scn *scn,
 /* The symbols of path, read on first use. */
 static struct symfile *symfile_of(const char *path)
 {
-	struct symfile *f;
+	struct symfile *f, **fp;
 	Elf_Scn *scn = NULL, *dynsym = NULL;
 	GElf_Shdr sh, dynsh;
 	bool have_symtab = false;
 	Elf *elf;
 	int fd;
 
-	for (f = files; f; f = f->next)
-		if (strcmp(f->path, path) == 0)
-			return f;
-	f = calloc(1, sizeof(*f));
-	if (!f || !(f->path = strdup(path)))
-		error_msg_and_die("out of memory");
-	f->next = files;
-	files = f;
+	fp = (struct symfile **)strmap_slot(&files, path);
+	if (*fp)
+		return *fp;
+	f = *fp = xcalloc(1, sizeof(*f));
 	build_id_check(path);
 	elf = fd_elf_open(path, &fd);
 	if (!elf)
@@ -124,7 +121,9 @@ static struct symfile *symfile_of(const char *path)
 	if (!have_symtab && dynsym)
 		read_section(f, elf, dynsym, &dynsh);
 	fd_elf_close(elf, fd);
-	qsort(f->syms, f->n, sizeof(*f->syms), symbol_order);
+	/* No symbols (a file that is not ELF): no array, and qsort wants one. */
+	if (f->n)
+		qsort(f->syms, f->n, sizeof(*f->syms), symbol_order);
 	return f;
 }
 
@@ -179,17 +178,19 @@ const char *symbolize(const struct ltr_session *s, int pid, uint64_t addr,
 	return buf;
 }
 
+/* Free a struct symfile. */
+static void symfile_free(void *p)
+{
+	struct symfile *f = p;
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		free(f->syms[i].name);
+	free(f->syms);
+	free(f);
+}
+
 void symbolize_done(void)
 {
-	while (files) {
-		struct symfile *f = files;
-		size_t i;
-
-		files = f->next;
-		for (i = 0; i < f->n; i++)
-			free(f->syms[i].name);
-		free(f->syms);
-		free(f->path);
-		free(f);
-	}
+	strmap_clear(&files, symfile_free);
 }

@@ -27,6 +27,7 @@
 #include "clock.h"
 #include "error.h"
 #include "format.h"
+#include "output.h"
 #include "profile.h"
 #include "session-check.h"
 #include "toggles.h"
@@ -68,6 +69,7 @@ struct thread_trace;
 static void end_call(struct thread_trace *t, struct tcall *tc,
 		     const struct result *r);
 static void close_partial(void);
+static void line_break(void);
 static void note_thread(int pid, int tid);
 static struct thread_trace *threads[LTR_MAX_THREADS];
 static struct tcall *partial;          /* the open partial line, if any */
@@ -107,6 +109,7 @@ void trace_init(const struct format *f, struct ltr_session *s,
 	}
 	session = s;
 	profiled = profile_enabled();
+	error_on_line_break(line_break);
 }
 
 /*
@@ -158,6 +161,18 @@ static void count_call(const struct thread_trace *t, const struct call *c,
 	row->c.self += self;
 	if (dur > row->c.max)
 		row->c.max = dur;
+}
+
+/*
+ * Is fn of the setjmp family?  Traced on entry only (its caller's frame
+ * must not change), its first return is known all the same: 0, shown at
+ * once as uftrace does.  Its later ones come from longjmp (lib/returns.c).
+ */
+static bool first_return_zero(uint32_t fn)
+{
+	return fn < LTR_MAX_FUNCS &&
+	       (__atomic_load_n(&session->funcs[fn].flags, __ATOMIC_RELAXED) &
+		LTR_FN_SETJMP);
 }
 
 /* Count a call of t seen on entry only: a call, no time (as the interposer counts it). */
@@ -560,7 +575,18 @@ static void untraced(struct thread_trace *t, const struct ltr_event *ev)
 	F->untraced(&t->who, ev->ts, name);
 }
 
-void trace_event(const struct event_rec *r)
+/*
+ * A warning on the trace's stream (stderr) is a line of its own: the call
+ * line left open ends first, "<unfinished ...>" (error_on_line_break()).
+ */
+static void line_break(void)
+{
+	if (output_block.to_stdio)
+		close_partial();
+}
+
+/* One event (trace_event()), its warnings held until its lines are whole. */
+static void event_trace(const struct event_rec *r)
 {
 	const struct ltr_event *ev = r->ev;
 	struct thread_trace *t;
@@ -616,6 +642,13 @@ void trace_event(const struct event_rec *r)
 		open_parent(t);
 		close_partial();
 		call_from_event(&c, ev);
+		if (first_return_zero(ev->fn)) {
+			struct result zero = { .returned = true,
+					       .ts_exit = ev->ts };
+
+			F->whole(&t->who, &c, &zero);
+			break;
+		}
 		F->entry_only(&t->who, &c);
 		break;
 	}
@@ -636,6 +669,13 @@ void trace_event(const struct event_rec *r)
 		guest_switch(t, ev);
 		break;
 	}
+}
+
+void trace_event(const struct event_rec *r)
+{
+	error_hold();
+	event_trace(r);
+	error_release();
 }
 
 void trace_idle(void)

@@ -40,6 +40,7 @@
 #include "narrow.h"
 #include "prototype.h"
 #include "session-check.h"
+#include "strmap.h"
 #include "trace.h"
 #include "tracefile-codec.h"
 #include "tracefile-read.h"
@@ -66,6 +67,7 @@ static struct proto *protos[LTR_MAX_CAPTURES];
 /* Each its own allocation: resolved prototypes point at them (ptype.def). */
 static struct named_type **types;
 static size_t ntypes;
+static struct strmap type_names; /* name: the last of types[] so called */
 static char *sonames[LTR_MAX_OBJECTS]; /* of objects[], or NULL */
 static struct tf_end end_rec;
 static uint64_t last_ts;   /* of the last event replayed */
@@ -217,6 +219,7 @@ static void type_load(const unsigned char *p, size_t n, size_t off)
 	names = (const char *)p + sizeof(h) + values * 8;
 	end = (const char *)p + n;
 	t->name = printable(names);
+	*strmap_slot(&type_names, t->name) = t;
 	names += strlen(names) + 1;
 	for (i = 0; i < values; i++) {
 		struct type_value *v = i < h.nenums ? &t->enums[i]
@@ -237,13 +240,8 @@ static void type_load(const unsigned char *p, size_t n, size_t off)
 /* The last named type the file carries called name (ctx unused), or NULL. */
 static const struct named_type *type_named(const char *name, const void *ctx)
 {
-	size_t i;
-
 	(void)ctx;
-	for (i = ntypes; i-- > 0;)
-		if (strcmp(types[i]->name, name) == 0)
-			return types[i];
-	return NULL;
+	return strmap_get(&type_names, name);
 }
 
 /* The prototype of a PROTO record for capture at. */
@@ -256,67 +254,118 @@ static void proto_load(uint32_t at, const unsigned char *p, size_t n,
 
 	if (at >= LTR_MAX_CAPTURES || !n || p[n - 1] != '\0')
 		bad(off, "a prototype record that does not add up");
+	if (protos[at])
+		bad(off, "a second prototype for one function");
 	pr = xcalloc(1, sizeof(*pr));
 	if (!proto_parse((const char *)p, pr, &errcol, &err))
 		bad(off, "a prototype that does not parse");
 	pr->file = path;
 	/* Its named types came before it (tracefile-write.c proto_put). */
 	proto_resolve(pr, type_named, NULL);
-	if (protos[at]) {
-		proto_free(protos[at]);
-		free(protos[at]);
-	}
 	protos[at] = pr;
 	captures_set_proto((int32_t)at, pr);
 }
 
-/* Append n elem-byte entries at p to table (max entries) from index at. */
+/*
+ * Append n elem-byte entries at p to table (max entries) at index at,
+ * which must be where the table ends: an entry once read is never
+ * written again (see tables_load()).
+ */
 static void table_append(void *table, uint32_t *used, uint32_t max,
 			 size_t elem, uint32_t at, const unsigned char *p,
 			 size_t n, size_t off)
 {
 	if (n % elem || at > max || n / elem > max - at)
 		bad(off, "a table record that does not fit");
+	if (at != *used)
+		bad(off, "a table record that does not append");
 	memcpy((unsigned char *)table + at * elem, p, n);
 	if (at + n / elem > *used)
 		*used = at + (uint32_t)(n / elem);
 }
 
-/* A build ID recorded for an object whose path is not known yet. */
-struct id_pending {
-	struct id_pending *next;
-	uint32_t object;
-	size_t len;
-	unsigned char id[BUILD_ID_MAX];
-};
+/*
+ * Bytes of strings[] a record wrote (a bit each): the writer puts a name
+ * again in each block that uses it, at the same offset, so a STRINGS
+ * record may land where another wrote, but only with the same bytes.
+ */
+static unsigned char *strings_written;
 
-static struct id_pending *ids_pending;
-
-/* The build IDs recorded, expected of their objects' files once named. */
-static void ids_expect(void)
+/* A STRINGS record: n bytes at p for strings[at...]. */
+static void strings_put(uint32_t at, const unsigned char *p, size_t n,
+			size_t off)
 {
-	struct id_pending **pp = &ids_pending, *q;
-	const char *file;
+	size_t i;
 
-	while ((q = *pp) != NULL) {
-		file = q->object < image->nobjects
-			       ? session_string(image,
-						image->objects[q->object].path)
-			       : NULL;
-		if (!file) {
-			pp = &q->next;
-			continue;
+	if (at > LTR_STRINGS_SIZE || n > LTR_STRINGS_SIZE - at)
+		bad(off, "a table record that does not fit");
+	if (!strings_written)
+		strings_written = xcalloc(LTR_STRINGS_SIZE / 8, 1);
+	for (i = 0; i < n; i++) {
+		size_t k = at + i;
+
+		if (!(strings_written[k / 8] & (1u << (k % 8)))) {
+			strings_written[k / 8] |= (unsigned char)(1u << (k % 8));
+			image->strings[k] = (char)p[i];
+		} else if (image->strings[k] != (char)p[i]) {
+			bad(off, "a string record that changes an earlier one");
 		}
-		build_id_expect(file, q->id, q->len);
-		*pp = q->next;
-		free(q);
 	}
+	if (at + n > image->strings_used)
+		image->strings_used = (uint32_t)(at + n);
 }
 
-/* The records of a TABLES block (p, n bytes at off). */
+/*
+ * The build ID recorded for each object (one at most), until the
+ * object's own record names its file: the writer puts it just before
+ * (tracefile-write.c object_put()).  Each is looked at twice in all,
+ * however many records and blocks the file has.
+ */
+static struct id_pending {
+	size_t len;
+	unsigned char id[BUILD_ID_MAX];
+} *ids_pending[LTR_MAX_OBJECTS];
+static unsigned char id_seen[LTR_MAX_OBJECTS];
+
+/* Object i is in the table: expect its build ID of its file, if recorded. */
+static void id_expect(uint32_t i)
+{
+	const char *file;
+
+	if (i >= image->nobjects || !ids_pending[i])
+		return;
+	file = session_string(image, image->objects[i].path);
+	if (file)
+		build_id_expect(file, ids_pending[i]->id, ids_pending[i]->len);
+	free(ids_pending[i]);
+	ids_pending[i] = NULL;
+}
+
+/* A BUILD_ID record for object at: its ID (p, n bytes). */
+static void id_load(uint32_t at, const unsigned char *p, size_t n, size_t off)
+{
+	if (at >= LTR_MAX_OBJECTS || !n || n > BUILD_ID_MAX)
+		bad(off, "a build ID record that does not add up");
+	if (id_seen[at]++)
+		bad(off, "a second build ID for one object");
+	ids_pending[at] = xcalloc(1, sizeof(*ids_pending[at]));
+	ids_pending[at]->len = n;
+	memcpy(ids_pending[at]->id, p, n);
+	id_expect(at);
+}
+
+/*
+ * The records of a TABLES block (p, n bytes at off).  No record changes
+ * or frees what an earlier one made: formatters keep what they looked up
+ * (a function's prototype, its resolved argument types, a name) for
+ * calls in progress and later ones, so a second record for a function's
+ * prototype, an object's soname or build ID, a table entry already
+ * there, or other bytes for a string already written, is corruption.
+ */
 static void tables_load(const unsigned char *p, size_t n, size_t off)
 {
 	size_t i = 0;
+	uint32_t k, objects;
 
 	while (i < n) {
 		struct tf_record r;
@@ -331,8 +380,7 @@ static void tables_load(const unsigned char *p, size_t n, size_t off)
 		d = p + i + sizeof(r);
 		switch (r.type) {
 		case TF_REC_STRINGS:
-			table_append(image->strings, &image->strings_used,
-				     LTR_STRINGS_SIZE, 1, r.at, d, r.len, at);
+			strings_put(r.at, d, r.len, at);
 			break;
 		case TF_REC_FUNCS:
 			table_append(image->funcs, &image->nfuncs,
@@ -340,9 +388,12 @@ static void tables_load(const unsigned char *p, size_t n, size_t off)
 				     r.at, d, r.len, at);
 			break;
 		case TF_REC_OBJECTS:
+			objects = image->nobjects;
 			table_append(image->objects, &image->nobjects,
 				     LTR_MAX_OBJECTS, sizeof(struct ltr_objrec),
 				     r.at, d, r.len, at);
+			for (k = objects; k < image->nobjects; k++)
+				id_expect(k);
 			break;
 		case TF_REC_PROTO:
 			proto_load(r.at, d, r.len, at);
@@ -354,29 +405,18 @@ static void tables_load(const unsigned char *p, size_t n, size_t off)
 			if (r.at >= LTR_MAX_OBJECTS || !r.len ||
 			    strnlen((const char *)d, r.len) != r.len - 1)
 				bad(at, "a soname record that does not add up");
-			free(sonames[r.at]);
+			if (sonames[r.at])
+				bad(at, "a second soname for one object");
 			sonames[r.at] = xstrdup((const char *)d);
 			break;
-		case TF_REC_BUILD_ID: {
-			struct id_pending *q;
-
-			if (r.at >= LTR_MAX_OBJECTS || !r.len ||
-			    r.len > BUILD_ID_MAX)
-				bad(at, "a build ID record that does not add up");
-			q = xcalloc(1, sizeof(*q));
-			q->object = r.at;
-			q->len = r.len;
-			memcpy(q->id, d, r.len);
-			q->next = ids_pending;
-			ids_pending = q;
+		case TF_REC_BUILD_ID:
+			id_load(r.at, d, r.len, at);
 			break;
-		}
 		default:
 			bad(at, "a table record of unknown type");
 		}
 		i += sizeof(r) + padded(r.len);
 	}
-	ids_expect();
 }
 
 /*
@@ -637,13 +677,15 @@ void tracefile_unload(void)
 	}
 	free(types);
 	types = NULL;
+	strmap_clear(&type_names, NULL);
 	ntypes = 0;
-	while (ids_pending) {
-		struct id_pending *next = ids_pending->next;
-
-		free(ids_pending);
-		ids_pending = next;
+	for (i = 0; i < LTR_MAX_OBJECTS; i++) {
+		free(ids_pending[i]);
+		ids_pending[i] = NULL;
+		id_seen[i] = 0;
 	}
+	free(strings_written);
+	strings_written = NULL;
 	build_id_done();
 	for (i = 0; i < LTR_MAX_OBJECTS; i++) {
 		free(sonames[i]);

@@ -38,8 +38,10 @@
 #include "crc32.h"
 #include "error.h"
 #include "fd-util.h"
+#include "outfile.h"
 #include "prototype.h"
 #include "session-check.h"
+#include "session-slots.h"
 #include "slots.h"
 #include "tracefile-codec.h"
 #include "tracefile-write.h"
@@ -342,7 +344,8 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 	path = file;
 	S = s;
 	cfg = config;
-	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	/* The user's alone: with -k it holds raw bytes of the program's stack. */
+	fd = outfile_open(file, 0600, "-w");
 	if (fd < 0)
 		perror_msg_and_die("cannot write the trace file '%s' (-w)", file);
 	buf = xmalloc(BUF_SIZE);
@@ -443,12 +446,14 @@ static void counts_put(void)
 
 	nthreads = session_threads_used(S);
 	for (i = 0; i < nthreads; i++) {
-		for (f = 0; f < nfuncs; f++) {
-			if (!S->threads[i].counts[f].calls)
+		const struct ltr_thread *slot = session_slot(S, i);
+
+		for (f = 0; slot && f < nfuncs; f++) {
+			if (!slot->counts[f].calls)
 				continue;
 			rows[n++] = (struct ltr_retired){
-				.pid = S->threads[i].pid, .fn = f,
-				.c = S->threads[i].counts[f] };
+				.pid = slot->pid, .fn = f,
+				.c = slot->counts[f] };
 			if (n == per) {
 				block_write(TF_COUNTS, rows, n * sizeof(*rows));
 				n = 0;

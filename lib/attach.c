@@ -15,6 +15,7 @@
  * too, which ltruss sets for the loader: tunables.c); an exec, and
  * with -f a spawn, carries them again into the next program (lib/exec.c).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <time.h>
@@ -192,9 +193,12 @@ static bool other_namespace(long long userns, long long pidns,
 
 /*
  * Open the session named by value "FD:PID:INODE[:USERNS:PIDNS]"; -1 if it
- * cannot be had, with why (size bytes) saying so.
+ * cannot be had, with why (size bytes) saying so.  The descriptor FD is
+ * taken as it is only if inherited (at attach): later, that number may be
+ * the program's.
  */
-static int session_open(const char *value, char *why, size_t size)
+static int session_open(const char *value, bool inherited, char *why,
+			size_t size)
 {
 	long long fd, pid, ino, userns = 0, pidns = 0;
 	char path[64];
@@ -211,7 +215,7 @@ static int session_open(const char *value, char *why, size_t size)
 		userns = parse_number(&value);
 		pidns = userns < 0 ? -1 : parse_number(&value);
 	}
-	if (is_session_fd((int)fd, ino))
+	if (inherited && is_session_fd((int)fd, ino))
 		return (int)fd;
 	/*
 	 * Not inherited (exec'd by a traced process): ltruss still has it.
@@ -275,8 +279,8 @@ static void env_restore(void)
 }
 
 /*
- * Do the rings area's bounds, as the session's header gives them, make
- * sense and lie within the file fd?  Only then is the whole mapped.
+ * Do the slots' bounds, as the session's header gives them, make sense
+ * and lie within the file fd?  Only then are they mapped.
  */
 static bool rings_fit(const struct ltr_session *s, int fd)
 {
@@ -284,20 +288,45 @@ static bool rings_fit(const struct ltr_session *s, int fd)
 	struct stat st;
 
 	return size >= LTR_RING_SIZE_MIN && size <= LTR_RING_SIZE_MAX &&
-	       !(size & (size - 1)) &&
-	       s->total_size == ltr_rings_offset() +
-					(uint64_t)LTR_MAX_THREADS * size &&
+	       !(size & (size - 1)) && s->total_size == ltr_session_size(size) &&
 	       fstat(fd, &st) == 0 && (uint64_t)st.st_size >= s->total_size;
 }
 
-/* Map the session of fd whole, once its header checks out; NULL if not. */
+/*
+ * Warn that the session cannot be mapped (what), saying why (errno); tell
+ * ltruss too (in the header s, mapped writable), which would otherwise
+ * look for a reason in the loader.
+ */
+static void map_failed(struct ltr_session *s, const char *what)
+{
+	char why[160];
+
+	if (s && errno == ENOMEM)
+		__atomic_store_n(&s->attach_enomem, 1, __ATOMIC_RELAXED);
+
+	snprintf(why, sizeof(why), "%s: %s%s", what,
+		 errno == ENOMEM ? "no address space left (ENOMEM)"
+				 : "mmap failed",
+		 errno == ENOMEM ? ", raise the limit (ulimit -v)" : "");
+	ltr_warn("not tracing", why);
+}
+
+/*
+ * Map the session of fd, once its header checks out: the part of the
+ * header the interposer uses, and the slot shared by the threads that get
+ * none of their own (the others are mapped as threads take them,
+ * slot-map.c); NULL if not.
+ */
 static struct ltr_session *session_map(int fd)
 {
 	struct ltr_session *s, *whole;
+	uint32_t ring;
+	void *shared;
 
-	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	s = mmap(NULL, sizeof(s->magic) * 512, PROT_READ | PROT_WRITE,
+		 MAP_SHARED, fd, 0);
 	if (s == MAP_FAILED) {
-		ltr_warn("not tracing", "cannot map the session");
+		map_failed(NULL, "cannot map the session");
 		return NULL;
 	}
 	if (s->magic != LTR_SESSION_MAGIC || s->version != LTR_SESSION_VERSION ||
@@ -305,17 +334,39 @@ static struct ltr_session *session_map(int fd)
 	    !rings_fit(s, fd)) {
 		ltr_warn("not tracing",
 			 "the session was made by another ltruss version or user");
-		munmap(s, sizeof(*s));
+		munmap(s, sizeof(s->magic) * 512);
 		return NULL;
 	}
-	whole = mmap(NULL, s->total_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		     fd, 0);
-	munmap(s, sizeof(*s));
+	ring = s->ring_size;
+	whole = mmap(NULL, ltr_header_size_lib(), PROT_READ | PROT_WRITE,
+		     MAP_SHARED, fd, 0);
 	if (whole == MAP_FAILED) {
-		ltr_warn("not tracing", "cannot map the session's rings");
+		map_failed(s, "cannot map the session");
+		munmap(s, sizeof(s->magic) * 512);
 		return NULL;
 	}
+	munmap(s, sizeof(s->magic) * 512);
+	shared = mmap(NULL, ltr_page_up(sizeof(struct ltr_thread)),
+		      PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		      (off_t)ltr_slot_offset(LTR_MAX_THREADS - 1, ring));
+	if (shared == MAP_FAILED) {
+		map_failed(whole, "cannot map the session's thread slots");
+		munmap(whole, ltr_header_size_lib());
+		return NULL;
+	}
+	ltr_slot_shared = shared;
+	ltr_ring_size = ring;
 	return whole;
+}
+
+/* LTRUSS_SESSION's value, for ltr_session_reopen. */
+static char session_value[128];
+
+int ltr_session_reopen(void)
+{
+	char why[256];
+
+	return session_open(session_value, false, why, sizeof(why));
 }
 
 void ltr_attach(void)
@@ -328,7 +379,9 @@ void ltr_attach(void)
 	e = env_find(LTR_ENV_SESSION);
 	if (!e)
 		return; /* loaded without ltruss: stay inert */
-	fd = session_open(*e + sizeof(LTR_ENV_SESSION), why, sizeof(why));
+	ltr_strlcpy(session_value, *e + sizeof(LTR_ENV_SESSION),
+		    sizeof(session_value));
+	fd = session_open(session_value, true, why, sizeof(why));
 	if (fd < 0) {
 		ltr_warn("not tracing", why);
 		env_restore();
@@ -345,7 +398,6 @@ void ltr_attach(void)
 	ltr_exec_remember(*e, audit ? *audit + sizeof("LD_AUDIT") : NULL);
 	env_restore();
 	ltr_flags = s->flags;
-	ltr_ring_size = s->ring_size;
 	ltr_session = s;
 	ltr_stack_init();
 	ltr_fork_guard_init();

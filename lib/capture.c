@@ -298,18 +298,21 @@ static void shadow_full(void)
 		ltr_warn("warning", "more than 1024 traced calls in progress in a thread: the deeper ones are shown on entry only, as <no return ...>");
 }
 
-void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2)
+void ltr_note_entry(const struct ltr_target *f, const struct ltr_regs *regs)
 {
+	struct ltr_target t = *f;
 	struct ltr_tstate *ts;
-	struct ltr_regs regs = { .rdi = a0, .rsi = a1, .rdx = a2 };
+	uintptr_t here = (uintptr_t)&ts;
 
-	if (ltr_forked() || !(ts = ltr_thread_self()) ||
-	    busy_here(ts, (uintptr_t)&regs))
+	/* A prototype (the user's) with stack arguments: regs has none. */
+	if (t.cap && t.cap->nstack)
+		t.cap = NULL;
+	if (ltr_forked() || !(ts = ltr_thread_self()) || busy_here(ts, here))
 		return;
-	ts->busy = (uintptr_t)&regs;
+	ts->busy = here;
 	if (unlikely(ts->again))
 		ltr_returns_again(ts);
-	call_seen(ts, fn, NULL, &regs, ltr_flags & ts->flag_mask);
+	call_seen(ts, t.fn, &t, regs, ltr_flags & ts->flag_mask);
 	ts->busy = 0;
 }
 

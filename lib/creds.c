@@ -140,8 +140,7 @@ static bool creds_change(long nr, long a, long b, long c)
 /* Leave the session before a credential change made by function name. */
 static void creds_leave(const char *name)
 {
-	uint64_t size = ltr_rings_offset() +
-			(uint64_t)LTR_MAX_THREADS * ltr_ring_size;
+	uint64_t size = ltr_header_size_lib();
 	bool child = ltr_process_shares_memory();
 	/* A child sharing our memory uses the state it has, never makes one. */
 	struct ltr_tstate *ts = child ? ltr_tls_self : NULL;
@@ -174,6 +173,7 @@ static void creds_leave(const char *name)
 		return;
 	}
 	__atomic_store_n(&ltr_flags, 0, __ATOMIC_RELEASE);
+	ltr_slots_leave();
 	p = (void *)ltr_syscall6(SYS_mmap, (long)ltr_session, (long)size,
 				 PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |

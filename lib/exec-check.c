@@ -35,6 +35,7 @@
 
 #define INTERP_DEPTH 4   /* scripts run by scripts, as the kernel allows */
 #define PHDRS_MAX 64     /* program headers read to find PT_INTERP */
+#define PHDRS_READ 8     /* ... so many at a time: the stack may be small */
 
 /* Why a program will not load the interposer. */
 enum untraceable {
@@ -60,16 +61,23 @@ static long read_at(int fd, void *buf, size_t n, long off)
 /* Has the ELF file fd (header eh) a PT_INTERP program header? */
 static bool has_interp(int fd, const Elf64_Ehdr *eh)
 {
-	Elf64_Phdr ph[PHDRS_MAX];
-	unsigned n = eh->e_phnum < PHDRS_MAX ? eh->e_phnum : PHDRS_MAX, i;
+	Elf64_Phdr ph[PHDRS_READ];
+	unsigned n = eh->e_phnum < PHDRS_MAX ? eh->e_phnum : PHDRS_MAX, i, k;
 
-	if (eh->e_phentsize != sizeof(Elf64_Phdr) ||
-	    read_at(fd, ph, n * sizeof(*ph), (long)eh->e_phoff) !=
-		    (long)(n * sizeof(*ph)))
+	if (eh->e_phentsize != sizeof(Elf64_Phdr))
 		return true; /* cannot tell: let the loader decide */
-	for (i = 0; i < n; i++)
-		if (ph[i].p_type == PT_INTERP)
+	for (i = 0; i < n; i += k) {
+		unsigned j;
+
+		k = n - i < PHDRS_READ ? n - i : PHDRS_READ;
+		if (read_at(fd, ph, k * sizeof(*ph),
+			    (long)(eh->e_phoff + i * sizeof(*ph))) !=
+		    (long)(k * sizeof(*ph)))
 			return true;
+		for (j = 0; j < k; j++)
+			if (ph[j].p_type == PT_INTERP)
+				return true;
+	}
 	return false;
 }
 
@@ -92,22 +100,33 @@ static bool script_interp(const char *buf, long n, char *interp, size_t size)
 
 static enum untraceable untraceable_at(int dirfd, const char *path, int depth);
 
+/*
+ * What makes the script whose first n bytes are buf untraceable: its
+ * interpreter's.  Its own frame, so that only a script's check (nested
+ * at most INTERP_DEPTH deep) has the interpreter's path on the stack.
+ */
+static __attribute__((noinline)) enum untraceable
+untraceable_script(const char *buf, long n, int depth)
+{
+	char interp[256];
+
+	return depth < INTERP_DEPTH &&
+			       script_interp(buf, n, interp, sizeof(interp))
+		       ? untraceable_at(AT_FDCWD, interp, depth + 1)
+		       : LOADS_US;
+}
+
 /* What makes the program in file fd untraceable (see untraceable_at). */
 static enum untraceable untraceable_fd(int fd, int depth)
 {
 	union {
 		Elf64_Ehdr eh;
-		char bytes[256];
+		char bytes[256]; /* the kernel reads no more of a "#!" line */
 	} buf;
-	char interp[256];
 	long n = read_at(fd, buf.bytes, sizeof(buf.bytes), 0);
 
 	if (n >= 2 && buf.bytes[0] == '#' && buf.bytes[1] == '!')
-		return depth < INTERP_DEPTH &&
-				       script_interp(buf.bytes, n, interp,
-						     sizeof(interp))
-			       ? untraceable_at(AT_FDCWD, interp, depth + 1)
-			       : LOADS_US;
+		return untraceable_script(buf.bytes, n, depth);
 	if (n < (long)sizeof(Elf64_Ehdr) ||
 	    buf.eh.e_ident[EI_MAG0] != ELFMAG0 ||
 	    buf.eh.e_ident[EI_MAG1] != ELFMAG1 ||
@@ -194,9 +213,11 @@ bool ltr_exec_search_carries(const char *file, const char *path)
 {
 	const char *dir = path ? path : "/bin:/usr/bin", *end;
 	size_t len = ltr_strlen(file), n;
-	char full[4096];
+	struct ltr_scratch mem;
+	bool carries = true;
+	char *full;
 
-	if (!ltr_sys_ok(SYS_faccessat))
+	if (!ltr_sys_ok(SYS_faccessat) || !(full = ltr_scratch_take(&mem, 4096)))
 		return true;
 	for (;; dir = end + 1) {
 		for (end = dir; *end && *end != ':'; end++)
@@ -207,15 +228,19 @@ bool ltr_exec_search_carries(const char *file, const char *path)
 			dir = ".";
 			n = 1;
 		}
-		if (n + 2 + len <= sizeof(full)) {
+		if (n + 2 + len <= 4096) {
 			ltr_strlcpy(full, dir, n + 1);
 			full[n] = '/';
 			ltr_strlcpy(full + n + 1, file, len + 1);
 			if (ltr_syscall3(SYS_faccessat, AT_FDCWD, (long)full,
-					 X_OK) == 0)
-				return ltr_exec_carries_into(AT_FDCWD, full);
+					 X_OK) == 0) {
+				carries = ltr_exec_carries_into(AT_FDCWD, full);
+				break;
+			}
 		}
 		if (!*end)
-			return true; /* not found: the exec fails itself */
+			break; /* not found: the exec fails itself */
 	}
+	ltr_scratch_give(&mem);
+	return carries;
 }

@@ -40,20 +40,19 @@ static char carry_session[128];
 static char carry_audit[4096];
 static size_t carry_audit_len;
 
-/* Pointers of a list that fit on the hook's stack; more get a mapping. */
-#define CARRY_STACK 1024
-
-/* An environment list built for one exec or spawn. */
+/*
+ * An environment list built for one exec or spawn, in memory off the
+ * program's stack (scratch.c): an exec may come from a small one.
+ */
 struct carry {
 	char **env;      /* the list to pass on */
-	size_t mapped;   /* bytes mapped for it, 0 when it is on the stack */
+	struct ltr_scratch mem; /* where it is built, if it is a copy */
 	char *audit;     /* the LD_AUDIT entry it added */
 	char *saved;     /* the LTRUSS_SAVED_LD_AUDIT entry it added, or NULL */
 	char *user;      /* the caller's own LD_AUDIT entry it left out, or NULL */
 	char *tunables;  /* the GLIBC_TUNABLES entry it added (tunables.c) */
 	char *saved_tunables; /* LTRUSS_SAVED_GLIBC_TUNABLES it added, or NULL */
 	char *user_tunables;  /* the caller's own GLIBC_TUNABLES entry, or NULL */
-	void *stack[CARRY_STACK];
 };
 
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
@@ -119,7 +118,6 @@ static void carry_build(struct carry *c, char *const *envp)
 	if (!envp)
 		envp = empty;
 	c->env = (char **)envp;
-	c->mapped = 0;
 	c->audit = c->saved = c->user = NULL;
 	c->tunables = c->saved_tunables = c->user_tunables = NULL;
 	for (n = 0; envp[n]; n++) {
@@ -139,20 +137,11 @@ static void carry_build(struct carry *c, char *const *envp)
 	need = (n + 6) * sizeof(char *) + sizeof("LD_AUDIT=") +
 	       carry_audit_len + 1 + ulen + sizeof(LTR_ENV_SAVED_AUDIT "=") +
 	       ulen + ltr_tunables_size(utun) + tlen;
-	if (need <= sizeof(c->stack)) {
-		s = (char *)c->stack;
-	} else {
-		long p = ltr_syscall6(SYS_mmap, 0, (long)need,
-				      PROT_READ | PROT_WRITE,
-				      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		if (p < 0 && p > -4096) {
-			ltr_warn("not tracing an exec'd program",
-				 "no memory for its environment");
-			return;
-		}
-		s = (char *)p;
-		c->mapped = need;
+	s = ltr_scratch_take(&c->mem, need);
+	if (!s) {
+		ltr_warn("not tracing an exec'd program",
+			 "no memory for its environment");
+		return;
 	}
 	c->env = (char **)s;
 	s += (n + 6) * sizeof(char *);
@@ -180,11 +169,10 @@ static void carry_build(struct carry *c, char *const *envp)
 	c->env[k] = NULL;
 }
 
-/* Unmap what carry_build mapped (the exec failed); errno is untouched. */
+/* Give back what carry_build took (the exec failed); errno is untouched. */
 static void carry_done(struct carry *c)
 {
-	if (c->mapped)
-		ltr_syscall3(SYS_munmap, (long)c->env, (long)c->mapped, 0);
+	ltr_scratch_give(&c->mem);
 }
 
 /*
@@ -209,9 +197,10 @@ static bool spawn_carries(void)
 /* The environment list for an exec or spawn: envp, or a copy carrying the session. */
 static char **carry_env(struct carry *c, char *const *envp, bool carries)
 {
+	c->mem.p = NULL;
+	c->mem.mapped = 0;
 	if (!carries) {
 		c->env = (char **)envp;
-		c->mapped = 0;
 		return c->env;
 	}
 	carry_build(c, envp);
@@ -397,11 +386,13 @@ int ltr_hook_fexecve(int fd, char *const argv[], char *const envp[])
 int ltr_hook_execveat(int dirfd, const char *path, char *const argv[],
 		      char *const envp[], int flags)
 {
+	struct ltr_regs regs = { .rdi = (uint64_t)dirfd, .rsi = (uint64_t)path,
+				 .rdx = (uint64_t)argv, .rcx = (uint64_t)envp,
+				 .r8 = (uint64_t)flags };
 	struct carry c;
 	int r;
 
-	ltr_hook_note(LTR_H_EXECVEAT, (uint64_t)dirfd, (uint64_t)path,
-		      (uint64_t)argv);
+	ltr_hook_note_regs(LTR_H_EXECVEAT, &regs);
 	ltr_vfork_child_leaving(LTR_END_EXEC);
 	r = REAL(LTR_H_EXECVEAT, execveat_fn)(dirfd, path, argv,
 		carry_env(&c, envp, exec_carries() &&
@@ -414,10 +405,13 @@ int ltr_hook_execveat(int dirfd, const char *path, char *const argv[],
 static int spawn(enum ltr_hook h, int *pid, const char *path, const void *fa,
 		 const void *attr, char *const argv[], char *const envp[])
 {
+	struct ltr_regs regs = { .rdi = (uint64_t)pid, .rsi = (uint64_t)path,
+				 .rdx = (uint64_t)fa, .rcx = (uint64_t)attr,
+				 .r8 = (uint64_t)argv, .r9 = (uint64_t)envp };
 	struct carry c;
 	int r;
 
-	ltr_hook_note(h, (uint64_t)pid, (uint64_t)path, (uint64_t)fa);
+	ltr_hook_note_regs(h, &regs);
 	r = REAL(h, spawn_fn)(pid, path, fa, attr, argv,
 			      carry_env(&c, envp, spawn_carries() &&
 					program_carries(path,

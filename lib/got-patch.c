@@ -48,14 +48,15 @@
 /* Does the non-PIE program define name at addr for real (not a PLT entry)? */
 static bool canonical_plt(const struct ltr_object *def, uintptr_t addr)
 {
-	const ElfW(Sym) *sym, *end;
-	const char *strtab;
+	struct ltr_dynamic t;
+	const ElfW(Sym) *sym;
+	size_t i;
 
 	if (!(def->flags & LTR_OBJ_NONPIE))
 		return false;
-	if (!ltr_dynsym(def->map, &sym, &end, &strtab))
+	if (!ltr_dynamic_read(def, &t))
 		return true; /* cannot tell: leave the slot alone */
-	for (; sym < end; sym++)
+	for (i = 0; (sym = ltr_dynamic_sym(&t, i)) != NULL; i++)
 		if (sym->st_value == addr)
 			return sym->st_shndx == SHN_UNDEF;
 	return true;
@@ -101,54 +102,16 @@ static void slot_write(const struct ltr_object *obj, uint64_t *slot,
 		mprotect((void *)page, PAGE_SIZE, PROT_READ);
 }
 
-/* What the dynamic section of an object says about its RELA relocations. */
-struct relas {
-	ElfW(Rela) *rela;
-	size_t relasz, relaent;
-	const ElfW(Sym) *symtab;
-	const char *strtab;
-	bool textrel;  /* it has text relocations */
-};
-
-/* Read map's dynamic section into t; false if it has no RELA table to walk. */
-static bool relas_of(const struct link_map *map, struct relas *t)
+/* Read obj's dynamic section into t; false if it has no RELA table to walk. */
+static bool relas_of(const struct ltr_object *obj, struct ltr_dynamic *t)
 {
-	const ElfW(Dyn) *d;
-
-	*t = (struct relas){ .relaent = sizeof(ElfW(Rela)) };
-	for (d = map->l_ld; d && d->d_tag != DT_NULL; d++) {
-		switch (d->d_tag) {
-		case DT_RELA:
-			t->rela = (ElfW(Rela) *)ltr_dyn_ptr(map, d->d_un.d_ptr);
-			break;
-		case DT_RELASZ:
-			t->relasz = d->d_un.d_val;
-			break;
-		case DT_RELAENT:
-			t->relaent = d->d_un.d_val;
-			break;
-		case DT_SYMTAB:
-			t->symtab = (const ElfW(Sym) *)ltr_dyn_ptr(map, d->d_un.d_ptr);
-			break;
-		case DT_STRTAB:
-			t->strtab = (const char *)ltr_dyn_ptr(map, d->d_un.d_ptr);
-			break;
-		case DT_TEXTREL:
-			t->textrel = true;
-			break;
-		case DT_FLAGS:
-			t->textrel = t->textrel || (d->d_un.d_val & DF_TEXTREL);
-			break;
-		}
-	}
-	return t->rela && t->symtab && t->strtab &&
-	       t->relaent >= sizeof(ElfW(Rela));
+	return ltr_dynamic_read(obj, t) && t->rela && t->relasz;
 }
 
 bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 {
 	const struct link_map *map = obj->map;
-	struct relas t;
+	struct ltr_dynamic t;
 	size_t i;
 	bool complete = true;
 	int locked = at_start ? -1 : 1; /* relocated(): RELRO read-only */
@@ -157,13 +120,14 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 		return true;
 	if (!at_start && !relocated(obj))
 		return false;
-	if (!relas_of(map, &t)) {
+	if (!relas_of(obj, &t)) {
 		obj->flags |= LTR_OBJ_PATCHED;
 		return true;
 	}
 	for (i = 0; i < t.relasz / t.relaent; i++) {
 		const ElfW(Rela) *r = (const void *)((const char *)t.rela + i * t.relaent);
 		const ElfW(Sym) *sym;
+		const char *name;
 		struct ltr_object *def;
 		uint64_t *slot;
 		uintptr_t value, stub;
@@ -178,22 +142,26 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 		    (ELF64_R_TYPE(r->r_info) != R_X86_64_64 || r->r_addend ||
 		     t.textrel))
 			continue;
-		sym = &t.symtab[ELF64_R_SYM(r->r_info)];
+		sym = ltr_dynamic_sym(&t, ELF64_R_SYM(r->r_info));
+		if (!sym || !(name = ltr_dynamic_str(&t, sym->st_name)))
+			continue;
 		type = ELF64_ST_TYPE(sym->st_info);
 		if (type != STT_FUNC && type != STT_GNU_IFUNC)
 			continue;
 		slot = (uint64_t *)(map->l_addr + r->r_offset);
+		if (!ltr_object_holds(obj, (uintptr_t)slot, sizeof(*slot)))
+			continue;
 		value = *slot;
 		if (!value)
 			complete = false;
 		if (!value || ltr_is_stub(value))
 			continue;
 		def = ltr_object_at(value);
-		if (!def || !ltr_select_call(obj, def, t.strtab + sym->st_name))
+		if (!def || !ltr_select_call(obj, def, name))
 			continue;
 		if (def->flags & LTR_OBJ_MAIN && canonical_plt(def, value))
 			continue;
-		stub = ltr_stub_for(value, t.strtab + sym->st_name, def);
+		stub = ltr_stub_for(value, name, def);
 		if (stub)
 			slot_write(obj, slot, stub, &locked);
 	}
@@ -205,19 +173,13 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 /* The protection of obj's segment that holds addr (PROT_READ if none does). */
 static int segment_prot(const struct ltr_object *obj, uintptr_t addr)
 {
-	const ElfW(Phdr) *ph = obj->phdr;
-	size_t i;
+	const ElfW(Phdr) *ph = ltr_object_segment(obj, addr);
 
-	for (i = 0; ph && i < obj->phnum; i++) {
-		uintptr_t lo = obj->bias + ph[i].p_vaddr;
-
-		if (ph[i].p_type == PT_LOAD && addr >= lo &&
-		    addr < lo + ph[i].p_memsz)
-			return (ph[i].p_flags & PF_R ? PROT_READ : 0) |
-			       (ph[i].p_flags & PF_W ? PROT_WRITE : 0) |
-			       (ph[i].p_flags & PF_X ? PROT_EXEC : 0);
-	}
-	return PROT_READ;
+	if (!ph)
+		return PROT_READ;
+	return (ph->p_flags & PF_R ? PROT_READ : 0) |
+	       (ph->p_flags & PF_W ? PROT_WRITE : 0) |
+	       (ph->p_flags & PF_X ? PROT_EXEC : 0);
 }
 
 /*
@@ -234,15 +196,14 @@ static int segment_prot(const struct ltr_object *obj, uintptr_t addr)
  */
 void ltr_got_prebind(struct ltr_object *obj)
 {
-	struct relas t;
+	struct ltr_dynamic t;
 	uintptr_t lo, hi;
 	size_t i;
 	int prot;
 
 	if (ltr_object_main_nonpie())
 		return;
-	if (!relas_of(obj->map, &t) || t.textrel ||
-	    t.relaent != sizeof(ElfW(Rela)) || !t.relasz)
+	if (!relas_of(obj, &t) || t.textrel || t.relaent != sizeof(ElfW(Rela)))
 		return;
 	lo = (uintptr_t)t.rela & ~(PAGE_SIZE - 1);
 	hi = ((uintptr_t)t.rela + t.relasz + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
@@ -251,11 +212,12 @@ void ltr_got_prebind(struct ltr_object *obj)
 		return;
 	for (i = 0; i < t.relasz / t.relaent; i++) {
 		ElfW(Rela) *r = &t.rela[i];
+		const ElfW(Sym) *sym = ltr_dynamic_sym(&t, ELF64_R_SYM(r->r_info));
 		unsigned type;
 
-		if (ELF64_R_TYPE(r->r_info) != R_X86_64_GLOB_DAT)
+		if (ELF64_R_TYPE(r->r_info) != R_X86_64_GLOB_DAT || !sym)
 			continue;
-		type = ELF64_ST_TYPE(t.symtab[ELF64_R_SYM(r->r_info)].st_info);
+		type = ELF64_ST_TYPE(sym->st_info);
 		if (type != STT_FUNC && type != STT_GNU_IFUNC)
 			continue;
 		r->r_info = ELF64_R_INFO(ELF64_R_SYM(r->r_info),

@@ -25,8 +25,11 @@
 
 void *ltr_hook_real[LTR_H_COUNT];
 
-/* Function indexes (+1) of the hooked functions the selection names. */
-static uint32_t traced_fn[LTR_H_COUNT];
+/*
+ * Stub indexes (+1) of the hooked functions the selection names: the
+ * target gives the function's index, and the captures of its prototype.
+ */
+static uint32_t traced_stub[LTR_H_COUNT];
 
 static const struct {
 	const char *name;
@@ -34,6 +37,7 @@ static const struct {
 	bool follow_only; /* only with -f */
 	bool creds;       /* a credential change: also in untraced children */
 	bool via_stub;    /* selected, it is traced whole: the hook calls its stub */
+	bool leaves;      /* a vfork child leaves by it (exec, _exit) */
 } hooks[LTR_H_COUNT] = {
 	[LTR_H_RAISE] = { "_Unwind_RaiseException", ltr_hook_raise, false },
 	[LTR_H_RETHROW] = { "_Unwind_Resume_or_Rethrow", ltr_hook_rethrow,
@@ -48,22 +52,22 @@ static const struct {
 	[LTR_H_CLONE] = { "clone", ltr_hook_clone, false },
 	[LTR_H_PTHREAD_CANCEL] = { "pthread_cancel", ltr_hook_pthread_cancel,
 				   false },
-	[LTR_H_EXIT_] = { "_exit", ltr_hook_exit_, false },
-	[LTR_H_EXIT] = { "_Exit", ltr_hook_Exit, false },
+	[LTR_H_EXIT_] = { "_exit", ltr_hook_exit_, .leaves = true },
+	[LTR_H_EXIT] = { "_Exit", ltr_hook_Exit, .leaves = true },
 	[LTR_H_WAIT] = { "wait", ltr_hook_wait, true },
 	[LTR_H_WAITPID] = { "waitpid", ltr_hook_waitpid, true },
 	[LTR_H_WAIT3] = { "wait3", ltr_hook_wait3, true },
 	[LTR_H_WAIT4] = { "wait4", ltr_hook_wait4, true },
 	[LTR_H_WAITID] = { "waitid", ltr_hook_waitid, true },
-	[LTR_H_EXECVE] = { "execve", ltr_hook_execve, false },
-	[LTR_H_EXECV] = { "execv", ltr_hook_execv, false },
-	[LTR_H_EXECVP] = { "execvp", ltr_hook_execvp, false },
-	[LTR_H_EXECVPE] = { "execvpe", ltr_hook_execvpe, false },
-	[LTR_H_EXECL] = { "execl", ltr_hook_execl, false },
-	[LTR_H_EXECLP] = { "execlp", ltr_hook_execlp, false },
-	[LTR_H_EXECLE] = { "execle", ltr_hook_execle, false },
-	[LTR_H_FEXECVE] = { "fexecve", ltr_hook_fexecve, false },
-	[LTR_H_EXECVEAT] = { "execveat", ltr_hook_execveat, false },
+	[LTR_H_EXECVE] = { "execve", ltr_hook_execve, .leaves = true },
+	[LTR_H_EXECV] = { "execv", ltr_hook_execv, .leaves = true },
+	[LTR_H_EXECVP] = { "execvp", ltr_hook_execvp, .leaves = true },
+	[LTR_H_EXECVPE] = { "execvpe", ltr_hook_execvpe, .leaves = true },
+	[LTR_H_EXECL] = { "execl", ltr_hook_execl, .leaves = true },
+	[LTR_H_EXECLP] = { "execlp", ltr_hook_execlp, .leaves = true },
+	[LTR_H_EXECLE] = { "execle", ltr_hook_execle, .leaves = true },
+	[LTR_H_FEXECVE] = { "fexecve", ltr_hook_fexecve, .leaves = true },
+	[LTR_H_EXECVEAT] = { "execveat", ltr_hook_execveat, .leaves = true },
 	[LTR_H_SPAWN] = { "posix_spawn", ltr_hook_posix_spawn, true },
 	[LTR_H_SPAWNP] = { "posix_spawnp", ltr_hook_posix_spawnp, true },
 	[LTR_H_SYSTEM] = { "system", ltr_hook_system, .follow_only = true,
@@ -113,12 +117,21 @@ static const struct {
 	[LTR_H_DLADDR1] = { "dladdr1", ltr_hook_dladdr1, false },
 };
 
+void ltr_hook_note_regs(enum ltr_hook h, const struct ltr_regs *regs)
+{
+	uint32_t stub = __atomic_load_n(&traced_stub[h], __ATOMIC_ACQUIRE);
+
+	if (hooks[h].leaves)
+		ltr_vfork_child_check();
+	if (stub)
+		ltr_note_entry(&ltr_targets[stub - 1], regs);
+}
+
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)
 {
-	uint32_t fn = __atomic_load_n(&traced_fn[h], __ATOMIC_ACQUIRE);
+	struct ltr_regs regs = { .rdi = a0, .rsi = a1, .rdx = a2 };
 
-	if (fn)
-		ltr_note_entry(fn - 1, a0, a1, a2);
+	ltr_hook_note_regs(h, &regs);
 }
 
 /*
@@ -183,13 +196,13 @@ uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 		__atomic_store_n(&ltr_hook_real[i], (void *)real,
 				 __ATOMIC_RELEASE);
 		/* Its stub, never bound, gives it a name and counters. */
-		if (selected && !traced_fn[i]) {
+		if (selected && !traced_stub[i]) {
 			uintptr_t stub = ltr_stub_for(real, name, def);
 
 			if (stub)
-				__atomic_store_n(&traced_fn[i],
-					ltr_targets[ltr_stub_index(stub)].fn + 1,
-					__ATOMIC_RELEASE);
+				__atomic_store_n(&traced_stub[i],
+						 ltr_stub_index(stub) + 1,
+						 __ATOMIC_RELEASE);
 		}
 		return (uintptr_t)hooks[i].hook;
 	}

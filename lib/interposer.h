@@ -64,6 +64,24 @@ bool ltr_check_shadow_stack(void);
 /* Map the session named in the environment and clean the environment. */
 void ltr_attach(void);
 
+/* Open the session again (by ltruss's /proc/PID/fd), to map more of it; -1 if it cannot. */
+int ltr_session_reopen(void);
+
+/* The slot shared by the threads past LTR_MAX_THREADS - 1, mapped at attach. */
+extern struct ltr_thread *ltr_slot_shared;
+
+/* Thread slot i, mapped for this process (slot-map.c); NULL if it cannot be. */
+struct ltr_thread *ltr_slot_map(uint32_t i);
+
+/* The ring of a slot ltr_slot_map gave. */
+static inline unsigned char *ltr_slot_ring(struct ltr_thread *slot)
+{
+	return (unsigned char *)slot + ltr_page_up(sizeof(*slot));
+}
+
+/* Put anonymous memory where the slots were mapped: the process leaves the session. */
+void ltr_slots_leave(void);
+
 /* Intern s in the session's string area; returns its offset. */
 uint32_t ltr_session_string(const char *s);
 
@@ -112,6 +130,10 @@ struct ltr_object *ltr_object_at(uintptr_t addr);
 /* Visit every registered object. */
 void ltr_object_each(void (*fn)(struct ltr_object *obj));
 
+/* The PT_LOAD program header of obj whose segment holds addr, or NULL. */
+const ElfW(Phdr) *ltr_object_segment(const struct ltr_object *obj,
+				     uintptr_t addr);
+
 /* Is the program a non-PIE executable? */
 bool ltr_object_main_nonpie(void);
 
@@ -125,15 +147,41 @@ void *ltr_libc_function(const char *name);
 void *ltr_libc_data(const char *name);
 
 /*
- * The dynamic symbol table of map: its symbols [*syms, *end) and string
- * table.  The end is where .dynstr starts, as every linker lays them out.
- * Returns false if map has none.
+ * A loaded object's dynamic data (lib/dynamic.c), each table checked to lie
+ * inside its PT_LOAD segments, or left out (NULL, size 0).
  */
-bool ltr_dynsym(const struct link_map *map, const ElfW(Sym) **syms,
-		const ElfW(Sym) **end, const char **strtab);
+struct ltr_dynamic {
+	const ElfW(Sym) *syms; /* nsyms entries, counted from its hash table */
+	size_t nsyms;
+	const char *strtab;    /* strsz bytes, the last a NUL */
+	size_t strsz;
+	size_t soname;         /* DT_SONAME's offset in strtab, if have_soname */
+	bool have_soname;
+	bool textrel;          /* it has text relocations */
+	ElfW(Rela) *rela;      /* DT_RELA: relasz bytes, entries of relaent */
+	size_t relasz, relaent;
+};
 
-/* A pointer from map's dynamic section, relocated or not by the loader. */
-uintptr_t ltr_dyn_ptr(const struct link_map *map, uintptr_t v);
+/* Read obj's dynamic section into t; false if it has no symbols and strings to look up. */
+bool ltr_dynamic_read(const struct ltr_object *obj, struct ltr_dynamic *t);
+
+/* The string at offset off of t's string table, or NULL past its end. */
+const char *ltr_dynamic_str(const struct ltr_dynamic *t, size_t off);
+
+/* Symbol i of t, or NULL past its end. */
+const ElfW(Sym) *ltr_dynamic_sym(const struct ltr_dynamic *t, size_t i);
+
+/*
+ * The first symbol of obj named name: defined (a value, not SHN_UNDEF) and
+ * of type type (STT_FUNC, STT_OBJECT), or undefined for LTR_SYM_UNDEF; NULL
+ * if none.
+ */
+#define LTR_SYM_UNDEF (-1)
+const ElfW(Sym) *ltr_dynamic_find(const struct ltr_object *obj,
+				  const char *name, int type);
+
+/* Do [addr, addr + size) lie inside one readable PT_LOAD segment of obj? */
+bool ltr_object_holds(const struct ltr_object *obj, uintptr_t addr, size_t size);
 
 /* ---- processes (process.c) --------------------------------------------- */
 
@@ -258,6 +306,9 @@ uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 
 /* Report hook h's call if the selection names its function. */
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2);
+
+/* The same, with all six integer arguments in regs (the rest zero). */
+void ltr_hook_note_regs(enum ltr_hook h, const struct ltr_regs *regs);
 
 int ltr_hook_raise(void *exc);
 int ltr_hook_rethrow(void *exc);
@@ -481,6 +532,8 @@ struct ltr_ret {
 
 /* The per-thread state, in memory mapped for the thread. */
 
+#define LTR_SCRATCH_SIZE 8192 /* the exec hooks' lists and paths (scratch.c) */
+
 struct ltr_tstate {
 	int32_t tid;
 	int32_t pid;
@@ -517,11 +570,25 @@ struct ltr_tstate {
 	uint16_t free_rets[LTR_RETS];  /* the free entries of rets[] */
 	struct ltr_ret rets[LTR_RETS]; /* hijacked returns (rets.c) */
 	struct ltr_frame frames[LTR_SHADOW_MAX];
+	int32_t scratch_pid;     /* the process using scratch[], 0 if free (scratch.c) */
+	unsigned char scratch[LTR_SCRATCH_SIZE];
 };
 
 extern __thread struct ltr_tstate *ltr_tls_self
 	__attribute__((tls_model("initial-exec")));
 extern volatile uint64_t *ltr_fork_guard;
+
+/* Memory for a hook's big buffer, off the program's stack (scratch.c). */
+struct ltr_scratch {
+	void *p;       /* size bytes, or NULL if none could be had */
+	size_t mapped; /* bytes mapped for it; 0: the thread's scratch[] */
+};
+
+/* Take size bytes for the calling thread into sc; sc->p is NULL if there are none. */
+void *ltr_scratch_take(struct ltr_scratch *sc, size_t size);
+
+/* Give back what ltr_scratch_take took; errno is untouched. */
+void ltr_scratch_give(struct ltr_scratch *sc);
 
 /* Map the fork guard page (at attach, before anything can fork). */
 void ltr_fork_guard_init(void);
@@ -595,6 +662,13 @@ void ltr_vfork_seen(struct ltr_tstate *ts, uint32_t fn, bool shown);
  * LTR_END_EXITED): the parent resumes, with our pid.
  */
 void ltr_vfork_child_leaving(enum ltr_end why);
+
+/*
+ * In a hook a vfork child leaves by (exec, _exit), before it reports the
+ * call: a child of a vfork that was not traced writes its own events from
+ * here on (with -f; none without), not its parent's.
+ */
+void ltr_vfork_child_check(void);
 
 /* Forget the second returns of the thread that had ts (a new thread reuses it). */
 void ltr_returns_forget(struct ltr_tstate *ts);
@@ -674,8 +748,12 @@ uint64_t ltr_ret_elsewhere(const struct ltr_tstate *ts, uint32_t k,
 /* Called by the return trampoline: record an exit; returns the real return address. */
 uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot);
 
-/* Report a call seen only on entry (a hooked function): trace line, count. */
-void ltr_note_entry(uint32_t fn, uint64_t a0, uint64_t a1, uint64_t a2);
+/*
+ * Report a call of target f seen only on entry (a hooked function): trace
+ * line with what its prototype copies from the integer arguments in
+ * regs (hooks have no others), count.
+ */
+void ltr_note_entry(const struct ltr_target *f, const struct ltr_regs *regs);
 
 /* Report and drop every frame of the calling thread (it is ending). */
 void ltr_frames_end_thread(enum ltr_end why);
@@ -828,6 +906,9 @@ bool ltr_maps_find(uintptr_t addr, struct ltr_mapping *m);
 /* ---- memory (mem.c) ---------------------------------------------------- */
 
 size_t ltr_strlen(const char *s);
+
+/* Does s match the shell glob, as fnmatch(3) with flags 0 or FNM_PATHNAME (glob.c)? */
+bool ltr_glob_match(const char *glob, const char *s, bool pathname);
 int ltr_strcmp(const char *a, const char *b);
 int ltr_strncmp(const char *a, const char *b, size_t n);
 void ltr_strlcpy(char *dst, const char *src, size_t size);

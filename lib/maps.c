@@ -111,10 +111,13 @@ static bool find_at(const struct ltr_mapping *m, void *arg)
 
 bool ltr_maps_find(uintptr_t addr, struct ltr_mapping *m)
 {
-	char buf[4096];
+	struct ltr_scratch buf; /* off the stack: the clone hook's may be small */
 
 	m->lo = addr;
 	m->hi = 0;
-	ltr_maps_walk(find_at, m, buf, sizeof(buf));
+	if (!ltr_scratch_take(&buf, 4096))
+		return false;
+	ltr_maps_walk(find_at, m, buf.p, 4096);
+	ltr_scratch_give(&buf);
 	return m->hi != 0;
 }

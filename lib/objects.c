@@ -19,27 +19,13 @@
 static struct ltr_object *objects;
 static struct ltr_object *main_object;
 
-/* Find the DT_SONAME of map, or NULL. */
-static const char *soname_of(const struct link_map *map)
+/* Find the DT_SONAME of obj, or NULL. */
+static const char *soname_of(const struct ltr_object *obj)
 {
-	const ElfW(Dyn) *d;
-	uintptr_t strtab = 0, soname = 0;
-	bool have_soname = false;
+	struct ltr_dynamic t;
 
-	for (d = map->l_ld; d && d->d_tag != DT_NULL; d++) {
-		if (d->d_tag == DT_STRTAB)
-			strtab = d->d_un.d_ptr;
-		else if (d->d_tag == DT_SONAME) {
-			soname = d->d_un.d_val;
-			have_soname = true;
-		}
-	}
-	if (!have_soname || !strtab)
-		return NULL;
-	/* The loader relocates d_ptr in place, except in read-only dynamic sections. */
-	if (strtab < map->l_addr)
-		strtab += map->l_addr;
-	return (const char *)(strtab + soname);
+	ltr_dynamic_read(obj, &t);
+	return t.have_soname ? ltr_dynamic_str(&t, t.soname) : NULL;
 }
 
 /* Set short_name: "a.out" for the program, else the soname or file name up to ".so". */
@@ -212,9 +198,9 @@ struct ltr_object *ltr_object_add(struct link_map *map, Lmid_t lmid)
 		obj->flags |= LTR_OBJ_MAIN;
 		main_object = obj;
 	}
-	obj->soname = soname_of(map);
+	ranges_of(obj); /* first: soname_of reads only inside its segments */
+	obj->soname = soname_of(obj);
 	short_name_of(obj);
-	ranges_of(obj);
 	obj->name_off = ltr_session_string(obj->short_name);
 	object_record(obj);
 	if (ltr_select_lib(obj))
@@ -269,19 +255,11 @@ struct ltr_object *ltr_object_libc(void)
 
 /* The address of the defined symbol name of type in obj, or NULL. */
 static void *object_symbol(const struct ltr_object *obj, const char *name,
-			   unsigned type)
+			   int type)
 {
-	const ElfW(Sym) *sym, *end;
-	const char *strtab;
+	const ElfW(Sym) *sym = obj ? ltr_dynamic_find(obj, name, type) : NULL;
 
-	if (!obj || !ltr_dynsym(obj->map, &sym, &end, &strtab))
-		return NULL;
-	for (; sym < end; sym++)
-		if (sym->st_shndx != SHN_UNDEF && sym->st_value &&
-		    ELF64_ST_TYPE(sym->st_info) == type &&
-		    ltr_strcmp(strtab + sym->st_name, name) == 0)
-			return (void *)(obj->map->l_addr + sym->st_value);
-	return NULL;
+	return sym ? (void *)(obj->map->l_addr + sym->st_value) : NULL;
 }
 
 void *ltr_libc_function(const char *name)
@@ -300,28 +278,20 @@ void *ltr_libc_data(const char *name)
 	return object_symbol(ltr_object_libc(), name, STT_OBJECT);
 }
 
-uintptr_t ltr_dyn_ptr(const struct link_map *map, uintptr_t v)
+const ElfW(Phdr) *ltr_object_segment(const struct ltr_object *obj,
+				     uintptr_t addr)
 {
-	return v < map->l_addr ? v + map->l_addr : v;
-}
+	const ElfW(Phdr) *ph = obj->phdr;
+	size_t i;
 
-bool ltr_dynsym(const struct link_map *map, const ElfW(Sym) **syms,
-		const ElfW(Sym) **end, const char **strtab)
-{
-	const ElfW(Dyn) *d;
+	for (i = 0; ph && i < obj->phnum; i++) {
+		uintptr_t lo = obj->bias + ph[i].p_vaddr;
 
-	*syms = NULL;
-	*strtab = NULL;
-	for (d = map->l_ld; d && d->d_tag != DT_NULL; d++) {
-		if (d->d_tag == DT_SYMTAB)
-			*syms = (const ElfW(Sym) *)ltr_dyn_ptr(map, d->d_un.d_ptr);
-		else if (d->d_tag == DT_STRTAB)
-			*strtab = (const char *)ltr_dyn_ptr(map, d->d_un.d_ptr);
+		if (ph[i].p_type == PT_LOAD && addr >= lo &&
+		    addr - lo < ph[i].p_memsz)
+			return &ph[i];
 	}
-	if (!*syms || !*strtab || (const char *)*syms >= *strtab)
-		return false;
-	*end = (const ElfW(Sym) *)*strtab;
-	return true;
+	return NULL;
 }
 
 void ltr_object_each(void (*fn)(struct ltr_object *obj))

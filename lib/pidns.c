@@ -79,20 +79,18 @@ uint32_t ltr_pidns_self(void)
 	return ltr_pidns_of((int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0));
 }
 
-void ltr_pidns_view(int32_t local_pid, int32_t local_tid, int32_t *pid,
-		    int32_t *tid)
+/*
+ * The pid and tid of the calling thread as the /proc mounted sees them
+ * (ltruss's namespace), into *pid and *tid if they can be read.  Its
+ * own frame: the first traced call of a thread, maybe in a handler on a
+ * small stack, has the buffer on it only in another namespace.
+ */
+static __attribute__((noinline)) void view_read(int32_t *pid, int32_t *tid)
 {
-	uint32_t ns = ltr_pidns_of(local_pid);
-	char buf[2048];
+	char buf[512]; /* Tgid and Pid are lines 4 and 6 */
 	long long p, t;
 	long fd, n;
 
-	*pid = local_pid;
-	*tid = local_tid;
-	if (ns == 0 || ns == ltr_session->reader_pidns ||
-	    !ltr_sys_ok(SYS_openat) || !ltr_sys_ok(SYS_read) ||
-	    !ltr_sys_ok(SYS_close))
-		return;
 	fd = ltr_syscall6(SYS_openat, AT_FDCWD, (long)"/proc/thread-self/status",
 			  O_RDONLY | O_CLOEXEC, 0, 0, 0);
 	if (fd < 0)
@@ -106,4 +104,18 @@ void ltr_pidns_view(int32_t local_pid, int32_t local_tid, int32_t *pid,
 		*pid = (int32_t)p;
 		*tid = (int32_t)t;
 	}
+}
+
+void ltr_pidns_view(int32_t local_pid, int32_t local_tid, int32_t *pid,
+		    int32_t *tid)
+{
+	uint32_t ns = ltr_pidns_of(local_pid);
+
+	*pid = local_pid;
+	*tid = local_tid;
+	if (ns == 0 || ns == ltr_session->reader_pidns ||
+	    !ltr_sys_ok(SYS_openat) || !ltr_sys_ok(SYS_read) ||
+	    !ltr_sys_ok(SYS_close))
+		return;
+	view_read(pid, tid);
 }

@@ -18,7 +18,9 @@
  *    return as pending instead;
  *  - a shown vfork marks its return in the parent as pending; the child,
  *    which shares the parent's memory until it execs or exits, leaves its
- *    pid there from the exec and exit hooks.
+ *    pid there from the exec and exit hooks.  A vfork that is not traced
+ *    is found out there too (a pid that is not the state's): the child's
+ *    exec or exit is its own, not its parent's.
  * The vfork child shares this thread's state and ring too.  The parent is
  * suspended until the child execs or exits, so the ring keeps one writer:
  * from the child's first traced call (or exec or exit hook) on, its events
@@ -159,6 +161,20 @@ void ltr_vfork_child_leaving(enum ltr_end why)
 	guest_end(ts, why);
 	ts->vfork_child = pid;
 	ts->vfork_tsc = ltr_now();
+}
+
+void ltr_vfork_child_check(void)
+{
+	struct ltr_tstate *ts = ltr_tls_self;
+	int32_t pid;
+
+	if (!ts || (ts->again & LTR_AGAIN_VFORK) || !ltr_sys_ok(SYS_getpid))
+		return;
+	pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
+	if (pid == ts->pid)
+		return;
+	ltr_vfork_seen(ts, 0, false);
+	guest_begin(ts, pid);
 }
 
 void ltr_returns_forget(struct ltr_tstate *ts)

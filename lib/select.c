@@ -8,8 +8,6 @@
  * that matches a call decides, as truss -u does.  A rule without "inner"
  * ('::') does not select the calls a library makes to itself.
  */
-#include <fnmatch.h>
-
 #include "interposer.h"
 
 /* Does glob match one of obj's names? */
@@ -18,19 +16,19 @@ static bool lib_matches(const char *glob, const struct ltr_object *obj)
 	const char *base = obj->path, *p;
 
 	if (obj->flags & LTR_OBJ_MAIN) {
-		if (fnmatch(glob, "a.out", 0) == 0)
+		if (ltr_glob_match(glob, "a.out", false))
 			return true;
-	} else if (fnmatch(glob, obj->short_name, 0) == 0) {
+	} else if (ltr_glob_match(glob, obj->short_name, false)) {
 		return true;
 	}
-	if (obj->soname && fnmatch(glob, obj->soname, 0) == 0)
+	if (obj->soname && ltr_glob_match(glob, obj->soname, false))
 		return true;
 	for (p = obj->path; *p; p++)
 		if (*p == '/')
 			base = p + 1;
-	if (*base && fnmatch(glob, base, 0) == 0)
+	if (*base && ltr_glob_match(glob, base, false))
 		return true;
-	return *obj->path && fnmatch(glob, obj->path, FNM_PATHNAME) == 0;
+	return *obj->path && ltr_glob_match(glob, obj->path, true);
 }
 
 bool ltr_select_lib(const struct ltr_object *obj)
@@ -72,7 +70,7 @@ bool ltr_select_call(const struct ltr_object *caller,
 
 		if (caller == callee && !exclude && !(r->flags & LTR_RULE_INNER))
 			continue;
-		if (fnmatch(r->func, name, 0) == 0 && lib_matches(r->lib, callee))
+		if (ltr_glob_match(r->func, name, false) && lib_matches(r->lib, callee))
 			selected = !exclude;
 	}
 	return selected;
@@ -85,7 +83,7 @@ uint32_t ltr_select_depth(const struct ltr_object *callee, const char *name)
 	for (i = 0; i < ltr_session->nrules && i < LTR_MAX_RULES; i++) {
 		const struct ltr_rule *r = &ltr_session->rules[i];
 
-		if (fnmatch(r->func, name, 0) == 0 && lib_matches(r->lib, callee))
+		if (ltr_glob_match(r->func, name, false) && lib_matches(r->lib, callee))
 			depth = r->flags & LTR_RULE_EXCLUDE ? depth : r->depth;
 	}
 	return depth;

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define LTR_SESSION_MAGIC 0x316e6f6973734c54ULL /* "TLssion1" */
-#define LTR_SESSION_VERSION 8
+#define LTR_SESSION_VERSION 9
 
 #define LTR_ENV_SESSION "LTRUSS_SESSION" /* "FD:PID:INODE" of the session memfd */
 #define LTR_ENV_SAVED_AUDIT "LTRUSS_SAVED_LD_AUDIT" /* user's own LD_AUDIT */
@@ -279,7 +279,7 @@ struct ltr_event {
 	uint64_t w[];
 };
 
-/* The indexes of a thread's ring; its bytes are in the rings area. */
+/* The indexes of a thread's ring; its bytes follow its slot (ltr_slot_offset). */
 struct ltr_ring {
 	uint64_t head;     /* written by the traced thread */
 	uint64_t dropped;  /* events dropped (--drop) */
@@ -288,7 +288,7 @@ struct ltr_ring {
 	char pad2[56];
 };
 
-/* Thread slot states (struct ltr_thread used). */
+/* Thread slot states (the session's slot_used[]). */
 #define LTR_SLOT_TAKEN 1 /* a thread of process pid owns it */
 #define LTR_SLOT_FREED 2 /* ltruss handed it back: a new thread may take it */
 
@@ -298,14 +298,13 @@ struct ltr_ring {
  * recycled across processes: once a process has ended and ltruss has
  * drained its rings, ltruss moves its slots' counters to retired[],
  * zeroes them and marks the slots FREED; a thread of a later process
- * takes one with a compare-and-swap of used, and goes on in its ring
- * where the last owner stopped (ring.head).
+ * takes one with a compare-and-swap of the session's slot_used[i], and
+ * goes on in its ring where the last owner stopped (ring.head).
  */
 struct ltr_thread {
 	int32_t pid;
 	int32_t tid;
-	uint32_t used; /* atomic: 0 never taken, or LTR_SLOT_* */
-	uint32_t reserved;
+	uint32_t reserved[2];
 	struct ltr_ring ring;
 	struct ltr_count counts[LTR_MAX_FUNCS];
 };
@@ -346,12 +345,17 @@ struct ltr_objrec {
 };
 
 /*
- * The session header, at offset 0 of the mapping; the rings area follows
- * it, at the next page (ltr_rings_offset()), LTR_MAX_THREADS rings of
- * ring_size bytes: thread slot i's starts i * ring_size into it.  Its
- * size is an option, so that ltruss's memory (and the program's) is what
- * the user chose: a ring's pages are touched as it fills, and a thread
- * that makes more calls than its ring holds reuses them.
+ * The session header, at offset 0 of the file; the thread slots follow
+ * it, from the next page (ltr_slot_offset()): slot i's struct ltr_thread,
+ * then its ring of ring_size bytes, page-aligned, so that each is mapped
+ * on its own, by the process whose thread takes it and by ltruss once it
+ * is taken.  The file is as big as all of them, but its pages exist only
+ * once touched, and nobody maps what it does not use: a traced process
+ * maps the header and the slots of its threads (address space is what
+ * `ulimit -v` limits, whether the pages exist or not).  The ring's size
+ * is an option, so that ltruss's memory (and the program's) is what the
+ * user chose: a ring's pages are touched as it fills, and a thread that
+ * makes more calls than its ring holds reuses them.
  */
 struct ltr_session {
 	uint64_t magic;
@@ -386,6 +390,7 @@ struct ltr_session {
 	uint32_t nprocs;      /* atomic: entries of procs[] in use */
 	uint32_t nobjects;    /* atomic: entries of objects[] in use */
 	uint32_t nretired;    /* atomic, written by ltruss: entries of retired[] */
+	uint32_t attach_enomem; /* atomic: a process could not map the session, out of address space */
 
 	/* Written by a console, applied by ltruss (bin/toggles.c). */
 	uint32_t toggles_lock; /* atomic: a console is changing toggles[] */
@@ -402,14 +407,40 @@ struct ltr_session {
 	char strings[LTR_STRINGS_SIZE];
 	struct ltr_process procs[LTR_MAX_PROCS];
 	struct ltr_objrec objects[LTR_MAX_OBJECTS];
+	uint32_t slot_used[LTR_MAX_THREADS]; /* atomic: 0 never taken, or LTR_SLOT_* */
+	/* The interposer maps the header up to here: the rest is ltruss's. */
 	struct ltr_retired retired[LTR_MAX_RETIRED];
-	struct ltr_thread threads[LTR_MAX_THREADS];
 };
 
-/* Where the rings area starts: the first page after the header. */
-static inline uint64_t ltr_rings_offset(void)
+/* n rounded up to a page. */
+static inline uint64_t ltr_page_up(uint64_t n)
 {
-	return (sizeof(struct ltr_session) + 4095) & ~(uint64_t)4095;
+	return (n + 4095) & ~(uint64_t)4095;
+}
+
+/* Bytes of the header a traced process maps (retired[] is ltruss's). */
+static inline uint64_t ltr_header_size_lib(void)
+{
+	return ltr_page_up(__builtin_offsetof(struct ltr_session, retired));
+}
+
+/* Bytes of one thread slot in the file: its struct ltr_thread, then its ring. */
+static inline uint64_t ltr_slot_size(uint32_t ring_size)
+{
+	return ltr_page_up(sizeof(struct ltr_thread)) + ring_size;
+}
+
+/* Where thread slot i starts in the file; its ring is ltr_page_up(sizeof(struct ltr_thread)) further. */
+static inline uint64_t ltr_slot_offset(uint32_t i, uint32_t ring_size)
+{
+	return ltr_page_up(sizeof(struct ltr_session)) +
+	       (uint64_t)i * ltr_slot_size(ring_size);
+}
+
+/* The size of the whole session file. */
+static inline uint64_t ltr_session_size(uint32_t ring_size)
+{
+	return ltr_slot_offset(LTR_MAX_THREADS, ring_size);
 }
 
 #endif

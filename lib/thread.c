@@ -50,12 +50,13 @@ static int64_t slot_recycle(void)
 {
 	uint32_t i;
 
+	/* The states are together in the header: one pass, no slot mapped. */
 	for (i = 0; i < LTR_MAX_THREADS - 1; i++) {
 		uint32_t freed = LTR_SLOT_FREED;
 
-		if (__atomic_load_n(&ltr_session->threads[i].used,
+		if (__atomic_load_n(&ltr_session->slot_used[i],
 				    __ATOMIC_RELAXED) == LTR_SLOT_FREED &&
-		    __atomic_compare_exchange_n(&ltr_session->threads[i].used,
+		    __atomic_compare_exchange_n(&ltr_session->slot_used[i],
 						&freed, LTR_SLOT_TAKEN, false,
 						__ATOMIC_ACQUIRE,
 						__ATOMIC_RELAXED))
@@ -65,11 +66,29 @@ static int64_t slot_recycle(void)
 }
 
 /*
+ * Share the last slot: counted with atomics, no events (a ring has one
+ * writer); crowded: because all the others are taken.
+ */
+static void slot_share(struct ltr_tstate *ts, bool crowded)
+{
+	static int warned;
+
+	ts->slot = ltr_slot_shared;
+	ts->ring = NULL;
+	ts->shared_slot = 1;
+	ts->flag_mask = ~LTR_F_TRACE;
+	/* Counting alone (-c) loses nothing in the shared slot. */
+	if (crowded && (ltr_flags & LTR_F_TRACE) &&
+	    !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+		ltr_warn("warning", "more than 511 threads at a time: the later ones are counted but not traced");
+}
+
+/*
  * Give ts a slot of the session: counters and an event ring of its own.
  * A fresh slot if one is left, else one ltruss handed back.  The last
  * slot is kept for the threads that come when none is: they share it,
  * so they send no events (a ring has a single writer) and count with
- * atomics.
+ * atomics.  A slot this process cannot map is handed back.
  */
 static void slot_take(struct ltr_tstate *ts)
 {
@@ -85,37 +104,53 @@ static void slot_take(struct ltr_tstate *ts)
 		i = slot_recycle();
 	}
 	if (i < 0) {
-		static int warned;
-
-		ts->slot = &ltr_session->threads[LTR_MAX_THREADS - 1];
-		ts->shared_slot = 1;
-		ts->flag_mask = ~LTR_F_TRACE;
-		/* Counting alone (-c) loses nothing in the shared slot. */
-		if ((ltr_flags & LTR_F_TRACE) &&
-		    !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
-			ltr_warn("warning", "more than 511 threads at a time: the later ones are counted but not traced");
+		slot_share(ts, true);
 		return;
 	}
-	slot = &ltr_session->threads[i];
-	ts->ring = (unsigned char *)ltr_session + ltr_rings_offset() +
-		   (uint64_t)i * ltr_ring_size;
+	slot = ltr_slot_map((uint32_t)i);
+	if (!slot) {
+		__atomic_store_n(&ltr_session->slot_used[i], LTR_SLOT_FREED,
+				 __ATOMIC_RELEASE);
+		slot_share(ts, false);
+		return;
+	}
+	ts->ring = ltr_slot_ring(slot);
 	ltr_pidns_view(ts->pid, ts->tid, &slot->pid, &slot->tid);
-	__atomic_store_n(&slot->used, LTR_SLOT_TAKEN, __ATOMIC_RELEASE);
+	__atomic_store_n(&ltr_session->slot_used[i], LTR_SLOT_TAKEN,
+			 __ATOMIC_RELEASE);
 	ts->slot = slot;
 	/* Owners are announced in the ring, in order with their events. */
 	if (ltr_flags & LTR_F_TRACE)
 		ltr_event_thread(ts);
 }
 
+/*
+ * States are never freed, and a thread's end is not seen: a new thread
+ * asks the kernel (tgkill with signal 0) whether the owner of a state is
+ * gone.  Asking it of every state would make each thread start cost as
+ * much as the threads alive, and a pool of N threads N^2 / 2 system calls
+ * (12 000 threads: 22 s).  So each new thread looks at a few states only,
+ * from where the last one stopped, going round the list: a state whose
+ * thread ended is found within a round, and the states number at most
+ * about (1 + 1 / REUSE_LOOK) times the threads alive at once.
+ */
+#define REUSE_LOOK 8
+static struct ltr_tstate *reuse_at; /* atomic: where the next look starts */
+
 /* Claim the state of a thread of this process that has exited, or NULL. */
 static struct ltr_tstate *state_reuse(int32_t pid, int32_t tid)
 {
-	struct ltr_tstate *ts;
+	struct ltr_tstate *ts = __atomic_load_n(&reuse_at, __ATOMIC_ACQUIRE);
+	int looked;
 
-	for (ts = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); ts;
-	     ts = ts->next) {
-		int32_t old = __atomic_load_n(&ts->tid, __ATOMIC_RELAXED);
+	for (looked = 0; looked < REUSE_LOOK; looked++, ts = ts->next) {
+		int32_t old;
 
+		if (!ts)
+			ts = __atomic_load_n(&threads, __ATOMIC_ACQUIRE);
+		if (!ts)
+			return NULL;
+		old = __atomic_load_n(&ts->tid, __ATOMIC_RELAXED);
 		if (ts->pid != pid || old == 0)
 			continue;
 		if (old != tid &&
@@ -123,9 +158,12 @@ static struct ltr_tstate *state_reuse(int32_t pid, int32_t tid)
 			continue;
 		if (__atomic_compare_exchange_n(&ts->tid, &old, tid, false,
 						__ATOMIC_ACQ_REL,
-						__ATOMIC_RELAXED))
+						__ATOMIC_RELAXED)) {
+			__atomic_store_n(&reuse_at, ts->next, __ATOMIC_RELEASE);
 			return ts;
+		}
 	}
+	__atomic_store_n(&reuse_at, ts, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -139,6 +177,14 @@ struct ltr_tstate *ltr_thread_create(void)
 	/* Under seccomp, a thread that cannot make these is not traced. */
 	if (!ltr_sys_ok(SYS_getpid) || !ltr_sys_ok(SYS_gettid) ||
 	    !ltr_sys_ok(SYS_mmap) || !ltr_sys_ok(SYS_tgkill))
+		return NULL;
+	/*
+	 * A vfork child runs on its parent's thread, in its memory: the state
+	 * it made would be the parent's from then on, with the child's pid
+	 * and tid, and the parent's calls would be lost.  It is made by the
+	 * parent's first call instead.
+	 */
+	if (ltr_process_shares_memory())
 		return NULL;
 	pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 	tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);

@@ -145,7 +145,8 @@ int ltr_hook_backtrace(void *trace, void *arg)
 int ltr_hook_glibc_backtrace(void **buf, int size)
 {
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0) + 16;
-	void *frames[BACKTRACE_MAX];
+	struct ltr_scratch mem; /* off the stack: crash handlers call this */
+	void **frames;
 	int n, i;
 
 	ltr_hook_note(LTR_H_GLIBC_BACKTRACE, (uint64_t)buf, (uint64_t)size, 0);
@@ -153,11 +154,15 @@ int ltr_hook_glibc_backtrace(void **buf, int size)
 		return 0;
 	if (size > BACKTRACE_MAX - 1)
 		size = BACKTRACE_MAX - 1;
+	frames = ltr_scratch_take(&mem, BACKTRACE_MAX * sizeof(void *));
+	if (!frames)
+		return 0;
 	ltr_frames_restore(sp);
 	n = REAL(LTR_H_GLIBC_BACKTRACE, glibc_backtrace_fn)(frames, size + 1);
 	ltr_frames_rehijack(sp - 8);
 	for (i = 1; i < n; i++)
 		buf[i - 1] = frames[i];
+	ltr_scratch_give(&mem);
 	return n > 0 ? n - 1 : 0;
 }
 
@@ -240,19 +245,10 @@ static bool has_section(const char *path, const char *name)
 	return found;
 }
 
-/* Does map's dynamic symbol table import (leave undefined) name? */
-static bool imports(const struct link_map *map, const char *name)
+/* Does obj's dynamic symbol table import (leave undefined) name? */
+static bool imports(const struct ltr_object *obj, const char *name)
 {
-	const ElfW(Sym) *sym, *end;
-	const char *strtab;
-
-	if (!ltr_dynsym(map, &sym, &end, &strtab))
-		return false;
-	for (; sym < end; sym++)
-		if (sym->st_shndx == SHN_UNDEF &&
-		    ltr_strcmp(strtab + sym->st_name, name) == 0)
-			return true;
-	return false;
+	return ltr_dynamic_find(obj, name, LTR_SYM_UNDEF) != NULL;
 }
 
 /*
@@ -300,9 +296,9 @@ static bool own_overflow;
  */
 static bool has_own_unwinder(const struct ltr_object *obj)
 {
-	return !imports(obj->map, "_Unwind_Resume") &&
-	       (imports(obj->map, "_dl_find_object") ||
-		imports(obj->map, "dl_iterate_phdr")) &&
+	return !imports(obj, "_Unwind_Resume") &&
+	       (imports(obj, "_dl_find_object") ||
+		imports(obj, "dl_iterate_phdr")) &&
 	       has_section(obj->path[0] ? obj->path : "/proc/self/exe",
 			   ".gcc_except_table");
 }

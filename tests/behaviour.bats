@@ -165,10 +165,10 @@ echo after exec"
 	compare_traced -u 'libbhv:*' -u 'libc:_setjmp' -- "$PROGS/bhv-longjmp"
 	jumps=$(sed -nE 's/^jumps: ([0-9]+), sum: ([0-9]+)$/\1/p' <<<"$out")
 	sum=$(sed -nE 's/^jumps: ([0-9]+), sum: ([0-9]+)$/\2/p' <<<"$out")
-	expect_count "$jumps" '^<\.\.\. libc:_setjmp resumed> = 0x[0-9a-f]+$'
+	expect_count "$jumps" '^<\.\.\. libc:_setjmp resumed> = [1-9][0-9]*$'
 	# the values setjmp returned again are the ones the program added up
 	total=0
-	for v in $(sed -nE 's/^<\.\.\. libc:_setjmp resumed> = (0x[0-9a-f]+)$/\1/p' <<<"$err"); do
+	for v in $(sed -nE 's/^<\.\.\. libc:_setjmp resumed> = ([0-9]+)$/\1/p' <<<"$err"); do
 		total=$((total + v))
 	done
 	[ "$total" -eq "$sum" ]
@@ -184,9 +184,37 @@ echo after exec"
 	# Once shown only at the thread's next traced call: the last, never.
 	assert_equal "$(tail -3 <<<"$err" | sed -E "s/^(libbhv:bhv_apply\\()$X, 0x2, $X\\)/\\1F, 0x2, ?)/")" \
 		"libbhv:bhv_apply(F, 0x2, ?) = ? <unwound>
-<... libc:_setjmp resumed> = 0x3
+<... libc:_setjmp resumed> = 3
 +++ exited (status 0) +++"
-	expect_count 3 '^<\.\.\. libc:_setjmp resumed> = 0x[123]$'
+	expect_count 3 '^<\.\.\. libc:_setjmp resumed> = [123]$'
+}
+
+@test "setjmp returns = 0 first, then the longjmp's value as an int, as uftrace shows them" {
+	compare_traced -u 'libc:_setjmp,longjmp' -- "$PROGS/bhv-longjmp" 3 end
+	assert_equal "$out" "jumps: 3, sum: 6"
+	assert_equal "$(normalize <<<"$err")" "libc:_setjmp(ADDR) = 0
+libc:longjmp(ADDR, 1) <no return ...>
+<... libc:_setjmp resumed> = 1
+libc:_setjmp(ADDR) = 0
+libc:longjmp(ADDR, 2) <no return ...>
+<... libc:_setjmp resumed> = 2
+libc:_setjmp(ADDR) = 0
+libc:longjmp(ADDR, 3) <no return ...>
+<... libc:_setjmp resumed> = 3
++++ exited (status 0) +++"
+	run_split ltruss --json -u 'libc:_setjmp' "$PROGS/bhv-longjmp" 3 end
+	[ "$(jq -r 'select(.func == "_setjmp") | .type + " " + .ret' <<<"$err" | sort | uniq -c | sed 's/^ *//')" = "3 call 0
+1 exit 1
+1 exit 2
+1 exit 3" ] || { echo "$err"; false; }
+	# sigsetjmp, left by siglongjmp(env, SIGPROF) from a handler
+	run_split ltruss -u 'libc:__sigsetjmp,siglongjmp' "$PROGS/stk-jumpout" 1000
+	[ "$status" -eq 0 ]
+	sig=$(kill -l PROF)
+	[ "$(grep -c '^libc:__sigsetjmp(0x[0-9a-f]*, 1) = 0$' <<<"$err")" -ge 1000 ] || { echo "$err" | tail; false; }
+	[ "$(grep -c "^<\.\.\. libc:__sigsetjmp resumed> = $sig\$" <<<"$err")" -ge 1 ] || { echo "$err" | tail; false; }
+	[ "$(grep -c "^libc:siglongjmp(0x[0-9a-f]*, $sig) <no return \.\.\.>\$" <<<"$err")" -ge 1 ] || { echo "$err" | tail; false; }
+	[ "$(grep -vc '^libc:__sigsetjmp(.*) = 0$\|^<\.\.\. libc:__sigsetjmp resumed> = '"$sig"'$\|^libc:siglongjmp(.*, '"$sig"') <no return \.\.\.>$\|^+++ exited (status 0) +++$' <<<"$err")" -eq 0 ] || { echo "$err" | tail; false; }
 }
 
 @test "signal handlers calling a traced function, inside and between traced calls" {

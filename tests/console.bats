@@ -228,6 +228,19 @@ teardown() {
 	wait "$first"
 }
 
+@test "sessions escapes every byte of a command line past 0x7e: a UTF-8 C1 control (CSI 0xc2 0x9b) never reaches the terminal" {
+	STOP=$'stop\xc2\x9b31m\xc2\x9d0;title\x07\\'
+	start_until -o trace
+	run_split console <<<sessions
+	[ "$status" -eq 0 ]
+	# The stop file's name, escaped as a trace line escapes a name.
+	line=$(grep "^\* *$TRACER " <<<"$out")
+	[ "${line##*  }" = "$PROGS/until $BATS_TEST_TMPDIR/stop\xc2\x9b31m\xc2\x9d0;title\x07\x5c" ] || { echo "$out"; false; }
+	! env LC_ALL=C grep -q -P '[\x00-\x08\x0b-\x1f\x7f-\xff]' <<<"$out"
+	touch "$STOP"
+	wait "$TRACER"
+}
+
 @test "quit detaches and the program keeps running; so does the end of a script" {
 	start_until -o trace
 	run_split console <<<$'quit\nstats'

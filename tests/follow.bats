@@ -227,6 +227,37 @@ plain_execs() {
 	done
 }
 
+# exec_line HOW [-f]: the line execs HOW prints for its exec or spawn call,
+# selected, addresses normalized and the [pid N] prefix dropped.
+exec_line() {
+	run_split ltruss $2 -u 'libc:exec*,fexecve,posix_spawn*,open' "$PROGS/execs" $1 "$PROGS"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(plain_execs $1)" ]
+	grep -E 'exec|spawn' <<<"$err" | sed -E 's/^\[pid [0-9]+\] //' | normalize
+}
+
+@test "the exec family and posix_spawn show their typed arguments, as their prototypes say" {
+	local f
+	# the hooks report these calls: with or without -f the same lines
+	for f in "" -f; do
+		[ "$(exec_line execve $f)" = 'libc:execve("/proc/self/exe", ADDR, ADDR) <no return ...>' ]
+		[ "$(exec_line execv $f)" = 'libc:execv("/proc/self/exe", ADDR) <no return ...>' ]
+		[ "$(exec_line execvp $f)" = 'libc:execvp("execs", ADDR) <no return ...>' ]
+		[ "$(exec_line execvpe $f)" = 'libc:execvpe("execs", ADDR, ADDR) <no return ...>' ]
+		[ "$(exec_line execl $f)" = 'libc:execl("/proc/self/exe", "execs") <no return ...>' ]
+		[ "$(exec_line execlp $f)" = 'libc:execlp("execs", "execs") <no return ...>' ]
+		[ "$(exec_line execle $f)" = 'libc:execle("/proc/self/exe", "execs") <no return ...>' ]
+		[ "$(exec_line execveat $f)" = 'libc:execveat(AT_FDCWD, "/proc/self/exe", ADDR, ADDR, 0) <no return ...>' ]
+		[ "$(exec_line spawn $f)" = 'libc:posix_spawn(ADDR, "/proc/self/exe", NULL, NULL, ADDR, ADDR) <no return ...>' ]
+		[ "$(exec_line spawnp $f)" = 'libc:posix_spawnp(ADDR, "execs", NULL, NULL, ADDR, ADDR) <no return ...>' ]
+		# fexecve gets the descriptor open returned
+		run_split ltruss $f -u 'libc:fexecve,open' "$PROGS/execs" fexecve "$PROGS"
+		fd=$(sed -nE 's|^libc:open\("/proc/self/exe", O_RDONLY\) = ([0-9]+)$|\1|p' <<<"$err")
+		[ -n "$fd" ] || { echo "$err"; false; }
+		grep -qx "libc:fexecve($fd, 0x[0-9a-f]*, 0x[0-9a-f]*) <no return ...>" <<<"$err" || { echo "$err"; false; }
+	done
+}
+
 @test "exec through wrappers without -f: sh -c 'exec ...', env, a pyenv-like shim, with -c" {
 	printf '#!/usr/bin/env bash\nset -e\nexec "%s" "$@"\n' "$PROGS/execs" >shim
 	chmod +x shim
@@ -353,6 +384,43 @@ vfork_run() {
 	[ -n "$child" ] || { echo "$err"; false; }
 	grep -Eqx "\[pid $child\] libc:execve\(.*\) <no return \.\.\.>" <<<"$err" || { echo "$err"; false; }
 	grep -Eqx "\[pid $child\] libc:getsid\(0\) = [0-9]+" <<<"$err" || { echo "$err"; false; }
+}
+
+@test "an untraced vfork whose child execs: the parent's calls stay the parent's, the child's exec the child's" {
+	# the child's exec hook used to give the parent's thread a state with
+	# the child's pid: the parent's trace was lost, and the program blamed
+	run_split ltruss -u 'libc:execve,waitpid' "$PROGS/execs" vfork-execve "$PROGS"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(plain_execs vfork-execve)" ]
+	child=$(sed -nE 's/^libc:waitpid\(([0-9]+), \[0\], 0\) = \1$/\1/p' <<<"$err")
+	[ -n "$child" ] || { echo "$err"; false; }
+	[ "$(grep -vc '^+++ exited (status 0) +++$' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	# a parent with calls traced before: the child's exec is not its own
+	for f in "" -f; do
+		run_split ltruss $f -u 'libc:execve,setenv' "$PROGS/execs" vfork-execve "$PROGS"
+		[ "$status" -eq 0 ]
+		[ "$out" = "$(plain_execs vfork-execve)" ]
+		[ "$(grep -c '^\(\[pid [0-9]*\] \)\?libc:setenv("PATH", "'"$PROGS"'", 1) = 0$' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+		if [ -z "$f" ]; then
+			[ "$(grep -c 'execve\|ltruss:' <<<"$err")" -eq 0 ] || { echo "$err"; false; }
+			continue
+		fi
+		child=$(sed -nE 's/^\[pid ([0-9]+)\] libc:execve\("\/proc\/self\/exe", 0x[0-9a-f]+, 0x[0-9a-f]+\) <no return \.\.\.>$/\1/p' <<<"$err")
+		[ -n "$child" ] || { echo "$err"; false; }
+		grep -qx "\[pid $child\] libc:setenv(\"PATH\", \"/nonexistent\", 1) = 0" <<<"$err" || { echo "$err"; false; }
+		# the parent's call and exit are not the child's
+		[ "$(grep -c "^\[pid $child\] libc:setenv(\"PATH\", \"$PROGS\"" <<<"$err")" -eq 0 ] || { echo "$err"; false; }
+		[ "$(grep -c '+++ exited (status 0) +++$' <<<"$err")" -eq 2 ] || { echo "$err"; false; }
+		[ "$(grep -c "^\[pid $child\] +++ exited" <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	done
+}
+
+@test "sh -c 'CMD; exec CMD' with execve selected: the shell's exec is traced, no warning" {
+	run_split ltruss -s 4096 -u 'libc:execve' sh -c '"$0" leaf >/dev/null; exec "$0" leaf' "$PROGS/execs"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/execs" leaf)" ]
+	[ "$(normalize <<<"$err")" = "libc:execve(\"$PROGS/execs\", ADDR, ADDR) <no return ...>
++++ exited (status 0) +++" ] || { echo "$err"; false; }
 }
 
 @test "without -f, a vfork child is not traced: no return of its own, none of its calls" {

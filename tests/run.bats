@@ -202,16 +202,47 @@ passed_on() {
 	passed_on TERM 15
 }
 
-@test "SIGINT from kill reaches a program that handles it exactly once" {
-	env --default-signal=INT "$LTRUSS" -o trace.txt -u 'libfix:fix_add' "$PROGS/die" 3 count ready </dev/null >out.txt 2>ltruss.err 3>&- &
+# once_through SIG MODE: die 3 MODE (count or terms) under ltruss; SIG sent
+# to ltruss alone once the program is ready; its 3 calls traced, status 0.
+once_through() {
+	env --default-signal=INT "$LTRUSS" -o trace.txt -u 'libfix:fix_add' "$PROGS/die" 3 "$2" ready </dev/null >out.txt 2>ltruss.err 3>&- &
 	pid=$!
 	wait_file ready
-	kill -INT "$pid"
+	kill "-$1" "$pid"
 	wait_exit "$pid"
 	[ "$status" -eq 0 ]
-	[ "$(cat out.txt)" = "interrupts 1" ]
 	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 3 ]
 	[ "$(tail -1 trace.txt)" = "+++ exited (status 0) +++" ]
+}
+
+@test "SIGINT from kill reaches a program that handles it exactly once" {
+	once_through INT count
+	[ "$(cat out.txt)" = "interrupts 1" ]
+}
+
+@test "SIGTERM the program sends to its own process group reaches it once, not again through ltruss" {
+	# setsid: the group is ltruss and the program, not bats
+	for how in group pgid; do
+		rm -f ready
+		setsid --wait "$PROGS/die" 3 terms ready $how >plain.txt
+		[ "$(cat plain.txt)" = "sigterms 1" ]
+		for i in 1 2 3 4 5; do
+			rm -f ready
+			status=0
+			setsid --wait "$LTRUSS" -o trace.txt -u 'libfix:fix_add' "$PROGS/die" 3 terms ready $how </dev/null >out.txt 2>ltruss.err || status=$?
+			[ "$status" -eq 0 ] || { echo "$how run $i: status $status: $(cat out.txt)"; false; }
+			[ "$(cat out.txt)" = "$(cat plain.txt)" ]
+			[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 3 ]
+			[ "$(tail -1 trace.txt)" = "+++ exited (status 0) +++" ]
+			[ ! -s ltruss.err ]
+		done
+	done
+}
+
+@test "SIGTERM sent to ltruss alone reaches a program that counts them exactly once" {
+	once_through TERM terms
+	[ "$(cat out.txt)" = "sigterms 1" ]
+	[ ! -s ltruss.err ]
 }
 
 @test "Ctrl-C in a terminal reaches the program once, not again through ltruss" {

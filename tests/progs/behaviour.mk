@@ -109,3 +109,20 @@ tests_progs_bin_bhv_exceptions_CXXFLAGS = $(BHV_CXXFLAGS)
 tests_progs_bin_bhv_exceptions_LDFLAGS = $(BHV_LINK_FLAGS)
 tests_progs_bin_bhv_exceptions_LDADD = tests/progs/bin/libbhvxx.so
 tests_progs_bin_bhv_exceptions_DEPENDENCIES = tests/progs/bin/libbhvxx.so
+
+# Footprint: the room the interposer takes (address space, stack, time).
+FOOT_DIR = tests/progs/footprint
+check_PROGRAMS += tests/progs/bin/foot-seqthreads tests/progs/bin/foot-smallstack \
+	tests/progs/bin/foot-allocate
+tests_progs_bin_foot_seqthreads_SOURCES = $(FOOT_DIR)/seqthreads.c
+tests_progs_bin_foot_seqthreads_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_foot_seqthreads_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_foot_seqthreads_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_foot_seqthreads_DEPENDENCIES = tests/progs/bin/libbhv.so
+tests_progs_bin_foot_smallstack_SOURCES = $(FOOT_DIR)/smallstack.c
+tests_progs_bin_foot_smallstack_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_foot_smallstack_LDFLAGS = $(BHV_LINK_FLAGS) -Wl,-z,lazy
+tests_progs_bin_foot_smallstack_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_foot_smallstack_DEPENDENCIES = tests/progs/bin/libbhv.so
+tests_progs_bin_foot_allocate_SOURCES = $(FOOT_DIR)/allocate.c
+tests_progs_bin_foot_allocate_CFLAGS = $(BHV_CFLAGS)

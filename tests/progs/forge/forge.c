@@ -47,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -75,6 +76,54 @@ static void fail(const char *what)
 	exit(3);
 }
 
+/* Thread slot i of the session (mapped whole by map_whole). */
+static struct ltr_thread *slot_of(uint32_t i)
+{
+	return (struct ltr_thread *)((unsigned char *)S +
+				     ltr_slot_offset(i, S->ring_size));
+}
+
+/* The ring of slot i. */
+static unsigned char *ring_of(uint32_t i)
+{
+	return (unsigned char *)slot_of(i) + ltr_page_up(sizeof(struct ltr_thread));
+}
+
+/*
+ * Map the whole session, slots included, as S: the interposer maps only
+ * the slots of this process's threads, and closed its descriptor; ltruss,
+ * the parent, still has one (/proc/PPID/fd).
+ */
+static void map_whole(void)
+{
+	char path[64], link[128];
+	uint32_t ring_bytes = S->ring_size;
+	int parent = (int)syscall(SYS_getppid); /* getppid() is traced */
+	int fd;
+
+	for (fd = 0; fd < 4096; fd++) {
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", parent, fd);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		if (!strstr(link, "ltruss-session"))
+			continue;
+		n = open(path, O_RDWR | O_CLOEXEC);
+		if (n < 0)
+			continue;
+		S = mmap(NULL, ltr_session_size(ring_bytes), PROT_READ | PROT_WRITE,
+			 MAP_SHARED, (int)n, 0);
+		close((int)n);
+		if (S == MAP_FAILED)
+			fail("cannot map the session whole");
+		return;
+	}
+	fail("no session descriptor in the parent");
+}
+
 /* Find the session mapping and this thread's slot (after a traced call). */
 static void find_session(void)
 {
@@ -98,13 +147,14 @@ static void find_session(void)
 	fclose(f);
 	if (!S || S->magic != LTR_SESSION_MAGIC)
 		fail("no session mapped: run me under ltruss");
+	map_whole();
 	for (i = 0; i < LTR_MAX_THREADS && i < S->nthreads; i++)
-		if (S->threads[i].tid == tid && S->threads[i].pid == getpid())
+		if (slot_of(i)->tid == tid && slot_of(i)->pid == getpid())
 			break;
 	if (i == LTR_MAX_THREADS || i >= S->nthreads)
 		fail("no thread slot: no traced call made yet");
-	slot = &S->threads[i];
-	ring = (unsigned char *)S + ltr_rings_offset() + (size_t)i * S->ring_size;
+	slot = slot_of(i);
+	ring = ring_of(i);
 }
 
 /* Function index of traced function name, or fail. */
@@ -393,9 +443,9 @@ static void fuzz_step(void)
 	case 12:
 		n = (uint32_t)(rnd() % LTR_MAX_THREADS);
 		if (rnd() % 2)
-			S->threads[n].pid = (int32_t)edgy();
+			slot_of(n)->pid = (int32_t)edgy();
 		else
-			S->threads[n].tid = (int32_t)edgy();
+			slot_of(n)->tid = (int32_t)edgy();
 		break;
 	case 13:
 		S->strings_used = (uint32_t)edgy();
@@ -542,11 +592,11 @@ int main(int argc, char **argv)
 		/* ...and a second slot for this thread: an "exec". */
 		if (i >= LTR_MAX_THREADS - 1)
 			fail("no free slot");
-		S->threads[i].pid = slot->pid;
-		S->threads[i].tid = slot->tid;
-		S->threads[i].used = 1;
-		slot = &S->threads[i];
-		ring = (unsigned char *)S + ltr_rings_offset() + (size_t)i * S->ring_size;
+		slot_of(i)->pid = slot->pid;
+		slot_of(i)->tid = slot->tid;
+		S->slot_used[i] = LTR_SLOT_TAKEN;
+		slot = slot_of(i);
+		ring = ring_of(i);
 		S->nthreads = i + 1;
 		forge_event(&f, LTR_EV_CALL, fn, 0, LTR_ENTER_WORDS);
 		ring_put(&f, f.e.size);

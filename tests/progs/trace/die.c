@@ -4,11 +4,15 @@
  * (SIGKILL to itself), segv, abort, thread-exit (_exit from a second
  * thread), running (exit while 4 threads are still making traced calls),
  * wait (create the file argv[3], then wait for a signal to end it), count
- * (create argv[3], wait for SIGINT and 300 ms more, print how many came).
+ * (create argv[3], wait for SIGINT and 300 ms more, print how many came),
+ * terms (create argv[3]; with argv[4] "group" send SIGTERM to its process
+ * group with kill(0), with "pgid" with kill(-pgid); wait for SIGTERM and
+ * 300 ms more, print how many came: a second one is a "force quit", exit 3).
  */
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +28,18 @@ static volatile sig_atomic_t interrupts;
 static void on_interrupt(int sig)
 {
 	interrupts++;
+}
+
+/* Count a SIGTERM: a second one forces the program out, as servers do. */
+static void on_term(int sig)
+{
+	static const char msg[] = "force quit\n";
+
+	if (++interrupts < 2)
+		return;
+	if (write(1, msg, sizeof(msg) - 1) < 0)
+		_exit(4);
+	_exit(3);
 }
 
 /* Create the file path: the program is ready for its signal. */
@@ -72,19 +88,27 @@ int main(int argc, char **argv)
 			return 1;
 		for (;;)
 			pause();
-	} else if (strcmp(how, "count") == 0) {
-		struct sigaction sa = { .sa_handler = on_interrupt };
+	} else if (strcmp(how, "count") == 0 || strcmp(how, "terms") == 0) {
+		bool terms = strcmp(how, "terms") == 0;
+		const char *send = argc > 4 ? argv[4] : "";
+		struct sigaction sa = { .sa_handler = terms ? on_term
+							    : on_interrupt };
 		struct timespec tick = { 0, 10000000 }, more = { 0, 300000000 };
 
-		sigaction(SIGINT, &sa, NULL);
+		sigaction(terms ? SIGTERM : SIGINT, &sa, NULL);
 		if (!ready(argv[3]))
 			return 1;
+		if (strcmp(send, "group") == 0)
+			kill(0, SIGTERM);
+		else if (strcmp(send, "pgid") == 0)
+			kill(-getpgrp(), SIGTERM);
 		while (!interrupts)
 			nanosleep(&tick, NULL);
 		/* Long enough for a second one, had it been sent twice. */
 		while (nanosleep(&more, &more) < 0)
 			;
-		printf("interrupts %d\n", (int)interrupts);
+		printf("%s %d\n", terms ? "sigterms" : "interrupts",
+		       (int)interrupts);
 		return 0;
 	}
 	kill(getpid(), SIGKILL);

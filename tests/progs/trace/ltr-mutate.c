@@ -14,13 +14,25 @@
  *        ltr-mutate IN OUT string-ref  (the same, one whole event whose
  *                                      string is a back-reference to a
  *                                      string before the first)
+ *        ltr-mutate IN OUT proto-again (after the first EVENTS block, a
+ *                                      TABLES block with a second PROTO
+ *                                      record for the first function that
+ *                                      has one, and a TYPE record, then
+ *                                      the first EVENTS block again: the
+ *                                      use after free of issue 29)
+ *        ltr-mutate IN OUT soname-again, build-id-again, funcs-again,
+ *                      objects-again, string-again (the same with a
+ *                                      second record of that kind for
+ *                                      what an earlier one wrote, its
+ *                                      bytes changed)
  *
  * Most mutations change bytes inside a block's payload and then fix the
  * block's CRC-32C, so that the damage gets past the checksum into what
  * --read makes of records, events and tables (a flipped bit without the
  * fix only tests the checksum): random bytes, a 16- or 32-bit field set
  * to 0, 1, 0xff.., a power of two or a value near a table's size, blocks
- * swapped or repeated.  The rest are raw: bytes flipped anywhere, the
+ * swapped or repeated, a table record written again after the first
+ * events (record_again()).  The rest are raw: bytes flipped anywhere, the
  * file cut short, a block length made huge.
  */
 #include <stdint.h>
@@ -30,6 +42,7 @@
 
 #include "../../../bin/crc32.h"
 #include "../../../bin/tracefile.h"
+#include "ltr-encode.h"
 
 static unsigned char *data;
 static size_t size;
@@ -149,35 +162,6 @@ static void type_name_damage(size_t *at, size_t n)
 }
 
 /*
- * Encode the words w[0..n) of the first event of a block (its references
- * are zeros) at p, as ltruss-trace(5) says: a tag byte for each four
- * words, each word zigzagged in as few bytes as hold it (past 2, after a
- * byte that counts them).  Returns the bytes.
- */
-static size_t words_put(unsigned char *p, const uint64_t *w, size_t n)
-{
-	size_t i, o = 0, tag = 0;
-
-	for (i = 0; i < n; i++) {
-		uint64_t z = (w[i] << 1) ^ (uint64_t)((int64_t)w[i] >> 63);
-		unsigned len = 0;
-
-		for (; z >> (8 * len) && len < 8; len++)
-			;
-		if (i % 4 == 0) {
-			tag = o++;
-			p[tag] = 0;
-		}
-		p[tag] |= (unsigned char)((len > 2 ? 3 : len) << (2 * (i % 4)));
-		if (len > 2)
-			p[o++] = (unsigned char)len;
-		memcpy(p + o, &z, len);
-		o += len;
-	}
-	return o;
-}
-
-/*
  * Make the first EVENTS block hold one event, ev (n bytes), and end the
  * file after it: the encoding lies, the checksum does not.
  */
@@ -233,6 +217,99 @@ static void string_ref(size_t *at, size_t n)
 	event_forge(at, n, ev, len);
 }
 
+/* The first record of type type in a TABLES block: its offset, or 0. */
+static size_t record_find(const size_t *at, size_t n, uint32_t type)
+{
+	size_t i, r;
+
+	for (i = 0; i < n; i++) {
+		struct tf_block b;
+
+		memcpy(&b, data + at[i], sizeof(b));
+		for (r = 0; b.type == TF_TABLES && r + sizeof(struct tf_record) <= b.len;) {
+			struct tf_record rec;
+
+			memcpy(&rec, data + at[i] + sizeof(b) + r, sizeof(rec));
+			if (rec.type == type)
+				return at[i] + sizeof(b) + r;
+			r += sizeof(rec) + ((rec.len + 7u) & ~7u);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Insert, after the first EVENTS block, a TABLES block holding a copy of
+ * the first record of kind type (its last data byte before any NUL end
+ * changed, unless type is TF_REC_PROTO), then that EVENTS block again: a
+ * second record for what the first wrote, while its events are in use.
+ */
+static void record_again(const size_t *at, size_t n, uint32_t type)
+{
+	static const char name[] = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+	size_t rec = record_find(at, n, type), i, ev = 0, ev_len, len, o, k;
+	struct tf_record r, tr = { .type = TF_REC_TYPE };
+	struct tf_type t = { .size = 4, .name_len = sizeof(name) };
+	struct tf_block b, nb = { .type = TF_TABLES };
+	unsigned char *out;
+
+	for (i = 0; i < n && !ev; i++) {
+		memcpy(&b, data + at[i], sizeof(b));
+		if (b.type == TF_EVENTS)
+			ev = at[i];
+	}
+	if (!rec || !ev)
+		exit(3);
+	ev_len = sizeof(b) + ((b.len + 7u) & ~7u);
+	memcpy(&r, data + rec, sizeof(r));
+	tr.len = (uint32_t)(sizeof(t) + sizeof(name));
+	len = sizeof(r) + ((r.len + 7u) & ~7u);
+	if (type == TF_REC_PROTO)
+		len += sizeof(tr) + ((tr.len + 7u) & ~7u);
+	nb.len = (uint32_t)len;
+	out = calloc(1, size + sizeof(nb) + len + ev_len);
+	if (!out)
+		exit(2);
+	o = ev + ev_len;
+	memcpy(out, data, o);
+	memcpy(out + o + sizeof(nb), data + rec, sizeof(r) + r.len);
+	k = o + sizeof(nb) + sizeof(r) + r.len - 1;
+	if (type != TF_REC_PROTO) {
+		if (out[k] == 0 && r.len > 1)
+			k--;
+		out[k] ^= 1;
+	} else {
+		k = o + sizeof(nb) + sizeof(r) + ((r.len + 7u) & ~7u);
+		memcpy(out + k, &tr, sizeof(tr));
+		memcpy(out + k + sizeof(tr), &t, sizeof(t));
+		memcpy(out + k + sizeof(tr) + sizeof(t), name, sizeof(name));
+	}
+	nb.crc = crc32_update(0, out + o + sizeof(nb), len);
+	memcpy(out + o, &nb, sizeof(nb));
+	memcpy(out + o + sizeof(nb) + len, data + ev, ev_len);
+	memcpy(out + o + sizeof(nb) + len + ev_len, data + o, size - o);
+	free(data);
+	data = out;
+	size += sizeof(nb) + len + ev_len;
+}
+
+/* The record type of mode "KIND-again", or 0. */
+static size_t again_type(const char *mode)
+{
+	static const char *const kinds[] = {
+		[TF_REC_STRINGS] = "string-again", [TF_REC_FUNCS] = "funcs-again",
+		[TF_REC_OBJECTS] = "objects-again", [TF_REC_PROTO] = "proto-again",
+		[TF_REC_BUILD_ID] = "build-id-again",
+		[TF_REC_SONAME] = "soname-again",
+	};
+	size_t i;
+
+	for (i = 1; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i] && strcmp(mode, kinds[i]) == 0)
+			return i;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t at[4096], n, i, k = 0;
@@ -258,6 +335,8 @@ int main(int argc, char **argv)
 		word_past(at, n);
 	else if (strcmp(argv[3], "string-ref") == 0)
 		string_ref(at, n);
+	else if ((i = again_type(argv[3])) != 0)
+		record_again(at, n, (uint32_t)i);
 	else
 		k = rnd() % 3 + 1;
 	for (; k-- > 0 && n;) {
@@ -289,6 +368,14 @@ int main(int argc, char **argv)
 					break;
 				}
 			}
+			break;
+		}
+		case 4: { /* a record again, after the first events */
+			uint32_t type = (uint32_t)(rnd() % TF_REC_SONAME + 1);
+
+			if (record_find(at, n, type) && type != TF_REC_TYPE)
+				record_again(at, n, type);
+			n = blocks(at, sizeof(at) / sizeof(at[0]));
 			break;
 		}
 		default:

@@ -1,0 +1,124 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# footprint.bats: the room ltruss takes from a program: address space, stack, time.
+
+load helpers
+
+# untraced PROGRAM ARGS...: the program's stdout without ltruss, in $plain.
+untraced() {
+	plain=$(timeout -k 5 60 "$@" </dev/null 2>/dev/null)
+}
+
+# A pool of 16 000 threads, started one after another, each making one
+# traced call: a thread start used to ask the kernel about every thread
+# state of the process (12 000 threads: 39 s, 1.4 s now; untraced 0.8 s),
+# past the suite's timeout here.  Every call is counted.
+@test "16000 threads started one after another are all counted, in time" {
+	untraced "$PROGS/foot-seqthreads" 16000
+	run_split ltruss -c -u 'libbhv:bhv_add3' "$PROGS/foot-seqthreads" 16000
+	assert_equal "$status" 0
+	assert_equal "$out" "$plain"
+	assert_equal "$out" "16000 threads, sum 16000"
+	grep -Eq ' 16000 +0 libbhv:bhv_add3$' <<<"$err"
+}
+
+# altstack_used STDERR: the N of the fixture's "altstack used: N" line.
+altstack_used() {
+	sed -n 's/^altstack used: \([0-9]*\)$/\1/p' <<<"$1"
+}
+
+# The exec hooks kept an environment list of 8 KiB and a path of 4 KiB on
+# the program's stack, and the exec check 4 KiB more: an exec from a
+# thread of 16 KiB, or from a handler on an 8 KiB sigaltstack, died.
+@test "execvp from a thread with a 16 KiB stack runs the program" {
+	untraced "$PROGS/foot-smallstack" thread-execvp echo hi
+	run_split ltruss -f -o trace "$PROGS/foot-smallstack" thread-execvp echo hi
+	assert_equal "$status" 0
+	assert_equal "$out" "$plain"
+	assert_equal "$out" "hi"
+	grep -q 'execvp(' trace
+}
+
+@test "execve from a handler on an 8 KiB sigaltstack runs the program" {
+	untraced "$PROGS/foot-smallstack" handler-execve /bin/echo hi
+	run_split ltruss -f -o trace "$PROGS/foot-smallstack" handler-execve /bin/echo hi
+	assert_equal "$status" 0
+	assert_equal "$out" "$plain"
+	assert_equal "$out" "hi"
+	grep -q 'execve(' trace
+}
+
+# An execve that fails (a file that is no program: the exec check reads
+# it) returns to the handler: the interposer took at most 2 KiB more of the
+# alternate stack than the untraced program did.
+@test "a failed execve from a handler takes at most 2 KiB more of its stack" {
+	local plain_used used
+
+	run_split "$PROGS/foot-smallstack" handler-execve /etc/passwd
+	assert_equal "$status" 127
+	plain_used=$(altstack_used "$err")
+	run_split ltruss -f -o trace "$PROGS/foot-smallstack" handler-execve /etc/passwd
+	assert_equal "$status" 127
+	used=$(altstack_used "$err")
+	[ -n "$plain_used" ] && [ -n "$used" ]
+	echo "untraced $plain_used traced $used"
+	[ "$used" -le $((plain_used + 2048)) ]
+}
+
+# The first call of a lazily bound function in a handler: the loader
+# binds it there, and the interposer decides whether to trace it (fnmatch
+# took 4.5 KiB) and makes the thread's state: under 1 KiB more than the
+# untraced program's own needs (lazy binding saves every register).
+@test "a first lazily bound call in a handler takes under 1 KiB more of its stack" {
+	local plain_used used
+
+	run_split "$PROGS/foot-smallstack" handler-lazy
+	assert_equal "$status" 0
+	assert_equal "$out" 6
+	plain_used=$(altstack_used "$err")
+	run_split ltruss -u 'libbhv*:bhv_*' -o trace "$PROGS/foot-smallstack" handler-lazy
+	assert_equal "$status" 0
+	assert_equal "$out" 6
+	used=$(altstack_used "$err")
+	[ -n "$plain_used" ] && [ -n "$used" ]
+	echo "untraced $plain_used traced $used"
+	[ "$used" -le $((plain_used + 1024)) ]
+	grep -q 'bhv_add3(0x1, 0x2, 0x3) = 0x6' trace
+}
+
+# The session was mapped whole (512 thread slots: ~900 MB) by ltruss and
+# by every traced process: under `ulimit -v` (batch systems, containers)
+# ltruss could not start, and a program lost what the session took.  Now
+# each maps the header and the slots its threads take.
+@test "ltruss -c runs under an address space limit of 300 MB" {
+	run_split bash -c "ulimit -v 300000 && exec \"$LTRUSS\" -c true"
+	assert_equal "$status" 0
+	grep -Eq '^100\.00 .* [1-9][0-9]* +0 total$' <<<"$err"
+	not grep -q '^ltruss:' <<<"$err"
+}
+
+@test "a program allocating 800 MB within a 1.6 GB limit does so traced" {
+	untraced bash -c "ulimit -v 1600000 && exec \"$PROGS/foot-allocate\" 800"
+	assert_equal "$plain" "allocated 800 MiB"
+	run_split bash -c "ulimit -v 1600000 && exec \"$LTRUSS\" -c \"$PROGS/foot-allocate\" 800"
+	assert_equal "$status" 0
+	assert_equal "$out" "$plain"
+}
+
+@test "--read of a small trace file runs under an address space limit of 60 MB" {
+	run_split ltruss -w rec.ltr -u 'libbhv:bhv_add3' "$PROGS/foot-seqthreads" 100
+	assert_equal "$status" 0
+	run_split bash -c "ulimit -v 60000 && exec \"$LTRUSS\" --read rec.ltr -c"
+	assert_equal "$status" 0
+	grep -Eq ' 100 +0 libbhv:bhv_add3$' <<<"$err$out"
+}
+
+# A ring the program has no room for (256 MB under a 200 MB limit): its
+# thread is counted without events, and the interposer says why.
+@test "a thread whose ring does not fit is counted, and ENOMEM is named" {
+	run_split bash -c "ulimit -v 200000 && exec \"$LTRUSS\" -c --buffer 256M -u 'libbhv:bhv_add3' \"$PROGS/foot-seqthreads\" 3"
+	assert_equal "$status" 0
+	assert_equal "$out" "3 threads, sum 3"
+	grep -Eq ' 3 +0 libbhv:bhv_add3$' <<<"$err"
+	grep -q "ltruss: warning: no address space left for a thread's ring (ENOMEM)" <<<"$err"
+}
