@@ -285,7 +285,7 @@ pid_t launch_start(const char *path, char **argv, int session_fd)
 	return pid;
 }
 
-/* In a child: exec path with env, stdin and stdout on /dev/null, stderr to fd. */
+/* In a child: exec path, stdin and stdout on /dev/null, stderr to fd. */
 static void __attribute__((noreturn)) capture_exec(const char *path,
 						   char **argv, char **env,
 						   int fd)

@@ -34,7 +34,7 @@
 #define TLS_FAILURE "cannot allocate memory in static TLS block"
 #define LOADER_PREFIX "error while loading shared libraries: "
 
-/* The size of the TLS block of the ELF object at path (with its alignment), or 0. */
+/* The TLS block of the ELF object at path, with its alignment; 0 if none. */
 static unsigned long long tls_size(const char *path)
 {
 	unsigned long long size = 0;
