@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #define LTR_TUNABLES "GLIBC_TUNABLES"
-/* The user's GLIBC_TUNABLES; from offset 13, the entry is "GLIBC_TUNABLES=..." */
+/* The user's GLIBC_TUNABLES, whose entry from offset 13 is theirs whole. */
 #define LTR_ENV_SAVED_TUNABLES "LTRUSS_SAVED_GLIBC_TUNABLES"
 #define LTR_SAVED_PREFIX_LEN (sizeof("LTRUSS_SAVED_") - 1)
 #define LTR_TLS_TUNABLE "glibc.rtld.optional_static_tls"
