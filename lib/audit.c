@@ -72,7 +72,7 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 	ltr_unwind_check_object(obj);
 	if (obj->flags & (LTR_OBJ_TO | LTR_OBJ_HOOKS))
 		flags |= LA_FLG_BINDTO;
-	if (started && (obj->flags & LTR_OBJ_FROM))
+	if (started)
 		ltr_got_prebind(obj);
 	pending_patch = true;
 	return flags;
@@ -180,36 +180,23 @@ uintptr_t la_symbind64(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook,
 {
 	struct ltr_object *ref = (struct ltr_object *)*refcook;
 	struct ltr_object *def = (struct ltr_object *)*defcook;
-	uintptr_t addr = sym->st_value, target;
+	uintptr_t addr = sym->st_value;
 	unsigned type = ELF64_ST_TYPE(sym->st_info);
-	bool selected;
 
 	if (!ltr_session || !ref || !def)
 		return addr;
-	/* An untraced child still leaves the session if it changes credentials. */
-	if (ltr_forked())
-		return (def->flags & LTR_OBJ_HOOKS) &&
-		       (type == STT_FUNC || type == STT_GNU_IFUNC) &&
-		       (target = ltr_hook_for(symname, addr, false, def, true))
-			       ? target : addr;
 	/*
 	 * Objects from dlopen wait for their GOT patching until a dlsym
 	 * result (dlsym holds the loader's lock), or the next dlopen.  Lazy
 	 * bindings run without that lock: they never patch.
 	 */
-	if (unlikely(pending_patch) && started && (*flags & LA_SYMB_DLSYM))
+	if (unlikely(pending_patch) && started && (*flags & LA_SYMB_DLSYM) &&
+	    !ltr_forked())
 		patch_all(false);
 	if (type != STT_FUNC && type != STT_GNU_IFUNC)
 		return addr;
 	if (!started && (*flags & LA_SYMB_DLSYM) &&
 	    (ref->flags & LTR_OBJ_MAIN) && loader_lookup(symname))
 		return addr;
-	selected = ltr_select_call(ref, def, symname);
-	if ((def->flags & LTR_OBJ_HOOKS) &&
-	    (target = ltr_hook_for(symname, addr, selected, def, false)) != 0)
-		return target;
-	if (!selected)
-		return addr;
-	target = ltr_stub_for(addr, symname, def);
-	return target ? target : addr;
+	return ltr_bind(ref, def, symname, addr);
 }

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * dladdr.c: dladdr and dladdr1 name the real function of a stub.
+ * dladdr.c: dladdr and dladdr1 name the real function of a stub or hook.
  *
  * A traced function's address, as the program sees it, is its stub in
- * this library's .text (every path agrees: see got-patch.c).  Asked about
- * a stub, the loader would name libltruss.so; the hooks ask it about the
- * function the stub leads to instead, and give the program back its own
- * pointer as the symbol's address when that is the function itself, so
- * that dli_saddr == f still holds as it does without ltruss.
+ * this library's .text, and a hooked function's is its hook (every path
+ * agrees: see bind.c).  Asked about either, the loader would name
+ * libltruss.so; the hooks ask it about the function it leads to instead,
+ * and give the program back its own pointer as the symbol's address when
+ * that is the function itself, so that dli_saddr == f still holds as it
+ * does without ltruss.
  */
 #include <dlfcn.h>
 
@@ -15,13 +16,13 @@
 
 #define REAL(h, type) ((type)ltr_hook_real[h])
 
-/* The function stub addr leads to, or addr itself. */
+/* The function stub or hook addr leads to, or addr itself. */
 static const void *unstub(const void *addr)
 {
-	uintptr_t a = (uintptr_t)addr;
+	uintptr_t a = ltr_unhook((uintptr_t)addr);
 
-	return ltr_is_stub(a) ? (const void *)ltr_targets[ltr_stub_index(a)].addr
-			      : addr;
+	return (const void *)(ltr_is_stub(a) ? ltr_targets[ltr_stub_index(a)].addr
+					      : a);
 }
 
 /* If info's symbol is real (what addr led to), show it as addr. */

@@ -1,20 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * got-patch.c: redirect the address slots that name selected functions.
+ * got-patch.c: redirect the address slots that name selected or hooked
+ * functions.
  *
- * Code built with -fno-plt calls through GOT slots filled by GLOB_DAT
- * relocations, and so does a PIE taking a function's address; a table of
- * function pointers in data is filled by R_X86_64_64 relocations.  The
- * loader never offers those to la_symbind64.  Once an object is relocated
- * we walk its RELA table and point each such slot at the function's stub,
- * the same stub its PLT binding and its dlsym result get: every address of
- * a traced function the object can see is the same (a destructor table
- * compared with the function's address in code still matches), and calls
- * through any of them are traced.  (dladdr is told the real function of a
- * stub: lib/dladdr.c.)  RELRO pages are made writable just for the write.
- * A slot holding a non-PIE program's canonical PLT entry is left alone:
- * calls through it already reach the stub via that PLT entry, and
- * patching it would count them twice.
+ * Code built with -fno-plt (all Rust code) calls through GOT slots filled
+ * by GLOB_DAT relocations, and so does a PIE taking a function's address; a
+ * table of function pointers in data is filled by R_X86_64_64 relocations.
+ * The loader never offers those to la_symbind64.  Once an object is
+ * relocated we walk its RELA table and point each such slot where its PLT
+ * binding and its dlsym result lead, as the same ltr_bind (lib/bind.c)
+ * decides: a hook (the unwinder, exec, spawn...: in every object, selected
+ * or not), else the function's stub.  So every address of a function the
+ * object can see is the same (a destructor table compared with the
+ * function's address in code still matches), calls through any of them
+ * are traced, and none bypasses a hook.  (dladdr is told the real function
+ * of a stub: lib/dladdr.c.)  RELRO pages are made writable just for the
+ * write.  A slot holding a non-PIE program's canonical PLT entry is left
+ * alone: calls through it already reach the stub or hook via that PLT
+ * entry, and patching it would count them twice.
  *
  * When is an object relocated, and when is it safe to patch it?  The
  * loader relocates and unloads objects under its own lock, and a pass
@@ -116,7 +119,7 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 	bool complete = true;
 	int locked = at_start ? -1 : 1; /* relocated(): RELRO read-only */
 
-	if (!(obj->flags & LTR_OBJ_FROM) || (obj->flags & LTR_OBJ_PATCHED))
+	if (obj->flags & LTR_OBJ_PATCHED)
 		return true;
 	if (!at_start && !relocated(obj))
 		return false;
@@ -130,7 +133,7 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 		const char *name;
 		struct ltr_object *def;
 		uint64_t *slot;
-		uintptr_t value, stub;
+		uintptr_t value, target;
 		unsigned type;
 
 		/*
@@ -154,16 +157,14 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 		value = *slot;
 		if (!value)
 			complete = false;
-		if (!value || ltr_is_stub(value))
+		if (!value || ltr_is_stub(value) || ltr_is_hook(value))
 			continue;
 		def = ltr_object_at(value);
-		if (!def || !ltr_select_call(obj, def, name))
+		if (!def || (def->flags & LTR_OBJ_MAIN && canonical_plt(def, value)))
 			continue;
-		if (def->flags & LTR_OBJ_MAIN && canonical_plt(def, value))
-			continue;
-		stub = ltr_stub_for(value, name, def);
-		if (stub)
-			slot_write(obj, slot, stub, &locked);
+		target = ltr_bind(obj, def, name, value);
+		if (target != value)
+			slot_write(obj, slot, target, &locked);
 	}
 	if (complete || at_start || ++obj->patch_passes >= MAX_PASSES)
 		obj->flags |= LTR_OBJ_PATCHED;
@@ -186,13 +187,13 @@ static int segment_prot(const struct ltr_object *obj, uintptr_t addr)
  * Before a dlopen'd object is relocated (la_objopen): turn the GLOB_DAT
  * relocations of its functions into JUMP_SLOT ones.  The loader resolves
  * both the same way and writes the same slot, but offers a JUMP_SLOT it
- * binds at once to la_symbind64 (glibc 2.35+), which returns the stub:
- * the slot is the stub's from the start, before the object's constructors
- * run, under the loader's lock, also with LD_BIND_NOW.  Not for a non-PIE
- * program's process (a JUMP_SLOT lookup skips its canonical PLT entries,
- * which GLOB_DAT slots must hold) nor objects with text relocations; those
- * keep the patching passes.  The table is a private mapping of the file:
- * the write makes a copy of its pages.
+ * binds at once to la_symbind64 (glibc 2.35+), which returns the stub or
+ * the hook: the slot is theirs from the start, before the object's
+ * constructors run, under the loader's lock, also with LD_BIND_NOW.  Not
+ * for a non-PIE program's process (a JUMP_SLOT lookup skips its canonical
+ * PLT entries, which GLOB_DAT slots must hold) nor objects with text
+ * relocations; those keep the patching passes.  The table is a private
+ * mapping of the file: the write makes a copy of its pages.
  */
 void ltr_got_prebind(struct ltr_object *obj)
 {

@@ -13,9 +13,10 @@
  * leave the session, also in a forked child that is not traced; prctl and
  * syscall tell when the program enters seccomp (lib/seccomp.c); dladdr
  * and dladdr1 (lib/dladdr.c) see through stubs.
- * la_symbind64 binds these names to the hooks, which call the real
- * function.  When the selection names one of them too, it is reported on
- * entry (it cannot be traced on return: the hook is in the way).  Those
+ * la_symbind64 and GOT patching (through lib/bind.c) bind these names to
+ * the hooks, which call the real function.  When the selection names one
+ * of them too, it is reported on entry (it cannot be traced on return:
+ * the hook is in the way).  Those
  * that return normally (the signal calls of signal-hooks.c, system and
  * popen) are traced whole instead: when selected, their hooks call the
  * function's stub.
@@ -132,6 +133,31 @@ void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)
 	struct ltr_regs regs = { .rdi = a0, .rsi = a1, .rdx = a2 };
 
 	ltr_hook_note_regs(h, &regs);
+}
+
+/* The index of the hook at addr, or -1 if addr is no hook. */
+static int hook_index(uintptr_t addr)
+{
+	int i;
+
+	for (i = 0; i < LTR_H_COUNT; i++)
+		if ((uintptr_t)hooks[i].hook == addr)
+			return i;
+	return -1;
+}
+
+bool ltr_is_hook(uintptr_t addr)
+{
+	return hook_index(addr) >= 0;
+}
+
+uintptr_t ltr_unhook(uintptr_t addr)
+{
+	int i = hook_index(addr);
+	void *real = i < 0 ? NULL : __atomic_load_n(&ltr_hook_real[i],
+						    __ATOMIC_ACQUIRE);
+
+	return real ? (uintptr_t)real : addr;
 }
 
 /*

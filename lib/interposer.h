@@ -236,6 +236,16 @@ bool ltr_select_call(const struct ltr_object *caller,
 /* The depth limit of the last rule selecting name in callee; 0 = none. */
 uint32_t ltr_select_depth(const struct ltr_object *callee, const char *name);
 
+/* ---- binding (bind.c) -------------------------------------------------- */
+
+/*
+ * Where a binding from ref of function name, at addr in def, must lead: a
+ * hook, the stub of a selected call, or addr itself.  The one decision of
+ * la_symbind64 and of GOT patching.
+ */
+uintptr_t ltr_bind(const struct ltr_object *ref, const struct ltr_object *def,
+		   const char *name, uintptr_t addr);
+
 /* ---- stubs (stubs.c) --------------------------------------------------- */
 
 /* Where stub i leads, in this process. */
@@ -303,6 +313,12 @@ extern void *ltr_hook_real[LTR_H_COUNT];
  */
 uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 		       const struct ltr_object *def, bool forked);
+
+/* Is addr one of the hooks (a slot patched already)? */
+bool ltr_is_hook(uintptr_t addr);
+
+/* What hook addr calls (the function, or its stub); addr if it is no hook. */
+uintptr_t ltr_unhook(uintptr_t addr);
 
 /* Report hook h's call if the selection names its function. */
 void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2);
@@ -468,8 +484,8 @@ void ltr_frames_rehijack(uintptr_t sp);
 /* ---- GLOB_DAT patching (got-patch.c) ----------------------------------- */
 
 /*
- * Point the GLOB_DAT slots and data pointers of obj that name selected
- * functions at stubs.
+ * Point the GLOB_DAT slots and data pointers of obj where ltr_bind says
+ * (hooks, stubs of selected functions).
  * at_start: the loader has relocated everything (la_preinit).  Returns
  * false while obj is not relocated yet, so that a later pass retries it.
  */

@@ -162,37 +162,45 @@ echo after exec"
 }
 
 @test "setjmp's second return, made by longjmp, is shown with its value (text and --json)" {
-	compare_traced -u 'libbhv:*' -u 'libc:_setjmp' -- "$PROGS/bhv-longjmp"
-	jumps=$(sed -nE 's/^jumps: ([0-9]+), sum: ([0-9]+)$/\1/p' <<<"$out")
-	sum=$(sed -nE 's/^jumps: ([0-9]+), sum: ([0-9]+)$/\2/p' <<<"$out")
-	expect_count "$jumps" '^<\.\.\. libc:_setjmp resumed> = [1-9][0-9]*$'
-	# the values setjmp returned again are the ones the program added up
-	total=0
-	for v in $(sed -nE 's/^<\.\.\. libc:_setjmp resumed> = ([0-9]+)$/\1/p' <<<"$err"); do
-		total=$((total + v))
+	# the -fno-plt -z now build calls the hooked functions through the GOT
+	for prog in bhv-longjmp bhv-longjmp-noplt; do
+		compare_traced -u 'libbhv:*' -u 'libc:_setjmp' -- "$PROGS/$prog"
+		jumps=$(sed -nE 's/^jumps: ([0-9]+), sum: ([0-9]+)$/\1/p' <<<"$out")
+		sum=$(sed -nE 's/^jumps: ([0-9]+), sum: ([0-9]+)$/\2/p' <<<"$out")
+		expect_count "$jumps" '^<\.\.\. libc:_setjmp resumed> = [1-9][0-9]*$'
+		# the values setjmp returned again are the ones the program added up
+		total=0
+		for v in $(sed -nE 's/^<\.\.\. libc:_setjmp resumed> = ([0-9]+)$/\1/p' <<<"$err"); do
+			total=$((total + v))
+		done
+		[ "$total" -eq "$sum" ]
+		# each comes after the calls the jump skipped have ended
+		[ -z "$(grep -B1 '_setjmp resumed' <<<"$err" | grep -v '_setjmp resumed\|^--$' | grep -v '^} libbhv:bhv_apply = ? <unwound>$\|^libbhv:bhv_apply(.*) = ? <unwound>$')" ]
+		run_split ltruss --json -u 'libbhv:*' -u 'libc:_setjmp' "$PROGS/$prog"
+		[ "$(jq -r 'select(.type == "exit" and .func == "_setjmp" and .depth == 0) | .ret' <<<"$err" | wc -l)" -eq "$jumps" ]
 	done
-	[ "$total" -eq "$sum" ]
-	# each comes after the calls the jump skipped have ended
-	[ -z "$(grep -B1 '_setjmp resumed' <<<"$err" | grep -v '_setjmp resumed\|^--$' | grep -v '^} libbhv:bhv_apply = ? <unwound>$\|^libbhv:bhv_apply(.*) = ? <unwound>$')" ]
-	run_split ltruss --json -u 'libbhv:*' -u 'libc:_setjmp' "$PROGS/bhv-longjmp"
-	[ "$(jq -r 'select(.type == "exit" and .func == "_setjmp" and .depth == 0) | .ret' <<<"$err" | wc -l)" -eq "$jumps" ]
 }
 
 @test "setjmp's second return is shown when longjmp makes it, also with no traced call after it" {
-	compare_traced -u 'libbhv:*' -u 'libc:_setjmp' -- "$PROGS/bhv-longjmp" 3 end
-	assert_equal "$out" "jumps: 3, sum: 6"
-	# Once shown only at the thread's next traced call: the last, never.
-	assert_equal "$(tail -3 <<<"$err" | sed -E "s/^(libbhv:bhv_apply\\()$X, 0x2, $X\\)/\\1F, 0x2, ?)/")" \
-		"libbhv:bhv_apply(F, 0x2, ?) = ? <unwound>
+	# the -fno-plt -z now build calls the hooked functions through the GOT
+	for prog in bhv-longjmp bhv-longjmp-noplt; do
+		compare_traced -u 'libbhv:*' -u 'libc:_setjmp' -- "$PROGS/$prog" 3 end
+		assert_equal "$out" "jumps: 3, sum: 6"
+		# Once shown only at the thread's next traced call: the last, never.
+		assert_equal "$(tail -3 <<<"$err" | sed -E "s/^(libbhv:bhv_apply\\()$X, 0x2, $X\\)/\\1F, 0x2, ?)/")" \
+			"libbhv:bhv_apply(F, 0x2, ?) = ? <unwound>
 <... libc:_setjmp resumed> = 3
 +++ exited (status 0) +++"
-	expect_count 3 '^<\.\.\. libc:_setjmp resumed> = [123]$'
+		expect_count 3 '^<\.\.\. libc:_setjmp resumed> = [123]$'
+	done
 }
 
 @test "setjmp returns = 0 first, then the longjmp's value as an int, as uftrace shows them" {
-	compare_traced -u 'libc:_setjmp,longjmp' -- "$PROGS/bhv-longjmp" 3 end
-	assert_equal "$out" "jumps: 3, sum: 6"
-	assert_equal "$(normalize <<<"$err")" "libc:_setjmp(ADDR) = 0
+	# the -fno-plt -z now build calls the hooked functions through the GOT
+	for prog in bhv-longjmp bhv-longjmp-noplt; do
+		compare_traced -u 'libc:_setjmp,longjmp' -- "$PROGS/$prog" 3 end
+		assert_equal "$out" "jumps: 3, sum: 6"
+		assert_equal "$(normalize <<<"$err")" "libc:_setjmp(ADDR) = 0
 libc:longjmp(ADDR, 1) <no return ...>
 <... libc:_setjmp resumed> = 1
 libc:_setjmp(ADDR) = 0
@@ -202,11 +210,12 @@ libc:_setjmp(ADDR) = 0
 libc:longjmp(ADDR, 3) <no return ...>
 <... libc:_setjmp resumed> = 3
 +++ exited (status 0) +++"
-	run_split ltruss --json -u 'libc:_setjmp' "$PROGS/bhv-longjmp" 3 end
-	[ "$(jq -r 'select(.func == "_setjmp") | .type + " " + .ret' <<<"$err" | sort | uniq -c | sed 's/^ *//')" = "3 call 0
+		run_split ltruss --json -u 'libc:_setjmp' "$PROGS/$prog" 3 end
+		[ "$(jq -r 'select(.func == "_setjmp") | .type + " " + .ret' <<<"$err" | sort | uniq -c | sed 's/^ *//')" = "3 call 0
 1 exit 1
 1 exit 2
 1 exit 3" ] || { echo "$err"; false; }
+	done
 	# sigsetjmp, left by siglongjmp(env, SIGPROF) from a handler
 	run_split ltruss -u 'libc:__sigsetjmp,siglongjmp' "$PROGS/stk-jumpout" 1000
 	[ "$status" -eq 0 ]
@@ -275,37 +284,43 @@ apply: 41"
 }
 
 @test "C++ exceptions thrown through traced calls, 1000 times, no terminate" {
-	compare_traced -u 'libbhvxx:*' -- "$PROGS/bhv-exceptions"
-	assert_equal "$out" "caught from callback: 1000, from library: 500, sum: 749500
+	# the -fno-plt -z now build calls the hooked functions through the GOT
+	for prog in bhv-exceptions bhv-exceptions-noplt; do
+		compare_traced -u 'libbhvxx:*' -- "$PROGS/$prog"
+		assert_equal "$out" "caught from callback: 1000, from library: 500, sum: 749500
 after: 4097
 invoke after: -6"
-	expect_count 0 'terminate|does not know'
-	# The program's callback threw through bhvxx_invoke.
-	expect_count 1000 '^libbhvxx:bhvxx_invoke\(.*\) = \? <unwound>$'
-	# The library threw for odd arguments, returned x + 1 for even ones.
-	expect_count 500 '^libbhvxx:bhvxx_check\(0x[0-9a-f]*[13579bdf], .*\) = \? <unwound>$'
-	expect_count 501 '^libbhvxx:bhvxx_check\((0x[0-9a-f]*[02468ace]|0), .*\) = 0x[0-9a-f]+$'
-	# Caught inside a callback: the outer traced call still returns.
-	expect_count 501 '^  libbhvxx:bhvxx_check\(.*\) = \? <unwound>$'
-	expect_count 1001 "^\\} libbhvxx:bhvxx_invoke = $X\$"
-	expect_count 2001 '<unwound>'
-	expect_good_sums libbhvxx:bhvxx_check 1 1000 1
-	expect_count 1 "^libbhvxx:bhvxx_check\\(0x1000, $X, $X\\) = 0x1001\$"
-	assert_equal "$(tail -2 <<<"$err")" "} libbhvxx:bhvxx_invoke = 0xfffffffffffffffa
+		expect_count 0 'terminate|does not know'
+		# The program's callback threw through bhvxx_invoke.
+		expect_count 1000 '^libbhvxx:bhvxx_invoke\(.*\) = \? <unwound>$'
+		# The library threw for odd arguments, returned x + 1 for even ones.
+		expect_count 500 '^libbhvxx:bhvxx_check\(0x[0-9a-f]*[13579bdf], .*\) = \? <unwound>$'
+		expect_count 501 '^libbhvxx:bhvxx_check\((0x[0-9a-f]*[02468ace]|0), .*\) = 0x[0-9a-f]+$'
+		# Caught inside a callback: the outer traced call still returns.
+		expect_count 501 '^  libbhvxx:bhvxx_check\(.*\) = \? <unwound>$'
+		expect_count 1001 "^\\} libbhvxx:bhvxx_invoke = $X\$"
+		expect_count 2001 '<unwound>'
+		expect_good_sums libbhvxx:bhvxx_check 1 1000 1
+		expect_count 1 "^libbhvxx:bhvxx_check\\(0x1000, $X, $X\\) = 0x1001\$"
+		assert_equal "$(tail -2 <<<"$err")" "} libbhvxx:bhvxx_invoke = 0xfffffffffffffffa
 +++ exited (status 0) +++"
+	done
 }
 
 @test "a caught exception's __cxa_begin_catch is at the catcher's depth, after the unwound calls end (text and --json)" {
-	compare_traced -u 'libbhvxx:*' -u 'libstdc++:__cxa_begin_catch' -- "$PROGS/bhv-exceptions"
-	# main catches what its calls threw; catch_inner, inside bhvxx_invoke, the rest
-	in_main=$(sed -nE 's/^caught from callback: ([0-9]+), from library: ([0-9]+),.*/\1 + \2/p' <<<"$out")
-	expect_count $((in_main)) '^libstdc\+\+:__cxa_begin_catch\('
-	expect_count 501 '^  libstdc\+\+:__cxa_begin_catch\('
-	expect_count 0 '^    libstdc'
-	# each catch follows the end of the call it caught
-	[ -z "$(grep -B1 '__cxa_begin_catch' <<<"$err" | grep -v '__cxa_begin_catch\|^--$' | grep -v '= ? <unwound>$')" ]
-	run_split ltruss --json -u 'libbhvxx:*' -u 'libstdc++:__cxa_begin_catch' "$PROGS/bhv-exceptions"
-	[ "$(jq -r 'select(.func == "__cxa_begin_catch") | .depth' <<<"$err" | sort | uniq -c | awk '{ print $2 ":" $1 }' | paste -sd' ')" = "0:$((in_main)) 1:501" ]
+	# the -fno-plt -z now build calls the hooked functions through the GOT
+	for prog in bhv-exceptions bhv-exceptions-noplt; do
+		compare_traced -u 'libbhvxx:*' -u 'libstdc++:__cxa_begin_catch' -- "$PROGS/$prog"
+		# main catches what its calls threw; catch_inner, inside bhvxx_invoke, the rest
+		in_main=$(sed -nE 's/^caught from callback: ([0-9]+), from library: ([0-9]+),.*/\1 + \2/p' <<<"$out")
+		expect_count $((in_main)) '^libstdc\+\+:__cxa_begin_catch\('
+		expect_count 501 '^  libstdc\+\+:__cxa_begin_catch\('
+		expect_count 0 '^    libstdc'
+		# each catch follows the end of the call it caught
+		[ -z "$(grep -B1 '__cxa_begin_catch' <<<"$err" | grep -v '__cxa_begin_catch\|^--$' | grep -v '= ? <unwound>$')" ]
+		run_split ltruss --json -u 'libbhvxx:*' -u 'libstdc++:__cxa_begin_catch' "$PROGS/$prog"
+		[ "$(jq -r 'select(.func == "__cxa_begin_catch") | .depth' <<<"$err" | sort | uniq -c | awk '{ print $2 ":" $1 }' | paste -sd' ')" = "0:$((in_main)) 1:501" ]
+	done
 }
 
 @test "pthread_exit inside a traced call: threads end, exit status and output unchanged" {
@@ -525,12 +540,15 @@ total 1677150"
 }
 
 @test "glibc backtrace() from inside traced calls finds the frames it finds untraced" {
-	compare_traced -u 'libbhv:*' -- "$PROGS/stk-backtrace"
-	assert_equal "$(sed -n 2p <<<"$out")" "2: 6 frames: stk-backtrace libbhv.so stk-backtrace libc.so.6 libc.so.6 stk-backtrace"
-	expect_count 2 "^libbhv:bhv_apply\\($X, 0x[23], 0\\) = 0x7\$"
-	# The default config traces backtrace itself, on entry.
-	compare_traced -- "$PROGS/stk-backtrace"
-	expect_count 3 '^ *libc:backtrace\(.*\) <no return \.\.\.>$'
+	# the -fno-plt -z now build calls the hooked functions through the GOT
+	for prog in stk-backtrace stk-backtrace-noplt; do
+		compare_traced -u 'libbhv:*' -- "$PROGS/$prog"
+		assert_equal "$(sed -n 2p <<<"$out")" "2: 6 frames: $prog libbhv.so $prog libc.so.6 libc.so.6 $prog"
+		expect_count 2 "^libbhv:bhv_apply\\($X, 0x[23], 0\\) = 0x7\$"
+		# The default config traces backtrace itself, on entry.
+		compare_traced -- "$PROGS/$prog"
+		expect_count 3 '^ *libc:backtrace\(.*\) <no return \.\.\.>$'
+	done
 }
 
 @test "the interposer's C code never touches a vector register: only the trampolines save them" {
@@ -579,13 +597,16 @@ total 1677150"
 }
 
 @test "pthread_cancel of a thread blocked inside traced calls: its destructors run, its lock guard is released" {
-	compare_traced -u 'libbhv:*' -- "$PROGS/stk-cancel"
-	assert_equal "$out" "destructor ran
+	# the -fno-plt -z now build calls the hooked functions through the GOT
+	for prog in stk-cancel stk-cancel-noplt; do
+		compare_traced -u 'libbhv:*' -- "$PROGS/$prog"
+		assert_equal "$out" "destructor ran
 cancelled: yes
 lock free: yes"
-	# The default config traces sleep itself, and pthread_cancel on entry.
-	compare_traced -- "$PROGS/stk-cancel"
-	expect_count 1 '^(\[pid [0-9]+\] )?libc:pthread_cancel\(.*\) <no return \.\.\.>$'
+		# The default config traces sleep itself, and pthread_cancel on entry.
+		compare_traced -- "$PROGS/$prog"
+		expect_count 1 '^(\[pid [0-9]+\] )?libc:pthread_cancel\(.*\) <no return \.\.\.>$'
+	done
 }
 
 @test "C++ exceptions of a program with its own static runtime: every call on entry only, after one warning" {

@@ -131,22 +131,42 @@ assert_fixture_calls() {
 	grep -qx 'libfix:fix_add(0x6, 0x7, .*) = 0xd' <<<"$err"
 }
 
-@test "function pointers compare equal by every path (code, data table, dlsym) and dladdr names the real library" {
-	for sel in "-u libfix:*" "-u libc:free,malloc" ""; do
-		# shellcheck disable=SC2086
-		traced_vs_plain ptrid -- $sel
-		[ "$status" -eq 0 ]
-		[ "$out" = "$plain" ]
+@test "function pointers compare equal by every path (code, data table, dlsym), also of hooked functions, and dladdr names the real library" {
+	# ptrid-noplt calls dlsym and dladdr through the GOT (-fno-plt -z now)
+	for prog in ptrid ptrid-noplt; do
+		for sel in "-u libfix:*" "-u libc:free,malloc" ""; do
+			# shellcheck disable=SC2086
+			traced_vs_plain $prog -- $sel
+			[ "$status" -eq 0 ]
+			[ "$out" = "$plain" ] || { echo "$prog $sel: $out"; false; }
+		done
+		for line in 'table == code: 1' 'destructor == free: 1' \
+			'fix_add: in libfix.so, symbol fix_add, exact 1' \
+			'exit table == _exit: 1' 'dlsym _exit == _exit: 1' \
+			'_exit: in libc.so.6, symbol _exit, exact 1'; do
+			grep -qx "$line" <<<"$out"
+		done
+		# the default config traces calls through the tables too
+		for line in 'libfix:fix_add\(0x2, 0x3, .*\) = 0x5' \
+			'libfix:fix_add\(0x4, 0x5, .*\) = 0x9' \
+			'libc:free\(0x[0-9a-f]+\) = <void>'; do
+			grep -Eqx "$line" <<<"$err"
+		done
 	done
-	for line in 'table == code: 1' 'destructor == free: 1' \
-		'fix_add: in libfix.so, symbol fix_add, exact 1'; do
-		grep -qx "$line" <<<"$out"
-	done
-	# the default config traces calls through the tables too
-	for line in 'libfix:fix_add\(0x2, 0x3, .*\) = 0x5' \
-		'libfix:fix_add\(0x4, 0x5, .*\) = 0x9' \
-		'libc:free\(0x[0-9a-f]+\) = <void>'; do
-		grep -Eqx "$line" <<<"$err"
+}
+
+@test "a -fno-plt plugin's posix_spawn reaches the hook: the child is followed, from a PIE, a non-PIE program, outside --from" {
+	for prog in dlspawn dlspawn-nopie; do
+		for from in "" "--from a.out"; do
+			# shellcheck disable=SC2086
+			traced_vs_plain $prog "$PROGS/execs" -- -f -u libc:getsid $from
+			[ "$status" -eq 0 ]
+			[ "$out" = "$plain" ]
+			[ "$out" = $'leaf 1\nchild status 0' ]
+			# only the child, execs leaf, calls getsid
+			grep -Eqx '(\[pid [0-9]+\] )?libc:getsid\(0\) = [0-9]+' <<<"$err" || { echo "$prog $from: $err"; false; }
+			[ "$(grep -c '+++ exited (status 0) +++' <<<"$err")" -eq 2 ]
+		done
 	done
 }
 

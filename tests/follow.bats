@@ -112,12 +112,16 @@ load helpers
 	[ "$(grep -c 'getpid' <<<"$err")" -eq 1 ]
 }
 
-@test "a vfork child whose exec fails does not end the parent" {
-	for f in "" -f; do
-		run_split ltruss $f -u 'libc:getpid' "$PROGS/procs" vfork-fail
-		[ "$status" -eq 0 ]
-		[ "$out" = "child status 127" ]
-		[ "$(tail -1 <<<"$err" | sed -E 's/^\[pid [0-9]+\] //')" = "+++ exited (status 0) +++" ]
+@test "a vfork child whose exec fails does not end the parent; with -f its _exit is reported" {
+	# procs-noplt calls _exit and waitpid through the GOT (-fno-plt)
+	for prog in procs procs-noplt; do
+		for f in "" -f; do
+			run_split ltruss $f -u 'libc:getpid' "$PROGS/$prog" vfork-fail
+			[ "$status" -eq 0 ]
+			[ "$out" = "child status 127" ]
+			[ "$(tail -1 <<<"$err" | sed -E 's/^\[pid [0-9]+\] //')" = "+++ exited (status 0) +++" ]
+			[ -z "$f" ] || grep -Eqx '\[pid [0-9]+\] \+\+\+ exited \(status 127\) \+\+\+' <<<"$err" || { echo "$prog: $err"; false; }
+		done
 	done
 }
 
@@ -208,21 +212,26 @@ load helpers
 	[ "$(grep -c 'libfix:fix_add(' trace.txt)" -eq 200000 ]
 }
 
-# execs MODE: the untraced run's output, for comparison.
+# The builds of execs.c: through the PLT, and through the GOT (-fno-plt -z now).
+EXECS_BUILDS="execs execs-noplt"
+
+# execs MODE [BUILD]: the untraced run's output, for comparison.
 plain_execs() {
-	"$PROGS/execs" "$1" "$PROGS"
+	"$PROGS/${2:-execs}" "$1" "$PROGS"
 }
 
 @test "an exec'd program is traced with or without -f, and sees exactly its own environment" {
-	for how in execve execv execvp execvpe execl execlp execle fexecve execveat; do
-		for f in "" -f; do
-			run_split ltruss $f -u 'libc:getsid' "$PROGS/execs" $how "$PROGS"
-			[ "$status" -eq 0 ]
-			[ "$out" = "$(plain_execs $how)" ] || { echo "$how $f: $out"; false; }
-			[ "$(grep -c '^libc:getsid(0) = [0-9]*$' <<<"$err")" -eq 1 ] || { echo "$how $f: $err"; false; }
-			# the same process: one exit line, no [pid N] prefix
-			[ "$(grep -c '+++' <<<"$err")" -eq 1 ]
-			[ "$(grep -c '\[pid' <<<"$err")" -eq 0 ]
+	for prog in $EXECS_BUILDS; do
+		for how in execve execv execvp execvpe execl execlp execle fexecve execveat; do
+			for f in "" -f; do
+				run_split ltruss $f -u 'libc:getsid' "$PROGS/$prog" $how "$PROGS"
+				[ "$status" -eq 0 ]
+				[ "$out" = "$(plain_execs $how $prog)" ] || { echo "$prog $how $f: $out"; false; }
+				[ "$(grep -c '^libc:getsid(0) = [0-9]*$' <<<"$err")" -eq 1 ] || { echo "$prog $how $f: $err"; false; }
+				# the same process: one exit line, no [pid N] prefix
+				[ "$(grep -c '+++' <<<"$err")" -eq 1 ]
+				[ "$(grep -c '\[pid' <<<"$err")" -eq 0 ]
+			done
 		done
 	done
 }
@@ -272,32 +281,38 @@ exec_line() {
 }
 
 @test "without -f, a child that execs stays untraced, whatever starts it" {
-	for how in fork-execve vfork-execve fork-execv spawn spawnp system popen; do
-		run_split ltruss -u 'libc:getsid' "$PROGS/execs" $how "$PROGS"
-		[ "$status" -eq 0 ]
-		[ "$out" = "$(plain_execs $how)" ] || { echo "$how: $out"; false; }
-		[ "$(grep -c 'getsid' <<<"$err")" -eq 0 ] || { echo "$how: $err"; false; }
-		[ "$(grep -c '+++' <<<"$err")" -eq 1 ]
+	for prog in $EXECS_BUILDS; do
+		for how in fork-execve vfork-execve fork-execv spawn spawnp system popen; do
+			run_split ltruss -u 'libc:getsid' "$PROGS/$prog" $how "$PROGS"
+			[ "$status" -eq 0 ]
+			[ "$out" = "$(plain_execs $how $prog)" ] || { echo "$prog $how: $out"; false; }
+			[ "$(grep -c 'getsid' <<<"$err")" -eq 0 ] || { echo "$prog $how: $err"; false; }
+			[ "$(grep -c '+++' <<<"$err")" -eq 1 ]
+		done
 	done
 }
 
 @test "-f: children started with an environment of their own are traced, and see exactly it" {
-	for how in fork-execve vfork-execve fork-execv spawn spawnp system popen; do
-		run_split ltruss -f -u 'libc:getsid' "$PROGS/execs" $how "$PROGS"
-		[ "$status" -eq 0 ]
-		[ "$out" = "$(plain_execs $how)" ] || { echo "$how: $out"; false; }
-		grep -Eqx '(\[pid [0-9]+\] )?libc:getsid\(0\) = [0-9]+' <<<"$err" || { echo "$how: $err"; false; }
-		[ "$(grep -c '+++ exited (status 0) +++' <<<"$err")" -ge 2 ]
+	for prog in $EXECS_BUILDS; do
+		for how in fork-execve vfork-execve fork-execv spawn spawnp system popen; do
+			run_split ltruss -f -u 'libc:getsid' "$PROGS/$prog" $how "$PROGS"
+			[ "$status" -eq 0 ]
+			[ "$out" = "$(plain_execs $how $prog)" ] || { echo "$prog $how: $out"; false; }
+			grep -Eqx '(\[pid [0-9]+\] )?libc:getsid\(0\) = [0-9]+' <<<"$err" || { echo "$prog $how: $err"; false; }
+			[ "$(grep -c '+++ exited (status 0) +++' <<<"$err")" -ge 2 ]
+		done
 	done
 }
 
 @test "a failing exec leaves the process, its errno and its environment as they were" {
-	for f in "" -f; do
-		run_split ltruss $f -u 'libc:getsid' "$PROGS/execs" fail "$PROGS"
-		[ "$status" -eq 0 ]
-		[ "$out" = "$(plain_execs fail)" ]
-		[ "$(sed -n 1p <<<"$out")" = "execve -1 No such file or directory" ]
-		grep -qx 'libc:getsid(0) = [0-9]*' <<<"$err"
+	for prog in $EXECS_BUILDS; do
+		for f in "" -f; do
+			run_split ltruss $f -u 'libc:getsid' "$PROGS/$prog" fail "$PROGS"
+			[ "$status" -eq 0 ]
+			[ "$out" = "$(plain_execs fail $prog)" ]
+			[ "$(sed -n 1p <<<"$out")" = "execve -1 No such file or directory" ]
+			grep -qx 'libc:getsid(0) = [0-9]*' <<<"$err"
+		done
 	done
 }
 

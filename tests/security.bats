@@ -97,45 +97,52 @@ with_session() {
 +++ exited (status 0) +++" ]
 }
 
-# dropper_run HOW [-f]: trace a root parent whose worker drops to nobody by
-# HOW, then reads a 0600 secret; the worker's findings are in $out.
+# dropper_run BUILD HOW [-f]: trace a root parent (the dropper fixture's
+# BUILD) whose worker drops to nobody by HOW, then reads a 0600 secret; the
+# worker's findings are in $out.
 dropper_run() {
-	local how=$1
+	local prog=$1 how=$2
 
-	shift
+	shift 2
 	chmod 0755 "$BATS_TEST_TMPDIR"
 	secret="TOPSECRET-$RANDOM$RANDOM"
 	printf '%s' "$secret" > secret
 	chmod 0600 secret
-	run_split ltruss "$@" -o trace.txt -u 'libc:strlen' "$PROGS/dropper" secret "$how"
+	run_split ltruss "$@" -o trace.txt -u 'libc:strlen' "$PROGS/$prog" secret "$how"
 	[ "$status" -eq 0 ]
 	[ -z "$err" ]
 	# The worker has nothing of the session left, and cannot open it again.
 	[ "$(grep '^worker' <<<"$out")" = "worker: 0 session mappings, secret not seen, 0 written
-worker: 0 sessions opened through /proc" ] || { echo "$how: $out"; false; }
+worker: 0 sessions opened through /proc" ] || { echo "$prog $how: $out"; false; }
 	# The root parent is still traced, its secret included.
 	grep -q "libc:strlen(\"$secret\") = ${#secret}\$" trace.txt
 }
 
 @test "a root worker that drops to nobody without exec cannot read or write the session (no -f)" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to run as another user"
-	for how in libc setresuid syscall; do
-		dropper_run "$how"
-		# Not traced without -f: nothing to say about it.
-		run grep -c 'credentials' trace.txt
-		[ "$output" = 0 ]
+	# dropper-noplt calls the credential functions through the GOT (-fno-plt)
+	for prog in dropper dropper-noplt; do
+		for how in libc setresuid syscall; do
+			dropper_run "$prog" "$how"
+			# Not traced without -f: nothing to say about it.
+			run grep -c 'credentials' trace.txt
+			[ "$output" = 0 ]
+		done
 	done
 }
 
 @test "-f: a worker that drops to nobody without exec leaves the session, and the trace says so" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to run as another user"
-	for how in libc:setgroups setresuid:setgroups syscall:syscall; do
-		dropper_run "${how%%:*}" -f
-		run grep 'credentials' trace.txt
-		[[ "$output" =~ ^(\[pid\ [0-9]+\]\ )?"+++ ${how#*:} changes the credentials: untraced from here on +++"$ ]]
-		[ "${#lines[@]}" -eq 1 ]
-		# Both processes' ends are reported: the worker's by its parent's wait.
-		[ "$(grep -c '+++ exited (status 0) +++$' trace.txt)" -eq 2 ]
+	# dropper-noplt calls the credential functions through the GOT (-fno-plt)
+	for prog in dropper dropper-noplt; do
+		for how in libc:setgroups setresuid:setgroups syscall:syscall; do
+			dropper_run "$prog" "${how%%:*}" -f
+			run grep 'credentials' trace.txt
+			[[ "$output" =~ ^(\[pid\ [0-9]+\]\ )?"+++ ${how#*:} changes the credentials: untraced from here on +++"$ ]]
+			[ "${#lines[@]}" -eq 1 ]
+			# Both processes' ends are reported: the worker's by its parent's wait.
+			[ "$(grep -c '+++ exited (status 0) +++$' trace.txt)" -eq 2 ]
+		done
 	done
 }
 

@@ -8,9 +8,13 @@ load helpers
 
 TYPED_YAML="$SRCDIR/tests/progs/typed/typed.yaml"
 
+# The build of strmem.c the tests run: strmem, or strmem-noplt, whose
+# signal calls go through the GOT (-fno-plt -z now).
+STRMEM=strmem
+
 # strmem MODE [ARGS]: trace the strmem fixture; the trace in $err.
 strmem() {
-	run_split ltruss -F "$TYPED_YAML" "$PROGS/strmem" "$@"
+	run_split ltruss -F "$TYPED_YAML" "$PROGS/$STRMEM" "$@"
 }
 
 # syscalls_of MODE: how many process_vm_readv calls the traced strmem makes.
@@ -18,7 +22,7 @@ strmem() {
 # leak checking out of this run, and keeps the rest.)
 syscalls_of() {
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -qq -e trace=process_vm_readv -o strace.txt \
-		"$LTRUSS" -F "$TYPED_YAML" -o trace.txt "$PROGS/strmem" "$1" \
+		"$LTRUSS" -F "$TYPED_YAML" -o trace.txt "$PROGS/$STRMEM" "$1" \
 		>/dev/null 2>&1 </dev/null
 	grep -c 'process_vm_readv(' strace.txt || true
 }
@@ -64,45 +68,53 @@ libtyped:ty_string("abc"...) = 1
 }
 
 @test "the program's own SIGSEGV handler gets its own fault; strings still print" {
-	strmem handler
-	[ "$status" -eq 0 ]
-	[ "$out" = "caught SIGSEGV" ]
-	grep -qx 'libtyped:ty_string("after-handler") = 1' <<<"$err"
-	grep -qx 'libtyped:ty_string(0x7[0-9a-f]*) = 1' <<<"$err"
-	# from then on strings go through the system call
-	[ "$(syscalls_of handler)" -gt 0 ]
+	for STRMEM in strmem strmem-noplt; do
+		strmem handler
+		[ "$status" -eq 0 ]
+		[ "$out" = "caught SIGSEGV" ]
+		grep -qx 'libtyped:ty_string("after-handler") = 1' <<<"$err"
+		grep -qx 'libtyped:ty_string(0x7[0-9a-f]*) = 1' <<<"$err"
+		# from then on strings go through the system call
+		[ "$(syscalls_of handler)" -gt 0 ]
+	done
 }
 
 @test "the program takes SIGSEGV while another thread copies strings: its handler gets its fault, no string is lost" {
-	strmem busy
-	[ "$status" -eq 0 ]
-	[ "$(head -1 <<<"$out")" = "caught SIGSEGV" ]
-	# A call the other thread's lines interrupt shows its entry unfinished.
-	ends='( = 1| <unfinished \.\.\.>)$'
-	for who in main busy; do
-		n=$(sed -n "s/^$who //p" <<<"$out")
-		[ "$n" -ge 1000 ]
-		[ "$(grep -cE "^(\[pid [0-9]+\] )?libtyped:ty_string\(\"$who\"\)$ends" <<<"$err")" -eq "$n" ]
+	for STRMEM in strmem strmem-noplt; do
+		strmem busy
+		[ "$status" -eq 0 ]
+		[ "$(head -1 <<<"$out")" = "caught SIGSEGV" ]
+		# A call the other thread's lines interrupt shows its entry unfinished.
+		ends='( = 1| <unfinished \.\.\.>)$'
+		for who in main busy; do
+			n=$(sed -n "s/^$who //p" <<<"$out")
+			[ "$n" -ge 1000 ]
+			[ "$(grep -cE "^(\[pid [0-9]+\] )?libtyped:ty_string\(\"$who\"\)$ends" <<<"$err")" -eq "$n" ]
+		done
+		grep -qE "^(\[pid [0-9]+\] )?libtyped:ty_string\(\"after-handler\"\)$ends" <<<"$err"
+		grep -qE "^(\[pid [0-9]+\] )?libtyped:ty_string\(0x7[0-9a-f]*\)$ends" <<<"$err"
 	done
-	grep -qE "^(\[pid [0-9]+\] )?libtyped:ty_string\(\"after-handler\"\)$ends" <<<"$err"
-	grep -qE "^(\[pid [0-9]+\] )?libtyped:ty_string\(0x7[0-9a-f]*\)$ends" <<<"$err"
 }
 
 @test "the program finds SIGSEGV and SIGBUS at SIG_DFL, and sigaction is traced in full" {
-	strmem query
-	[ "$out" = "$("$PROGS/strmem" query)" ]
-	[ "$out" = $'SIGSEGV SIG_DFL\nSIGBUS SIG_DFL' ]
-	run_split ltruss -u libc:sigaction "$PROGS/strmem" query
-	[ "$status" -eq 0 ]
-	grep -qx 'libc:sigaction(SIGSEGV, NULL, 0x7ff[0-9a-f]*) = 0' <<<"$err"
-	grep -qx 'libc:sigaction(SIGBUS, NULL, 0x7ff[0-9a-f]*) = 0' <<<"$err"
+	for STRMEM in strmem strmem-noplt; do
+		strmem query
+		[ "$out" = "$("$PROGS/$STRMEM" query)" ]
+		[ "$out" = $'SIGSEGV SIG_DFL\nSIGBUS SIG_DFL' ]
+		run_split ltruss -u libc:sigaction "$PROGS/$STRMEM" query
+		[ "$status" -eq 0 ]
+		grep -qx 'libc:sigaction(SIGSEGV, NULL, 0x7ff[0-9a-f]*) = 0' <<<"$err"
+		grep -qx 'libc:sigaction(SIGBUS, NULL, 0x7ff[0-9a-f]*) = 0' <<<"$err"
+	done
 }
 
 @test "a bad pointer in a thread that blocks SIGSEGV does not kill the program" {
-	strmem blocked
-	[ "$status" -eq 0 ]
-	[ "$out" = "survived" ]
-	grep -qx 'libtyped:ty_string("blocked") = 1' <<<"$err"
+	for STRMEM in strmem strmem-noplt; do
+		strmem blocked
+		[ "$status" -eq 0 ]
+		[ "$out" = "survived" ]
+		grep -qx 'libtyped:ty_string("blocked") = 1' <<<"$err"
+	done
 }
 
 @test "the program's own SIGSEGV kills it as without ltruss" {

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * bind.c: where a binding of a function leads: a hook, a stub, or the
+ * function itself.
+ *
+ * A function is bound in many ways: a lazy or -z now PLT slot and a dlsym
+ * result, which the loader offers to la_symbind64 (audit.c), and a -fno-plt
+ * GOT slot, a function pointer a PIE takes (GLOB_DAT) or one in data, which
+ * got-patch.c patches itself.  Both ask ltr_bind, so that every address of
+ * a function an object can see leads to the same place, whichever way it
+ * was bound: a hook whenever the interposer must see the function (the
+ * unwinder, fork, spawn and exec, credentials, signals, longjmp, dladdr:
+ * hooks.c), selected or not; else the stub of a selected call; else the
+ * function.
+ */
+#include "interposer.h"
+
+uintptr_t ltr_bind(const struct ltr_object *ref, const struct ltr_object *def,
+		   const char *name, uintptr_t addr)
+{
+	uintptr_t target;
+	bool selected;
+
+	/* An untraced child still leaves the session if it changes credentials. */
+	if (ltr_forked())
+		return (def->flags & LTR_OBJ_HOOKS) &&
+		       (target = ltr_hook_for(name, addr, false, def, true))
+			       ? target : addr;
+	selected = ltr_select_call(ref, def, name);
+	if ((def->flags & LTR_OBJ_HOOKS) &&
+	    (target = ltr_hook_for(name, addr, selected, def, false)) != 0)
+		return target;
+	if (!selected)
+		return addr;
+	target = ltr_stub_for(addr, name, def);
+	return target ? target : addr;
+}
