@@ -191,6 +191,40 @@ static bool other_namespace(long long userns, long long pidns,
 	return false;
 }
 
+/* Write n (>= 0) in decimal at p; return the end. */
+static char *put_decimal(char *p, long long n)
+{
+	char digits[24];
+	int k = 0;
+
+	do
+		digits[k++] = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	while (k > 0)
+		*p++ = digits[--k];
+	return p;
+}
+
+/*
+ * Write "/proc/PID/fd/FD" into path (64 bytes), "/proc/self/fd/FD" if
+ * pid < 0.  Not snprintf: this runs when a thread's first traced call
+ * maps its slot (slot-map.c), inside the program's call, and the audit
+ * namespace's printf uses vector string functions that would clobber
+ * the caller's vector argument registers (printf's doubles).
+ */
+static void proc_fd_path(char *path, long long pid, long long fd)
+{
+	char *p = path;
+
+	ltr_strlcpy(p, pid < 0 ? "/proc/self" : "/proc/", 64);
+	p += ltr_strlen(p);
+	if (pid >= 0)
+		p = put_decimal(p, pid);
+	ltr_strlcpy(p, "/fd/", 5);
+	p = put_decimal(p + 4, fd);
+	*p = '\0';
+}
+
 /*
  * Open the session named by value "FD:PID:INODE[:USERNS:PIDNS]"; -1 if it
  * cannot be had, with why (size bytes) saying so.  The descriptor FD is
@@ -223,7 +257,7 @@ static int session_open(const char *value, bool inherited, char *why,
 	 * is opened, so that a stale or made-up value never opens a device
 	 * (a terminal would become the controlling one) or a FIFO.
 	 */
-	snprintf(path, sizeof(path), "/proc/%lld/fd/%lld", pid, fd);
+	proc_fd_path(path, pid, fd);
 	pfd = open(path, O_PATH | O_CLOEXEC);
 	if (pfd < 0) {
 		other_namespace(userns, pidns, pid, why, size);
@@ -233,7 +267,7 @@ static int session_open(const char *value, bool inherited, char *why,
 		close(pfd);
 		return -1;
 	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", pfd);
+	proc_fd_path(path, -1, pfd);
 	rfd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
 	close(pfd);
 	return rfd;
