@@ -11,7 +11,8 @@
  * contract version.  The variables ltruss added are then removed from the
  * environment array in place (the program's libc reads the same array
  * later) and a user's own LD_AUDIT is put back, so the program and its
- * children see exactly the environment they would have had; an exec, and
+ * children see exactly the environment they would have had (GLIBC_TUNABLES
+ * too, which ltruss sets for the loader: tunables.c); an exec, and
  * with -f a spawn, carries them again into the next program (lib/exec.c).
  */
 #include <errno.h>
@@ -27,6 +28,7 @@
 
 #include "arch/x86_64/cpu.h"
 #include "interposer.h"
+#include "tunables.h"
 
 extern char **environ;
 
@@ -228,6 +230,40 @@ static bool other_namespace(long long userns, long long pidns,
 	return false;
 }
 
+/* Write n (>= 0) in decimal at p; return the end. */
+static char *put_decimal(char *p, long long n)
+{
+	char digits[24];
+	int k = 0;
+
+	do
+		digits[k++] = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	while (k > 0)
+		*p++ = digits[--k];
+	return p;
+}
+
+/*
+ * Write "/proc/PID/fd/FD" into path (64 bytes), "/proc/self/fd/FD" if
+ * pid < 0.  Not snprintf: this runs when a thread's first traced call
+ * maps its slot (slot-map.c), inside the program's call, and the audit
+ * namespace's printf uses vector string functions that would clobber
+ * the caller's vector argument registers (printf's doubles).
+ */
+static void proc_fd_path(char *path, long long pid, long long fd)
+{
+	char *p = path;
+
+	ltr_strlcpy(p, pid < 0 ? "/proc/self" : "/proc/", 64);
+	p += ltr_strlen(p);
+	if (pid >= 0)
+		p = put_decimal(p, pid);
+	ltr_strlcpy(p, "/fd/", 5);
+	p = put_decimal(p + 4, fd);
+	*p = '\0';
+}
+
 /*
  * Open the session named by value "FD:PID:INODE[:USERNS:PIDNS]"; -1 if it
  * cannot be had, with why (size bytes) saying so.  The descriptor FD is
@@ -260,7 +296,7 @@ static int session_open(const char *value, bool inherited, char *why,
 	 * is opened, so that a stale or made-up value never opens a device
 	 * (a terminal would become the controlling one) or a FIFO.
 	 */
-	snprintf(path, sizeof(path), "/proc/%lld/fd/%lld", pid, fd);
+	proc_fd_path(path, pid, fd);
 	pfd = open(path, O_PATH | O_CLOEXEC);
 	if (pfd < 0) {
 		other_namespace(userns, pidns, pid, why, size);
@@ -270,10 +306,28 @@ static int session_open(const char *value, bool inherited, char *why,
 		close(pfd);
 		return -1;
 	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", pfd);
+	proc_fd_path(path, -1, pfd);
 	rfd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
 	close(pfd);
 	return rfd;
+}
+
+/*
+ * GLIBC_TUNABLES back as the user had it, or gone (lib/tunables.c): the
+ * saved entry without its "LTRUSS_SAVED_" is the user's whole entry.
+ */
+static void tunables_restore(void)
+{
+	char **saved = env_find(LTR_ENV_SAVED_TUNABLES), **e;
+	char *user = saved ? *saved + LTR_SAVED_PREFIX_LEN : NULL;
+
+	if (saved)
+		env_remove(saved);
+	e = env_find(LTR_TUNABLES);
+	if (e && user)
+		*e = user;
+	else if (e)
+		env_remove(e);
 }
 
 /* Remove ltruss's variables; restore the user's LD_AUDIT if there was one. */
@@ -294,6 +348,7 @@ static void env_restore(void)
 	} else if ((e = env_find("LD_AUDIT"))) {
 		env_remove(e);
 	}
+	tunables_restore();
 }
 
 /*
