@@ -245,17 +245,20 @@ static char *put_decimal(char *p, long long n)
 }
 
 /*
- * Write "/proc/PID/fd/FD" into path (64 bytes), "/proc/self/fd/FD" if
- * pid < 0.  Not snprintf: this runs when a thread's first traced call
- * maps its slot (slot-map.c), inside the program's call, and the audit
- * namespace's printf uses vector string functions that would clobber
- * the caller's vector argument registers (printf's doubles).
+ * Write "/proc/PID/fd/FD" into path (64 bytes), "/proc/thread-self/fd/FD"
+ * if pid < 0 (not /proc/self: once the main thread has called
+ * pthread_exit, /proc/self is a zombie's, with no descriptors to show,
+ * while the other threads still take slots).  Not snprintf: this runs
+ * when a thread's first traced call maps its slot (slot-map.c), inside
+ * the program's call, and the audit namespace's printf uses vector
+ * string functions that would clobber the caller's vector argument
+ * registers (printf's doubles).
  */
 static void proc_fd_path(char *path, long long pid, long long fd)
 {
 	char *p = path;
 
-	ltr_strlcpy(p, pid < 0 ? "/proc/self" : "/proc/", 64);
+	ltr_strlcpy(p, pid < 0 ? "/proc/thread-self" : "/proc/", 64);
 	p += ltr_strlen(p);
 	if (pid >= 0)
 		p = put_decimal(p, pid);
