@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -55,6 +56,7 @@
 struct output_block output_block;
 static struct writer writer;
 static FILE *stdio_out; /* without -o: stderr, or stdout (--read) */
+static bool shares_stderr; /* the trace reaches where ltruss's warnings go */
 
 char *output_room_slow(size_t n)
 {
@@ -121,6 +123,20 @@ static int file_close(void *cookie)
 	return close((int)(intptr_t)cookie);
 }
 
+/* Are descriptors a and b the same open file (2>&1), or the same terminal? */
+static bool same_file(int a, int b)
+{
+	struct stat x, y;
+
+	return fstat(a, &x) == 0 && fstat(b, &y) == 0 &&
+	       x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+bool output_shares_stderr(void)
+{
+	return shares_stderr;
+}
+
 FILE *output_open(const char *file, FILE *std)
 {
 	static char buffer[1 << 18];
@@ -131,6 +147,7 @@ FILE *output_open(const char *file, FILE *std)
 	output_block.size = OUTPUT_BLOCK;
 	output_block.buf = xmalloc(OUTPUT_BLOCK);
 	if (!file) {
+		shares_stderr = std == stderr || same_file(fileno(std), 2);
 		/*
 		 * Whole lines, written in big blocks, flushed when the
 		 * program pauses.  The buffer must be given: with NULL,

@@ -9,6 +9,9 @@
 
 /* Open -o FILE (or std, stderr or stdout, when file is NULL); a file that cannot be made dies. */
 FILE *output_open(const char *file, FILE *std);
+/* Does the trace (stderr, or stdout that is stderr's file: 2>&1) share ltruss's warnings' stream? */
+bool output_shares_stderr(void);
+
 /* Flush and close out; a write that failed at any time is reported once. */
 void output_close(FILE *out, const char *file);
 

@@ -582,13 +582,17 @@ static void untraced(struct thread_trace *t, const struct ltr_event *ev)
 }
 
 /*
- * A warning on the trace's stream (stderr) is a line of its own: the call
- * line left open ends first, "<unfinished ...>" (error_on_line_break()).
+ * A warning on the trace's stream (stderr, or --read's stdout when it is
+ * stderr's file) is a line of its own: the call line left open ends
+ * first, "<unfinished ...>", and what stdout holds goes out before it
+ * (error_on_line_break()).  A trace apart from the warnings stays as is.
  */
 static void line_break(void)
 {
-	if (output_block.to_stdio)
-		close_partial();
+	if (!output_shares_stderr())
+		return;
+	close_partial();
+	output_flush();
 }
 
 /* One event (trace_event()), its warnings held until its lines are whole. */

@@ -86,7 +86,8 @@ main (chain)'
 	[ "$status" -eq 0 ]
 	run_split timeout -k 2 20 "$LTRUSS" --read trace.ltr -k </dev/null
 	[ "$status" -eq 0 ]
-	[ "$(frames)" = "$expected_frames" ]
+	# --read prints to stdout.
+	[ "$(err=$out frames)" = "$expected_frames" ]
 }
 
 @test "a debug file beside the object, in its .debug/ or under /usr/lib/debug by build ID gives file and line; a link name with '/' is never followed" {
@@ -144,7 +145,7 @@ main (chain)'
 	ltruss -k -w trace.ltr env >/dev/null
 	run_split ltruss --read trace.ltr -k
 	[ "$status" -eq 0 ]
-	grep -q '^ *> ' <<<"$err"
+	grep -q '^ *> ' <<<"$out"
 	[ ! -s requests ]
 	# Asked for: a request for each object of a frame, by its build ID.
 	run_split ltruss -k --debuginfod -o trace.txt env

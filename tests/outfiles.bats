@@ -84,7 +84,7 @@ refused() {
 	[ "$(stat -c %a trace.ltr)" = 600 ]
 	run_split ltruss --read trace.ltr -k
 	[ "$status" -eq 0 ]
-	grep -q '^ > leaf+0x' <<<"$err"
+	grep -q '^ > leaf+0x' <<<"$out"
 	umask 0
 	run_split ltruss -k -w open.ltr -u libc:puts "$PROGS/stacks-chain"
 	[ "$(stat -c %a open.ltr)" = 600 ]

@@ -460,10 +460,11 @@ assert [e["name"] for e in ev if e.get("ph") == "B"] == ["libc:pause"], ev[-3:]
 lying() {
 	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
 	"$PROGS/ltr-mutate" t.ltr lying.ltr "$1"
-	run ltruss --read lying.ltr
-	assert_failure 2
-	[ "$(grep -c '^ltruss: error: ' <<<"$output")" -eq 1 ]
-	[[ ${lines[-1]} =~ ^"ltruss: error: cannot read the trace file 'lying.ltr': $2 at byte "[0-9]+"; it is not a trace ltruss -w wrote, or it was damaged"$ ]]
+	run_split ltruss --read lying.ltr
+	[ "$status" -eq 2 ]
+	# The lines before the damage on stdout, the error last on stderr.
+	[ "$(grep -c '^ltruss: error: ' <<<"$err")" -eq 1 ]
+	[[ $(tail -1 <<<"$err") =~ ^"ltruss: error: cannot read the trace file 'lying.ltr': $2 at byte "[0-9]+"; it is not a trace ltruss -w wrote, or it was damaged"$ ]]
 }
 
 @test "an event whose word runs past its block, checksum right: one error line, exit 2" {
@@ -538,14 +539,24 @@ lying() {
 	[ "$status" -eq 0 ]
 	grep -qxF "ltruss: warning: '$PWD/prog' is not the file that ran (its build ID differs): names and stacks from it may be wrong" <<<"$err" || { echo "$err"; false; }
 	[ "$(grep -c 'warning' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
-	grep -v '^ltruss: warning: ' <<<"$err" | /usr/bin/python3 -c '
+	# The warning on stderr, the JSON on stdout: every line a whole object.
+	[ "$(wc -l <<<"$err")" -eq 1 ] || { echo "$err"; false; }
+	/usr/bin/python3 -c '
 import json, sys
 n = 0
 for line in sys.stdin:
     json.loads(line)
     n += 1
 assert n >= 2, n
-' || { echo "$err"; false; }
+' <<<"$out" || { echo "$out"; false; }
+	# Both to one file (2>&1): the warning still a line of its own.
+	ltruss --read t.ltr -k --json >both 2>&1
+	[ "$(grep -c '^ltruss: warning: ' both)" -eq 1 ]
+	grep -v '^ltruss: warning: ' both | /usr/bin/python3 -c '
+import json, sys
+for line in sys.stdin:
+    json.loads(line)
+' || { cat both; false; }
 }
 
 @test "the file records each loaded object's path and build ID, for unwinding it later" {
@@ -619,7 +630,7 @@ assert n >= 2, n
 	[ "$status" -eq 0 ]
 	grep -qxF "ltruss: warning: '$PWD/prog' is not the file that ran (its build ID differs): names and stacks from it may be wrong" <<<"$err" || { echo "$err"; false; }
 	[ "$(grep -c 'warning' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
-	grep -Eq '^libc:getpid\(\) = [0-9]+ \[from prog\+0x[0-9a-f]+\]$' <<<"$err" || { echo "$err"; false; }
+	grep -Eq '^libc:getpid\(\) = [0-9]+ \[from prog\+0x[0-9a-f]+\]$' <<<"$out" || { echo "$out"; false; }
 	! grep -q 'runtime error' <<<"$err"
 }
 
