@@ -107,8 +107,9 @@ static void output_at_exit(void)
 {
 	if (!writer_running(&writer))
 		return;
+	/* The rest written here: no thread started at exit just for it. */
+	writer_stop(&writer);
 	output_flush();
-	writer_sync(&writer);
 }
 
 /* The -o stream's close: the writer done, the last block written, the file closed. */
