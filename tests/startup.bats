@@ -30,7 +30,7 @@ load helpers
 	[ "$out" = 1 ]
 	run_split ltruss --read rec.ltr
 	[ "$status" -eq 0 ]
-	[[ "$err" == *"+++ exited (status 0) +++"* ]]
+	[[ "$out" == *"+++ exited (status 0) +++"* ]]
 }
 
 @test "-o FILE: a trace of many blocks is written whole, in order, by the writer thread" {
