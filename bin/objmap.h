@@ -31,12 +31,16 @@ struct stack_objects {
 const struct stack_objects *objmap_sync(const struct ltr_session *s);
 
 /*
- * The object of objs holding addr in process pid: pid's own (the latest
- * loaded), else any process's (a forked child records none of its own);
- * NULL if none.
+ * The object of objs (the map objmap_sync() gave) holding addr in process
+ * pid: pid's own (the latest loaded), else any process's (a forked child
+ * records none of its own); NULL if none.  A binary search.
  */
 const struct stack_object *objmap_at(const struct stack_objects *objs,
 				     int pid, uint64_t addr);
+
+/* The same, pid's own objects only. */
+const struct stack_object *objmap_own(const struct stack_objects *objs,
+				      int pid, uint64_t addr);
 
 /* Free the map. */
 void objmap_done(void);
