@@ -80,12 +80,14 @@ static void ranges_add(struct ranges *rs, uint64_t start, uint64_t end,
 
 	n = 0;
 	if (i < rs->n && rs->v[i].start < start)
-		put[n++] = (struct range){ rs->v[i].start, start, rs->v[i].obj };
+		put[n++] = (struct range){ rs->v[i].start, start,
+					   rs->v[i].obj };
 	put[n++] = (struct range){ start, end, obj };
 	while (j < rs->n && rs->v[j].start < end)
 		j++;
 	if (j > i && rs->v[j - 1].end > end)
-		put[n++] = (struct range){ end, rs->v[j - 1].end, rs->v[j - 1].obj };
+		put[n++] = (struct range){ end, rs->v[j - 1].end,
+					   rs->v[j - 1].obj };
 	/* Ranges i to j - 1 give way to the n of put[]. */
 	if (rs->n - (j - i) + n > rs->size) {
 		rs->size = rs->size ? 2 * rs->size : 16;
@@ -107,7 +109,7 @@ static const struct stack_object *ranges_at(const struct ranges *rs,
 	return &objects[rs->v[i].obj];
 }
 
-/* The entry of pid in pids[] (pids_size > 0): its own, or the free one it would take. */
+/* pid's entry in pids[] (pids_size > 0): its own, or the free one it would take. */
 static struct pid_ranges *pid_slot(int pid)
 {
 	size_t i = ((uint32_t)pid * 0x9e3779b1u) & (pids_size - 1);

@@ -40,7 +40,7 @@ struct stack_file {
 	Dwfl_Module *mod;    /* its module, NULL if the file cannot be read */
 	bool unreadable;     /* tried once, could not be read: never again */
 	struct rule_cache *rules;
-	struct stack_file *prev, *next; /* among the open ones, latest used first */
+	struct stack_file *prev, *next; /* open ones, latest used first */
 };
 
 static const Dwfl_Callbacks dwfl_callbacks = {
@@ -112,7 +112,7 @@ static void file_close(struct stack_file *f)
 	nopen--;
 }
 
-/* Open f and report its module, closing the file used longest ago if need be. */
+/* Open f, report its module; close the one used longest ago if need be. */
 static void file_open(struct stack_file *f)
 {
 	int fd;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* stack-files.h: the files -k unwinds with, each opened once whatever the processes. */
+/* stack-files.h: the files -k unwinds with, each opened once. */
 #ifndef LTRUSS_STACK_FILES_H
 #define LTRUSS_STACK_FILES_H
 

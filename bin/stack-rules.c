@@ -163,7 +163,8 @@ static void rule_compute(Dwfl_Module *mod, uint64_t pc, struct rule *r)
 /* The slot of pc among rc's rules (rc->size > 0): its own, or a free one. */
 static struct rule *rule_slot(struct rule_cache *rc, uint64_t pc)
 {
-	size_t i = (size_t)((pc * 0x9e3779b97f4a7c15ull) >> 32) & (rc->size - 1);
+	size_t i = (size_t)(pc * 0x9e3779b97f4a7c15ull >> 32) &
+		   (rc->size - 1);
 
 	while (rc->r[i].kind && rc->r[i].pc != pc)
 		i = (i + 1) & (rc->size - 1);

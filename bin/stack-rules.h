@@ -19,7 +19,7 @@ struct rule_cache;
 struct rule_cache *rules_new(Dwfl_Module *(*module)(void *arg), void *arg);
 void rules_free(struct rule_cache *rc);
 
-/* Has the code at address pc of rc's file (rc NULL: none) call-frame information? */
+/* Has the code at address pc of rc's file (NULL: none) unwind information? */
 bool rules_have_cfi(struct rule_cache *rc, uint64_t pc);
 
 /*

@@ -51,7 +51,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "build-id.h"
 #include "debuginfo.h"
 #include "../lib/session.h"
 #include "error.h"
@@ -98,7 +97,7 @@ struct walk {
 	unsigned n, max;
 	enum stack_end end;
 	bool ended; /* the callback set end */
-	const struct stack_object *missing; /* libdw's walk: an object to report */
+	const struct stack_object *missing; /* an object to report to l */
 };
 
 static struct layout *layouts;
@@ -227,7 +226,7 @@ static void layout_add(struct layout *l, const struct stack_object *o)
 						&thread_callbacks, l);
 }
 
-/* Has l's process loaded an object since l was begun?  (Each object looked at once.) */
+/* Has l's process loaded an object since l was begun?  (Each looked at once.) */
 static bool layout_stale(struct layout *l, const struct stack_objects *objs)
 {
 	for (; l->seen < objs->n; l->seen++)

@@ -201,7 +201,9 @@ int main(int argc, char **argv)
 	char name[64];
 
 	if (argc == 9 && strcmp(argv[2], "stacks") == 0) {
-		if (!(out = fopen(argv[1], "wb")) || !(blk = malloc(TF_BLOCK_MAX)))
+		out = fopen(argv[1], "wb");
+		blk = malloc(TF_BLOCK_MAX);
+		if (!out || !blk)
 			return 2;
 		return stacks(argv);
 	}
