@@ -7,6 +7,8 @@
  * them, also after the process has gone.  The records are copied as they
  * come (paths too: the session is the program's to write), in order, so
  * the latest object at an address wins, as after an exec or a dlclose.
+ * A path is copied once, whatever the objects and processes naming it:
+ * -k names a frame once per file and address in it (format-stack.c).
  *
  * -k looks up the object of every frame, and a trace file may hold
  * thousands of objects of hundreds of processes: a scan of the records
@@ -23,6 +25,7 @@
 
 #include "objmap.h"
 #include "session-check.h"
+#include "strmap.h"
 #include "xmalloc.h"
 
 /* A range of addresses [start, end) and the object that holds it. */
@@ -47,6 +50,7 @@ struct pid_ranges {
 static struct stack_object *objects;
 static size_t nobjects, objects_size;
 static struct stack_objects map;
+static struct strmap paths;         /* each path's one copy */
 static struct ranges every;         /* every process's objects */
 static struct pid_ranges *pids;     /* by pid, open addressing */
 static size_t pids_size, pids_used; /* pids_size: a power of two, or 0 */
@@ -165,6 +169,7 @@ const struct stack_objects *objmap_sync(const struct ltr_session *s)
 	for (; nobjects < n; nobjects++) {
 		const struct ltr_objrec *o = &s->objects[nobjects];
 		const char *path = session_string(s, o->path);
+		void **slot;
 
 		/* Claimed, not written yet: its process is still at it. */
 		if (!o->end)
@@ -176,7 +181,10 @@ const struct stack_objects *objmap_sync(const struct ltr_session *s)
 		}
 		objects[nobjects].pid = o->pid;
 		objects[nobjects].rec = (uint32_t)nobjects;
-		objects[nobjects].path = xstrdup(path ? path : "");
+		slot = strmap_slot(&paths, path ? path : "");
+		if (!*slot)
+			*slot = xstrdup(path ? path : "");
+		objects[nobjects].path = *slot;
 		objects[nobjects].start = o->start;
 		objects[nobjects].end = o->end;
 		objects[nobjects].bias = o->bias;
@@ -212,8 +220,7 @@ void objmap_done(void)
 {
 	size_t i;
 
-	for (i = 0; i < nobjects; i++)
-		free(objects[i].path);
+	strmap_clear(&paths, free);
 	free(objects);
 	objects = NULL;
 	for (i = 0; i < pids_size; i++)

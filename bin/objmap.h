@@ -12,7 +12,7 @@
 struct stack_object {
 	int pid;
 	uint32_t rec;        /* its record in the session's objects[] (live runs) */
-	char *path;          /* as it was when the record was copied */
+	const char *path;    /* as it was when the record was copied (shared) */
 	uint64_t start, end; /* its segments' address range */
 	uint64_t bias;       /* load bias: address = bias + ELF virtual address */
 };
