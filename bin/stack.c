@@ -98,6 +98,7 @@ struct walk {
 	enum stack_end end;
 	bool ended; /* the callback set end */
 	const struct stack_object *missing; /* an object to report to l */
+	const struct stack_object *tried;   /* the one reported last */
 };
 
 static struct layout *layouts;
@@ -303,7 +304,8 @@ static int frame_seen(Dwfl_Frame *state, void *arg)
 	 * whether the pc is exact (activation) is known only with it.
 	 */
 	own = objmap_own(w->objs, w->pid, f->lookup);
-	if (own && !dwfl_addrmodule(w->l->dwfl, f->lookup)) {
+	if (own && own != w->tried &&
+	    !dwfl_addrmodule(w->l->dwfl, f->lookup)) {
 		w->missing = own;
 		w->ended = false;
 		return DWARF_CB_ABORT;
@@ -344,6 +346,8 @@ static unsigned libdw_walk(struct walk *w, int tid, enum stack_end *end)
 		r = dwfl_getthread_frames(w->l->dwfl, c->tid, frame_seen, w);
 		if (!w->missing || tries++ == w->max)
 			break;
+		/* If libdw does not take it, the walk ends there next time. */
+		w->tried = w->missing;
 		layout_add(w->l, w->missing);
 	}
 	if (w->ended)

@@ -388,6 +388,28 @@ typed_both() {
 	[ "$opens" -le 5 ] || { echo "$opens opens"; false; }
 }
 
+@test "--read -k of forty programs taking turns at calls from signal handlers: libdw's walk opens only the files of its frames (stacks-rounds signal)" {
+	# Through a signal frame, libdw unwinds itself, with the objects where
+	# each process had them.  Before, each call reported every object of
+	# its process (the loader, the interposer...) to it, all opened anew.
+	record r.ltr -f -k -u 'libc:getppid' "$PROGS/stacks-rounds" 40 25 signal
+	[ "$out" = "40 25" ]
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	run strace -f -qq -e trace=open,openat -o st.log \
+		timeout 60 "$LTRUSS" --read r.ltr -k -o lines.txt
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'libc:getppid() = [0-9]*$' lines.txt)" -eq 1000 ]
+	frames=$(sed -nE 's/^(\[pid [0-9]+\] )? > ([^ ]*)\+0x[0-9a-f]+ \(.*\/([^/]*)\)$/\2 (\3)/p' lines.txt | sort | uniq -c)
+	# take_turn may be a clone (take_turn.isra.0).
+	[ "$(printf '%s\n' "$frames" | awk '{ sub(/^take_turn[.].*/, "take_turn", $2); print $1, $2, $3 }')" = "$(printf '%s\n' \
+		'2000 libc.so.6 (libc.so.6)' '1000 main (stacks-rounds)' \
+		'1000 on_usr1 (stacks-rounds)' '1000 raise (libc.so.6)' \
+		'1000 take_turn (stacks-rounds)')" ] || { echo "$frames"; false; }
+	[ "$(grep -c ' > ' lines.txt)" -eq 6000 ]
+	# The loader holds no frame: its file is never opened.
+	[ "$(grep -c '/ld-linux[^/]*"' st.log)" -eq 0 ] || { grep 'ld-linux' st.log | head -3; false; }
+}
+
 @test "--read -k takes time and memory close to linear: 20 processes taking turns, 800 objects each (ltr-gen stacks)" {
 	[ -x /usr/bin/time ] || skip "needs /usr/bin/time (apt-get install time)"
 	off=0x$(nm -D "$PROGS/libfix.so" | awk '$3 ~ /^fix_add@/ { print $1 }')
