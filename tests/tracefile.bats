@@ -368,11 +368,13 @@ typed_both() {
 	[ "$(grep -c '^lib0000[0-9]:f0000[0-9](' lines.txt)" -eq 10 ]
 }
 
-@test "--read -k of forty programs taking turns at calls opens each file once, and shows every call's stack (stacks-rounds)" {
-	# A live recording: each call's process is another than the last
-	# one's, more of them than the 16 unwinders kept.  Before, each call
-	# built its process's unwinder again, every file of it opened anew.
-	record r.ltr -f -k -u 'libc:getppid' "$PROGS/stacks-rounds" 40 25
+# rounds_read [signal]: 40 programs taking turns at 25 calls each
+# (stacks-rounds), recorded with -f -k, each call's process another than
+# the last one's, more of them than the 16 unwinders libdw's walk keeps;
+# read back with -k into lines.txt, the files opened listed in st.log
+# (strace); $frames: "COUNT FUNC (OBJECT)" of the stack lines.
+rounds_read() {
+	record r.ltr -f -k -u 'libc:getppid' "$PROGS/stacks-rounds" 40 25 "$@"
 	[ "$out" = "40 25" ]
 	# LeakSanitizer (maint/check-asan) cannot run under ptrace.
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
@@ -380,8 +382,17 @@ typed_both() {
 		timeout 60 "$LTRUSS" --read r.ltr -k -o lines.txt
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^\(\[pid [0-9]*\] \)\?libc:getppid() = [0-9]*$' lines.txt)" -eq 1000 ]
-	[ "$(grep -c "^\\(\\[pid [0-9]*\\] \\)\\? > take_turn[.a-z0-9]*+0x[0-9a-f]* (/.*/stacks-rounds)\$" lines.txt)" -eq 1000 ]
-	[ "$(grep -c "^\\(\\[pid [0-9]*\\] \\)\\? > main+0x[0-9a-f]* (/.*/stacks-rounds)\$" lines.txt)" -eq 1000 ]
+	# take_turn may be a clone (take_turn.isra.0).
+	frames=$(sed -nE 's/^(\[pid [0-9]+\] )? > ([^ ]*)\+0x[0-9a-f]+ \(.*\/([^/]*)\)$/\2 (\3)/p' lines.txt |
+		sed 's/^take_turn[.][^ ]*/take_turn/' | sort | uniq -c | awk '{ print $1, $2, $3 }')
+}
+
+@test "--read -k of forty programs taking turns at calls opens each file once, and shows every call's stack (stacks-rounds)" {
+	# Before, each call built its process's unwinder again, every file of
+	# it opened anew.
+	rounds_read
+	[ "$frames" = "$(printf '%s\n' '1000 main (stacks-rounds)' '1000 take_turn (stacks-rounds)')" ] ||
+		{ echo "$frames"; false; }
 	[ "$(grep -c ' > ' lines.txt)" -eq 2000 ]
 	# The program's file: for its build ID, symbols, unwind tables; not 1000 times.
 	opens=$(grep -c '/stacks-rounds"' st.log)
@@ -392,16 +403,8 @@ typed_both() {
 	# Through a signal frame, libdw unwinds itself, with the objects where
 	# each process had them.  Before, each call reported every object of
 	# its process (the loader, the interposer...) to it, all opened anew.
-	record r.ltr -f -k -u 'libc:getppid' "$PROGS/stacks-rounds" 40 25 signal
-	[ "$out" = "40 25" ]
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-	run strace -f -qq -e trace=open,openat -o st.log \
-		timeout 60 "$LTRUSS" --read r.ltr -k -o lines.txt
-	[ "$status" -eq 0 ]
-	[ "$(grep -c 'libc:getppid() = [0-9]*$' lines.txt)" -eq 1000 ]
-	frames=$(sed -nE 's/^(\[pid [0-9]+\] )? > ([^ ]*)\+0x[0-9a-f]+ \(.*\/([^/]*)\)$/\2 (\3)/p' lines.txt | sort | uniq -c)
-	# take_turn may be a clone (take_turn.isra.0).
-	[ "$(printf '%s\n' "$frames" | awk '{ sub(/^take_turn[.].*/, "take_turn", $2); print $1, $2, $3 }')" = "$(printf '%s\n' \
+	rounds_read signal
+	[ "$frames" = "$(printf '%s\n' \
 		'2000 libc.so.6 (libc.so.6)' '1000 main (stacks-rounds)' \
 		'1000 on_usr1 (stacks-rounds)' '1000 raise (libc.so.6)' \
 		'1000 take_turn (stacks-rounds)')" ] || { echo "$frames"; false; }
