@@ -263,7 +263,10 @@ STACKS_CFLAGS = -O2 -fomit-frame-pointer -fno-builtin -g
 check_PROGRAMS += tests/progs/bin/stacks-chain tests/progs/bin/stacks-sort \
 	tests/progs/bin/stacks-thread tests/progs/bin/stacks-shapes \
 	tests/progs/bin/stacks-forks tests/progs/bin/libnocfi.so \
-	tests/progs/bin/stacks-nocfi tests/progs/bin/stacks-signal
+	tests/progs/bin/stacks-nocfi tests/progs/bin/stacks-signal \
+	tests/progs/bin/stacks-rounds
+tests_progs_bin_stacks_rounds_SOURCES = $(STACKS_DIR)/rounds.c
+tests_progs_bin_stacks_rounds_CFLAGS = $(STACKS_CFLAGS)
 tests_progs_bin_stacks_signal_SOURCES = $(STACKS_DIR)/signal.c
 tests_progs_bin_stacks_signal_CFLAGS = $(STACKS_CFLAGS)
 tests_progs_bin_stacks_chain_SOURCES = $(STACKS_DIR)/chain.c
