@@ -67,6 +67,7 @@ LAZYLIB_FN(libdw, const char *, dwfl_module_info,
 	    const char **mainfile, const char **debugfile),
 	   (mod, userdata, start, end, dwbias, symbias, mainfile, debugfile))
 LAZYLIB_VOID(libdw, dwfl_report_begin, (Dwfl *dwfl), (dwfl))
+LAZYLIB_VOID(libdw, dwfl_report_begin_add, (Dwfl *dwfl), (dwfl))
 LAZYLIB_FN(libdw, Dwfl_Module *, dwfl_report_elf,
 	   (Dwfl *dwfl, const char *name, const char *file_name, int fd,
 	    GElf_Addr base, bool add_p_vaddr),

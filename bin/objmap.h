@@ -12,7 +12,7 @@
 struct stack_object {
 	int pid;
 	uint32_t rec;        /* its record in the session's objects[] (live runs) */
-	char *path;          /* as it was when the record was copied */
+	const char *path;    /* as it was when the record was copied (shared) */
 	uint64_t start, end; /* its segments' address range */
 	uint64_t bias;       /* load bias: address = bias + ELF virtual address */
 };
@@ -31,12 +31,16 @@ struct stack_objects {
 const struct stack_objects *objmap_sync(const struct ltr_session *s);
 
 /*
- * The object of objs holding addr in process pid: pid's own (the latest
- * loaded), else any process's (a forked child records none of its own);
- * NULL if none.
+ * The object of objs (the map objmap_sync() gave) holding addr in process
+ * pid: pid's own (the latest loaded), else any process's (a forked child
+ * records none of its own); NULL if none.  A binary search.
  */
 const struct stack_object *objmap_at(const struct stack_objects *objs,
 				     int pid, uint64_t addr);
+
+/* The same, pid's own objects only. */
+const struct stack_object *objmap_own(const struct stack_objects *objs,
+				      int pid, uint64_t addr);
 
 /* Free the map. */
 void objmap_done(void);

@@ -16,11 +16,17 @@
  * to libdw; a pc without rules ends the stack, as in libdw's walk.
  *
  * A walk stops before a frame it cannot trust: past the first, a return
- * address in no object of the process, or a CFA at or below the last
- * one.  That is where code switched stacks without telling its rules (Go's
+ * address in no file of the process, or a CFA at or below the last one.
+ * That is where code switched stacks without telling its rules (Go's
  * runtime.asmcgocall, a coroutine's switch in assembly): the rules then
  * point at whatever lies above the top of the new stack, and the "frame"
  * read there is garbage (0x47a886c02be3aa5b under a cgo program).
+ *
+ * The rules are those of a file's code, wherever it is loaded: they are
+ * kept per file (stack-files.c), by address in the file, in a table that
+ * grows with the pcs seen, so that any number of processes loading the
+ * same library share them, and a file's module is asked for only when a
+ * pc of it is new.
  */
 #include "config.h"
 
@@ -33,15 +39,12 @@
 #include "stack-rules.h"
 #include "xmalloc.h"
 
-#define RULES 4096 /* cached pcs per process layout, a power of two */
-
 /* x86_64 DWARF register numbers: the callee-saved ones a walk follows. */
 enum { R_RBX, R_RBP, R_R12, R_R13, R_R14, R_R15, R_RSP, NREGS };
 static const int dwarf_reg[NREGS] = { 3, 6, 12, 13, 14, 15, 7 };
 #define DW_RA 16
 
-enum rule_kind { RULE_NONE = 1, RULE_NO_OBJECT, RULE_SIMPLE, RULE_OUTERMOST,
-		 RULE_COMPLEX };
+enum rule_kind { RULE_NONE = 1, RULE_SIMPLE, RULE_OUTERMOST, RULE_COMPLEX };
 enum reg_how { REG_SAME, REG_UNDEF, REG_AT };
 
 /* The rules of the frame at one pc, reduced to constants. */
@@ -55,17 +58,27 @@ struct rule {
 	int64_t off[NREGS - 1]; /* REG_AT: saved at CFA + off */
 };
 
+/* The rules of one file's pcs, by open addressing. */
 struct rule_cache {
-	struct rule r[RULES];
+	struct rule *r;
+	size_t size, used; /* size: a power of two, or 0 */
+	Dwfl_Module *(*module)(void *arg);
+	void *arg;
 };
 
-struct rule_cache *rules_new(void)
+struct rule_cache *rules_new(Dwfl_Module *(*module)(void *arg), void *arg)
 {
-	return xcalloc(1, sizeof(struct rule_cache));
+	struct rule_cache *rc = xcalloc(1, sizeof(*rc));
+
+	rc->module = module;
+	rc->arg = arg;
+	return rc;
 }
 
 void rules_free(struct rule_cache *rc)
 {
+	if (rc)
+		free(rc->r);
 	free(rc);
 }
 
@@ -129,20 +142,21 @@ static void rule_from_frame(Dwarf_Frame *frame, struct rule *r)
 	r->kind = RULE_SIMPLE;
 }
 
-/* Ask libdw for the rules at pc, from .eh_frame or else .debug_frame. */
-static void rule_compute(Dwfl *dwfl, uint64_t pc, struct rule *r)
+/*
+ * Ask libdw for the rules at pc of module mod (NULL: none), from
+ * .eh_frame or else .debug_frame.
+ */
+static void rule_compute(Dwfl_Module *mod, uint64_t pc, struct rule *r)
 {
-	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
 	Dwarf_Frame *frame = NULL;
 	Dwarf_CFI *cfi;
 	Dwarf_Addr bias;
 
 	memset(r, 0, sizeof(*r));
 	r->pc = pc;
-	r->kind = RULE_NO_OBJECT;
+	r->kind = RULE_NONE;
 	if (!mod)
 		return;
-	r->kind = RULE_NONE;
 	cfi = dwfl_module_eh_cfi(mod, &bias);
 	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame) != 0) {
 		cfi = dwfl_module_dwarf_cfi(mod, &bias);
@@ -153,27 +167,45 @@ static void rule_compute(Dwfl *dwfl, uint64_t pc, struct rule *r)
 	free(frame);
 }
 
-/* The rules at pc, cached. */
-static const struct rule *rule_at(struct rule_cache *rc, Dwfl *dwfl,
-				  uint64_t pc)
+/* The slot of pc among rc's rules (rc->size > 0): its own, or a free one. */
+static struct rule *rule_slot(struct rule_cache *rc, uint64_t pc)
 {
-	struct rule *r = &rc->r[(pc ^ pc >> 12) & (RULES - 1)];
+	size_t i = (size_t)(pc * 0x9e3779b97f4a7c15ull >> 32) &
+		   (rc->size - 1);
 
-	if (!r->kind || r->pc != pc)
-		rule_compute(dwfl, pc, r);
+	while (rc->r[i].kind && rc->r[i].pc != pc)
+		i = (i + 1) & (rc->size - 1);
+	return &rc->r[i];
+}
+
+/* The rules at pc of rc's file, computed on first use. */
+static const struct rule *rule_at(struct rule_cache *rc, uint64_t pc)
+{
+	struct rule *r;
+
+	if (rc->used >= rc->size / 2) {
+		/* Twice the slots, every rule moved to its new one. */
+		struct rule *old = rc->r;
+		size_t old_size = rc->size, i;
+
+		rc->size = rc->size ? 2 * rc->size : 64;
+		rc->r = xcalloc(rc->size, sizeof(*rc->r));
+		for (i = 0; i < old_size; i++)
+			if (old[i].kind)
+				*rule_slot(rc, old[i].pc) = old[i];
+		free(old);
+	}
+	r = rule_slot(rc, pc);
+	if (!r->kind) {
+		rule_compute(rc->module(rc->arg), pc, r);
+		rc->used++;
+	}
 	return r;
 }
 
-bool rules_have_cfi(struct rule_cache *rc, Dwfl *dwfl, uint64_t pc)
+bool rules_have_cfi(struct rule_cache *rc, uint64_t pc)
 {
-	uint8_t kind = rule_at(rc, dwfl, pc)->kind;
-
-	return kind != RULE_NONE && kind != RULE_NO_OBJECT;
-}
-
-bool rules_in_object(struct rule_cache *rc, Dwfl *dwfl, uint64_t pc)
-{
-	return rule_at(rc, dwfl, pc)->kind != RULE_NO_OBJECT;
+	return rc && rule_at(rc, pc)->kind != RULE_NONE;
 }
 
 /* The word at addr of the copy of [sp, sp + len); false outside it. */
@@ -186,7 +218,7 @@ static bool copy_word(const unsigned char *copy, uint64_t sp, size_t len,
 	return true;
 }
 
-int rules_walk(struct rule_cache *rc, Dwfl *dwfl,
+int rules_walk(rules_find_fn *find, void *arg,
 	       const struct ltr_stack_regs *regs, const unsigned char *copy,
 	       size_t len, struct stack_frame *frames, unsigned max,
 	       enum stack_end *end)
@@ -199,10 +231,12 @@ int rules_walk(struct rule_cache *rc, Dwfl *dwfl,
 	int i;
 
 	for (;;) {
-		const struct rule *r = rule_at(rc, dwfl, lookup);
-		uint64_t cfa, ra, saved[NREGS - 1];
+		static const struct rule none = { .kind = RULE_NONE };
+		const struct rule *r = &none;
+		uint64_t cfa, ra, rel, saved[NREGS - 1];
+		struct rule_cache *rc = find(arg, lookup, &rel);
 
-		if (n && r->kind == RULE_NO_OBJECT) {
+		if (n && !rc) {
 			*end = STACK_END_ASTRAY;
 			return (int)n;
 		}
@@ -213,11 +247,12 @@ int rules_walk(struct rule_cache *rc, Dwfl *dwfl,
 			*end = STACK_END_LIMIT;
 			return (int)n;
 		}
+		if (rc)
+			r = rule_at(rc, rel);
 		if (r->kind == RULE_COMPLEX)
 			return -1;
-		if (r->kind == RULE_NONE || r->kind == RULE_NO_OBJECT) {
-			*end = r->kind == RULE_NONE ? STACK_END_NO_CFI
-						    : STACK_END_UNKNOWN;
+		if (r->kind == RULE_NONE) {
+			*end = STACK_END_NO_CFI;
 			return (int)n;
 		}
 		if (r->kind == RULE_OUTERMOST) {

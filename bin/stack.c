@@ -28,11 +28,21 @@
  * is kept for the stacks with a frame those cannot follow (a signal
  * frame, a DWARF expression).
  *
- * One Dwfl per process layout (the objects of one pid), kept for the
- * run: opening the files and indexing their unwind tables is the cost;
- * an object loaded later (dlopen, exec) makes it built again.  A forked
- * child records no objects of its own: its calls use the layout of the
- * process whose object holds the return address.
+ * Each frame's pc is taken to its object's file by the object map of the
+ * process (objmap.c, a binary search), and the file's state (its libdw
+ * module, its rules) is the same whatever the process (stack-files.c):
+ * opening the files and indexing their unwind tables is the cost, paid
+ * once per file.  A forked child records no objects of its own: its
+ * calls use the layout of the process whose object holds the return
+ * address.
+ *
+ * libdw's own walk needs a Dwfl with the objects where the process had
+ * them.  One is kept for each of the LAYOUTS_MAX processes whose stacks
+ * needed it last, and gets only the objects a walk reaches: a frame in
+ * an object it lacks stops the walk, the object is reported
+ * (dwfl_report_begin_add), and the walk starts again.  So a call costs
+ * at most its frames in files opened, however many processes take
+ * turns, and however many objects each one has.
  */
 #include "config.h"
 
@@ -41,16 +51,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "build-id.h"
 #include "debuginfo.h"
 #include "../lib/session.h"
 #include "error.h"
 #include "fd-util.h"
 #include "stack.h"
+#include "stack-files.h"
 #include "stack-rules.h"
 #include "xmalloc.h"
 
-#define LAYOUTS_MAX 16 /* process layouts kept, their files open */
+#define LAYOUTS_MAX 16 /* process layouts kept for libdw's walk */
 
 /* x86_64 DWARF register numbers. */
 #define DW_RBX 3
@@ -67,12 +77,12 @@ struct copy {
 	bool outside; /* a read fell outside the copy */
 };
 
-/* The unwinder of one process layout. */
+/* libdw's unwinder of one process layout: the objects its walks reached. */
 struct layout {
 	int pid;
-	Dwfl *dwfl;        /* NULL: no object could be reported */
-	struct rule_cache *rules; /* for its pcs (stack-rules.c) */
-	size_t seen;       /* objects of the map when it was built */
+	Dwfl *dwfl;
+	bool attached;     /* dwfl_attach_state done (it needs a module) */
+	size_t seen;       /* objects of the map when it was begun */
 	struct copy cur;
 	uint64_t used;     /* when it was last used, for LAYOUTS_MAX */
 	struct layout *next;
@@ -81,19 +91,57 @@ struct layout {
 /* A frame walk: where the frames go and why it stopped. */
 struct walk {
 	struct layout *l;
+	int pid; /* whose objects name its frames */
 	const struct stack_objects *objs;
 	struct stack_frame *frames;
 	unsigned n, max;
 	enum stack_end end;
 	bool ended; /* the callback set end */
+	const struct stack_object *missing; /* an object to report to l */
+	const struct stack_object *tried;   /* the one reported last */
 };
 
 static struct layout *layouts;
+static struct stack_file **obj_files; /* the file of each object of the map */
+static size_t obj_files_size;
 
 static const Dwfl_Callbacks dwfl_callbacks = {
 	.find_elf = debuginfo_find_elf,
 	.find_debuginfo = debuginfo_find,
 };
+
+/* The file of object o of objs, looked up once per object. */
+static struct stack_file *file_of(const struct stack_objects *objs,
+				  const struct stack_object *o)
+{
+	size_t i = (size_t)(o - objs->v);
+
+	if (i >= obj_files_size) {
+		size_t size = obj_files_size ? 2 * obj_files_size : 64;
+
+		while (size <= i)
+			size *= 2;
+		obj_files = xrealloc(obj_files, size * sizeof(*obj_files));
+		memset(obj_files + obj_files_size, 0,
+		       (size - obj_files_size) * sizeof(*obj_files));
+		obj_files_size = size;
+	}
+	if (!obj_files[i])
+		obj_files[i] = files_of(o->path);
+	return obj_files[i];
+}
+
+/* The rules at pc of the walk's process, and the address in their file. */
+static struct rule_cache *walk_find(void *arg, uint64_t pc, uint64_t *rel)
+{
+	const struct walk *w = arg;
+	const struct stack_object *o = objmap_own(w->objs, w->pid, pc);
+
+	if (!o)
+		return NULL;
+	*rel = pc - o->bias;
+	return files_rules(file_of(w->objs, o));
+}
 
 /* The one thread of a copy. */
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_arg)
@@ -150,78 +198,49 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 	.set_initial_registers = set_initial_registers,
 };
 
-/* Does [start, end) overlap an object of pid after objs->v[i]? */
-static bool shadowed(const struct stack_objects *objs, size_t i, int pid)
-{
-	const struct stack_object *o = &objs->v[i];
-	size_t k;
-
-	for (k = i + 1; k < objs->n; k++)
-		if (objs->v[k].pid == pid && objs->v[k].start < o->end &&
-		    o->start < objs->v[k].end)
-			return true;
-	return false;
-}
-
-/*
- * Report to l->dwfl the objects of its pid, the latest one wherever two
- * overlap (an exec, or a library loaded where an unloaded one was).
- */
-static void layout_report(struct layout *l, const struct stack_objects *objs)
-{
-	size_t i;
-
-	dwfl_report_begin(l->dwfl);
-	for (i = 0; i < objs->n; i++) {
-		const struct stack_object *o = &objs->v[i];
-		int fd;
-
-		if (o->pid != l->pid || shadowed(objs, i, l->pid))
-			continue;
-		build_id_check(o->path);
-		fd = fd_open_regular(o->path);
-		/* libdw keeps the descriptor, and closes it. */
-		if (fd >= 0 &&
-		    !dwfl_report_elf(l->dwfl, o->path, o->path, fd, o->bias, true))
-			close(fd);
-	}
-	dwfl_report_end(l->dwfl, NULL, NULL);
-}
-
-/* Build l's Dwfl again from the object map. */
-static void layout_build(struct layout *l, const struct stack_objects *objs)
+/* Begin l's Dwfl again, empty: its objects are reported as walks reach them. */
+static void layout_begin(struct layout *l, const struct stack_objects *objs)
 {
 	if (l->dwfl)
 		dwfl_end(l->dwfl);
-	rules_free(l->rules);
-	l->rules = rules_new();
 	l->seen = objs->n;
+	l->attached = false;
 	l->dwfl = dwfl_begin(&dwfl_callbacks);
 	if (!l->dwfl)
 		error_msg_and_die("out of memory");
-	layout_report(l, objs);
-	if (!dwfl_attach_state(l->dwfl, NULL, l->pid, &thread_callbacks, l)) {
-		dwfl_end(l->dwfl);
-		l->dwfl = NULL;
-	}
 }
 
-/* Has pid loaded an object since l was built? */
-static bool layout_stale(const struct layout *l,
-			 const struct stack_objects *objs)
+/* Report object o to l's Dwfl, where l's process has it. */
+static void layout_add(struct layout *l, const struct stack_object *o)
 {
-	size_t i;
+	int fd = fd_open_regular(o->path);
 
-	for (i = l->seen; i < objs->n; i++)
-		if (objs->v[i].pid == l->pid)
+	dwfl_report_begin_add(l->dwfl);
+	/* libdw keeps the descriptor, and closes it. */
+	if (fd >= 0 &&
+	    !dwfl_report_elf(l->dwfl, o->path, o->path, fd, o->bias, true))
+		close(fd);
+	dwfl_report_end(l->dwfl, NULL, NULL);
+	/* Attaching takes the machine from a module: after the first one. */
+	if (!l->attached)
+		l->attached = dwfl_attach_state(l->dwfl, NULL, l->pid,
+						&thread_callbacks, l);
+}
+
+/* Has l's process loaded an object since l was begun?  (Each looked at once.) */
+static bool layout_stale(struct layout *l, const struct stack_objects *objs)
+{
+	for (; l->seen < objs->n; l->seen++)
+		if (objs->v[l->seen].pid == l->pid)
 			return true;
 	return false;
 }
 
 /*
- * The unwinder of pid's layout, built or brought up to date.  Each keeps
- * its objects' files open: with -f and many programs, only the
- * LAYOUTS_MAX used last are kept, and the others built again if need be.
+ * libdw's unwinder of pid's layout, begun or brought up to date.  Each
+ * keeps the files of the objects it was given open: with -f and many
+ * programs, only the LAYOUTS_MAX used last are kept, and the others begun
+ * again if need be.
  */
 static struct layout *layout_of(int pid, const struct stack_objects *objs)
 {
@@ -238,15 +257,15 @@ static struct layout *layout_of(int pid, const struct stack_objects *objs)
 	if (!l && n >= LAYOUTS_MAX) {
 		l = oldest;
 		l->pid = pid;
-		layout_build(l, objs);
+		layout_begin(l, objs);
 	} else if (!l) {
 		l = xcalloc(1, sizeof(*l));
 		l->pid = pid;
 		l->next = layouts;
 		layouts = l;
-		layout_build(l, objs);
+		layout_begin(l, objs);
 	} else if (layout_stale(l, objs)) {
-		layout_build(l, objs);
+		layout_begin(l, objs);
 	}
 	l->used = ++clock;
 	return l;
@@ -256,8 +275,11 @@ static struct layout *layout_of(int pid, const struct stack_objects *objs)
 static int frame_seen(Dwfl_Frame *state, void *arg)
 {
 	struct walk *w = arg;
+	const struct stack_object *own;
+	struct rule_cache *rc;
 	struct stack_frame *f;
 	Dwarf_Addr pc;
+	uint64_t rel = 0;
 	bool activation;
 
 	if (!dwfl_frame_pc(state, &pc, &activation))
@@ -271,24 +293,76 @@ static int frame_seen(Dwfl_Frame *state, void *arg)
 		f->pc = pc;
 		f->lookup = activation ? pc : pc - 1;
 	}
+	f->obj = objmap_at(w->objs, w->pid, f->lookup);
 	w->ended = true;
 	/* Past the first, a pc in no object is garbage (stack-rules.c). */
-	if (w->n > 1 && !rules_in_object(w->l->rules, w->l->dwfl, f->lookup)) {
+	if (w->n > 1 && !f->obj) {
 		w->n--;
 		w->end = STACK_END_ASTRAY;
 		return DWARF_CB_ABORT;
 	}
-	f->obj = objmap_at(w->objs, w->l->pid, f->lookup);
 	if (w->n == w->max) {
 		w->end = STACK_END_LIMIT;
 		return DWARF_CB_ABORT;
 	}
-	if (!rules_have_cfi(w->l->rules, w->l->dwfl, f->lookup)) {
+	/*
+	 * An object l lacks: report it, and walk again (libdw_walk).  First:
+	 * whether the pc is exact (activation) is known only with it.
+	 */
+	own = objmap_own(w->objs, w->pid, f->lookup);
+	if (own && own != w->tried &&
+	    !dwfl_addrmodule(w->l->dwfl, f->lookup)) {
+		w->missing = own;
+		w->ended = false;
+		return DWARF_CB_ABORT;
+	}
+	rc = walk_find(w, f->lookup, &rel);
+	if (!rules_have_cfi(rc, rel)) {
 		w->end = f->obj ? STACK_END_NO_CFI : STACK_END_UNKNOWN;
 		return DWARF_CB_ABORT;
 	}
 	w->ended = false;
 	return DWARF_CB_OK;
+}
+
+/*
+ * libdw's walk of the stack w->l->cur of w->pid, in w->l's Dwfl: each
+ * object it lacks reported as a frame reaches it, the walk started again
+ * (at most once a frame).  Returns how many frames, and in *end why they end.
+ */
+static unsigned libdw_walk(struct walk *w, int tid, enum stack_end *end)
+{
+	const struct stack_object *o = objmap_own(w->objs, w->pid,
+						  w->l->cur.regs->rip - 1);
+	struct copy *c = &w->l->cur;
+	unsigned tries = 0;
+	int r;
+
+	if (o && (!w->l->attached ||
+		  !dwfl_addrmodule(w->l->dwfl, c->regs->rip - 1)))
+		layout_add(w->l, o);
+	if (!w->l->attached)
+		return 0;
+	c->tid = tid > 0 ? tid : 1;
+	for (;;) {
+		w->n = 0;
+		w->ended = false;
+		w->missing = NULL;
+		c->outside = false;
+		r = dwfl_getthread_frames(w->l->dwfl, c->tid, frame_seen, w);
+		if (!w->missing || tries++ == w->max)
+			break;
+		/* If libdw does not take it, the walk ends there next time. */
+		w->tried = w->missing;
+		layout_add(w->l, w->missing);
+	}
+	if (w->ended)
+		*end = w->end;
+	else if (r == 0)
+		*end = STACK_END_START;
+	else
+		*end = c->outside ? STACK_END_COPY : STACK_END_UNKNOWN;
+	return w->n;
 }
 
 unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
@@ -298,49 +372,42 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 	const struct ltr_stack_regs *regs = data;
 	const struct stack_object *o;
 	struct walk w = { .objs = objs, .frames = frames, .max = max };
+	const unsigned char *copy;
 	int r;
 
 	*end = STACK_END_UNKNOWN;
 	if (!max || len < sizeof(*regs) || !regs->rip)
 		return 0;
 	o = objmap_at(objs, pid, regs->rip - 1);
-	w.l = layout_of(o ? o->pid : pid, objs);
-	if (!w.l->dwfl)
-		return 0;
-	w.l->cur.regs = regs;
-	w.l->cur.bytes = (const unsigned char *)(regs + 1);
-	w.l->cur.len = len - sizeof(*regs);
-	r = rules_walk(w.l->rules, w.l->dwfl, regs, w.l->cur.bytes,
-		       w.l->cur.len, frames, max, end);
+	w.pid = o ? o->pid : pid;
+	copy = (const unsigned char *)(regs + 1);
+	r = rules_walk(walk_find, &w, regs, copy, len - sizeof(*regs), frames,
+		       max, end);
 	if (r >= 0) {
 		for (w.n = 0; w.n < (unsigned)r; w.n++)
-			frames[w.n].obj = objmap_at(objs, w.l->pid,
+			frames[w.n].obj = objmap_at(objs, w.pid,
 						    frames[w.n].lookup);
 		return w.n;
 	}
 	/* A frame the rules cannot follow: libdw's own walk. */
-	w.l->cur.tid = tid > 0 ? tid : 1;
-	w.l->cur.outside = false;
-	r = dwfl_getthread_frames(w.l->dwfl, w.l->cur.tid, frame_seen, &w);
-	if (w.ended)
-		*end = w.end;
-	else if (r == 0)
-		*end = STACK_END_START;
-	else
-		*end = w.l->cur.outside ? STACK_END_COPY : STACK_END_UNKNOWN;
-	return w.n;
+	w.l = layout_of(w.pid, objs);
+	w.l->cur.regs = regs;
+	w.l->cur.bytes = copy;
+	w.l->cur.len = len - sizeof(*regs);
+	return libdw_walk(&w, tid, end);
 }
 
 bool stack_source(const struct stack_objects *objs, int pid, uint64_t addr,
 		  const char **file, int *line)
 {
-	struct layout *l = layout_of(pid, objs);
+	const struct stack_object *o = objmap_own(objs, pid, addr);
 	Dwfl_Module *mod;
 	Dwfl_Line *src;
 
 	*file = NULL;
-	if (!l->dwfl || !(mod = dwfl_addrmodule(l->dwfl, addr)) ||
-	    !debuginfo_dwarf(mod) || !(src = dwfl_module_getsrc(mod, addr)))
+	if (!o || !(mod = files_module(file_of(objs, o))) ||
+	    !debuginfo_dwarf(mod) ||
+	    !(src = dwfl_module_getsrc(mod, addr - o->bias)))
 		return false;
 	*file = dwfl_lineinfo(src, NULL, line, NULL, NULL, NULL);
 	return *file != NULL;
@@ -354,8 +421,11 @@ void stack_done(void)
 		layouts = l->next;
 		if (l->dwfl)
 			dwfl_end(l->dwfl);
-		rules_free(l->rules);
 		free(l);
 	}
+	files_done();
+	free(obj_files);
+	obj_files = NULL;
+	obj_files_size = 0;
 	debuginfo_done();
 }

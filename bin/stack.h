@@ -38,7 +38,7 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 /*
  * The source file and line of code address addr of process pid, from
  * the debug information of its object (in the file, or installed beside
- * it); false without one.  *file lives as long as the unwinder's state.
+ * it); false without one.  *file lives until the next call into stack.c.
  */
 bool stack_source(const struct stack_objects *objs, int pid, uint64_t addr,
 		  const char **file, int *line);

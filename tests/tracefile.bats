@@ -429,6 +429,73 @@ assert [e["name"] for e in ev if e.get("ph") == "B"] == ["libc:pause"], ev[-3:]
 	[ "$(grep -c '^lib0000[0-9]:f0000[0-9](' lines.txt)" -eq 10 ]
 }
 
+# rounds_read [signal]: 40 programs taking turns at 25 calls each
+# (stacks-rounds), recorded with -f -k, each call's process another than
+# the last one's, more of them than the 16 unwinders libdw's walk keeps;
+# read back with -k into lines.txt, the files opened listed in st.log
+# (strace); $frames: "COUNT FUNC (OBJECT)" of the stack lines.
+rounds_read() {
+	record r.ltr -f -k -u 'libc:getppid' "$PROGS/stacks-rounds" 40 25 "$@"
+	[ "$out" = "40 25" ]
+	# LeakSanitizer (maint/check-asan) cannot run under ptrace.
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	run strace -f -qq -e trace=open,openat -o st.log \
+		timeout 60 "$LTRUSS" --read r.ltr -k -o lines.txt
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^\(\[pid [0-9]*\] \)\?libc:getppid() = [0-9]*$' lines.txt)" -eq 1000 ]
+	# take_turn may be a clone (take_turn.isra.0).
+	frames=$(sed -nE 's/^(\[pid [0-9]+\] )? > ([^ ]*)\+0x[0-9a-f]+ \(.*\/([^/]*)\)$/\2 (\3)/p' lines.txt |
+		sed 's/^take_turn[.][^ ]*/take_turn/' | sort | uniq -c | awk '{ print $1, $2, $3 }')
+}
+
+@test "--read -k of forty programs taking turns at calls opens each file once, and shows every call's stack (stacks-rounds)" {
+	# Before, each call built its process's unwinder again, every file of
+	# it opened anew.
+	rounds_read
+	[ "$frames" = "$(printf '%s\n' '1000 main (stacks-rounds)' '1000 take_turn (stacks-rounds)')" ] ||
+		{ echo "$frames"; false; }
+	[ "$(grep -c ' > ' lines.txt)" -eq 2000 ]
+	# The program's file: for its build ID, symbols, unwind tables; not 1000 times.
+	opens=$(grep -c '/stacks-rounds"' st.log)
+	[ "$opens" -le 5 ] || { echo "$opens opens"; false; }
+}
+
+@test "--read -k of forty programs taking turns at calls from signal handlers: libdw's walk opens only the files of its frames (stacks-rounds signal)" {
+	# Through a signal frame, libdw unwinds itself, with the objects where
+	# each process had them.  Before, each call reported every object of
+	# its process (the loader, the interposer...) to it, all opened anew.
+	rounds_read signal
+	[ "$frames" = "$(printf '%s\n' \
+		'2000 libc.so.6 (libc.so.6)' '1000 main (stacks-rounds)' \
+		'1000 on_usr1 (stacks-rounds)' '1000 raise (libc.so.6)' \
+		'1000 take_turn (stacks-rounds)')" ] || { echo "$frames"; false; }
+	[ "$(grep -c ' > ' lines.txt)" -eq 6000 ]
+	# The loader holds no frame: its file is never opened.
+	[ "$(grep -c '/ld-linux[^/]*"' st.log)" -eq 0 ] || { grep 'ld-linux' st.log | head -3; false; }
+}
+
+@test "--read -k takes time and memory close to linear: 20 processes taking turns, 800 objects each (ltr-gen stacks)" {
+	[ -x /usr/bin/time ] || skip "needs /usr/bin/time (apt-get install time)"
+	off=0x$(nm -D "$PROGS/libfix.so" | awk '$3 ~ /^fix_add@/ { print $1 }')
+	[ "$off" != 0x ]
+	# 100 names of one library, more than the files kept open at a time.
+	for i in $(seq 0 99); do
+		ln -s "$PROGS/libfix.so" "lib.so.$i"
+	done
+	"$PROGS/ltr-gen" big.ltr stacks 20 800 4000 "$PWD/lib.so" "$off" 100
+	"$PROGS/ltr-gen" small.ltr stacks 20 800 400 "$PWD/lib.so" "$off" 100
+	# Before: each call built its process's unwinder again (800 files
+	# opened) and compared each object with every later one, minutes.
+	/usr/bin/time -f %M -o rss.txt timeout 30 "$LTRUSS" --read big.ltr -k -o lines.txt
+	[ "$(grep -c '^libgen:f(0x1, 0x2, 0x3) <no return ...>$' lines.txt)" -eq 4000 ]
+	[ "$(grep -c "^ > fix_add+0x1 ($PWD/lib\.so\.[0-9]*)\$" lines.txt)" -eq 4000 ]
+	[ "$(grep -c ' > ' lines.txt)" -eq 4000 ]
+	/usr/bin/time -f %M -o rss-small.txt timeout 30 "$LTRUSS" --read small.ltr -k -o lines.txt
+	[ "$(grep -c ' > fix_add+0x1 ' lines.txt)" -eq 400 ]
+	# KiB: ten times the calls take no more memory to speak of.
+	[ $(($(tail -1 rss.txt) - $(tail -1 rss-small.txt))) -lt 4096 ]
+}
+
 @test "a named type's names with control bytes, checksum right: printed escaped, never raw" {
 	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
 	"$PROGS/ltr-mutate" t.ltr damaged.ltr type-name

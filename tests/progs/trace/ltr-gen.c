@@ -5,6 +5,7 @@
  * and memory close to linear in a file's size (tests/tracefile.bats).
  *
  * Usage: ltr-gen OUT N
+ *        ltr-gen OUT stacks PIDS OBJECTS CALLS FILE OFFSET NAMES
  *
  * N objects (at most LTR_MAX_OBJECTS) of process 100, /gen/libNNNNN.so,
  * each with a build ID, and N functions fNNNNN, each of the library
@@ -13,6 +14,17 @@
  * objects' table last: a reader that walked the IDs waiting for their
  * objects at every block, or matched each -u library glob against every
  * object for each library, took time N * N.
+ *
+ * stacks: PIDS processes (1000, 1001...) of OBJECTS objects each, all
+ * copies of the ELF file FILE (FILE.0 to FILE.NAMES-1 when NAMES > 0: the
+ * test links them to FILE) at addresses of their own, and CALLS calls of
+ * function f, the processes taking turns, each with a -k stack copy whose
+ * return address is 1 past OFFSET in one of its process's objects, in
+ * turn: the code at OFFSET must be a function's first instruction, so
+ * that the stack is that one frame (the copy holds a 0 return address
+ * above it), " > FUNC+0x1 (FILE)".  A reader that built each process's
+ * unwinder anew when another's calls came between, or looked at every
+ * object for each frame, took time CALLS * OBJECTS.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +67,126 @@ static void block(uint32_t type)
 	len = 0;
 }
 
+/* The header, the clock and string s at offset 1 of the strings. */
+static void start(const char *cmd)
+{
+	struct tf_header h = { .magic = TF_MAGIC, .version = TF_VERSION,
+			       .header_size = sizeof(h),
+			       .session_version = LTR_SESSION_VERSION,
+			       .strsize = 32, .start_time = 1 };
+	struct tf_clock clk = { .tsc0 = 0, .real0 = 1, .ticks_per_ns = 1.0 };
+
+	strcpy(h.ltruss_version, "ltr-gen");
+	strcpy(h.command, cmd);
+	h.crc = crc32_update(0, &h, offsetof(struct tf_header, crc));
+	fwrite(&h, sizeof(h), 1, out);
+	put(&clk, sizeof(clk));
+	block(TF_CLOCK);
+}
+
+/* One EVENTS block of slot's process pid: one event of words w[0..n). */
+static void events(uint32_t slot, int pid, const uint64_t *w, size_t n)
+{
+	struct tf_events e = { .slot = slot, .pid = pid, .tid = pid };
+
+	memcpy(blk, &e, sizeof(e));
+	blk[sizeof(e)] = (unsigned char)(w[0] >> 16);
+	len = sizeof(e) + 1 + words_put(blk + sizeof(e) + 1, w, n);
+	n = len;
+	block(TF_EVENTS);
+	/* The next block starts 8-aligned: the padding is outside this one. */
+	if (n % 8)
+		fwrite("\0\0\0\0\0\0\0", 1, 8 - n % 8, out);
+}
+
+/* The end of the file. */
+static int finish(void)
+{
+	struct tf_end end = { 0 };
+
+	put(&end, sizeof(end));
+	block(TF_END);
+	return fclose(out) ? 2 : 0;
+}
+
+#define GEN_BASE 0x100000000ull /* where the generated objects lie */
+#define GEN_SPAN 0x1000000ull   /* the room of each (FILE is smaller) */
+#define GEN_SP 0x7ff000000000ull
+
+/* ltr-gen OUT stacks PIDS OBJECTS CALLS FILE OFFSET NAMES (see above). */
+static int stacks(char **argv)
+{
+	uint32_t pids = (uint32_t)strtoul(argv[3], NULL, 10);
+	uint32_t nobj = (uint32_t)strtoul(argv[4], NULL, 10);
+	uint32_t calls = (uint32_t)strtoul(argv[5], NULL, 10);
+	uint64_t offset = strtoull(argv[7], NULL, 0);
+	uint32_t names = (uint32_t)strtoul(argv[8], NULL, 10);
+	struct ltr_func fn = { .capture = -1, .flags = LTR_FN_READY };
+	struct ltr_objrec *objs;
+	uint32_t off = 1, i, k;
+	char name[4096];
+
+	if (!pids || !nobj || pids > LTR_MAX_THREADS ||
+	    (uint64_t)pids * nobj > LTR_MAX_OBJECTS)
+		return 2;
+	objs = calloc((size_t)pids * nobj, sizeof(*objs));
+	if (!objs)
+		return 2;
+	start("ltr-gen stacks");
+	fn.name = off;
+	record(TF_REC_STRINGS, off, "f", 2);
+	off += 2;
+	fn.lib = off;
+	record(TF_REC_STRINGS, off, "libgen", 7);
+	off += 7;
+	record(TF_REC_FUNCS, 0, &fn, sizeof(fn));
+	for (k = 0; k < (names ? names : 1); k++) {
+		uint32_t at = off;
+
+		if (names)
+			snprintf(name, sizeof(name), "%s.%u", argv[6], k);
+		else
+			snprintf(name, sizeof(name), "%s", argv[6]);
+		record(TF_REC_STRINGS, off, name, strlen(name) + 1);
+		off += (uint32_t)strlen(name) + 1;
+		if (len > TF_BLOCK_MAX / 2)
+			block(TF_TABLES);
+		/* Object i of each process is a copy of name k = i % names. */
+		for (i = k; i < pids * nobj; i += names ? names : 1)
+			objs[i].path = at;
+	}
+	for (i = 0; i < pids * nobj; i++) {
+		uint64_t base = GEN_BASE + (uint64_t)(i % nobj) * GEN_SPAN;
+
+		objs[i].pid = (int32_t)(1000 + i / nobj);
+		objs[i].start = base;
+		objs[i].end = base + GEN_SPAN;
+		objs[i].bias = base;
+	}
+	block(TF_TABLES);
+	for (i = 0; i < pids * nobj; i += 1024) {
+		k = pids * nobj - i < 1024 ? pids * nobj - i : 1024;
+		record(TF_REC_OBJECTS, i, objs + i, k * sizeof(*objs));
+		block(TF_TABLES);
+	}
+	for (i = 0; i < calls; i++) {
+		uint32_t p = i % pids, o = i % nobj;
+		uint64_t words = 3 + LTR_ENTER_WORDS + 1 + 8 + 2;
+		uint64_t w[3 + LTR_ENTER_WORDS + 1 + 8 + 2] = {
+			words * 8 | (uint64_t)LTR_EV_CALL << 16, 0, i,
+			1, 2, 3, 4, 5, 6, 0,
+			/* The blob: its header, the registers, the copy. */
+			(uint64_t)LTR_BLOB_CALLSTACK | (uint64_t)(8 * 10) << 32,
+			GEN_SP, GEN_BASE + o * GEN_SPAN + offset + 1,
+			0, 0, 0, 0, 0, 0,
+			GEN_BASE + o * GEN_SPAN + offset + 1, 0,
+		};
+
+		events(p, (int)(1000 + p), w, words);
+	}
+	return finish();
+}
+
 int main(int argc, char **argv)
 {
 	struct tf_header h = { .magic = TF_MAGIC, .version = TF_VERSION,
@@ -68,6 +200,13 @@ int main(int argc, char **argv)
 	uint32_t n, i, off = 1;
 	char name[64];
 
+	if (argc == 9 && strcmp(argv[2], "stacks") == 0) {
+		out = fopen(argv[1], "wb");
+		blk = malloc(TF_BLOCK_MAX);
+		if (!out || !blk)
+			return 2;
+		return stacks(argv);
+	}
 	if (argc != 3 || !(out = fopen(argv[1], "wb")))
 		return 2;
 	n = (uint32_t)strtoul(argv[2], NULL, 10);
