@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * glob.c: shell glob matching of the selection's names, on little stack.
+ * glob.c: shell glob matching of the selection's names, on little stack,
+ * the one matcher of both programs (the interposer, and ltruss's --list,
+ * --read narrowing and console), so that a glob means one thing whoever
+ * applies it.
  *
  * What fnmatch(3) does with flags 0 or FNM_PATHNAME in the C locale (the
  * audit module's libc never sets another): '*', '?', brackets with ranges,
@@ -9,9 +12,21 @@
  * function lazily: the first call may come from a signal handler on an
  * alternate stack of 8 KiB.  This takes no more than its few locals, and
  * no recursion: a '*' is retried from the last one (a later star can only
- * cover what an earlier one would have).
+ * cover what an earlier one would have).  It calls nothing, so that it
+ * builds with the interposer's flags (HACKING.md, common/).
  */
-#include "interposer.h"
+#include "glob.h"
+
+/* Is the word w (NUL-terminated) the len bytes at name? */
+static bool word_is(const char *w, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (w[i] != name[i] || !w[i])
+			return false;
+	return !w[i];
+}
 
 /* Is c in the character class name (len bytes), as the C locale says? */
 static bool class_has(const char *name, size_t len, unsigned char c)
@@ -30,8 +45,7 @@ static bool class_has(const char *name, size_t len, unsigned char c)
 	size_t i;
 
 	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
-		if (ltr_strlen(classes[i].name) != len ||
-		    ltr_strncmp(classes[i].name, name, len) != 0)
+		if (!word_is(classes[i].name, name, len))
 			continue;
 		switch (classes[i].id) {
 		case 0: return alpha;
@@ -139,7 +153,7 @@ static bool star_after(const char *star_p, const char *p)
 	return star_p == p;
 }
 
-bool ltr_glob_match(const char *glob, const char *s, bool pathname)
+bool sel_glob_match(const char *glob, const char *s, bool pathname)
 {
 	const char *star_p = NULL, *star_s = NULL;
 	size_t n;
