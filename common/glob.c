@@ -7,13 +7,14 @@
  *
  * What fnmatch(3) does with flags 0 or FNM_PATHNAME in the C locale (the
  * audit module's libc never sets another): '*', '?', brackets with ranges,
- * '!' or '^' and [:classes:], '\' quoting.  fnmatch itself takes some
- * 4.5 KiB of stack (glibc 2.36), and it runs when the loader binds a
- * function lazily: the first call may come from a signal handler on an
- * alternate stack of 8 KiB.  This takes no more than its few locals, and
- * no recursion: a '*' is retried from the last one (a later star can only
- * cover what an earlier one would have).  It calls nothing, so that it
- * builds with the interposer's flags (HACKING.md, common/).
+ * '!' or '^' and [:classes:], '\' quoting (tests/unit/select-test compares
+ * the two).  fnmatch itself takes some 4.5 KiB of stack (glibc 2.36), and
+ * it runs when the loader binds a function lazily: the first call may come
+ * from a signal handler on an alternate stack of 8 KiB.  This takes no
+ * more than its few locals, and no recursion: a '*' is retried from the
+ * last one (a later star can only cover what an earlier one would have).
+ * It calls nothing, so that it builds with the interposer's flags
+ * (HACKING.md, common/).
  */
 #include "glob.h"
 
@@ -135,9 +136,8 @@ static size_t one(const char *p, unsigned char c, bool pathname)
 			return c == '[';
 		return r > 0 && !(pathname && c == '/') ? len : 0;
 	case '\\':
-		if (p[1])
-			return (unsigned char)p[1] == c ? 2 : 0;
-		return c == '\\';
+		/* As glibc's: a '\' that quotes nothing matches nothing. */
+		return p[1] && (unsigned char)p[1] == c ? 2 : 0;
 	default:
 		return (unsigned char)*p == c;
 	}

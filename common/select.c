@@ -15,7 +15,7 @@
  * It links into both programs, so it calls nothing, not even libc: the
  * interposer builds it with -fno-builtin and general registers only, and
  * its symbols are hidden there (sel_ names, like the other subsystems of
- * ltruss; none is exported, see tests/footprint.bats).
+ * ltruss; none is exported: tests/select.bats).
  */
 #include "select.h"
 

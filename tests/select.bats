@@ -81,3 +81,13 @@ same_answers() {
 	grep -q " 1 \+0 $LIB:$F1\$" <<<"$err"
 	grep -q " 1 \+0 $LIB:short_one\$" <<<"$err"
 }
+
+@test "select: the interposer links the engine hidden, and exports the audit entry points only" {
+	local so="$LTRUSS_TOP_BUILDDIR/lib/libltruss.so"
+	nm "$so" | grep -q ' t sel_glob_match$'
+	nm "$so" | grep -q ' t sel_rule_for$'
+	run nm -D --defined-only "$so"
+	[ "$status" -eq 0 ]
+	[ "$(awk '{ print $3 }' <<<"$output" | sort | tr '\n' ' ')" = \
+		"la_activity la_objclose la_objopen la_preinit la_symbind64 la_version " ]
+}
