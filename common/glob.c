@@ -29,8 +29,11 @@ static bool word_is(const char *w, const char *name, size_t len)
 	return !w[i];
 }
 
-/* Is c in the character class name (len bytes), as the C locale says? */
-static bool class_has(const char *name, size_t len, unsigned char c)
+/*
+ * Is c in the character class name (len bytes), as the C locale says?
+ * 1 or 0; -1 if there is no such class.
+ */
+static int class_has(const char *name, size_t len, unsigned char c)
 {
 	bool upper = c >= 'A' && c <= 'Z', lower = c >= 'a' && c <= 'z';
 	bool digit = c >= '0' && c <= '9', alpha = upper || lower;
@@ -64,59 +67,178 @@ static bool class_has(const char *name, size_t len, unsigned char c)
 		default: return c == ' ' || c == '\t';
 		}
 	}
-	return false;
+	return -1;
+}
+
+/*
+ * Bracket expressions are parsed as glibc's fnmatch parses them in the C
+ * locale, quirks included, since ltruss used fnmatch itself before: items
+ * are read until one matches, then the rest is skipped by looser rules.
+ * What glibc takes for an error fails the match at this place (FAIL).
+ */
+#define FAIL (-2)
+
+/* The symbol of "[.c.]" at p (just past its '.'), p moved past it; FAIL unless one character. */
+static int collating(const char **pp)
+{
+	const char *p = *pp, *start = p;
+
+	while (!(p[0] == '.' && p[1] == ']')) {
+		if (!*p)
+			return FAIL;
+		p++;
+	}
+	*pp = p + 2;
+	return p - start == 1 ? (unsigned char)*start : FAIL;
+}
+
+/*
+ * "[:name:]" at p (just past its ':'): 1 or 0, is c in it, with p moved
+ * past it; FAIL for a class that does not exist; -1 if it is no class (a
+ * character outside 'a' to 'y' before ":]": the '[' is a plain one).
+ */
+static int class_at(const char **pp, unsigned char c)
+{
+	const char *p = *pp + 1, *name = p;
+	int in;
+
+	while (!(p[0] == ':' && p[1] == ']')) {
+		if (*p < 'a' || *p >= 'z')
+			return -1;
+		p++;
+	}
+	*pp = p + 2;
+	in = class_has(name, (size_t)(p - name), c);
+	return in < 0 ? FAIL : in;
+}
+
+/*
+ * Skip the rest of a bracket whose item matched, from *pp, up to just
+ * past its ']': 1; -1 if it has none (the '[' is then a plain one); FAIL
+ * for a quoted NUL, an unterminated "[.", or a "[=" not of the form
+ * "[=c=]".
+ */
+static int skip_rest(const char **pp)
+{
+	const char *p = *pp, *start;
+	char ch;
+
+	while ((ch = *p++) != ']') {
+		if (!ch)
+			return -1;
+		if (ch == '\\') {
+			if (!*p++)
+				return FAIL;
+		} else if (ch == '[' && *p == ':') {
+			for (start = p++; !(p[0] == ':' && p[1] == ']'); p++)
+				if (*p < 'a' || *p >= 'z')
+					break;
+			p = p[0] == ':' && p[1] == ']' ? p + 2 : start;
+		} else if (ch == '[' && *p == '=') {
+			if (!p[1] || p[2] != '=' || p[3] != ']')
+				return FAIL;
+			p += 4;
+		} else if (ch == '[' && *p == '.') {
+			for (p++; !(p[0] == '.' && p[1] == ']'); p++)
+				if (!*p)
+					return FAIL;
+			p += 2;
+		}
+	}
+	*pp = p;
+	return 1;
 }
 
 /*
  * Does the bracket expression at p ('[' ...) match c?  1 or 0, with *len
  * its length; -1 if it has no closing ']' (the '[' is then a plain one);
- * -2 if it has a collating symbol or an equivalence class other than of
- * one character ("[.a.]", "[=a=]"), which fnmatch takes for an error.
+ * FAIL where glibc's fnmatch fails the match: a class that does not
+ * exist, a collating symbol of more than one character (the C locale has
+ * none) or without its ".]", before an item matched; after one, what
+ * skip_rest says.
  */
-static int bracket(const char *p, unsigned char c, size_t *len)
+static int bracket(const char *p0, unsigned char c, size_t *len)
 {
-	const char *q = p + 1;
-	bool neg = *q == '!' || *q == '^', hit = false, first = true;
+	const char *p = p0 + 1;
+	bool neg = *p == '!' || *p == '^', range, quoted;
+	unsigned char ch, lo, hi;
+	int r;
 
 	if (neg)
-		q++;
-	for (; *q && (*q != ']' || first); first = false) {
-		unsigned char lo, hi;
-
-		if (q[0] == '[' && q[1] == ':') {
-			const char *end = q + 2;
-
-			while (*end && !(end[0] == ':' && end[1] == ']'))
-				end++;
-			if (*end) {
-				hit |= class_has(q + 2, (size_t)(end - q - 2), c);
-				q = end + 2;
+		p++;
+	ch = (unsigned char)*p++;
+	for (;;) {
+		quoted = ch == '\\';
+		if (quoted) {
+			if (!*p)
+				return FAIL;
+			ch = (unsigned char)*p++;
+		} else if (ch == '[' && *p == ':') {
+			r = class_at(&p, c);
+			if (r == 1)
+				goto matched;
+			if (r == FAIL)
+				return FAIL;
+			if (r == 0) {
+				ch = (unsigned char)*p++;
+				if (ch == ']')
+					break;
 				continue;
 			}
+		} else if (ch == '[' && *p == '=' && p[1] && p[2] == '=' &&
+			   p[3] == ']') {
+			p += 4;
+			if (c == (unsigned char)p[-3])
+				goto matched;
+			ch = (unsigned char)*p++;
+			if (ch == ']')
+				break;
+			continue;
+		} else if (!ch) {
+			return -1;
 		}
-		if (q[0] == '[' && (q[1] == '.' || q[1] == '=')) {
-			if (!q[2] || q[3] != q[1] || q[4] != ']')
-				return -2;
-			lo = (unsigned char)q[2];
-			q += 5;
+		/* A character or "[.c.]", alone or starting a range. */
+		if (!quoted && ch == '[' && *p == '.') {
+			p++;
+			if ((r = collating(&p)) == FAIL)
+				return FAIL;
+			lo = (unsigned char)r;
+			range = *p == '-' && p[1];
 		} else {
-			if (*q == '\\' && q[1])
-				q++;
-			lo = (unsigned char)*q++;
+			lo = ch;
+			range = *p == '-' && p[1] && p[1] != ']';
 		}
-		hi = lo;
-		if (q[0] == '-' && q[1] && q[1] != ']') {
-			q++;
-			if (*q == '\\' && q[1])
-				q++;
-			hi = (unsigned char)*q++;
+		if (!range && c == lo)
+			goto matched;
+		ch = (unsigned char)*p++;
+		if (ch == '-' && *p != ']') {
+			hi = (unsigned char)*p++;
+			if (hi == '[' && *p == '.') {
+				p++;
+				if ((r = collating(&p)) == FAIL)
+					return FAIL;
+				hi = (unsigned char)r;
+			} else if (hi == '\\') {
+				hi = (unsigned char)*p++;
+			}
+			if (!hi)
+				return FAIL;
+			if (lo <= c && c <= hi)
+				goto matched;
+			ch = (unsigned char)*p++;
 		}
-		hit |= lo <= c && c <= hi;
+		if (ch == ']')
+			break;
 	}
-	if (!*q)
-		return -1;
-	*len = (size_t)(q + 1 - p);
-	return hit != neg;
+	*len = (size_t)(p - p0);
+	return neg;
+
+matched:
+	r = skip_rest(&p);
+	if (r < 0)
+		return r;
+	*len = (size_t)(p - p0);
+	return !neg;
 }
 
 /* How much of the pattern at p matches the character c: 0 if it does not. */
