@@ -15,6 +15,7 @@
 #include <readline/readline.h>
 
 #include "console.h"
+#include "readline-lazy.h"
 #include "error.h"
 #include "format.h"
 #include "options.h"

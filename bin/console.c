@@ -35,6 +35,7 @@
 
 #include "clock.h"
 #include "console.h"
+#include "readline-lazy.h"
 #include "error.h"
 #include "format.h"
 #include "summary.h"

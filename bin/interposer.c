@@ -17,15 +17,14 @@
 #include "config.h"
 
 #include <elf.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "error.h"
 #include "interposer.h"
+#include "launch.h"
 #include "paths.h"
 
 #define TODO "run 'make install', or run ltruss from its build tree"
@@ -60,23 +59,6 @@ void interposer_check(void)
 				  path, why);
 }
 
-/* In a child: the loader's dry run of ltruss itself, stderr to fd. */
-static void __attribute__((noreturn)) probe_exec(int fd, const char *audit)
-{
-	char *argv[] = { (char *)"ltruss", NULL };
-	char *env[] = { (char *)"LD_TRACE_LOADED_OBJECTS=1", (char *)audit,
-			NULL };
-	int null = open("/dev/null", O_RDWR);
-
-	if (null >= 0) {
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDOUT_FILENO);
-	}
-	dup2(fd, STDERR_FILENO);
-	execve("/proc/self/exe", argv, env);
-	_exit(127);
-}
-
 /*
  * The loader's reason for refusing the interposer, copied to reason
  * ("" when it gives none): its "ERROR: ld.so: object '...' cannot be
@@ -87,27 +69,13 @@ static void probe_reason(char *reason, size_t size)
 {
 	static const char tag[] = "cannot be loaded as audit interface: ";
 	char audit[4096 + 16], buf[4096], *p, *end;
-	size_t len = 0;
-	ssize_t n;
-	int fds[2];
-	pid_t pid;
+	char *argv[] = { (char *)"ltruss", NULL };
+	char *env[] = { (char *)"LD_TRACE_LOADED_OBJECTS=1", audit, NULL };
 
 	reason[0] = '\0';
 	snprintf(audit, sizeof(audit), "LD_AUDIT=%s", paths_interposer());
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return;
-	pid = fork();
-	if (pid == 0)
-		probe_exec(fds[1], audit);
-	close(fds[1]);
-	while (pid > 0 && len < sizeof(buf) - 1 &&
-	       ((n = read(fds[0], buf + len, sizeof(buf) - 1 - len)) > 0 ||
-		(n < 0 && errno == EINTR)))
-		len += n > 0 ? (size_t)n : 0;
-	buf[len] = '\0';
-	close(fds[0]);
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
+	/* The loader's dry run of ltruss itself. */
+	launch_capture("/proc/self/exe", argv, env, buf, sizeof(buf));
 	p = strstr(buf, tag);
 	if (p) {
 		p += sizeof(tag) - 1;

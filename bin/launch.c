@@ -7,7 +7,9 @@
  * every binding.  The session and the trace output reach it as inherited
  * file descriptors named in LTRUSS_SESSION; the interposer removes its
  * variables (and restores a user's own LD_AUDIT) so that the program sees
- * its own environment and its children run untraced.
+ * its own environment and its children run untraced.  GLIBC_TUNABLES gives
+ * the loader the static TLS that the audit module costs the program
+ * (lib/tunables.c), and is put back as the user had it likewise.
  */
 #include "config.h"
 
@@ -29,6 +31,7 @@
 #include <unistd.h>
 
 #include "../lib/session.h"
+#include "../lib/tunables.h"
 #include "clock.h"
 #include "error.h"
 #include "forward.h"
@@ -40,19 +43,23 @@ extern char **environ;
 
 /*
  * Build the child's environment: the caller's, plus the interposer's
- * variables, which are malloc'd and start at index *own.
+ * variables, which are malloc'd and start at index *own.  Without a
+ * session (session_fd -1), the loader's dry run instead: it loads and
+ * relocates every object as it would for the program (LD_WARN), then
+ * exits without running any of its code (LD_TRACE_LOADED_OBJECTS).
  */
 static char **child_environment(const char *interposer, int session_fd,
 				size_t *own)
 {
 	const char *user_audit = getenv("LD_AUDIT");
+	const char *user_tunables = getenv(LTR_TUNABLES);
 	size_t n = 0, i, k = 0;
 	struct stat st;
 	char **env;
 
 	while (environ[n])
 		n++;
-	env = calloc(n + 4, sizeof(*env));
+	env = calloc(n + 7, sizeof(*env));
 	if (!env)
 		error_msg_and_die("out of memory");
 	for (i = 0; i < n; i++) {
@@ -60,7 +67,11 @@ static char **child_environment(const char *interposer, int session_fd,
 		    strncmp(environ[i], LTR_ENV_SESSION "=",
 			    sizeof(LTR_ENV_SESSION)) == 0 ||
 		    strncmp(environ[i], LTR_ENV_SAVED_AUDIT "=",
-			    sizeof(LTR_ENV_SAVED_AUDIT)) == 0)
+			    sizeof(LTR_ENV_SAVED_AUDIT)) == 0 ||
+		    strncmp(environ[i], LTR_TUNABLES "=",
+			    sizeof(LTR_TUNABLES)) == 0 ||
+		    strncmp(environ[i], LTR_ENV_SAVED_TUNABLES "=",
+			    sizeof(LTR_ENV_SAVED_TUNABLES)) == 0)
 			continue;
 		env[k++] = environ[i];
 	}
@@ -73,6 +84,21 @@ static char **child_environment(const char *interposer, int session_fd,
 			error_msg_and_die("out of memory");
 	} else if (asprintf(&env[k++], "LD_AUDIT=%s", interposer) < 0) {
 		error_msg_and_die("out of memory");
+	}
+	env[k] = malloc(ltr_tunables_size(user_tunables));
+	if (!env[k])
+		error_msg_and_die("out of memory");
+	ltr_tunables_merge(env[k++], user_tunables);
+	/* Even an empty one: the program gets back what it had. */
+	if (user_tunables &&
+	    asprintf(&env[k++], LTR_ENV_SAVED_TUNABLES "=%s", user_tunables) < 0)
+		error_msg_and_die("out of memory");
+	if (session_fd < 0) {
+		if (!(env[k++] = strdup("LD_TRACE_LOADED_OBJECTS=1")) ||
+		    !(env[k++] = strdup("LD_WARN=1")))
+			error_msg_and_die("out of memory");
+		env[k] = NULL;
+		return env;
 	}
 	if (fstat(session_fd, &st) < 0)
 		perror_msg_and_die("cannot stat the session");
@@ -257,6 +283,59 @@ pid_t launch_start(const char *path, char **argv, int session_fd)
 		perror_msg_and_die("cannot run '%s'", path);
 	}
 	return pid;
+}
+
+/* In a child: exec path, stdin and stdout on /dev/null, stderr to fd. */
+static void __attribute__((noreturn)) capture_exec(const char *path,
+						   char **argv, char **env,
+						   int fd)
+{
+	int null = open("/dev/null", O_RDWR);
+
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+	}
+	dup2(fd, STDERR_FILENO);
+	execve(path, argv, env);
+	_exit(127);
+}
+
+void launch_capture(const char *path, char **argv, char **env, char *buf,
+		    size_t size)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fds[2];
+	pid_t pid;
+
+	buf[0] = '\0';
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return;
+	pid = fork();
+	if (pid == 0)
+		capture_exec(path, argv, env, fds[1]);
+	close(fds[1]);
+	while (pid > 0 && len < size - 1 &&
+	       ((n = read(fds[0], buf + len, size - 1 - len)) > 0 ||
+		(n < 0 && errno == EINTR)))
+		len += n > 0 ? (size_t)n : 0;
+	buf[len] = '\0';
+	close(fds[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+void launch_dry_run(const char *path, char *buf, size_t size)
+{
+	size_t own, i;
+	char *argv[] = { (char *)path, NULL };
+	char **env = child_environment(paths_interposer(), -1, &own);
+
+	launch_capture(path, argv, env, buf, size);
+	for (i = own; env[i]; i++)
+		free(env[i]);
+	free(env);
 }
 
 /* The outcome of a wait status. */

@@ -36,4 +36,18 @@ struct outcome launch_wait(pid_t pid, bool follow, uint64_t pace,
 /* Did a second SIGINT or SIGTERM stop launch_wait() while the program ran? */
 bool launch_stopped(void);
 
+/*
+ * Run path (argv, env) with stdin and stdout on /dev/null; what it writes
+ * on stderr, up to size - 1 bytes, into buf, NUL-terminated.
+ */
+void launch_capture(const char *path, char **argv, char **env, char *buf,
+		    size_t size);
+
+/*
+ * The loader's dry run of path, with the environment launch_start() gives
+ * it but no session: it loads the interposer and every object of the
+ * program, then exits; its messages into buf as launch_capture().
+ */
+void launch_dry_run(const char *path, char *buf, size_t size);
+
 #endif

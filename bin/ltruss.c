@@ -25,6 +25,7 @@
 #include "options.h"
 #include "output.h"
 #include "processes.h"
+#include "refusal.h"
 #include "profile.h"
 #include "reader.h"
 #include "registry.h"
@@ -202,7 +203,7 @@ int main(int argc, char **argv)
 {
 	struct options opts;
 	unsigned long long dropped;
-	bool events, stopped, untraced, nothing_traced;
+	bool events, stopped, untraced, nothing_traced, refused;
 	struct outcome o;
 	char *path;
 	FILE *out;
@@ -274,9 +275,12 @@ int main(int argc, char **argv)
 		interposer_untraced(pid, path, nothing_traced,
 				    __atomic_load_n(&session.s->attach_enomem,
 						    __ATOMIC_RELAXED) != 0);
+	/* Stopped by the loader before it started, for want of static TLS. */
+	refused = !stopped && !o.signal && o.exit_status == 127 &&
+		  processes_never_started(pid) == 1 && refusal_explain(path);
 	free(path);
 	/* Loaded for the whole run; freed so that LeakSanitizer sees none. */
 	config_free(&opts.cfg);
 	free(opts.pids);
-	return nothing_traced ? EXIT_LTRUSS_ERROR : o.exit_status;
+	return nothing_traced || refused ? EXIT_LTRUSS_ERROR : o.exit_status;
 }

@@ -107,15 +107,16 @@ static void output_at_exit(void)
 {
 	if (!writer_running(&writer))
 		return;
+	/* The rest written here: no thread started at exit just for it. */
+	writer_stop(&writer);
 	output_flush();
-	writer_sync(&writer);
 }
 
-/* The -o stream's close: the block handed over, the writer done, the file closed. */
+/* The -o stream's close: the writer done, the last block written, the file closed. */
 static int file_close(void *cookie)
 {
-	output_flush();
 	writer_stop(&writer);
+	output_flush();
 	return close((int)(intptr_t)cookie);
 }
 
@@ -147,7 +148,7 @@ FILE *output_open(const char *file)
 		perror_msg_and_die("cannot write the trace to '%s' (-o)", file);
 	/* Unbuffered: every byte goes to the block at once, in order. */
 	setvbuf(out, NULL, _IONBF, 0);
-	writer_start(&writer, fd, OUTPUT_BLOCK, "-o");
+	writer_start(&writer, fd, OUTPUT_BLOCK);
 	atexit(output_at_exit);
 	return out;
 }
@@ -182,6 +183,9 @@ void output_close(FILE *out, const char *file)
 			fclose(out);
 		return;
 	}
+	/* The last block is written here: no thread started just for it. */
+	if (out != stderr)
+		writer_stop(&writer);
 	output_flush();
 	failed = fflush(out) != 0;
 	if (out != stderr && fclose(out) != 0)

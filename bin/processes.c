@@ -31,6 +31,7 @@
 #include "pidns.h"
 #include "processes.h"
 #include "reader.h"
+#include "refusal.h"
 #include "slots.h"
 #include "session-check.h"
 #include "trace.h"
@@ -139,13 +140,28 @@ static bool mark_reported(pid_t pid)
 	return fresh;
 }
 
+/*
+ * Did the loader stop pid before its program started, pid being other
+ * than the program ltruss started (ltruss.c explains that one)?
+ */
+static bool stopped_loading(pid_t pid)
+{
+	int which = processes_never_started(pid);
+
+	return which == 2 || (which == 1 && pid != entry_pid(0));
+}
+
 /* Print pid's end once: exit status, or killing signal. */
 static void report(pid_t pid, int exit_status, int sig, bool core)
 {
 	uint32_t i, n = nprocs();
 	uint64_t now = clock_tsc();
 
-	if (!mark_reported(pid) || !trace_on)
+	if (!mark_reported(pid))
+		return;
+	if (exit_status == 127 && !sig && stopped_loading(pid))
+		refusal_warn(pid);
+	if (!trace_on)
 		return;
 	/* Lines say whose they are once there are several processes. */
 	for (i = 1; i < n && !fmt.processes; i++)
@@ -368,6 +384,19 @@ bool processes_registered(pid_t pid)
 		if (session->procs[i].pid == pid)
 			return true;
 	return false;
+}
+
+int processes_never_started(pid_t pid)
+{
+	uint32_t n = nprocs(), i, images = 0, last = 0;
+
+	for (i = 0; i < n; i++)
+		if (entry_pid(i) == pid)
+			images++, last = i;
+	if (!images || __atomic_load_n(&session->procs[last].started,
+				       __ATOMIC_ACQUIRE))
+		return 0;
+	return images == 1 ? 1 : 2;
 }
 
 bool processes_any(void)

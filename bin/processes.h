@@ -29,6 +29,13 @@ void processes_finish(void);
 bool processes_registered(pid_t pid);
 
 /* Did any process register in the session? */
+/*
+ * Did pid's last image register while the loader loaded it, and end
+ * before the loader was done (lib/process.c)?  0 if not, else 1 for the
+ * program ltruss started, 2 for a program exec'd in it.
+ */
+int processes_never_started(pid_t pid);
+
 bool processes_any(void);
 
 #endif

@@ -41,6 +41,9 @@
 static pid_t command_pid;
 static bool follow_children;
 static char *names[LTR_MAX_FUNCS][2]; /* symbol, library; NULL: not yet */
+/* One past the highest fn named: check_done() frees no further (a run of
+ * `true` would otherwise fault in all 256 KiB of names[] to clear it). */
+static uint32_t names_end;
 
 void check_init(pid_t pid, bool follow)
 {
@@ -279,6 +282,8 @@ const char *check_func_name(const struct ltr_session *s, uint32_t fn, bool lib)
 	names[fn][lib] = strdup(check_name(buf, sizeof(buf), raw));
 	if (!names[fn][lib])
 		error_msg_and_die("out of memory");
+	if (fn >= names_end)
+		names_end = fn + 1;
 	return names[fn][lib];
 }
 
@@ -286,9 +291,10 @@ void check_done(void)
 {
 	uint32_t fn;
 
-	for (fn = 0; fn < LTR_MAX_FUNCS; fn++) {
+	for (fn = 0; fn < names_end; fn++) {
 		free(names[fn][0]);
 		free(names[fn][1]);
 		names[fn][0] = names[fn][1] = NULL;
 	}
+	names_end = 0;
 }

@@ -241,7 +241,13 @@ struct shipped *shipped_open(const char *path, const char *dir, char *why,
 		refuse(why, why_size, "not a table of prototypes");
 		return NULL;
 	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	/*
+	 * Populated: the checks below read most of it, and the session gets
+	 * a copy of a good part; one system call maps the ~150 pages from the
+	 * page cache, where reading them took a page fault every 16 pages.
+	 */
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
+		   fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) {
 		refuse(why, why_size, "%s", strerror(errno));
@@ -386,12 +392,26 @@ const struct named_type *shipped_find_type(struct shipped *sh,
 	return NULL;
 }
 
+/*
+ * Copy n bytes to dst in the session, its pages made first by one
+ * madvise, not by a page fault each (some 90 faults of the ~400 KiB).
+ */
+static void copy_populated(void *dst, const void *src, size_t n)
+{
+	uintptr_t a = (uintptr_t)dst & ~(uintptr_t)4095;
+	uintptr_t e = ((uintptr_t)dst + n + 4095) & ~(uintptr_t)4095;
+
+	if (n)
+		madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+	memcpy(dst, src, n);
+}
+
 uint32_t shipped_to_session(const struct shipped *sh, struct ltr_session *s)
 {
-	memcpy(s->captures, sh->captures,
-	       sh->h->ncaptures * sizeof(*sh->captures));
-	memcpy(s->capture_index, sh->index, sizeof(s->capture_index));
-	memcpy(s->strings, sh->sstrings, sh->h->nsstrings);
+	copy_populated(s->captures, sh->captures,
+		       sh->h->ncaptures * sizeof(*sh->captures));
+	copy_populated(s->capture_index, sh->index, sizeof(s->capture_index));
+	copy_populated(s->strings, sh->sstrings, sh->h->nsstrings);
 	s->ncaptures = sh->h->ncaptures;
 	s->strings_used = sh->h->nsstrings;
 	return sh->h->ncaptures;

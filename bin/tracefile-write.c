@@ -366,7 +366,7 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 	memcpy(h.command, s->command, sizeof(h.command));
 	h.command[sizeof(h.command) - 1] = '\0';
 	h.crc = crc32_update(0, &h, offsetof(struct tf_header, crc));
-	writer_start(&writer, fd, BUF_SIZE, "-w");
+	writer_start(&writer, fd, BUF_SIZE);
 	if (!write_ok(fd_write_all(fd, &h, sizeof(h))))
 		exit(EXIT_LTRUSS_ERROR);
 	flushed_ns = clock_mono_ns();
@@ -482,14 +482,16 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 
 	if (fd < 0)
 		return;
+	/* What is left is written here: no thread started just for it. */
+	write_ok(writer_stop(&writer));
 	if (!stopped) {
 		tables_update();
 		counts_put();
 		clock_put(true);
 		block_write(TF_END, &e, sizeof(e));
 		flush();
+		write_ok(writer_error(&writer));
 	}
-	write_ok(writer_stop(&writer));
 	if (close(fd) < 0 && !stopped)
 		perror_msg("cannot write the trace file '%s' (-w)", path);
 	fd = -1;

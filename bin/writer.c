@@ -18,6 +18,17 @@
  * The writer takes no signal.  A forked child of ltruss (the console of
  * -i) has no writer thread, nor may the lock be free there: what it
  * hands over, it writes itself.
+ *
+ * The thread starts at the first handover, not at writer_start(): most
+ * runs are short, and their whole trace is the last block, which the
+ * caller writes itself after writer_stop().  Starting it early also cost
+ * more than the thread: a process with a second thread shares its file
+ * table, and the kernel makes the growth of a shared table wait for an RCU
+ * grace period (expand_fdtable: synchronize_rcu), 10 to 40 ms on a busy
+ * machine.  The session's descriptor is moved up to 700 (fd_move_high)
+ * after -o opened its file: that one dup was most of what -o added to a
+ * short run.  A thread that fails to start is no error: the owner writes
+ * every block itself, as a forked child does.
  */
 #include "config.h"
 
@@ -27,7 +38,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "error.h"
 #include "fd-util.h"
 #include "writer.h"
 #include "xmalloc.h"
@@ -60,25 +70,30 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
-void writer_start(struct writer *w, int fd, size_t size, const char *what)
+void writer_start(struct writer *w, int fd, size_t size)
 {
-	sigset_t all, old;
-	int err;
-
 	*w = (struct writer){ .fd = fd, .size = size,
 			      .buf = size ? xmalloc(size) : NULL };
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->cond, NULL);
+	w->owner = getpid();
+}
+
+/* Start the thread at the first handover; false if it could not start. */
+static bool writer_launch(struct writer *w)
+{
+	sigset_t all, old;
+
+	if (w->started)
+		return true;
+	if (w->failed)
+		return false;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&w->thread, NULL, writer_main, w);
+	w->started = pthread_create(&w->thread, NULL, writer_main, w) == 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err) {
-		errno = err;
-		perror_msg_and_die("cannot start the thread that writes the trace (%s)",
-				   what);
-	}
-	w->owner = getpid();
+	w->failed = !w->started;
+	return w->started;
 }
 
 bool writer_running(const struct writer *w)
@@ -113,7 +128,7 @@ void writer_copy(struct writer *w, const void *buf, size_t len)
 {
 	if (!len)
 		return;
-	if (!writer_running(w)) {
+	if (!writer_running(w) || !writer_launch(w)) {
 		write_here(w, buf, len);
 		return;
 	}
@@ -133,7 +148,7 @@ void *writer_swap(struct writer *w, void *buf, size_t len)
 
 	if (!len)
 		return buf;
-	if (!writer_running(w)) {
+	if (!writer_running(w) || !writer_launch(w)) {
 		write_here(w, buf, len);
 		return buf;
 	}
@@ -151,7 +166,7 @@ int writer_error(const struct writer *w)
 
 int writer_sync(struct writer *w)
 {
-	if (!writer_running(w))
+	if (!writer_running(w) || !w->started)
 		return w->err;
 	writer_wait(w);
 	pthread_mutex_unlock(&w->lock);
@@ -162,11 +177,14 @@ int writer_stop(struct writer *w)
 {
 	if (!writer_running(w))
 		return w->err;
-	pthread_mutex_lock(&w->lock);
-	w->stop = true;
-	pthread_cond_broadcast(&w->cond);
-	pthread_mutex_unlock(&w->lock);
-	pthread_join(w->thread, NULL);
+	if (w->started) {
+		pthread_mutex_lock(&w->lock);
+		w->stop = true;
+		pthread_cond_broadcast(&w->cond);
+		pthread_mutex_unlock(&w->lock);
+		pthread_join(w->thread, NULL);
+		w->started = false;
+	}
 	w->owner = 0;
 	free(w->buf);
 	w->buf = NULL;

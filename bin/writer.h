@@ -18,15 +18,17 @@ struct writer {
 	size_t len, size; /* len 0: the writer is free */
 	int err;          /* the errno of the first failed write, or 0 */
 	bool stop;
+	bool started;     /* the thread runs (from the first handover) */
+	bool failed;      /* it could not start: the owner writes */
 	pid_t owner;      /* the process whose thread it is; 0: none */
 };
 
 /*
- * Start a writer thread for fd (what names the option, for the message if
- * it cannot start), with a spare buffer of size bytes for writer_swap();
- * every signal is blocked in it.
+ * Set up a writer for fd, with a spare buffer of size bytes for
+ * writer_swap(); its thread, with every signal blocked, starts at the
+ * first handover.
  */
-void writer_start(struct writer *w, int fd, size_t size, const char *what);
+void writer_start(struct writer *w, int fd, size_t size);
 
 /* Does this process run w's thread? (A forked child of ltruss does not.) */
 bool writer_running(const struct writer *w);
@@ -46,7 +48,10 @@ int writer_error(const struct writer *w);
 /* Wait until what was handed over is written; returns writer_error(). */
 int writer_sync(struct writer *w);
 
-/* Write what was handed over and end the thread; returns writer_error(). */
+/*
+ * Write what was handed over and end the thread; returns writer_error().
+ * What is handed over after it is written at once, by the caller.
+ */
 int writer_stop(struct writer *w);
 
 #endif

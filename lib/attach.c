@@ -11,7 +11,8 @@
  * contract version.  The variables ltruss added are then removed from the
  * environment array in place (the program's libc reads the same array
  * later) and a user's own LD_AUDIT is put back, so the program and its
- * children see exactly the environment they would have had; an exec, and
+ * children see exactly the environment they would have had (GLIBC_TUNABLES
+ * too, which ltruss sets for the loader: tunables.c); an exec, and
  * with -f a spawn, carries them again into the next program (lib/exec.c).
  */
 #include <errno.h>
@@ -27,6 +28,7 @@
 
 #include "arch/x86_64/cpu.h"
 #include "interposer.h"
+#include "tunables.h"
 
 extern char **environ;
 
@@ -204,17 +206,20 @@ static char *put_decimal(char *p, long long n)
 }
 
 /*
- * Write "/proc/PID/fd/FD" into path (64 bytes), "/proc/self/fd/FD" if
- * pid < 0.  Not snprintf: this runs when a thread's first traced call
- * maps its slot (slot-map.c), inside the program's call, and the audit
- * namespace's printf uses vector string functions that would clobber
- * the caller's vector argument registers (printf's doubles).
+ * Write "/proc/PID/fd/FD" into path (64 bytes), "/proc/thread-self/fd/FD"
+ * if pid < 0 (not /proc/self: once the main thread has called
+ * pthread_exit, /proc/self is a zombie's, with no descriptors to show,
+ * while the other threads still take slots).  Not snprintf: this runs
+ * when a thread's first traced call maps its slot (slot-map.c), inside
+ * the program's call, and the audit namespace's printf uses vector
+ * string functions that would clobber the caller's vector argument
+ * registers (printf's doubles).
  */
 static void proc_fd_path(char *path, long long pid, long long fd)
 {
 	char *p = path;
 
-	ltr_strlcpy(p, pid < 0 ? "/proc/self" : "/proc/", 64);
+	ltr_strlcpy(p, pid < 0 ? "/proc/thread-self" : "/proc/", 64);
 	p += ltr_strlen(p);
 	if (pid >= 0)
 		p = put_decimal(p, pid);
@@ -271,6 +276,24 @@ static int session_open(const char *value, bool inherited, char *why,
 	return rfd;
 }
 
+/*
+ * GLIBC_TUNABLES back as the user had it, or gone (lib/tunables.c): the
+ * saved entry without its "LTRUSS_SAVED_" is the user's whole entry.
+ */
+static void tunables_restore(void)
+{
+	char **saved = env_find(LTR_ENV_SAVED_TUNABLES), **e;
+	char *user = saved ? *saved + LTR_SAVED_PREFIX_LEN : NULL;
+
+	if (saved)
+		env_remove(saved);
+	e = env_find(LTR_TUNABLES);
+	if (e && user)
+		*e = user;
+	else if (e)
+		env_remove(e);
+}
+
 /* Remove ltruss's variables; restore the user's LD_AUDIT if there was one. */
 static void env_restore(void)
 {
@@ -289,6 +312,7 @@ static void env_restore(void)
 	} else if ((e = env_find("LD_AUDIT"))) {
 		env_remove(e);
 	}
+	tunables_restore();
 }
 
 /*

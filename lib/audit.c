@@ -42,7 +42,7 @@ unsigned int la_version(unsigned int version)
 		return 0;
 	ltr_attach();
 	if (ltr_session)
-		ltr_process_register();
+		ltr_process_register(true);
 	return version < LAV_CURRENT ? version : LAV_CURRENT;
 }
 
@@ -129,6 +129,7 @@ void la_preinit(uintptr_t *cookie)
 	if (!ltr_session)
 		return;
 	patch_all(true);
+	ltr_process_started();
 	ltr_process_watch_exit();
 	ltr_exec_watch_fork();
 	ltr_errno_init();

@@ -4,8 +4,9 @@
  * environment of their own (-f).
  *
  * The interposer reaches a program only through LD_AUDIT and
- * LTRUSS_SESSION in its environment, and attach.c removes both at once so
- * that the program sees exactly its own environment.  So an exec must
+ * LTRUSS_SESSION in its environment (with GLIBC_TUNABLES for the static
+ * TLS the audit module costs: tunables.c), and attach.c removes them at
+ * once so that the program sees exactly its own environment.  So an exec must
  * carry them again, into the environment the new image gets (which
  * removes them again): the exec family is hooked (lib/hooks.c binds the
  * names) and each hook calls the real function with a copy of the
@@ -32,6 +33,7 @@
 #include "arch/x86_64/cpu.h"
 #include "interposer.h"
 #include "lock.h"
+#include "tunables.h"
 
 /* What an exec carries: "LTRUSS_SESSION=...", and our path for LD_AUDIT. */
 static char carry_session[128];
@@ -48,6 +50,9 @@ struct carry {
 	char *audit;     /* the LD_AUDIT entry it added */
 	char *saved;     /* the LTRUSS_SAVED_LD_AUDIT entry it added, or NULL */
 	char *user;      /* the caller's own LD_AUDIT entry it left out, or NULL */
+	char *tunables;  /* the GLIBC_TUNABLES entry it added (tunables.c) */
+	char *saved_tunables; /* LTRUSS_SAVED_GLIBC_TUNABLES it added, or NULL */
+	char *user_tunables;  /* the caller's own GLIBC_TUNABLES entry, or NULL */
 };
 
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
@@ -80,7 +85,9 @@ void ltr_exec_remember(const char *session, const char *audit)
 static bool is_carried(const char *s)
 {
 	return ltr_env_is(s, "LD_AUDIT") || ltr_env_is(s, LTR_ENV_SESSION) ||
-	       ltr_env_is(s, LTR_ENV_SAVED_AUDIT);
+	       ltr_env_is(s, LTR_ENV_SAVED_AUDIT) ||
+	       ltr_env_is(s, LTR_TUNABLES) ||
+	       ltr_env_is(s, LTR_ENV_SAVED_TUNABLES);
 }
 
 /* Append the string s at d; returns the end of it (past its NUL if nul). */
@@ -94,32 +101,42 @@ static char *put(char *d, const char *s, bool nul)
 }
 
 /*
- * Set c->env to envp without ltruss's variables and LD_AUDIT, then
- * LD_AUDIT (our interposer first, the caller's own after it, and saved
- * for the new image to put back) and LTRUSS_SESSION.  When that cannot
- * be done, c->env is envp itself: the program runs on, untraced.
+ * Set c->env to envp without ltruss's variables, LD_AUDIT and
+ * GLIBC_TUNABLES, then LD_AUDIT (our interposer first, the caller's own
+ * after it, and saved for the new image to put back), GLIBC_TUNABLES
+ * (tunables.c: the caller's own, saved likewise) and LTRUSS_SESSION.
+ * When that cannot be done, c->env is envp itself: the program runs on,
+ * untraced.
  */
 static void carry_build(struct carry *c, char *const *envp)
 {
 	static char *const empty[] = { NULL };
-	const char *user = NULL;
-	size_t n, k = 0, need, ulen = 0;
+	const char *user = NULL, *utun = NULL;
+	size_t n, k = 0, need, ulen = 0, tlen = 0;
 	char *s;
 
 	if (!envp)
 		envp = empty;
 	c->env = (char **)envp;
 	c->audit = c->saved = c->user = NULL;
-	for (n = 0; envp[n]; n++)
+	c->tunables = c->saved_tunables = c->user_tunables = NULL;
+	for (n = 0; envp[n]; n++) {
 		if (!user && ltr_env_is(envp[n], "LD_AUDIT"))
 			user = envp[n] + sizeof("LD_AUDIT");
+		if (!utun && ltr_env_is(envp[n], LTR_TUNABLES))
+			utun = envp[n] + sizeof(LTR_TUNABLES);
+	}
 	if (user)
 		c->user = (char *)user - sizeof("LD_AUDIT");
 	if (user)
 		ulen = ltr_strlen(user);
-	need = (n + 4) * sizeof(char *) + sizeof("LD_AUDIT=") +
+	if (utun) {
+		c->user_tunables = (char *)utun - sizeof(LTR_TUNABLES);
+		tlen = sizeof(LTR_ENV_SAVED_TUNABLES "=") + ltr_strlen(utun);
+	}
+	need = (n + 6) * sizeof(char *) + sizeof("LD_AUDIT=") +
 	       carry_audit_len + 1 + ulen + sizeof(LTR_ENV_SAVED_AUDIT "=") +
-	       ulen;
+	       ulen + ltr_tunables_size(utun) + tlen;
 	s = ltr_scratch_take(&c->mem, need);
 	if (!s) {
 		ltr_warn("not tracing an exec'd program",
@@ -127,7 +144,7 @@ static void carry_build(struct carry *c, char *const *envp)
 		return;
 	}
 	c->env = (char **)s;
-	s += (n + 4) * sizeof(char *);
+	s += (n + 6) * sizeof(char *);
 	for (; *envp; envp++)
 		if (!is_carried(*envp))
 			c->env[k++] = *envp;
@@ -140,6 +157,13 @@ static void carry_build(struct carry *c, char *const *envp)
 		c->env[k++] = c->saved = s;
 		s = put(s, LTR_ENV_SAVED_AUDIT "=", false);
 		s = put(s, user, true);
+	}
+	c->env[k++] = c->tunables = s;
+	s = ltr_tunables_merge(s, utun);
+	if (utun) {
+		c->env[k++] = c->saved_tunables = s;
+		s = put(s, LTR_ENV_SAVED_TUNABLES "=", false);
+		s = put(s, utun, true);
 	}
 	c->env[k++] = carry_session;
 	c->env[k] = NULL;
@@ -442,7 +466,8 @@ static struct carry swap_carry;
  * The program replaced environ while it was the copy (setenv or putenv,
  * in another thread): its new list holds the entries the copy added, and
  * they point into the copy.  Take them out of that list in place (as
- * attach.c does at start), the caller's own LD_AUDIT entry back in ours.
+ * attach.c does at start), the caller's own LD_AUDIT and GLIBC_TUNABLES
+ * entries back in ours.
  */
 static void carry_strip(const struct carry *c, char **env)
 {
@@ -452,7 +477,11 @@ static void carry_strip(const struct carry *c, char **env)
 		if (*r == c->audit) {
 			if (c->user)
 				*w++ = c->user;
-		} else if (*r != c->saved && *r != carry_session) {
+		} else if (*r == c->tunables) {
+			if (c->user_tunables)
+				*w++ = c->user_tunables;
+		} else if (*r != c->saved && *r != c->saved_tunables &&
+			   *r != carry_session) {
 			*w++ = *r;
 		}
 	}

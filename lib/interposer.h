@@ -185,8 +185,14 @@ bool ltr_object_holds(const struct ltr_object *obj, uintptr_t addr, size_t size)
 
 /* ---- processes (process.c) --------------------------------------------- */
 
-/* Register this process in the session (at attach, and after a followed fork). */
-void ltr_process_register(void);
+/*
+ * Register this process in the session: at attach, while the loader is
+ * still loading the program (loading), and after a followed fork.
+ */
+void ltr_process_register(bool loading);
+
+/* The loader is done: the program's own code runs from now on. */
+void ltr_process_started(void);
 
 /* Ask the program's libc to tell us its exit status (on_exit). */
 void ltr_process_watch_exit(void);

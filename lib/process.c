@@ -44,15 +44,30 @@ static struct ltr_process *proc_claim(void)
 	p->local_pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 	ltr_pidns_view(p->local_pid, p->local_pid, &p->pid, &tid);
 	p->pidns = ltr_pidns_of(p->local_pid);
+	p->started = 1;
 	return p;
 }
 
-void ltr_process_register(void)
+void ltr_process_register(bool loading)
 {
 	self = proc_claim();
+	if (!self)
+		return;
+	if (loading)
+		self->started = 0;
+	__atomic_store_n(&self->state, LTR_PROC_RUNNING, __ATOMIC_RELEASE);
+}
+
+/*
+ * The loader has loaded and relocated every object of the program, and
+ * its code is about to run: a process registered while loading that
+ * exits before this (status 127) was refused by the loader, which ltruss
+ * explains (bin/refusal.c).  Forked children are started at once.
+ */
+void ltr_process_started(void)
+{
 	if (self)
-		__atomic_store_n(&self->state, LTR_PROC_RUNNING,
-				 __ATOMIC_RELEASE);
+		__atomic_store_n(&self->started, 1, __ATOMIC_RELEASE);
 }
 
 /*

@@ -332,7 +332,7 @@ struct ltr_process {
 	int32_t status;
 	int32_t local_pid;
 	uint32_t pidns;
-	uint32_t reserved;
+	uint32_t started; /* atomic: 1 once the loader is done (la_preinit) */
 };
 
 /* A loaded object of a traced process, for symbolizing call sites. */

@@ -256,7 +256,7 @@ bool ltr_fork_noticed(void)
 	ltr_stubs_after_fork();
 	ltr_patch_after_fork();
 	ltr_exec_after_fork();
-	ltr_process_register();
+	ltr_process_register(false);
 	ts = ltr_tls_self;
 	if (ts) {
 		ts->pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);

@@ -500,9 +500,14 @@ assert n >= 2, n
 	timeout -k 5 60 "$LTRUSS" -w t.ltr -u 'libfix:fix_add' "$PROGS/until" stop \
 		</dev/null >/dev/null 2>&1 &
 	pid=$!
-	# The header is written once the writer runs; ltruss is timeout's child.
+	# The header is written at the start; ltruss is timeout's child.
 	for _ in $(seq 200); do [ -s t.ltr ] && break; sleep 0.05; done
-	comms=$(cat /proc/"$(pgrep -P "$pid" -x ltruss)"/task/*/comm)
+	# The thread starts with the first block, flushed within a second.
+	for _ in $(seq 200); do
+		comms=$(cat /proc/"$(pgrep -P "$pid" -x ltruss)"/task/*/comm)
+		grep -qx ltruss-writer <<<"$comms" && break
+		sleep 0.05
+	done
 	touch stop
 	wait "$pid"
 	grep -qx ltruss-writer <<<"$comms"

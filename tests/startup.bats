@@ -1,0 +1,43 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# startup.bats: a short run costs only what it uses: no writer thread, no libdw, no readline.
+
+load helpers
+
+# The traced command is ltruss's own child: /proc/$PPID is ltruss.
+
+@test "a run without -k or the console has neither libdw nor readline loaded" {
+	run_split ltruss -c sh -c 'cat /proc/$PPID/maps'
+	[ "$status" -eq 0 ]
+	# ltruss itself is there, with the libraries it uses at every start.
+	[[ "$out" == *"/ltruss"* ]]
+	[[ "$out" == *"libyaml"* ]]
+	[[ "$out" != *"libdw"* ]]
+	[[ "$out" != *"libreadline"* ]]
+	[[ "$out" != *"liblzma"* ]]
+}
+
+@test "-c -o FILE: no writer thread for a short run, the summary still written" {
+	run_split ltruss -c -o trace.txt -u libc:getpid sh -c 'ls /proc/$PPID/task | wc -l'
+	[ "$status" -eq 0 ]
+	[ "$out" = 1 ]
+	grep -Eq ' total$' trace.txt
+}
+
+@test "-w FILE: no writer thread before the first block, the recording reads back" {
+	run_split ltruss -w rec.ltr -u libc:getpid sh -c 'ls /proc/$PPID/task | wc -l'
+	[ "$status" -eq 0 ]
+	[ "$out" = 1 ]
+	run_split ltruss --read rec.ltr
+	[ "$status" -eq 0 ]
+	[[ "$err" == *"+++ exited (status 0) +++"* ]]
+}
+
+@test "-o FILE: a trace of many blocks is written whole, in order, by the writer thread" {
+	run_split ltruss -o trace.txt -u libfix:fix_add "$PROGS/fix-lazy" 60000
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/fix-lazy" 60000)" ]
+	# About 2 MiB: the thread started at the first block of 512 KiB.
+	[ "$(grep -c '^libfix:fix_add(0x2, 0x3, 0) = 0x5$' trace.txt)" -eq 60000 ]
+	[ "$(sed -n '$p' trace.txt)" = "+++ exited (status 0) +++" ]
+}
