@@ -19,7 +19,6 @@
  */
 #include "config.h"
 
-#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,11 +4,12 @@
  *
  * The command is not run.  Its loader, in trace mode, names the objects it
  * would load and their lookup order (deps.c); libelf reads each object's
- * dynamic symbols (dynsym.c).  The selection is then applied as the
- * interposer applies it at run time (lib/select.c): a library glob matches
- * an object's short name ("libc"), soname, file name or path, "a.out" the
- * program; the last rule that matches a function decides; a rule without
- * "inner" does not select a library's calls to itself.
+ * dynamic symbols (dynsym.c).  The selection is then applied by the
+ * engine the interposer applies it with at run time (common/select.c): a
+ * library glob matches an object's short name ("libc"), soname, file name
+ * or path, "a.out" the program; the last rule that matches a function
+ * decides; a rule without "inner" does not select a library's calls to
+ * itself.
  *
  * Without --from globs every object may call, so every exported function
  * of a matching library is listed.  With them (the default selection has
@@ -20,24 +21,25 @@
  */
 #include "config.h"
 
-#include <fnmatch.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/select.h"
 #include "deps.h"
 #include "dynsym.h"
 #include "error.h"
 #include "format.h"
-#include "lib-glob.h"
 #include "list.h"
 #include "target.h"
+#include "xmalloc.h"
 
 /* One object the command loads, with its names and symbols. */
 struct object {
 	const char *path;    /* the file, as the loader names it */
 	char *short_name;    /* "libc", or "a.out" for the program */
 	bool main;           /* the program itself */
+	struct sel_names names; /* the above, as the engine matches them */
 	bool *picked;        /* per symbol: selected */
 	struct dynsym_file f;
 };
@@ -50,59 +52,25 @@ struct entry {
 	bool proto;
 };
 
-/* Set o->short_name: the soname or file name up to ".so" (objects.c's rule). */
+/* Set o's short name (the engine's rule) and the names its globs match. */
 static void name_object(struct object *o)
 {
-	o->short_name = lib_short_name(o->f.soname, o->path, o->main);
+	size_t len;
+	const char *name = sel_short_name(o->f.soname, o->path, o->main, &len);
+
+	o->short_name = xstrndup(name, len);
+	o->names = (struct sel_names){ .short_name = o->short_name,
+				       .soname = o->f.soname,
+				       .path = o->path, .main = o->main };
 }
 
-/* Does glob match one of o's names, as lib/select.c decides at run time? */
-static bool lib_matches(const char *glob, const struct object *o)
-{
-	const struct lib_names names = { .short_name = o->short_name,
-					 .soname = o->f.soname,
-					 .path = o->path, .main = o->main };
-
-	return lib_glob_match(glob, &names);
-}
-
-/* Does a --from glob of sel match o (all objects when there is none)? */
-static bool from_matches(const struct selection *sel, const struct object *o)
-{
-	size_t i;
-
-	if (sel->nfrom == 0)
-		return true;
-	for (i = 0; i < sel->nfrom; i++)
-		if (lib_matches(sel->from[i], o))
-			return true;
-	return false;
-}
-
-/*
- * Is a call from caller (NULL: another object) to callee's name selected?
- * The rules of ltr_select_call in lib/select.c, which the interposer
- * cannot share with us (it links nothing but libc): keep them in step.
- */
+/* Is a call from caller (NULL: another object) to callee's name selected? */
 static bool call_selected(const struct selection *sel,
 			  const struct object *caller,
 			  const struct object *callee, const char *name)
 {
-	bool selected = false;
-	size_t i;
-
-	for (i = 0; i < sel->nrules; i++) {
-		const struct ltr_rule *r = &sel->rules[i];
-		bool exclude = r->flags & LTR_RULE_EXCLUDE;
-
-		if (caller == callee && !exclude &&
-		    !(r->flags & LTR_RULE_INNER))
-			continue;
-		if (fnmatch(r->func, name, 0) == 0 &&
-		    lib_matches(r->lib, callee))
-			selected = !exclude;
-	}
-	return selected;
+	return sel_selected(sel->rules, sel->nrules, name,
+			    caller == callee ? SEL_SELF : 0, &callee->names);
 }
 
 /* How a definition fits a reference. */
@@ -202,7 +170,7 @@ static void pick(const struct selection *sel, struct object *objs, size_t n)
 		struct object *o = &objs[i];
 
 		if (sel->nfrom) {
-			if (from_matches(sel, o))
+			if (sel_from_matches(sel->from, sel->nfrom, &o->names))
 				pick_bound(sel, objs, n, o);
 			continue;
 		}
@@ -330,7 +298,7 @@ static void warn_unmatched(const struct selection *sel,
 			seen = !(sel->rules[k].flags & LTR_RULE_EXCLUDE) &&
 			       strcmp(sel->rules[k].lib, r->lib) == 0;
 		for (j = 0; j < n && !seen; j++)
-			seen = lib_matches(r->lib, &objs[j]);
+			seen = sel_lib_matches(r->lib, &objs[j].names);
 		if (!seen)
 			warning_msg("no library that '%s' loads at start matches '%s'",
 				    command, r->lib);

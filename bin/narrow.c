@@ -16,21 +16,20 @@
  * prototypes change nothing here: the recording decided which calls a
  * library made to itself were traced, and how values were captured.
  *
- * A -u library glob matches what it matches live (lib-glob.c): the short
- * name, and the soname, file name and path of the objects the file
+ * A -u library glob matches what it matches live (common/select.c): the
+ * short name, and the soname, file name and path of the objects the file
  * recorded under that short name.  A function records only its library's
  * short name, so where two loaded libraries share one (libfoo.so.1 and
  * libfoo.so.2), a glob that picks either picks the functions of both.
  */
 #include "config.h"
 
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/select.h"
 #include "error.h"
 #include "format.h"
-#include "lib-glob.h"
 #include "narrow.h"
 #include "strmap.h"
 #include "trace.h"
@@ -94,12 +93,15 @@ static void objects_index(void)
 {
 	uint32_t n = tracefile_objects();
 	struct lib_entry *e;
+	const char *short_name;
 	char *name;
+	size_t len;
 
 	for (; objects_indexed < n; objects_indexed++) {
-		name = lib_short_name(tracefile_object_soname(objects_indexed),
-				      tracefile_object_path(objects_indexed),
-				      false);
+		short_name = sel_short_name(tracefile_object_soname(objects_indexed),
+					    tracefile_object_path(objects_indexed),
+					    false, &len);
+		name = xstrndup(short_name, len);
 		e = lib_entry(name);
 		free(name);
 		e->objects = xrealloc(e->objects,
@@ -137,26 +139,30 @@ bool narrow_pid(int pid)
 static bool lib_matches(const char *glob, const char *lib,
 			const struct lib_entry *e)
 {
-	struct lib_names o = { .short_name = lib,
+	struct sel_names o = { .short_name = lib,
 			       .main = strcmp(lib, "a.out") == 0 };
 	size_t i;
 
-	if (lib_glob_match(glob, &o))
+	if (sel_lib_matches(glob, &o))
 		return true;
 	if (o.main)
 		return false;
 	for (i = 0; i < e->n; i++) {
 		o.soname = tracefile_object_soname(e->objects[i]);
 		o.path = tracefile_object_path(e->objects[i]);
-		if (lib_glob_match(glob, &o))
+		if (sel_lib_matches(glob, &o))
 			return true;
 	}
 	return false;
 }
 
-/* Does rule i's library glob match the library short-named lib? */
-static bool rule_lib_matches(size_t i, const char *lib)
+/*
+ * Does rule i's library glob match the library short-named lib (ctx)?
+ * Asked once per rule and short name, then kept.
+ */
+static bool rule_lib_matches(const struct ltr_rule *rule, size_t i, void *ctx)
 {
+	const char *lib = ctx;
 	struct lib_entry *e;
 
 	objects_index();
@@ -164,13 +170,14 @@ static bool rule_lib_matches(size_t i, const char *lib)
 	if (!e->match)
 		e->match = xcalloc(LTR_MAX_RULES, 1);
 	if (!e->match[i])
-		e->match[i] = lib_matches(selection->rules[i].lib, lib, e) ? 1 : 2;
+		e->match[i] = lib_matches(rule->lib, lib, e) ? 1 : 2;
 	return e->match[i] == 1;
 }
 
 /* Is function fn selected by the -u rules (the last that matches wins)? */
 static bool fn_selected(uint32_t fn)
 {
+	const struct ltr_rule *r;
 	size_t i;
 
 	if (!selection)
@@ -180,15 +187,13 @@ static bool fn_selected(uint32_t fn)
 	if (decided[fn])
 		return decided[fn] == 1;
 	decided[fn] = 2;
-	for (i = selection->nrules; i-- > 0;) {
-		const struct ltr_rule *r = &selection->rules[i];
-
-		if (fnmatch(r->func, format_func_raw(fn), 0) == 0 &&
-		    rule_lib_matches(i, format_lib(fn))) {
-			decided[fn] = r->flags & LTR_RULE_EXCLUDE ? 2 : 1;
-			rule_depth[fn] = r->depth;
-			break;
-		}
+	i = sel_rule_for(selection->rules, selection->nrules,
+			 format_func_raw(fn), 0, rule_lib_matches,
+			 (void *)format_lib(fn));
+	if (i < selection->nrules) {
+		r = &selection->rules[i];
+		decided[fn] = r->flags & LTR_RULE_EXCLUDE ? 2 : 1;
+		rule_depth[fn] = r->depth;
 	}
 	return decided[fn] == 1;
 }

@@ -11,7 +11,8 @@
  * change, and to each function bound later (dlopen, a first call with lazy
  * binding, a process of -f) as soon as it is registered or its first call
  * is read, whether a console is still attached or not.  The last rule that
- * matches a function decides; none: enabled.  The calls a new function
+ * matches a function decides; none: enabled (the selection engine's walk
+ * and globs, common/select.c).  The calls a new function
  * makes before its flag is set are hidden by trace.c, which asks
  * toggles_disabled() at each entry.
  *
@@ -25,12 +26,12 @@
  */
 #include "config.h"
 
-#include <fnmatch.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "../common/select.h"
 #include "format.h"
 #include "session.h"
 #include "toggles.h"
@@ -58,13 +59,13 @@ bool toggles_match(const char *glob, const char *lib, const char *raw)
 	const char *shown = format_func_display(raw);
 	char full[LTR_GLOB_MAX + 1100];
 
-	if (fnmatch(glob, raw, 0) == 0 || fnmatch(glob, shown, 0) == 0)
+	if (sel_glob_match(glob, raw, false) || sel_glob_match(glob, shown, false))
 		return true;
 	snprintf(full, sizeof(full), "%s:%s", lib, raw);
-	if (fnmatch(glob, full, 0) == 0)
+	if (sel_glob_match(glob, full, false))
 		return true;
 	snprintf(full, sizeof(full), "%s:%s", lib, shown);
-	return fnmatch(glob, full, 0) == 0;
+	return sel_glob_match(glob, full, false);
 }
 
 /* Take toggles_lock; after LOCK_WAIT_MS, take it from a console that died. */
@@ -164,19 +165,26 @@ static bool rules_copy(const struct ltr_session *s)
 	return true;
 }
 
+/* A function's names, for the walk over the rules. */
+struct func_names {
+	const char *lib, *raw;
+};
+
+/* Does rule i match the function ctx names? */
+static bool rule_matches(size_t i, void *ctx)
+{
+	const struct func_names *f = ctx;
+
+	return toggles_match(rules[i].glob, f->lib, f->raw);
+}
+
 /* Set or clear fn's LTR_FN_DISABLED as the last rule matching it says. */
 static void decide(struct ltr_session *s, uint32_t fn)
 {
-	const char *lib = format_lib(fn), *raw = format_func_raw(fn);
-	bool disable = false;
-	uint32_t i;
+	struct func_names f = { format_lib(fn), format_func_raw(fn) };
+	size_t i = sel_last(nrules, rule_matches, &f);
+	bool disable = i < nrules && rules[i].disable;
 
-	for (i = nrules; i-- > 0;) {
-		if (toggles_match(rules[i].glob, lib, raw)) {
-			disable = rules[i].disable;
-			break;
-		}
-	}
 	if (disable)
 		__atomic_fetch_or(&s->funcs[fn].flags, LTR_FN_DISABLED,
 				  __ATOMIC_RELAXED);

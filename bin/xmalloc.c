@@ -35,3 +35,8 @@ char *xstrdup(const char *s)
 {
 	return checked(strdup(s));
 }
+
+char *xstrndup(const char *s, size_t n)
+{
+	return checked(strndup(s, n));
+}

@@ -106,7 +106,7 @@ struct ltr_object {
 	Lmid_t lmid;           /* its namespace */
 	const char *path;      /* l_name, or the program's path */
 	const char *soname;    /* DT_SONAME, or NULL */
-	char short_name[64];   /* "libc", "a.out" */
+	const char *short_name; /* "libc", "a.out", whole (common/select.c) */
 	uint32_t name_off;     /* short_name in the session strings */
 	uint32_t flags;        /* LTR_OBJ_* */
 	uint32_t patch_passes; /* GOT patching passes that left slots unresolved */
@@ -223,7 +223,7 @@ bool ltr_exec_carries_into(int dirfd, const char *path);
  */
 bool ltr_exec_search_carries(const char *file, const char *path);
 
-/* ---- selection (select.c) ---------------------------------------------- */
+/* ---- selection (select.c, with common/select.c) ------------------------ */
 
 /* Does any rule possibly select functions of obj?  Is obj a --from object? */
 bool ltr_select_lib(const struct ltr_object *obj);
@@ -924,8 +924,6 @@ bool ltr_maps_find(uintptr_t addr, struct ltr_mapping *m);
 
 size_t ltr_strlen(const char *s);
 
-/* Does s match the shell glob, as fnmatch(3) with flags 0 or FNM_PATHNAME (glob.c)? */
-bool ltr_glob_match(const char *glob, const char *s, bool pathname);
 int ltr_strcmp(const char *a, const char *b);
 int ltr_strncmp(const char *a, const char *b, size_t n);
 void ltr_strlcpy(char *dst, const char *src, size_t size);

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../common/select.h"
 #include "interposer.h"
 
 static struct ltr_object *objects;
@@ -28,32 +29,50 @@ static const char *soname_of(const struct ltr_object *obj)
 	return t.have_soname ? ltr_dynamic_str(&t, t.soname) : NULL;
 }
 
-/* Set short_name: "a.out" for the program, else the soname or file name up to ".so". */
+/*
+ * Zeroed memory for an object record or its short name.  The loader calls
+ * la_objopen with its lock held, one object at a time: the bump pointer
+ * needs no lock.
+ */
+static void *object_mem(size_t size)
+{
+	static unsigned char *next, *end;
+	void *mem;
+
+	size = (size + 15) & ~(size_t)15;
+	if (size > 65536)
+		return NULL;
+	if (!next || (size_t)(end - next) < size) {
+		void *p = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return NULL;
+		next = p;
+		end = next + 65536;
+	}
+	mem = next;
+	next += size;
+	return mem;
+}
+
+/*
+ * Set short_name (common/select.c's rule), whole however long: --list and
+ * --read name the library as the trace does, and its glob matches it.
+ */
 static void short_name_of(struct ltr_object *obj)
 {
-	const char *name = obj->soname ? obj->soname : obj->path;
-	const char *base = name, *p;
 	size_t len;
+	const char *name = sel_short_name(obj->soname, obj->path,
+					  obj->flags & LTR_OBJ_MAIN, &len);
+	char *copy = object_mem(len + 1);
 
-	if (obj->flags & LTR_OBJ_MAIN) {
-		ltr_strlcpy(obj->short_name, "a.out", sizeof(obj->short_name));
+	if (!copy) {
+		obj->short_name = "?";
 		return;
 	}
-	for (p = name; *p; p++)
-		if (*p == '/')
-			base = p + 1;
-	for (p = base; *p; p++)
-		if (p[0] == '.' && p[1] == 's' && p[2] == 'o' &&
-		    (p[3] == '\0' || p[3] == '.'))
-			break;
-	len = (size_t)(p - base);
-	if (len == 0) {
-		base = "?";
-		len = 1;
-	}
-	if (len >= sizeof(obj->short_name))
-		len = sizeof(obj->short_name) - 1;
-	ltr_strlcpy(obj->short_name, base, len + 1);
+	ltr_strlcpy(copy, name, len + 1);
+	obj->short_name = copy;
 }
 
 /* Record the segment and RELRO ranges of obj from its program headers. */
@@ -161,33 +180,9 @@ static void object_record(const struct ltr_object *obj)
 	rec->bias = obj->bias;
 }
 
-/*
- * Zeroed memory for one object record.  The loader calls la_objopen with
- * its lock held, one object at a time: the bump pointer needs no lock.
- */
-static struct ltr_object *object_alloc(void)
-{
-	static unsigned char *next, *end;
-	size_t size = (sizeof(struct ltr_object) + 15) & ~(size_t)15;
-	struct ltr_object *obj;
-
-	if (!next || (size_t)(end - next) < size) {
-		void *p = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		if (p == MAP_FAILED)
-			return NULL;
-		next = p;
-		end = next + 65536;
-	}
-	obj = (struct ltr_object *)next;
-	next += size;
-	return obj;
-}
-
 struct ltr_object *ltr_object_add(struct link_map *map, Lmid_t lmid)
 {
-	struct ltr_object *obj = object_alloc();
+	struct ltr_object *obj = object_mem(sizeof(*obj));
 
 	if (!obj)
 		return NULL;

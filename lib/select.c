@@ -1,90 +1,62 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * select.c: decide which calls are traced, from the rules ltruss compiled.
- *
- * A rule names a library glob and a function glob.  A library glob matches
- * an object's short name ("libc"), soname ("libc.so.6"), file name or path;
- * "a.out" is the program itself.  Rules apply in order and the last one
- * that matches a call decides, as truss -u does.  A rule without "inner"
- * ('::') does not select the calls a library makes to itself.
+ * select.c: decide which calls are traced, from the rules ltruss compiled,
+ * with the selection engine ltruss itself uses (common/select.c, where
+ * the rules are explained).  It runs when a function is bound (la_symbind64,
+ * GOT patching) and when an object is opened, never at a call.
  */
+#include "../common/select.h"
 #include "interposer.h"
 
-/* Does glob match one of obj's names? */
-static bool lib_matches(const char *glob, const struct ltr_object *obj)
+/* The names obj is matched by. */
+static struct sel_names names_of(const struct ltr_object *obj)
 {
-	const char *base = obj->path, *p;
+	return (struct sel_names){ .short_name = obj->short_name,
+				   .soname = obj->soname,
+				   .path = obj->path,
+				   .main = obj->flags & LTR_OBJ_MAIN };
+}
 
-	if (obj->flags & LTR_OBJ_MAIN) {
-		if (ltr_glob_match(glob, "a.out", false))
-			return true;
-	} else if (ltr_glob_match(glob, obj->short_name, false)) {
-		return true;
-	}
-	if (obj->soname && ltr_glob_match(glob, obj->soname, false))
-		return true;
-	for (p = obj->path; *p; p++)
-		if (*p == '/')
-			base = p + 1;
-	if (*base && ltr_glob_match(glob, base, false))
-		return true;
-	return *obj->path && ltr_glob_match(glob, obj->path, true);
+/* The session's rules, as many as there are room for. */
+static size_t nrules(void)
+{
+	uint32_t n = ltr_session->nrules;
+
+	return n < LTR_MAX_RULES ? n : LTR_MAX_RULES;
 }
 
 bool ltr_select_lib(const struct ltr_object *obj)
 {
-	uint32_t i;
+	struct sel_names o = names_of(obj);
 
-	for (i = 0; i < ltr_session->nrules; i++) {
-		const struct ltr_rule *r = &ltr_session->rules[i];
-
-		if (!(r->flags & LTR_RULE_EXCLUDE) && lib_matches(r->lib, obj))
-			return true;
-	}
-	return false;
+	return sel_lib_wanted(ltr_session->rules, nrules(), &o);
 }
 
 bool ltr_select_from(const struct ltr_object *obj)
 {
-	uint32_t i;
+	struct sel_names o = names_of(obj);
+	uint32_t n = ltr_session->nfrom;
 
-	if (ltr_session->nfrom == 0)
-		return true;
-	for (i = 0; i < ltr_session->nfrom && i < LTR_MAX_FROM; i++)
-		if (lib_matches(ltr_session->from[i], obj))
-			return true;
-	return false;
+	return sel_from_matches(ltr_session->from,
+				n < LTR_MAX_FROM ? n : LTR_MAX_FROM, &o);
 }
 
 bool ltr_select_call(const struct ltr_object *caller,
 		     const struct ltr_object *callee, const char *name)
 {
-	bool selected = false;
-	uint32_t i;
+	struct sel_names o = names_of(callee);
 
 	if (!(caller->flags & LTR_OBJ_FROM) || !(callee->flags & LTR_OBJ_TO))
 		return false;
-	for (i = 0; i < ltr_session->nrules && i < LTR_MAX_RULES; i++) {
-		const struct ltr_rule *r = &ltr_session->rules[i];
-		bool exclude = r->flags & LTR_RULE_EXCLUDE;
-
-		if (caller == callee && !exclude && !(r->flags & LTR_RULE_INNER))
-			continue;
-		if (ltr_glob_match(r->func, name, false) && lib_matches(r->lib, callee))
-			selected = !exclude;
-	}
-	return selected;
+	return sel_selected(ltr_session->rules, nrules(), name,
+			    caller == callee ? SEL_SELF : 0, &o);
 }
 
 uint32_t ltr_select_depth(const struct ltr_object *callee, const char *name)
 {
-	uint32_t i, depth = 0;
+	struct sel_names o = names_of(callee);
+	size_t n = nrules(), i;
 
-	for (i = 0; i < ltr_session->nrules && i < LTR_MAX_RULES; i++) {
-		const struct ltr_rule *r = &ltr_session->rules[i];
-
-		if (ltr_glob_match(r->func, name, false) && lib_matches(r->lib, callee))
-			depth = r->flags & LTR_RULE_EXCLUDE ? depth : r->depth;
-	}
-	return depth;
+	i = sel_rule_of(ltr_session->rules, n, name, SEL_INCLUDES, &o);
+	return i < n ? ltr_session->rules[i].depth : 0;
 }

@@ -7,8 +7,9 @@
  * glob, any other line a -u argument, all added to one selection as the
  * command line would.  Besides the sanitizers, it checks what the
  * interposer relies on: every rule's globs are non-empty, NUL-terminated
- * within LTR_GLOB_MAX and pass selection_glob_check(), and fnmatch() (what
- * the interposer matches them with) accepts them in reasonable time.
+ * within LTR_GLOB_MAX and pass selection_glob_check(), and the selection
+ * engine's matcher (common/glob.c, what the interposer and ltruss match
+ * them with) answers as fnmatch() does, in reasonable time.
  */
 #include "config.h"
 
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "bin/selection.h"
+#include "common/glob.h"
 #include "tests/fuzz/fuzz.h"
 
 /* The longest -u argument tried: longer than any glob, plus a list. */
@@ -48,7 +50,9 @@ static void glob_verify(const char *glob, size_t size)
 	if (selection_glob_check(glob, len))
 		broken("an accepted glob fails selection_glob_check", glob);
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		fnmatch(glob, names[i], i == 4 ? FNM_PATHNAME : 0);
+		if ((fnmatch(glob, names[i], i == 4 ? FNM_PATHNAME : 0) == 0) !=
+		    sel_glob_match(glob, names[i], i == 4))
+			broken("the engine and fnmatch disagree", glob);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -292,3 +292,21 @@ tests_progs_bin_stacks_nocfi_CFLAGS = $(STACKS_CFLAGS)
 tests_progs_bin_stacks_nocfi_LDFLAGS = $(FIX_RPATH)
 tests_progs_bin_stacks_nocfi_LDADD = tests/progs/bin/libnocfi.so
 tests_progs_bin_stacks_nocfi_DEPENDENCIES = tests/progs/bin/libnocfi.so
+
+# ---- selection: a library and functions of names past 63 bytes ------------
+# The library's soname has 70 characters; the loader finds it by that name,
+# a link to the file automake builds (tests/select.bats).
+LONG_SONAME = libltruss_fixture_whose_short_name_runs_past_sixty_three_bytes_long.so
+check_PROGRAMS += tests/progs/bin/liblongnames.so tests/progs/bin/longnames
+tests_progs_bin_liblongnames_so_SOURCES = tests/progs/select/longnames.c \
+	tests/progs/select/longnames.h
+tests_progs_bin_liblongnames_so_CFLAGS = -fPIC -O2
+tests_progs_bin_liblongnames_so_LDFLAGS = -shared -Wl,-soname,$(LONG_SONAME)
+tests_progs_bin_longnames_SOURCES = tests/progs/select/longnames-main.c
+tests_progs_bin_longnames_LDFLAGS = $(FIX_RPATH)
+tests_progs_bin_longnames_LDADD = tests/progs/bin/liblongnames.so
+tests_progs_bin_longnames_DEPENDENCIES = tests/progs/bin/liblongnames.so \
+	tests/progs/bin/$(LONG_SONAME)
+tests/progs/bin/$(LONG_SONAME): tests/progs/bin/liblongnames.so
+	$(AM_V_GEN)ln -sf liblongnames.so $@
+CLEANFILES += tests/progs/bin/$(LONG_SONAME)
