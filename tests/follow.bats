@@ -412,7 +412,7 @@ vfork_run() {
 	[ "$(grep -vc '^+++ exited (status 0) +++$' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
 	# a parent with calls traced before: the child's exec is not its own
 	for f in "" -f; do
-		run_split ltruss $f -u 'libc:execve,setenv' "$PROGS/execs" vfork-execve "$PROGS"
+		run_split ltruss $f -s 4096 -u 'libc:execve,setenv' "$PROGS/execs" vfork-execve "$PROGS"
 		[ "$status" -eq 0 ]
 		[ "$out" = "$(plain_execs vfork-execve)" ]
 		[ "$(grep -c '^\(\[pid [0-9]*\] \)\?libc:setenv("PATH", "'"$PROGS"'", 1) = 0$' <<<"$err")" -eq 1 ] || { echo "$err"; false; }
