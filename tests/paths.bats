@@ -63,7 +63,9 @@ run_tree() {
 	[ "$status" -eq 2 ]
 	[ ! -e ran ]
 	[ ! -e trace.out ]
-	assert_equal "$err" "ltruss: error: cannot find the interposer libltruss.so (looked for $TREE/lib/libltruss.so, $TREE/bin/../lib/ltruss/libltruss.so, /usr/local/lib/ltruss/libltruss.so); run 'make install', or run ltruss from its build tree"
+	# last, the configured prefix (/usr/local by default)
+	prefix=$(sed -n 's/^prefix = //p' "$LTRUSS_TOP_BUILDDIR/Makefile")
+	assert_equal "$err" "ltruss: error: cannot find the interposer libltruss.so (looked for $TREE/lib/libltruss.so, $TREE/bin/../lib/ltruss/libltruss.so, $prefix/lib/ltruss/libltruss.so); run 'make install', or run ltruss from its build tree"
 }
 
 @test "an interposer that is not an x86_64 shared object: error, exit 2, nothing run" {
