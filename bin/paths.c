@@ -15,6 +15,11 @@
  *      and BINDIR/../etc/ltruss with the default prefix);
  *   3. the configured absolute paths.
  *
+ * An installed tree with a bundled/ directory beside its interposer is a
+ * bundle (make bundle, maint/bundle): the shared libraries ltruss itself
+ * needs are in there, found through its $ORIGIN run path, never by the
+ * traced program.  --version says so, and where they are.
+ *
  * The first layout whose interposer exists is used whole: the data always
  * comes from the tree the interposer comes from.  When none has one, the
  * configured layout stands, and the start-up check (bin/interposer.c) says
@@ -28,6 +33,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -43,6 +49,7 @@ struct layout {
 	char shipped[PATH_MAX];
 	char compiled[PATH_MAX];
 	char config[PATH_MAX];
+	char bundled[PATH_MAX]; /* a bundle's own libraries, or "" */
 };
 
 static struct layout chosen;
@@ -90,6 +97,7 @@ static void layout_fill(struct layout *l, const char *name, const char *lib,
 	path_set(l->prototypes, "%s/prototypes", real[2]);
 	path_set(l->config, "%s/ltruss.yaml", real[3]);
 	path_set(l->compiled, "%s/prototypes.tbl", real[4]);
+	l->bundled[0] = '\0';
 }
 
 /* Is the interposer of layout l there?  Records where it looked. */
@@ -103,6 +111,18 @@ static bool layout_found(const struct layout *l)
 	snprintf(searched + len, sizeof(searched) - len, "%s%s",
 		 len ? ", " : "", l->interposer);
 	return false;
+}
+
+/* An installed tree with bundled/ beside the interposer (in lib) is a bundle. */
+static void layout_bundle(struct layout *l, const char *lib)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	path_set(dir, "%s/bundled", lib);
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(dir, l->bundled))
+		return;
+	l->name = "bundle";
 }
 
 /* Try the build tree beside the executable in dir, then an installed tree. */
@@ -125,7 +145,10 @@ static bool layout_beside(const char *dir)
 	path_set(top, "%s/%s", dir, LTRUSS_REL_PKGDATADIR);
 	path_set(conf, "%s/%s/ltruss", dir, LTRUSS_REL_SYSCONFDIR);
 	layout_fill(&chosen, "installed", lib, top, top, conf, top);
-	return layout_found(&chosen);
+	if (!layout_found(&chosen))
+		return false;
+	layout_bundle(&chosen, lib);
+	return true;
 }
 
 /* Choose the layout, once: build tree, installed tree, configured paths. */
@@ -196,4 +219,6 @@ void paths_print(FILE *out)
 	fprintf(out, "prototypes: %s\n", l->prototypes);
 	fprintf(out, "compiled prototypes: %s\n", l->compiled);
 	fprintf(out, "default config: %s\n", l->config);
+	if (l->bundled[0])
+		fprintf(out, "bundled libraries: %s\n", l->bundled);
 }

@@ -7,7 +7,10 @@ load helpers
 @test "--version prints the package version" {
 	run ltruss --version
 	assert_success
-	assert_line --index 0 --regexp '^ltruss [0-9]+\.[0-9]+\.[0-9]+$'
+	# build-aux/git-version-gen's, as configure took it: a release
+	# (0.1.0), or between releases (0.1.0~436.g3677258, 0.1.0+5.gabc1234)
+	assert_line --index 0 "ltruss $(sed -n 's/^PACKAGE_VERSION = //p' "$LTRUSS_TOP_BUILDDIR/Makefile")"
+	assert_line --index 0 --regexp '^ltruss [0-9]+\.[0-9]+\.[0-9]+([~+][0-9]+\.g[0-9a-f]+)?(\.dirty)?$'
 }
 
 @test "-V is --version" {

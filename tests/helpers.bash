@@ -7,7 +7,8 @@ load "$BATS_LIB_DIR/bats-assert/load.bash"
 
 LTRUSS="$LTRUSS_TOP_BUILDDIR/bin/ltruss"
 PROGS="$LTRUSS_TOP_BUILDDIR/tests/progs/bin"
-SRCDIR="$LTRUSS_TOP_SRCDIR"
+# canonical, as ltruss prints it (out of tree, make gives BUILDDIR/../SRC)
+SRCDIR=$(cd "$LTRUSS_TOP_SRCDIR" && pwd -P)
 
 # Hermetic: own HOME, C locale, no LTRUSS_* variables from outside.
 setup_hermetic() {

@@ -5,13 +5,22 @@
 
 load helpers
 
-# tree: a copy of the build tree's ltruss, interposer and data in $TREE.
+# tree: a copy of the build tree's ltruss, interposer and compiled
+# prototypes in $TREE, and of the source tree's data in $TSRC, where the
+# build tree's ltruss looks for it: $TREE itself, or beside it for a build
+# made out of tree (make distcheck: ../..).  Under BASE if given.
 copy_tree() {
-	TREE="$BATS_TEST_TMPDIR/moved"
-	mkdir -p "$TREE/bin" "$TREE/lib"
+	local top i
+
+	top=$(sed -n 's/^top_srcdir = //p' "$LTRUSS_TOP_BUILDDIR/Makefile")
+	TREE="${1:-$BATS_TEST_TMPDIR}/moved"
+	for i in $(tr / '\n' <<<"$top" | grep -x '\.\.'); do TREE="$TREE/b"; done
+	TSRC=$(realpath -m "$TREE/$top")
+	mkdir -p "$TREE/bin" "$TREE/lib" "$TREE/conf" "$TSRC"
 	cp "$LTRUSS" "$TREE/bin/"
 	cp "$LTRUSS_TOP_BUILDDIR/lib/libltruss.so" "$TREE/lib/"
-	cp -r "$SRCDIR/conf" "$SRCDIR/filters" "$TREE/"
+	cp -r "$SRCDIR/conf" "$SRCDIR/filters" "$TSRC/"
+	cp "$LTRUSS_TOP_BUILDDIR/conf/prototypes.tbl" "$TREE/conf/"
 }
 
 # run_tree ARGS...: run the copy's ltruss, split output.
@@ -29,8 +38,8 @@ run_tree() {
 	run_tree --version
 	[ "$status" -eq 0 ]
 	grep -qx "interposer: $TREE/lib/libltruss.so (build tree)" <<<"$out"
-	grep -qx "prototypes: $TREE/conf/prototypes" <<<"$out"
-	grep -qx "default config: $TREE/conf/ltruss.yaml" <<<"$out"
+	grep -qx "prototypes: $TSRC/conf/prototypes" <<<"$out"
+	grep -qx "default config: $TSRC/conf/ltruss.yaml" <<<"$out"
 	# the copy's default config and filters
 	run_tree /bin/echo hi
 	[ "$status" -eq 0 ]
@@ -54,7 +63,9 @@ run_tree() {
 	[ "$status" -eq 2 ]
 	[ ! -e ran ]
 	[ ! -e trace.out ]
-	assert_equal "$err" "ltruss: error: cannot find the interposer libltruss.so (looked for $TREE/lib/libltruss.so, $TREE/bin/../lib/ltruss/libltruss.so, /usr/local/lib/ltruss/libltruss.so); run 'make install', or run ltruss from its build tree"
+	# last, the configured prefix (/usr/local by default)
+	prefix=$(sed -n 's/^prefix = //p' "$LTRUSS_TOP_BUILDDIR/Makefile")
+	assert_equal "$err" "ltruss: error: cannot find the interposer libltruss.so (looked for $TREE/lib/libltruss.so, $TREE/bin/../lib/ltruss/libltruss.so, $prefix/lib/ltruss/libltruss.so); run 'make install', or run ltruss from its build tree"
 }
 
 @test "an interposer that is not an x86_64 shared object: error, exit 2, nothing run" {
@@ -77,9 +88,7 @@ run_tree() {
 	# root reads any file: run the copy as nobody, from a directory nobody reaches
 	SHARED=$(mktemp -d /tmp/ltruss-paths-test.XXXXXX)
 	chmod 0755 "$SHARED"
-	copy_tree
-	mv "$TREE" "$SHARED/"
-	TREE="$SHARED/moved"
+	copy_tree "$SHARED"
 	chmod 000 "$TREE/lib/libltruss.so"
 	as=()
 	[ "$(id -u)" -ne 0 ] || as=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
@@ -108,30 +117,30 @@ run_tree() {
 
 @test "missing shipped prototypes, types or annotations: an error naming the file" {
 	copy_tree
-	rm "$TREE/conf/types.yaml"
+	rm "$TSRC/conf/types.yaml"
 	run_tree -u 'libc:strrchr' sh -c 'touch ran'
 	[ "$status" -eq 2 ]
 	[ ! -e ran ]
-	assert_equal "$err" "ltruss: error: cannot read the shipped prototypes '$TREE/conf/types.yaml': No such file or directory; reinstall ltruss"
+	assert_equal "$err" "ltruss: error: cannot read the shipped prototypes '$TSRC/conf/types.yaml': No such file or directory; reinstall ltruss"
 	copy_tree
-	rm "$TREE/conf/annotations.yaml"
+	rm "$TSRC/conf/annotations.yaml"
 	run_tree -u 'libc:strrchr' /bin/true
 	[ "$status" -eq 2 ]
-	assert_equal "$err" "ltruss: error: cannot read the shipped prototypes '$TREE/conf/annotations.yaml': No such file or directory; reinstall ltruss"
+	assert_equal "$err" "ltruss: error: cannot read the shipped prototypes '$TSRC/conf/annotations.yaml': No such file or directory; reinstall ltruss"
 	copy_tree
-	rm -r "$TREE/conf/prototypes"
+	rm -r "$TSRC/conf/prototypes"
 	run_tree -u 'libc:strrchr' /bin/true
 	[ "$status" -eq 2 ]
-	assert_equal "$err" "ltruss: error: cannot read the shipped prototypes '$TREE/conf/prototypes': No such file or directory; reinstall ltruss, or run it from its build tree"
+	assert_equal "$err" "ltruss: error: cannot read the shipped prototypes '$TSRC/conf/prototypes': No such file or directory; reinstall ltruss, or run it from its build tree"
 }
 
 @test "a missing default config: an error naming the file" {
 	copy_tree
-	rm "$TREE/conf/ltruss.yaml"
+	rm "$TSRC/conf/ltruss.yaml"
 	run_tree sh -c 'touch ran'
 	[ "$status" -eq 2 ]
 	[ ! -e ran ]
-	assert_equal "$err" "ltruss: error: cannot read the default config '$TREE/conf/ltruss.yaml': No such file or directory; reinstall ltruss, or say what to trace with -u or -F"
+	assert_equal "$err" "ltruss: error: cannot read the default config '$TSRC/conf/ltruss.yaml': No such file or directory; reinstall ltruss, or say what to trace with -u or -F"
 }
 
 # The warning ltruss gives when it cannot use the copy's compiled prototypes.
@@ -149,7 +158,7 @@ stale_warning() {
 	assert_equal "$(grep -c '^ltruss:' <<<"$err")" 0
 	grep -Eqx 'libc:open\("/dev/null", O_RDONLY\) = [0-9]+' <<<"$err"
 	# a source touched but unchanged (an install, a checkout) still matches
-	touch "$TREE/conf/annotations.yaml"
+	touch "$TSRC/conf/annotations.yaml"
 	run_tree -u 'libc:open' cat /dev/null
 	assert_equal "$(grep -c '^ltruss:' <<<"$err")" 0
 	grep -Eqx 'libc:open\("/dev/null", O_RDONLY\) = [0-9]+' <<<"$err"
@@ -158,20 +167,20 @@ stale_warning() {
 @test "an edited shipped annotation is never silently ignored: its sources are read, with a warning" {
 	copy_tree
 	# strrchr's string argument, now declared a plain pointer
-	printf '  - "void *strrchr(void *s, int c)"\n' >>"$TREE/conf/annotations.yaml"
+	printf '  - "void *strrchr(void *s, int c)"\n' >>"$TSRC/conf/annotations.yaml"
 	run_tree -u 'libc:strrchr' /bin/echo hi
 	[ "$status" -eq 0 ]
 	[ "$out" = "hi" ]
-	assert_equal "$(grep '^ltruss:' <<<"$err")" "$(stale_warning "'$TREE/conf/annotations.yaml' changed since it was made")"
+	assert_equal "$(grep '^ltruss:' <<<"$err")" "$(stale_warning "'$TSRC/conf/annotations.yaml' changed since it was made")"
 	grep -q '^libc:strrchr(0x[0-9a-f]*, 47) = 0x' <<<"$err"
 }
 
 @test "a prototypes file added to the shipped ones makes the compiled table stale" {
 	copy_tree
-	printf 'version: 1\nprototypes:\n  - "void *strrchr(void *s, int c)"\n' >"$TREE/conf/prototypes/zz-new.yaml"
+	printf 'version: 1\nprototypes:\n  - "void *strrchr(void *s, int c)"\n' >"$TSRC/conf/prototypes/zz-new.yaml"
 	run_tree -u 'libc:strrchr' /bin/echo hi
 	[ "$status" -eq 0 ]
-	assert_equal "$(grep '^ltruss:' <<<"$err")" "$(stale_warning "a file was added to or removed from '$TREE/conf/prototypes'")"
+	assert_equal "$(grep '^ltruss:' <<<"$err")" "$(stale_warning "a file was added to or removed from '$TSRC/conf/prototypes'")"
 	grep -q '^libc:strrchr(0x[0-9a-f]*, 47) = 0x' <<<"$err"
 }
 
