@@ -38,6 +38,7 @@
  * events (record_again()).  The rest are raw: bytes flipped anywhere, the
  * file cut short, a block length made huge.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,8 +265,10 @@ static size_t record_find(const size_t *at, size_t n, uint32_t type)
  * the first record of kind type (its last data byte before any NUL end
  * changed, unless type is TF_REC_PROTO), then that EVENTS block again: a
  * second record for what the first wrote, while its events are in use.
+ * False if the file has no such record or no EVENTS block (an earlier
+ * random mutation may have damaged them).
  */
-static void record_again(const size_t *at, size_t n, uint32_t type)
+static bool record_again(const size_t *at, size_t n, uint32_t type)
 {
 	static const char name[] = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 	size_t rec = record_find(at, n, type), i, ev = 0, ev_len, len, o, k;
@@ -280,7 +283,7 @@ static void record_again(const size_t *at, size_t n, uint32_t type)
 			ev = at[i];
 	}
 	if (!rec || !ev)
-		exit(3);
+		return false;
 	ev_len = sizeof(b) + ((b.len + 7u) & ~7u);
 	memcpy(&r, data + rec, sizeof(r));
 	tr.len = (uint32_t)(sizeof(t) + sizeof(name));
@@ -312,6 +315,7 @@ static void record_again(const size_t *at, size_t n, uint32_t type)
 	free(data);
 	data = out;
 	size += sizeof(nb) + len + ev_len;
+	return true;
 }
 
 /* The record type of mode "KIND-again", or 0. */
@@ -358,8 +362,10 @@ int main(int argc, char **argv)
 		string_ref(at, n);
 	else if (strcmp(argv[3], "slow-clock") == 0)
 		clock_slow(at, n);
-	else if ((i = again_type(argv[3])) != 0)
-		record_again(at, n, (uint32_t)i);
+	else if ((i = again_type(argv[3])) != 0) {
+		if (!record_again(at, n, (uint32_t)i))
+			return 3;
+	}
 	else
 		k = rnd() % 3 + 1;
 	for (; k-- > 0 && n;) {
@@ -396,8 +402,8 @@ int main(int argc, char **argv)
 		case 4: { /* a record again, after the first events */
 			uint32_t type = (uint32_t)(rnd() % TF_REC_SONAME + 1);
 
-			if (record_find(at, n, type) && type != TF_REC_TYPE)
-				record_again(at, n, type);
+			if (type != TF_REC_TYPE)
+				(void)record_again(at, n, type);
 			n = blocks(at, sizeof(at) / sizeof(at[0]));
 			break;
 		}
