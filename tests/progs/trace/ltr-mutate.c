@@ -286,6 +286,10 @@ static bool record_again(const size_t *at, size_t n, uint32_t type)
 		return false;
 	ev_len = sizeof(b) + ((b.len + 7u) & ~7u);
 	memcpy(&r, data + rec, sizeof(r));
+	/* Lengths an earlier random mutation damaged: nothing to copy. */
+	if (ev_len > size - ev ||
+	    sizeof(r) + ((r.len + 7u) & ~7u) > size - rec)
+		return false;
 	tr.len = (uint32_t)(sizeof(t) + sizeof(name));
 	len = sizeof(r) + ((r.len + 7u) & ~7u);
 	if (type == TF_REC_PROTO)
