@@ -10,16 +10,20 @@
  * SIGTERM for "force quit" would change its behaviour.  So ltruss marks
  * what it passes on (forward-mark.h), and the program's handlers of those
  * signals are wrapped (the sigaction and signal hooks, signal-hooks.c):
- *  - a delivery that is not marked, from process S, is remembered as "the
- *    program got one from S" (one per signal, lock-free) and handled;
- *  - a marked one with sender S, when the program got one from S that no
- *    mark matched yet, is dropped: both copies of a group kill are queued
- *    before kill() returns, so the program's own copy comes first (while
- *    it is pending, the kernel merges the mark into it);
- *  - any other marked one is handled as the original was: si_code SI_USER,
- *    si_pid and si_uid of S (ltruss sent them).
- * A direct copy remembered long (LTR_ONCE_SLACK_MS) before ltruss got its
- * own is another event (a kill of the program alone, then of ltruss).
+ *  - a delivery from process S is remembered as "the program got one from
+ *    S" (one per signal, lock-free) and handled; a marked one is handled
+ *    as the original was: si_code SI_USER, si_pid and si_uid of S (ltruss
+ *    sent them);
+ *  - a marked one with sender S, when the program got one directly from S
+ *    that no mark matched yet, is dropped: both copies of a group kill are
+ *    queued before kill() returns, so the program's own copy comes first
+ *    (while it is pending, the kernel merges the mark into it);
+ *  - a direct one from S, when a mark from S came first, is dropped too:
+ *    GNU timeout signals its child (ltruss), then the group, and ltruss
+ *    may pass the first on before the second is sent.
+ * Copies further apart than LTR_ONCE_SLACK_MS (measured from when ltruss
+ * got its own) are two events (a kill of the program alone, later one of
+ * ltruss).
  * Only handlers are wrapped: under SIG_DFL (the forwarded signals all end
  * the program) the first copy ends it, under SIG_IGN neither comes.
  * SA_RESETHAND is kept here, not by the kernel (which would let the mark
@@ -41,7 +45,11 @@
 
 /* The program's own action of each signal whose handler is wrapped. */
 static struct sigaction program_action[NSIG_WRAPPED];
-/* (S << 32 | ms): the last copy the program got from S, unmatched; or 0. */
+/*
+ * (S << 32 | ms), MARK_FIRST when ltruss's copy came first: the last copy
+ * the program got from S that no other copy matched yet; or 0.
+ */
+#define MARK_FIRST (1ULL << 63)
 static uint64_t unmatched[NSIG_WRAPPED];
 
 /* The kernel's struct sigaction, to restore SIG_DFL from a handler. */
@@ -49,18 +57,38 @@ struct kdefault {
 	unsigned long handler, flags, restorer, mask;
 };
 
-/* Is this delivery marked by ltruss and the program had it already? */
-static bool already_had(int sig, const siginfo_t *si)
+/* Is a delivery marked by ltruss (forward-mark.h)? */
+static bool marked(const siginfo_t *si)
 {
-	uint64_t mark = (uint64_t)(uintptr_t)si->si_ptr, seen;
+	return si->si_code == SI_QUEUE &&
+	       (uint64_t)(uintptr_t)si->si_ptr >> 32 == LTR_FORWARD_MAGIC;
+}
 
-	if (si->si_code != SI_QUEUE || mark >> 32 != LTR_FORWARD_MAGIC)
-		return false;
-	seen = __atomic_load_n(&unmatched[sig], __ATOMIC_ACQUIRE);
-	return seen >> 32 == (uint32_t)si->si_pid &&
-	       (int32_t)((uint32_t)seen - (uint32_t)mark) >= -LTR_ONCE_SLACK_MS &&
-	       __atomic_compare_exchange_n(&unmatched[sig], &seen, 0, false,
-					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+/*
+ * Is this delivery the second copy of one event, the program's own and
+ * ltruss's mark of it from the same sender, in either order?  Else it is
+ * remembered as the first, when it came from a process.
+ */
+static bool second_copy(int sig, const siginfo_t *si, bool mark)
+{
+	uint64_t seen = __atomic_load_n(&unmatched[sig], __ATOMIC_ACQUIRE);
+	uint32_t now = mark ? (uint32_t)(uintptr_t)si->si_ptr
+			    : ltr_forward_ms();
+	uint64_t first = mark ? 0 : MARK_FIRST;
+
+	if (seen && (seen & MARK_FIRST) == first &&
+	    (seen >> 32 & 0x7fffffff) == (uint32_t)si->si_pid &&
+	    (int32_t)((uint32_t)seen - now) >= -LTR_ONCE_SLACK_MS &&
+	    __atomic_compare_exchange_n(&unmatched[sig], &seen, 0, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return true;
+	if (si->si_code <= 0 && si->si_pid > 0)
+		__atomic_store_n(&unmatched[sig],
+				 (mark ? MARK_FIRST : 0) |
+					 (uint64_t)(uint32_t)si->si_pid << 32 |
+					 now,
+				 __ATOMIC_RELEASE);
+	return false;
 }
 
 /* The default action, from the handler: reset it, then signal again. */
@@ -82,19 +110,16 @@ static void once(int sig, siginfo_t *si, void *context)
 	int flags = own->sa_flags;
 	siginfo_t as_sent;
 
-	if (already_had(sig, si))
+	bool mark = marked(si);
+
+	if (second_copy(sig, si, mark))
 		return;
-	if (si->si_code == SI_QUEUE &&
-	    (uint64_t)(uintptr_t)si->si_ptr >> 32 == LTR_FORWARD_MAGIC) {
+	if (mark) {
 		as_sent = *si;
 		as_sent.si_code = SI_USER;
 		as_sent.si_ptr = NULL;
 		si = &as_sent;
-	} else if (si->si_code <= 0 && si->si_pid > 0)
-		__atomic_store_n(&unmatched[sig],
-				 (uint64_t)(uint32_t)si->si_pid << 32 |
-					 ltr_forward_ms(),
-				 __ATOMIC_RELEASE);
+	}
 	if (plain == SIG_DFL) {
 		default_action(sig);
 		return;

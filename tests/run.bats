@@ -287,6 +287,22 @@ group_kill() {
 	[ "$(cat out.txt)" = "sigterms 1 from $(cat sender.txt) code 0" ]
 }
 
+@test "SIGTERM sent to the group reaches an SA_RESETHAND handler once; sigaction shows the program's own action" {
+	rm -f ready
+	timeout -s TERM 1 "$PROGS/die" 3 terms ready oneshot >plain.txt || true
+	[ "$(cat plain.txt)" = "own sigterms 1 default" ]
+	for i in 1 2 3; do
+		rm -f ready
+		setsid "$LTRUSS" -o trace.txt -u 'libfix:fix_add' "$PROGS/die" 3 terms ready oneshot </dev/null >out.txt 2>ltruss.err 3>&- &
+		pid=$!
+		wait_file ready
+		kill -TERM -- "-$(ps -o pgid= -p "$pid" | tr -d ' ')"
+		wait_exit "$pid"
+		[ "$(cat out.txt)" = "$(cat plain.txt)" ] || { echo "run $i: status $status: $(cat out.txt)"; false; }
+		[ "$(tail -1 trace.txt)" = "+++ exited (status 0) +++" ]
+	done
+}
+
 @test "Ctrl-C in a terminal reaches the program once, not again through ltruss" {
 	TMUX_SOCK="$BATS_TEST_TMPDIR/tmux.sock"
 	tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -x 120 -y 20 \

@@ -8,7 +8,9 @@
  * terms (create argv[3]; with argv[4] "group" send SIGTERM to its process
  * group with kill(0), with "pgid" with kill(-pgid); wait for SIGTERM and
  * 300 ms more, print how many came: a second one is a "force quit", exit 3;
- * with argv[4] "sender", its handler takes a siginfo and prints who sent it).
+ * with argv[4] "sender", its handler takes a siginfo and prints who sent it;
+ * with "oneshot", it is SA_RESETHAND, and what sigaction says of SIGTERM
+ * before and after is printed: "own" (the handler set) or "default").
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -51,6 +53,18 @@ static void on_term_info(int sig, siginfo_t *si, void *context)
 	sender = si->si_pid;
 	sender_code = si->si_code;
 	on_term(sig);
+}
+
+/* What sigaction says of sig: "own" (on_term, with flags), or "default". */
+static const char *query(int sig, int flags)
+{
+	struct sigaction sa;
+
+	if (sigaction(sig, NULL, &sa) < 0)
+		return "error";
+	if (sa.sa_handler == on_term && (sa.sa_flags & flags) == flags)
+		return "own";
+	return sa.sa_handler == SIG_DFL ? "default" : "other";
 }
 
 /* Create the file path: the program is ready for its signal. */
@@ -110,7 +124,11 @@ int main(int argc, char **argv)
 			sa.sa_sigaction = on_term_info;
 			sa.sa_flags = SA_SIGINFO;
 		}
+		if (strcmp(send, "oneshot") == 0)
+			sa.sa_flags = SA_RESETHAND;
 		sigaction(terms ? SIGTERM : SIGINT, &sa, NULL);
+		if (strcmp(send, "oneshot") == 0)
+			printf("%s ", query(SIGTERM, SA_RESETHAND));
 		if (!ready(argv[3]))
 			return 1;
 		if (strcmp(send, "group") == 0)
@@ -126,6 +144,8 @@ int main(int argc, char **argv)
 		       (int)interrupts);
 		if (strcmp(send, "sender") == 0)
 			printf(" from %d code %d", (int)sender, sender_code);
+		if (strcmp(send, "oneshot") == 0)
+			printf(" %s", query(SIGTERM, SA_RESETHAND));
 		printf("\n");
 		return 0;
 	}
