@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../lib/forward-mark.h"
 #include "../lib/session.h"
 #include "../lib/tunables.h"
 #include "clock.h"
@@ -133,6 +134,25 @@ static void count_interrupt(int sig)
 }
 
 /*
+ * Pass sig on to the program as sent by the process that sent it to us,
+ * marked (lib/forward-mark.h): when it was sent to the whole process group,
+ * the program got it already and the interposer drops this copy.
+ */
+static void pass_on(int sig, const siginfo_t *si)
+{
+	siginfo_t fw;
+
+	memset(&fw, 0, sizeof(fw));
+	fw.si_signo = sig;
+	fw.si_code = SI_QUEUE;
+	fw.si_pid = si->si_pid;
+	fw.si_uid = si->si_uid;
+	fw.si_ptr = (void *)(uintptr_t)ltr_forward_mark();
+	if (syscall(SYS_rt_sigqueueinfo, child_pid, sig, &fw) < 0)
+		kill(child_pid, sig);
+}
+
+/*
  * Pass termination requests on to the traced command, unless it got them
  * too (forward.c).  The program's own (kill(0, ...)) are no request to
  * ltruss either: they do not count as interrupts.
@@ -144,7 +164,7 @@ static void forward_signal(int sig, siginfo_t *si, void *context)
 	(void)context;
 	if (!signal_from_program(si)) {
 		if (child_pid > 0 && si->si_code != SI_KERNEL)
-			kill(child_pid, sig);
+			pass_on(sig, si);
 		count_interrupt(sig);
 	}
 	errno = saved;

@@ -245,6 +245,64 @@ once_through() {
 	[ ! -s ltruss.err ]
 }
 
+@test "SIGTERM GNU timeout sends to ltruss and to its group reaches the program once, as untraced" {
+	timeout -s TERM 1 "$PROGS/die" 3 terms ready >plain.txt || true
+	[ "$(cat plain.txt)" = "sigterms 1" ]
+	for i in 1 2 3 4 5; do
+		rm -f ready
+		status=0
+		timeout -s TERM 1 "$LTRUSS" -o trace.txt -u 'libfix:fix_add' "$PROGS/die" 3 terms ready </dev/null >out.txt 2>ltruss.err || status=$?
+		[ "$(cat out.txt)" = "$(cat plain.txt)" ] || { echo "run $i: status $status: $(cat out.txt)"; false; }
+		[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 3 ]
+		[ "$(tail -1 trace.txt)" = "+++ exited (status 0) +++" ]
+	done
+}
+
+# group_kill SENDER: die 3 terms ready sender under ltruss, in a group of
+# its own; once ready, SENDER ("group" or "ltruss") sends SIGTERM to the
+# group or to ltruss alone from a shell outside, whose pid is in sender.txt.
+group_kill() {
+	setsid "$LTRUSS" -o trace.txt -u 'libfix:fix_add' "$PROGS/die" 3 terms ready sender </dev/null >out.txt 2>ltruss.err 3>&- &
+	pid=$!
+	wait_file ready
+	target=$pid
+	[ "$1" = ltruss ] || target=-$(ps -o pgid= -p "$pid" | tr -d ' ')
+	sh -c 'echo $$ >sender.txt; exec kill -TERM -- "$1"' sh "$target"
+	wait_exit "$pid"
+	[ "$status" -eq 0 ] || { cat out.txt; false; }
+	[ "$(tail -1 trace.txt)" = "+++ exited (status 0) +++" ]
+	[ ! -s ltruss.err ]
+}
+
+@test "SIGTERM sent to the process group from outside reaches the program once, from its sender" {
+	for i in 1 2 3 4 5; do
+		rm -f ready
+		group_kill group
+		[ "$(cat out.txt)" = "sigterms 1 from $(cat sender.txt) code 0" ]
+	done
+}
+
+@test "SIGTERM sent to ltruss alone reaches a program's SA_SIGINFO handler once, from its sender" {
+	group_kill ltruss
+	[ "$(cat out.txt)" = "sigterms 1 from $(cat sender.txt) code 0" ]
+}
+
+@test "SIGTERM sent to the group reaches an SA_RESETHAND handler once; sigaction shows the program's own action" {
+	rm -f ready
+	timeout -s TERM 1 "$PROGS/die" 3 terms ready oneshot >plain.txt || true
+	[ "$(cat plain.txt)" = "own sigterms 1 default" ]
+	for i in 1 2 3; do
+		rm -f ready
+		setsid "$LTRUSS" -o trace.txt -u 'libfix:fix_add' "$PROGS/die" 3 terms ready oneshot </dev/null >out.txt 2>ltruss.err 3>&- &
+		pid=$!
+		wait_file ready
+		kill -TERM -- "-$(ps -o pgid= -p "$pid" | tr -d ' ')"
+		wait_exit "$pid"
+		[ "$(cat out.txt)" = "$(cat plain.txt)" ] || { echo "run $i: status $status: $(cat out.txt)"; false; }
+		[ "$(tail -1 trace.txt)" = "+++ exited (status 0) +++" ]
+	done
+}
+
 @test "Ctrl-C in a terminal reaches the program once, not again through ltruss" {
 	TMUX_SOCK="$BATS_TEST_TMPDIR/tmux.sock"
 	tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -x 120 -y 20 \
