@@ -153,6 +153,33 @@ static void pass_on(int sig, const siginfo_t *si)
 }
 
 /*
+ * Is this signal a second copy of the last one, from the same sender within
+ * SAME_EVENT_MS?  GNU timeout signals its child (ltruss) and then its
+ * process group, one system call after the other: two sends of one request,
+ * which the kernel coalesces in an untraced program.  Passed on twice, the
+ * program would take it twice; counted twice, ltruss would stop tracing.
+ * The window is short, so that a second kill a script sends on purpose
+ * still counts.
+ */
+#define SAME_EVENT_MS 50
+
+static bool same_event(int sig, const siginfo_t *si)
+{
+	static volatile sig_atomic_t last_sig;
+	static volatile pid_t last_pid;
+	static volatile uint32_t last_ms;
+	uint32_t now = ltr_forward_ms();
+	bool same = si->si_code == SI_USER && last_sig == sig &&
+		    last_pid == si->si_pid &&
+		    now - last_ms < SAME_EVENT_MS;
+
+	last_sig = sig;
+	last_pid = si->si_code == SI_USER ? si->si_pid : 0;
+	last_ms = now;
+	return same;
+}
+
+/*
  * Pass termination requests on to the traced command, unless it got them
  * too (forward.c).  The program's own (kill(0, ...)) are no request to
  * ltruss either: they do not count as interrupts.
@@ -162,7 +189,7 @@ static void forward_signal(int sig, siginfo_t *si, void *context)
 	int saved = errno;
 
 	(void)context;
-	if (!signal_from_program(si)) {
+	if (!signal_from_program(si) && !same_event(sig, si)) {
 		if (child_pid > 0 && si->si_code != SI_KERNEL)
 			pass_on(sig, si);
 		count_interrupt(sig);
