@@ -35,7 +35,7 @@ same_answers() {
 	listed=$(listed_of "$out")
 	run_split ltruss --read all.ltr "$@"
 	[ "$status" -eq 0 ]
-	read=$(calls_of "$err")
+	read=$(calls_of "$out")
 	echo "rules: $*"
 	echo "live:"; echo "$live"
 	echo "--list:"; echo "$listed"
@@ -78,8 +78,8 @@ same_answers() {
 	[ "$status" -eq 0 ]
 	run_split ltruss --read f.ltr -c -S name
 	[ "$status" -eq 0 ]
-	grep -q " 1 \+0 $LIB:$F1\$" <<<"$err"
-	grep -q " 1 \+0 $LIB:short_one\$" <<<"$err"
+	grep -q " 1 \+0 $LIB:$F1\$" <<<"$out"
+	grep -q " 1 \+0 $LIB:short_one\$" <<<"$out"
 }
 
 @test "select: the interposer links the engine hidden, and exports the audit entry points only" {
