@@ -66,11 +66,21 @@ fi
 	[ ! -e "$B/lib/ltruss/bundled/libc.so.6" ]
 	run ldd "$B/bin/ltruss"
 	assert_success
-	for lib in libdw.so.1 libelf.so.1 libyaml-0.so.2 libreadline.so.8 libtinfo.so.6 libz.so.1; do
+	for lib in libelf.so.1 libyaml-0.so.2 libz.so.1; do
 		grep -q "^	$lib => $B/bin/../lib/ltruss/bundled/$lib (" <<<"$output" ||
 			{ echo "$lib: $output"; false; }
 	done
 	refute_line --regexp '=> /(usr/)?lib/.*(libdw|libelf|libyaml|libreadline|libtinfo)'
+	# libdw and readline, opened at their first use (-k, the console),
+	# come from the bundle too, with what they need
+	[ -f "$B/lib/ltruss/bundled/libreadline.so.8" ]
+	[ -f "$B/lib/ltruss/bundled/libtinfo.so.6" ]
+	LD_DEBUG=libs "$B/bin/ltruss" -k -o /dev/null -u 'libc:*' /bin/true 2>ld.txt
+	for lib in libdw.so.1 libelf.so.1; do
+		grep -q "calling init: $B/bin/../lib/ltruss/bundled/$lib\$" ld.txt ||
+			{ grep "calling init" ld.txt; false; }
+	done
+	refute grep -q 'calling init: /(usr/)?lib/.*libdw' ld.txt
 	# the oldest glibc it runs on
 	need=$(glibc_needed "$B/bin/ltruss" "$B/lib/ltruss/libltruss.so" "$B"/lib/ltruss/bundled/*)
 	[ "$(printf '%s\n' "$need" "$GLIBC" | sort -V | tail -n 1)" = "$GLIBC" ]
