@@ -360,18 +360,27 @@ static void trace_rule(struct load *ld)
 	for (i = 0; i < f.n; i++) {
 		bool lib_excluded = lib[0] == '!', excluded = f.globs[i][0] == '!';
 
-		if (lib_excluded && excluded)
+		/*
+		 * lib is freed before each error: the compiler may drop the
+		 * last pointer to it at a call that does not return, and
+		 * LeakSanitizer (maint/check-asan) then counts it lost.
+		 */
+		if (lib_excluded && excluded) {
+			free(lib);
 			error_at_and_die(ld->file, line, col,
 					 "'%s' cannot be excluded from an excluded library; drop one of the '!'",
 					 f.globs[i] + 1);
+		}
 		err = selection_add_rule(&ld->cfg->sel, lib + lib_excluded,
 					 f.globs[i] + excluded,
 					 flags | (lib_excluded || excluded ?
 						  LTR_RULE_EXCLUDE : 0),
 					 depth);
-		if (err)
+		if (err) {
+			free(lib);
 			error_at_and_die(ld->file, line, col,
 					 "%s; trace fewer function globs", err);
+		}
 		free(f.globs[i]);
 	}
 	free(f.globs);
