@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * conf.h: YAML filter configs (SPEC section 2) and what they build: the
+ * conf.h: YAML filter configs (ltruss.yaml(5)) and what they build: the
  * selection rules (shared with -u and --from), prototypes, named types,
  * depth and string size.  Options and filters apply left to right into one
  * struct config; later rules and later prototypes win.

@@ -49,9 +49,7 @@ static void hash_build(struct name_hash *h, const void *base, size_t n,
 	while (size < 2 * n)
 		size *= 2;
 	free(h->slots);
-	h->slots = calloc(size, sizeof(*h->slots));
-	if (!h->slots)
-		error_msg_and_die("out of memory indexing prototypes");
+	h->slots = xcalloc(size, sizeof(*h->slots));
 	h->mask = size - 1;
 	h->count = n;
 	for (i = 0; i < n; i++) {
@@ -243,9 +241,7 @@ void config_check(struct config *cfg)
 	size_t i, a;
 
 	if (!cfg->index) {
-		cfg->index = calloc(1, sizeof(*cfg->index));
-		if (!cfg->index)
-			error_msg_and_die("out of memory indexing prototypes");
+		cfg->index = xcalloc(1, sizeof(*cfg->index));
 	}
 	hash_build(&cfg->index->protos, cfg->protos, cfg->nprotos,
 		   sizeof(*cfg->protos), offsetof(struct proto, name));

@@ -23,6 +23,7 @@
 
 #include "config-yaml.h"
 #include "error.h"
+#include "xmalloc.h"
 
 /* Larger than any filter or prototype file could sensibly be. */
 #define YREADER_MAX_SIZE (64u << 20)
@@ -34,7 +35,6 @@
 static bool read_all(struct yreader *r, int fd, const struct stat *st)
 {
 	size_t cap = st->st_size > 0 ? (size_t)st->st_size + 1 : 65536, got = 0;
-	unsigned char *text;
 
 	for (;;) {
 		ssize_t n;
@@ -46,9 +46,7 @@ static bool read_all(struct yreader *r, int fd, const struct stat *st)
 			}
 			cap *= 2;
 		}
-		if (!(text = realloc(r->text, cap)))
-			return false;
-		r->text = text;
+		r->text = xrealloc(r->text, cap);
 		n = read(fd, r->text + got, cap - got);
 		if (n < 0 && errno == EINTR)
 			continue;

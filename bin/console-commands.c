@@ -31,6 +31,7 @@
 #include "session.h"
 #include "summary.h"
 #include "toggles.h"
+#include "xmalloc.h"
 
 #define MAX_ARGS 8
 
@@ -73,10 +74,8 @@ static struct name *names_collect(const struct ltr_session *s,
 				  const char *glob, size_t *n)
 {
 	uint32_t used = session_funcs_used(s), fn;
-	struct name *v = calloc(used ? used : 1, sizeof(*v));
+	struct name *v = xcalloc(used, sizeof(*v));
 
-	if (!v)
-		error_msg_and_die("out of memory");
 	*n = 0;
 	for (fn = 0; fn < used; fn++) {
 		const char *lib = format_lib(fn), *func = format_func_raw(fn);

@@ -20,6 +20,7 @@
 #include "format.h"
 #include "options.h"
 #include "session.h"
+#include "xmalloc.h"
 
 static struct console *console;
 static char **cands; /* the candidates of this completion, sorted, unique */
@@ -34,13 +35,9 @@ static void cand_add(const char *s, const char *text)
 		return;
 	if (ncands == cap) {
 		cap = cap ? 2 * cap : 64;
-		cands = realloc(cands, cap * sizeof(*cands));
-		if (!cands)
-			error_msg_and_die("out of memory");
+		cands = xrealloc(cands, cap * sizeof(*cands));
 	}
-	cands[ncands] = strdup(s);
-	if (!cands[ncands])
-		error_msg_and_die("out of memory");
+	cands[ncands] = xstrdup(s);
 	ncands++;
 }
 
@@ -111,7 +108,7 @@ static char *generate(const char *text, int state)
 		next_cand = 0;
 	if (next_cand == ncands)
 		return NULL;
-	return strdup(cands[next_cand++]);
+	return xstrdup(cands[next_cand++]); /* readline frees it */
 }
 
 /* Copy word i (0: the command) of line[0..end) into buf; false if none. */

@@ -39,6 +39,7 @@
 #include "error.h"
 #include "format.h"
 #include "summary.h"
+#include "xmalloc.h"
 
 #define PROMPT "ltruss> "
 #define HISTORY_MAX 1000
@@ -91,16 +92,13 @@ static char *history_path(void)
 {
 	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
 	char *path, *p;
-	int n;
 
 	if (state && state[0] == '/')
-		n = asprintf(&path, "%s/ltruss/history", state);
+		path = xasprintf("%s/ltruss/history", state);
 	else if (home && home[0] == '/')
-		n = asprintf(&path, "%s/.local/state/ltruss/history", home);
+		path = xasprintf("%s/.local/state/ltruss/history", home);
 	else
 		return NULL;
-	if (n < 0)
-		error_msg_and_die("out of memory");
 	for (p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
 		*p = '\0';
 		mkdir(path, 0700);

@@ -37,6 +37,7 @@
 
 #include "deps.h"
 #include "error.h"
+#include "xmalloc.h"
 
 extern char **environ;
 
@@ -62,9 +63,7 @@ static char **trace_environment(void)
 
 	while (environ[n])
 		n++;
-	env = calloc(n + 2, sizeof(*env));
-	if (!env)
-		error_msg_and_die("out of memory");
+	env = xcalloc(n + 2, sizeof(*env));
 	for (i = 0; i < n; i++)
 		if (!env_dropped(environ[i]))
 			env[k++] = environ[i];
@@ -107,9 +106,7 @@ static char *run_loader(const char *loader, const char *elf)
 	for (;;) {
 		if (cap - len < 4096) {
 			cap = cap ? cap * 2 : 16384;
-			out = realloc(out, cap);
-			if (!out)
-				error_msg_and_die("out of memory");
+			out = xrealloc(out, cap);
 		}
 		n = read(pipefd[0], out + len, cap - len - 1);
 		if (n < 0 && errno == EINTR)
@@ -134,11 +131,7 @@ static char *run_loader(const char *loader, const char *elf)
 /* A copy of n bytes of s, NUL-terminated. */
 static char *copy(const char *s, size_t n)
 {
-	char *c = strndup(s, n);
-
-	if (!c)
-		error_msg_and_die("out of memory");
-	return c;
+	return xstrndup(s, n);
 }
 
 /*
@@ -191,9 +184,7 @@ size_t deps_list(const char *loader, const char *elf, struct dep **deps)
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 16;
-			list = realloc(list, cap * sizeof(*list));
-			if (!list)
-				error_msg_and_die("out of memory");
+			list = xrealloc(list, cap * sizeof(*list));
 		}
 		list[n++] = d;
 	}

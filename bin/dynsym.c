@@ -22,6 +22,7 @@
 
 #include "dynsym.h"
 #include "error.h"
+#include "xmalloc.h"
 
 /* Version names by index, as the version sections define them. */
 struct vernames {
@@ -34,10 +35,8 @@ static void vernames_set(struct vernames *v, size_t ndx, const char *name)
 {
 	if (ndx >= v->n) {
 		size_t n = ndx + 16;
-		const char **grown = realloc(v->name, n * sizeof(*grown));
+		const char **grown = xrealloc(v->name, n * sizeof(*grown));
 
-		if (!grown)
-			error_msg_and_die("out of memory");
 		memset(grown + v->n, 0, (n - v->n) * sizeof(*grown));
 		v->name = grown;
 		v->n = n;
@@ -155,9 +154,7 @@ static void read_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t i, n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
 
-	f->syms = calloc(n ? n : 1, sizeof(*f->syms));
-	if (!f->syms)
-		error_msg_and_die("out of memory");
+	f->syms = xcalloc(n, sizeof(*f->syms));
 	for (i = 0; data && i < n; i++) {
 		struct dynsym *d = &f->syms[f->nsyms];
 		GElf_Versym ver = 0;
@@ -197,9 +194,7 @@ static void index_definitions(struct dynsym_file *f)
 {
 	size_t i;
 
-	f->defs = malloc((f->nsyms ? f->nsyms : 1) * sizeof(*f->defs));
-	if (!f->defs)
-		error_msg_and_die("out of memory");
+	f->defs = xmalloc(f->nsyms * sizeof(*f->defs));
 	for (i = 0; i < f->nsyms; i++)
 		if (f->syms[i].defined)
 			f->defs[f->ndefs++] = i;

@@ -52,6 +52,10 @@ static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
 	if (held && strcmp(prefix, "warning: ") == 0) {
 		if (pending_len + n > pending_size) {
 			pending_size = 2 * (pending_len + n);
+			/*
+			 * Not xrealloc: it reports a failure through this
+			 * very function, which is the one without memory.
+			 */
 			pending = realloc(pending, pending_size);
 			if (!pending)
 				abort(); /* no memory even for a warning */

@@ -21,6 +21,7 @@
 #include "abi.h"
 #include "captures.h"
 #include "format-args.h"
+#include "format-value.h"
 #include "session-check.h"
 #include "symbolize.h"
 
@@ -121,286 +122,6 @@ static const struct ltr_blob *blob_find(const unsigned char *blobs,
 	return blob_lookup(blobs, len, type, index, false);
 }
 
-/* A small buffer being written, never overrun. */
-struct out {
-	char *buf;
-	size_t size, len;
-};
-
-/* Append printf-formatted text to o. */
-static void put(struct out *o, const char *f, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void put(struct out *o, const char *f, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->len + 1 >= o->size)
-		return;
-	va_start(ap, f);
-	n = vsnprintf(o->buf + o->len, o->size - o->len, f, ap);
-	va_end(ap);
-	if (n > 0)
-		o->len = o->len + (size_t)n < o->size ? o->len + (size_t)n
-						       : o->size - 1;
-}
-
-/*
- * The common cases without vsnprintf: a full trace formats millions of
- * values, and printf's machinery was most of the reader's time.  Like put,
- * they keep buf NUL-terminated and cut what does not fit.
- */
-
-/* Append n bytes of s. */
-static void put_bytes(struct out *o, const char *s, size_t n)
-{
-	if (o->len + 1 >= o->size)
-		return;
-	if (n > o->size - 1 - o->len)
-		n = o->size - 1 - o->len;
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-	o->buf[o->len] = '\0';
-}
-
-/* Append the C string s. */
-static void put_text(struct out *o, const char *s)
-{
-	put_bytes(o, s, strlen(s));
-}
-
-/* Append v in decimal, '-' first when negative. */
-static void put_decimal(struct out *o, uint64_t v, bool negative)
-{
-	unsigned n = format_decimal_digits(v);
-	char tmp[FORMAT_DECIMAL_MAX];
-
-	if (o->len + negative + n < o->size) {
-		char *p = o->buf + o->len;
-
-		*p = '-';
-		format_decimal_at(p + negative, v, n);
-		o->len += negative + n;
-		o->buf[o->len] = '\0';
-		return;
-	}
-	tmp[0] = '-';
-	format_decimal_at(tmp + 1, v, n);
-	put_bytes(o, tmp + !negative, negative + n);
-}
-
-/* Append v as a signed decimal. */
-static void put_signed(struct out *o, int64_t v)
-{
-	put_decimal(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
-}
-
-/*
- * The 8 hex digits of h as ASCII, the first in the lowest byte (the order
- * a little-endian store puts them in): each nibble spread to a byte of
- * its own, then made a digit, all eight at once.  Pointers are most
- * values of a trace: a digit at a time, this was the reader's most
- * expensive function.
- */
-static inline uint64_t hex8(uint32_t h)
-{
-	const uint64_t ones = 0x0101010101010101ull;
-	uint64_t t = h, letters;
-
-	t = (t | t << 16) & 0x0000ffff0000ffffull;
-	t = (t | t << 8) & 0x00ff00ff00ff00ffull;
-	t = (t | t << 4) & 0x0f0f0f0f0f0f0f0full; /* lowest nibble in byte 0 */
-	letters = ((t + 6 * ones) >> 4) & ones;   /* 1 in each byte >= 10 */
-	t += '0' * ones + ('a' - '0' - 10) * letters;
-	return __builtin_bswap64(t);
-}
-
-/*
- * Append v as 0x and lowercase hex digits ("0" stays "0x0"), stored
- * straight to their place, 8 at a time: the first word shifted so that
- * its leading zeros fall off, the last one over its tail.
- */
-static void put_hex(struct out *o, uint64_t v)
-{
-	size_t digits = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
-	uint64_t hi, lo;
-	char *p;
-
-	if (o->len + 2 + 16 + 1 > o->size) {
-		char tmp[18];
-		size_t n = sizeof(tmp);
-
-		do
-			tmp[--n] = "0123456789abcdef"[v & 0xf];
-		while ((v >>= 4) != 0);
-		put_bytes(o, "0x", 2);
-		put_bytes(o, tmp + n, sizeof(tmp) - n);
-		return;
-	}
-	p = o->buf + o->len;
-	p[0] = '0';
-	p[1] = 'x';
-	lo = hex8((uint32_t)v);
-	if (digits <= 8) {
-		/* The zeros shifted in end the text. */
-		lo >>= 8 * (8 - digits);
-		memcpy(p + 2, &lo, 8);
-	} else {
-		hi = hex8((uint32_t)(v >> 32)) >> 8 * (16 - digits);
-		memcpy(p + 2, &hi, 8);
-		memcpy(p + 2 + digits - 8, &lo, 8);
-	}
-	o->len += 2 + digits;
-	o->buf[o->len] = '\0';
-}
-
-/* Append v in octal as file modes are written: 0755, 022, 000. */
-static void put_octal(struct out *o, uint64_t v)
-{
-	char tmp[24];
-	size_t n = sizeof(tmp);
-
-	do
-		tmp[--n] = (char)('0' + (v & 7));
-	while ((v >>= 3) != 0);
-	while (sizeof(tmp) - n < 3)
-		tmp[--n] = '0';
-	if (tmp[n] != '0')
-		tmp[--n] = '0';
-	put_bytes(o, tmp + n, sizeof(tmp) - n);
-}
-
-/* A pointer: NULL, or hex. */
-static void put_pointer(struct out *o, uint64_t v)
-{
-	if (v)
-		put_hex(o, v);
-	else
-		put_text(o, "NULL");
-}
-
-/* A word of a function without a prototype: 0, or hex. */
-static void put_raw(struct out *o, uint64_t v)
-{
-	if (v)
-		put_hex(o, v);
-	else
-		put_bytes(o, "0", 1);
-}
-
-/*
- * One byte inside a quoted string, escaped as C and strace do, written at
- * dst (at most 4 bytes); returns the bytes written.  next is the byte after
- * it (-1 at the end): an octal escape before a digit takes all three digits.
- * A full trace escapes millions of bytes: no strchr, no printf here.
- */
-static size_t escape_byte(char *dst, unsigned char ch, int next)
-{
-	static const char names[256] = {
-		['\a'] = 'a', ['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n',
-		['\v'] = 'v', ['\f'] = 'f', ['\r'] = 'r', ['"'] = '"',
-		['\\'] = '\\',
-	};
-	size_t n = 0;
-
-	if (names[ch]) {
-		dst[n++] = '\\';
-		dst[n++] = names[ch];
-	} else if (ch >= 0x20 && ch < 0x7f) {
-		dst[n++] = (char)ch;
-	} else {
-		dst[n++] = '\\';
-		if (ch >= 0100 || (next >= '0' && next <= '7'))
-			dst[n++] = (char)('0' + (ch >> 6));
-		if (ch >= 010 || (next >= '0' && next <= '7'))
-			dst[n++] = (char)('0' + ((ch >> 3) & 7));
-		dst[n++] = (char)('0' + (ch & 7));
-	}
-	return n;
-}
-
-/* One byte inside a quoted string (see escape_byte). */
-static void put_escaped_byte(struct out *o, unsigned char ch, int next)
-{
-	char tmp[4];
-
-	put_bytes(o, tmp, escape_byte(tmp, ch, next));
-}
-
-/* Each byte's escape when no digit follows it, built once (see escape_byte). */
-static struct {
-	char text[4];
-	unsigned char len;
-	bool before_digit; /* a short octal escape: longer before a digit */
-} escapes[256];
-
-/* Fill escapes[] on first use. */
-static void escapes_init(void)
-{
-	unsigned ch;
-
-	for (ch = 0; ch < 256; ch++) {
-		escapes[ch].len = (unsigned char)escape_byte(escapes[ch].text,
-							     (unsigned char)ch, -1);
-		escapes[ch].before_digit =
-			escape_byte((char[4]){ 0 }, (unsigned char)ch, '0') !=
-			escapes[ch].len;
-	}
-}
-
-/*
- * Bytes as a quoted string; "..." after it when cut.  Written straight
- * into o, by table: strings are most of what a real program's trace
- * prints (a traced sort spent a third of the reader's time here).
- */
-static void put_quoted(struct out *o, const unsigned char *s, size_t len,
-		       bool cut)
-{
-	char tmp[256], *d;
-	size_t i, n = 0;
-
-	if (!escapes['a'].len)
-		escapes_init();
-	/* Room for every byte as 4, 4 more written past the last, the quotes. */
-	if (len < o->size && o->len + 4 * len + 16 < o->size) {
-		d = o->buf + o->len;
-		*d++ = '"';
-		for (i = 0; i < len; i++) {
-			unsigned char ch;
-
-			/* The plain bytes up to the next to escape, whole. */
-			size_t run = format_plain_copy(d, s + i, len - i);
-
-			d += run;
-			i += run;
-			if (i == len)
-				break;
-			ch = s[i];
-			if (escapes[ch].before_digit && i + 1 < len &&
-			    s[i + 1] >= '0' && s[i + 1] <= '7') {
-				d += escape_byte(d, ch, s[i + 1]);
-				continue;
-			}
-			memcpy(d, escapes[ch].text, 4);
-			d += escapes[ch].len;
-		}
-		memcpy(d, cut ? "\"...\0" : "\"\0", cut ? 5 : 2);
-		o->len = (size_t)(d - o->buf) + (cut ? 4 : 1);
-		return;
-	}
-	put_text(o, "\"");
-	for (i = 0; i < len; i++) {
-		if (n > sizeof(tmp) - 4) {
-			put_bytes(o, tmp, n);
-			n = 0;
-		}
-		n += escape_byte(tmp + n, s[i], i + 1 < len ? s[i + 1] : -1);
-	}
-	put_bytes(o, tmp, n);
-	put_text(o, cut ? "\"..." : "\"");
-}
-
 /* The string copied in blob b (addr when there is none or it faulted). */
 static void put_string_blob(struct out *o, const struct ltr_blob *b,
 			    uint64_t addr)
@@ -414,122 +135,6 @@ static void put_string_blob(struct out *o, const struct ltr_blob *b,
 		/* A printf format is copied whole (to follow it), shown cut. */
 		put_quoted(o, b->data, len < max ? len : max,
 			   (b->flags & LTR_BLOBF_TRUNCATED) || len > max);
-	}
-}
-
-/* A double as the shortest text that reads back the same. */
-static void put_double(struct out *o, double d)
-{
-	char tmp[64];
-
-	snprintf(tmp, sizeof(tmp), "%.15g", d);
-	if (strtod(tmp, NULL) != d)
-		snprintf(tmp, sizeof(tmp), "%.17g", d);
-	put_text(o, tmp);
-}
-
-/* A float, likewise. */
-static void put_float(struct out *o, float f)
-{
-	char tmp[64];
-
-	snprintf(tmp, sizeof(tmp), "%.6g", f);
-	if (strtof(tmp, NULL) != f)
-		snprintf(tmp, sizeof(tmp), "%.9g", f);
-	put_text(o, tmp);
-}
-
-/* A long double from its 10 bytes. */
-static void put_long_double(struct out *o, const unsigned char *bytes)
-{
-	long double ld = 0;
-
-	memcpy(&ld, bytes, 10);
-	put(o, "%Lg", ld);
-}
-
-/* A character literal. */
-static void put_char(struct out *o, unsigned char ch)
-{
-	put(o, "'");
-	put_escaped_byte(o, ch == '\'' ? 0 : ch, -1);
-	if (ch == '\'')
-		o->len--, put(o, "\\'");
-	put(o, "'");
-}
-
-/* v sign-extended from size bytes. */
-static int64_t sign_extend(uint64_t v, unsigned size)
-{
-	if (size >= 8 || !size)
-		return (int64_t)v;
-	return (int64_t)(v << (64 - 8 * size)) >> (64 - 8 * size);
-}
-
-/* v zero-extended from size bytes. */
-static uint64_t zero_extend(uint64_t v, unsigned size)
-{
-	return size >= 8 || !size ? v : v & ((1ull << (8 * size)) - 1);
-}
-
-/* The name of v (size bytes) in a value list, or NULL. */
-static const char *value_name(const struct type_value *vals, size_t n,
-			      uint64_t v, unsigned size)
-{
-	size_t i;
-
-	/* Negative values (AT_FDCWD) are stored sign-extended. */
-	for (i = 0; i < n; i++)
-		if (zero_extend(vals[i].value, size) == v)
-			return vals[i].name;
-	return NULL;
-}
-
-/* A value of named enum or flags type t: O_RDONLY|O_CREAT|0x100000. */
-static void put_named(struct out *o, const struct named_type *t, uint64_t v)
-{
-	const char *name;
-	bool any = false;
-	size_t i;
-
-	if (!t) {
-		put_signed(o, sign_extend(v, 4));
-		return;
-	}
-	v = zero_extend(v, t->size);
-	if (!t->nflags || t->mask) {
-		uint64_t part = t->nflags ? v & t->mask : v;
-
-		name = value_name(t->enums, t->nenums, part, t->size);
-		if (!t->nflags) {
-			if (name)
-				put_text(o, name);
-			else
-				put_signed(o, sign_extend(v, t->size));
-			return;
-		}
-		if (name)
-			put_text(o, name);
-		else
-			put(o, "%#llx", (unsigned long long)part);
-		any = true;
-		v &= ~t->mask;
-	}
-	for (i = 0; i < t->nflags && v; i++) {
-		uint64_t bit = t->flags[i].value;
-
-		if (bit && (v & bit) == bit) {
-			put(o, "%s%s", any ? "|" : "", t->flags[i].name);
-			any = true;
-			v &= ~bit;
-		}
-	}
-	if (v || !any) {
-		name = !v ? value_name(t->flags, t->nflags, 0, t->size) : NULL;
-		if (name)
-			put(o, "%s%s", any ? "|" : "", name);
-		else
-			put(o, any ? "|%#llx" : "%#llx", (unsigned long long)v);
 	}
 }
 
@@ -629,7 +234,7 @@ static void put_out(struct out *o, const struct parg *a, uint64_t addr,
 		return;
 	}
 	memcpy(&v, b->data, b->len < 8 ? b->len : 8);
-	put(o, "[");
+	put_printf(o, "[");
 	if (a->type.target == CT_VOID || a->type.target == CT_STRING) {
 		put_pointer(o, v);
 	} else {
@@ -638,7 +243,7 @@ static void put_out(struct out *o, const struct parg *a, uint64_t addr,
 
 		put_scalar(o, &t, v, pid);
 	}
-	put(o, "]");
+	put_printf(o, "]");
 }
 
 /* Where the varargs of a printf call start, and its format string. */
@@ -712,7 +317,7 @@ static void put_vararg(struct out *o, const struct call *c,
 		return;
 	}
 	if (star) {
-		put(o, "%d", (int)v);
+		put_printf(o, "%d", (int)v);
 		return;
 	}
 	switch (conv.conv) {
@@ -720,7 +325,7 @@ static void put_vararg(struct out *o, const struct call *c,
 		put_char(o, (unsigned char)v);
 		return;
 	case 'd': case 'i':
-		put(o, "%lld", (long long)(conv.len == LTR_LEN_HH ? (signed char)v
+		put_printf(o, "%lld", (long long)(conv.len == LTR_LEN_HH ? (signed char)v
 				   : conv.len == LTR_LEN_H ? (short)v
 				   : conv.len == LTR_LEN_NONE ? (int)v
 							     : (int64_t)v));
@@ -730,11 +335,11 @@ static void put_vararg(struct out *o, const struct call *c,
 	    : conv.len == LTR_LEN_H ? (unsigned short)v
 	    : conv.len == LTR_LEN_NONE ? (unsigned)v : v;
 	if (conv.conv == 'x' || conv.conv == 'X')
-		put(o, "%#llx", (unsigned long long)v);
+		put_printf(o, "%#llx", (unsigned long long)v);
 	else if (conv.conv == 'o')
-		put(o, "%#llo", (unsigned long long)v);
+		put_printf(o, "%#llo", (unsigned long long)v);
 	else
-		put(o, "%llu", (unsigned long long)v);
+		put_printf(o, "%llu", (unsigned long long)v);
 }
 
 /* The VARARGS blob of c, whatever its count. */

@@ -81,10 +81,9 @@ static void name_frame(const struct stack_objects *map,
 		       const struct stack_frame *f, struct named *nf)
 {
 	const struct stack_object *o = f->obj;
-	char path[NAME_MAX_LEN], func[NAME_MAX_LEN], *line;
+	char path[NAME_MAX_LEN], func[NAME_MAX_LEN];
 	const char *raw, *base, *src;
 	uint64_t delta;
-	int n;
 
 	nf->path = o ? o->path : NULL;
 	nf->off = o ? f->pc - o->bias : f->pc;
@@ -102,16 +101,13 @@ static void name_frame(const struct stack_objects *map,
 	if (o && stack_source(map, o->pid, f->lookup, &src, &nf->src_line))
 		nf->file = xstrdup(src);
 	if (o)
-		n = asprintf(&line, " > %s+0x%llx (%s)\n", func,
-			     (unsigned long long)nf->off,
-			     check_name(path, sizeof(path), o->path));
+		nf->line = xasprintf(" > %s+0x%llx (%s)\n", func,
+				     (unsigned long long)nf->off,
+				     check_name(path, sizeof(path), o->path));
 	else
-		n = asprintf(&line, " > 0x%llx (?)\n",
-			     (unsigned long long)nf->off);
-	if (n < 0)
-		error_msg_and_die("out of memory");
-	nf->line = line;
-	nf->line_len = (size_t)n;
+		nf->line = xasprintf(" > 0x%llx (?)\n",
+				     (unsigned long long)nf->off);
+	nf->line_len = strlen(nf->line);
 }
 
 /*

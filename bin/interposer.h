@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* interposer.h: check the interposer before the start, explain a refusal after. */
-#ifndef LTRUSS_INTERPOSER_H
-#define LTRUSS_INTERPOSER_H
+#ifndef LTRUSS_BIN_INTERPOSER_H
+#define LTRUSS_BIN_INTERPOSER_H
 
 #include <stdbool.h>
 #include <sys/types.h>

@@ -313,9 +313,7 @@ static size_t load_objects(const struct target *t, struct object **objsp,
 	size_t n = 0, i;
 
 	*ndeps = deps_list(t->loader, t->elf, depsp);
-	objs = calloc(*ndeps + 1, sizeof(*objs));
-	if (!objs)
-		error_msg_and_die("out of memory");
+	objs = xcalloc(*ndeps + 1, sizeof(*objs));
 	for (i = 0; i <= *ndeps; i++) {
 		struct object *o = &objs[n];
 		const char *err;
@@ -332,9 +330,7 @@ static size_t load_objects(const struct target *t, struct object **objsp,
 				    o->path, err);
 			dynsym_free(&o->f);
 		}
-		o->picked = calloc(o->f.nsyms + 1, sizeof(*o->picked));
-		if (!o->picked)
-			error_msg_and_die("out of memory");
+		o->picked = xcalloc(o->f.nsyms + 1, sizeof(*o->picked));
 		name_object(o);
 		n++;
 	}
@@ -363,9 +359,7 @@ int list_functions(FILE *out, const char *command, const struct selection *sel,
 				continue;
 			if (ne == cap) {
 				cap = cap ? cap * 2 : 256;
-				e = realloc(e, cap * sizeof(*e));
-				if (!e)
-					error_msg_and_die("out of memory");
+				e = xrealloc(e, cap * sizeof(*e));
 			}
 			e[ne].obj = i;
 			e[ne].o = &objs[i];

@@ -204,9 +204,7 @@ static struct slot_kept *kept_of(uint32_t i)
 	struct slot_kept **k = guest_pid[i] ? &guests[i] : &slots[i];
 
 	if (!*k) {
-		*k = calloc(1, sizeof(**k));
-		if (!*k)
-			error_msg_and_die("out of memory");
+		*k = xcalloc(1, sizeof(**k));
 	}
 	return *k;
 }

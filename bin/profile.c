@@ -66,10 +66,8 @@ static size_t hash(const char *s)
 static void table_grow(void)
 {
 	size_t size = table_size ? table_size * 2 : 1024, i;
-	struct path **t = calloc(size, sizeof(*t));
+	struct path **t = xcalloc(size, sizeof(*t));
 
-	if (!t)
-		error_msg_and_die("out of memory");
 	for (i = 0; i < table_size; i++) {
 		while (table[i]) {
 			struct path *p = table[i];
@@ -102,9 +100,8 @@ static struct path *path_get(const char *key, uint32_t depth, bool always)
 	if (!always && (npaths >= PATHS_MAX || key_bytes + len > KEYS_MAX))
 		return NULL;
 	key_bytes += len;
-	p = calloc(1, sizeof(*p));
-	if (!p || !(p->key = strdup(key)))
-		error_msg_and_die("out of memory");
+	p = xcalloc(1, sizeof(*p));
+	p->key = xstrdup(key);
 	p->depth = depth;
 	p->next = table[h];
 	table[h] = p;
@@ -401,11 +398,9 @@ static void print_tree(FILE *out, struct path **all, double rate)
 
 void profile_finish(FILE *out, double rate)
 {
-	struct path **all = calloc(npaths ? npaths : 1, sizeof(*all));
+	struct path **all = xcalloc(npaths, sizeof(*all));
 	size_t i, k = 0;
 
-	if (!all)
-		error_msg_and_die("out of memory");
 	for (i = 0; i < table_size; i++)
 		for (struct path *p = table[i]; p; p = p->next)
 			all[k++] = p;

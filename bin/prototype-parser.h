@@ -3,6 +3,12 @@
  * prototype-parser.h: what the files of the prototype parser share (the
  * lexer, the type specifiers, the checks); not for the rest of ltruss,
  * which uses prototype.h.
+ *
+ * The parser (bin/libprototype.a) allocates with malloc and reports a
+ * failure as a parse error ("out of memory") instead of using xmalloc:
+ * it depends on libc alone, so that the prototype fuzz harness
+ * (maint/fuzz) links it without ltruss's error.c, and each caller decides
+ * what a failed parse costs.
  */
 #ifndef LTRUSS_PROTOTYPE_PARSER_H
 #define LTRUSS_PROTOTYPE_PARSER_H

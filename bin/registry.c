@@ -41,6 +41,7 @@
 
 #include "error.h"
 #include "registry.h"
+#include "xmalloc.h"
 
 static int dir_fd = -1;
 static char dir_path[PATH_MAX];
@@ -214,9 +215,7 @@ size_t registry_list(struct registry_entry **entries)
 	if (!dir)
 		perror_msg_and_die("cannot read %s", dir_path);
 	rewinddir(dir);
-	*entries = malloc(cap * sizeof(**entries));
-	if (!*entries)
-		error_msg_and_die("out of memory");
+	*entries = xmalloc(cap * sizeof(**entries));
 	while ((d = readdir(dir)) != NULL) {
 		struct registry_entry e;
 		int r;
@@ -233,9 +232,7 @@ size_t registry_list(struct registry_entry **entries)
 			continue;
 		if (n == cap) {
 			cap *= 2;
-			*entries = realloc(*entries, cap * sizeof(**entries));
-			if (!*entries)
-				error_msg_and_die("out of memory");
+			*entries = xrealloc(*entries, cap * sizeof(**entries));
 		}
 		(*entries)[n++] = e;
 	}

@@ -32,6 +32,7 @@
 
 #include "error.h"
 #include "session-check.h"
+#include "xmalloc.h"
 
 /* The kernel's largest pid (PID_MAX_LIMIT on 64-bit systems). */
 #define PID_LIMIT 4194304
@@ -286,9 +287,7 @@ const char *check_func_name(const struct ltr_session *s, uint32_t fn, bool lib)
 	raw = session_string(s, lib ? s->funcs[fn].lib : s->funcs[fn].name);
 	if (!raw)
 		return NULL;
-	names[fn][lib] = strdup(check_name(buf, sizeof(buf), raw));
-	if (!names[fn][lib])
-		error_msg_and_die("out of memory");
+	names[fn][lib] = xstrdup(check_name(buf, sizeof(buf), raw));
 	if (fn >= names_end)
 		names_end = fn + 1;
 	return names[fn][lib];

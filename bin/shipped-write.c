@@ -228,8 +228,7 @@ void shipped_write(const char *path, const char *dir,
 	h.strings = buf_section(&b, pool.p, pool.len);
 	h.size = b.len;
 	memcpy(b.p, &h, sizeof(h));
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
-		error_msg_and_die("out of memory");
+	tmp = xasprintf("%s.tmp", path);
 	f = fopen(tmp, "we");
 	if (!f || fwrite(b.p, 1, b.len, f) != b.len || fclose(f) != 0 ||
 	    rename(tmp, path) < 0)

@@ -210,8 +210,7 @@ static bool sources_check(struct shipped *sh, const char *dir, char *why,
 	for (i = 0; i < n; i++) {
 		const char *name = str(sh, sh->sources[i].name);
 
-		if (asprintf(&sh->files[i], "%s/%s", dir, name) < 0)
-			error_msg_and_die("out of memory");
+		sh->files[i] = xasprintf("%s/%s", dir, name);
 		if (!source_fresh(&sh->sources[i], sh->files[i]))
 			return refuse(why, size, "'%s' changed since it was made",
 				      sh->files[i]);

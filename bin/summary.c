@@ -22,6 +22,7 @@
 #include "slots.h"
 #include "session-slots.h"
 #include "summary.h"
+#include "xmalloc.h"
 
 /* One row: a function (of one process, for per-process sums). */
 struct row {
@@ -138,9 +139,7 @@ static void table_add(struct table *t, size_t *cap, uint32_t f, int32_t pid,
 
 	if (t->n == *cap) {
 		*cap *= 2;
-		t->rows = realloc(t->rows, *cap * sizeof(*t->rows));
-		if (!t->rows)
-			error_msg_and_die("out of memory");
+		t->rows = xrealloc(t->rows, *cap * sizeof(*t->rows));
 	}
 	r = &t->rows[t->n++];
 	r->lib = format_lib(f);
@@ -166,9 +165,7 @@ static void table_build(struct table *t, const struct ltr_session *s,
 	uint32_t f, th, i;
 
 	memset(t, 0, sizeof(*t));
-	t->rows = malloc(cap * sizeof(*t->rows));
-	if (!t->rows)
-		error_msg_and_die("out of memory");
+	t->rows = xmalloc(cap * sizeof(*t->rows));
 	for (th = 0; th < nthreads; th++) {
 		const struct ltr_thread *slot = session_slot(s, th);
 		int pid;
@@ -472,11 +469,9 @@ static void json_functions(FILE *out, const struct table *t, int pid)
 /* The rows of t summed per library, as a JSON array. */
 static void json_libraries(FILE *out, const struct table *t)
 {
-	struct row *libs = calloc(t->n ? t->n : 1, sizeof(*libs));
+	struct row *libs = xcalloc(t->n, sizeof(*libs));
 	size_t i, n;
 
-	if (!libs)
-		error_msg_and_die("out of memory");
 	for (i = 0; i < t->n; i++) {
 		libs[i].lib = t->rows[i].lib;
 		libs[i].func = "";
@@ -558,10 +553,8 @@ void summary_print(FILE *out, const struct ltr_session *s, enum sort_key key,
 
 struct summary_snapshot *summary_snapshot(const struct ltr_session *s)
 {
-	struct summary_snapshot *snap = malloc(sizeof(*snap));
+	struct summary_snapshot *snap = xmalloc(sizeof(*snap));
 
-	if (!snap)
-		error_msg_and_die("out of memory");
 	table_build(&snap->t, s, false);
 	return snap;
 }

@@ -64,9 +64,7 @@ static void read_section(struct symfile *f, Elf *elf, Elf_Scn *scn,
 
 	if (!data || !count)
 		return;
-	grown = realloc(f->syms, (f->n + count) * sizeof(*f->syms));
-	if (!grown)
-		error_msg_and_die("out of memory");
+	grown = xrealloc(f->syms, (f->n + count) * sizeof(*f->syms));
 	f->syms = grown;
 	for (i = 0; i < count; i++) {
 		GElf_Sym sym;
@@ -81,10 +79,8 @@ static void read_section(struct symfile *f, Elf *elf, Elf_Scn *scn,
 			continue;
 		f->syms[f->n].addr = sym.st_value;
 		f->syms[f->n].size = sym.st_size;
-		f->syms[f->n].name = strdup(check_name(printable,
-						       sizeof(printable), name));
-		if (!f->syms[f->n].name)
-			error_msg_and_die("out of memory");
+		f->syms[f->n].name = xstrdup(check_name(printable,
+							sizeof(printable), name));
 		f->n++;
 	}
 }

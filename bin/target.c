@@ -16,6 +16,7 @@
 
 #include "error.h"
 #include "target.h"
+#include "xmalloc.h"
 
 /* Search PATH for name; returns a malloc'd path or NULL (errno set). */
 static char *path_search(const char *name)
@@ -28,11 +29,9 @@ static char *path_search(const char *name)
 	while (*path) {
 		const char *end = strchrnul(path, ':');
 		size_t dirlen = (size_t)(end - path);
-		char *full;
+		char *full = xasprintf("%.*s%s%s", (int)dirlen, path,
+				       dirlen ? "/" : "", name);
 
-		if (asprintf(&full, "%.*s%s%s", (int)dirlen, path,
-			     dirlen ? "/" : "", name) < 0)
-			error_msg_and_die("out of memory");
 		if (access(full, X_OK) == 0) {
 			struct stat st;
 
@@ -70,9 +69,7 @@ static char *read_interp(const char *path, int fd, const GElf_Phdr *ph)
 	if (ph->p_filesz == 0 || ph->p_filesz > 4096)
 		error_msg_and_die("cannot trace '%s': bad loader name in its program headers",
 				  path);
-	s = malloc(ph->p_filesz + 1);
-	if (!s)
-		error_msg_and_die("out of memory");
+	s = xmalloc(ph->p_filesz + 1);
 	if (pread(fd, s, ph->p_filesz, (off_t)ph->p_offset) !=
 	    (ssize_t)ph->p_filesz)
 		perror_msg_and_die("cannot read '%s'", path);
@@ -118,9 +115,7 @@ static void check_elf(const char *path, int fd, struct target *t)
 	if (!interp)
 		error_msg_and_die("cannot trace '%s': it is statically linked, so it loads no shared libraries to trace",
 				  path);
-	t->elf = strdup(path);
-	if (!t->elf)
-		error_msg_and_die("out of memory");
+	t->elf = xstrdup(path);
 	t->loader = interp;
 }
 
@@ -183,9 +178,7 @@ void target_locate(const char *name, struct target *t)
 	char *path;
 
 	if (strchr(name, '/')) {
-		path = strdup(name);
-		if (!path)
-			error_msg_and_die("out of memory");
+		path = xstrdup(name);
 		if (access(path, X_OK) < 0)
 			perror_msg_and_die("cannot run '%s'", name);
 	} else {

@@ -279,9 +279,7 @@ static void guest_switch(struct thread_trace *t, const struct ltr_event *ev)
 		   ev->ts);
 	if (!ev->w[0])
 		return;
-	g = calloc(1, sizeof(*g));
-	if (!g)
-		error_msg_and_die("out of memory");
+	g = xcalloc(1, sizeof(*g));
 	g->who.pid = g->who.tid = (int)ev->w[0];
 	note_thread(t->who.pid, t->who.tid); /* the parent came first */
 	note_thread(g->who.pid, g->who.tid);
@@ -313,9 +311,7 @@ static struct thread_trace *thread_of(uint32_t i, int pid, int tid)
 			thread_free(j);
 		}
 	}
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		error_msg_and_die("out of memory");
+	t = xcalloc(1, sizeof(*t));
 	t->who.pid = pid;
 	t->who.tid = tid; /* until the ring says (LTR_EV_THREAD) */
 	threads[i] = t;

@@ -2,6 +2,8 @@
 /* xmalloc.c: allocations that end ltruss (exit 2) when memory runs out. */
 #include "config.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,4 +41,16 @@ char *xstrdup(const char *s)
 char *xstrndup(const char *s, size_t n)
 {
 	return checked(strndup(s, n));
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return checked(n < 0 ? NULL : s);
 }

@@ -9,7 +9,7 @@ calls_of() {
 	awk -v f="$1" '$NF == f { print $(NF-2) }' <<<"$err"
 }
 
-@test "-c: the table of SPEC section 4, no trace lines" {
+@test "-c: the summary table (% time ... function, a total row), no trace lines" {
 	run_split ltruss -c -u 'libfix:*' "$PROGS/fix-lazy" 10
 	[ "$status" -eq 0 ]
 	run head -2 <<<"$err"

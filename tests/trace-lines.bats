@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# trace-lines.bats: the event transport and the line formats (SPEC section 3).
+# trace-lines.bats: the event transport and the line formats (ltruss(1),
+# OUTPUT FORMAT, and --json).
 
 load helpers
 
@@ -154,7 +155,7 @@ load helpers
 	done
 }
 
-@test "--json: one valid object a line, with the keys of SPEC section 3" {
+@test "--json: one valid object a line, with the keys ltruss(1) lists under --json" {
 	command -v jq >/dev/null || fail "jq is needed"
 	run_split ltruss --json -u 'libfix::*' "$PROGS/fix-lazy" 1
 	[ "$status" -eq 0 ]

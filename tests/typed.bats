@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
 # typed.bats: arguments and return values printed by their prototypes
-# (SPEC section 2): strings, floats, flags, errno, output arguments, printf
-# varargs, on a fixture library of every kind and on real programs.
+# (ltruss.yaml(5), PROTOTYPES): strings, floats, flags, errno, output
+# arguments, printf varargs, on a fixture library of every kind and on real
+# programs.
 
 load helpers
 
