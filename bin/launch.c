@@ -30,7 +30,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../lib/forward-mark.h"
 #include "../lib/session.h"
 #include "../lib/tunables.h"
 #include "clock.h"
@@ -39,7 +38,6 @@
 #include "launch.h"
 #include "paths.h"
 #include "session.h"
-#include "xmalloc.h"
 
 extern char **environ;
 
@@ -61,7 +59,9 @@ static char **child_environment(const char *interposer, int session_fd,
 
 	while (environ[n])
 		n++;
-	env = xcalloc(n + 7, sizeof(*env));
+	env = calloc(n + 7, sizeof(*env));
+	if (!env)
+		error_msg_and_die("out of memory");
 	for (i = 0; i < n; i++) {
 		if (strncmp(environ[i], "LD_AUDIT=", 9) == 0 ||
 		    strncmp(environ[i], LTR_ENV_SESSION "=",
@@ -77,19 +77,26 @@ static char **child_environment(const char *interposer, int session_fd,
 	}
 	*own = k;
 	if (user_audit && *user_audit) {
-		env[k++] = xasprintf("LD_AUDIT=%s:%s", interposer, user_audit);
-		env[k++] = xasprintf(LTR_ENV_SAVED_AUDIT "=%s", user_audit);
-	} else {
-		env[k++] = xasprintf("LD_AUDIT=%s", interposer);
+		if (asprintf(&env[k++], "LD_AUDIT=%s:%s", interposer,
+			     user_audit) < 0 ||
+		    asprintf(&env[k++], LTR_ENV_SAVED_AUDIT "=%s",
+			     user_audit) < 0)
+			error_msg_and_die("out of memory");
+	} else if (asprintf(&env[k++], "LD_AUDIT=%s", interposer) < 0) {
+		error_msg_and_die("out of memory");
 	}
-	env[k] = xmalloc(ltr_tunables_size(user_tunables));
+	env[k] = malloc(ltr_tunables_size(user_tunables));
+	if (!env[k])
+		error_msg_and_die("out of memory");
 	ltr_tunables_merge(env[k++], user_tunables);
 	/* Even an empty one: the program gets back what it had. */
-	if (user_tunables)
-		env[k++] = xasprintf(LTR_ENV_SAVED_TUNABLES "=%s", user_tunables);
+	if (user_tunables &&
+	    asprintf(&env[k++], LTR_ENV_SAVED_TUNABLES "=%s", user_tunables) < 0)
+		error_msg_and_die("out of memory");
 	if (session_fd < 0) {
-		env[k++] = xstrdup("LD_TRACE_LOADED_OBJECTS=1");
-		env[k++] = xstrdup("LD_WARN=1");
+		if (!(env[k++] = strdup("LD_TRACE_LOADED_OBJECTS=1")) ||
+		    !(env[k++] = strdup("LD_WARN=1")))
+			error_msg_and_die("out of memory");
 		env[k] = NULL;
 		return env;
 	}
@@ -100,9 +107,10 @@ static char **child_environment(const char *interposer, int session_fd,
 	 * then ltruss's user and pid namespaces, to say why one in another
 	 * namespace cannot.
 	 */
-	env[k++] = xasprintf(LTR_ENV_SESSION "=%d:%d:%llu:%u:%u", session_fd,
-			     (int)getpid(), (unsigned long long)st.st_ino,
-			     session_ns_inode("user"), session_ns_inode("pid"));
+	if (asprintf(&env[k++], LTR_ENV_SESSION "=%d:%d:%llu:%u:%u", session_fd,
+		     (int)getpid(), (unsigned long long)st.st_ino,
+		     session_ns_inode("user"), session_ns_inode("pid")) < 0)
+		error_msg_and_die("out of memory");
 	env[k] = NULL;
 	return env;
 }
@@ -125,52 +133,6 @@ static void count_interrupt(int sig)
 }
 
 /*
- * Pass sig on to the program as sent by the process that sent it to us,
- * marked (lib/forward-mark.h): when it was sent to the whole process group,
- * the program got it already and the interposer drops this copy.
- */
-static void pass_on(int sig, const siginfo_t *si)
-{
-	siginfo_t fw;
-
-	memset(&fw, 0, sizeof(fw));
-	fw.si_signo = sig;
-	fw.si_code = SI_QUEUE;
-	fw.si_pid = si->si_pid;
-	fw.si_uid = si->si_uid;
-	fw.si_ptr = (void *)(uintptr_t)ltr_forward_mark();
-	if (syscall(SYS_rt_sigqueueinfo, child_pid, sig, &fw) < 0)
-		kill(child_pid, sig);
-}
-
-/*
- * Is this signal a second copy of the last one, from the same sender within
- * SAME_EVENT_MS?  GNU timeout signals its child (ltruss) and then its
- * process group, one system call after the other: two sends of one request,
- * which the kernel coalesces in an untraced program.  Passed on twice, the
- * program would take it twice; counted twice, ltruss would stop tracing.
- * The window is short, so that a second kill a script sends on purpose
- * still counts.
- */
-#define SAME_EVENT_MS 50
-
-static bool same_event(int sig, const siginfo_t *si)
-{
-	static volatile sig_atomic_t last_sig;
-	static volatile pid_t last_pid;
-	static volatile uint32_t last_ms;
-	uint32_t now = ltr_forward_ms();
-	bool same = si->si_code == SI_USER && last_sig == sig &&
-		    last_pid == si->si_pid &&
-		    now - last_ms < SAME_EVENT_MS;
-
-	last_sig = sig;
-	last_pid = si->si_code == SI_USER ? si->si_pid : 0;
-	last_ms = now;
-	return same;
-}
-
-/*
  * Pass termination requests on to the traced command, unless it got them
  * too (forward.c).  The program's own (kill(0, ...)) are no request to
  * ltruss either: they do not count as interrupts.
@@ -180,9 +142,9 @@ static void forward_signal(int sig, siginfo_t *si, void *context)
 	int saved = errno;
 
 	(void)context;
-	if (!signal_from_program(si) && !same_event(sig, si)) {
+	if (!signal_from_program(si)) {
 		if (child_pid > 0 && si->si_code != SI_KERNEL)
-			pass_on(sig, si);
+			kill(child_pid, sig);
 		count_interrupt(sig);
 	}
 	errno = saved;

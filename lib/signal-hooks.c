@@ -10,11 +10,8 @@
  * happen; the call then runs unchanged, so the program sees and gets what
  * it would without us.  A selected one is still traced in full: its hook
  * calls the function's stub (hooks.c stores it in ltr_hook_real).
- * The handlers of the signals ltruss passes on are wrapped on the way
- * (forward-once.c); signal and its variants set those through sigaction.
  */
 #include "interposer.h"
-#include "forward-once.h"
 #include "signal-hooks.h"
 
 #define REAL(h, type) ((type)ltr_hook_real[h])
@@ -47,28 +44,8 @@ int ltr_hook_sigaction(int sig, const struct sigaction *act,
 	/* A handler of another signal runs with its sa_mask blocked. */
 	if (act && act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN)
 		check_mask(&act->sa_mask);
-	if (ltr_forwarded_sig(sig))
-		return ltr_once_sigaction(sig, act, old,
-					  REAL(LTR_H_SIGACTION, ltr_sigaction_fn));
-	return REAL(LTR_H_SIGACTION, ltr_sigaction_fn)(sig, act, old);
-}
-
-/*
- * signal (flags SA_RESTART, sig blocked in its handler) or sysv_signal
- * (SA_RESETHAND | SA_NODEFER) of a signal ltruss passes on, as glibc
- * makes them of sigaction.
- */
-static sighandler_t as_sigaction(int sig, sighandler_t f, int flags)
-{
-	struct sigaction act = { .sa_handler = f, .sa_flags = flags }, old;
-
-	sigemptyset(&act.sa_mask);
-	if (!(flags & SA_NODEFER))
-		sigaddset(&act.sa_mask, sig);
-	if (ltr_once_sigaction(sig, &act, &old,
-			       REAL(LTR_H_SIGACTION, ltr_sigaction_fn)) < 0)
-		return SIG_ERR;
-	return old.sa_handler;
+	return REAL(LTR_H_SIGACTION, int (*)(int, const struct sigaction *,
+					     struct sigaction *))(sig, act, old);
 }
 
 /* The hooks of the calls that name one signal first: signal, sigset... */
@@ -79,20 +56,14 @@ static sighandler_t as_sigaction(int sig, sighandler_t f, int flags)
 		return REAL(h, ret (*) params) args;			\
 	}
 
-/* The hooks of signal and its variants: flags as as_sigaction takes. */
-#define SIGNAL_HOOK(name, h, flags)					\
-	sighandler_t ltr_hook_##name(int sig, sighandler_t f)		\
-	{								\
-		check_sig(sig);						\
-		if (ltr_forwarded_sig(sig) && f != SIG_ERR)		\
-			return as_sigaction(sig, f, flags);		\
-		return REAL(h, sighandler_t (*)(int, sighandler_t))(sig, f); \
-	}
-
-SIGNAL_HOOK(signal, LTR_H_SIGNAL, SA_RESTART)
-SIGNAL_HOOK(sysv_signal, LTR_H_SYSV_SIGNAL, SA_RESETHAND | SA_NODEFER)
-SIGNAL_HOOK(__sysv_signal, LTR_H___SYSV_SIGNAL, SA_RESETHAND | SA_NODEFER)
-SIGNAL_HOOK(bsd_signal, LTR_H_BSD_SIGNAL, SA_RESTART)
+SIG_HOOK(signal, LTR_H_SIGNAL, sighandler_t, (int sig, sighandler_t f),
+	 (sig, f))
+SIG_HOOK(sysv_signal, LTR_H_SYSV_SIGNAL, sighandler_t,
+	 (int sig, sighandler_t f), (sig, f))
+SIG_HOOK(__sysv_signal, LTR_H___SYSV_SIGNAL, sighandler_t,
+	 (int sig, sighandler_t f), (sig, f))
+SIG_HOOK(bsd_signal, LTR_H_BSD_SIGNAL, sighandler_t,
+	 (int sig, sighandler_t f), (sig, f))
 SIG_HOOK(sigset, LTR_H_SIGSET, sighandler_t, (int sig, sighandler_t f),
 	 (sig, f))
 SIG_HOOK(sighold, LTR_H_SIGHOLD, int, (int sig), (sig))

@@ -7,10 +7,7 @@
  * (create argv[3], wait for SIGINT and 300 ms more, print how many came),
  * terms (create argv[3]; with argv[4] "group" send SIGTERM to its process
  * group with kill(0), with "pgid" with kill(-pgid); wait for SIGTERM and
- * 300 ms more, print how many came: a second one is a "force quit", exit 3;
- * with argv[4] "sender", its handler takes a siginfo and prints who sent it;
- * with "oneshot", it is SA_RESETHAND, and what sigaction says of SIGTERM
- * before and after is printed: "own" (the handler set) or "default").
+ * 300 ms more, print how many came: a second one is a "force quit", exit 3).
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -26,8 +23,6 @@
 
 static volatile int sink;
 static volatile sig_atomic_t interrupts;
-static volatile pid_t sender;
-static volatile int sender_code;
 
 /* Count a SIGINT. */
 static void on_interrupt(int sig)
@@ -45,26 +40,6 @@ static void on_term(int sig)
 	if (write(1, msg, sizeof(msg) - 1) < 0)
 		_exit(4);
 	_exit(3);
-}
-
-/* Count a SIGTERM as on_term does; note its sender's pid and si_code. */
-static void on_term_info(int sig, siginfo_t *si, void *context)
-{
-	sender = si->si_pid;
-	sender_code = si->si_code;
-	on_term(sig);
-}
-
-/* What sigaction says of sig: "own" (on_term, with flags), or "default". */
-static const char *query(int sig, int flags)
-{
-	struct sigaction sa;
-
-	if (sigaction(sig, NULL, &sa) < 0)
-		return "error";
-	if (sa.sa_handler == on_term && (sa.sa_flags & flags) == flags)
-		return "own";
-	return sa.sa_handler == SIG_DFL ? "default" : "other";
 }
 
 /* Create the file path: the program is ready for its signal. */
@@ -120,15 +95,7 @@ int main(int argc, char **argv)
 							    : on_interrupt };
 		struct timespec tick = { 0, 10000000 }, more = { 0, 300000000 };
 
-		if (strcmp(send, "sender") == 0) {
-			sa.sa_sigaction = on_term_info;
-			sa.sa_flags = SA_SIGINFO;
-		}
-		if (strcmp(send, "oneshot") == 0)
-			sa.sa_flags = SA_RESETHAND;
 		sigaction(terms ? SIGTERM : SIGINT, &sa, NULL);
-		if (strcmp(send, "oneshot") == 0)
-			printf("%s ", query(SIGTERM, SA_RESETHAND));
 		if (!ready(argv[3]))
 			return 1;
 		if (strcmp(send, "group") == 0)
@@ -140,13 +107,8 @@ int main(int argc, char **argv)
 		/* Long enough for a second one, had it been sent twice. */
 		while (nanosleep(&more, &more) < 0)
 			;
-		printf("%s %d", terms ? "sigterms" : "interrupts",
+		printf("%s %d\n", terms ? "sigterms" : "interrupts",
 		       (int)interrupts);
-		if (strcmp(send, "sender") == 0)
-			printf(" from %d code %d", (int)sender, sender_code);
-		if (strcmp(send, "oneshot") == 0)
-			printf(" %s", query(SIGTERM, SA_RESETHAND));
-		printf("\n");
 		return 0;
 	}
 	kill(getpid(), SIGKILL);
