@@ -16,6 +16,7 @@
  * with -f a spawn, carries them again into the next program (lib/exec.c).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <time.h>
@@ -230,20 +231,6 @@ static bool other_namespace(long long userns, long long pidns,
 	return false;
 }
 
-/* Write n (>= 0) in decimal at p; return the end. */
-static char *put_decimal(char *p, long long n)
-{
-	char digits[24];
-	int k = 0;
-
-	do
-		digits[k++] = (char)('0' + n % 10);
-	while ((n /= 10) > 0);
-	while (k > 0)
-		*p++ = digits[--k];
-	return p;
-}
-
 /*
  * Write "/proc/PID/fd/FD" into path (64 bytes), "/proc/thread-self/fd/FD"
  * if pid < 0 (not /proc/self: once the main thread has called
@@ -256,15 +243,14 @@ static char *put_decimal(char *p, long long n)
  */
 static void proc_fd_path(char *path, long long pid, long long fd)
 {
-	char *p = path;
+	size_t n;
 
-	ltr_strlcpy(p, pid < 0 ? "/proc/thread-self" : "/proc/", 64);
-	p += ltr_strlen(p);
+	ltr_strlcpy(path, pid < 0 ? "/proc/thread-self" : "/proc/", 64);
+	n = ltr_strlen(path);
 	if (pid >= 0)
-		p = put_decimal(p, pid);
-	ltr_strlcpy(p, "/fd/", 5);
-	p = put_decimal(p + 4, fd);
-	*p = '\0';
+		n += ltr_utoa(path + n, (uint32_t)pid);
+	ltr_strlcpy(path + n, "/fd/", 5);
+	ltr_utoa(path + n + 4, (uint32_t)fd);
 }
 
 /*
@@ -393,13 +379,24 @@ static void map_failed(struct ltr_session *s, const char *what)
  * none of their own (the others are mapped as threads take them,
  * slot-map.c); NULL if not.
  */
+/*
+ * What is mapped first, to check the header's first fields (session_map)
+ * before the rest of it is: one page.
+ */
+#define SESSION_PROBE 4096
+_Static_assert(offsetof(struct ltr_session, total_size) +
+		       sizeof(uint64_t) <= SESSION_PROBE &&
+	       offsetof(struct ltr_session, ring_size) + sizeof(uint32_t) <=
+		       SESSION_PROBE,
+	       "the fields session_map checks lie in its first mapping");
+
 static struct ltr_session *session_map(int fd)
 {
 	struct ltr_session *s, *whole;
 	uint32_t ring;
 	void *shared;
 
-	s = mmap(NULL, sizeof(s->magic) * 512, PROT_READ | PROT_WRITE,
+	s = mmap(NULL, SESSION_PROBE, PROT_READ | PROT_WRITE,
 		 MAP_SHARED, fd, 0);
 	if (s == MAP_FAILED) {
 		map_failed(NULL, "cannot map the session");
@@ -410,7 +407,7 @@ static struct ltr_session *session_map(int fd)
 	    !rings_fit(s, fd)) {
 		ltr_warn("not tracing",
 			 "the session was made by another ltruss version or user");
-		munmap(s, sizeof(s->magic) * 512);
+		munmap(s, SESSION_PROBE);
 		return NULL;
 	}
 	ring = s->ring_size;
@@ -418,10 +415,10 @@ static struct ltr_session *session_map(int fd)
 		     MAP_SHARED, fd, 0);
 	if (whole == MAP_FAILED) {
 		map_failed(s, "cannot map the session");
-		munmap(s, sizeof(s->magic) * 512);
+		munmap(s, SESSION_PROBE);
 		return NULL;
 	}
-	munmap(s, sizeof(s->magic) * 512);
+	munmap(s, SESSION_PROBE);
 	shared = mmap(NULL, ltr_page_up(sizeof(struct ltr_thread)),
 		      PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		      (off_t)ltr_slot_offset(LTR_MAX_THREADS - 1, ring));
