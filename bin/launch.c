@@ -9,7 +9,7 @@
  * variables (and restores a user's own LD_AUDIT) so that the program sees
  * its own environment and its children run untraced.  GLIBC_TUNABLES gives
  * the loader the static TLS that the audit module costs the program
- * (lib/tunables.c), and is put back as the user had it likewise.
+ * (common/tunables.c), and is put back as the user had it likewise.
  */
 #include "config.h"
 
@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "../lib/session.h"
-#include "../lib/tunables.h"
+#include "../common/tunables.h"
 #include "clock.h"
 #include "error.h"
 #include "forward.h"

@@ -12,7 +12,7 @@
  *
  * The one reason ltruss itself causes is static TLS: an object with
  * initial-exec TLS larger than what the audit module leaves of the
- * surplus (lib/tunables.c).  That is ltruss's error (exit 2), with the
+ * surplus (common/tunables.c).  That is ltruss's error (exit 2), with the
  * value of glibc.rtld.optional_static_tls that makes room for it.  Any
  * other reason (a missing library) stops the program without ltruss too:
  * the loader's own message says it, and the program's status is kept.
@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/tunables.h"
+#include "../common/tunables.h"
 #include "error.h"
 #include "launch.h"
 #include "refusal.h"

@@ -12,7 +12,7 @@
  * environment array in place (the program's libc reads the same array
  * later) and a user's own LD_AUDIT is put back, so the program and its
  * children see exactly the environment they would have had (GLIBC_TUNABLES
- * too, which ltruss sets for the loader: tunables.c); an exec, and
+ * too, which ltruss sets for the loader: common/tunables.c); an exec, and
  * with -f a spawn, carries them again into the next program (lib/exec.c).
  */
 #include <errno.h>
@@ -29,7 +29,7 @@
 
 #include "arch/x86_64/cpu.h"
 #include "interposer.h"
-#include "tunables.h"
+#include "../common/tunables.h"
 
 extern char **environ;
 
@@ -302,7 +302,7 @@ static int session_open(const char *value, bool inherited, char *why,
 }
 
 /*
- * GLIBC_TUNABLES back as the user had it, or gone (lib/tunables.c): the
+ * GLIBC_TUNABLES back as the user had it, or gone (common/tunables.c): the
  * saved entry without its "LTRUSS_SAVED_" is the user's whole entry.
  */
 static void tunables_restore(void)

@@ -5,7 +5,7 @@
  *
  * The interposer reaches a program only through LD_AUDIT and
  * LTRUSS_SESSION in its environment (with GLIBC_TUNABLES for the static
- * TLS the audit module costs: tunables.c), and attach.c removes them at
+ * TLS the audit module costs: common/tunables.c), and attach.c removes them at
  * once so that the program sees exactly its own environment.  So an exec must
  * carry them again, into the environment the new image gets (which
  * removes them again): the exec family is hooked (lib/hooks.c binds the
@@ -33,7 +33,7 @@
 #include "arch/x86_64/cpu.h"
 #include "interposer.h"
 #include "lock.h"
-#include "tunables.h"
+#include "../common/tunables.h"
 
 /* What an exec carries: "LTRUSS_SESSION=...", and our path for LD_AUDIT. */
 static char carry_session[128];
@@ -50,7 +50,7 @@ struct carry {
 	char *audit;     /* the LD_AUDIT entry it added */
 	char *saved;     /* the LTRUSS_SAVED_LD_AUDIT entry it added, or NULL */
 	char *user;      /* the caller's own LD_AUDIT entry it left out, or NULL */
-	char *tunables;  /* the GLIBC_TUNABLES entry it added (tunables.c) */
+	char *tunables;  /* the GLIBC_TUNABLES entry it added (common/tunables.c) */
 	char *saved_tunables; /* LTRUSS_SAVED_GLIBC_TUNABLES it added, or NULL */
 	char *user_tunables;  /* the caller's own GLIBC_TUNABLES entry, or NULL */
 };
@@ -104,7 +104,7 @@ static char *put(char *d, const char *s, bool nul)
  * Set c->env to envp without ltruss's variables, LD_AUDIT and
  * GLIBC_TUNABLES, then LD_AUDIT (our interposer first, the caller's own
  * after it, and saved for the new image to put back), GLIBC_TUNABLES
- * (tunables.c: the caller's own, saved likewise) and LTRUSS_SESSION.
+ * (common/tunables.c: the caller's own, saved likewise) and LTRUSS_SESSION.
  * When that cannot be done, c->env is envp itself: the program runs on,
  * untraced.
  */
