@@ -168,12 +168,13 @@ const struct stack_objects *objmap_sync(const struct ltr_session *s)
 		n = LTR_MAX_OBJECTS;
 	for (; nobjects < n; nobjects++) {
 		const struct ltr_objrec *o = &s->objects[nobjects];
-		const char *path = session_string(s, o->path);
+		const char *path;
 		void **slot;
 
 		/* Claimed, not written yet: its process is still at it. */
-		if (!o->end)
+		if (!session_object_ready(s, (uint32_t)nobjects))
 			break;
+		path = session_string(s, o->path);
 		if (nobjects == objects_size) {
 			objects_size = objects_size ? 2 * objects_size : 64;
 			objects = xrealloc(objects,

@@ -233,6 +233,12 @@ bool session_func_ready(const struct ltr_session *s, uint32_t fn)
 		LTR_FN_READY);
 }
 
+bool session_object_ready(const struct ltr_session *s, uint32_t i)
+{
+	return i < LTR_MAX_OBJECTS &&
+	       __atomic_load_n(&s->objects[i].end, __ATOMIC_ACQUIRE) != 0;
+}
+
 const char *session_string(const struct ltr_session *s, uint32_t off)
 {
 	if (off >= LTR_STRINGS_SIZE ||

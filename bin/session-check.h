@@ -77,6 +77,12 @@ uint32_t session_funcs_used(const struct ltr_session *s);
 bool session_func_ready(const struct ltr_session *s, uint32_t fn);
 
 /*
+ * Whether object record i is written: a process claims a record (nobjects)
+ * before it fills it, and its end, written last, is 0 until then.
+ */
+bool session_object_ready(const struct ltr_session *s, uint32_t i);
+
+/*
  * The string at offset off of the session's string area, or NULL if it
  * is not a whole string there (the traced process writes that memory).
  * Raw bytes: to open a file by; print only what check_name() gives.

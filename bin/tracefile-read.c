@@ -341,6 +341,21 @@ static void id_expect(uint32_t i)
 	ids_pending[i] = NULL;
 }
 
+/*
+ * Object i came in a table record.  One its process claimed but never
+ * wrote (killed in between; its end 0: tracefile-write.c) holds no
+ * addresses, and must not stop the objects after it being read
+ * (objmap.c waits at a record being written): it becomes an empty range.
+ */
+static void object_settle(uint32_t i)
+{
+	struct ltr_objrec *o = &image->objects[i];
+
+	if (!o->end)
+		o->start = o->end = UINT64_MAX;
+	id_expect(i);
+}
+
 /* A BUILD_ID record for object at: its ID (p, n bytes). */
 static void id_load(uint32_t at, const unsigned char *p, size_t n, size_t off)
 {
@@ -393,7 +408,7 @@ static void tables_load(const unsigned char *p, size_t n, size_t off)
 				     LTR_MAX_OBJECTS, sizeof(struct ltr_objrec),
 				     r.at, d, r.len, at);
 			for (k = objects; k < image->nobjects; k++)
-				id_expect(k);
+				object_settle(k);
 			break;
 		case TF_REC_PROTO:
 			proto_load(r.at, d, r.len, at);

@@ -51,6 +51,7 @@
 
 #define BUF_SIZE (2u << 20)  /* written when full, or once a second */
 #define CHUNK (1u << 20)     /* longest TABLES record */
+#define OBJECT_WAIT_NS 1000000000ull /* for a claimed object record */
 #define FLUSH_NS 1000000000ull
 #define NONE SIZE_MAX
 
@@ -279,6 +280,8 @@ static void object_put(uint32_t i)
 	unsigned char id[BUILD_ID_MAX];
 	size_t n;
 
+	if (!session_object_ready(S, i))
+		return; /* its process died before it wrote it */
 	string_put(S->objects[i].path);
 	if (!file)
 		return;
@@ -289,13 +292,30 @@ static void object_put(uint32_t i)
 }
 
 /*
+ * Wait for object record i, claimed, to be written: the records go into
+ * the file in order, once, and the calls after this point may have their
+ * stacks in the objects of the records after it.  Its process writes it
+ * a few stores after the claim (lib/objects.c); one killed in between
+ * never does, and after OBJECT_WAIT_NS the record goes as it is (its end
+ * 0: --read takes it for an object with no addresses).
+ */
+static void object_wait(uint32_t i)
+{
+	uint64_t until = clock_mono_ns() + OBJECT_WAIT_NS;
+	const struct timespec pause = { .tv_nsec = 50000 };
+
+	while (!session_object_ready(S, i) && clock_mono_ns() < until)
+		nanosleep(&pause, NULL);
+}
+
+/*
  * Append what the session's tables gained since the last time: the
  * functions filled in so far (in order), their prototypes, the objects
  * recorded, and the strings they name.  Only those strings: the string
  * area also holds every shipped prototype's name, some 100 KiB that no
  * event names.
  */
-static void tables_update(void)
+static void tables_update(bool final)
 {
 	uint32_t nf = session_funcs_used(S), objects, f = funcs_done, i;
 
@@ -304,6 +324,8 @@ static void tables_update(void)
 	objects = __atomic_load_n(&S->nobjects, __ATOMIC_ACQUIRE);
 	if (objects > LTR_MAX_OBJECTS)
 		objects = LTR_MAX_OBJECTS;
+	for (i = objects_done; i < objects && !final; i++)
+		object_wait(i);
 	if (f == funcs_done && objects <= objects_done)
 		return;
 	for (i = funcs_done; i < f; i++) {
@@ -397,7 +419,7 @@ void tracefile_event(const struct event_rec *r)
 	if (stopped || ev->type >= TF_CODEC_TYPES)
 		return;
 	if (ev->fn >= funcs_done || S->nobjects != objects_done)
-		tables_update();
+		tables_update(false);
 	if (open_at == NONE || open_type != TF_EVENTS ||
 	    open_events.slot != r->slot || open_events.pid != r->pid ||
 	    open_events.tid != r->tid ||
@@ -432,7 +454,7 @@ void tracefile_tick(void)
 	if (fd < 0 || !write_ok(writer_error(&writer)) ||
 	    clock_mono_ns() - flushed_ns < FLUSH_NS)
 		return;
-	tables_update();
+	tables_update(false);
 	clock_put(false);
 	flush();
 }
@@ -485,7 +507,7 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 	/* What is left is written here: no thread started just for it. */
 	write_ok(writer_stop(&writer));
 	if (!stopped) {
-		tables_update();
+		tables_update(true);
 		counts_put();
 		clock_put(true);
 		block_write(TF_END, &e, sizeof(e));

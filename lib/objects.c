@@ -155,7 +155,8 @@ static void object_record(const struct ltr_object *obj)
 	char exe[4096];
 	const char *path = obj->path;
 	struct ltr_objrec *rec;
-	uint32_t i;
+	uint32_t i, path_off;
+	int32_t pid;
 	ssize_t n;
 
 	if (!obj->end)
@@ -169,15 +170,24 @@ static void object_record(const struct ltr_object *obj)
 	}
 	if (!*path || path[0] != '/')
 		return; /* the vDSO: no file */
+	/*
+	 * ltruss reads the records in order and waits at one claimed but not
+	 * written (its end still 0): what goes before the claim (a system
+	 * call, the path's copy) is done first, so that a process preempted
+	 * or killed holds up the records after its own for a few stores at
+	 * most.  The end is written last, released.
+	 */
+	pid = (int32_t)getpid();
+	path_off = ltr_session_string(path);
 	i = __atomic_fetch_add(&ltr_session->nobjects, 1, __ATOMIC_ACQ_REL);
 	if (i >= LTR_MAX_OBJECTS)
 		return;
 	rec = &ltr_session->objects[i];
-	rec->pid = (int32_t)getpid();
-	rec->path = ltr_session_string(path);
+	rec->pid = pid;
+	rec->path = path_off;
 	rec->start = obj->start;
-	rec->end = obj->end;
 	rec->bias = obj->bias;
+	__atomic_store_n(&rec->end, obj->end, __ATOMIC_RELEASE);
 }
 
 struct ltr_object *ltr_object_add(struct link_map *map, Lmid_t lmid)

@@ -340,7 +340,7 @@ struct ltr_objrec {
 	int32_t pid;
 	uint32_t path;  /* offset of its file's path in strings[] */
 	uint64_t start; /* its segments' address range */
-	uint64_t end;
+	uint64_t end;   /* written last (release): 0 while being written */
 	uint64_t bias;  /* load bias: address = bias + ELF virtual address */
 };
 

@@ -496,6 +496,17 @@ rounds_read() {
 	[ $(($(tail -1 rss.txt) - $(tail -1 rss-small.txt))) -lt 4096 ]
 }
 
+@test "--read -k: an object record claimed and never written (its process killed) holds up no object after it (ltr-gen stacks dead)" {
+	off=0x$(nm -D "$PROGS/libfix.so" | awk '$3 ~ /^fix_add@/ { print $1 }')
+	[ "$off" != 0x ]
+	"$PROGS/ltr-gen" dead.ltr stacks 2 3 12 "$PROGS/libfix.so" "$off" 0 dead
+	run_split ltruss --read dead.ltr -k
+	[ "$status" -eq 0 ]
+	# Before, every record after the dead one waited for it: no frame named.
+	[ "$(grep -c "^\(\[pid 100[01]\] \)\? > fix_add+0x1 ($PROGS/libfix\.so)\$" <<<"$out")" -eq 12 ] ||
+		{ echo "$out" | head; false; }
+}
+
 @test "a named type's names with control bytes, checksum right: printed escaped, never raw" {
 	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
 	"$PROGS/ltr-mutate" t.ltr damaged.ltr type-name

@@ -5,7 +5,7 @@
  * and memory close to linear in a file's size (tests/tracefile.bats).
  *
  * Usage: ltr-gen OUT N
- *        ltr-gen OUT stacks PIDS OBJECTS CALLS FILE OFFSET NAMES
+ *        ltr-gen OUT stacks PIDS OBJECTS CALLS FILE OFFSET NAMES [dead]
  *
  * N objects (at most LTR_MAX_OBJECTS) of process 100, /gen/libNNNNN.so,
  * each with a build ID, and N functions fNNNNN, each of the library
@@ -25,7 +25,11 @@
  * above it), " > FUNC+0x1 (FILE)".  A reader that built each process's
  * unwinder anew when another's calls came between, or looked at every
  * object for each frame, took time CALLS * OBJECTS.
+ * With "dead", the objects' table starts with one more record, claimed by
+ * a process killed before it wrote it (all zero): a reader that waits at
+ * it for its writer never names a frame.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,8 +117,8 @@ static int finish(void)
 #define GEN_SPAN 0x1000000ull   /* the room of each (FILE is smaller) */
 #define GEN_SP 0x7ff000000000ull
 
-/* ltr-gen OUT stacks PIDS OBJECTS CALLS FILE OFFSET NAMES (see above). */
-static int stacks(char **argv)
+/* ltr-gen OUT stacks PIDS OBJECTS CALLS FILE OFFSET NAMES [dead] (above). */
+static int stacks(char **argv, bool dead)
 {
 	uint32_t pids = (uint32_t)strtoul(argv[3], NULL, 10);
 	uint32_t nobj = (uint32_t)strtoul(argv[4], NULL, 10);
@@ -129,9 +133,10 @@ static int stacks(char **argv)
 	if (!pids || !nobj || pids > LTR_MAX_THREADS ||
 	    (uint64_t)pids * nobj > LTR_MAX_OBJECTS)
 		return 2;
-	objs = calloc((size_t)pids * nobj, sizeof(*objs));
+	objs = calloc((size_t)pids * nobj + dead, sizeof(*objs));
 	if (!objs)
 		return 2;
+	objs += dead; /* objs[-1]: the dead claim, all zero */
 	start("ltr-gen stacks");
 	fn.name = off;
 	record(TF_REC_STRINGS, off, "f", 2);
@@ -164,9 +169,9 @@ static int stacks(char **argv)
 		objs[i].bias = base;
 	}
 	block(TF_TABLES);
-	for (i = 0; i < pids * nobj; i += 1024) {
-		k = pids * nobj - i < 1024 ? pids * nobj - i : 1024;
-		record(TF_REC_OBJECTS, i, objs + i, k * sizeof(*objs));
+	for (i = 0; i < pids * nobj + dead; i += 1024) {
+		k = pids * nobj + dead - i < 1024 ? pids * nobj + dead - i : 1024;
+		record(TF_REC_OBJECTS, i, objs - dead + i, k * sizeof(*objs));
 		block(TF_TABLES);
 	}
 	for (i = 0; i < calls; i++) {
@@ -200,12 +205,13 @@ int main(int argc, char **argv)
 	uint32_t n, i, off = 1;
 	char name[64];
 
-	if (argc == 9 && strcmp(argv[2], "stacks") == 0) {
+	if ((argc == 9 || (argc == 10 && strcmp(argv[9], "dead") == 0)) &&
+	    strcmp(argv[2], "stacks") == 0) {
 		out = fopen(argv[1], "wb");
 		blk = malloc(TF_BLOCK_MAX);
 		if (!out || !blk)
 			return 2;
-		return stacks(argv);
+		return stacks(argv, argc == 10);
 	}
 	if (argc != 3 || !(out = fopen(argv[1], "wb")))
 		return 2;
