@@ -14,7 +14,9 @@
 #include "format-stack.h"
 #include "options.h"
 #include "paths.h"
+#include "tracefile.h"
 #include "xmalloc.h"
+#include "../lib/session.h"
 
 static const char usage_text[] =
 	"Usage: ltruss [OPTIONS] [--] COMMAND [ARG...]\n"
@@ -412,6 +414,9 @@ void options_parse(struct options *opts, int argc, char **argv)
 		case 'V':
 			printf("ltruss %s\n", PACKAGE_VERSION);
 			paths_print(stdout);
+			printf("trace files: format version %d (reads %d to %d)\n",
+			       TF_VERSION, TF_VERSION_FIRST, TF_VERSION);
+			printf("session version: %d\n", LTR_SESSION_VERSION);
 			exit(0);
 		case ':':
 			usage_error("option '%s' needs an argument",

@@ -46,12 +46,43 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "session-check.h"
 #include "tracefile-codec.h"
 #include "xmalloc.h"
+
+/*
+ * The events of a file are the ring records as "events layout 1" of
+ * ltruss-trace(5) has them, and every later ltruss must read them so: the
+ * ring's layout is pinned here, field by field.  If one of these fails,
+ * the interposer's records changed: the writer must go on writing layout
+ * 1 (translate), or write a new layout (TF_EVENTS_LAYOUT) that the reader
+ * translates, reading layout 1 as before.
+ */
+#define PIN(what) _Static_assert(what, "events layout 1 changed: " #what)
+PIN(sizeof(struct ltr_event) == 24 && offsetof(struct ltr_event, size) == 0);
+PIN(offsetof(struct ltr_event, type) == 2 && offsetof(struct ltr_event, flags) == 3);
+PIN(offsetof(struct ltr_event, depth) == 4 && offsetof(struct ltr_event, fn) == 8);
+PIN(offsetof(struct ltr_event, ts) == 16 && offsetof(struct ltr_event, w) == 24);
+PIN(LTR_EV_PAD == 1 && LTR_EV_ENTER == 2 && LTR_EV_EXIT == 3 && LTR_EV_CALL == 4);
+PIN(LTR_EV_UNWOUND == 5 && LTR_EV_THREAD == 6 && LTR_EV_UNTRACED == 7);
+PIN(LTR_EV_GUEST == 8);
+PIN(LTR_ENTER_WORDS == 7 && LTR_EXIT_WORDS == 4 && LTR_UNTRACED_WORDS == 2);
+PIN(LTR_EVF_ERROR == 0x1 && LTR_EVF_RESUME == 0x2 && LTR_EVF_KEEP_ABOVE == 0x80);
+PIN(LTR_END_UNWOUND == 1 && LTR_END_EXITED == 2 && LTR_END_PTHREAD_EXIT == 3);
+PIN(LTR_END_KILLED == 4 && LTR_END_EXEC == 5 && LTR_END_HIDDEN == 6);
+PIN(sizeof(struct ltr_blob) == 8 && offsetof(struct ltr_blob, len) == 4);
+PIN(offsetof(struct ltr_blob, index) == 1 && offsetof(struct ltr_blob, flags) == 2);
+PIN(LTR_BLOB_STRING == 1 && LTR_BLOB_OUT == 2 && LTR_BLOB_XMM == 3);
+PIN(LTR_BLOB_STACK == 4 && LTR_BLOB_VARARGS == 5 && LTR_BLOB_VASTRING == 6);
+PIN(LTR_BLOB_X87 == 7 && LTR_BLOB_CALLSTACK == 8);
+PIN(LTR_BLOBF_TRUNCATED == 0x1 && LTR_BLOBF_FAULT == 0x2);
+PIN(sizeof(struct ltr_stack_regs) == 64 && offsetof(struct ltr_stack_regs, rbp) == 16);
+PIN(LTR_VA_INT == 1 && LTR_VA_DOUBLE == 2 && LTR_VA_LDOUBLE == 3);
+PIN(LTR_VA_STRING == 4 && LTR_VA_POINTER == 5);
 
 /* A word's 2-bit tag: its bytes, 0 to 2, or a count byte (3 to 8) says. */
 #define TAG_COUNTED 3

@@ -95,17 +95,20 @@ static void header_check(const struct tf_header *h)
 		bad(0, "no trace file magic (\"LTRUSS\")");
 	if (size < offsetof(struct tf_header, header_size) + 4)
 		bad(size, "the header is cut");
-	if (h->version != TF_VERSION)
+	if (h->version < TF_VERSION_FIRST)
 		error_msg_and_die("cannot read the trace file '%s': it is format version %u, this ltruss reads version %u; read it with the ltruss that wrote it",
 				  path, h->version, TF_VERSION);
+	if (h->version > TF_VERSION)
+		error_msg_and_die("cannot read the trace file '%s': it is format version %u, this ltruss reads versions %u to %u; read it with a newer ltruss",
+				  path, h->version, TF_VERSION_FIRST, TF_VERSION);
 	if (size < sizeof(*h))
 		bad(size, "the header is cut");
 	if (h->header_size != sizeof(*h) ||
 	    h->crc != crc32_update(0, h, offsetof(struct tf_header, crc)))
 		bad(0, "the header fails its checksum");
-	if (h->session_version != LTR_SESSION_VERSION)
-		error_msg_and_die("cannot read the trace file '%s': its events are of session version %u, this ltruss reads version %u; read it with the ltruss that wrote it",
-				  path, h->session_version, LTR_SESSION_VERSION);
+	if (h->events_layout != TF_EVENTS_LAYOUT)
+		bad(offsetof(struct tf_header, events_layout),
+		    "an events layout no writer makes");
 }
 
 /* Read n bytes at offset off of the file into p, or die. */
@@ -267,52 +270,92 @@ static void proto_load(uint32_t at, const unsigned char *p, size_t n,
 }
 
 /*
- * Append n elem-byte entries at p to table (max entries) at index at,
- * which must be where the table ends: an entry once read is never
- * written again (see tables_load()).
+ * The file's names, each once in the image's string area (what the
+ * formatters read names from): an object's path comes in the record of
+ * each process that loaded it.
  */
-static void table_append(void *table, uint32_t *used, uint32_t max,
-			 size_t elem, uint32_t at, const unsigned char *p,
-			 size_t n, size_t off)
+static struct strmap names_interned; /* name: its offset + 1 */
+
+/* The offset of name in the image's string area, put there if new. */
+static uint32_t name_intern(const char *name, size_t off)
 {
-	if (n % elem || at > max || n / elem > max - at)
-		bad(off, "a table record that does not fit");
-	if (at != *used)
-		bad(off, "a table record that does not append");
-	memcpy((unsigned char *)table + at * elem, p, n);
-	if (at + n / elem > *used)
-		*used = at + (uint32_t)(n / elem);
+	void **slot = strmap_slot(&names_interned, name);
+	uint32_t at = image->strings_used ? image->strings_used : 1;
+	size_t n = strlen(name) + 1;
+
+	if (*slot)
+		return (uint32_t)((uintptr_t)*slot - 1);
+	if (n > LTR_STRINGS_SIZE - at)
+		bad(off, "more names than a trace holds");
+	memcpy(image->strings + at, name, n);
+	image->strings_used = at + (uint32_t)n;
+	*slot = (void *)(uintptr_t)(at + 1);
+	return at;
 }
 
 /*
- * Bytes of strings[] a record wrote (a bit each): the writer puts a name
- * again in each block that uses it, at the same offset, so a STRINGS
- * record may land where another wrote, but only with the same bytes.
+ * The struct of a FUNC or OBJECT record (p, n bytes), of at least min
+ * bytes (the ones this version reads; a later writer may add fields,
+ * skipped), copied to r (min bytes); returns where its names start.
  */
-static unsigned char *strings_written;
-
-/* A STRINGS record: n bytes at p for strings[at...]. */
-static void strings_put(uint32_t at, const unsigned char *p, size_t n,
-			size_t off)
+static const char *record_fields(void *r, size_t min, const unsigned char *p,
+				 size_t n, size_t off)
 {
-	size_t i;
+	uint32_t fields;
 
-	if (at > LTR_STRINGS_SIZE || n > LTR_STRINGS_SIZE - at)
-		bad(off, "a table record that does not fit");
-	if (!strings_written)
-		strings_written = xcalloc(LTR_STRINGS_SIZE / 8, 1);
-	for (i = 0; i < n; i++) {
-		size_t k = at + i;
+	if (n < sizeof(fields))
+		bad(off, "a table record too short");
+	memcpy(&fields, p, sizeof(fields));
+	if (fields < min || fields > n || fields % 8)
+		bad(off, "a table record too short");
+	memcpy(r, p, min);
+	return (const char *)p + fields;
+}
 
-		if (!(strings_written[k / 8] & (1u << (k % 8)))) {
-			strings_written[k / 8] |= (unsigned char)(1u << (k % 8));
-			image->strings[k] = (char)p[i];
-		} else if (image->strings[k] != (char)p[i]) {
-			bad(off, "a string record that changes an earlier one");
-		}
-	}
-	if (at + n > image->strings_used)
-		image->strings_used = (uint32_t)(at + n);
+/* The NUL-terminated name at *q, before end; *q moves past it. */
+static const char *record_name(const char **q, const char *end, size_t off)
+{
+	const char *name = *q;
+	const char *nul = memchr(name, '\0', (size_t)(end - name));
+
+	if (!nul)
+		bad(off, "a table record with names missing");
+	*q = nul + 1;
+	return name;
+}
+
+/* The session's LTR_FN_* flags of the file's TF_FN_* ones. */
+static uint32_t func_flags(uint32_t flags)
+{
+	return LTR_FN_READY |
+	       (flags & TF_FN_ENTRY_ONLY ? LTR_FN_ENTRY_ONLY : 0) |
+	       (flags & TF_FN_DISABLED ? LTR_FN_DISABLED : 0) |
+	       (flags & TF_FN_SETJMP ? LTR_FN_SETJMP : 0) |
+	       (flags & TF_FN_VFORK ? LTR_FN_VFORK : 0);
+}
+
+/* A FUNC record (p, n bytes at off): function at. */
+static void func_load(uint32_t at, const unsigned char *p, size_t n,
+		      size_t off)
+{
+	struct tf_func r;
+	const char *q = record_fields(&r, sizeof(r), p, n, off);
+	const char *end = (const char *)p + n, *name, *lib;
+	struct ltr_func *f;
+
+	if (at != image->nfuncs || at >= LTR_MAX_FUNCS)
+		bad(off, "a table record that does not append");
+	if (r.proto < -1 || r.proto >= LTR_MAX_CAPTURES)
+		bad(off, "a function of no prototype");
+	name = record_name(&q, end, off);
+	lib = record_name(&q, end, off);
+	f = &image->funcs[at];
+	f->capture = r.proto;
+	f->depth = r.depth;
+	f->name = name_intern(name, off);
+	f->lib = name_intern(lib, off);
+	f->flags = func_flags(r.flags);
+	image->nfuncs = at + 1;
 }
 
 /*
@@ -342,18 +385,30 @@ static void id_expect(uint32_t i)
 }
 
 /*
- * Object i came in a table record.  One its process claimed but never
- * wrote (killed in between; its end 0: tracefile-write.c) holds no
- * addresses, and must not stop the objects after it being read
- * (objmap.c waits at a record being written): it becomes an empty range.
+ * An OBJECT record (p, n bytes at off): object at.  One with no addresses
+ * (its process claimed it and was killed before it wrote it) gets an
+ * empty range that is not 0 to 0: objmap.c takes an end of 0 for a
+ * record still being written, and would wait at it for ever.
  */
-static void object_settle(uint32_t i)
+static void object_load(uint32_t at, const unsigned char *p, size_t n,
+			size_t off)
 {
-	struct ltr_objrec *o = &image->objects[i];
+	struct tf_object r;
+	const char *q = record_fields(&r, sizeof(r), p, n, off);
+	struct ltr_objrec *o;
 
-	if (!o->end)
+	if (at != image->nobjects || at >= LTR_MAX_OBJECTS)
+		bad(off, "a table record that does not append");
+	o = &image->objects[at];
+	o->pid = r.pid;
+	o->path = name_intern(record_name(&q, (const char *)p + n, off), off);
+	o->start = r.start;
+	o->end = r.end;
+	o->bias = r.bias;
+	if (r.start >= r.end)
 		o->start = o->end = UINT64_MAX;
-	id_expect(i);
+	image->nobjects = at + 1;
+	id_expect(at);
 }
 
 /* A BUILD_ID record for object at: its ID (p, n bytes). */
@@ -370,6 +425,20 @@ static void id_load(uint32_t at, const unsigned char *p, size_t n, size_t off)
 }
 
 /*
+ * A record of a type this ltruss does not know, from a later version
+ * (whose reader may need it, this one does not): skipped, said once.
+ */
+static void record_unknown(uint32_t type, size_t off)
+{
+	static bool said;
+
+	if (!said)
+		warning_msg("the trace file '%s' has records of a kind this ltruss does not know (type %u at byte %zu, maybe more): skipped; a newer ltruss may show more",
+			    path, type, off);
+	said = true;
+}
+
+/*
  * The records of a TABLES block (p, n bytes at off).  No record changes
  * or frees what an earlier one made: formatters keep what they looked up
  * (a function's prototype, its resolved argument types, a name) for
@@ -380,12 +449,11 @@ static void id_load(uint32_t at, const unsigned char *p, size_t n, size_t off)
 static void tables_load(const unsigned char *p, size_t n, size_t off)
 {
 	size_t i = 0;
-	uint32_t k, objects;
 
 	while (i < n) {
 		struct tf_record r;
 		const unsigned char *d;
-		size_t at = off + i;
+		size_t at = off + sizeof(struct tf_block) + i;
 
 		if (n - i < sizeof(r))
 			bad(at, "a table record cut");
@@ -394,21 +462,11 @@ static void tables_load(const unsigned char *p, size_t n, size_t off)
 			bad(at, "a table record longer than its block");
 		d = p + i + sizeof(r);
 		switch (r.type) {
-		case TF_REC_STRINGS:
-			strings_put(r.at, d, r.len, at);
+		case TF_REC_FUNC:
+			func_load(r.at, d, r.len, at);
 			break;
-		case TF_REC_FUNCS:
-			table_append(image->funcs, &image->nfuncs,
-				     LTR_MAX_FUNCS, sizeof(struct ltr_func),
-				     r.at, d, r.len, at);
-			break;
-		case TF_REC_OBJECTS:
-			objects = image->nobjects;
-			table_append(image->objects, &image->nobjects,
-				     LTR_MAX_OBJECTS, sizeof(struct ltr_objrec),
-				     r.at, d, r.len, at);
-			for (k = objects; k < image->nobjects; k++)
-				object_settle(k);
+		case TF_REC_OBJECT:
+			object_load(r.at, d, r.len, at);
 			break;
 		case TF_REC_PROTO:
 			proto_load(r.at, d, r.len, at);
@@ -428,7 +486,9 @@ static void tables_load(const unsigned char *p, size_t n, size_t off)
 			id_load(r.at, d, r.len, at);
 			break;
 		default:
-			bad(at, "a table record of unknown type");
+			if (r.type <= TF_REC_KNOWN_LAST)
+				bad(at, "a table record of unknown type");
+			record_unknown(r.type, at);
 		}
 		i += sizeof(r) + padded(r.len);
 	}
@@ -527,12 +587,12 @@ static void proc_replay(const unsigned char *p, size_t n, size_t off)
 /* A COUNTS block: the interposer's counters, the summary's rows. */
 static void counts_load(const unsigned char *p, size_t n, size_t off)
 {
-	size_t k = n / sizeof(struct ltr_retired), i;
+	size_t k = n / sizeof(struct tf_count), i;
 
-	if (n % sizeof(struct ltr_retired))
+	if (n % sizeof(struct tf_count))
 		bad(off, "a counts block of the wrong size");
 	for (i = 0; i < k; i++) {
-		struct ltr_retired r;
+		struct tf_count r;
 
 		memcpy(&r, p + i * sizeof(r), sizeof(r));
 		if (r.fn >= LTR_MAX_FUNCS)
@@ -540,7 +600,11 @@ static void counts_load(const unsigned char *p, size_t n, size_t off)
 		if (!narrow_pid(r.pid) || !tracefile_counts_recorded() ||
 		    image->nretired >= LTR_MAX_RETIRED)
 			continue;
-		image->retired[image->nretired++] = r;
+		image->retired[image->nretired++] = (struct ltr_retired){
+			.pid = r.pid, .fn = r.fn,
+			.c = { .calls = r.calls, .errors = r.errors,
+			       .total = r.total, .self = r.self,
+			       .min = r.min, .max = r.max } };
 	}
 }
 
@@ -711,8 +775,7 @@ void tracefile_unload(void)
 		ids_pending[i] = NULL;
 		id_seen[i] = 0;
 	}
-	free(strings_written);
-	strings_written = NULL;
+	strmap_clear(&names_interned, NULL);
 	build_id_done();
 	for (i = 0; i < LTR_MAX_OBJECTS; i++) {
 		free(sonames[i]);

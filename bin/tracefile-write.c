@@ -168,17 +168,6 @@ static void record_put(uint32_t type, uint32_t at, const void *p, size_t n,
 		buf[len++] = 0;
 }
 
-/* Append an array (elem bytes each) from index first, in CHUNK pieces. */
-static void records_put(uint32_t type, uint32_t first, const void *p,
-			uint32_t n, size_t elem)
-{
-	uint32_t per = (uint32_t)(CHUNK / elem), k;
-
-	for (k = 0; k < n; k += per)
-		record_put(type, first + k, (const unsigned char *)p + k * elem,
-			   (n - k < per ? n - k : per) * elem, NULL, 0);
-}
-
 /* Has the named type called name been written? Note it if not. */
 static bool type_noted(const char *name)
 {
@@ -264,25 +253,65 @@ static void proto_put(int32_t capture)
 	record_put(TF_REC_PROTO, (uint32_t)capture, decl, n, NULL, 0);
 }
 
-/* Write the session's string at offset off (a name the file's tables use). */
-static void string_put(uint32_t off)
+/* The file's flags (TF_FN_*) of the session's LTR_FN_* flags. */
+static uint32_t func_flags(uint32_t flags)
 {
-	const char *name = session_string(S, off);
-
-	if (name)
-		record_put(TF_REC_STRINGS, off, name, strlen(name) + 1, NULL, 0);
+	return (flags & LTR_FN_ENTRY_ONLY ? TF_FN_ENTRY_ONLY : 0) |
+	       (flags & LTR_FN_DISABLED ? TF_FN_DISABLED : 0) |
+	       (flags & LTR_FN_SETJMP ? TF_FN_SETJMP : 0) |
+	       (flags & LTR_FN_VFORK ? TF_FN_VFORK : 0);
 }
 
-/* Write the path of object i and, if its file has them, build ID and soname. */
+/* Write function i's record: its fields, its name and its library's. */
+static void func_put(uint32_t i)
+{
+	const struct ltr_func *f = &S->funcs[i];
+	const char *name = session_string(S, f->name);
+	const char *lib = session_string(S, f->lib);
+	struct tf_func r = { .size = sizeof(r), .proto = -1, .depth = f->depth,
+			     .flags = func_flags(f->flags) };
+	size_t n1, n2;
+	char *names;
+
+	name = name ? name : "";
+	lib = lib ? lib : "";
+	n1 = strlen(name) + 1;
+	n2 = strlen(lib) + 1;
+	if (n1 + n2 > CHUNK)
+		n1 = n2 = 1, name = lib = "";
+	if (f->capture >= 0 && f->capture < LTR_MAX_CAPTURES)
+		r.proto = f->capture;
+	names = xmalloc(n1 + n2);
+	memcpy(names, name, n1);
+	memcpy(names + n1, lib, n2);
+	record_put(TF_REC_FUNC, i, &r, sizeof(r), names, n1 + n2);
+	free(names);
+}
+
+/*
+ * Write object i's record and, if its file has them, its build ID and
+ * soname.  One its process claimed and died before it wrote has no
+ * addresses (start == end) and no path.
+ */
 static void object_put(uint32_t i)
 {
-	const char *file = session_string(S, S->objects[i].path), *soname;
+	const struct ltr_objrec *o = &S->objects[i];
+	struct tf_object r = { .size = sizeof(r) };
+	const char *file = NULL, *soname;
 	unsigned char id[BUILD_ID_MAX];
 	size_t n;
 
-	if (!session_object_ready(S, i))
-		return; /* its process died before it wrote it */
-	string_put(S->objects[i].path);
+	if (session_object_ready(S, i)) {
+		file = session_string(S, o->path);
+		r.pid = o->pid;
+		r.start = o->start;
+		r.end = o->end > o->start ? o->end : o->start;
+		r.bias = o->bias;
+	}
+	if (file && strlen(file) + 1 > CHUNK)
+		file = NULL;
+	record_put(TF_REC_OBJECT, i, &r, sizeof(r), file ? file : "",
+		   file ? strlen(file) + 1 : 1);
 	if (!file)
 		return;
 	if ((n = build_id_read(file, id, &soname)) != 0)
@@ -328,21 +357,13 @@ static void tables_update(bool final)
 		object_wait(i);
 	if (f == funcs_done && objects <= objects_done)
 		return;
-	for (i = funcs_done; i < f; i++) {
-		string_put(S->funcs[i].name);
-		string_put(S->funcs[i].lib);
-	}
 	for (i = objects_done; i < objects; i++)
 		object_put(i);
-	if (f > funcs_done)
-		records_put(TF_REC_FUNCS, funcs_done, &S->funcs[funcs_done],
-			    f - funcs_done, sizeof(struct ltr_func));
-	if (objects > objects_done)
-		records_put(TF_REC_OBJECTS, objects_done,
-			    &S->objects[objects_done], objects - objects_done,
-			    sizeof(struct ltr_objrec));
-	for (; funcs_done < f; funcs_done++)
+	/* A function's prototype comes before it: the reader binds the two. */
+	for (; funcs_done < f; funcs_done++) {
 		proto_put(S->funcs[funcs_done].capture);
+		func_put(funcs_done);
+	}
 	objects_done = objects > objects_done ? objects : objects_done;
 	block_close();
 }
@@ -376,7 +397,7 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 	memcpy(h.magic, TF_MAGIC, sizeof(h.magic));
 	h.version = TF_VERSION;
 	h.header_size = sizeof(h);
-	h.session_version = LTR_SESSION_VERSION;
+	h.events_layout = TF_EVENTS_LAYOUT;
 	h.strsize = s->strsize;
 	h.depth_limit = s->depth_limit;
 	h.follow = follow;
@@ -459,37 +480,49 @@ void tracefile_tick(void)
 	flush();
 }
 
+/* The file's row of pid's counters of function fn. */
+static struct tf_count count_row(int32_t pid, uint32_t fn,
+				 const struct ltr_count *c)
+{
+	return (struct tf_count){ .pid = pid, .fn = fn, .calls = c->calls,
+				  .errors = c->errors, .total = c->total,
+				  .self = c->self, .min = c->min,
+				  .max = c->max };
+}
+
+/* Append a row to the COUNTS block being made (rows, *n of per). */
+static void count_add(struct tf_count *rows, size_t *n, size_t per,
+		      struct tf_count row)
+{
+	rows[(*n)++] = row;
+	if (*n == per) {
+		block_write(TF_COUNTS, rows, *n * sizeof(*rows));
+		*n = 0;
+	}
+}
+
 /* Write the counters of every thread slot and of those handed back. */
 static void counts_put(void)
 {
 	uint32_t nfuncs = session_funcs_used(S), nthreads, nretired, i, f;
-	size_t per = CHUNK / sizeof(struct ltr_retired), n = 0;
-	struct ltr_retired *rows = xmalloc(per * sizeof(*rows));
+	size_t per = CHUNK / sizeof(struct tf_count), n = 0;
+	struct tf_count *rows = xmalloc(per * sizeof(*rows));
 
 	nthreads = session_threads_used(S);
 	for (i = 0; i < nthreads; i++) {
 		const struct ltr_thread *slot = session_slot(S, i);
 
-		for (f = 0; slot && f < nfuncs; f++) {
-			if (!slot->counts[f].calls)
-				continue;
-			rows[n++] = (struct ltr_retired){
-				.pid = slot->pid, .fn = f,
-				.c = slot->counts[f] };
-			if (n == per) {
-				block_write(TF_COUNTS, rows, n * sizeof(*rows));
-				n = 0;
-			}
-		}
+		for (f = 0; slot && f < nfuncs; f++)
+			if (slot->counts[f].calls)
+				count_add(rows, &n, per,
+					  count_row(slot->pid, f,
+						    &slot->counts[f]));
 	}
 	nretired = slots_retired_used(S);
-	for (i = 0; i < nretired; i++) {
-		rows[n++] = S->retired[i];
-		if (n == per) {
-			block_write(TF_COUNTS, rows, n * sizeof(*rows));
-			n = 0;
-		}
-	}
+	for (i = 0; i < nretired; i++)
+		count_add(rows, &n, per,
+			  count_row(S->retired[i].pid, S->retired[i].fn,
+				    &S->retired[i].c));
 	if (n)
 		block_write(TF_COUNTS, rows, n * sizeof(*rows));
 	free(rows);

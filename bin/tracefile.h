@@ -9,10 +9,19 @@
  * reader can tell: its length and CRC-32C say whether it is all there, so
  * a file cut anywhere (the program or ltruss killed, a full disk) reads up
  * to its last whole block.  Integers are little-endian (x86_64, the only
- * architecture ltruss traces); events are the ring records of
- * lib/session.h, encoded by bin/tracefile-codec.c and decoded byte for
- * byte.  Bump TF_VERSION on any change, and
- * LTR_SESSION_VERSION changes imply one (the header says which).
+ * architecture ltruss traces).
+ *
+ * The format is ltruss's own, not the session's memory: the tables are
+ * records of their own (a function, an object: fixed fields, then their
+ * names), which the reader turns into whatever ltruss keeps, and the
+ * events are the ring records in the layout "events layout 1" of
+ * ltruss-trace(5), which tracefile-codec.c pins field by field to
+ * lib/session.h.  So the session may change (LTR_SESSION_VERSION) without
+ * touching a file.  From version 6 on, every later ltruss reads every
+ * earlier file (tests/data/ keeps one of each version): a change of the
+ * format adds a version and keeps reading the ones before; a record's
+ * struct may only grow (its size field says how much of it there is), a
+ * record type a reader does not know is skipped with a warning.
  */
 #ifndef LTRUSS_TRACEFILE_H
 #define LTRUSS_TRACEFILE_H
@@ -20,10 +29,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../lib/session.h"
-
 #define TF_MAGIC "LTRUSS\0\1"
-#define TF_VERSION 5
+#define TF_VERSION 6
+#define TF_VERSION_FIRST 6 /* the first version later ones keep reading */
+#define TF_EVENTS_LAYOUT 1 /* the events' layout (ltruss-trace(5)) */
 
 /* Largest payload of one block. */
 #define TF_BLOCK_MAX (4u << 20)
@@ -39,7 +48,7 @@ struct tf_header {
 	char magic[8];             /* TF_MAGIC */
 	uint32_t version;          /* TF_VERSION */
 	uint32_t header_size;      /* sizeof(struct tf_header) */
-	uint32_t session_version;  /* LTR_SESSION_VERSION of the events */
+	uint32_t events_layout;    /* TF_EVENTS_LAYOUT of the events */
 	uint32_t strsize;          /* -s when recorded */
 	uint32_t depth_limit;      /* -D when recorded; 0 = unlimited */
 	uint32_t follow;           /* -f when recorded */
@@ -71,15 +80,44 @@ struct tf_block {
 /*
  * A TABLES payload is a sequence of records, each a struct tf_record and
  * its data padded to 8 bytes.  Tables only grow: every record appends.
+ * Types 1 to 3 were versions 1-5's session tables, copied byte for byte.
  */
 enum tf_record_type {
-	TF_REC_STRINGS = 1, /* at: offset in strings[]; data: the bytes */
-	TF_REC_FUNCS,       /* at: first index; data: struct ltr_func[] */
-	TF_REC_OBJECTS,     /* at: first index; data: struct ltr_objrec[] */
-	TF_REC_PROTO,       /* at: capture index; data: its C declaration */
+	TF_REC_PROTO = 4,   /* at: prototype index; data: its C declaration */
 	TF_REC_TYPE,        /* data: a struct tf_type and its values */
 	TF_REC_BUILD_ID,    /* at: object index; data: its GNU build ID */
 	TF_REC_SONAME,      /* at: object index; data: its soname, NUL-ended */
+	TF_REC_FUNC,        /* at: function index; data: struct tf_func, names */
+	TF_REC_OBJECT,      /* at: object index; data: struct tf_object, path */
+	TF_REC_KNOWN_LAST = TF_REC_OBJECT,
+};
+
+/* Function flags (struct tf_func). */
+#define TF_FN_ENTRY_ONLY 0x1u /* its return was never hijacked (dlopen...) */
+#define TF_FN_DISABLED 0x2u   /* (console) not shown: counted, no events */
+#define TF_FN_SETJMP 0x4u     /* the setjmp family: a longjmp returns it again */
+#define TF_FN_VFORK 0x8u      /* vfork: returns in the child, then the parent */
+
+/*
+ * A traced function, the one events with its index name: this, then its
+ * name and its library's short name, each NUL-terminated.  size says how
+ * many bytes of the struct the record has: a later version may add
+ * fields at the end, which an earlier reader skips.
+ */
+struct tf_func {
+	uint32_t size;   /* sizeof(struct tf_func) when written */
+	int32_t proto;   /* its PROTO record's index, or -1: none */
+	uint32_t depth;  /* from the rule that selected it; 0 = no limit */
+	uint32_t flags;  /* TF_FN_* */
+};
+
+/* An object a process loaded: this, then its file's path, NUL-terminated. */
+struct tf_object {
+	uint32_t size;   /* sizeof(struct tf_object) when written */
+	int32_t pid;
+	uint64_t start;  /* its segments' address range; start == end: none */
+	uint64_t end;
+	uint64_t bias;   /* load bias: address = bias + ELF virtual address */
 };
 
 struct tf_record {
@@ -137,7 +175,17 @@ struct tf_clock {
 	double ticks_per_ns;
 };
 
-/* A COUNTS payload: struct ltr_retired[], one per process and function. */
+/* A COUNTS payload: struct tf_count[], one per process and function. */
+struct tf_count {
+	int32_t pid;
+	uint32_t fn;     /* function index */
+	uint64_t calls;
+	uint64_t errors;
+	uint64_t total;  /* ticks, the callees' included */
+	uint64_t self;   /* ticks, without traced callees */
+	uint64_t min;
+	uint64_t max;
+};
 
 /* An END payload. */
 struct tf_end {

@@ -11,7 +11,7 @@
  *
  * Every field is fixed-size and position-independent (offsets, never
  * pointers), so both sides agree whatever their address layout.  Bump
- * LTR_SESSION_VERSION on any change.
+ * LTR_SESSION_LAYOUT on any change.
  */
 #ifndef LTRUSS_SESSION_H
 #define LTRUSS_SESSION_H
@@ -19,7 +19,21 @@
 #include <stdint.h>
 
 #define LTR_SESSION_MAGIC 0x316e6f6973734c54ULL /* "TLssion1" */
-#define LTR_SESSION_VERSION 9
+/*
+ * LTR_SESSION_RELAYOUT: the session as a later version might lay it out,
+ * its version bumped and a field put before those of the tables a trace
+ * file used to copy.  tests/compat.bats builds an ltruss so
+ * (tests/progs/bin/ltruss-relayout) and reads the trace files of
+ * tests/data/ with it: a file must not depend on the session's layout.
+ */
+#define LTR_SESSION_LAYOUT 9 /* bump on any change */
+#ifdef LTR_SESSION_RELAYOUT
+#define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
+#define LTR_RELAYOUT_FIELD uint64_t relayout;
+#else
+#define LTR_SESSION_VERSION LTR_SESSION_LAYOUT
+#define LTR_RELAYOUT_FIELD
+#endif
 
 #define LTR_ENV_SESSION "LTRUSS_SESSION" /* "FD:PID:INODE" of the session memfd */
 #define LTR_ENV_SAVED_AUDIT "LTRUSS_SAVED_LD_AUDIT" /* user's own LD_AUDIT */
@@ -80,6 +94,7 @@ struct ltr_rule {
  * load different things at the same addresses.)
  */
 struct ltr_func {
+	LTR_RELAYOUT_FIELD
 	int32_t capture;   /* index in captures[], or -1: no prototype */
 	uint32_t depth;    /* from the rule that selected it; 0 = no limit */
 	uint32_t name;     /* offset of the symbol name in strings[] */
@@ -159,6 +174,7 @@ static inline uint32_t ltr_name_hash(const char *s)
 
 /* Counters of one function in one thread.  Times are in TSC ticks. */
 struct ltr_count {
+	LTR_RELAYOUT_FIELD
 	uint64_t calls;
 	uint64_t errors;
 	uint64_t total; /* inclusive */
@@ -316,6 +332,7 @@ struct ltr_thread {
 
 /* The counters of one function in a thread slot that was handed back. */
 struct ltr_retired {
+	LTR_RELAYOUT_FIELD
 	int32_t pid;  /* the process the slot's thread belonged to */
 	uint32_t fn;  /* index in funcs[] */
 	struct ltr_count c;
@@ -337,6 +354,7 @@ struct ltr_process {
 
 /* A loaded object of a traced process, for symbolizing call sites. */
 struct ltr_objrec {
+	LTR_RELAYOUT_FIELD
 	int32_t pid;
 	uint32_t path;  /* offset of its file's path in strings[] */
 	uint64_t start; /* its segments' address range */

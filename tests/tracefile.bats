@@ -559,12 +559,11 @@ lying() {
 	lying proto-again "a second prototype for one function"
 }
 
-@test "no record changes what an earlier one wrote: a second soname, build ID, table entry or other string bytes are corruption" {
+@test "no record changes what an earlier one wrote: a second soname, build ID, function or object record is corruption" {
 	for mode in soname-again:"a second soname for one object" \
 		build-id-again:"a second build ID for one object" \
-		funcs-again:"a table record that does not append" \
-		objects-again:"a table record that does not append" \
-		string-again:"a string record that changes an earlier one"; do
+		func-again:"a table record that does not append" \
+		object-again:"a table record that does not append"; do
 		lying "${mode%%:*}" "${mode#*:}"
 	done
 }

@@ -36,6 +36,7 @@
 
 #include "../../../bin/crc32.h"
 #include "../../../bin/tracefile.h"
+#include "../../../lib/session.h"
 #include "ltr-encode.h"
 
 static FILE *out;
@@ -60,6 +61,33 @@ static void record(uint32_t type, uint32_t at, const void *p, size_t n)
 	put(p, n);
 }
 
+/* A FUNC record: function at, name, of the library short-named lib. */
+static void func_record(uint32_t at, const char *name, const char *lib)
+{
+	struct tf_func f = { .size = sizeof(f), .proto = -1 };
+	unsigned char r[sizeof(f) + 2 * 4096];
+	size_t n1 = strlen(name) + 1, n2 = strlen(lib) + 1;
+
+	memcpy(r, &f, sizeof(f));
+	memcpy(r + sizeof(f), name, n1);
+	memcpy(r + sizeof(f) + n1, lib, n2);
+	record(TF_REC_FUNC, at, r, sizeof(f) + n1 + n2);
+}
+
+/* An OBJECT record: object at of process pid, [start, end), its path. */
+static void object_record(uint32_t at, int pid, uint64_t start, uint64_t end,
+			  const char *path)
+{
+	struct tf_object o = { .size = sizeof(o), .pid = pid, .start = start,
+			       .end = end, .bias = start };
+	unsigned char r[sizeof(o) + 4096];
+	size_t n = strlen(path) + 1;
+
+	memcpy(r, &o, sizeof(o));
+	memcpy(r + sizeof(o), path, n);
+	record(TF_REC_OBJECT, at, r, sizeof(o) + n);
+}
+
 /* Write the block made so far as one of type type. */
 static void block(uint32_t type)
 {
@@ -76,7 +104,7 @@ static void start(const char *cmd)
 {
 	struct tf_header h = { .magic = TF_MAGIC, .version = TF_VERSION,
 			       .header_size = sizeof(h),
-			       .session_version = LTR_SESSION_VERSION,
+			       .events_layout = TF_EVENTS_LAYOUT,
 			       .strsize = 32, .start_time = 1 };
 	struct tf_clock clk = { .tsc0 = 0, .real0 = 1, .ticks_per_ns = 1.0 };
 
@@ -125,55 +153,33 @@ static int stacks(char **argv, bool dead)
 	uint32_t calls = (uint32_t)strtoul(argv[5], NULL, 10);
 	uint64_t offset = strtoull(argv[7], NULL, 0);
 	uint32_t names = (uint32_t)strtoul(argv[8], NULL, 10);
-	struct ltr_func fn = { .capture = -1, .flags = LTR_FN_READY };
-	struct ltr_objrec *objs;
-	uint32_t off = 1, i, k;
+	uint32_t i, k, n = pids * nobj;
 	char name[4096];
 
 	if (!pids || !nobj || pids > LTR_MAX_THREADS ||
 	    (uint64_t)pids * nobj > LTR_MAX_OBJECTS)
 		return 2;
-	objs = calloc((size_t)pids * nobj + dead, sizeof(*objs));
-	if (!objs)
-		return 2;
-	objs += dead; /* objs[-1]: the dead claim, all zero */
 	start("ltr-gen stacks");
-	fn.name = off;
-	record(TF_REC_STRINGS, off, "f", 2);
-	off += 2;
-	fn.lib = off;
-	record(TF_REC_STRINGS, off, "libgen", 7);
-	off += 7;
-	record(TF_REC_FUNCS, 0, &fn, sizeof(fn));
-	for (k = 0; k < (names ? names : 1); k++) {
-		uint32_t at = off;
-
-		if (names)
-			snprintf(name, sizeof(name), "%s.%u", argv[6], k);
-		else
-			snprintf(name, sizeof(name), "%s", argv[6]);
-		record(TF_REC_STRINGS, off, name, strlen(name) + 1);
-		off += (uint32_t)strlen(name) + 1;
-		if (len > TF_BLOCK_MAX / 2)
-			block(TF_TABLES);
-		/* Object i of each process is a copy of name k = i % names. */
-		for (i = k; i < pids * nobj; i += names ? names : 1)
-			objs[i].path = at;
-	}
-	for (i = 0; i < pids * nobj; i++) {
+	func_record(0, "f", "libgen");
+	block(TF_TABLES);
+	/* The dead claim: no addresses, no path. */
+	if (dead)
+		object_record(0, 0, 0, 0, "");
+	for (i = 0; i < n; i++) {
 		uint64_t base = GEN_BASE + (uint64_t)(i % nobj) * GEN_SPAN;
 
-		objs[i].pid = (int32_t)(1000 + i / nobj);
-		objs[i].start = base;
-		objs[i].end = base + GEN_SPAN;
-		objs[i].bias = base;
+		/* Object i of each process is a copy of name i % names. */
+		if (names)
+			snprintf(name, sizeof(name), "%s.%u", argv[6],
+				 i % names);
+		else
+			snprintf(name, sizeof(name), "%s", argv[6]);
+		object_record(i + dead, (int)(1000 + i / nobj), base,
+			      base + GEN_SPAN, name);
+		if (len > TF_BLOCK_MAX / 2)
+			block(TF_TABLES);
 	}
 	block(TF_TABLES);
-	for (i = 0; i < pids * nobj + dead; i += 1024) {
-		k = pids * nobj + dead - i < 1024 ? pids * nobj + dead - i : 1024;
-		record(TF_REC_OBJECTS, i, objs - dead + i, k * sizeof(*objs));
-		block(TF_TABLES);
-	}
 	for (i = 0; i < calls; i++) {
 		uint32_t p = i % pids, o = i % nobj;
 		uint64_t words = 3 + LTR_ENTER_WORDS + 1 + 8 + 2;
@@ -196,13 +202,11 @@ int main(int argc, char **argv)
 {
 	struct tf_header h = { .magic = TF_MAGIC, .version = TF_VERSION,
 			       .header_size = sizeof(h),
-			       .session_version = LTR_SESSION_VERSION,
+			       .events_layout = TF_EVENTS_LAYOUT,
 			       .strsize = 32, .start_time = 1 };
 	struct tf_clock clk = { .tsc0 = 0, .real0 = 1, .ticks_per_ns = 1.0 };
 	struct tf_end end = { 0 };
-	struct ltr_objrec *objs;
-	struct ltr_func *funcs;
-	uint32_t n, i, off = 1;
+	uint32_t n, i;
 	char name[64];
 
 	if ((argc == 9 || (argc == 10 && strcmp(argv[9], "dead") == 0)) &&
@@ -219,9 +223,7 @@ int main(int argc, char **argv)
 	if (!n || n > LTR_MAX_OBJECTS)
 		return 2;
 	blk = malloc(TF_BLOCK_MAX);
-	objs = calloc(n, sizeof(*objs));
-	funcs = calloc(n, sizeof(*funcs));
-	if (!blk || !objs || !funcs)
+	if (!blk)
 		return 2;
 	strcpy(h.ltruss_version, "ltr-gen");
 	strcpy(h.command, "ltr-gen");
@@ -234,32 +236,26 @@ int main(int argc, char **argv)
 
 		memset(id, 0, sizeof(id));
 		memcpy(id, &i, sizeof(i));
-		snprintf(name, sizeof(name), "/gen/lib%05u.so", i);
-		record(TF_REC_STRINGS, off, name, strlen(name) + 1);
 		record(TF_REC_BUILD_ID, i, id, sizeof(id));
 		block(TF_TABLES);
-		objs[i] = (struct ltr_objrec){ .pid = 100, .path = off,
-					       .start = 0x10000000ull + i * 0x10000ull,
-					       .end = 0x10001000ull + i * 0x10000ull,
-					       .bias = 0x10000000ull + i * 0x10000ull };
-		off += (uint32_t)strlen(name) + 1;
 	}
 	for (i = 0; i < n; i++) {
-		funcs[i] = (struct ltr_func){ .capture = -1, .name = off,
-					      .flags = LTR_FN_READY };
+		char lib[64];
+
 		snprintf(name, sizeof(name), "f%05u", i);
-		record(TF_REC_STRINGS, off, name, strlen(name) + 1);
-		off += (uint32_t)strlen(name) + 1;
-		funcs[i].lib = off;
-		snprintf(name, sizeof(name), "lib%05u", i);
-		record(TF_REC_STRINGS, off, name, strlen(name) + 1);
-		off += (uint32_t)strlen(name) + 1;
+		snprintf(lib, sizeof(lib), "lib%05u", i);
+		func_record(i, name, lib);
 		if (len > TF_BLOCK_MAX / 2)
 			block(TF_TABLES);
 	}
-	record(TF_REC_FUNCS, 0, funcs, n * sizeof(*funcs));
 	block(TF_TABLES);
-	record(TF_REC_OBJECTS, 0, objs, n * sizeof(*objs));
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "/gen/lib%05u.so", i);
+		object_record(i, 100, 0x10000000ull + i * 0x10000ull,
+			      0x10001000ull + i * 0x10000ull, name);
+		if (len > TF_BLOCK_MAX / 2)
+			block(TF_TABLES);
+	}
 	block(TF_TABLES);
 	for (i = 0; i < n; i++) {
 		struct tf_events e = { .slot = 0, .pid = 100, .tid = 100 };

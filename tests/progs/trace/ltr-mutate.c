@@ -14,6 +14,8 @@
  *        ltr-mutate IN OUT string-ref  (the same, one whole event whose
  *                                      string is a back-reference to a
  *                                      string before the first)
+ *        ltr-mutate IN OUT unknown-record (a TABLES block first, with
+ *                                      a record of type 200, CRC right)
  *        ltr-mutate IN OUT slow-clock  (every CLOCK block's rate divided
  *                                      by 10000, CRC fixed: each call
  *                                      lasts 10000 times longer)
@@ -23,11 +25,10 @@
  *                                      has one, and a TYPE record, then
  *                                      the first EVENTS block again: the
  *                                      use after free of issue 29)
- *        ltr-mutate IN OUT soname-again, build-id-again, funcs-again,
- *                      objects-again, string-again (the same with a
- *                                      second record of that kind for
- *                                      what an earlier one wrote, its
- *                                      bytes changed)
+ *        ltr-mutate IN OUT soname-again, build-id-again, func-again,
+ *                      object-again  (the same with a second record of
+ *                                      that kind for what an earlier one
+ *                                      wrote, its bytes changed)
  *
  * Most mutations change bytes inside a block's payload and then fix the
  * block's CRC-32C, so that the damage gets past the checksum into what
@@ -46,6 +47,7 @@
 
 #include "../../../bin/crc32.h"
 #include "../../../bin/tracefile.h"
+#include "../../../lib/session.h"
 #include "ltr-encode.h"
 
 static unsigned char *data;
@@ -322,12 +324,38 @@ static bool record_again(const size_t *at, size_t n, uint32_t type)
 	return true;
 }
 
+/*
+ * Put a TABLES block with one record of type 200 (a kind no version has
+ * yet) just after the header: what a later writer may add.
+ */
+static void unknown_record(void)
+{
+	static const char what[] = "a later version's table";
+	struct tf_record r = { .type = 200, .len = sizeof(what) };
+	struct tf_block b = { .type = TF_TABLES,
+			      .len = (uint32_t)(sizeof(r) + 24) };
+	size_t head = sizeof(struct tf_header), n = sizeof(b) + b.len;
+	unsigned char *out = calloc(1, size + n);
+
+	if (!out)
+		exit(2);
+	memcpy(out, data, head);
+	memcpy(out + head + sizeof(b), &r, sizeof(r));
+	memcpy(out + head + sizeof(b) + sizeof(r), what, sizeof(what));
+	b.crc = crc32_update(0, out + head + sizeof(b), b.len);
+	memcpy(out + head, &b, sizeof(b));
+	memcpy(out + head + n, data + head, size - head);
+	free(data);
+	data = out;
+	size += n;
+}
+
 /* The record type of mode "KIND-again", or 0. */
 static size_t again_type(const char *mode)
 {
 	static const char *const kinds[] = {
-		[TF_REC_STRINGS] = "string-again", [TF_REC_FUNCS] = "funcs-again",
-		[TF_REC_OBJECTS] = "objects-again", [TF_REC_PROTO] = "proto-again",
+		[TF_REC_FUNC] = "func-again", [TF_REC_OBJECT] = "object-again",
+		[TF_REC_PROTO] = "proto-again",
 		[TF_REC_BUILD_ID] = "build-id-again",
 		[TF_REC_SONAME] = "soname-again",
 	};
@@ -366,6 +394,8 @@ int main(int argc, char **argv)
 		string_ref(at, n);
 	else if (strcmp(argv[3], "slow-clock") == 0)
 		clock_slow(at, n);
+	else if (strcmp(argv[3], "unknown-record") == 0)
+		unknown_record();
 	else if ((i = again_type(argv[3])) != 0) {
 		if (!record_again(at, n, (uint32_t)i))
 			return 3;
@@ -404,7 +434,8 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 4: { /* a record again, after the first events */
-			uint32_t type = (uint32_t)(rnd() % TF_REC_SONAME + 1);
+			uint32_t type = TF_REC_PROTO + (uint32_t)(rnd() %
+				(TF_REC_KNOWN_LAST - TF_REC_PROTO + 1));
 
 			if (type != TF_REC_TYPE)
 				(void)record_again(at, n, type);
