@@ -137,10 +137,4 @@ bool config_type_value(const struct named_type *t, const char *name,
 /* Free everything. */
 void config_free(struct config *cfg);
 
-/* The names of the *.yaml files in dir, sorted; NULL when dir is missing. */
-char **yaml_files(const char *dir, size_t *n);
-
-/* Free what yaml_files() returned. */
-void yaml_files_free(char **names, size_t n);
-
 #endif

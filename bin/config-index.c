@@ -2,7 +2,7 @@
 /*
  * config-index.c: a loaded config's prototypes and types by name: the
  * check that every type a prototype names exists, the lookups, and
- * freeing it all.
+ * making and freeing it all.
  *
  * Thousands of prototypes are loaded on every run and looked up once per
  * traced function, so config_check() builds an open-addressing hash of
@@ -183,6 +183,12 @@ void config_resolve(const struct config *cfg, struct proto *p)
 	proto_resolve(p, config_type_lookup, cfg);
 }
 
+/* config_resolve() as the shipped table calls it back (shipped_resolve()). */
+static void shipped_proto_resolve(struct proto *p, const void *cfg)
+{
+	config_resolve(cfg, p);
+}
+
 void proto_resolve(struct proto *p,
 		   const struct named_type *(*find)(const char *name,
 						    const void *ctx),
@@ -258,7 +264,7 @@ void config_check(struct config *cfg)
 		}
 	}
 	if (cfg->shipped)
-		shipped_resolve(cfg->shipped, cfg);
+		shipped_resolve(cfg->shipped, shipped_proto_resolve, cfg);
 }
 
 /* Free a type's names and values. */
@@ -273,6 +279,12 @@ static void type_free(struct named_type *t)
 	free(t->enums);
 	free(t->flags);
 	free(t->name);
+}
+
+void config_init(struct config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->strsize = CONFIG_STRSIZE_DEFAULT;
 }
 
 void config_free(struct config *cfg)

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "yaml-files.h"
 #include "config-yaml.h"
 #include "error.h"
 #include "paths.h"
@@ -60,12 +61,6 @@ static void *grow(void *array, size_t n, size_t *cap, size_t elem)
 static char *path_join(const char *dir, const char *name)
 {
 	return xasprintf("%s/%s", dir, name);
-}
-
-void config_init(struct config *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->strsize = CONFIG_STRSIZE_DEFAULT;
 }
 
 /* Keep a copy of a file's name for the whole run; returns the copy. */
@@ -131,44 +126,6 @@ static char *filter_find(const char *name)
 		found = filter_in(paths_filters_dir(),
 				  strlen(paths_filters_dir()), name);
 	return found;
-}
-
-/* Compare two strings through pointers to them, for qsort. */
-static int strcmp_p(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-char **yaml_files(const char *dir, size_t *n)
-{
-	size_t cap = 0;
-	char **names = NULL;
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	*n = 0;
-	if (!d)
-		return NULL;
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-
-		if (de->d_name[0] == '.' || len < 6 ||
-		    strcmp(de->d_name + len - 5, ".yaml") != 0)
-			continue;
-		names = grow(names, *n, &cap, sizeof(*names));
-		names[(*n)++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	if (*n)
-		qsort(names, *n, sizeof(*names), strcmp_p);
-	return names;
-}
-
-void yaml_files_free(char **names, size_t n)
-{
-	while (n)
-		free(names[--n]);
-	free(names);
 }
 
 /* Die: no filter of that name; at an include item, or for -F. */

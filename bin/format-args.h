@@ -53,9 +53,6 @@ bool args_return_plain(const struct call *c);
 size_t args_return(char *buf, size_t size, int pid, const struct call *c,
 		   const struct result *r);
 
-/* The first blob of type the interposer copied at c's entry, or NULL. */
-const struct ltr_blob *args_blob(const struct call *c, uint8_t type);
-
 /* The errno of a failed call as "ENOENT", or NULL if it did not fail. */
 const char *args_errno_name(const struct result *r);
 

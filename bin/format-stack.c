@@ -22,8 +22,10 @@
 
 #include "error.h"
 #include "format.h"
+#include "call-blobs.h"
 #include "format-args.h"
 #include "format-stack.h"
+#include "json-string.h"
 #include "session-check.h"
 #include "stack.h"
 #include "symbolize.h"

@@ -25,8 +25,6 @@
 #include "output.h"
 #include "xmalloc.h"
 
-struct format_options fmt;
-
 /* Longest line: several strings of -s 4096; longer ones are cut. */
 #define TEXT_LINE_MAX (8 * ARG_TEXT_MAX)
 
@@ -253,19 +251,6 @@ static void put_call_rest(struct line *l, const struct who *w,
 	put_char(l, ')');
 }
 
-const char *format_end_name(enum ltr_end why)
-{
-	static const char *const names[] = {
-		[LTR_END_UNWOUND] = "unwound", [LTR_END_EXITED] = "exited",
-		[LTR_END_PTHREAD_EXIT] = "pthread_exit",
-		[LTR_END_KILLED] = "killed", [LTR_END_EXEC] = "exec",
-	};
-
-	if ((unsigned)why < sizeof(names) / sizeof(names[0]) && names[why])
-		return names[why];
-	return "ended";
-}
-
 /* " = ret <dur>", " = -1 ENOENT (No such file or directory)" or " = ? <why>". */
 static void put_result(struct line *l, const struct who *w,
 		       const struct call *c, const struct result *r)
@@ -460,44 +445,3 @@ const struct format format_text = {
 	.killed = text_killed,
 	.untraced = text_untraced,
 };
-
-const char *format_lib(uint32_t fn)
-{
-	const char *name = check_func_name(fmt.session, fn, true);
-
-	return name ? name : "?";
-}
-
-const char *format_func_raw(uint32_t fn)
-{
-	const char *name = check_func_name(fmt.session, fn, false);
-
-	return name ? name : "?";
-}
-
-const char *format_func(uint32_t fn)
-{
-	static char *demangled[LTR_MAX_FUNCS]; /* cache; "" = not a C++ name */
-	const char *name = format_func_raw(fn);
-
-	if (!fmt.demangle || fn >= LTR_MAX_FUNCS)
-		return name;
-	if (!demangled[fn]) {
-		demangled[fn] = demangle(name);
-		if (!demangled[fn])
-			demangled[fn] = "";
-	}
-	return *demangled[fn] ? demangled[fn] : name;
-}
-
-const char *format_func_display(const char *raw)
-{
-	static char buf[1024];
-	char *pretty;
-
-	if (!fmt.demangle || !(pretty = demangle(raw)))
-		return raw;
-	snprintf(buf, sizeof(buf), "%s", pretty);
-	free(pretty);
-	return buf;
-}

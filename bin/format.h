@@ -83,9 +83,6 @@ struct format_options {
 extern struct format_options fmt;
 extern const struct format format_text, format_json;
 
-/* Write s to out as a JSON string, quoted and escaped. */
-void json_write_string(FILE *out, const char *s);
-
 /* Why a call ended without returning, as a word: "unwound", "exited"... */
 const char *format_end_name(enum ltr_end why);
 

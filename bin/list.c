@@ -32,6 +32,7 @@
 #include "format.h"
 #include "list.h"
 #include "target.h"
+#include "json-string.h"
 #include "xmalloc.h"
 
 /* One object the command loads, with its names and symbols. */

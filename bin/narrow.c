@@ -33,7 +33,7 @@
 #include "narrow.h"
 #include "strmap.h"
 #include "trace.h"
-#include "tracefile-read.h"
+#include "tracefile-objects.h"
 #include "xmalloc.h"
 
 #define MAX_KEPT 1024

@@ -28,6 +28,7 @@
 #include "outfile.h"
 #include "profile.h"
 #include "session.h"
+#include "json-string.h"
 #include "xmalloc.h"
 
 #define PATH_MAX_LEN 4096

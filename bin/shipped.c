@@ -35,6 +35,7 @@
 #include "error.h"
 #include "shipped-format.h"
 #include "shipped.h"
+#include "yaml-files.h"
 #include "xmalloc.h"
 
 struct shipped {
@@ -54,7 +55,9 @@ struct shipped {
 	struct proto **proto_cache;  /* parsed on first use */
 	struct named_type **type_cache;
 	bool damaged;                /* a declaration did not parse: said once */
-	const struct config *cfg;    /* complete: resolve in it (shipped_resolve) */
+	/* Resolves a prototype's types (shipped_resolve): the config's. */
+	void (*resolve)(struct proto *p, const void *ctx);
+	const void *resolve_ctx;
 };
 
 uint64_t shipped_hash(const unsigned char *p, size_t n)
@@ -315,20 +318,23 @@ static const struct proto *proto_at(struct shipped *sh, uint32_t i)
 	p->file = sh->files[sp->source];
 	p->line = sp->line;
 	p->col = sp->col;
-	if (sh->cfg)
-		config_resolve(sh->cfg, p);
+	if (sh->resolve)
+		sh->resolve(p, sh->resolve_ctx);
 	sh->proto_cache[i] = p;
 	return p;
 }
 
-void shipped_resolve(struct shipped *sh, const struct config *cfg)
+void shipped_resolve(struct shipped *sh,
+		     void (*resolve)(struct proto *p, const void *ctx),
+		     const void *ctx)
 {
 	uint32_t i;
 
-	sh->cfg = cfg;
+	sh->resolve = resolve;
+	sh->resolve_ctx = ctx;
 	for (i = 0; i < sh->h->nprotos; i++)
 		if (sh->proto_cache[i])
-			config_resolve(cfg, sh->proto_cache[i]);
+			resolve(sh->proto_cache[i], ctx);
 }
 
 const struct proto *shipped_find_proto(struct shipped *sh, const char *name)

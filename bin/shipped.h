@@ -28,10 +28,13 @@ void shipped_close(struct shipped *sh);
 const struct proto *shipped_find_proto(struct shipped *sh, const char *name);
 
 /*
- * cfg, which holds the table, is complete: resolve the prototypes parsed
- * so far, and those parsed from now on, in it (config_resolve()).
+ * The config that holds the table is complete: resolve the prototypes
+ * parsed so far, and those parsed from now on, with resolve(p, ctx) (its
+ * config_resolve()).  A callback: the table knows no config.
  */
-void shipped_resolve(struct shipped *sh, const struct config *cfg);
+void shipped_resolve(struct shipped *sh,
+		     void (*resolve)(struct proto *p, const void *ctx),
+		     const void *ctx);
 
 /* The shipped named type called name, or NULL. */
 const struct named_type *shipped_find_type(struct shipped *sh,

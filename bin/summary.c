@@ -22,6 +22,7 @@
 #include "slots.h"
 #include "session-slots.h"
 #include "summary.h"
+#include "json-string.h"
 #include "xmalloc.h"
 
 /* One row: a function (of one process, for per-process sums). */

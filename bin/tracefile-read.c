@@ -43,6 +43,7 @@
 #include "strmap.h"
 #include "trace.h"
 #include "tracefile-codec.h"
+#include "tracefile-objects.h"
 #include "tracefile-read.h"
 #include "tracefile.h"
 #include "xmalloc.h"
@@ -68,7 +69,6 @@ static struct proto *protos[LTR_MAX_CAPTURES];
 static struct named_type **types;
 static size_t ntypes;
 static struct strmap type_names; /* name: the last of types[] so called */
-static char *sonames[LTR_MAX_OBJECTS]; /* of objects[], or NULL */
 static struct tf_end end_rec;
 static uint64_t last_ts;   /* of the last event replayed */
 static int first_pid;       /* of the first events block */
@@ -394,14 +394,16 @@ static void object_load(uint32_t at, const unsigned char *p, size_t n,
 			size_t off)
 {
 	struct tf_object r;
-	const char *q = record_fields(&r, sizeof(r), p, n, off);
+	const char *q = record_fields(&r, sizeof(r), p, n, off), *file;
 	struct ltr_objrec *o;
 
 	if (at != image->nobjects || at >= LTR_MAX_OBJECTS)
 		bad(off, "a table record that does not append");
 	o = &image->objects[at];
 	o->pid = r.pid;
-	o->path = name_intern(record_name(&q, (const char *)p + n, off), off);
+	file = record_name(&q, (const char *)p + n, off);
+	o->path = name_intern(file, off);
+	tracefile_object_add(at, file);
 	o->start = r.start;
 	o->end = r.end;
 	o->bias = r.bias;
@@ -478,9 +480,8 @@ static void tables_load(const unsigned char *p, size_t n, size_t off)
 			if (r.at >= LTR_MAX_OBJECTS || !r.len ||
 			    strnlen((const char *)d, r.len) != r.len - 1)
 				bad(at, "a soname record that does not add up");
-			if (sonames[r.at])
+			if (!tracefile_object_set_soname(r.at, (const char *)d))
 				bad(at, "a second soname for one object");
-			sonames[r.at] = xstrdup((const char *)d);
 			break;
 		case TF_REC_BUILD_ID:
 			id_load(r.at, d, r.len, at);
@@ -728,22 +729,6 @@ int tracefile_command_signal(bool *core)
 	return end_rec.signal > 0 && end_rec.signal < 65 ? end_rec.signal : 0;
 }
 
-uint32_t tracefile_objects(void)
-{
-	return image->nobjects < LTR_MAX_OBJECTS ? image->nobjects
-						 : LTR_MAX_OBJECTS;
-}
-
-const char *tracefile_object_path(uint32_t i)
-{
-	return session_string(image, image->objects[i].path);
-}
-
-const char *tracefile_object_soname(uint32_t i)
-{
-	return sonames[i];
-}
-
 void tracefile_unload(void)
 {
 	size_t i, k;
@@ -777,10 +762,7 @@ void tracefile_unload(void)
 	}
 	strmap_clear(&names_interned, NULL);
 	build_id_done();
-	for (i = 0; i < LTR_MAX_OBJECTS; i++) {
-		free(sonames[i]);
-		sonames[i] = NULL;
-	}
+	tracefile_objects_free();
 	if (image)
 		munmap(image, sizeof(*image));
 	if (fd >= 0)

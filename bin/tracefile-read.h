@@ -39,11 +39,6 @@ void tracefile_ends(unsigned long long *dropped, uint32_t *lost);
 /* The signal that killed the recorded command (0: none), *core if it dumped core. */
 int tracefile_command_signal(bool *core);
 
-/* The objects the file recorded so far (i below tracefile_objects()): path, soname or NULL. */
-uint32_t tracefile_objects(void);
-const char *tracefile_object_path(uint32_t i);
-const char *tracefile_object_soname(uint32_t i);
-
 /* Unmap the file and free what was loaded from it. */
 void tracefile_unload(void);
 

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * call-blobs.c: find what the interposer copied at a call (its blobs,
+ * lib/session.h) by type and index: for the argument printer and the
+ * stack printer alike.
+ */
+#include "config.h"
+
+#include "call-blobs.h"
+
+/*
+ * The blob of type (and of index, unless any_index) among blobs[0..len),
+ * or NULL.  The reader checked that the blobs tile the event
+ * (session-check.c); the sizes are still computed without a wrap.
+ */
+const struct ltr_blob *blob_lookup(const unsigned char *blobs, size_t len,
+				   uint8_t type, uint8_t index, bool any_index)
+{
+	size_t off = 0;
+
+	while (blobs && off + sizeof(struct ltr_blob) <= len) {
+		const struct ltr_blob *b = (const void *)(blobs + off);
+		uint64_t size = sizeof(*b) + (((uint64_t)b->len + 7) & ~(uint64_t)7);
+
+		if (size > len - off)
+			return NULL;
+		if (b->type == type && (any_index || b->index == index))
+			return b;
+		off += (size_t)size;
+	}
+	return NULL;
+}
+
+const struct ltr_blob *args_blob(const struct call *c, uint8_t type)
+{
+	return blob_lookup(c->blobs, c->blobs_len, type, 0, true);
+}

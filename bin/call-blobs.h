@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* call-blobs.h: the blobs of a call, found by type and index. */
+#ifndef LTRUSS_CALL_BLOBS_H
+#define LTRUSS_CALL_BLOBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format.h"
+
+/*
+ * The blob of type (and of index, unless any_index) among blobs[0..len),
+ * or NULL.
+ */
+const struct ltr_blob *blob_lookup(const unsigned char *blobs, size_t len,
+				   uint8_t type, uint8_t index, bool any_index);
+
+/* The first blob of type the interposer copied at c's entry, or NULL. */
+const struct ltr_blob *args_blob(const struct call *c, uint8_t type);
+
+#endif
