@@ -140,8 +140,11 @@ under_limit() {
 
 # peak ARGS...: run ltruss ARGS under /usr/bin/time, as run_split does;
 # $kib: the peak RSS of ltruss and of the processes it waited for (KiB).
+# An ASan build (maint/check-asan) keeps what ltruss frees in a quarantine
+# of up to 256 MB, which its RSS would count as ltruss's: 1 MB here.
 peak() {
-	run_split /usr/bin/time -f %M -o peak.txt \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=1" \
+		run_split /usr/bin/time -f %M -o peak.txt \
 		timeout -k 5 120 "$LTRUSS" "$@" </dev/null
 	kib=$(tail -n 1 peak.txt)
 	echo "ltruss $*: peak $kib KiB"
@@ -178,12 +181,17 @@ peak() {
 
 # The same number of calls made by 400 processes or by 40: ltruss's memory
 # is within 1.2 times (small rings, so that the slots in use at a time
-# weigh little; an ASan build, bigger, is compared with itself).  It was
-# 4 times for -w and -o, 3 times for -c, whose slots were never handed
-# back.
+# weigh little).  It was 3.8 times for -w and -o, 3.2 times for -c, whose
+# slots were never handed back.  An ASan build is compared with itself,
+# within 1.5 times: its allocator keeps more of what ltruss frees (-c:
+# 1.34 times, 13.6 and 18.3 MB; the others 1.14 at most).
 @test "-f: 400 processes take ltruss at most 1.2 times the memory of 40 making as many calls" {
 	local -a modes=("-w rec.ltr" "-o /dev/null" "--json -o /dev/null" "-c")
-	local mode few
+	local mode few tenths=12
+
+	if ldd "$LTRUSS" | grep -q libasan; then
+		tenths=15
+	fi
 
 	for mode in "${modes[@]}"; do
 		# shellcheck disable=SC2086 # the mode is words
@@ -195,6 +203,6 @@ peak() {
 		peak --buffer 64K -f $mode -u 'libbhv:bhv_add3' "$PROGS/foot-seqprocs" 400 1000
 		assert_equal "$status" 0
 		assert_equal "$out" "400 processes, statuses 41600"
-		[ $((kib * 10)) -lt $((few * 12)) ]
+		[ $((kib * 10)) -lt $((few * tenths)) ]
 	done
 }
