@@ -209,7 +209,7 @@ int main(int argc, char **argv)
 {
 	struct options opts;
 	unsigned long long dropped;
-	bool events, stopped, untraced, nothing_traced, refused;
+	bool events, live, stopped, untraced, nothing_traced, refused;
 	struct outcome o;
 	char *path;
 	FILE *out;
@@ -253,9 +253,15 @@ int main(int argc, char **argv)
 	/* The program's environment is built: DEBUGINFOD_URLS is ltruss's. */
 	debuginfo_setup(opts.debuginfod);
 	check_init(pid, opts.follow);
-	o = launch_wait(pid, opts.follow, reader_pace_ns(),
-			events ? pump : NULL,
-			events ? idle : NULL, processes_reaped);
+	/*
+	 * -c -f passes over the processes too, events or not: an ended
+	 * process's slots are handed back for the next ones to take
+	 * (bin/slots.c), so that ltruss's memory follows the processes that
+	 * run at once, not all it ever traced.
+	 */
+	live = events || opts.follow;
+	o = launch_wait(pid, opts.follow, reader_pace_ns(), live ? pump : NULL,
+			live ? idle : NULL, processes_reaped);
 	/* The slots a forged count hid, for the last drain and the counts. */
 	session_threads_find(session.s, session.fd, session.ring_size);
 	/* Stopped by a second signal, ltruss left the program running. */

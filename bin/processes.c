@@ -165,12 +165,13 @@ static void report(pid_t pid, int exit_status, int sig, bool core)
 	for (i = 1; i < n && !fmt.processes; i++)
 		if (entry_pid(i) && entry_pid(i) != entry_pid(0))
 			fmt.processes = fmt.pid_prefix = true;
-	if (!trace_on)
-		return;
-	if (tracefile_recording())
-		tracefile_process_end(pid, now, exit_status, sig, core,
-				      fmt.processes);
-	trace_process_end(pid, now, exit_status, sig, core);
+	if (trace_on) {
+		if (tracefile_recording())
+			tracefile_process_end(pid, now, exit_status, sig, core,
+					      fmt.processes);
+		trace_process_end(pid, now, exit_status, sig, core);
+	}
+	/* Last: its events are out (drained, then reported) before its slots go. */
 	slots_release(session, pid);
 }
 

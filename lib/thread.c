@@ -48,10 +48,14 @@ void ltr_fork_guard_init(void)
 /* Take a slot ltruss handed back (its process ended); -1 if none is free. */
 static int64_t slot_recycle(void)
 {
+	uint32_t n = __atomic_load_n(&ltr_session->nthreads, __ATOMIC_ACQUIRE);
 	uint32_t i;
 
-	/* The states are together in the header: one pass, no slot mapped. */
-	for (i = 0; i < LTR_MAX_THREADS - 1; i++) {
+	/*
+	 * The states are together in the header: one pass, no slot mapped,
+	 * over the slots ever taken only.
+	 */
+	for (i = 0; i < n && i < LTR_MAX_THREADS - 1; i++) {
 		uint32_t freed = LTR_SLOT_FREED;
 
 		if (__atomic_load_n(&ltr_session->slot_used[i],
@@ -85,19 +89,25 @@ static void slot_share(struct ltr_tstate *ts, bool crowded)
 
 /*
  * Give ts a slot of the session: counters and an event ring of its own.
- * A fresh slot if one is left, else one ltruss handed back.  The last
- * slot is kept for the threads that come when none is: they share it,
- * so they send no events (a ring has a single writer) and count with
- * atomics.  A slot this process cannot map is handed back.
+ * One ltruss handed back if there is one, else a fresh one: a slot's
+ * ring pages exist (in the session file, and in ltruss's memory, which
+ * reads them) from its first use on, so taking the freed ones first
+ * keeps the slots in use, and the memory, to what runs at once under -f,
+ * not every process ever traced.  The last slot is kept for the threads
+ * that come when none is left: they share it, so they send no events (a
+ * ring has a single writer) and count with atomics.  A slot this process
+ * cannot map is handed back.
  */
 static void slot_take(struct ltr_tstate *ts)
 {
-	int64_t i = __atomic_fetch_add(&ltr_session->nthreads, 1,
-				       __ATOMIC_ACQ_REL);
+	int64_t i = slot_recycle();
 	struct ltr_thread *slot;
 
 	ts->flag_mask = ~0u;
 	ts->shared_slot = 0;
+	if (i < 0)
+		i = __atomic_fetch_add(&ltr_session->nthreads, 1,
+				       __ATOMIC_ACQ_REL);
 	if (i >= LTR_MAX_THREADS - 1) {
 		__atomic_store_n(&ltr_session->nthreads, LTR_MAX_THREADS,
 				 __ATOMIC_RELAXED);

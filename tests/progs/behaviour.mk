@@ -113,12 +113,17 @@ tests_progs_bin_bhv_exceptions_DEPENDENCIES = tests/progs/bin/libbhvxx.so
 # Footprint: the room the interposer takes (address space, stack, time).
 FOOT_DIR = tests/progs/footprint
 check_PROGRAMS += tests/progs/bin/foot-seqthreads tests/progs/bin/foot-smallstack \
-	tests/progs/bin/foot-allocate
+	tests/progs/bin/foot-allocate tests/progs/bin/foot-seqprocs
 tests_progs_bin_foot_seqthreads_SOURCES = $(FOOT_DIR)/seqthreads.c
 tests_progs_bin_foot_seqthreads_CFLAGS = $(BHV_CFLAGS)
 tests_progs_bin_foot_seqthreads_LDFLAGS = $(BHV_LINK_FLAGS)
 tests_progs_bin_foot_seqthreads_LDADD = tests/progs/bin/libbhv.so
 tests_progs_bin_foot_seqthreads_DEPENDENCIES = tests/progs/bin/libbhv.so
+tests_progs_bin_foot_seqprocs_SOURCES = $(FOOT_DIR)/seqprocs.c
+tests_progs_bin_foot_seqprocs_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_foot_seqprocs_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_foot_seqprocs_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_foot_seqprocs_DEPENDENCIES = tests/progs/bin/libbhv.so
 tests_progs_bin_foot_smallstack_SOURCES = $(FOOT_DIR)/smallstack.c
 tests_progs_bin_foot_smallstack_CFLAGS = $(BHV_CFLAGS)
 tests_progs_bin_foot_smallstack_LDFLAGS = $(BHV_LINK_FLAGS) -Wl,-z,lazy
