@@ -289,7 +289,7 @@ outside_kill() {
 }
 
 @test "SIGTERM sent to the process group from outside reaches each kind of handler once, as untraced" {
-	for how in signal sigaction siginfo resethand sysv ignore blocked exec fork; do
+	for how in signal sigaction siginfo resethand sysv sigset ignore blocked exec fork; do
 		outside_kill group "$how"
 		[ "$status" -eq 0 ]
 		cp out.txt plain.txt

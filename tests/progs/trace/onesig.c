@@ -12,6 +12,7 @@
  *   resethand  SA_SIGINFO | SA_RESETHAND: then whether the action is
  *              SIG_DFL again ("default")
  *   sysv       sysv_signal (SA_RESETHAND | SA_NODEFER), as resethand
+ *   sigset     sigset(SIGTERM, h) (System V; its second call returns h)
  *   ignore     SIG_IGN: waits 500 ms after READY instead
  *   blocked    SA_SIGINFO, SIGTERM blocked until it is pending, 300 ms
  *              more, then unblocked
@@ -58,6 +59,15 @@ static void sleep_ms(long ms)
 
 	while (nanosleep(&t, &t) < 0)
 		;
+}
+
+/* sigset(SIGTERM, h): deprecated, still what some programs call. */
+static sighandler_t old_sigset(sighandler_t h)
+{
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	return sigset(SIGTERM, h);
+#pragma GCC diagnostic pop
 }
 
 /* Install the handler of how with flags; does a query give it back? */
@@ -149,6 +159,9 @@ int main(int argc, char **argv)
 	else if (strcmp(how, "sysv") == 0)
 		own = sysv_signal(SIGTERM, on_term) == SIG_DFL &&
 		      sysv_signal(SIGTERM, on_term) == on_term;
+	else if (strcmp(how, "sigset") == 0)
+		own = old_sigset(on_term) == SIG_DFL &&
+		      old_sigset(on_term) == on_term;
 	else if (strcmp(how, "ignore") == 0)
 		own = signal(SIGTERM, SIG_IGN) == SIG_DFL;
 	else
