@@ -18,8 +18,9 @@
  * So ltruss passes on what it gets, but for these two.
  * What siginfo does not say is whether a process outside sent the signal
  * to the group (kill -TERM -PGID) or to ltruss alone (kill PID): both are
- * SI_USER from the same pid.  Those are passed on (a program that catches
- * the signal then gets it twice: see BUGS in ltruss(1)).
+ * SI_USER from the same pid.  Those are passed on, marked: the
+ * interposer drops the mark of one the program got too
+ * (lib/forward-once.c).
  */
 #include <fcntl.h>
 #include <unistd.h>

@@ -64,16 +64,7 @@ void ltr_sigreturn(void);
 extern const char ltr_probe_load[], ltr_probe_fixup[];
 extern const char ltr_probe_bulk_load[], ltr_probe_bulk_fixup[];
 
-#define SA_RESTORER 0x04000000 /* the kernel's flag: libc hides it */
 #define SPIN_MAX (1u << 22) /* a copy in flight is shorter than this */
-
-/* The kernel's struct sigaction on x86_64 (not libc's). */
-struct ksigaction {
-	void (*handler)(int, siginfo_t *, void *);
-	unsigned long flags;
-	void (*restorer)(void);
-	uint64_t mask;
-};
 
 /* ts->copying: never, copying now, or not now but it did. */
 enum { COPY_NEVER, COPY_RUNNING, COPY_DONE };

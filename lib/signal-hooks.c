@@ -10,8 +10,12 @@
  * happen; the call then runs unchanged, so the program sees and gets what
  * it would without us.  A selected one is still traced in full: its hook
  * calls the function's stub (hooks.c stores it in ltr_hook_real).
+ * Those that set an action also let forward-once.c wrap the program's
+ * handler of a signal ltruss passes on, once the call is made, and give
+ * the program its own handler back where the call reports the one before.
  */
 #include "interposer.h"
+#include "forward-once.h"
 #include "signal-hooks.h"
 
 #define REAL(h, type) ((type)ltr_hook_real[h])
@@ -40,12 +44,26 @@ static void check_sig(int sig)
 int ltr_hook_sigaction(int sig, const struct sigaction *act,
 		       struct sigaction *old)
 {
+	int ret;
+
 	check_sig(sig);
 	/* A handler of another signal runs with its sa_mask blocked. */
 	if (act && act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN)
 		check_mask(&act->sa_mask);
-	return REAL(LTR_H_SIGACTION, int (*)(int, const struct sigaction *,
-					     struct sigaction *))(sig, act, old);
+	ret = REAL(LTR_H_SIGACTION, int (*)(int, const struct sigaction *,
+					    struct sigaction *))(sig, act, old);
+	if (ret == 0 && ltr_forwarded_sig(sig)) {
+		if (old) {
+			unsigned long flags = (unsigned long)old->sa_flags;
+
+			old->sa_sigaction = ltr_once_own(
+				sig, (void *)old->sa_sigaction, &flags);
+			old->sa_flags = (int)flags;
+		}
+		if (act)
+			ltr_once_wrap(sig);
+	}
+	return ret;
 }
 
 /* The hooks of the calls that name one signal first: signal, sigset... */
@@ -56,16 +74,26 @@ int ltr_hook_sigaction(int sig, const struct sigaction *act,
 		return REAL(h, ret (*) params) args;			\
 	}
 
-SIG_HOOK(signal, LTR_H_SIGNAL, sighandler_t, (int sig, sighandler_t f),
-	 (sig, f))
-SIG_HOOK(sysv_signal, LTR_H_SYSV_SIGNAL, sighandler_t,
-	 (int sig, sighandler_t f), (sig, f))
-SIG_HOOK(__sysv_signal, LTR_H___SYSV_SIGNAL, sighandler_t,
-	 (int sig, sighandler_t f), (sig, f))
-SIG_HOOK(bsd_signal, LTR_H_BSD_SIGNAL, sighandler_t,
-	 (int sig, sighandler_t f), (sig, f))
-SIG_HOOK(sigset, LTR_H_SIGSET, sighandler_t, (int sig, sighandler_t f),
-	 (sig, f))
+/* The hooks of the calls that set a handler: signal, sigset... */
+#define HANDLER_HOOK(name, h)						\
+	sighandler_t ltr_hook_##name(int sig, sighandler_t f)		\
+	{								\
+		sighandler_t was;					\
+									\
+		check_sig(sig);						\
+		was = REAL(h, sighandler_t (*)(int, sighandler_t))(sig, f); \
+		if (!ltr_forwarded_sig(sig) || was == SIG_ERR)		\
+			return was;					\
+		was = (sighandler_t)ltr_once_own(sig, (void *)was, NULL); \
+		ltr_once_wrap(sig);					\
+		return was;						\
+	}
+
+HANDLER_HOOK(signal, LTR_H_SIGNAL)
+HANDLER_HOOK(sysv_signal, LTR_H_SYSV_SIGNAL)
+HANDLER_HOOK(__sysv_signal, LTR_H___SYSV_SIGNAL)
+HANDLER_HOOK(bsd_signal, LTR_H_BSD_SIGNAL)
+HANDLER_HOOK(sigset, LTR_H_SIGSET)
 SIG_HOOK(sighold, LTR_H_SIGHOLD, int, (int sig), (sig))
 SIG_HOOK(sigignore, LTR_H_SIGIGNORE, int, (int sig), (sig))
 

@@ -245,6 +245,110 @@ once_through() {
 	[ ! -s ltruss.err ]
 }
 
+@test "SIGTERM GNU timeout sends to ltruss and to its group reaches the program once; ltruss goes on tracing" {
+	# timeout signals its child (ltruss), then its own process group (the
+	# program too): one request, "sigterms 1" untraced, unless the program
+	# handled the first before the second was sent.  Traced: exactly one.
+	for i in 1 2 3 4 5; do
+		status=0
+		timeout -s TERM 1 "$LTRUSS" -o trace.txt -u 'libfix:fix_add' "$PROGS/die" 3 terms ready </dev/null >out.txt 2>ltruss.err || status=$?
+		[ "$(cat out.txt)" = "sigterms 1" ] || { echo "run $i: status $status: $(cat out.txt)"; false; }
+		[ "$status" -eq 124 ]
+		[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 3 ]
+		# two sends, one request: ltruss does not stop as if interrupted twice
+		[ "$(tail -1 trace.txt)" = "+++ exited (status 0) +++" ]
+		[ ! -s ltruss.err ]
+		rm -f ready
+	done
+}
+
+# outside_kill TARGET HOW [LTRUSS-OPTION...]: onesig HOW ready, in a process
+# group of its own (setsid), traced when an option is given, untraced
+# otherwise; once ready, a shell outside sends SIGTERM to the group (TARGET
+# "group") or to the group's leader alone (ltruss, or the program
+# untraced).  out.txt gets onesig's lines, the sender's pid replaced by
+# SENDER.
+outside_kill() {
+	local target=$1 how=$2 pid pgid sender
+	shift 2
+	rm -f ready sender.txt
+	if [ $# -gt 0 ]; then
+		setsid "$LTRUSS" "$@" -o trace.txt -u 'libfix:fix_add' "$PROGS/onesig" "$how" ready </dev/null >raw.txt 2>ltruss.err 3>&- &
+	else
+		setsid "$PROGS/onesig" "$how" ready </dev/null >raw.txt 3>&- &
+	fi
+	pid=$!
+	wait_file ready
+	pgid=$(ps -o pgid= -p "$pid" | tr -d ' ')
+	[ "$pgid" = "$pid" ]
+	[ "$target" = group ] && target=-$pid || target=$pid
+	sh -c 'echo $$ >sender.txt; exec kill -TERM -- "$1"' sh "$target"
+	wait_exit "$pid"
+	sender=$(cat sender.txt)
+	sed "s/ from $sender / from SENDER /" raw.txt >out.txt
+}
+
+@test "SIGTERM sent to the process group from outside reaches each kind of handler once, as untraced" {
+	for how in signal sigaction siginfo resethand sysv sigset ignore blocked exec fork; do
+		outside_kill group "$how"
+		[ "$status" -eq 0 ]
+		cp out.txt plain.txt
+		grep -q 'sigterms [01] ' plain.txt
+		for i in 1 2 3; do
+			outside_kill group "$how" -f
+			[ "$status" -eq 0 ] || { echo "$how run $i: status $status: $(cat out.txt)"; false; }
+			diff -u plain.txt out.txt || { echo "$how run $i"; false; }
+			[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 3 ]
+			[ ! -s ltruss.err ]
+		done
+	done
+}
+
+@test "SIGTERM sent to ltruss alone reaches the program once, as sent by its sender" {
+	for how in siginfo resethand signal; do
+		outside_kill leader "$how"
+		cp out.txt plain.txt
+		grep -q '^[a-z]*: sigterms 1 ' plain.txt
+		outside_kill leader "$how" -u 'libfix:fix_add'
+		[ "$status" -eq 0 ] || { echo "$how: status $status: $(cat out.txt)"; false; }
+		diff -u plain.txt out.txt
+		[ "$(tail -1 trace.txt)" = "+++ exited (status 0) +++" ]
+	done
+}
+
+@test "python3's SIGINT handler, under GNU timeout -s INT, runs once, as untraced" {
+	command -v python3 >/dev/null
+	# Counts the SIGINTs its handler runs for, until 1 s after the first.
+	cat >count.py <<'PY'
+import signal, time
+n = 0
+def h(s, f):
+    global n
+    n += 1
+signal.signal(signal.SIGINT, h)
+t = time.time()
+while time.time() - t < 20 and (n == 0 or time.time() - first < 1):
+    if n == 0:
+        first = time.time()
+    time.sleep(0.02)
+print("sigints", n)
+PY
+	# Untraced, timeout's two sends are one SIGINT for Python, unless its
+	# handler ran between them: one of a few runs shows the usual result.
+	for i in 1 2 3; do
+		plain=$(timeout -s INT 3 python3 count.py) || [ $? -eq 124 ]
+		[ "$plain" = "sigints 1" ] && break
+	done
+	[ "$plain" = "sigints 1" ]
+	for i in 1 2 3 4 5; do
+		status=0
+		timeout -s INT 3 "$LTRUSS" -o trace.txt -u 'libc:getpid' python3 count.py >out.txt 2>ltruss.err || status=$?
+		[ "$(cat out.txt)" = "$plain" ] || { echo "run $i: status $status: $(cat out.txt)"; false; }
+		[ "$status" -eq 124 ]
+		[ "$(tail -1 trace.txt)" = "+++ exited (status 0) +++" ]
+	done
+}
+
 @test "Ctrl-C in a terminal reaches the program once, not again through ltruss" {
 	TMUX_SOCK="$BATS_TEST_TMPDIR/tmux.sock"
 	tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -x 120 -y 20 \

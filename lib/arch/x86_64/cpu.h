@@ -3,7 +3,18 @@
 #ifndef LTRUSS_ARCH_CPU_H
 #define LTRUSS_ARCH_CPU_H
 
+#include <signal.h>
 #include <stdint.h>
+
+#define SA_RESTORER 0x04000000 /* the kernel's flag: libc hides it */
+
+/* The kernel's struct sigaction on x86_64 (not libc's): rt_sigaction's. */
+struct ksigaction {
+	void (*handler)(int, siginfo_t *, void *);
+	unsigned long flags;
+	void (*restorer)(void);
+	uint64_t mask;
+};
 
 /* The thread pointer (%fs:0 holds it, by the TLS ABI): glibc's pthread_t. */
 static inline uintptr_t ltr_thread_pointer(void)
