@@ -218,23 +218,23 @@ static void note_child(int sig)
  * draining the rings and waiting, quietly, so that the program runs on
  * unharmed, as strace does.
  */
-static const int forwarded[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
-static const int interrupts[] = { SIGINT, SIGQUIT };
-
 static void install_signal_handlers(void)
 {
 	struct sigaction sa, old;
-	size_t i;
+	int sig;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = forward_signal;
 	sa.sa_flags = SA_RESTART | SA_SIGINFO;
-	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
-		sigaction(forwarded[i], &sa, NULL);
-	for (i = 0; i < sizeof(interrupts) / sizeof(interrupts[0]); i++)
-		if (sigaction(interrupts[i], NULL, &old) == 0 &&
-		    old.sa_handler != SIG_IGN)
-			sigaction(interrupts[i], &sa, NULL);
+	/* The signals the interposer expects (LTR_FORWARDED_SIGS), no other. */
+	for (sig = 1; sig < 64; sig++) {
+		if (!ltr_forwarded_sig(sig))
+			continue;
+		if ((sig == SIGINT || sig == SIGQUIT) &&
+		    sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sig, &sa, NULL);
+	}
 	signal(SIGPIPE, SIG_IGN);
 	sa.sa_handler = note_child;
 	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
@@ -245,13 +245,12 @@ static void install_signal_handlers(void)
 static void block_forwarded(sigset_t *old)
 {
 	sigset_t set;
-	size_t i;
+	int sig;
 
 	sigemptyset(&set);
-	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
-		sigaddset(&set, forwarded[i]);
-	for (i = 0; i < sizeof(interrupts) / sizeof(interrupts[0]); i++)
-		sigaddset(&set, interrupts[i]);
+	for (sig = 1; sig < 64; sig++)
+		if (ltr_forwarded_sig(sig))
+			sigaddset(&set, sig);
 	sigprocmask(SIG_BLOCK, &set, old);
 }
 
