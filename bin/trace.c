@@ -128,6 +128,11 @@ void trace_count_calls(void)
 		counted = xcalloc(COUNTED_MAX, sizeof(*counted));
 }
 
+bool trace_wants_calls(void)
+{
+	return F != &format_silent || profiled || counted;
+}
+
 /* The row counting t's calls of fn (created empty), or NULL when the table is full. */
 static struct ltr_retired *count_row(const struct thread_trace *t, uint32_t fn)
 {

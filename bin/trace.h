@@ -50,6 +50,13 @@ void trace_slot_freed(uint32_t i);
 /* Count the calls that end, by process and function (a narrowed --read -c). */
 void trace_count_calls(void);
 
+/*
+ * Does anything take the calls: a format that prints them, --tree and the
+ * other profiles, or the counting of trace_count_calls()?  If not, a
+ * --read has no need to decode its events.
+ */
+bool trace_wants_calls(void);
+
 /* Copy at most max rows of those counts to rows; returns how many. */
 size_t trace_counts(struct ltr_retired *rows, size_t max);
 

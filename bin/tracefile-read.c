@@ -671,12 +671,40 @@ static void (*const replay[TF_END + 1])(const unsigned char *p, size_t n,
 	[TF_END] = end_load,
 };
 
+/*
+ * If the block at *off is an EVENTS block, step *off past it without
+ * reading it and return true.  Its header is the one the first pass
+ * checked; a file changed since is caught at the next block read whole.
+ */
+static bool event_block_skip(size_t *off)
+{
+	struct tf_block b;
+
+	if (size - *off < sizeof(b))
+		return false;
+	bytes_read(&b, sizeof(b), *off);
+	if (b.type != TF_EVENTS || b.len > TF_BLOCK_MAX)
+		return false;
+	*off += sizeof(b) + padded(b.len);
+	return true;
+}
+
 void tracefile_replay(void)
 {
 	size_t off = sizeof(struct tf_header);
+	bool calls = trace_wants_calls();
 
 	while (off < end_at) {
-		const struct tf_block *b = block_at(off);
+		const struct tf_block *b;
+
+		/*
+		 * -c of a whole file: the summary is the recorded counters,
+		 * and the events are not even read (the first pass checked
+		 * every block).
+		 */
+		if (!calls && event_block_skip(&off))
+			continue;
+		b = block_at(off);
 
 		if (!b)
 			break; /* cut since the first pass */
