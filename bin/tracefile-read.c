@@ -502,7 +502,13 @@ static void tables_load(const unsigned char *p, size_t n, size_t off)
  */
 static void pause_replay(uint64_t ts)
 {
-	if (last_ts && ts > last_ts &&
+	/* PAUSE_NS in ticks, give or take one: the conversion only near it. */
+	static uint64_t pause_ticks;
+
+	if (!pause_ticks)
+		pause_ticks = (uint64_t)((double)PAUSE_NS *
+					 clock_ticks_per_ns()) + 2;
+	if (last_ts && ts > last_ts && ts - last_ts + 4 >= pause_ticks &&
 	    clock_ticks_to_ns(ts - last_ts) >= PAUSE_NS)
 		trace_idle_at(ts);
 	if (ts > last_ts)
