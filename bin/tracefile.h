@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #define TF_MAGIC "LTRUSS\0\1"
-#define TF_VERSION 6
+#define TF_VERSION 7 /* 7: Python frames (blob types 9 and 10) */
 #define TF_VERSION_FIRST 6 /* the first version later ones keep reading */
 #define TF_EVENTS_LAYOUT 1 /* the events' layout (ltruss-trace(5)) */
 

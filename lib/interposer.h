@@ -551,6 +551,12 @@ struct ltr_ret {
 
 #define LTR_SCRATCH_SIZE 8192 /* the exec hooks' lists and paths (scratch.c) */
 
+/* A code object described in a thread's ring (pyframes.c). */
+#define LTR_PY_SEEN 256
+struct ltr_py_seen {
+	uintptr_t code, qualname;
+};
+
 struct ltr_tstate {
 	int32_t tid;
 	int32_t pid;
@@ -589,6 +595,7 @@ struct ltr_tstate {
 	struct ltr_frame frames[LTR_SHADOW_MAX];
 	int32_t scratch_pid;     /* the process using scratch[], 0 if free (scratch.c) */
 	unsigned char scratch[LTR_SCRATCH_SIZE];
+	struct ltr_py_seen py_seen[LTR_PY_SEEN]; /* -k: code objects described */
 };
 
 extern __thread struct ltr_tstate *ltr_tls_self
@@ -900,6 +907,24 @@ size_t ltr_stack_blob_max(void);
  */
 size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
 		      const struct ltr_regs *regs, uint64_t ret);
+
+/* ---- Python frames, -k (pyframes.c) ----------------------------------- */
+
+/* At an object's load: is it CPython (its _PyRuntime, its Py_Version)? */
+void ltr_py_object(const struct ltr_object *obj);
+
+/* Bytes the PYFRAMES and PYCODE blobs of an entry may take (0: no Python). */
+size_t ltr_py_blob_max(void);
+
+/*
+ * Write the PYFRAMES blob of thread ts's Python frames into dst, then a
+ * PYCODE blob for each code object its ring has not described, at most
+ * room bytes; returns their size, 0 when there is none.
+ */
+size_t ltr_py_frames(void *dst, size_t room, struct ltr_tstate *ts);
+
+/* Forget the code objects ts's ring described (a new process or thread). */
+void ltr_py_forget(struct ltr_tstate *ts);
 
 /* ---- mappings (maps.c) ------------------------------------------------ */
 
