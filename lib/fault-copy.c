@@ -63,6 +63,7 @@ size_t ltr_probe_copy_bulk(void *dst, const void *src, size_t len);
 void ltr_sigreturn(void);
 extern const char ltr_probe_load[], ltr_probe_fixup[];
 extern const char ltr_probe_bulk_load[], ltr_probe_bulk_fixup[];
+extern const char ltr_probe_word_load[], ltr_probe_word_fixup[];
 
 #define SA_RESTORER 0x04000000 /* the kernel's flag: libc hides it */
 #define SPIN_MAX (1u << 22) /* a copy in flight is shorter than this */
@@ -111,6 +112,10 @@ static void on_fault(int sig, siginfo_t *si, void *ctx)
 	}
 	if (si->si_code > 0 && *rip == (greg_t)ltr_probe_bulk_load) {
 		*rip = (greg_t)ltr_probe_bulk_fixup;
+		return;
+	}
+	if (si->si_code > 0 && *rip == (greg_t)ltr_probe_word_load) {
+		*rip = (greg_t)ltr_probe_word_fixup;
 		return;
 	}
 	/* Not ours: the program's own action, with the fault done again. */
@@ -236,6 +241,39 @@ static inline size_t probe(void *dst, uintptr_t src, size_t len,
 {
 	return stop_at_nul ? ltr_probe_copy(dst, (const void *)src, len)
 			   : ltr_probe_copy_bulk(dst, (const void *)src, len);
+}
+
+/*
+ * A series of copies under one mark (a walk of pointers, a load each):
+ * only in a thread of its own state, fenced (see "Copies in flight"), so
+ * that the mark is two plain stores whatever the loads.
+ */
+bool ltr_fault_series_begin(void)
+{
+	struct ltr_tstate *ts = ltr_tls_self;
+
+	if (!__atomic_load_n(&fast_on, __ATOMIC_RELAXED) || !fenced || !ts ||
+	    __atomic_load_n(&ltr_seccomp, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&ts->shares_tls, __ATOMIC_RELAXED))
+		return false;
+	__atomic_store_n(&ts->copying, COPY_RUNNING,
+			 ts->copying ? __ATOMIC_RELAXED : __ATOMIC_SEQ_CST);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&fast_on, __ATOMIC_RELAXED))
+		return true;
+	__atomic_store_n(&ts->copying, COPY_DONE, __ATOMIC_RELEASE);
+	return false;
+}
+
+size_t ltr_fault_series_read(void *dst, uintptr_t src, size_t len)
+{
+	return src < 4096 ? 0 : probe(dst, src, len, false);
+}
+
+void ltr_fault_series_end(void)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&ltr_tls_self->copying, COPY_DONE, __ATOMIC_RELEASE);
 }
 
 bool ltr_fault_copy(void *dst, uintptr_t src, size_t len, bool stop_at_nul,

@@ -551,11 +551,9 @@ struct ltr_ret {
 
 #define LTR_SCRATCH_SIZE 8192 /* the exec hooks' lists and paths (scratch.c) */
 
-/* A code object described in a thread's ring (pyframes.c). */
+/* Code objects described in a thread's ring (pyframes.c): a cache, forgotten every LTR_PY_FORGET calls. */
 #define LTR_PY_SEEN 256
-struct ltr_py_seen {
-	uintptr_t code, qualname;
-};
+#define LTR_PY_FORGET 65536
 
 struct ltr_tstate {
 	int32_t tid;
@@ -595,7 +593,8 @@ struct ltr_tstate {
 	struct ltr_frame frames[LTR_SHADOW_MAX];
 	int32_t scratch_pid;     /* the process using scratch[], 0 if free (scratch.c) */
 	unsigned char scratch[LTR_SCRATCH_SIZE];
-	struct ltr_py_seen py_seen[LTR_PY_SEEN]; /* -k: code objects described */
+	uintptr_t py_seen[LTR_PY_SEEN]; /* -k: code objects described */
+	uint32_t py_calls;              /* -k: walks since... (pyframes.c) */
 };
 
 extern __thread struct ltr_tstate *ltr_tls_self
@@ -854,6 +853,23 @@ bool ltr_fault_copy(void *dst, uintptr_t src, size_t len, bool stop_at_nul,
 
 /* Copy len bytes at src into dst without faulting; returns the bytes copied. */
 size_t ltr_read_mem(int pid, void *dst, uintptr_t src, size_t len);
+
+/*
+ * A series of fast copies under one mark (fault-copy.c): begin says
+ * whether the fast copy may be used (else use ltr_read_mem); each read
+ * copies up to len bytes and returns how many (short at a fault); end
+ * closes a series begun.
+ */
+bool ltr_fault_series_begin(void);
+size_t ltr_fault_series_read(void *dst, uintptr_t src, size_t len);
+bool ltr_probe_word(uint64_t *dst, const void *src); /* probe-copy.S */
+
+/* In a series: the 8 bytes at src into *dst; false if they cannot be read. */
+static inline bool ltr_fault_series_word(uint64_t *dst, uintptr_t src)
+{
+	return src >= 4096 && ltr_probe_word(dst, (const void *)src);
+}
+void ltr_fault_series_end(void);
 
 /* Read the aligned word at src without faulting: 0, or -errno (-EFAULT: unmapped). */
 long ltr_read_word(int pid, uintptr_t src, uint64_t *v);

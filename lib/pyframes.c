@@ -43,21 +43,42 @@
 #define PY_THREADS_MAX 1024 /* thread states looked at per call */
 #define PY_NAME_MAX 512     /* bytes of a name sent */
 #define PY_LINETABLE_MAX 16384 /* bytes of a line table sent */
-#define PY_FRAME_READ 72    /* bytes of a frame's head read */
 #define PY_ROOM_MAX 24576   /* bytes of an event the blobs may take */
 
 static const struct ltr_py_layout *py_layout;
 static uintptr_t py_runtime;   /* &_PyRuntime */
 static uint32_t py_version;    /* Py_Version */
 
+/* How a walk reads the program: a series of fast copies, or ltr_read_mem. */
+struct reader {
+	int pid;
+	bool fast;
+};
+
+/* Copy up to len bytes at src to dst (no fault); returns how many. */
+static inline size_t mem_at(const struct reader *r, void *dst, uintptr_t src,
+			    size_t len)
+{
+	return r->fast ? ltr_fault_series_read(dst, src, len)
+		       : ltr_read_mem(r->pid, dst, src, len);
+}
+
 /* Read the word at addr (no fault); 0 if unreadable. */
-static inline uint64_t word_at(int pid, uintptr_t addr)
+static inline uint64_t word_at(const struct reader *r, uintptr_t addr)
 {
 	uint64_t v = 0;
 
-	if (ltr_read_mem(pid, &v, addr, 8) != 8)
+	if (r->fast)
+		return ltr_fault_series_word(&v, addr) ? v : 0;
+	if (mem_at(r, &v, addr, 8) != 8)
 		return 0;
 	return v;
+}
+
+/* The byte at addr, read as part of its aligned word (no fault); 0 if unreadable. */
+static inline uint8_t byte_at(const struct reader *r, uintptr_t addr)
+{
+	return (uint8_t)(word_at(r, addr & ~(uintptr_t)7) >> (addr & 7) * 8);
 }
 
 /* Python's "3.X" of version v into buf (at least 8 bytes). */
@@ -106,30 +127,30 @@ void ltr_py_object(const struct ltr_object *obj)
 }
 
 /* Does thread state t belong to the thread whose pthread_t is tp? */
-static bool tstate_is(int pid, uintptr_t t, uintptr_t tp)
+static bool tstate_is(const struct reader *r, uintptr_t t, uintptr_t tp)
 {
-	return t && word_at(pid, t + py_layout->ts_thread_id) == tp;
+	return t && word_at(r, t + py_layout->ts_thread_id) == tp;
 }
 
-/* The PyThreadState of thread ts, or 0. */
-static uintptr_t tstate_of(const struct ltr_tstate *ts)
+/* The PyThreadState of thread ts (read with r), or 0. */
+static uintptr_t tstate_of(const struct reader *r, const struct ltr_tstate *ts)
 {
 	const struct ltr_py_layout *L = py_layout;
 	uintptr_t interp, t;
 	unsigned looked = 0;
 
 	if (L->rt_tstate_current) {
-		t = word_at(ts->pid, py_runtime + L->rt_tstate_current);
-		if (tstate_is(ts->pid, t, ts->tp))
+		t = word_at(r, py_runtime + L->rt_tstate_current);
+		if (tstate_is(r, t, ts->tp))
 			return t;
 	}
-	for (interp = word_at(ts->pid, py_runtime + L->rt_interp_head);
+	for (interp = word_at(r, py_runtime + L->rt_interp_head);
 	     interp && looked < PY_THREADS_MAX;
-	     interp = word_at(ts->pid, interp + L->interp_next)) {
-		for (t = word_at(ts->pid, interp + L->interp_threads);
+	     interp = word_at(r, interp + L->interp_next)) {
+		for (t = word_at(r, interp + L->interp_threads);
 		     t && looked < PY_THREADS_MAX;
-		     t = word_at(ts->pid, t + L->ts_next), looked++)
-			if (tstate_is(ts->pid, t, ts->tp))
+		     t = word_at(r, t + L->ts_next), looked++)
+			if (tstate_is(r, t, ts->tp))
 				return t;
 	}
 	return 0;
@@ -140,16 +161,16 @@ static uintptr_t tstate_of(const struct ltr_tstate *ts)
  * its kind in *kind; returns their bytes.  Compact strings only (every
  * name and file name of a code object is one).
  */
-static size_t str_copy(int pid, uintptr_t s, unsigned char *p, size_t room,
+static size_t str_copy(const struct reader *r, uintptr_t s, unsigned char *p, size_t room,
 		       uint8_t *kind)
 {
 	const struct ltr_py_layout *L = py_layout;
-	uint64_t len = word_at(pid, s + L->str_length);
+	uint64_t len = word_at(r, s + L->str_length);
 	uint32_t state = 0;
 	size_t bytes;
 
 	*kind = 1;
-	if (!s || ltr_read_mem(pid, &state, s + L->str_state, 4) != 4 ||
+	if (!s || mem_at(r, &state, s + L->str_state, 4) != 4 ||
 	    !(state & 0x20) /* compact */)
 		return 0;
 	*kind = (uint8_t)((state >> 2) & 7);
@@ -159,11 +180,11 @@ static size_t str_copy(int pid, uintptr_t s, unsigned char *p, size_t room,
 	if (bytes > room)
 		bytes = room / *kind * *kind;
 	s += (state & 0x40) /* ascii */ ? L->str_ascii_data : L->str_data;
-	return ltr_read_mem(pid, p, s, bytes) / *kind * *kind;
+	return mem_at(r, p, s, bytes) / *kind * *kind;
 }
 
 /* Write the PYCODE blob of code at dst (room bytes): its size, 0 if no room. */
-static size_t code_blob(int pid, uintptr_t code, void *dst, size_t room)
+static size_t code_blob(const struct reader *r, uintptr_t code, void *dst, size_t room)
 {
 	const struct ltr_py_layout *L = py_layout;
 	struct ltr_blob *b = dst;
@@ -178,21 +199,21 @@ static size_t code_blob(int pid, uintptr_t code, void *dst, size_t room)
 	left = room - head - 7;
 	c->code = code;
 	c->firstlineno = 0;
-	ltr_read_mem(pid, &c->firstlineno, code + L->co_firstlineno, 4);
-	n = str_copy(pid, word_at(pid, code + L->co_qualname), p,
+	mem_at(r, &c->firstlineno, code + L->co_firstlineno, 4);
+	n = str_copy(r, word_at(r, code + L->co_qualname), p,
 		     left < PY_NAME_MAX ? left : PY_NAME_MAX, &c->qualname_kind);
 	c->qualname_len = (uint16_t)n;
 	p += n, left -= n;
-	n = str_copy(pid, word_at(pid, code + L->co_filename), p,
+	n = str_copy(r, word_at(r, code + L->co_filename), p,
 		     left < PY_NAME_MAX * 2 ? left : PY_NAME_MAX * 2,
 		     &c->filename_kind);
 	c->filename_len = (uint16_t)n;
 	p += n, left -= n;
-	lt = word_at(pid, code + L->co_linetable);
-	ltlen = lt ? word_at(pid, lt + L->bytes_size) : 0;
+	lt = word_at(r, code + L->co_linetable);
+	ltlen = lt ? word_at(r, lt + L->bytes_size) : 0;
 	if (ltlen > left || ltlen > PY_LINETABLE_MAX)
 		ltlen = 0; /* lines unknown rather than wrong */
-	c->linetable_len = ltlen ? (uint32_t)ltr_read_mem(pid, p, lt + L->bytes_data,
+	c->linetable_len = ltlen ? (uint32_t)mem_at(r, p, lt + L->bytes_data,
 							  ltlen) : 0;
 	p += c->linetable_len;
 	c->reserved = 0;
@@ -204,15 +225,18 @@ static size_t code_blob(int pid, uintptr_t code, void *dst, size_t room)
 	return (sizeof(*b) + b->len + 7) & ~(size_t)7;
 }
 
-/* Was code (with qualname q) described in ts's ring already?  Note it as now. */
-static bool code_seen(struct ltr_tstate *ts, uintptr_t code, uintptr_t q)
+/*
+ * Was code described in ts's ring already?  Note it as now.  The cache
+ * is forgotten every LTR_PY_FORGET calls that describe nothing: a code
+ * object freed and another made at its address is described anew then.
+ */
+static bool code_seen(struct ltr_tstate *ts, uintptr_t code)
 {
-	struct ltr_py_seen *e = &ts->py_seen[(code >> 4) % LTR_PY_SEEN];
+	uintptr_t *e = &ts->py_seen[(code >> 4) % LTR_PY_SEEN];
 
-	if (e->code == code && e->qualname == q)
+	if (*e == code)
 		return true;
-	e->code = code;
-	e->qualname = q;
+	*e = code;
 	return false;
 }
 
@@ -227,23 +251,22 @@ size_t ltr_py_blob_max(void)
 	return py_layout ? PY_ROOM_MAX : 0;
 }
 
-size_t ltr_py_frames(void *dst, size_t room, struct ltr_tstate *ts)
+/*
+ * The PYFRAMES blob of thread ts's frames at dst, then PYCODE blobs, read
+ * with r, at most room bytes; returns their size.
+ */
+static size_t walk(const struct reader *r, struct ltr_tstate *ts, void *dst,
+		   size_t room)
 {
 	const struct ltr_py_layout *L = py_layout;
 	struct ltr_blob *b = dst;
 	struct ltr_py_head *h = (struct ltr_py_head *)b->data;
 	struct ltr_py_frame *f = (struct ltr_py_frame *)(h + 1);
-	unsigned char fr[PY_FRAME_READ];
-	uintptr_t t, cf, frame;
+	uintptr_t t = tstate_of(r, ts), cf, frame;
 	size_t n = 0, max, size, i;
 
-	if (!L || room < sizeof(*b) + sizeof(*h) + sizeof(*f))
-		return 0;
-	if (room > PY_ROOM_MAX)
-		room = PY_ROOM_MAX;
-	t = tstate_of(ts);
-	cf = t ? word_at(ts->pid, t + L->ts_cframe) : 0;
-	frame = cf ? word_at(ts->pid, cf + L->cf_current) : 0;
+	cf = t ? word_at(r, t + L->ts_cframe) : 0;
+	frame = cf ? word_at(r, cf + L->cf_current) : 0;
 	/* Half the room for frames, the rest for code objects to describe. */
 	max = (room / 2 - sizeof(*b) - sizeof(*h)) / sizeof(*f);
 	if (max > LTR_PY_FRAMES_MAX)
@@ -251,18 +274,16 @@ size_t ltr_py_frames(void *dst, size_t room, struct ltr_tstate *ts)
 	h->version = py_version;
 	h->flags = 0;
 	while (frame && cf) {
-		uint64_t code, prev, instr;
+		uint64_t code = word_at(r, frame + L->fr_code), prev, instr;
 
-		if (ltr_read_mem(ts->pid, fr, frame, L->fr_read) != L->fr_read)
-			break;
-		__builtin_memcpy(&code, fr + L->fr_code, 8);
-		__builtin_memcpy(&prev, fr + L->fr_previous, 8);
-		__builtin_memcpy(&instr, fr + L->fr_prev_instr, 8);
 		if (!code)
 			break;
+		prev = word_at(r, frame + L->fr_previous);
+		instr = word_at(r, frame + L->fr_prev_instr);
 		/* 3.12: the entry frame of an activation is no Python frame. */
-		if (L->fr_owner && fr[L->fr_owner] == L->owner_cstack) {
-			cf = word_at(ts->pid, cf + L->cf_previous);
+		if (L->fr_owner &&
+		    byte_at(r, frame + L->fr_owner) == L->owner_cstack) {
+			cf = word_at(r, cf + L->cf_previous);
 			frame = prev;
 			continue;
 		}
@@ -276,8 +297,8 @@ size_t ltr_py_frames(void *dst, size_t room, struct ltr_tstate *ts)
 				     ? (int64_t)(instr - code - L->co_code)
 				     : -2;
 		n++;
-		if (L->fr_is_entry && fr[L->fr_is_entry])
-			cf = word_at(ts->pid, cf + L->cf_previous);
+		if (L->fr_is_entry && byte_at(r, frame + L->fr_is_entry))
+			cf = word_at(r, cf + L->cf_previous);
 		frame = prev;
 	}
 	if (!n)
@@ -290,18 +311,37 @@ size_t ltr_py_frames(void *dst, size_t room, struct ltr_tstate *ts)
 	size = (sizeof(*b) + b->len + 7) & ~(size_t)7;
 	/* The code objects the ring has not described yet, while room lasts. */
 	for (i = 0; i < n; i++) {
-		uintptr_t q = word_at(ts->pid, f[i].code + L->co_qualname);
 		size_t got;
 
-		if (code_seen(ts, f[i].code, q))
+		if (code_seen(ts, f[i].code))
 			continue;
-		got = code_blob(ts->pid, f[i].code, (unsigned char *)dst + size,
+		got = code_blob(r, f[i].code, (unsigned char *)dst + size,
 				room - size);
 		if (!got) {
-			ts->py_seen[(f[i].code >> 4) % LTR_PY_SEEN].code = 0;
+			ts->py_seen[(f[i].code >> 4) % LTR_PY_SEEN] = 0;
 			break;
 		}
 		size += got;
 	}
+	return size;
+}
+
+size_t ltr_py_frames(void *dst, size_t room, struct ltr_tstate *ts)
+{
+	const struct ltr_py_layout *L = py_layout;
+	struct reader rd = { ts->pid, false }, *r = &rd;
+	size_t size;
+
+	if (!L || room < sizeof(struct ltr_blob) + sizeof(struct ltr_py_head) +
+			     sizeof(struct ltr_py_frame))
+		return 0;
+	if (room > PY_ROOM_MAX)
+		room = PY_ROOM_MAX;
+	if (++ts->py_calls % LTR_PY_FORGET == 0)
+		ltr_py_forget(ts);
+	rd.fast = ltr_fault_series_begin();
+	size = walk(r, ts, dst, room);
+	if (rd.fast)
+		ltr_fault_series_end();
 	return size;
 }

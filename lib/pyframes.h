@@ -26,7 +26,6 @@ struct ltr_py_layout {
 	uint16_t fr_prev_instr;     /* _PyInterpreterFrame.prev_instr */
 	uint16_t fr_is_entry;       /* 3.11: _PyInterpreterFrame.is_entry */
 	uint16_t fr_owner;          /* 3.12: _PyInterpreterFrame.owner */
-	uint16_t fr_read;           /* bytes of a frame read: past those */
 	uint8_t owner_cstack;       /* 3.12: FRAME_OWNED_BY_CSTACK */
 	uint16_t co_firstlineno;    /* PyCodeObject.co_firstlineno */
 	uint16_t co_filename;

@@ -40,7 +40,9 @@ static void check_sig(int sig)
 int ltr_hook_sigaction(int sig, const struct sigaction *act,
 		       struct sigaction *old)
 {
-	check_sig(sig);
+	/* A query (CPython asks of every signal at start-up) changes nothing. */
+	if (act)
+		check_sig(sig);
 	/* A handler of another signal runs with its sa_mask blocked. */
 	if (act && act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN)
 		check_mask(&act->sa_mask);

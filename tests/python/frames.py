@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# frames.py SCENARIO: make the traced call access("/nonexistent/SCENARIO")
+# from Python frames of each kind (tests/pyframes.bats); prints what it did.
+import os
+import sys
+import threading
+
+
+def mark(tag):
+    os.access("/nonexistent/" + tag, os.F_OK)  # @mark
+
+
+class Shelf:
+    def load(self):
+        mark("method")  # @method
+
+
+def numbers():
+    mark("generator")  # @generator
+    yield 1
+
+
+def by_key(v):
+    mark("key")  # @key
+    return -v
+
+
+def deep(n):
+    # Each level goes through map(): a C activation of the evaluation loop per level.
+    if n == 0:
+        mark("deep")  # @deep-leaf
+        return 0
+    return sum(map(deep, [n - 1]))  # @deep
+
+
+def raiser():
+    raise ValueError("caught above")  # @raiser
+
+
+def catcher():
+    try:
+        raiser()  # @try
+    except ValueError:
+        mark("caught")  # @caught
+
+
+def worker():
+    mark("thread")  # @worker
+
+
+def run(scenario):
+    if scenario == "method":
+        Shelf().load()  # @run-method
+    elif scenario == "generator":
+        print(sum(numbers()))  # @run-generator
+    elif scenario == "key":
+        print(sorted([3, 1, 2], key=by_key))  # @run-key
+    elif scenario == "deep":
+        print(deep(int(sys.argv[2])))  # @run-deep
+    elif scenario == "caught":
+        catcher()  # @run-caught
+    elif scenario == "thread":
+        t = threading.Thread(target=worker)
+        t.start()
+        t.join()
+    print(scenario, "done")
+
+
+run(sys.argv[1])  # @module
