@@ -4,6 +4,7 @@
 import os
 import sys
 import threading
+import time
 
 
 def mark(tag):
@@ -48,6 +49,16 @@ def worker():
     mark("thread")  # @worker
 
 
+def sleeper():
+    # The GIL released in the sleep, while another thread holds it.
+    time.sleep(0.001)  # @sleeper
+
+
+def spin(stop):
+    while not stop.is_set():
+        pass
+
+
 def run(scenario):
     if scenario == "method":
         Shelf().load()  # @run-method
@@ -63,6 +74,21 @@ def run(scenario):
         t = threading.Thread(target=worker)
         t.start()
         t.join()
+    elif scenario == "released":
+        stop = threading.Event()
+        spinner = threading.Thread(target=spin, args=(stop,))
+        spinner.start()
+        t = threading.Thread(target=sleeper)
+        t.start()
+        t.join()
+        stop.set()
+        spinner.join()
+    elif scenario == "fork":
+        pid = os.fork()
+        if pid == 0:
+            mark("fork")  # @child
+            os._exit(0)
+        os.waitpid(pid, 0)
     print(scenario, "done")
 
 
