@@ -96,8 +96,8 @@ static void header_check(const struct tf_header *h)
 	if (size < offsetof(struct tf_header, header_size) + 4)
 		bad(size, "the header is cut");
 	if (h->version < TF_VERSION_FIRST)
-		error_msg_and_die("cannot read the trace file '%s': it is format version %u, this ltruss reads version %u; read it with the ltruss that wrote it",
-				  path, h->version, TF_VERSION);
+		error_msg_and_die("cannot read the trace file '%s': it is format version %u, this ltruss reads versions %u to %u; read it with the ltruss that wrote it",
+				  path, h->version, TF_VERSION_FIRST, TF_VERSION);
 	if (h->version > TF_VERSION)
 		error_msg_and_die("cannot read the trace file '%s': it is format version %u, this ltruss reads versions %u to %u; read it with a newer ltruss",
 				  path, h->version, TF_VERSION_FIRST, TF_VERSION);

@@ -141,3 +141,44 @@ run_frames() {
 	[ "$status" -eq 0 ]
 	[ "$(pyframes "$(first_stack fork)")" = "$(expect mark=mark run=child '<module>=module')" ]
 }
+
+# other_pythons: interpreters besides Debian's found on PATH (3.12; 3.11 with a shared libpython), one a line.
+other_pythons() {
+	local v exe
+	for v in 3.12 3.11; do
+		exe=$(command -v "python$v" 2>/dev/null) || continue
+		exe=$("$exe" -c 'import sys; print(sys.executable)' 2>/dev/null) || continue
+		[ "$exe" != "$PY" ] && printf '%s\n' "$exe"
+	done
+}
+
+@test "Python 3.12, and 3.11 with a shared libpython, where installed: the same frames, in the same places" {
+	pythons=$(other_pythons)
+	[ -n "$pythons" ] || skip "no Python 3.12 nor another 3.11 on PATH"
+	while read -r py; do
+		run_split ltruss --stack=64 -u libc:access "$py" "$SCRIPT" key
+		[ "$status" -eq 0 ]
+		[ "$out" = "$("$py" "$SCRIPT" key)" ]
+		stack=$(first_stack key)
+		[ "$(pyframes "$stack")" = "$(expect mark=mark by_key=key run=run-key '<module>=module')" ]
+		grep -B1 '^ > mark (' <<<"$stack" | head -1 | grep -q '^ > _PyEval_EvalFrameDefault+0x'
+		sed -n '/^ > by_key (/,/^ > run (/p' <<<"$stack" | grep -q '^ > _PyEval_EvalFrameDefault+'
+		run_split ltruss --stack=128 -u libc:access "$py" "$SCRIPT" deep 40
+		[ "$status" -eq 0 ]
+		[ "$(pyframes "$(first_stack deep)" | grep -c "^deep (frames.py:$(line deep))\$")" -eq 40 ]
+	done <<<"$pythons"
+}
+
+@test "the offsets the interposer reads are those of the installed CPython headers (3.11; 3.12 where installed)" {
+	n=0
+	for inc in /usr/include/python3.11 $(python3.12-config --includes 2>/dev/null | tr ' ' '\n' | sed -n 's/^-I//p' | head -1); do
+		[ -f "$inc/internal/pycore_frame.h" ] || continue
+		gcc -I"$inc" -I"$SRCDIR/lib" "$SRCDIR/tests/python/pylayout-check.c" \
+			"$SRCDIR/lib/pyframes-layout.c" -o pylayout-check
+		run ./pylayout-check
+		assert_success
+		assert_output --regexp '^3\.1[12]\.[0-9]+: as the headers say$'
+		n=$((n + 1))
+	done
+	[ "$n" -ge 1 ] || skip "no CPython internal headers (python3.11-dev)"
+}
