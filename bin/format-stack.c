@@ -18,6 +18,8 @@
  * loop that ran them: the one whose [sp, CFA) holds their _PyCFrame.
  * Those whose native frame lies past the copy of the stack come last,
  * after the line that says the copy ends.  -k N counts native frames.
+ * A frame in code of no object is named from the process's perf map, if
+ * its JIT runtime writes one (perfmap.c).
  */
 #include "config.h"
 
@@ -29,6 +31,7 @@
 #include "format.h"
 #include "format-args.h"
 #include "format-stack.h"
+#include "perfmap.h"
 #include "pyframes.h"
 #include "session-check.h"
 #include "stack.h"
@@ -190,14 +193,43 @@ static void named_add(struct named *nf, const char *path, uint64_t rel)
 	named_count++;
 }
 
-/* Frame f's name (an object of map), made on first use. */
-static const struct named *named_of(const struct stack_objects *map,
+/*
+ * The name of frame f of process pid in code of no object, from the
+ * process's perf map (perfmap.c), made on first use; NULL if it has none.
+ */
+static const struct named *jit_named(int pid, const struct stack_frame *f)
+{
+	const char *name, *path;
+	struct named *nf;
+	uint64_t off, rel = f->pc << 1 | (f->pc != f->lookup);
+
+	name = perfmap_name(pid, f->lookup, &off, &path);
+	if (!name)
+		return NULL;
+	nf = named_find(path, rel);
+	if (nf)
+		return nf;
+	nf = xcalloc(1, sizeof(*nf));
+	nf->func = xstrdup(name);
+	nf->symbol = true;
+	nf->off = off + (f->pc - f->lookup);
+	nf->line = xasprintf(" > %s+0x%llx (%s)\n", name,
+			     (unsigned long long)nf->off, path);
+	nf->line_len = strlen(nf->line);
+	named_add(nf, path, rel);
+	return nf;
+}
+
+/* Frame f's name (an object of map, or JIT code of process pid), made on first use. */
+static const struct named *named_of(const struct stack_objects *map, int pid,
 				    const struct stack_frame *f)
 {
 	const char *path;
 	struct named *nf;
 	uint64_t rel;
 
+	if (!f->obj && (nf = (struct named *)jit_named(pid, f)) != NULL)
+		return nf;
 	named_key(f, &path, &rel);
 	nf = named_find(path, rel);
 	if (nf)
@@ -249,7 +281,7 @@ static const struct named *py_named(const struct py_frame *f)
  * frames unwound, n and those past it); then, if the native frames end
  * early (end), the gap and the Python frames left.  Returns how many.
  */
-static unsigned merge_frames(const struct stack_objects *map,
+static unsigned merge_frames(const struct stack_objects *map, int pid,
 			     const struct stack_frame *frames, unsigned n,
 			     unsigned nall, const struct py_frame *py,
 			     unsigned np, enum stack_end end,
@@ -260,7 +292,7 @@ static unsigned merge_frames(const struct stack_objects *map,
 	for (i = 0; i < n; i++) {
 		uint64_t top = i + 1 < nall ? frames[i + 1].sp : frames[i].cfa;
 
-		out[k++] = named_of(map, &frames[i]);
+		out[k++] = named_of(map, pid, &frames[i]);
 		for (; j < np && py[j].cframe < top; j++)
 			if (py[j].cframe >= frames[i].sp)
 				out[k++] = py_named(&py[j]);
@@ -299,7 +331,8 @@ static int call_frames(const struct who *w, const struct call *c,
 		*end = STACK_END_LIMIT;
 	}
 	np = pyframes_of(w->pid, c, py, LTR_PY_FRAMES_MAX);
-	return (int)merge_frames(map, frames, n, nall, py, np, *end, out);
+	return (int)merge_frames(map, w->pid, frames, n, nall, py, np, *end,
+				 out);
 }
 
 /* Why a stack is cut short, in words; NULL when it is not. */
@@ -492,4 +525,5 @@ void stack_done_names(void)
 	named_size = named_count = 0;
 	stack_done();
 	pyframes_done();
+	perfmap_done();
 }
