@@ -144,9 +144,10 @@ static uintptr_t tstate_of(const struct reader *r, const struct ltr_tstate *ts)
 		if (tstate_is(r, t, ts->tp))
 			return t;
 	}
+	/* Interpreters count too: a list that loops must end. */
 	for (interp = word_at(r, py_runtime + L->rt_interp_head);
 	     interp && looked < PY_THREADS_MAX;
-	     interp = word_at(r, interp + L->interp_next)) {
+	     interp = word_at(r, interp + L->interp_next), looked++) {
 		for (t = word_at(r, interp + L->interp_threads);
 		     t && looked < PY_THREADS_MAX;
 		     t = word_at(r, t + L->ts_next), looked++)
