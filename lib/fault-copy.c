@@ -22,8 +22,10 @@
  * A fault reaches our handler only if the signal is neither blocked (the
  * kernel then kills the process) nor handled by the program.  So the fast
  * path turns off, for good, as soon as the program (signal-hooks.c)
- *   - installs or asks for its own SIGSEGV or SIGBUS action: ours is
- *     removed first, so that it sees and gets what it would without us;
+ *   - installs its own SIGSEGV or SIGBUS action: ours is removed first,
+ *     so that it gets what it would without us (a query, sigaction with
+ *     no new action, is told the action it had before ours, and keeps
+ *     the fast path: CPython asks of every signal at start-up);
  *   - blocks either signal with any call that sets a mask (sigprocmask,
  *     pthread_sigmask, a handler's sa_mask, sigsuspend, ppoll...);
  *   - or when one is already blocked at start-up, or we run under valgrind.
@@ -241,6 +243,23 @@ static inline size_t probe(void *dst, uintptr_t src, size_t len,
 {
 	return stop_at_nul ? ltr_probe_copy(dst, (const void *)src, len)
 			   : ltr_probe_copy_bulk(dst, (const void *)src, len);
+}
+
+void ltr_fault_copy_query(int sig, struct sigaction *old)
+{
+	int i = slot_of(sig);
+	unsigned long keep;
+
+	if (i < 0 || !__atomic_load_n(&owned[i], __ATOMIC_SEQ_CST))
+		return;
+	/* libc shows SA_RESTORER or not: as it did ours, the program's. */
+	keep = (unsigned long)old->sa_flags & SA_RESTORER;
+	old->sa_sigaction = orig[i].handler;
+	old->sa_flags = (int)((orig[i].flags & ~(unsigned long)SA_RESTORER) |
+			      (keep ? orig[i].flags & SA_RESTORER : 0));
+	old->sa_restorer = orig[i].restorer;
+	__builtin_memset(&old->sa_mask, 0, sizeof(old->sa_mask));
+	__builtin_memcpy(&old->sa_mask, &orig[i].mask, sizeof(orig[i].mask));
 }
 
 /*

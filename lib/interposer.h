@@ -860,6 +860,14 @@ size_t ltr_read_mem(int pid, void *dst, uintptr_t src, size_t len);
  * copies up to len bytes and returns how many (short at a fault); end
  * closes a series begun.
  */
+/*
+ * After the program's sigaction(sig, NULL, old): while our handler holds
+ * sig (SIGSEGV, SIGBUS), make *old the program's own action, as the
+ * kernel would have said without us.
+ */
+struct sigaction;
+void ltr_fault_copy_query(int sig, struct sigaction *old);
+
 bool ltr_fault_series_begin(void);
 size_t ltr_fault_series_read(void *dst, uintptr_t src, size_t len);
 bool ltr_probe_word(uint64_t *dst, const void *src); /* probe-copy.S */

@@ -40,14 +40,23 @@ static void check_sig(int sig)
 int ltr_hook_sigaction(int sig, const struct sigaction *act,
 		       struct sigaction *old)
 {
-	/* A query (CPython asks of every signal at start-up) changes nothing. */
+	int r;
+
+	/*
+	 * A query (CPython asks of every signal at start-up) changes
+	 * nothing: it keeps the fast copy, and is told the program's own
+	 * action, not ours.
+	 */
 	if (act)
 		check_sig(sig);
 	/* A handler of another signal runs with its sa_mask blocked. */
 	if (act && act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN)
 		check_mask(&act->sa_mask);
-	return REAL(LTR_H_SIGACTION, int (*)(int, const struct sigaction *,
-					     struct sigaction *))(sig, act, old);
+	r = REAL(LTR_H_SIGACTION, int (*)(int, const struct sigaction *,
+					  struct sigaction *))(sig, act, old);
+	if (!act && old && r == 0)
+		ltr_fault_copy_query(sig, old);
+	return r;
 }
 
 /* The hooks of the calls that name one signal first: signal, sigset... */

@@ -182,3 +182,15 @@ other_pythons() {
 	done
 	[ "$n" -ge 1 ] || skip "no CPython internal headers (python3.11-dev)"
 }
+
+@test "-k in Python reads the stack and the interpreter's frames without a system call a call (CPython's start-up asks for every signal's action)" {
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	run strace -f -qq -e trace=process_vm_readv -o st.log "$LTRUSS" --stack=64 -o trace \
+		-u libc:access "$PY" "$SCRIPT" loop 100
+	[ "$status" -eq 0 ]
+	# 100 calls, 20 + 1 deep each.
+	[ "$(grep -c '^libc:access(' trace)" -eq 100 ]
+	[ "$(grep -c "^deep (.*frames.py:$(line deep))\$" <<<"$(pyframes "$(cat trace)")")" -eq 2000 ]
+	# Not one read through the kernel for each call, nor each frame.
+	[ "$(grep -c process_vm_readv st.log)" -le 20 ] || { grep -c process_vm_readv st.log; false; }
+}

@@ -68,6 +68,9 @@ def run(scenario):
         print(sorted([3, 1, 2], key=by_key))  # @run-key
     elif scenario == "deep":
         print(deep(int(sys.argv[2])))  # @run-deep
+    elif scenario == "loop":
+        for _ in range(int(sys.argv[2])):
+            deep(20)
     elif scenario == "caught":
         catcher()  # @run-caught
     elif scenario == "thread":
