@@ -13,6 +13,13 @@
  * when the unwinder reached them, so that a stack ends at main or at the
  * start routine.  They are known by where they are (libc, at the very
  * bottom), since a distribution's libc has no names for them.
+ *
+ * Python frames (pyframes.c) follow the native frame of the evaluation
+ * loop that ran them: the one whose [sp, CFA) holds their _PyCFrame.
+ * Those whose native frame lies past the copy of the stack come last,
+ * after the line that says the copy ends.  -k N counts native frames.
+ * A frame in code of no object is named from the process's perf map, if
+ * its JIT runtime writes one (perfmap.c).
  */
 #include "config.h"
 
@@ -26,6 +33,8 @@
 #include "format-args.h"
 #include "format-stack.h"
 #include "json-string.h"
+#include "perfmap.h"
+#include "pyframes.h"
 #include "session-check.h"
 #include "stack.h"
 #include "symbolize.h"
@@ -33,6 +42,8 @@
 
 #define START_FRAMES 3 /* the most frames of a thread's start left out */
 #define NAME_MAX_LEN 1024
+/* Frames of a call: native ones, the Python ones, one gap between. */
+#define OUT_MAX (STACK_FRAMES_MAX + LTR_PY_FRAMES_MAX + 1)
 
 /*
  * A frame's name and its line, made once per return address: a program
@@ -44,6 +55,8 @@ struct named {
 	uint64_t rel;       /* with path, the key: see named_key() */
 	const char *func;   /* the function, else the object's file name */
 	bool symbol;        /* func is a symbol */
+	bool python;        /* a Python frame: func is co_qualname, path its key */
+	char *label;        /* Python: "func (file:line)", in paths */
 	uint64_t off;       /* from func's start, else from the object's */
 	char *file;         /* its source file (debug information), or NULL */
 	int src_line;
@@ -54,6 +67,13 @@ struct named {
 
 static struct named **named_table;
 static size_t named_size, named_count;
+/* In a list of frames: the native ones end (the copy), Python ones follow. */
+static struct named gap = { .func = "" };
+/* A Python frame whose code object was never described. */
+static struct named py_unknown = { .func = "?", .python = true,
+				   .label = "? (python)",
+				   .line = " > ? (python)\n",
+				   .line_len = sizeof(" > ? (python)\n") - 1 };
 
 /* Is object o the C library (where threads start)? */
 static bool is_libc(const struct stack_object *o)
@@ -133,16 +153,12 @@ static size_t named_bucket(const char *path, uint64_t rel, size_t size)
 	       (size - 1);
 }
 
-/* Frame f's name (an object of map), made on first use. */
-static const struct named *named_of(const struct stack_objects *map,
-				    const struct stack_frame *f)
+/* The name kept under key (path, rel), or NULL; the table grown first if due. */
+static struct named *named_find(const char *path, uint64_t rel)
 {
-	const char *path;
 	struct named *nf;
-	uint64_t rel;
 	size_t h;
 
-	named_key(f, &path, &rel);
 	if (named_count >= named_size / 2) {
 		/* Twice the buckets, every entry moved to its new one. */
 		size_t size = named_size ? 2 * named_size : 1024, i;
@@ -164,41 +180,161 @@ static const struct named *named_of(const struct stack_objects *map,
 	for (nf = named_table[h]; nf; nf = nf->next)
 		if (nf->rel == rel && nf->path == path)
 			return nf;
-	nf = xcalloc(1, sizeof(*nf));
-	name_frame(map, f, nf);
+	return NULL;
+}
+
+/* Keep nf under key (path, rel) (named_find() found none). */
+static void named_add(struct named *nf, const char *path, uint64_t rel)
+{
+	size_t h = named_bucket(path, rel, named_size);
+
+	nf->path = path;
 	nf->rel = rel;
 	nf->next = named_table[h];
 	named_table[h] = nf;
 	named_count++;
+}
+
+/*
+ * The name of frame f of process pid in code of no object, from the
+ * process's perf map (perfmap.c), made on first use; NULL if it has none.
+ */
+static const struct named *jit_named(int pid, const struct stack_frame *f)
+{
+	const char *name, *path;
+	struct named *nf;
+	uint64_t off, rel = f->pc << 1 | (f->pc != f->lookup);
+
+	name = perfmap_name(pid, f->lookup, &off, &path);
+	if (!name)
+		return NULL;
+	nf = named_find(path, rel);
+	if (nf)
+		return nf;
+	nf = xcalloc(1, sizeof(*nf));
+	nf->func = xstrdup(name);
+	nf->symbol = true;
+	nf->off = off + (f->pc - f->lookup);
+	nf->line = xasprintf(" > %s+0x%llx (%s)\n", name,
+			     (unsigned long long)nf->off, path);
+	nf->line_len = strlen(nf->line);
+	named_add(nf, path, rel);
+	return nf;
+}
+
+/* Frame f's name (an object of map, or JIT code of process pid), made on first use. */
+static const struct named *named_of(const struct stack_objects *map, int pid,
+				    const struct stack_frame *f)
+{
+	const char *path;
+	struct named *nf;
+	uint64_t rel;
+
+	if (!f->obj && (nf = (struct named *)jit_named(pid, f)) != NULL)
+		return nf;
+	named_key(f, &path, &rel);
+	nf = named_find(path, rel);
+	if (nf)
+		return nf;
+	nf = xcalloc(1, sizeof(*nf));
+	name_frame(map, f, nf);
+	named_add(nf, path, rel);
 	return nf;
 }
 
 /*
- * The frames of call c of w (at most -k's), named into out; returns how
- * many, and in *end why they end.  -1: the call has no stack copy.
+ * Python frame f's name, made on first use: keyed by its code object's
+ * description (never an object's path) and its instruction.
+ */
+static const struct named *py_named(const struct py_frame *f)
+{
+	const char *key = (const char *)f->code;
+	uint64_t rel = (uint64_t)f->lasti;
+	struct named *nf;
+	char where[NAME_MAX_LEN + 16];
+	int line;
+
+	if (!f->code)
+		return &py_unknown;
+	nf = named_find(key, rel);
+	if (nf)
+		return nf;
+	nf = xcalloc(1, sizeof(*nf));
+	line = pyframes_line(f->code, f->lasti);
+	nf->func = xstrdup(f->code->qualname);
+	nf->symbol = true;
+	nf->python = true;
+	nf->file = xstrdup(f->code->filename);
+	nf->src_line = line;
+	if (line > 0)
+		snprintf(where, sizeof(where), "%s:%d", nf->file, line);
+	else
+		snprintf(where, sizeof(where), "%s", nf->file);
+	nf->label = xasprintf("%s (%s)", nf->func, where);
+	nf->line = xasprintf(" > %s\n", nf->label);
+	nf->line_len = strlen(nf->line);
+	named_add(nf, key, rel);
+	return nf;
+}
+
+/*
+ * Name the native frames[0..n) into out, each followed by the Python
+ * frames of py[0..np) its [sp, CFA) holds the _PyCFrame of (nall: the
+ * frames unwound, n and those past it); then, if the native frames end
+ * early (end), the gap and the Python frames left.  Returns how many.
+ */
+static unsigned merge_frames(const struct stack_objects *map, int pid,
+			     const struct stack_frame *frames, unsigned n,
+			     unsigned nall, const struct py_frame *py,
+			     unsigned np, enum stack_end end,
+			     const struct named **out)
+{
+	unsigned i, j = 0, k = 0;
+
+	for (i = 0; i < n; i++) {
+		uint64_t top = i + 1 < nall ? frames[i + 1].sp : frames[i].cfa;
+
+		out[k++] = named_of(map, pid, &frames[i]);
+		for (; j < np && py[j].cframe < top; j++)
+			if (py[j].cframe >= frames[i].sp)
+				out[k++] = py_named(&py[j]);
+	}
+	if (j == np || end == STACK_END_START || end == STACK_END_LIMIT)
+		return k;
+	out[k++] = &gap;
+	for (; j < np; j++)
+		out[k++] = py_named(&py[j]);
+	return k;
+}
+
+/*
+ * The frames of call c of w (at most -k's native ones, and the Python
+ * ones they ran), named into out (OUT_MAX); returns how many, and in
+ * *end why they end.  -1: the call has no stack copy.
  */
 static int call_frames(const struct who *w, const struct call *c,
 		       const struct named **out, enum stack_end *end)
 {
 	const struct ltr_blob *b = args_blob(c, LTR_BLOB_CALLSTACK);
 	struct stack_frame frames[STACK_FRAMES_MAX + START_FRAMES];
+	struct py_frame py[LTR_PY_FRAMES_MAX];
 	const struct stack_objects *map;
-	unsigned n, i;
+	unsigned n, nall, np;
 
 	if (!b)
 		return -1;
 	map = objmap_sync(fmt.session);
-	n = stack_unwind(map, w->pid, w->tid, b->data, b->len, frames,
-			 fmt.stack + START_FRAMES, end);
+	n = nall = stack_unwind(map, w->pid, w->tid, b->data, b->len, frames,
+				fmt.stack + START_FRAMES, end);
 	if (*end == STACK_END_START)
 		n = without_start(frames, n);
 	if (n > fmt.stack) {
 		n = fmt.stack;
 		*end = STACK_END_LIMIT;
 	}
-	for (i = 0; i < n; i++)
-		out[i] = named_of(map, &frames[i]);
-	return (int)n;
+	np = pyframes_of(w->pid, c, py, LTR_PY_FRAMES_MAX);
+	return (int)merge_frames(map, w->pid, frames, n, nall, py, np, *end,
+				 out);
 }
 
 /* Why a stack is cut short, in words; NULL when it is not. */
@@ -236,10 +372,11 @@ static size_t line_lead(char *buf, size_t size, const struct who *w,
 
 void stack_text(const struct who *w, const struct call *c)
 {
-	const struct named *frames[STACK_FRAMES_MAX];
+	const struct named *frames[OUT_MAX];
 	char lead[600];
 	enum stack_end end;
 	size_t lead_len;
+	bool gapped = false;
 	int n, i;
 
 	if (!fmt.stack || (n = call_frames(w, c, frames, &end)) < 0)
@@ -247,26 +384,55 @@ void stack_text(const struct who *w, const struct call *c)
 	lead_len = line_lead(lead, sizeof(lead), w, c);
 	for (i = 0; i < n; i++) {
 		fwrite_unlocked(lead, 1, lead_len, fmt.out);
+		if (frames[i] == &gap) {
+			fprintf(fmt.out, " > ... (%s)\n", end_text(end));
+			gapped = true;
+			continue;
+		}
 		fwrite_unlocked(frames[i]->line, 1, frames[i]->line_len,
 				fmt.out);
 	}
-	if (end_text(end)) {
+	if (end_text(end) && !gapped) {
 		fwrite_unlocked(lead, 1, lead_len, fmt.out);
 		fprintf(fmt.out, " > ... (%s)\n", end_text(end));
 	}
 }
 
+/* Frame f of a JSON stack, a Python one: its function, file and line. */
+static void json_python(const struct named *f)
+{
+	fputs("{\"func\":", fmt.out);
+	json_write_string(fmt.out, f->func);
+	fputs(",\"python\":true", fmt.out);
+	if (f->file) {
+		fputs(",\"file\":", fmt.out);
+		json_write_string(fmt.out, f->file);
+		fprintf(fmt.out, ",\"line\":%d", f->src_line);
+	}
+	fputc('}', fmt.out);
+}
+
 void stack_json(const struct who *w, const struct call *c)
 {
-	const struct named *frames[STACK_FRAMES_MAX];
+	const struct named *frames[OUT_MAX];
 	enum stack_end end;
+	bool first = true;
 	int n, i;
 
 	if (!fmt.stack || (n = call_frames(w, c, frames, &end)) < 0)
 		return;
 	fputs(",\"stack\":[", fmt.out);
 	for (i = 0; i < n; i++) {
-		fputs(i ? ",{\"func\":" : "{\"func\":", fmt.out);
+		if (frames[i] == &gap)
+			continue;
+		if (!first)
+			fputc(',', fmt.out);
+		first = false;
+		if (frames[i]->python) {
+			json_python(frames[i]);
+			continue;
+		}
+		fputs("{\"func\":", fmt.out);
 		if (frames[i]->symbol)
 			json_write_string(fmt.out, frames[i]->func);
 		else
@@ -294,7 +460,7 @@ void stack_json(const struct who *w, const struct call *c)
 size_t stack_path(char *buf, size_t size, const struct who *w,
 		  const struct call *c)
 {
-	const struct named *frames[STACK_FRAMES_MAX];
+	const struct named *frames[OUT_MAX];
 	/* The calls nested in one call all ask for its path: kept. */
 	static struct {
 		struct who w;
@@ -318,10 +484,16 @@ size_t stack_path(char *buf, size_t size, const struct who *w,
 		n = call_frames(w, c, frames, &end);
 		/* Outermost first, as the path of calls goes. */
 		for (k = n - 1; k >= 0; k--) {
-			int m = snprintf(last.path + last.len,
-					 sizeof(last.path) - last.len, "%s%s",
-					 last.len ? ";" : "",
-					 frames[k]->func[0] ? frames[k]->func : "??");
+			const struct named *f = frames[k];
+			int m;
+
+			if (f == &gap)
+				continue;
+			m = snprintf(last.path + last.len,
+				     sizeof(last.path) - last.len, "%s%s",
+				     last.len ? ";" : "",
+				     f->label ? f->label
+					      : f->func[0] ? f->func : "??");
 
 			if (m < 0 || (size_t)m >= sizeof(last.path) - last.len)
 				break;
@@ -345,6 +517,7 @@ void stack_done_names(void)
 			named_table[i] = nf->next;
 			free((char *)nf->func);
 			free(nf->file);
+			free(nf->label);
 			free(nf->line);
 			free(nf);
 		}
@@ -353,4 +526,6 @@ void stack_done_names(void)
 	named_table = NULL;
 	named_size = named_count = 0;
 	stack_done();
+	pyframes_done();
+	perfmap_done();
 }

@@ -78,6 +78,9 @@ LAZYLIB_FN(libdw, int, dwfl_report_end,
 			   void *arg),
 	    void *arg),
 	   (dwfl, removed, arg))
+LAZYLIB_FN(libdw, int, dwfl_frame_reg,
+	   (Dwfl_Frame *state, unsigned regno, Dwarf_Word *val),
+	   (state, regno, val))
 LAZYLIB_VOID(libdw, dwfl_thread_state_register_pc,
 	     (Dwfl_Thread *thread, Dwarf_Word pc), (thread, pc))
 LAZYLIB_FN(libdw, bool, dwfl_thread_state_registers,

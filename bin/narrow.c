@@ -31,6 +31,7 @@
 #include "error.h"
 #include "format.h"
 #include "narrow.h"
+#include "pyframes.h"
 #include "strmap.h"
 #include "trace.h"
 #include "tracefile-objects.h"
@@ -294,6 +295,8 @@ void narrow_event(const struct event_rec *r)
 {
 	struct slot_kept *k;
 
+	/* Code objects described with calls left out serve those shown. */
+	pyframes_ingest(r->pid, r->ev);
 	if (r->slot < LTR_MAX_THREADS && r->ev->type == LTR_EV_GUEST) {
 		narrow_guest(r);
 		return;

@@ -59,6 +59,34 @@ bool check_ring_span(uint64_t tail, uint64_t head, uint32_t size)
 	return head >= tail && head - tail <= size && head % 8 == 0;
 }
 
+/*
+ * Does a Python blob b hold what its header says (PYFRAMES: whole frames;
+ * PYCODE: its strings, of whole characters, and its line table)?  True
+ * for blobs of other types.
+ */
+static bool python_blob_ok(const struct ltr_blob *b)
+{
+	const struct ltr_py_code *c = (const void *)b->data;
+
+	if (b->type == LTR_BLOB_PYFRAMES)
+		return b->len >= sizeof(struct ltr_py_head) &&
+		       (b->len - sizeof(struct ltr_py_head)) %
+				       sizeof(struct ltr_py_frame) == 0;
+	if (b->type != LTR_BLOB_PYCODE)
+		return true;
+	if (b->len < sizeof(*c))
+		return false;
+	if ((c->qualname_kind != 1 && c->qualname_kind != 2 &&
+	     c->qualname_kind != 4) ||
+	    (c->filename_kind != 1 && c->filename_kind != 2 &&
+	     c->filename_kind != 4))
+		return false;
+	return c->qualname_len % c->qualname_kind == 0 &&
+	       c->filename_len % c->filename_kind == 0 &&
+	       (uint64_t)sizeof(*c) + c->qualname_len + c->filename_len +
+			       c->linetable_len <= b->len;
+}
+
 /* Does the printf VARARGS blob b hold its n classes and their words? */
 static bool varargs_ok(const struct ltr_blob *b)
 {
@@ -93,12 +121,15 @@ static bool blobs_ok(const struct ltr_event *ev)
 			return false;
 		size = sizeof(*b) + (((uint64_t)b->len + 7) & ~(uint64_t)7);
 		if (size > end - off || b->type < LTR_BLOB_STRING ||
-		    b->type > LTR_BLOB_CALLSTACK)
+		    b->type > LTR_BLOB_PYCODE)
 			return false;
+
 		if (b->type == LTR_BLOB_CALLSTACK &&
 		    b->len < sizeof(struct ltr_stack_regs))
 			return false;
 		if (b->type == LTR_BLOB_VARARGS && !varargs_ok(b))
+			return false;
+		if (!python_blob_ok(b))
 			return false;
 		off += size;
 	}

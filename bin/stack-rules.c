@@ -243,6 +243,8 @@ int rules_walk(rules_find_fn *find, void *arg,
 		frames[n].pc = pc;
 		frames[n].lookup = lookup;
 		frames[n].obj = NULL;
+		frames[n].sp = val[R_RSP];
+		frames[n].cfa = 0;
 		if (++n == max) {
 			*end = STACK_END_LIMIT;
 			return (int)n;
@@ -269,6 +271,7 @@ int rules_walk(rules_find_fn *find, void *arg,
 			*end = STACK_END_ASTRAY;
 			return (int)n;
 		}
+		frames[n - 1].cfa = cfa;
 		if (!copy_word(copy, regs->sp, len, cfa + (uint64_t)r->ra_off, &ra))
 			goto outside;
 		for (i = 0; i < NREGS - 1; i++) {

@@ -285,6 +285,9 @@ static int frame_seen(Dwfl_Frame *state, void *arg)
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	f = &w->frames[w->n++];
+	f->sp = 0;
+	f->cfa = 0;
+	dwfl_frame_reg(state, DW_RSP, &f->sp);
 	if (w->n == 1) {
 		/* Given as the return address minus one (see above). */
 		f->lookup = pc;

@@ -24,6 +24,8 @@ struct stack_frame {
 	uint64_t pc;     /* the return address (where the call returns to) */
 	uint64_t lookup; /* an address inside the call instruction */
 	const struct stack_object *obj; /* the object holding it, or NULL */
+	uint64_t sp;     /* the frame's stack pointer: its frame is [sp, CFA) */
+	uint64_t cfa;    /* its CFA (the caller's sp), 0 if not known */
 };
 
 /*

@@ -29,6 +29,7 @@
 #include "format.h"
 #include "output.h"
 #include "profile.h"
+#include "pyframes.h"
 #include "session-check.h"
 #include "toggles.h"
 #include "trace.h"
@@ -685,6 +686,7 @@ static void event_trace(const struct event_rec *r)
 
 void trace_event(const struct event_rec *r)
 {
+	pyframes_ingest(r->pid, r->ev);
 	error_hold();
 	event_trace(r);
 	error_release();

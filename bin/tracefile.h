@@ -30,7 +30,8 @@
 #include <stdint.h>
 
 #define TF_MAGIC "LTRUSS\0\1"
-#define TF_VERSION 6
+/* 7: Python frames (blob types 9 and 10); maint/trace-corpus reads the number. */
+#define TF_VERSION 7
 #define TF_VERSION_FIRST 6 /* the first version later ones keep reading */
 #define TF_EVENTS_LAYOUT 1 /* the events' layout (ltruss-trace(5)) */
 
@@ -59,6 +60,12 @@ struct tf_header {
 	uint32_t reserved;
 	uint32_t crc;              /* CRC-32C of the header up to this field */
 };
+
+/* n rounded up to 8: blocks and records are padded so. */
+static inline size_t tf_padded(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
 
 /* Block types. */
 enum tf_block_type {

@@ -280,7 +280,7 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 	size_t used = 0;
 
 	if (unlikely(ltr_stack_size)) {
-		extra += ltr_stack_blob_max();
+		extra += ltr_stack_blob_max() + ltr_py_blob_max();
 		if (extra > LTR_PAYLOAD_MAX)
 			extra = LTR_PAYLOAD_MAX;
 	}
@@ -296,9 +296,17 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 		event_grow(ev, used);
 	}
 	/* -k: the stack gets the room the arguments left. */
-	if (unlikely(ltr_stack_size))
-		event_grow(ev, ltr_stack_copy(event_end(ev), extra - used, ts,
-					      regs, ret));
+	if (unlikely(ltr_stack_size)) {
+		size_t got = ltr_stack_copy(event_end(ev), extra - used, ts,
+					    regs, ret);
+
+		event_grow(ev, got);
+		used += got;
+		/* Python's frames, with the stack they are matched to. */
+		if (got && ltr_py_blob_max())
+			event_grow(ev, ltr_py_frames(event_end(ev),
+						     extra - used, ts));
+	}
 	if (extra)
 		ev->ts = ltr_now();
 	commit(&ts->slot->ring, ev);

@@ -22,8 +22,10 @@
  * A fault reaches our handler only if the signal is neither blocked (the
  * kernel then kills the process) nor handled by the program.  So the fast
  * path turns off, for good, as soon as the program (signal-hooks.c)
- *   - installs or asks for its own SIGSEGV or SIGBUS action: ours is
- *     removed first, so that it sees and gets what it would without us;
+ *   - installs its own SIGSEGV or SIGBUS action: ours is removed first,
+ *     so that it gets what it would without us (a query, sigaction with
+ *     no new action, is told the action it had before ours, and keeps
+ *     the fast path: CPython asks of every signal at start-up);
  *   - blocks either signal with any call that sets a mask (sigprocmask,
  *     pthread_sigmask, a handler's sa_mask, sigsuspend, ppoll...);
  *   - or when one is already blocked at start-up, or we run under valgrind.
@@ -63,6 +65,7 @@ size_t ltr_probe_copy_bulk(void *dst, const void *src, size_t len);
 void ltr_sigreturn(void);
 extern const char ltr_probe_load[], ltr_probe_fixup[];
 extern const char ltr_probe_bulk_load[], ltr_probe_bulk_fixup[];
+extern const char ltr_probe_word_load[], ltr_probe_word_fixup[];
 
 #define SPIN_MAX (1u << 22) /* a copy in flight is shorter than this */
 
@@ -102,6 +105,10 @@ static void on_fault(int sig, siginfo_t *si, void *ctx)
 	}
 	if (si->si_code > 0 && *rip == (greg_t)ltr_probe_bulk_load) {
 		*rip = (greg_t)ltr_probe_bulk_fixup;
+		return;
+	}
+	if (si->si_code > 0 && *rip == (greg_t)ltr_probe_word_load) {
+		*rip = (greg_t)ltr_probe_word_fixup;
 		return;
 	}
 	/* Not ours: the program's own action, with the fault done again. */
@@ -227,6 +234,56 @@ static inline size_t probe(void *dst, uintptr_t src, size_t len,
 {
 	return stop_at_nul ? ltr_probe_copy(dst, (const void *)src, len)
 			   : ltr_probe_copy_bulk(dst, (const void *)src, len);
+}
+
+void ltr_fault_copy_query(int sig, struct sigaction *old)
+{
+	int i = slot_of(sig);
+	unsigned long keep;
+
+	if (i < 0 || !__atomic_load_n(&owned[i], __ATOMIC_SEQ_CST))
+		return;
+	/* libc shows SA_RESTORER or not: as it did ours, the program's. */
+	keep = (unsigned long)old->sa_flags & SA_RESTORER;
+	old->sa_sigaction = orig[i].handler;
+	old->sa_flags = (int)((orig[i].flags & ~(unsigned long)SA_RESTORER) |
+			      (keep ? orig[i].flags & SA_RESTORER : 0));
+	old->sa_restorer = orig[i].restorer;
+	__builtin_memset(&old->sa_mask, 0, sizeof(old->sa_mask));
+	__builtin_memcpy(&old->sa_mask, &orig[i].mask, sizeof(orig[i].mask));
+}
+
+/*
+ * A series of copies under one mark (a walk of pointers, a load each):
+ * only in a thread of its own state, fenced (see "Copies in flight"), so
+ * that the mark is two plain stores whatever the loads.
+ */
+bool ltr_fault_series_begin(void)
+{
+	struct ltr_tstate *ts = ltr_tls_self;
+
+	if (!__atomic_load_n(&fast_on, __ATOMIC_RELAXED) || !fenced || !ts ||
+	    __atomic_load_n(&ltr_seccomp, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&ts->shares_tls, __ATOMIC_RELAXED))
+		return false;
+	__atomic_store_n(&ts->copying, COPY_RUNNING,
+			 ts->copying ? __ATOMIC_RELAXED : __ATOMIC_SEQ_CST);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&fast_on, __ATOMIC_RELAXED))
+		return true;
+	__atomic_store_n(&ts->copying, COPY_DONE, __ATOMIC_RELEASE);
+	return false;
+}
+
+size_t ltr_fault_series_read(void *dst, uintptr_t src, size_t len)
+{
+	return src < 4096 ? 0 : probe(dst, src, len, false);
+}
+
+void ltr_fault_series_end(void)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&ltr_tls_self->copying, COPY_DONE, __ATOMIC_RELEASE);
 }
 
 bool ltr_fault_copy(void *dst, uintptr_t src, size_t len, bool stop_at_nul,

@@ -551,6 +551,10 @@ struct ltr_ret {
 
 #define LTR_SCRATCH_SIZE 8192 /* the exec hooks' lists and paths (scratch.c) */
 
+/* Code objects described in a thread's ring (pyframes.c): a cache, forgotten every LTR_PY_FORGET calls. */
+#define LTR_PY_SEEN 256
+#define LTR_PY_FORGET 65536
+
 struct ltr_tstate {
 	int32_t tid;
 	int32_t pid;
@@ -589,6 +593,8 @@ struct ltr_tstate {
 	struct ltr_frame frames[LTR_SHADOW_MAX];
 	int32_t scratch_pid;     /* the process using scratch[], 0 if free (scratch.c) */
 	unsigned char scratch[LTR_SCRATCH_SIZE];
+	uintptr_t py_seen[LTR_PY_SEEN]; /* -k: code objects described */
+	uint32_t py_calls;              /* -k: walks since... (pyframes.c) */
 };
 
 extern __thread struct ltr_tstate *ltr_tls_self
@@ -848,6 +854,31 @@ bool ltr_fault_copy(void *dst, uintptr_t src, size_t len, bool stop_at_nul,
 /* Copy len bytes at src into dst without faulting; returns the bytes copied. */
 size_t ltr_read_mem(int pid, void *dst, uintptr_t src, size_t len);
 
+/*
+ * A series of fast copies under one mark (fault-copy.c): begin says
+ * whether the fast copy may be used (else use ltr_read_mem); each read
+ * copies up to len bytes and returns how many (short at a fault); end
+ * closes a series begun.
+ */
+/*
+ * After the program's sigaction(sig, NULL, old): while our handler holds
+ * sig (SIGSEGV, SIGBUS), make *old the program's own action, as the
+ * kernel would have said without us.
+ */
+struct sigaction;
+void ltr_fault_copy_query(int sig, struct sigaction *old);
+
+bool ltr_fault_series_begin(void);
+size_t ltr_fault_series_read(void *dst, uintptr_t src, size_t len);
+bool ltr_probe_word(uint64_t *dst, const void *src); /* probe-copy.S */
+
+/* In a series: the 8 bytes at src into *dst; false if they cannot be read. */
+static inline bool ltr_fault_series_word(uint64_t *dst, uintptr_t src)
+{
+	return src >= 4096 && ltr_probe_word(dst, (const void *)src);
+}
+void ltr_fault_series_end(void);
+
 /* Read the aligned word at src without faulting: 0, or -errno (-EFAULT: unmapped). */
 long ltr_read_word(int pid, uintptr_t src, uint64_t *v);
 
@@ -900,6 +931,24 @@ size_t ltr_stack_blob_max(void);
  */
 size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
 		      const struct ltr_regs *regs, uint64_t ret);
+
+/* ---- Python frames, -k (pyframes.c) ----------------------------------- */
+
+/* At an object's load: is it CPython (its _PyRuntime, its Py_Version)? */
+void ltr_py_object(const struct ltr_object *obj);
+
+/* Bytes the PYFRAMES and PYCODE blobs of an entry may take (0: no Python). */
+size_t ltr_py_blob_max(void);
+
+/*
+ * Write the PYFRAMES blob of thread ts's Python frames into dst, then a
+ * PYCODE blob for each code object its ring has not described, at most
+ * room bytes; returns their size, 0 when there is none.
+ */
+size_t ltr_py_frames(void *dst, size_t room, struct ltr_tstate *ts);
+
+/* Forget the code objects ts's ring described (a new process or thread). */
+void ltr_py_forget(struct ltr_tstate *ts);
 
 /* ---- mappings (maps.c) ------------------------------------------------ */
 

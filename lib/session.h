@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 9 /* bump on any change */
+#define LTR_SESSION_LAYOUT 10 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -241,6 +241,8 @@ enum ltr_blob_type {
 	LTR_BLOB_VASTRING,   /* the string of vararg index (a %s) */
 	LTR_BLOB_X87,        /* EXIT: %st0 as 10 bytes */
 	LTR_BLOB_CALLSTACK,  /* -k: struct ltr_stack_regs, then the stack's top */
+	LTR_BLOB_PYFRAMES,   /* -k: struct ltr_py_head, then struct ltr_py_frame each */
+	LTR_BLOB_PYCODE,     /* -k: struct ltr_py_code, then its strings and line table */
 };
 
 /*
@@ -256,6 +258,42 @@ struct ltr_stack_regs {
 	uint64_t sp;  /* where the copy starts: the call's return slot */
 	uint64_t rip; /* the return address */
 	uint64_t rbp, rbx, r12, r13, r14, r15; /* callee-saved, at the call */
+};
+
+/*
+ * -k in a CPython process: the Python frames the thread was running at the
+ * call, innermost first (lib/pyframes.c).  Each names its code object by
+ * address and the instruction it was at; cframe is the address of the
+ * _PyCFrame of the C activation of the evaluation loop that runs it, which
+ * lies in that activation's native frame, so ltruss puts the Python frames
+ * after the native frame whose [sp, CFA) holds it.  A code object is
+ * described (LTR_BLOB_PYCODE) in the first event of its thread's ring that
+ * names it, and again once forgotten; ltruss keeps the last description of
+ * each address per process.
+ */
+struct ltr_py_head {
+	uint32_t version; /* Py_Version of the interpreter: 0x030b02f0 */
+	uint32_t flags;   /* LTR_PYF_* */
+};
+#define LTR_PYF_MORE 0x1u /* more frames than the blob holds */
+#define LTR_PY_FRAMES_MAX 512 /* frames sent per call */
+
+struct ltr_py_frame {
+	uint64_t code;   /* the PyCodeObject */
+	uint64_t cframe; /* the _PyCFrame of its C activation */
+	int64_t lasti;   /* the instruction's byte offset in the code; -2: none yet */
+};
+
+struct ltr_py_code {
+	uint64_t code;         /* the PyCodeObject described */
+	int32_t firstlineno;
+	uint16_t qualname_len; /* bytes of co_qualname's characters */
+	uint16_t filename_len; /* bytes of co_filename's characters */
+	uint32_t linetable_len; /* bytes of co_linetable */
+	uint8_t qualname_kind; /* bytes a character: 1 (Latin-1), 2 or 4 */
+	uint8_t filename_kind;
+	uint16_t reserved;
+	/* qualname, filename, linetable bytes follow, unpadded */
 };
 
 /* printf vararg classes (LTR_BLOB_VARARGS). */

@@ -46,12 +46,20 @@ int ltr_hook_sigaction(int sig, const struct sigaction *act,
 {
 	int ret;
 
-	check_sig(sig);
+	/*
+	 * A query (CPython asks of every signal at start-up) changes
+	 * nothing: it keeps the fast copy, and is told the program's own
+	 * action, not ours.
+	 */
+	if (act)
+		check_sig(sig);
 	/* A handler of another signal runs with its sa_mask blocked. */
 	if (act && act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN)
 		check_mask(&act->sa_mask);
 	ret = REAL(LTR_H_SIGACTION, int (*)(int, const struct sigaction *,
 					    struct sigaction *))(sig, act, old);
+	if (ret == 0 && !act && old)
+		ltr_fault_copy_query(sig, old);
 	if (ret == 0 && ltr_forwarded_sig(sig)) {
 		if (old) {
 			unsigned long flags = (unsigned long)old->sa_flags;

@@ -208,6 +208,7 @@ struct ltr_tstate *ltr_thread_create(void)
 		ts->busy = 0;
 		ltr_returns_forget(ts);
 		ltr_rets_forget(ts);
+		ltr_py_forget(ts);
 		ltr_tls_self = ts;
 		if (!ts->shared_slot) {
 			/* Tell ltruss the slot has a new thread. */
@@ -277,6 +278,7 @@ bool ltr_fork_noticed(void)
 		ts->pid = (int32_t)ltr_syscall3(SYS_getpid, 0, 0, 0);
 		ts->tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
 		slot_take(ts);
+		ltr_py_forget(ts);
 		if ((ltr_flags & LTR_F_TRACE) && !ts->shared_slot)
 			ltr_event_inherited(ts);
 	}

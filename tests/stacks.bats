@@ -311,3 +311,17 @@ assert names == ["leaf", "middle", "top", "main"], names
 	most=$(awk '{ print $1 }' st.log | sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 }')
 	[ "${most:-0}" -le 50 ] || { echo "$most getpid calls"; false; }
 }
+
+@test "a frame in generated code is named from the process's perf map (/tmp/perf-PID.map), not as an address" {
+	run_split ltruss -k -u libc:puts "$PROGS/stacks-jit"
+	map=$(sed -n 2p <<<"$out")
+	rm -f "$map"
+	[ "$status" -eq 0 ]
+	[ "$(sed -n 1p <<<"$out")" = jit ]
+	[[ $map == /tmp/perf-[0-9]*.map ]]
+	printf '%s\n' "$err" | grep -A1 -x 'libc:puts("jit") = 4' | tail -1 | grep -qx " > jitted_hello+0x17 ($map)"
+	# Without a map, the address as before.
+	run_split ltruss -k -u libc:puts "$PROGS/stacks-jit" nomap
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$err" | grep -A1 -x 'libc:puts("jit") = 4' | tail -1 | grep -Eqx ' > 0x[0-9a-f]+ \(\?\)'
+}

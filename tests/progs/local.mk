@@ -268,7 +268,10 @@ check_PROGRAMS += tests/progs/bin/stacks-chain tests/progs/bin/stacks-sort \
 	tests/progs/bin/stacks-thread tests/progs/bin/stacks-shapes \
 	tests/progs/bin/stacks-forks tests/progs/bin/libnocfi.so \
 	tests/progs/bin/stacks-nocfi tests/progs/bin/stacks-signal \
-	tests/progs/bin/stacks-rounds tests/progs/bin/stacks-switch
+	tests/progs/bin/stacks-rounds tests/progs/bin/stacks-switch \
+	tests/progs/bin/stacks-jit
+tests_progs_bin_stacks_jit_SOURCES = $(STACKS_DIR)/jit.c
+tests_progs_bin_stacks_jit_CFLAGS = $(STACKS_CFLAGS)
 tests_progs_bin_stacks_rounds_SOURCES = $(STACKS_DIR)/rounds.c
 tests_progs_bin_stacks_rounds_CFLAGS = $(STACKS_CFLAGS)
 tests_progs_bin_stacks_switch_SOURCES = $(STACKS_DIR)/switch.c

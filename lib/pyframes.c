@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pyframes.c: -k in a CPython process, the Python frames the thread runs.
+ *
+ * A native stack through the interpreter says only _PyEval_EvalFrameDefault.
+ * What it was running is in the thread's PyThreadState: tstate->cframe is
+ * the _PyCFrame of the innermost C activation of the evaluation loop, its
+ * current_frame the innermost _PyInterpreterFrame, and each frame's
+ * previous the one that called it, whatever C activation runs that one.
+ * Each activation keeps its _PyCFrame on its own C stack, so the address
+ * of the _PyCFrame running a frame tells ltruss which native frame it
+ * belongs to (the one whose [sp, CFA) holds it): no counting.  A frame
+ * marks where its activation's frames end (3.11: is_entry, after it; 3.12:
+ * an entry frame owned by the C stack, not a Python frame itself), and the
+ * next frames are the previous _PyCFrame's.
+ *
+ * Cheap: per frame one read of the frame's head (code object, previous,
+ * last instruction), sent as (code, cframe, offset); names and lines are
+ * ltruss's to find.  A code object is described (its qualified name, file
+ * name, first line and line table) the first time the thread's ring names
+ * it, after which a direct-mapped cache of the thread (code address and
+ * co_qualname, so a freed code object's successor at the same address is
+ * described anew) says it was.  Every read survives a fault: a frame
+ * chain half built (start-up, finalization, a signal handler) gives fewer
+ * frames, never a crash.
+ *
+ * Which thread state: the GIL holder (3.11's gilstate.tstate_current) if
+ * it is this thread, else the interpreters' lists of thread states, by
+ * thread_id (glibc's pthread_t, our thread pointer).  Never the program's
+ * pthread_getspecific: called from the audit namespace it checks the key
+ * against that namespace's table and stores NULL in the program's slot.
+ *
+ * The offsets are those of CPython's internal headers (offsetof, per
+ * version), checked against them by tests/unit/pylayout-check.c when the
+ * headers are installed.  Other versions, and debug builds (other object
+ * headers), get native frames only and one warning.
+ */
+#include <elf.h>
+
+#include "interposer.h"
+#include "pyframes.h"
+
+#define PY_THREADS_MAX 1024 /* thread states looked at per call */
+#define PY_NAME_MAX 512     /* bytes of a name sent */
+#define PY_LINETABLE_MAX 16384 /* bytes of a line table sent */
+#define PY_ROOM_MAX 24576   /* bytes of an event the blobs may take */
+
+static const struct ltr_py_layout *py_layout;
+static uintptr_t py_runtime;   /* &_PyRuntime */
+static uint32_t py_version;    /* Py_Version */
+
+/* How a walk reads the program: a series of fast copies, or ltr_read_mem. */
+struct reader {
+	int pid;
+	bool fast;
+};
+
+/* Copy up to len bytes at src to dst (no fault); returns how many. */
+static inline size_t mem_at(const struct reader *r, void *dst, uintptr_t src,
+			    size_t len)
+{
+	return r->fast ? ltr_fault_series_read(dst, src, len)
+		       : ltr_read_mem(r->pid, dst, src, len);
+}
+
+/* Read the word at addr (no fault); 0 if unreadable. */
+static inline uint64_t word_at(const struct reader *r, uintptr_t addr)
+{
+	uint64_t v = 0;
+
+	if (r->fast)
+		return ltr_fault_series_word(&v, addr) ? v : 0;
+	if (mem_at(r, &v, addr, 8) != 8)
+		return 0;
+	return v;
+}
+
+/* The byte at addr, read as part of its aligned word (no fault); 0 if unreadable. */
+static inline uint8_t byte_at(const struct reader *r, uintptr_t addr)
+{
+	return (uint8_t)(word_at(r, addr & ~(uintptr_t)7) >> (addr & 7) * 8);
+}
+
+/* Python's "3.X" of version v into buf (at least 8 bytes). */
+static void version_text(char *buf, uint32_t v)
+{
+	unsigned minor = (v >> 16) & 0xff;
+	size_t n = 0;
+
+	buf[n++] = (char)('0' + ((v >> 24) & 0xf));
+	buf[n++] = '.';
+	if (minor >= 10)
+		buf[n++] = (char)('0' + minor / 10 % 10);
+	buf[n++] = (char)('0' + minor % 10);
+	buf[n] = '\0';
+}
+
+void ltr_py_object(const struct ltr_object *obj)
+{
+	const ElfW(Sym) *rt, *ver;
+	char why[160], v[8];
+	uint32_t version = 0;
+
+	if (!ltr_stack_size || py_runtime)
+		return;
+	rt = ltr_dynamic_find(obj, "_PyRuntime", STT_OBJECT);
+	ver = rt ? ltr_dynamic_find(obj, "Py_Version", STT_OBJECT) : NULL;
+	if (!ver || !ltr_object_holds(obj, obj->bias + ver->st_value, 4))
+		return;
+	__builtin_memcpy(&version,
+			 (const void *)(obj->bias + ver->st_value), 4);
+	py_runtime = obj->bias + rt->st_value;
+	py_version = version;
+	py_layout = ltr_py_layout_of(version);
+	/* A debug build's objects have two more words: not ours to read. */
+	if (py_layout && ltr_dynamic_find(obj, "_Py_NegativeRefcount", STT_FUNC))
+		py_layout = NULL;
+	if (py_layout)
+		return;
+	version_text(v, version);
+	ltr_strlcpy(why, "Python ", sizeof(why));
+	ltr_strlcpy(why + ltr_strlen(why), v, sizeof(why) - ltr_strlen(why));
+	ltr_strlcpy(why + ltr_strlen(why),
+		    ": -k shows its native frames only (Python frames need 3.11 or 3.12, not a debug build)",
+		    sizeof(why) - ltr_strlen(why));
+	ltr_warn("warning", why);
+}
+
+/* Does thread state t belong to the thread whose pthread_t is tp? */
+static bool tstate_is(const struct reader *r, uintptr_t t, uintptr_t tp)
+{
+	return t && word_at(r, t + py_layout->ts_thread_id) == tp;
+}
+
+/* The PyThreadState of thread ts (read with r), or 0. */
+static uintptr_t tstate_of(const struct reader *r, const struct ltr_tstate *ts)
+{
+	const struct ltr_py_layout *L = py_layout;
+	uintptr_t interp, t;
+	unsigned looked = 0;
+
+	if (L->rt_tstate_current) {
+		t = word_at(r, py_runtime + L->rt_tstate_current);
+		if (tstate_is(r, t, ts->tp))
+			return t;
+	}
+	/* Interpreters count too: a list that loops must end. */
+	for (interp = word_at(r, py_runtime + L->rt_interp_head);
+	     interp && looked < PY_THREADS_MAX;
+	     interp = word_at(r, interp + L->interp_next), looked++) {
+		for (t = word_at(r, interp + L->interp_threads);
+		     t && looked < PY_THREADS_MAX;
+		     t = word_at(r, t + L->ts_next), looked++)
+			if (tstate_is(r, t, ts->tp))
+				return t;
+	}
+	return 0;
+}
+
+/*
+ * Append the characters of str object s to *p (at most room bytes):
+ * its kind in *kind; returns their bytes.  Compact strings only (every
+ * name and file name of a code object is one).
+ */
+static size_t str_copy(const struct reader *r, uintptr_t s, unsigned char *p, size_t room,
+		       uint8_t *kind)
+{
+	const struct ltr_py_layout *L = py_layout;
+	uint64_t len = word_at(r, s + L->str_length);
+	uint32_t state = 0;
+	size_t bytes;
+
+	*kind = 1;
+	if (!s || mem_at(r, &state, s + L->str_state, 4) != 4 ||
+	    !(state & 0x20) /* compact */)
+		return 0;
+	*kind = (uint8_t)((state >> 2) & 7);
+	if (*kind != 1 && *kind != 2 && *kind != 4)
+		return *kind = 1, 0;
+	bytes = len * *kind;
+	if (bytes > room)
+		bytes = room / *kind * *kind;
+	s += (state & 0x40) /* ascii */ ? L->str_ascii_data : L->str_data;
+	return mem_at(r, p, s, bytes) / *kind * *kind;
+}
+
+/* Write the PYCODE blob of code at dst (room bytes): its size, 0 if no room. */
+static size_t code_blob(const struct reader *r, uintptr_t code, void *dst, size_t room)
+{
+	const struct ltr_py_layout *L = py_layout;
+	struct ltr_blob *b = dst;
+	struct ltr_py_code *c = (struct ltr_py_code *)b->data;
+	unsigned char *p = (unsigned char *)(c + 1);
+	size_t head = sizeof(*b) + sizeof(*c), left, n;
+	uintptr_t lt;
+	uint64_t ltlen;
+
+	if (room < head + 64)
+		return 0;
+	left = room - head - 7;
+	c->code = code;
+	c->firstlineno = 0;
+	mem_at(r, &c->firstlineno, code + L->co_firstlineno, 4);
+	n = str_copy(r, word_at(r, code + L->co_qualname), p,
+		     left < PY_NAME_MAX ? left : PY_NAME_MAX, &c->qualname_kind);
+	c->qualname_len = (uint16_t)n;
+	p += n, left -= n;
+	n = str_copy(r, word_at(r, code + L->co_filename), p,
+		     left < PY_NAME_MAX * 2 ? left : PY_NAME_MAX * 2,
+		     &c->filename_kind);
+	c->filename_len = (uint16_t)n;
+	p += n, left -= n;
+	lt = word_at(r, code + L->co_linetable);
+	ltlen = lt ? word_at(r, lt + L->bytes_size) : 0;
+	if (ltlen > left || ltlen > PY_LINETABLE_MAX)
+		ltlen = 0; /* lines unknown rather than wrong */
+	c->linetable_len = ltlen ? (uint32_t)mem_at(r, p, lt + L->bytes_data,
+							  ltlen) : 0;
+	p += c->linetable_len;
+	c->reserved = 0;
+	b->type = LTR_BLOB_PYCODE;
+	b->index = 0;
+	b->flags = 0;
+	b->reserved = 0;
+	b->len = (uint32_t)(p - b->data);
+	return (sizeof(*b) + b->len + 7) & ~(size_t)7;
+}
+
+/*
+ * Was code described in ts's ring already?  Note it as now.  The cache
+ * is forgotten every LTR_PY_FORGET calls that describe nothing: a code
+ * object freed and another made at its address is described anew then.
+ */
+static bool code_seen(struct ltr_tstate *ts, uintptr_t code)
+{
+	uintptr_t *e = &ts->py_seen[(code >> 4) % LTR_PY_SEEN];
+
+	if (*e == code)
+		return true;
+	*e = code;
+	return false;
+}
+
+/* Forget the code objects ts described (a new process, a new owner). */
+void ltr_py_forget(struct ltr_tstate *ts)
+{
+	__builtin_memset(ts->py_seen, 0, sizeof(ts->py_seen));
+}
+
+size_t ltr_py_blob_max(void)
+{
+	return py_layout ? PY_ROOM_MAX : 0;
+}
+
+/*
+ * The PYFRAMES blob of thread ts's frames at dst, then PYCODE blobs, read
+ * with r, at most room bytes; returns their size.
+ */
+static size_t walk(const struct reader *r, struct ltr_tstate *ts, void *dst,
+		   size_t room)
+{
+	const struct ltr_py_layout *L = py_layout;
+	struct ltr_blob *b = dst;
+	struct ltr_py_head *h = (struct ltr_py_head *)b->data;
+	struct ltr_py_frame *f = (struct ltr_py_frame *)(h + 1);
+	uintptr_t t = tstate_of(r, ts), cf, frame;
+	size_t n = 0, max, size, i;
+
+	cf = t ? word_at(r, t + L->ts_cframe) : 0;
+	frame = cf ? word_at(r, cf + L->cf_current) : 0;
+	/* Half the room for frames, the rest for code objects to describe. */
+	max = (room / 2 - sizeof(*b) - sizeof(*h)) / sizeof(*f);
+	if (max > LTR_PY_FRAMES_MAX)
+		max = LTR_PY_FRAMES_MAX;
+	h->version = py_version;
+	h->flags = 0;
+	while (frame && cf) {
+		uint64_t code = word_at(r, frame + L->fr_code), prev, instr;
+
+		if (!code)
+			break;
+		prev = word_at(r, frame + L->fr_previous);
+		instr = word_at(r, frame + L->fr_prev_instr);
+		/* 3.12: the entry frame of an activation is no Python frame. */
+		if (L->fr_owner &&
+		    byte_at(r, frame + L->fr_owner) == L->owner_cstack) {
+			cf = word_at(r, cf + L->cf_previous);
+			frame = prev;
+			continue;
+		}
+		if (n == max) {
+			h->flags |= LTR_PYF_MORE;
+			break;
+		}
+		f[n].code = code;
+		f[n].cframe = cf;
+		f[n].lasti = instr >= code + L->co_code
+				     ? (int64_t)(instr - code - L->co_code)
+				     : -2;
+		n++;
+		if (L->fr_is_entry && byte_at(r, frame + L->fr_is_entry))
+			cf = word_at(r, cf + L->cf_previous);
+		frame = prev;
+	}
+	if (!n)
+		return 0;
+	b->type = LTR_BLOB_PYFRAMES;
+	b->index = 0;
+	b->flags = 0;
+	b->reserved = 0;
+	b->len = (uint32_t)(sizeof(*h) + n * sizeof(*f));
+	size = (sizeof(*b) + b->len + 7) & ~(size_t)7;
+	/* The code objects the ring has not described yet, while room lasts. */
+	for (i = 0; i < n; i++) {
+		size_t got;
+
+		if (code_seen(ts, f[i].code))
+			continue;
+		got = code_blob(r, f[i].code, (unsigned char *)dst + size,
+				room - size);
+		if (!got) {
+			ts->py_seen[(f[i].code >> 4) % LTR_PY_SEEN] = 0;
+			break;
+		}
+		size += got;
+	}
+	return size;
+}
+
+size_t ltr_py_frames(void *dst, size_t room, struct ltr_tstate *ts)
+{
+	const struct ltr_py_layout *L = py_layout;
+	struct reader rd = { ts->pid, false }, *r = &rd;
+	size_t size;
+
+	if (!L || room < sizeof(struct ltr_blob) + sizeof(struct ltr_py_head) +
+			     sizeof(struct ltr_py_frame))
+		return 0;
+	if (room > PY_ROOM_MAX)
+		room = PY_ROOM_MAX;
+	if (++ts->py_calls % LTR_PY_FORGET == 0)
+		ltr_py_forget(ts);
+	rd.fast = ltr_fault_series_begin();
+	size = walk(r, ts, dst, room);
+	if (rd.fast)
+		ltr_fault_series_end();
+	return size;
+}
