@@ -48,6 +48,7 @@ struct named {
 	char *file;         /* its source file (debug information), or NULL */
 	int src_line;
 	char *line;         /* " > func+0xOFF (object)\n" */
+	char *label;        /* "func+0xOFF (object's file name)": --heap */
 	size_t line_len;
 	struct named *next; /* in its hash chain */
 };
@@ -102,13 +103,19 @@ static void name_frame(const struct stack_objects *map,
 	nf->func = xstrdup(func);
 	if (o && stack_source(map, o->pid, f->lookup, &src, &nf->src_line))
 		nf->file = xstrdup(src);
-	if (o)
+	if (o) {
+		check_name(path, sizeof(path), o->path);
+		base = strrchr(path, '/');
 		nf->line = xasprintf(" > %s+0x%llx (%s)\n", func,
-				     (unsigned long long)nf->off,
-				     check_name(path, sizeof(path), o->path));
-	else
+				     (unsigned long long)nf->off, path);
+		nf->label = xasprintf("%s+0x%llx (%s)", func,
+				      (unsigned long long)nf->off,
+				      base ? base + 1 : path);
+	} else {
 		nf->line = xasprintf(" > 0x%llx (?)\n",
 				     (unsigned long long)nf->off);
+		nf->label = xasprintf("0x%llx (?)", (unsigned long long)nf->off);
+	}
 	nf->line_len = strlen(nf->line);
 }
 
@@ -199,6 +206,24 @@ static int call_frames(const struct who *w, const struct call *c,
 	for (i = 0; i < n; i++)
 		out[i] = named_of(map, &frames[i]);
 	return (int)n;
+}
+
+int stack_names(const struct who *w, const struct call *c,
+		const struct named **out)
+{
+	enum stack_end end;
+
+	return fmt.stack ? call_frames(w, c, out, &end) : -1;
+}
+
+const char *stack_name_label(const struct named *n)
+{
+	return n->label;
+}
+
+const char *stack_name_func(const struct named *n)
+{
+	return n->func[0] ? n->func : "??";
 }
 
 /* Why a stack is cut short, in words; NULL when it is not. */
@@ -346,6 +371,7 @@ void stack_done_names(void)
 			free((char *)nf->func);
 			free(nf->file);
 			free(nf->line);
+			free(nf->label);
 			free(nf);
 		}
 	}
