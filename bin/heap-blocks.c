@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * heap-blocks.c: --heap's live blocks, by process and address.
+ * heap-blocks.c: --heap's live blocks, by process image and address.
  *
  * A program may hold millions of blocks, each looked up once when it is
  * freed: an open-addressing table of 32-byte entries, linear probing,
@@ -18,10 +18,10 @@
 static struct heap_block *slots;
 static size_t size, count; /* size: a power of two, or 0 */
 
-/* The home slot of (pid, addr). */
-static size_t home(int pid, uint64_t addr)
+/* The home slot of (owner, addr). */
+static size_t home(uint32_t owner, uint64_t addr)
 {
-	uint64_t h = (addr >> 4 ^ (uint64_t)(uint32_t)pid << 40) *
+	uint64_t h = (addr >> 4 ^ (uint64_t)owner << 40) *
 		     0x9e3779b97f4a7c15ull;
 
 	return (size_t)(h >> 17) & (size - 1);
@@ -36,9 +36,9 @@ static void grow(void)
 	size = size ? 2 * size : 4096;
 	slots = xcalloc(size, sizeof(*slots));
 	for (i = 0; i < old_size; i++) {
-		if (!old[i].pid)
+		if (!old[i].owner)
 			continue;
-		for (h = home(old[i].pid, old[i].addr); slots[h].pid;
+		for (h = home(old[i].owner, old[i].addr); slots[h].owner;
 		     h = (h + 1) & (size - 1))
 			;
 		slots[h] = old[i];
@@ -46,28 +46,28 @@ static void grow(void)
 	free(old);
 }
 
-struct heap_block *heap_blocks_find(int pid, uint64_t addr)
+struct heap_block *heap_blocks_find(uint32_t owner, uint64_t addr)
 {
 	size_t h;
 
 	if (!size)
 		return NULL;
-	for (h = home(pid, addr); slots[h].pid; h = (h + 1) & (size - 1))
-		if (slots[h].addr == addr && slots[h].pid == pid)
+	for (h = home(owner, addr); slots[h].owner; h = (h + 1) & (size - 1))
+		if (slots[h].addr == addr && slots[h].owner == owner)
 			return &slots[h];
 	return NULL;
 }
 
-struct heap_block *heap_blocks_add(int pid, uint64_t addr)
+struct heap_block *heap_blocks_add(uint32_t owner, uint64_t addr)
 {
 	size_t h;
 
 	if (2 * (count + 1) > size)
 		grow();
-	for (h = home(pid, addr); slots[h].pid; h = (h + 1) & (size - 1))
+	for (h = home(owner, addr); slots[h].owner; h = (h + 1) & (size - 1))
 		;
 	memset(&slots[h], 0, sizeof(slots[h]));
-	slots[h].pid = pid;
+	slots[h].owner = owner;
 	slots[h].addr = addr;
 	count++;
 	return &slots[h];
@@ -79,14 +79,14 @@ void heap_blocks_remove(struct heap_block *b)
 
 	/* Move back each later entry of the run that may live at i. */
 	for (;;) {
-		slots[i].pid = 0;
+		slots[i].owner = 0;
 		for (;;) {
 			j = (j + 1) & (size - 1);
-			if (!slots[j].pid) {
+			if (!slots[j].owner) {
 				count--;
 				return;
 			}
-			k = home(slots[j].pid, slots[j].addr);
+			k = home(slots[j].owner, slots[j].addr);
 			/* k cyclically in (i, j]: the entry stays where it is. */
 			if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
 				continue;

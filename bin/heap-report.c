@@ -121,6 +121,12 @@ static void print_table(FILE *out, const struct row *rows, size_t n)
 			n - TOP);
 }
 
+/* How p's image ended: "exit", or "exec" (another program, the same pid). */
+static const char *end_word(const struct heap_proc *p)
+{
+	return p->exec ? "exec" : "exit";
+}
+
 /* p's report as text. */
 static void print_text(FILE *out, const struct heap_proc *p, bool pids)
 {
@@ -131,9 +137,10 @@ static void print_text(FILE *out, const struct heap_proc *p, bool pids)
 		fprintf(out, "[pid %d] ", p->pid);
 	fputs("heap: peak ", out);
 	print_size(out, p->peak_bytes);
-	fprintf(out, " (%llu bytes in %llu blocks) at +%.3f s; at exit ",
+	fprintf(out, " (%llu bytes in %llu blocks) at +%.3f s; at %s ",
 		(unsigned long long)p->peak_bytes,
-		(unsigned long long)p->peak_blocks, since_start(p->peak_ts));
+		(unsigned long long)p->peak_blocks, since_start(p->peak_ts),
+		end_word(p));
 	print_size(out, p->bytes);
 	fprintf(out, " (%llu bytes in %llu blocks); %llu allocations, %llu frees",
 		(unsigned long long)p->bytes, (unsigned long long)p->blocks,
@@ -144,7 +151,8 @@ static void print_text(FILE *out, const struct heap_proc *p, bool pids)
 	fprintf(out, "\n%-11s%16s %7s  %s\n", "at the peak", "bytes", "blocks",
 		"allocated at");
 	print_table(out, peak, npeak);
-	fprintf(out, "still allocated at exit%s\n", nleft ? "" : ": nothing");
+	fprintf(out, "still allocated at %s%s\n", end_word(p),
+		nleft ? "" : ": nothing");
 	print_table(out, left, nleft);
 	free(peak);
 	free(left);
@@ -188,7 +196,7 @@ static void print_json(FILE *out, const struct heap_proc *p)
 		(unsigned long long)p->allocs, (unsigned long long)p->frees,
 		(unsigned long long)p->unknown_frees);
 	print_json_rows(out, p, "peak", peak, npeak);
-	print_json_rows(out, p, "exit", left, nleft);
+	print_json_rows(out, p, end_word(p), left, nleft);
 	free(peak);
 	free(left);
 }

@@ -3,15 +3,18 @@
 #ifndef LTRUSS_HEAP_STATE_H
 #define LTRUSS_HEAP_STATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
 
 #include "format-stack.h"
 
-/* One process's totals. */
+/* One process image's totals (an exec starts another, of the same pid). */
 struct heap_proc {
 	int pid;
+	uint32_t id;                       /* 1 for the first, then 2... */
+	bool exec;                         /* it ended in an exec */
 	uint64_t bytes, blocks;            /* live now */
 	uint64_t peak_bytes, peak_blocks;  /* at the peak */
 	uint64_t peak_ts;                  /* TSC of the peak */

@@ -91,27 +91,46 @@ static enum heap_kind kind(uint32_t fn)
 	return (enum heap_kind)(kinds[fn] & ~KIND_KNOWN);
 }
 
-/* The totals of process pid, created empty. */
-static struct heap_proc *proc_of(int pid)
+/* The totals of process pid's image, or NULL. */
+static struct heap_proc *proc_find(int pid)
 {
 	size_t i;
 
 	if (last_proc && last_proc->pid == pid)
 		return last_proc;
 	for (i = 0; i < nprocs; i++)
-		if (procs[i]->pid == pid)
+		if (procs[i]->pid == pid && !procs[i]->exec)
 			return last_proc = procs[i];
+	return NULL;
+}
+
+/* The totals of process pid's image, created empty. */
+static struct heap_proc *proc_of(int pid)
+{
+	if (proc_find(pid))
+		return last_proc;
 	procs = xrealloc(procs, (nprocs + 1) * sizeof(*procs));
 	last_proc = procs[nprocs++] = xcalloc(1, sizeof(**procs));
 	last_proc->pid = pid;
+	last_proc->id = (uint32_t)nprocs;
 	return last_proc;
 }
 
+void heap_exec(int pid)
+{
+	struct heap_proc *p = proc_find(pid);
+
+	/* Its blocks stay in the table, never found again (their owner is gone). */
+	if (p)
+		p->exec = true;
+	last_proc = NULL;
+}
+
 /* The hash of an allocation stack. */
-static uint64_t stack_hash(int pid, uint32_t fn, const struct named *const *f,
+static uint64_t stack_hash(uint32_t owner, uint32_t fn, const struct named *const *f,
 			   uint32_t n)
 {
-	uint64_t h = ((uint64_t)(uint32_t)pid << 32 | fn) * 0x9e3779b97f4a7c15ull;
+	uint64_t h = ((uint64_t)owner << 32 | fn) * 0x9e3779b97f4a7c15ull;
 	uint32_t i;
 
 	for (i = 0; i < n; i++)
@@ -144,7 +163,7 @@ static struct heap_stack *stack_of(struct heap_proc *p, const struct who *w,
 	const struct named *f[STACK_FRAMES_MAX];
 	int got = stack_names(w, c, f);
 	uint32_t n = got > 0 ? (uint32_t)got : 0;
-	uint64_t h = stack_hash(p->pid, c->fn, f, n);
+	uint64_t h = stack_hash(p->id, c->fn, f, n);
 	struct heap_stack *st;
 
 	if (nstacks >= table_size / 2)
@@ -212,7 +231,7 @@ static void release(struct heap_proc *p, struct heap_block *b)
 /* p frees the block at addr, in a call that began at tsc start. */
 static void heap_free(struct heap_proc *p, uint64_t addr, uint64_t start)
 {
-	struct heap_block *b = heap_blocks_find(p->pid, addr);
+	struct heap_block *b = heap_blocks_find(p->id, addr);
 
 	if (b && b->ts > start) {
 		/* A newer block there: this free's block went when it came. */
@@ -236,14 +255,14 @@ static void heap_alloc(struct heap_proc *p, const struct who *w,
 		       uint64_t end)
 {
 	struct heap_stack *st = stack_of(p, w, c);
-	struct heap_block *b = heap_blocks_find(p->pid, addr);
+	struct heap_block *b = heap_blocks_find(p->id, addr);
 
 	if (b) {
 		/* The allocator gave addr again: its free is yet to come. */
 		release(p, b);
 		b->stack = HEAP_SUPERSEDED;
 	} else {
-		b = heap_blocks_add(p->pid, addr);
+		b = heap_blocks_add(p->id, addr);
 	}
 	b->stack = st->id | (b->stack & HEAP_SUPERSEDED);
 	b->size = size;

@@ -22,6 +22,9 @@ bool heap_enabled(void);
 void heap_call(const struct who *w, const struct call *const *stack,
 	       uint32_t depth, const struct call *c, const struct result *r);
 
+/* Process pid exec'd: its image's blocks are gone, its next calls start a new report. */
+void heap_exec(int pid);
+
 /* Print each process's report to out, as JSON Lines if json; write --folded. */
 void heap_print(FILE *out, bool json);
 

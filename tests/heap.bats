@@ -6,7 +6,7 @@ load helpers
 
 # offsets: the report in $err with its frames' offsets as +OFF and the time of its peak as +T.
 offsets() {
-	printf '%s\n' "$err" | sed -E 's/\+0x[0-9a-f]+ \(/+OFF (/g; s/ at \+[0-9]+\.[0-9]{3} s;/ at +T s;/'
+	printf '%s\n' "$err" | sed -E 's/\+0x[0-9a-f]+ \(/+OFF (/g; s/ at \+[0-9]+\.[0-9]{3} s;/ at +T s;/; s/^\[pid [0-9]+\]/[pid PID]/'
 }
 
 @test "--heap: the exact peak with the stacks holding it, and every block still allocated at exit" {
@@ -70,7 +70,7 @@ main;peak_b;calloc 5000000" ]
 	# No block is counted twice: never a malloc made by operator new.
 	[ "$(jq -r 'select(.type == "heap") | .stack[1:][] | select(test("operator new"))' <<<"$err")" = "" ]
 	# 19 news and 7 deletes, whatever libstdc++ itself allocates with malloc.
-	others=$(jq -r 'select(.type == "heap" and .when == "exit" and (.stack[0] | startswith("operator") | not)) | .blocks' <<<"$err" | paste -sd+ | sed 's/^$/0/' | bc)
+	others=$(jq -s '[.[] | select(.type == "heap" and .when == "exit" and (.stack[0] | startswith("operator") | not)) | .blocks] | add // 0' <<<"$err")
 	[ "$(jq -c "select(.type == \"heap-total\") | [.allocs - $others, .frees, .unknown_frees]" <<<"$err")" = "[19,7,0]" ]
 }
 
@@ -101,6 +101,18 @@ main;peak_b;calloc 5000000" ]
 	run_split ltruss -f --heap "$PROGS/heapfix" fork
 	[[ "$err" == *"heap: peak 555 B (555 bytes in 1 blocks) at +"*"; at exit 555 B (555 bytes in 1 blocks); 1 allocations, 0 frees; 1 frees of blocks never seen allocated (allocated before tracing, or by an untraced path)"* ]]
 	[ "$(printf '%s\n' "$err" | grep -c '^\[pid [0-9]*\] heap: peak ')" -eq 2 ]
+}
+
+@test "--heap across an exec: the first program's blocks are reported as held at the exec, not as the second one's leaks" {
+	run_split ltruss --heap "$PROGS/heapfix" exec
+	[ "$status" -eq 0 ]
+	[ "$(offsets | grep -v '^ ')" = "[pid PID] heap: peak 4.2 KiB (4321 bytes in 1 blocks) at +T s; at exec 4.2 KiB (4321 bytes in 1 blocks); 1 allocations, 0 frees
+at the peak           bytes  blocks  allocated at
+still allocated at exec
+[pid PID] heap: peak 5.7 MiB (5990000 bytes in 104 blocks) at +T s; at exit 1.0 MiB (1100096 bytes in 104 blocks); 112 allocations, 8 frees
+at the peak           bytes  blocks  allocated at
+still allocated at exit" ]
+	[ "$(printf '%s\n' "$err" | grep -c '^\[pid '"$(printf '%s\n' "$err" | sed -nE '1s/^\[pid ([0-9]+)\].*/\1/p')"'\] heap:')" -eq 2 ]
 }
 
 @test "-w FILE --heap, then --read FILE --heap: the same report as live" {
@@ -143,8 +155,10 @@ main;peak_b;calloc 5000000" ]
 
 @test "--heap on python3 -c: its output unchanged, every free matched" {
 	code='import json; d = {str(i): [i] * 10 for i in range(20000)}; print(len(json.dumps(d)))'
-	want=$(python3 -c "$code")
-	run_split ltruss --heap --summary-format json python3 -c "$code"
+	# The interpreter itself, not a wrapper script (pyenv's) that execs it.
+	py=$(python3 -c 'import sys; print(sys.executable)')
+	want=$("$py" -c "$code")
+	run_split ltruss --heap --summary-format json "$py" -c "$code"
 	[ "$status" -eq 0 ]
 	[ "$out" = "$want" ]
 	[ "$(jq -c 'select(.type == "heap-total") | [.allocs > 1000, .unknown_frees, .allocs - .frees == .exit_blocks, .peak_bytes > 1000000]' <<<"$err")" = "[true,0,true,true]" ]

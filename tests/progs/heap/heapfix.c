@@ -7,6 +7,7 @@
  *   threads  two threads allocate blocks the other one frees
  *   crash    3 blocks of 1234 kept, then a SIGSEGV
  *   fork     a child frees a block its parent allocated, and leaks one
+ *   exec     1 block of 4321 kept, then the program again, basic
  */
 #define _GNU_SOURCE
 #include <malloc.h>
@@ -199,6 +200,14 @@ static int forks(void)
 	return 0;
 }
 
+/* Keep a block, then run this program again in basic mode. */
+static int exec_basic(const char *self)
+{
+	hold(malloc(4321));
+	execl(self, self, "basic", (char *)NULL);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "basic";
@@ -209,5 +218,7 @@ int main(int argc, char **argv)
 		return crash();
 	if (strcmp(mode, "fork") == 0)
 		return forks();
+	if (strcmp(mode, "exec") == 0)
+		return exec_basic(argv[0]);
 	return basic();
 }
