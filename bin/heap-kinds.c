@@ -9,11 +9,13 @@
  * likewise calls operator new for the program from its own code.  An
  * allocator function called by another (operator new calling malloc,
  * realloc calling malloc) is then traced nested in it, and heap.c counts
- * only the outermost one.
+ * only the outermost one.  The rules of the functions that free ask for
+ * no stack copy (LTR_RULE_NOSTACK): only allocations' stacks are shown.
  */
 #include "config.h"
 
 #include <fnmatch.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,22 +70,39 @@ enum heap_kind heap_kind_of(const char *raw)
 	return HEAP_NONE;
 }
 
-const char *heap_kinds_select(struct selection *sel)
+/*
+ * Add the rule "LIB::F,G..." of lib i for the functions that free (frees)
+ * or the others; the frees' stacks are never shown, so not copied either.
+ */
+static const char *select_lib(struct selection *sel, size_t i, bool frees)
 {
-	char rule[512];
+	size_t k, first = sel->nrules;
 	const char *err;
-	size_t i, k;
+	char rule[512];
 	int n;
 
-	for (i = 0; i < N(libs); i++) {
-		n = snprintf(rule, sizeof(rule), "%s::", libs[i].lib);
-		for (k = 0; k < N(kinds); k++)
-			if (kinds[k].family == libs[i].family)
-				n += snprintf(rule + n, sizeof(rule) - (size_t)n,
-					      "%s%s", rule[n - 1] == ':' ? "" : ",",
-					      kinds[k].glob);
-		if ((err = selection_add_u(sel, rule)))
+	n = snprintf(rule, sizeof(rule), "%s::", libs[i].lib);
+	for (k = 0; k < N(kinds); k++)
+		if (kinds[k].family == libs[i].family &&
+		    (kinds[k].kind == HEAP_FREE) == frees)
+			n += snprintf(rule + n, sizeof(rule) - (size_t)n, "%s%s",
+				      rule[n - 1] == ':' ? "" : ",",
+				      kinds[k].glob);
+	if ((err = selection_add_u(sel, rule)))
+		return err;
+	for (k = first; frees && k < sel->nrules; k++)
+		sel->rules[k].flags |= LTR_RULE_NOSTACK;
+	return NULL;
+}
+
+const char *heap_kinds_select(struct selection *sel)
+{
+	const char *err;
+	size_t i;
+
+	for (i = 0; i < N(libs); i++)
+		if ((err = select_lib(sel, i, false)) ||
+		    (err = select_lib(sel, i, true)))
 			return err;
-	}
 	return NULL;
 }

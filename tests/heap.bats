@@ -48,6 +48,17 @@ exit 1000 1 memalign aligned (heapfix) < main (heapfix)" ]
 	[ "$ts" -gt 0 ] && [ "$ts" -lt 60000000000 ]
 }
 
+@test "--heap copies the stacks of allocations only: -C shows frees without frames" {
+	run_split ltruss --heap -C "$PROGS/heapfix" basic
+	[ "$status" -eq 0 ]
+	# Each calloc of peak_b has its frames; the frees of its blocks none.
+	[ "$(printf '%s\n' "$err" | grep -A1 '^libc:calloc(1000, 1000) = ' | grep -c '^ > peak_b+0x')" -eq 5 ]
+	[ "$(printf '%s\n' "$err" | grep -c '^libc:free(0x')" -ge 5 ]
+	[ "$(printf '%s\n' "$err" | grep -A1 '^libc:free(0x' | grep -c '^ > ')" -eq 0 ]
+	# The report is the same as without -C.
+	[[ "$err" == *"heap: peak 5.7 MiB (5990000 bytes in 104 blocks) at +"* ]]
+}
+
 @test "--heap --folded FILE: the live bytes at the peak by path of functions, outermost first" {
 	run_split ltruss --heap --folded heap.folded "$PROGS/heapfix" basic
 	[ "$status" -eq 0 ]
