@@ -16,6 +16,7 @@
 #include "error.h"
 #include "heap-state.h"
 #include "heap.h"
+#include "json-string.h"
 #include "xmalloc.h"
 
 #define TOP 10 /* stacks a text table shows */

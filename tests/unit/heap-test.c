@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "bin/error.h"
-#include "bin/format-args.h"
 #include "bin/format-stack.h"
 #include "bin/heap-blocks.h"
 #include "bin/heap-state.h"
@@ -54,13 +53,6 @@ int stack_names(const struct who *w, const struct call *c,
 	(void)w;
 	out[0] = (const struct named *)&frames[c->args[5] % 8];
 	return 1;
-}
-
-const struct ltr_blob *args_out_blob(const struct result *r, uint8_t index)
-{
-	(void)r;
-	(void)index;
-	return NULL;
 }
 
 FILE *outfile_stream(const char *file, const char *option)
