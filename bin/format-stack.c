@@ -42,8 +42,7 @@
 
 #define START_FRAMES 3 /* the most frames of a thread's start left out */
 #define NAME_MAX_LEN 1024
-/* Frames of a call: native ones, the Python ones, one gap between. */
-#define OUT_MAX (STACK_FRAMES_MAX + LTR_PY_FRAMES_MAX + 1)
+#define OUT_MAX STACK_NAMES_MAX
 
 /*
  * A frame's name and its line, made once per return address: a program
@@ -61,6 +60,7 @@ struct named {
 	char *file;         /* its source file (debug information), or NULL */
 	int src_line;
 	char *line;         /* " > func+0xOFF (object)\n" */
+	char *site;         /* "func+0xOFF (object's file name)": --heap */
 	size_t line_len;
 	struct named *next; /* in its hash chain */
 };
@@ -122,13 +122,19 @@ static void name_frame(const struct stack_objects *map,
 	nf->func = xstrdup(func);
 	if (o && stack_source(map, o->pid, f->lookup, &src, &nf->src_line))
 		nf->file = xstrdup(src);
-	if (o)
+	if (o) {
+		check_name(path, sizeof(path), o->path);
+		base = strrchr(path, '/');
 		nf->line = xasprintf(" > %s+0x%llx (%s)\n", func,
-				     (unsigned long long)nf->off,
-				     check_name(path, sizeof(path), o->path));
-	else
+				     (unsigned long long)nf->off, path);
+		nf->site = xasprintf("%s+0x%llx (%s)", func,
+				      (unsigned long long)nf->off,
+				      base ? base + 1 : path);
+	} else {
 		nf->line = xasprintf(" > 0x%llx (?)\n",
 				     (unsigned long long)nf->off);
+		nf->site = xasprintf("0x%llx (?)", (unsigned long long)nf->off);
+	}
 	nf->line_len = strlen(nf->line);
 }
 
@@ -337,6 +343,34 @@ static int call_frames(const struct who *w, const struct call *c,
 				 out);
 }
 
+int stack_names(const struct who *w, const struct call *c,
+		const struct named **out)
+{
+	enum stack_end end;
+	int n, i, k = 0;
+
+	if (!fmt.stack)
+		return -1;
+	n = call_frames(w, c, out, &end);
+	/* The frames only, not where the stack copy ended among them. */
+	for (i = 0; i < n; i++)
+		if (out[i] != &gap)
+			out[k++] = out[i];
+	return n < 0 ? n : k;
+}
+
+const char *stack_name_func(const struct named *n)
+{
+	return n->func[0] ? n->func : "??";
+}
+
+const char *stack_name_label(const struct named *n)
+{
+	/* A native frame's site, a Python frame's "func (file:line)". */
+	return n->site ? n->site : n->label ? n->label : stack_name_func(n);
+}
+
+
 /* Why a stack is cut short, in words; NULL when it is not. */
 static const char *end_text(enum stack_end end)
 {
@@ -519,6 +553,7 @@ void stack_done_names(void)
 			free(nf->file);
 			free(nf->label);
 			free(nf->line);
+			free(nf->site);
 			free(nf);
 		}
 	}

@@ -21,6 +21,7 @@
 #include "list.h"
 #include "format.h"
 #include "format-args.h"
+#include "heap.h"
 #include "interposer.h"
 #include "options.h"
 #include "output.h"
@@ -77,7 +78,10 @@ static void format_setup(FILE *out, struct ltr_session *s,
 	fmt.demangle = !opts->no_demangle;
 	fmt.caller = opts->caller;
 	fmt.stack = opts->stack;
-	profile_init(opts->tree, opts->folded, opts->chrome);
+	/* --heap's --folded is of bytes, not of times; -w only records. */
+	heap_init(opts->heap && !opts->write, opts->folded);
+	profile_init(opts->tree, opts->heap ? NULL : opts->folded,
+		     opts->chrome);
 	callsites_init(callsites_wanted(opts));
 }
 
@@ -114,7 +118,9 @@ static void reports_print(FILE *out, const struct options *opts,
 	callsites_print(out, clock_ticks_per_ns());
 	if (profile_enabled())
 		profile_finish(out, clock_ticks_per_ns());
+	heap_print(out, opts->summary_format == SUMMARY_JSON);
 	trace_done();
+	heap_done();
 	callsites_done();
 	stack_done_names();
 	symbolize_done();
@@ -231,7 +237,7 @@ int main(int argc, char **argv)
 	interposer_check();
 	out = output_open(opts.output, stderr);
 	events = opts.trace || opts.tree || opts.folded || opts.chrome ||
-		 callsites_wanted(&opts);
+		 opts.heap || callsites_wanted(&opts);
 	session_create(&session, &opts, events);
 	if (opts.write)
 		tracefile_open(opts.write, session.s, &opts.cfg, opts.follow);

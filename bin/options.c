@@ -12,6 +12,7 @@
 
 #include "error.h"
 #include "format-stack.h"
+#include "heap-kinds.h"
 #include "options.h"
 #include "paths.h"
 #include "tracefile.h"
@@ -56,6 +57,10 @@ static const char usage_text[] =
 	"                     (flamegraph.pl, speedscope)\n"
 	"      --chrome FILE  write a trace-event JSON file (Perfetto,\n"
 	"                     chrome://tracing)\n"
+	"      --heap         where memory goes: trace the allocator with the\n"
+	"                     stacks of -k (16 frames unless -k N) and print the\n"
+	"                     live bytes by stack at the peak and at exit; with\n"
+	"                     --folded FILE, the bytes at the peak by stack\n"
 	"  -t                 prefix lines with the time of day; -tt with\n"
 	"                     microseconds; -ttt as seconds since the epoch\n"
 	"  -r                 prefix lines with the time since the previous line\n"
@@ -100,7 +105,7 @@ static const char usage_text[] =
 
 enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_BUFFER, OPT_NO_DEMANGLE, OPT_CALLER,
        OPT_SUMMARY_FORMAT, OPT_TREE, OPT_FOLDED, OPT_CHROME, OPT_LIST,
-       OPT_CONSOLE, OPT_READ, OPT_PID, OPT_STACK, OPT_DEBUGINFOD };
+       OPT_CONSOLE, OPT_READ, OPT_PID, OPT_STACK, OPT_DEBUGINFOD, OPT_HEAP };
 
 static const struct option long_options[] = {
 	{ "depth", required_argument, NULL, 'D' },
@@ -122,6 +127,7 @@ static const struct option long_options[] = {
 	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "folded", required_argument, NULL, OPT_FOLDED },
 	{ "chrome", required_argument, NULL, OPT_CHROME },
+	{ "heap", no_argument, NULL, OPT_HEAP },
 	{ "list", no_argument, NULL, OPT_LIST },
 	{ "console", optional_argument, NULL, OPT_CONSOLE },
 	{ "write", required_argument, NULL, 'w' },
@@ -370,6 +376,9 @@ void options_parse(struct options *opts, int argc, char **argv)
 		case OPT_CHROME:
 			opts->chrome = optarg;
 			break;
+		case OPT_HEAP:
+			opts->heap = true;
+			break;
 		case OPT_LIST:
 			opts->list = true;
 			break;
@@ -430,7 +439,10 @@ void options_parse(struct options *opts, int argc, char **argv)
 	if (count_only && count_trace)
 		usage_error("-c and -C cannot be used together");
 	opts->count = count_only || count_trace;
-	opts->trace = !count_only;
+	/* --heap is a summary: trace lines only with -C. */
+	opts->trace = opts->heap ? count_trace : !count_only;
+	if (opts->heap && !opts->stack)
+		opts->stack = STACK_FRAMES_DEFAULT;
 	if (opts->console && opts->interactive)
 		usage_error("--console and -i cannot be used together");
 	if (opts->console && optind < argc)
@@ -453,6 +465,11 @@ void options_parse(struct options *opts, int argc, char **argv)
 	opts->argv = argv + optind;
 	if (!protos)
 		config_load_prototypes(cfg);
+	if (opts->heap) {
+		if ((err = heap_kinds_select(&cfg->sel)))
+			usage_error("--heap cannot select the allocator: %s", err);
+		cfg->selected = true;
+	}
 	if (!cfg->selected)
 		config_load_default(cfg);
 	config_check(cfg);

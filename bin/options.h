@@ -38,6 +38,7 @@ struct options {
 	bool list;               /* --list: print the selected functions */
 	const char *folded;      /* --folded FILE */
 	const char *chrome;      /* --chrome FILE */
+	bool heap;               /* --heap: the allocator, live bytes by stack */
 	char **argv;             /* the command and its arguments */
 	bool console;            /* --console: attach to a running session */
 	int console_pid;         /* --console=SESSION (ltruss's pid); 0: newest */

@@ -160,3 +160,13 @@ int outfile_open(const char *file, mode_t mode, const char *option)
 	}
 	return fd;
 }
+
+FILE *outfile_stream(const char *file, const char *option)
+{
+	int fd = outfile_open(file, 0666, option);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!f)
+		perror_msg_and_die("cannot write '%s' (%s)", file, option);
+	return f;
+}

@@ -3,6 +3,7 @@
 #ifndef LTRUSS_OUTFILE_H
 #define LTRUSS_OUTFILE_H
 
+#include <stdio.h>
 #include <sys/types.h>
 
 /*
@@ -12,5 +13,8 @@
  * would not follow (outfile.c).
  */
 int outfile_open(const char *file, mode_t mode, const char *option);
+
+/* outfile_open() as a stream (0666), or die saying which option named file. */
+FILE *outfile_stream(const char *file, const char *option);
 
 #endif

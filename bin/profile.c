@@ -25,6 +25,7 @@
 #include "clock.h"
 #include "error.h"
 #include "format-stack.h"
+#include "heap.h"
 #include "outfile.h"
 #include "profile.h"
 #include "session.h"
@@ -110,31 +111,21 @@ static struct path *path_get(const char *key, uint32_t depth, bool always)
 	return p;
 }
 
-/* Open file for writing, or die saying which option named it. */
-static FILE *open_export(const char *file, const char *option)
-{
-	int fd = outfile_open(file, 0666, option);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-
-	if (!f)
-		perror_msg_and_die("cannot write '%s' (%s)", file, option);
-	return f;
-}
-
 void profile_init(bool tree, const char *folded_file, const char *chrome_file)
 {
 	want_tree = tree;
 	if (folded_file)
-		folded = open_export(folded_file, "--folded");
+		folded = outfile_stream(folded_file, "--folded");
 	if (chrome_file) {
-		chrome = open_export(chrome_file, "--chrome");
+		chrome = outfile_stream(chrome_file, "--chrome");
 		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", chrome);
 	}
 }
 
 bool profile_enabled(void)
 {
-	return want_tree || folded || chrome || callsites_enabled();
+	return want_tree || folded || chrome || callsites_enabled() ||
+	       heap_enabled();
 }
 
 /* Append "lib:func" of c to the path in buf at *len. */
@@ -315,6 +306,8 @@ void profile_call(const struct who *w, const struct call *const *stack,
 		chrome_event(w, c, r);
 	if (callsites_enabled())
 		callsites_call(w, c, r);
+	if (heap_enabled())
+		heap_call(w, stack, depth, c, r);
 	if (!want_tree && !folded)
 		return;
 	key[0] = '\0';

@@ -27,6 +27,7 @@
 #include "clock.h"
 #include "error.h"
 #include "format.h"
+#include "heap.h"
 #include "output.h"
 #include "profile.h"
 #include "pyframes.h"
@@ -315,6 +316,7 @@ static struct thread_trace *thread_of(uint32_t i, int pid, int tid)
 		    threads[j]->who.pid == pid) {
 			end_all(threads[j], LTR_END_EXEC);
 			thread_free(j);
+			heap_exec(pid);
 		}
 	}
 	t = xcalloc(1, sizeof(*t));

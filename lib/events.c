@@ -264,6 +264,14 @@ static void unstub_args(uint64_t *w, unsigned funcptrs)
 			w[n] = ltr_targets[ltr_stub_index(w[n])].addr;
 }
 
+/* Is fn's stack left out (-k): --heap's frees, whose stacks it never shows? */
+static bool fn_nostack(uint32_t fn)
+{
+	return fn < LTR_MAX_FUNCS &&
+	       (__atomic_load_n(&ltr_session->funcs[fn].flags,
+				__ATOMIC_RELAXED) & LTR_FN_NOSTACK);
+}
+
 /*
  * An ENTER or CALL event: the registers, and what the prototype copies.
  * Copying strings and buffers takes microseconds: the event is stamped
@@ -278,8 +286,9 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 	size_t extra = cap ? ltr_args_entry_max(cap) : 0;
 	struct ltr_event *ev;
 	size_t used = 0;
+	bool stack = unlikely(ltr_stack_size) && !fn_nostack(fn);
 
-	if (unlikely(ltr_stack_size)) {
+	if (stack) {
 		extra += ltr_stack_blob_max() + ltr_py_blob_max();
 		if (extra > LTR_PAYLOAD_MAX)
 			extra = LTR_PAYLOAD_MAX;
@@ -296,7 +305,7 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 		event_grow(ev, used);
 	}
 	/* -k: the stack gets the room the arguments left. */
-	if (unlikely(ltr_stack_size)) {
+	if (stack) {
 		size_t got = ltr_stack_copy(event_end(ev), extra - used, ts,
 					    regs, ret);
 

@@ -233,8 +233,9 @@ bool ltr_select_from(const struct ltr_object *obj);
 bool ltr_select_call(const struct ltr_object *caller,
 		     const struct ltr_object *callee, const char *name);
 
-/* The depth limit of the last rule selecting name in callee; 0 = none. */
-uint32_t ltr_select_depth(const struct ltr_object *callee, const char *name);
+/* The last rule selecting name in callee (its depth limit, its flags), or NULL. */
+const struct ltr_rule *ltr_select_rule(const struct ltr_object *callee,
+				       const char *name);
 
 /* ---- binding (bind.c) -------------------------------------------------- */
 

@@ -52,11 +52,12 @@ bool ltr_select_call(const struct ltr_object *caller,
 			    caller == callee ? SEL_SELF : 0, &o);
 }
 
-uint32_t ltr_select_depth(const struct ltr_object *callee, const char *name)
+const struct ltr_rule *ltr_select_rule(const struct ltr_object *callee,
+				       const char *name)
 {
 	struct sel_names o = names_of(callee);
 	size_t n = nrules(), i;
 
 	i = sel_rule_of(ltr_session->rules, n, name, SEL_INCLUDES, &o);
-	return i < n ? ltr_session->rules[i].depth : 0;
+	return i < n ? &ltr_session->rules[i] : NULL;
 }

@@ -71,6 +71,7 @@
 /* Rule flags. */
 #define LTR_RULE_EXCLUDE 0x1u /* a matching call is not traced */
 #define LTR_RULE_INNER 0x2u   /* also calls LIB makes to itself ('::') */
+#define LTR_RULE_NOSTACK 0x4u /* -k: no stack copy for these calls (--heap's frees) */
 
 /* One selection rule: calls into objects matching lib, to functions
  * matching func.  Rules are evaluated in order; the last match wins. */
@@ -87,6 +88,7 @@ struct ltr_rule {
 #define LTR_FN_DISABLED 0x8u   /* (console) not shown: counted, no events */
 #define LTR_FN_SETJMP 0x10u    /* the setjmp family: a longjmp returns it again */
 #define LTR_FN_VFORK 0x20u     /* vfork: returns in the child, then the parent */
+#define LTR_FN_NOSTACK 0x40u   /* its rule says LTR_RULE_NOSTACK */
 
 /*
  * One traced function of one process: what events and counters name.

@@ -244,6 +244,7 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 {
 	uint32_t name_hash = ltr_name_hash(name);
 	const struct ltr_capture *cap;
+	const struct ltr_rule *rule;
 	uint32_t h, flags, depth;
 	int64_t idx, other, fn = -1;
 	uintptr_t stub;
@@ -258,9 +259,11 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 		spin_unlock();
 		return stub;
 	}
-	flags = entry_flags(name) | (ltr_no_hijack ? LTR_FN_ENTRY_ONLY : 0);
+	rule = ltr_select_rule(obj, name);
+	flags = entry_flags(name) | (ltr_no_hijack ? LTR_FN_ENTRY_ONLY : 0) |
+		(rule && (rule->flags & LTR_RULE_NOSTACK) ? LTR_FN_NOSTACK : 0);
 	cap = capture_find(name);
-	depth = ltr_select_depth(obj, name);
+	depth = rule ? rule->depth : 0;
 	idx = target_reuse(name, name_hash, obj, depth, &other);
 	if (idx >= 0)
 		fn = ltr_targets[idx].fn; /* the same function: its entry too */

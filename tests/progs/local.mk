@@ -317,3 +317,12 @@ tests_progs_bin_longnames_DEPENDENCIES = tests/progs/bin/liblongnames.so \
 tests/progs/bin/$(LONG_SONAME): tests/progs/bin/liblongnames.so
 	$(AM_V_GEN)ln -sf liblongnames.so $@
 CLEANFILES += tests/progs/bin/$(LONG_SONAME)
+
+# ---- --heap (tests/heap.bats): known allocations, built as -k's fixtures.
+HEAP_DIR = tests/progs/heap
+check_PROGRAMS += tests/progs/bin/heapfix tests/progs/bin/heapfix-cxx
+tests_progs_bin_heapfix_SOURCES = $(HEAP_DIR)/heapfix.c
+tests_progs_bin_heapfix_CFLAGS = $(STACKS_CFLAGS) -pthread
+tests_progs_bin_heapfix_LDFLAGS = -pthread
+tests_progs_bin_heapfix_cxx_SOURCES = $(HEAP_DIR)/heapfix-cxx.cc
+tests_progs_bin_heapfix_cxx_CXXFLAGS = $(STACKS_CFLAGS)
