@@ -21,7 +21,8 @@
  *   direct      := [ID | '(' declarator ')'] ('[' ... ']' | '(' params ')')*
  *   params      := 'void' | param (',' param)* [',' '...'] | <empty>
  *   param       := annotation* specifiers declarator attribute*
- *   annotation  := '[out]' | '[out:ret]' | '[out:argN]' | '[format]'
+ *   annotation  := '[out]' | '[out:ret]' | '[out:argN]' | '[in:argN]'
+ *                | '[format]'
  *                | '[if:argN:NAME|NAME...]'
  *
  * A declarator is read into the list of derivations that lead from its
@@ -147,6 +148,18 @@ static bool parse_annotation(struct parser *p, enum annotation *an,
 			    "[out:argN] needs a parameter number from 1 to %d",
 			    PROTO_MAX_ARGS);
 		*an = AN_OUT_ARG;
+	} else if (len > 6 && memcmp(text, "in:arg", 6) == 0 &&
+		   text[6] >= '0' && text[6] <= '9') {
+		const char *rest;
+
+		if (!annotation_argno(p, text, len, 6, arg, &rest))
+			return false;
+		if (rest != text + len)
+			return proto_failf(
+			    p, p->t.start,
+			    "[in:argN] needs a parameter number from 1 to %d",
+			    PROTO_MAX_ARGS);
+		*an = AN_IN_ARG;
 	} else {
 		return proto_failf(p, p->t.start, "unknown annotation [%.*s]",
 				   (int)(len > 40 ? 40 : len), text);
@@ -170,7 +183,8 @@ static bool parse_param_annotations(struct parser *p, enum context ctx,
 		if (!parse_annotation(p, &an, &n, &names))
 			return false;
 		if (ctx != CTX_PARAM || an < AN_OUT ||
-		    arg->out != OUT_NONE || arg->format || arg->if_arg) {
+		    arg->out != OUT_NONE || arg->in != IN_NONE ||
+		    arg->format || arg->if_arg) {
 			free(names);
 			return proto_fail(
 			    p, pos,
@@ -191,6 +205,8 @@ static bool parse_param_annotations(struct parser *p, enum context ctx,
 			   : an == AN_OUT_ARG ? OUT_ARG
 					      : OUT_NONE;
 		arg->out_arg = an == AN_OUT_ARG ? n : 0;
+		arg->in = an == AN_IN_ARG ? IN_ARG : IN_NONE;
+		arg->in_arg = an == AN_IN_ARG ? n : 0;
 		*col = (unsigned)pos + 1;
 	}
 	return true;

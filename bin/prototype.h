@@ -60,12 +60,20 @@ enum out_mode {
 	OUT_ARG,   /* [out:argN]: as many bytes as parameter N (1-based) says */
 };
 
+/* Input-buffer annotations: the bytes copied on entry (for --playback). */
+enum in_mode {
+	IN_NONE = 0,
+	IN_ARG, /* [in:argN]: as many bytes as parameter N (1-based) says */
+};
+
 /* A parameter. */
 struct parg {
 	struct ptype type;
 	char *name;          /* NULL when unnamed (malloc'd) */
 	enum out_mode out;
 	unsigned out_arg;    /* OUT_ARG: 1-based parameter number of the length */
+	enum in_mode in;
+	unsigned in_arg;     /* IN_ARG: 1-based parameter number of the length */
 	bool format;         /* [format]: the printf format of the varargs */
 	unsigned if_arg;     /* [if:argN:NAMES]: shown only when parameter N */
 	char *if_names;      /* (1-based) has one of NAMES ("A|B", malloc'd) */

@@ -90,6 +90,26 @@ static const char *blob_string(struct blobs *b, int pid, uint8_t type,
 	return blob->flags & LTR_BLOBF_FAULT ? NULL : (const char *)blob->data;
 }
 
+/*
+ * A blob of up to max of the len bytes at addr: cut (TRUNCATED) when
+ * fewer were copied, FAULT when none could be.
+ */
+static void blob_mem(struct blobs *b, int pid, uint8_t type, uint8_t index,
+		     uint64_t addr, uint64_t len, size_t max)
+{
+	struct ltr_blob *blob;
+	size_t got;
+
+	if (!(blob = blob_begin(b, type, index, &max)))
+		return;
+	got = ltr_read_mem(pid, blob->data, addr, max);
+	if (got < max && got < len)
+		blob->flags = got ? LTR_BLOBF_TRUNCATED : LTR_BLOBF_FAULT;
+	else if (len > got)
+		blob->flags = LTR_BLOBF_TRUNCATED;
+	blob_end(b, blob, got);
+}
+
 /* Argument n of a call: registers 0-5, then the caller's stack words. */
 static uint64_t arg_word(const struct ltr_regs *regs, unsigned n)
 {
@@ -107,6 +127,8 @@ size_t ltr_args_entry_max(const struct ltr_capture *cap)
 
 	/* A string a bit set (popcount would be a libgcc call here). */
 	for (left = cap->strings; left; left &= left - 1)
+		max += str;
+	if (cap->flags & LTR_CAP_IN)
 		max += str;
 	if (unlikely(cap->flags & (LTR_CAP_XMM | LTR_CAP_PRINTF) ||
 		     cap->nstack)) {
@@ -203,6 +225,27 @@ static void blob_varargs(struct blobs *b, int pid, const struct ltr_regs *regs,
 				    strings[i], ltr_session->strsize);
 }
 
+/*
+ * An [in:argN] buffer, in a STRING blob of its argument's number: as many
+ * bytes as its length argument says, cut at -s (at --whole's limit when
+ * recorded for --playback).  A negative length copies nothing.
+ */
+static void blob_in(struct blobs *b, int pid, const struct ltr_capture *cap,
+		    const struct ltr_regs *regs)
+{
+	uint64_t addr = arg_word(regs, cap->in_arg);
+	uint64_t len = arg_word(regs, cap->in_len_arg);
+
+	if (cap->flags & LTR_CAP_IN_LEN32)
+		len = (uint64_t)(int64_t)(int32_t)len;
+	if (!addr)
+		return;
+	if ((int64_t)len < 0)
+		len = 0;
+	blob_mem(b, pid, LTR_BLOB_STRING, cap->in_arg, addr, len,
+		 len > ltr_session->strsize ? ltr_session->strsize : len);
+}
+
 size_t ltr_args_entry(void *dst, size_t room, int pid,
 		      const struct ltr_capture *cap, const struct ltr_regs *regs)
 {
@@ -229,6 +272,8 @@ size_t ltr_args_entry(void *dst, size_t room, int pid,
 	}
 	if (fmt)
 		blob_varargs(&b, pid, regs, cap->format, cap->nstack, fmt);
+	if (cap->flags & LTR_CAP_IN)
+		blob_in(&b, pid, cap, regs);
 	return b.used;
 }
 
@@ -271,8 +316,6 @@ size_t ltr_args_exit(void *dst, size_t room, int pid,
 		uint64_t len = fr->out_len[i], max;
 		uint64_t addr = cap->out[i].arg == LTR_ARG_RET ? rax
 							       : fr->out_addr[i];
-		struct ltr_blob *blob;
-		size_t got;
 
 		if (!cap->out[i].mode || !addr)
 			continue;
@@ -285,14 +328,7 @@ size_t ltr_args_exit(void *dst, size_t room, int pid,
 			len = (int64_t)rax > 0 ? rax : 0;
 		max = len > ltr_session->strsize && cap->out[i].mode != LTR_OUT_FIXED
 			      ? ltr_session->strsize : len;
-		if (!(blob = blob_begin(&b, LTR_BLOB_OUT, cap->out[i].arg, &max)))
-			continue;
-		got = ltr_read_mem(pid, blob->data, addr, max);
-		if (got < max && got < len)
-			blob->flags = got ? LTR_BLOBF_TRUNCATED : LTR_BLOBF_FAULT;
-		else if (len > got)
-			blob->flags = LTR_BLOBF_TRUNCATED;
-		blob_end(&b, blob, got);
+		blob_mem(&b, pid, LTR_BLOB_OUT, cap->out[i].arg, addr, len, max);
 	}
 	return b.used;
 }

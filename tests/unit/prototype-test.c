@@ -112,6 +112,10 @@ static void render(const struct proto *p, char *buf, size_t size)
 				 a->out_arg);
 			buf_add(buf, size, word);
 		}
+		if (a->in == IN_ARG) {
+			snprintf(word, sizeof(word), "[in:arg%u] ", a->in_arg);
+			buf_add(buf, size, word);
+		}
 		if (a->if_arg) {
 			snprintf(word, sizeof(word), "[if:arg%u:%s] ",
 				 a->if_arg, a->if_names);
