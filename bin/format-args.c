@@ -115,6 +115,12 @@ const struct ltr_blob *args_blob(const struct call *c, uint8_t type)
 	return blob_lookup(c->blobs, c->blobs_len, type, 0, true);
 }
 
+const struct ltr_blob *args_blob_find(const unsigned char *blobs, size_t len,
+				      uint8_t type, uint8_t index)
+{
+	return blob_lookup(blobs, len, type, index, false);
+}
+
 /* The blob of type and index among blobs[0..len), or NULL. */
 static const struct ltr_blob *blob_find(const unsigned char *blobs,
 					size_t len, uint8_t type, uint8_t index)
@@ -211,6 +217,38 @@ static bool word_at(const struct call *c, struct arg_loc loc, unsigned word,
 	return false;
 }
 
+const struct proto *args_proto(const struct call *c,
+			       const struct arg_loc **locs)
+{
+	const struct fn_view *view = view_of(c);
+
+	*locs = view->locs;
+	return view->p;
+}
+
+bool args_word(const struct call *c, unsigned i, unsigned word, uint64_t *v)
+{
+	const struct fn_view *view = view_of(c);
+
+	return view->p && i < view->p->nargs &&
+	       word_at(c, view->locs[i], word, v);
+}
+
+/* A buffer's copy (an [out:...] or [in:argN] argument), quoted; addr if none. */
+static void put_buffer(struct out *o, const struct ltr_blob *b, uint64_t addr)
+{
+	/* Cut already when copied at -s; --read -s may cut shorter. */
+	size_t max;
+
+	if (!addr || !b || (b->flags & LTR_BLOBF_FAULT)) {
+		put_pointer(o, addr);
+		return;
+	}
+	max = fmt.session ? fmt.session->strsize : b->len;
+	put_quoted(o, b->data, b->len < max ? b->len : max,
+		   (b->flags & LTR_BLOBF_TRUNCATED) || b->len > max);
+}
+
 /* An output argument's copy, printed by the pointer's type. */
 static void put_out(struct out *o, const struct parg *a, uint64_t addr,
 		    const struct ltr_blob *b, int pid)
@@ -222,11 +260,7 @@ static void put_out(struct out *o, const struct parg *a, uint64_t addr,
 		return;
 	}
 	if (a->out != OUT_PLAIN) {
-		/* Cut already when copied at -s; --read -s may cut shorter. */
-		size_t max = fmt.session ? fmt.session->strsize : b->len;
-
-		put_quoted(o, b->data, b->len < max ? b->len : max,
-			   (b->flags & LTR_BLOBF_TRUNCATED) || b->len > max);
+		put_buffer(o, b, addr);
 		return;
 	}
 	if (a->type.kind == CT_STRING) {
@@ -440,6 +474,10 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 			b = blob_find(r->blobs, r->blobs_len, LTR_BLOB_OUT,
 				      (uint8_t)abi_argno(locs[i]));
 		put_out(&o, a, v, b, pid);
+	} else if (a->in != IN_NONE && a->type.kind != CT_STRING) {
+		put_buffer(&o, blob_find(c->blobs, c->blobs_len,
+					 LTR_BLOB_STRING,
+					 (uint8_t)abi_argno(locs[i])), v);
 	} else if (a->type.kind == CT_STRING) {
 		put_string_blob(&o, blob_find(c->blobs, c->blobs_len,
 					      LTR_BLOB_STRING,
@@ -474,7 +512,7 @@ bool args_value_plain(const struct call *c, unsigned i)
 	if (!p)
 		return true; /* registers in hex */
 	return i < p->nargs && p->args[i].out == OUT_NONE &&
-	       kind_plain(p->args[i].type.kind);
+	       p->args[i].in == IN_NONE && kind_plain(p->args[i].type.kind);
 }
 
 bool args_return_plain(const struct call *c)

@@ -56,6 +56,19 @@ size_t args_return(char *buf, size_t size, int pid, const struct call *c,
 /* The first blob of type the interposer copied at c's entry, or NULL. */
 const struct ltr_blob *args_blob(const struct call *c, uint8_t type);
 
+/* The blob of type and index among blobs[0..len), or NULL. */
+const struct ltr_blob *args_blob_find(const unsigned char *blobs, size_t len,
+				      uint8_t type, uint8_t index);
+
+struct arg_loc;
+
+/* The prototype of c's function (NULL: none), and *locs where its parameters are. */
+const struct proto *args_proto(const struct call *c,
+			       const struct arg_loc **locs);
+
+/* Word word of parameter i of c (a long double has two) into *v; false if not copied. */
+bool args_word(const struct call *c, unsigned i, unsigned word, uint64_t *v);
+
 /* The errno of a failed call as "ENOENT", or NULL if it did not fail. */
 const char *args_errno_name(const struct result *r);
 

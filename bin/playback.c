@@ -1,0 +1,540 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * playback.c: --read FILE --playback OUT.c turns the recorded calls into a
+ * C program that makes them again (apitrace's glretrace, for any library
+ * whose state passes through its API: sqlite3, zlib...).
+ *
+ * It is an output format (struct format) of trace.c: each call the trace
+ * would print, once it ends, becomes a statement of the thread it was made
+ * in.  Only calls at depth 0 are played: a traced call inside another one
+ * was made by the library itself or by a callback, and playing the outer
+ * call makes it again.  A statement is the call with its recorded
+ * arguments and a check of its result:
+ *
+ *  - integers and floats as recorded; strings and [in] buffers as static
+ *    arrays of the bytes the interposer copied (whole with -w --whole;
+ *    a copy cut at -s is said);
+ *  - handles: a pointer a call returned, or wrote through an [out]
+ *    argument (sqlite3 **), becomes a variable; a later argument equal to
+ *    it, or pointing into a string or buffer the program has, is written
+ *    as that variable (plus an offset);
+ *  - [out] arguments point to buffers of the program of the recorded size;
+ *  - the result is compared with the recorded one (pointers: NULL or not;
+ *    strings: their bytes); the first difference prints the call number,
+ *    the function, what was expected and what came, and exits 1.
+ *
+ * What cannot be played back is never played differently without a word:
+ * a callback into the program becomes a stub that returns 0, a call with
+ * a pointer into memory the recording does not hold, with varargs or
+ * without a prototype is left out; each is said in a comment where the
+ * call was, in the file's header and on stderr (playback_finish()).
+ * The threads' calls are functions of their own, played one after the
+ * other in the order the threads first called (playback-write.c).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi.h"
+#include "error.h"
+#include "format-args.h"
+#include "format-value.h"
+#include "playback-internal.h"
+#include "playback.h"
+#include "symbolize.h"
+#include "xmalloc.h"
+
+struct playback pb;
+
+/*
+ * A name the program has for recorded memory: a handle (len 0: only the
+ * value itself), or a string or buffer of len bytes from addr.
+ */
+struct binding {
+	uint64_t addr, len;
+	char name[24];
+};
+
+static struct binding *bindings;
+static size_t nbindings;
+
+/* Name recorded memory [addr, addr + len) (len 0: a handle) as name. */
+static void bind_name(uint64_t addr, uint64_t len, const char *name)
+{
+	struct binding *b;
+
+	if (!addr)
+		return;
+	bindings = xrealloc(bindings, (nbindings + 1) * sizeof(*bindings));
+	b = &bindings[nbindings++];
+	b->addr = addr;
+	b->len = len;
+	snprintf(b->name, sizeof(b->name), "%s", name);
+}
+
+/* The expression for recorded pointer v ("h3", "s7 + 12"), or false. */
+static bool bound_expr(uint64_t v, char *buf, size_t size)
+{
+	size_t i;
+
+	/* The newest first: an address freed and handed out again is the new one. */
+	for (i = nbindings; i-- > 0;) {
+		const struct binding *b = &bindings[i];
+
+		if (v == b->addr) {
+			snprintf(buf, size, "%s", b->name);
+			return true;
+		}
+		if (b->len && v > b->addr && v - b->addr < b->len) {
+			snprintf(buf, size, "(%s + %" PRIu64 ")", b->name,
+				 v - b->addr);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A new handle variable's name into buf. */
+static void handle_new(char *buf, size_t size)
+{
+	snprintf(buf, size, "h%u", ++pb.nhandles);
+}
+
+/* Note what call number n of fn could not play as recorded (once per function and reason). */
+static void note(uint32_t fn, const char *fmt_text, ...)
+	__attribute__((format(printf, 2, 3)));
+static void note(uint32_t fn, const char *fmt_text, ...)
+{
+	char text[512];
+	va_list ap;
+	size_t i;
+
+	va_start(ap, fmt_text);
+	vsnprintf(text, sizeof(text), fmt_text, ap);
+	va_end(ap);
+	fprintf(pb.t->body, "\t/* call %lu %s: %s */\n", pb.ncalls,
+		format_func_raw(fn), text);
+	for (i = 0; i < pb.nnotes; i++)
+		if (pb.notes[i].fn == fn && strcmp(pb.notes[i].text, text) == 0) {
+			pb.notes[i].count++;
+			return;
+		}
+	pb.notes = xrealloc(pb.notes, (pb.nnotes + 1) * sizeof(*pb.notes));
+	pb.notes[pb.nnotes++] = (struct pb_note){ .fn = fn, .first = pb.ncalls,
+						  .count = 1,
+						  .text = xstrdup(text) };
+}
+
+/* The thread of who, its function begun when it is new. */
+static struct pb_thread *thread_of(const struct who *w)
+{
+	struct pb_thread *t;
+	size_t i;
+
+	for (i = 0; i < pb.nthreads; i++)
+		if (pb.threads[i].pid == w->pid && pb.threads[i].tid == w->tid)
+			return &pb.threads[i];
+	pb.threads = xrealloc(pb.threads,
+			      (pb.nthreads + 1) * sizeof(*pb.threads));
+	t = &pb.threads[pb.nthreads++];
+	memset(t, 0, sizeof(*t));
+	t->pid = w->pid;
+	t->tid = w->tid;
+	t->body = open_memstream(&t->text, &t->len);
+	if (!t->body)
+		perror_msg_and_die("open_memstream");
+	return t;
+}
+
+/*
+ * What one call becomes: the statements before it (its arrays), its
+ * argument list, and the statements after it (handles from [out]
+ * arguments), each a memory stream.
+ */
+struct stmt {
+	FILE *pre, *args, *post;
+	char *pre_s, *args_s, *post_s;
+	size_t pre_n, args_n, post_n;
+	unsigned arrays; /* a number for each array of the call */
+};
+
+/* Bytes data[0..len) as a static array named name (NUL-ended when str). */
+static void array_define(struct stmt *s, const char *name,
+			 const unsigned char *data, size_t len, bool str)
+{
+	fprintf(s->pre, "static %s %s[%zu] = ", str ? "char" : "unsigned char",
+		name, len + (str ? 1 : 0) + (len == 0 && !str));
+	playback_write_bytes(s->pre, data, len, "\t");
+	fputs(";\n", s->pre);
+}
+
+/* A fresh array name for call n ("a12_0"). */
+static void array_name(struct stmt *s, char *buf, size_t size)
+{
+	snprintf(buf, size, "a%lu_%u", pb.ncalls, s->arrays++);
+}
+
+/* Argument i's expression, a string of the program (a0_1); false: left out. */
+static bool arg_string(struct stmt *s, const struct call *c, uint8_t argno,
+		       uint64_t v, char *buf, size_t size)
+{
+	const struct ltr_blob *b =
+		args_blob_find(c->blobs, c->blobs_len, LTR_BLOB_STRING, argno);
+	size_t len;
+
+	if (!b || (b->flags & LTR_BLOBF_FAULT)) {
+		note(c->fn, "argument %u points to memory the recording does not hold: left out",
+		     argno + 1);
+		return false;
+	}
+	if (b->flags & LTR_BLOBF_TRUNCATED)
+		note(c->fn, "a string was cut at %u bytes when recorded (record with -w FILE --whole): played cut",
+		     b->len - 1);
+	len = strnlen((const char *)b->data, b->len);
+	array_name(s, buf, size);
+	array_define(s, buf, b->data, len, true);
+	bind_name(v, len + 1, buf);
+	return true;
+}
+
+/* An [in] buffer argument (argno) as an array of its recorded bytes; false: left out. */
+static bool arg_in_buffer(struct stmt *s, const struct call *c, uint8_t argno,
+			  uint64_t v, char *buf, size_t size)
+{
+	const struct ltr_blob *b =
+		args_blob_find(c->blobs, c->blobs_len, LTR_BLOB_STRING, argno);
+
+	if (!b || (b->flags & LTR_BLOBF_FAULT)) {
+		note(c->fn, "argument %u points to memory the recording does not hold: left out",
+		     argno + 1);
+		return false;
+	}
+	if (b->flags & LTR_BLOBF_TRUNCATED)
+		note(c->fn, "a buffer was cut at %u bytes when recorded (record with -w FILE --whole): played cut",
+		     b->len);
+	array_name(s, buf, size);
+	array_define(s, buf, b->data, b->len, false);
+	bind_name(v, b->len, buf);
+	return true;
+}
+
+/*
+ * An [out] argument: a buffer of the program's, of the recorded size; a
+ * pointer it receives (sqlite3 **) becomes a handle once the call returns.
+ */
+static void arg_out(struct stmt *s, const struct call *c,
+		    const struct result *r, const struct parg *a,
+		    uint8_t argno, uint64_t v, char *buf, size_t size)
+{
+	const struct ltr_blob *b =
+		r && r->returned ? args_blob_find(r->blobs, r->blobs_len,
+						  LTR_BLOB_OUT, argno)
+				 : NULL;
+	bool pointer = a->out == OUT_PLAIN && a->type.kind == CT_POINTER &&
+		       a->type.target_size == 8 &&
+		       (a->type.target == CT_POINTER ||
+			a->type.target == CT_STRING);
+	uint64_t len = b ? b->len : 8, got = 0;
+	char handle[24];
+
+	(void)c;
+	if (a->out == OUT_PLAIN && a->type.kind == CT_STRING)
+		len += 4096; /* a string written there: room beyond the recorded one */
+	if (len < 8)
+		len = 8;
+	array_name(s, buf, size);
+	fprintf(s->pre, "static unsigned char %s[%" PRIu64 "] __attribute__((aligned(16)));\n",
+		buf, len);
+	bind_name(v, len, buf);
+	if (!pointer || !b || b->len < 8 || (b->flags & LTR_BLOBF_FAULT))
+		return;
+	memcpy(&got, b->data, 8);
+	if (!got)
+		return;
+	handle_new(handle, sizeof(handle));
+	fprintf(s->post, "\tmemcpy(&%s, %s, sizeof(%s));\n", handle, buf,
+		handle);
+	bind_name(got, 0, handle);
+}
+
+/* A function pointer argument: NULL and small constants as they are, a callback as the stub. */
+static void arg_funcptr(const struct call *c, const struct who *w,
+			unsigned i, uint64_t v, char *buf, size_t size)
+{
+	char sym[256];
+
+	/* SQLITE_STATIC (0), SQLITE_TRANSIENT (-1): markers, not functions. */
+	if (v < 4096 || v > UINT64_MAX - 4096) {
+		snprintf(buf, size, "(void *)(intptr_t)%" PRId64, (int64_t)v);
+		return;
+	}
+	symbolize(fmt.session, w->pid, v, sym, sizeof(sym));
+	if (strlen(sym) > 4 && strcmp(sym + strlen(sym) - 4, "+0x0") == 0)
+		sym[strlen(sym) - 4] = '\0';
+	note(c->fn, "argument %u is a callback into the program (%s): played as a stub that returns 0",
+	     i + 1, sym);
+	snprintf(buf, size, "(void *)ltr_stub");
+}
+
+/* An integer or float argument's literal (its declared type's cast). */
+static void arg_scalar(const struct ptype *t, uint64_t v, char *buf,
+		       size_t size)
+{
+	char type[32];
+	union { uint64_t u; double d; float f; } bits = { .u = v };
+
+	playback_ctype(t, type, sizeof(type));
+	switch (t->kind) {
+	case CT_FLOAT:
+		playback_double(buf, size, bits.f, "(float)");
+		return;
+	case CT_DOUBLE:
+		playback_double(buf, size, bits.d, "");
+		return;
+	case CT_INT:
+	case CT_NAMED:
+		snprintf(buf, size, "(%s)INT64_C(%" PRId64 ")", type,
+			 sign_extend(v, t->size));
+		return;
+	default:
+		snprintf(buf, size, "(%s)UINT64_C(%" PRIu64 ")", type,
+			 zero_extend(v, t->size));
+	}
+}
+
+/* Argument i of call c into s's argument list; false: the call is left out. */
+static bool arg_put(struct stmt *s, const struct who *w, const struct call *c,
+		    const struct result *r, const struct proto *p,
+		    const struct arg_loc *locs, unsigned i)
+{
+	const struct parg *a = &p->args[i];
+	uint8_t argno = (uint8_t)abi_argno(locs[i]);
+	char buf[64];
+	uint64_t v;
+
+	if (a->type.kind == CT_LDOUBLE || a->type.kind == CT_VALIST) {
+		note(c->fn, "argument %u is a %s: left out", i + 1,
+		     a->type.kind == CT_VALIST ? "va_list" : "long double");
+		return false;
+	}
+	if (!args_word(c, i, 0, &v)) {
+		note(c->fn, "argument %u was not recorded: left out", i + 1);
+		return false;
+	}
+	if (a->out != OUT_NONE) {
+		if (v)
+			arg_out(s, c, r, a, argno, v, buf, sizeof(buf));
+		else
+			snprintf(buf, sizeof(buf), "NULL");
+	} else if (a->in != IN_NONE && v) {
+		if (!arg_in_buffer(s, c, argno, v, buf, sizeof(buf)))
+			return false;
+	} else if (a->type.kind == CT_STRING && v) {
+		/* Its own bytes: a buffer reused at the same address holds others. */
+		if (!arg_string(s, c, argno, v, buf, sizeof(buf)))
+			return false;
+	} else if (a->type.kind == CT_FUNCPTR) {
+		arg_funcptr(c, w, i, v, buf, sizeof(buf));
+	} else if (a->type.kind == CT_POINTER || a->type.kind == CT_FILE ||
+		   a->type.kind == CT_STRING) {
+		if (!v) {
+			snprintf(buf, sizeof(buf), "NULL");
+		} else if (!bound_expr(v, buf, sizeof(buf))) {
+			note(c->fn, "argument %u points to memory the recording does not hold: left out",
+			     i + 1);
+			return false;
+		}
+	} else {
+		arg_scalar(&a->type, v, buf, sizeof(buf));
+	}
+	fprintf(s->args, "%s%s", i ? ", " : "", buf);
+	return true;
+}
+
+/* The call expression's check against the recorded result r, around the call text. */
+static void call_check(const struct stmt *s, const struct call *c,
+		       const struct result *r, const struct proto *p)
+{
+	const char *name = format_func_raw(c->fn);
+	FILE *o = pb.t->body;
+	char lit[64], handle[24];
+	union { uint64_t u; double d; float f; } bits = { .u = r ? r->xmm0 : 0 };
+	const struct ltr_blob *b;
+
+	if (!r || !r->returned || p->ret.kind == CT_VOID ||
+	    p->ret.kind == CT_LDOUBLE) {
+		fprintf(o, "\t%s(%s);\n", name, s->args_s);
+		return;
+	}
+	switch (p->ret.kind) {
+	case CT_FLOAT:
+	case CT_DOUBLE:
+		playback_double(lit, sizeof(lit),
+				p->ret.kind == CT_FLOAT ? bits.f : bits.d, "");
+		fprintf(o, "\tltr_check_double(%lu, \"%s\", %s, %s(%s));\n",
+			pb.ncalls, name, lit, name, s->args_s);
+		return;
+	case CT_POINTER:
+	case CT_FUNCPTR:
+	case CT_FILE:
+	case CT_STRING:
+		handle_new(handle, sizeof(handle));
+		fprintf(o, "\t%s = (void *)%s(%s);\n", handle, name, s->args_s);
+		b = p->ret.kind == CT_STRING && r->rax
+			    ? args_blob_find(r->blobs, r->blobs_len,
+					     LTR_BLOB_OUT, LTR_ARG_RET)
+			    : NULL;
+		if (b && !(b->flags & LTR_BLOBF_FAULT)) {
+			size_t len = strnlen((const char *)b->data, b->len);
+
+			fprintf(o, "\tltr_check_string(%lu, \"%s\", ",
+				pb.ncalls, name);
+			playback_write_bytes(o, b->data, len, "\t\t");
+			fprintf(o, ", %zu, %d, %s);\n", len,
+				!!(b->flags & LTR_BLOBF_TRUNCATED), handle);
+		} else {
+			fprintf(o, "\tltr_check_pointer(%lu, \"%s\", %d, %s);\n",
+				pb.ncalls, name, r->rax != 0, handle);
+		}
+		bind_name(r->rax, 0, handle);
+		return;
+	default:
+		arg_scalar(&p->ret, r->rax, lit, sizeof(lit));
+		fprintf(o, "\tltr_check_int(%lu, \"%s\", %s, %s(%s));\n",
+			pb.ncalls, name, lit, name, s->args_s);
+	}
+}
+
+/* Close the streams of s (their texts stay until stmt_free). */
+static void stmt_close(struct stmt *s)
+{
+	fclose(s->pre);
+	fclose(s->args);
+	fclose(s->post);
+}
+
+/* Free what s holds. */
+static void stmt_free(struct stmt *s)
+{
+	free(s->pre_s);
+	free(s->args_s);
+	free(s->post_s);
+}
+
+/* Call c of thread w, ended as r (NULL: seen on entry only), as a statement. */
+static void playback_call(const struct who *w, const struct call *c,
+			  const struct result *r)
+{
+	const struct arg_loc *locs;
+	const struct proto *p;
+	struct stmt s = { 0 };
+	size_t nbound = nbindings;
+	unsigned i, nhandles = pb.nhandles;
+	bool played = true;
+
+	if (c->depth)
+		return;
+	pb.t = thread_of(w);
+	pb.ncalls++;
+	p = args_proto(c, &locs);
+	if (!p) {
+		note(c->fn, "no prototype: left out (give it one, ltruss.yaml(5) PROTOTYPES)");
+		return;
+	}
+	if (p->variadic) {
+		note(c->fn, "variadic: left out");
+		return;
+	}
+	s.pre = open_memstream(&s.pre_s, &s.pre_n);
+	s.args = open_memstream(&s.args_s, &s.args_n);
+	s.post = open_memstream(&s.post_s, &s.post_n);
+	if (!s.pre || !s.args || !s.post)
+		perror_msg_and_die("open_memstream");
+	for (i = 0; i < p->nargs && played; i++)
+		played = arg_put(&s, w, c, r, p, locs, i);
+	stmt_close(&s);
+	if (played) {
+		if (r && !r->returned)
+			note(c->fn, "did not return when recorded (%s): played unchecked",
+			     format_end_name(r->why));
+		/* Arrays at file scope: any later call, of any thread, may use them. */
+		fputs(s.pre_s, pb.data);
+		fprintf(pb.t->body, "\t/* call %lu */\n", pb.ncalls);
+		call_check(&s, c, r, p);
+		fputs(s.post_s, pb.t->body);
+		playback_declare(c->fn, p);
+	} else {
+		/* Nothing of a call left out names anything. */
+		nbindings = nbound;
+		pb.nhandles = nhandles;
+	}
+	stmt_free(&s);
+}
+
+/* A call seen whole, or the end of one seen before. */
+static void on_result(const struct who *w, const struct call *c,
+		      const struct result *r)
+{
+	playback_call(w, c, r);
+}
+
+/* Its start: played when it ends. */
+static void on_start(const struct who *w, const struct call *c)
+{
+	(void)w;
+	(void)c;
+}
+
+/* A call that never returns (exit, longjmp): played unchecked. */
+static void on_entry_only(const struct who *w, const struct call *c)
+{
+	playback_call(w, c, NULL);
+}
+
+static void on_exited(int pid, uint64_t tsc, int status)
+{
+	(void)pid;
+	(void)tsc;
+	(void)status;
+}
+
+static void on_killed(int pid, uint64_t tsc, int sig, bool core)
+{
+	(void)pid;
+	(void)tsc;
+	(void)sig;
+	(void)core;
+}
+
+static void on_untraced(const struct who *w, uint64_t tsc, const char *func)
+{
+	(void)w;
+	(void)tsc;
+	(void)func;
+}
+
+const struct format format_playback = {
+	.whole = on_result,
+	.open = on_start,
+	.close = on_result,
+	.partial = on_start,
+	.partial_end = on_result,
+	.unfinished = on_start,
+	.resumed = on_result,
+	.entry_only = on_entry_only,
+	.exited = on_exited,
+	.killed = on_killed,
+	.untraced = on_untraced,
+};
+
+/* Free the bindings (playback_finish). */
+void playback_bindings_free(void)
+{
+	free(bindings);
+	bindings = NULL;
+	nbindings = 0;
+}

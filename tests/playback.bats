@@ -1,0 +1,109 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# playback.bats: --read FILE --playback OUT.c writes a program that makes
+# the recorded library calls again and checks their results (ltruss(1)).
+
+load helpers
+
+SQL=(-u 'libsqlite3*')
+
+# play NAME ARGS...: record the fixture NAME with ARGS whole (-w --whole),
+# write its playback into NAME.c ($err: what --playback said) and build it.
+play() {
+	local name=$1
+	shift
+	run_split ltruss -w "$name.ltr" --whole "$@"
+	[ "$status" -eq 0 ] || { echo "$err"; false; }
+	run_split ltruss --read "$name.ltr" "${SQL[@]}" --playback "$name.c"
+	[ "$status" -eq 0 ] || { echo "$err"; false; }
+	pb_err=$err
+	"${CC:-cc}" -Wall -Werror -o "$name" "$name.c" -lsqlite3 -lz
+}
+
+# record FILE ARGS...: record ARGS into FILE; it must succeed.
+record() {
+	local file=$1
+	shift
+	run_split ltruss -w "$file" "$@"
+	[ "$status" -eq 0 ]
+}
+
+# calls FILE: the recorded calls of FILE, addresses and function pointers out.
+calls() {
+	ltruss --read "$1" "${SQL[@]}" | normalize
+}
+
+@test "a sqlite3 client played back makes the same calls with the same values and results" {
+	play client "${SQL[@]}" "$PROGS/sqlite-client"
+	[ -z "$pb_err" ]
+	grep -q '^ \* Every call is played as recorded\.$' client.c
+	grep -q '^ \* Build: cc client.c -lsqlite3$' client.c
+	run_split ./client
+	[ "$status" -eq 0 ]
+	n=$(calls client.ltr | grep -c '^libsqlite3:')
+	assert_equal "$err" "playback: $n calls, every result as recorded"
+	# Traced again: the same calls, arguments and results, but for the addresses.
+	run_split ltruss -w again.ltr "${SQL[@]}" ./client
+	[ "$status" -eq 0 ]
+	diff -u <(calls client.ltr) <(calls again.ltr)
+	# What the calls were about: text, doubles, a blob with NULs, columns.
+	calls client.ltr | grep -qxF 'libsqlite3:sqlite3_bind_blob(ADDR, 3, "\0\1\2\377\"\0\a", 7, NULL) = 0'
+	calls client.ltr | grep -qxF 'libsqlite3:sqlite3_column_text(ADDR, 1) = "name-2"'
+	calls client.ltr | grep -qxF 'libsqlite3:sqlite3_bind_double(ADDR, 2, 1.5) = 0'
+}
+
+@test "a playback against a library that returns something else names the first difference and exits 1" {
+	play client "${SQL[@]}" "$PROGS/sqlite-client"
+	# The shim adds 1000 to column 0: the first such call, by its number.
+	n=$(calls client.ltr | grep -n 'sqlite3_column_int(ADDR, 0)' | head -1 | cut -d: -f1)
+	[ -n "$n" ]
+	run_split env LD_PRELOAD="$PROGS/libpbshim.so" ./client
+	[ "$status" -eq 1 ]
+	assert_equal "$err" "playback: call $n, sqlite3_column_int: expected 1, got 1001"
+}
+
+@test "a callback into the program is said in the file and on stderr, and played as a stub" {
+	play cb "${SQL[@]}" "$PROGS/sqlite-client" callback
+	n=$(calls cb.ltr | grep -n 'sqlite3_exec(ADDR, "SELECT name FROM t"' | cut -d: -f1)
+	[ -n "$n" ]
+	line="call $n sqlite3_exec: argument 3 is a callback into the program (row): played as a stub that returns 0"
+	assert_equal "$pb_err" "ltruss: warning: playback: $line"
+	grep -qxF " *   $line" cb.c
+	grep -qxF "	/* $line */" cb.c
+	run_split ./cb
+	[ "$status" -eq 0 ]
+	assert_equal "$err" "playback: $(calls cb.ltr | grep -c '^libsqlite3:') calls, every result as recorded"
+}
+
+@test "without --whole, a string cut at -s is played cut and said so" {
+	record cut.ltr "${SQL[@]}" "$PROGS/sqlite-client"
+	run_split ltruss --read cut.ltr "${SQL[@]}" --playback cut.c
+	[ "$status" -eq 0 ]
+	cut="a string was cut at 32 bytes when recorded (record with -w FILE --whole): played cut"
+	assert_equal "$err" "ltruss: warning: playback: call 2 sqlite3_exec: $cut
+ltruss: warning: playback: call 3 sqlite3_prepare_v2 (and later calls): $cut"
+	grep -qF 'call 2 sqlite3_exec: a string was cut at 32 bytes' cut.c
+}
+
+@test "-w --whole copies strings whole but --read prints them at -s, as without it" {
+	record whole.ltr --whole "${SQL[@]}" "$PROGS/sqlite-client"
+	record plain.ltr "${SQL[@]}" "$PROGS/sqlite-client"
+	diff -u <(calls plain.ltr) <(calls whole.ltr)
+	calls whole.ltr | grep -qxF 'libsqlite3:sqlite3_exec(ADDR, "CREATE TABLE t(id INTEGER PRIMAR"..., NULL, NULL, NULL) = 0'
+	# Whole in the program played back from it.
+	run_split ltruss --read whole.ltr "${SQL[@]}" --playback whole.c
+	grep -qF '"CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, score REAL, da"' whole.c
+}
+
+@test "--playback needs --read, --whole needs -w, an unwritable OUT.c: one error line, exit 2" {
+	run ltruss --playback x.c "$PROGS/sqlite-client"
+	assert_failure 2
+	assert_output "ltruss: error: --playback writes a program from a recording: give it with --read FILE; see 'ltruss --help'"
+	run ltruss --whole "$PROGS/sqlite-client"
+	assert_failure 2
+	assert_output "ltruss: error: --whole copies strings and buffers whole into a trace file: give it with -w FILE; see 'ltruss --help'"
+	record t.ltr "${SQL[@]}" "$PROGS/sqlite-client"
+	run ltruss --read t.ltr --playback nodir/x.c
+	assert_failure 2
+	assert_output "ltruss: error: cannot write the playback program 'nodir/x.c' (--playback): No such file or directory"
+}
