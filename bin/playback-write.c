@@ -193,6 +193,22 @@ static const char runtime[] =
 	"\texit(1);\n"
 	"}\n"
 	"\n"
+	"/* A word of a struct of the program's ([struct:...]) on return. */\n"
+	"static __attribute__((unused)) void ltr_check_word(unsigned long call, const char *fn,\n"
+	"\t\t\t   unsigned arg, unsigned at, uint64_t expected,\n"
+	"\t\t\t   const unsigned char *p)\n"
+	"{\n"
+	"\tuint64_t got;\n"
+	"\n"
+	"\tmemcpy(&got, p, sizeof(got));\n"
+	"\tif (got == expected)\n"
+	"\t\treturn;\n"
+	"\tltr_differ(call, fn);\n"
+	"\tfprintf(stderr, \"argument %u at byte %u: expected %llu, got %llu\\n\", arg, at,\n"
+	"\t\t(unsigned long long)expected, (unsigned long long)got);\n"
+	"\texit(1);\n"
+	"}\n"
+	"\n"
 	"/* A pointer is checked for being NULL or not: its value is the library's. */\n"
 	"static __attribute__((unused)) void ltr_check_pointer(unsigned long call, const char *fn,\n"
 	"\t\t\t      int expected, const void *got)\n"
@@ -320,5 +336,6 @@ void playback_finish(void)
 	free(declared);
 	free(libs);
 	playback_bindings_free();
+	playback_structs_free();
 	memset(&pb, 0, sizeof(pb));
 }

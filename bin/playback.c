@@ -23,6 +23,9 @@
  *    strings: their bytes); the first difference prints the call number,
  *    the function, what was expected and what came, and exits 1.
  *
+ * A [struct:...] argument (zlib's z_stream) is the program's own struct,
+ * filled before each call as the recording shows (playback-struct.c).
+ *
  * What cannot be played back is never played differently without a word:
  * a callback into the program becomes a stub that returns 0, a call with
  * a pointer into memory the recording does not hold, with varargs or
@@ -63,7 +66,7 @@ static struct binding *bindings;
 static size_t nbindings;
 
 /* Name recorded memory [addr, addr + len) (len 0: a handle) as name. */
-static void bind_name(uint64_t addr, uint64_t len, const char *name)
+void playback_bind(uint64_t addr, uint64_t len, const char *name)
 {
 	struct binding *b;
 
@@ -77,7 +80,7 @@ static void bind_name(uint64_t addr, uint64_t len, const char *name)
 }
 
 /* The expression for recorded pointer v ("h3", "s7 + 12"), or false. */
-static bool bound_expr(uint64_t v, char *buf, size_t size)
+bool playback_bound(uint64_t v, char *buf, size_t size)
 {
 	size_t i;
 
@@ -98,16 +101,13 @@ static bool bound_expr(uint64_t v, char *buf, size_t size)
 	return false;
 }
 
-/* A new handle variable's name into buf. */
-static void handle_new(char *buf, size_t size)
+void playback_handle_new(char *buf, size_t size)
 {
 	snprintf(buf, size, "h%u", ++pb.nhandles);
 }
 
 /* Note what call number n of fn could not play as recorded (once per function and reason). */
-static void note(uint32_t fn, const char *fmt_text, ...)
-	__attribute__((format(printf, 2, 3)));
-static void note(uint32_t fn, const char *fmt_text, ...)
+void playback_note(uint32_t fn, const char *fmt_text, ...)
 {
 	char text[512];
 	va_list ap;
@@ -150,20 +150,9 @@ static struct pb_thread *thread_of(const struct who *w)
 	return t;
 }
 
-/*
- * What one call becomes: the statements before it (its arrays), its
- * argument list, and the statements after it (handles from [out]
- * arguments), each a memory stream.
- */
-struct stmt {
-	FILE *pre, *args, *post;
-	char *pre_s, *args_s, *post_s;
-	size_t pre_n, args_n, post_n;
-	unsigned arrays; /* a number for each array of the call */
-};
 
 /* Bytes data[0..len) as a static array named name (NUL-ended when str). */
-static void array_define(struct stmt *s, const char *name,
+void playback_array(struct stmt *s, const char *name,
 			 const unsigned char *data, size_t len, bool str)
 {
 	fprintf(s->pre, "static %s %s[%zu] = ", str ? "char" : "unsigned char",
@@ -173,7 +162,7 @@ static void array_define(struct stmt *s, const char *name,
 }
 
 /* A fresh array name for call n ("a12_0"). */
-static void array_name(struct stmt *s, char *buf, size_t size)
+void playback_array_name(struct stmt *s, char *buf, size_t size)
 {
 	snprintf(buf, size, "a%lu_%u", pb.ncalls, s->arrays++);
 }
@@ -187,17 +176,17 @@ static bool arg_string(struct stmt *s, const struct call *c, uint8_t argno,
 	size_t len;
 
 	if (!b || (b->flags & LTR_BLOBF_FAULT)) {
-		note(c->fn, "argument %u points to memory the recording does not hold: left out",
+		playback_note(c->fn, "argument %u points to memory the recording does not hold: left out",
 		     argno + 1);
 		return false;
 	}
 	if (b->flags & LTR_BLOBF_TRUNCATED)
-		note(c->fn, "a string was cut at %u bytes when recorded (record with -w FILE --whole): played cut",
+		playback_note(c->fn, "a string was cut at %u bytes when recorded (record with -w FILE --whole): played cut",
 		     b->len - 1);
 	len = strnlen((const char *)b->data, b->len);
-	array_name(s, buf, size);
-	array_define(s, buf, b->data, len, true);
-	bind_name(v, len + 1, buf);
+	playback_array_name(s, buf, size);
+	playback_array(s, buf, b->data, len, true);
+	playback_bind(v, len + 1, buf);
 	return true;
 }
 
@@ -209,16 +198,16 @@ static bool arg_in_buffer(struct stmt *s, const struct call *c, uint8_t argno,
 		args_blob_find(c->blobs, c->blobs_len, LTR_BLOB_STRING, argno);
 
 	if (!b || (b->flags & LTR_BLOBF_FAULT)) {
-		note(c->fn, "argument %u points to memory the recording does not hold: left out",
+		playback_note(c->fn, "argument %u points to memory the recording does not hold: left out",
 		     argno + 1);
 		return false;
 	}
 	if (b->flags & LTR_BLOBF_TRUNCATED)
-		note(c->fn, "a buffer was cut at %u bytes when recorded (record with -w FILE --whole): played cut",
+		playback_note(c->fn, "a buffer was cut at %u bytes when recorded (record with -w FILE --whole): played cut",
 		     b->len);
-	array_name(s, buf, size);
-	array_define(s, buf, b->data, b->len, false);
-	bind_name(v, b->len, buf);
+	playback_array_name(s, buf, size);
+	playback_array(s, buf, b->data, b->len, false);
+	playback_bind(v, b->len, buf);
 	return true;
 }
 
@@ -246,19 +235,19 @@ static void arg_out(struct stmt *s, const struct call *c,
 		len += 4096; /* a string written there: room beyond the recorded one */
 	if (len < 8)
 		len = 8;
-	array_name(s, buf, size);
+	playback_array_name(s, buf, size);
 	fprintf(s->pre, "static unsigned char %s[%" PRIu64 "] __attribute__((aligned(16)));\n",
 		buf, len);
-	bind_name(v, len, buf);
+	playback_bind(v, len, buf);
 	if (!pointer || !b || b->len < 8 || (b->flags & LTR_BLOBF_FAULT))
 		return;
 	memcpy(&got, b->data, 8);
 	if (!got)
 		return;
-	handle_new(handle, sizeof(handle));
+	playback_handle_new(handle, sizeof(handle));
 	fprintf(s->post, "\tmemcpy(&%s, %s, sizeof(%s));\n", handle, buf,
 		handle);
-	bind_name(got, 0, handle);
+	playback_bind(got, 0, handle);
 }
 
 /* A function pointer argument: NULL and small constants as they are, a callback as the stub. */
@@ -275,7 +264,7 @@ static void arg_funcptr(const struct call *c, const struct who *w,
 	symbolize(fmt.session, w->pid, v, sym, sizeof(sym));
 	if (strlen(sym) > 4 && strcmp(sym + strlen(sym) - 4, "+0x0") == 0)
 		sym[strlen(sym) - 4] = '\0';
-	note(c->fn, "argument %u is a callback into the program (%s): played as a stub that returns 0",
+	playback_note(c->fn, "argument %u is a callback into the program (%s): played as a stub that returns 0",
 	     i + 1, sym);
 	snprintf(buf, size, "(void *)ltr_stub");
 }
@@ -317,15 +306,18 @@ static bool arg_put(struct stmt *s, const struct who *w, const struct call *c,
 	uint64_t v;
 
 	if (a->type.kind == CT_LDOUBLE || a->type.kind == CT_VALIST) {
-		note(c->fn, "argument %u is a %s: left out", i + 1,
+		playback_note(c->fn, "argument %u is a %s: left out", i + 1,
 		     a->type.kind == CT_VALIST ? "va_list" : "long double");
 		return false;
 	}
 	if (!args_word(c, i, 0, &v)) {
-		note(c->fn, "argument %u was not recorded: left out", i + 1);
+		playback_note(c->fn, "argument %u was not recorded: left out", i + 1);
 		return false;
 	}
-	if (a->out != OUT_NONE) {
+	if (a->st.size && v) {
+		if (!playback_struct(s, c, r, a, argno, v, buf, sizeof(buf)))
+			return false;
+	} else if (a->out != OUT_NONE) {
 		if (v)
 			arg_out(s, c, r, a, argno, v, buf, sizeof(buf));
 		else
@@ -343,8 +335,8 @@ static bool arg_put(struct stmt *s, const struct who *w, const struct call *c,
 		   a->type.kind == CT_STRING) {
 		if (!v) {
 			snprintf(buf, sizeof(buf), "NULL");
-		} else if (!bound_expr(v, buf, sizeof(buf))) {
-			note(c->fn, "argument %u points to memory the recording does not hold: left out",
+		} else if (!playback_bound(v, buf, sizeof(buf))) {
+			playback_note(c->fn, "argument %u points to memory the recording does not hold: left out",
 			     i + 1);
 			return false;
 		}
@@ -382,7 +374,7 @@ static void call_check(const struct stmt *s, const struct call *c,
 	case CT_FUNCPTR:
 	case CT_FILE:
 	case CT_STRING:
-		handle_new(handle, sizeof(handle));
+		playback_handle_new(handle, sizeof(handle));
 		fprintf(o, "\t%s = (void *)%s(%s);\n", handle, name, s->args_s);
 		b = p->ret.kind == CT_STRING && r->rax
 			    ? args_blob_find(r->blobs, r->blobs_len,
@@ -400,7 +392,7 @@ static void call_check(const struct stmt *s, const struct call *c,
 			fprintf(o, "\tltr_check_pointer(%lu, \"%s\", %d, %s);\n",
 				pb.ncalls, name, r->rax != 0, handle);
 		}
-		bind_name(r->rax, 0, handle);
+		playback_bind(r->rax, 0, handle);
 		return;
 	default:
 		arg_scalar(&p->ret, r->rax, lit, sizeof(lit));
@@ -413,6 +405,7 @@ static void call_check(const struct stmt *s, const struct call *c,
 static void stmt_close(struct stmt *s)
 {
 	fclose(s->pre);
+	fclose(s->before);
 	fclose(s->args);
 	fclose(s->post);
 }
@@ -421,6 +414,7 @@ static void stmt_close(struct stmt *s)
 static void stmt_free(struct stmt *s)
 {
 	free(s->pre_s);
+	free(s->before_s);
 	free(s->args_s);
 	free(s->post_s);
 }
@@ -442,28 +436,30 @@ static void playback_call(const struct who *w, const struct call *c,
 	pb.ncalls++;
 	p = args_proto(c, &locs);
 	if (!p) {
-		note(c->fn, "no prototype: left out (give it one, ltruss.yaml(5) PROTOTYPES)");
+		playback_note(c->fn, "no prototype: left out (give it one, ltruss.yaml(5) PROTOTYPES)");
 		return;
 	}
 	if (p->variadic) {
-		note(c->fn, "variadic: left out");
+		playback_note(c->fn, "variadic: left out");
 		return;
 	}
 	s.pre = open_memstream(&s.pre_s, &s.pre_n);
+	s.before = open_memstream(&s.before_s, &s.before_n);
 	s.args = open_memstream(&s.args_s, &s.args_n);
 	s.post = open_memstream(&s.post_s, &s.post_n);
-	if (!s.pre || !s.args || !s.post)
+	if (!s.pre || !s.before || !s.args || !s.post)
 		perror_msg_and_die("open_memstream");
 	for (i = 0; i < p->nargs && played; i++)
 		played = arg_put(&s, w, c, r, p, locs, i);
 	stmt_close(&s);
 	if (played) {
 		if (r && !r->returned)
-			note(c->fn, "did not return when recorded (%s): played unchecked",
+			playback_note(c->fn, "did not return when recorded (%s): played unchecked",
 			     format_end_name(r->why));
 		/* Arrays at file scope: any later call, of any thread, may use them. */
 		fputs(s.pre_s, pb.data);
-		fprintf(pb.t->body, "\t/* call %lu */\n", pb.ncalls);
+		fprintf(pb.t->body, "\t/* call %lu */\n%s", pb.ncalls,
+			s.before_s);
 		call_check(&s, c, r, p);
 		fputs(s.post_s, pb.t->body);
 		playback_declare(c->fn, p);
@@ -472,6 +468,7 @@ static void playback_call(const struct who *w, const struct call *c,
 		nbindings = nbound;
 		pb.nhandles = nhandles;
 	}
+	playback_structs_commit(played);
 	stmt_free(&s);
 }
 

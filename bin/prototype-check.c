@@ -156,11 +156,11 @@ static void buffers_out(struct proto *pr, unsigned outs)
 	}
 }
 
-/* Checks that need the whole declaration: [out], [in], [format], [if]. */
+/* Checks that need the whole declaration: [out], [in], [struct], [format], [if]. */
 bool proto_check_params(struct parser *p)
 {
 	const struct proto *pr = p->proto;
-	unsigned outs = 0, ins = 0;
+	unsigned outs = 0, ins = 0, structs = 0;
 	size_t i;
 
 	for (i = 0; i < pr->nargs; i++) {
@@ -188,6 +188,18 @@ bool proto_check_params(struct parser *p)
 			    a->if_arg);
 		if (a->in != IN_NONE && !in_check(p, i, &ins))
 			return false;
+		if (a->st.size) {
+			if (a->type.kind != CT_POINTER)
+				return proto_fail(p, pos, "[struct:...] needs a pointer parameter");
+			if (++structs > 1)
+				return proto_fail(p, pos, "one [struct:...] parameter at most");
+			/* Copied on return too, in an output slot. */
+			if (++outs > LTR_MAX_OUT)
+				return proto_failf(
+				    p, pos, "too many [out] parameters (at most %d)",
+				    LTR_MAX_OUT);
+			continue;
+		}
 		if (a->out == OUT_NONE)
 			continue;
 		if (++outs > LTR_MAX_OUT)

@@ -57,6 +57,7 @@ enum annotation {
 	AN_IF,
 	AN_FORMAT,
 	AN_IN_ARG,
+	AN_STRUCT,
 };
 
 enum token_kind { TK_END, TK_IDENT, TK_NUMBER, TK_ELLIPSIS, TK_PUNCT, TK_BAD };

@@ -66,6 +66,19 @@ enum in_mode {
 	IN_ARG, /* [in:argN]: as many bytes as parameter N (1-based) says */
 };
 
+/*
+ * [struct:SIZE,in:P/L,out:P/L]: the pointee is a struct of SIZE bytes the
+ * program owns (zlib's z_stream), copied on entry and on return; at byte
+ * offset P it holds a pointer to a buffer the call reads (in) or writes
+ * (out), of as many bytes as the 32-bit unsigned at offset L says.
+ */
+#define PROTO_STRUCT_BUFS 2 /* in buffers, and out buffers, at most */
+struct pstruct {
+	unsigned size; /* 0: none */
+	unsigned nin, nout;
+	struct { uint8_t ptr, len; } in[PROTO_STRUCT_BUFS], out[PROTO_STRUCT_BUFS];
+};
+
 /* A parameter. */
 struct parg {
 	struct ptype type;
@@ -74,6 +87,7 @@ struct parg {
 	unsigned out_arg;    /* OUT_ARG: 1-based parameter number of the length */
 	enum in_mode in;
 	unsigned in_arg;     /* IN_ARG: 1-based parameter number of the length */
+	struct pstruct st;   /* [struct:...] */
 	bool format;         /* [format]: the printf format of the varargs */
 	unsigned if_arg;     /* [if:argN:NAMES]: shown only when parameter N */
 	char *if_names;      /* (1-based) has one of NAMES ("A|B", malloc'd) */

@@ -130,6 +130,9 @@ size_t ltr_args_entry_max(const struct ltr_capture *cap)
 		max += str;
 	if (cap->flags & LTR_CAP_IN)
 		max += str;
+	if (cap->flags & LTR_CAP_STRUCT)
+		max += sizeof(struct ltr_blob) + ROUND8(cap->st_size) +
+		       cap->st_nin * str;
 	if (unlikely(cap->flags & (LTR_CAP_XMM | LTR_CAP_PRINTF) ||
 		     cap->nstack)) {
 		if (cap->flags & LTR_CAP_XMM)
@@ -246,6 +249,40 @@ static void blob_in(struct blobs *b, int pid, const struct ltr_capture *cap,
 		 len > ltr_session->strsize ? ltr_session->strsize : len);
 }
 
+/*
+ * A [struct:...] at addr (zlib's z_stream): its bytes, then each in
+ * buffer it points to, as many bytes as its 32-bit length says (cut as
+ * strings are), read from the copy just made: one read of the struct.
+ */
+static void blob_struct(struct blobs *b, int pid,
+			const struct ltr_capture *cap, uint64_t addr)
+{
+	const struct ltr_blob *st = (const void *)(b->p + b->used);
+	uint64_t ptr;
+	uint32_t len;
+	unsigned k;
+
+	if (!addr)
+		return;
+	blob_mem(b, pid, LTR_BLOB_STRING, cap->st_arg, addr, cap->st_size,
+		 cap->st_size);
+	if ((const unsigned char *)st == b->p + b->used || st->flags ||
+	    st->len < cap->st_size)
+		return;
+	for (k = 0; k < cap->st_nin && k < LTR_STRUCT_IN; k++) {
+		if ((unsigned)cap->st_in[k].ptr + 8 > cap->st_size ||
+		    (unsigned)cap->st_in[k].len + 4 > cap->st_size)
+			continue;
+		__builtin_memcpy(&ptr, st->data + cap->st_in[k].ptr, 8);
+		__builtin_memcpy(&len, st->data + cap->st_in[k].len, 4);
+		if (ptr)
+			blob_mem(b, pid, LTR_BLOB_STRING,
+				 (uint8_t)(LTR_STRUCT_BUF + k), ptr, len,
+				 len > ltr_session->strsize
+					 ? ltr_session->strsize : len);
+	}
+}
+
 size_t ltr_args_entry(void *dst, size_t room, int pid,
 		      const struct ltr_capture *cap, const struct ltr_regs *regs)
 {
@@ -274,6 +311,8 @@ size_t ltr_args_entry(void *dst, size_t room, int pid,
 		blob_varargs(&b, pid, regs, cap->format, cap->nstack, fmt);
 	if (cap->flags & LTR_CAP_IN)
 		blob_in(&b, pid, cap, regs);
+	if (cap->flags & LTR_CAP_STRUCT)
+		blob_struct(&b, pid, cap, arg_word(regs, cap->st_arg));
 	return b.used;
 }
 
@@ -298,7 +337,9 @@ size_t ltr_args_exit_max(const struct ltr_capture *cap)
 	for (i = 0; i < LTR_MAX_OUT; i++)
 		if (cap->out[i].mode)
 			max += sizeof(struct ltr_blob) +
-			       ROUND8(ltr_session->strsize + 1);
+			       ROUND8(cap->out[i].size > ltr_session->strsize
+					      ? cap->out[i].size
+					      : ltr_session->strsize + 1);
 	return max;
 }
 

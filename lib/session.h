@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 9 /* bump on any change */
+#define LTR_SESSION_LAYOUT 10 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -123,6 +123,10 @@ struct ltr_toggle {
 #define LTR_CAP_X87 0x4u    /* returns long double in %st0 */
 #define LTR_CAP_IN 0x8u     /* an [in:argN] buffer: copy it on entry */
 #define LTR_CAP_IN_LEN32 0x10u /* its length is a 32-bit integer */
+#define LTR_CAP_STRUCT 0x20u /* a [struct:...]: copy it, and its in buffers */
+
+#define LTR_STRUCT_IN 2    /* in buffers of a [struct:...] copied */
+#define LTR_STRUCT_BUF 0x80 /* STRING blob index of its in buffer k: this + k */
 
 /* Error conventions: when a return counts as an error (and errno is read). */
 enum ltr_err {
@@ -162,7 +166,13 @@ struct ltr_capture {
 	uint8_t funcptrs; /* bit n: argument n is a function pointer */
 	uint8_t in_arg;   /* LTR_CAP_IN: argument number of the buffer */
 	uint8_t in_len_arg; /* and of its length */
-	uint8_t reserved;
+	uint8_t st_arg;   /* LTR_CAP_STRUCT: argument number of the pointer */
+	uint8_t st_size;  /* the struct's bytes */
+	uint8_t st_nin;   /* its in buffers: byte offsets of the pointer, */
+	struct {          /* and of its 32-bit length */
+		uint8_t ptr, len;
+	} st_in[LTR_STRUCT_IN];
+	uint8_t reserved[2];
 };
 
 #define LTR_STACK_WORDS_MAX 8 /* stack words copied per call */
@@ -239,7 +249,9 @@ enum ltr_end {
  */
 enum ltr_blob_type {
 	LTR_BLOB_STRING = 1, /* the C string argument index points to; or the
-			      * bytes of an [in:argN] buffer (LTR_CAP_IN) */
+			      * bytes of an [in:argN] buffer (LTR_CAP_IN), of a
+			      * [struct:...] (LTR_CAP_STRUCT), of its in buffer
+			      * k (index LTR_STRUCT_BUF + k) */
 	LTR_BLOB_OUT,        /* EXIT: output argument index's memory */
 	LTR_BLOB_XMM,        /* the low halves of %xmm0-7 on entry */
 	LTR_BLOB_STACK,      /* stack words: arguments 6, 7... */

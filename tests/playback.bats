@@ -7,8 +7,9 @@ load helpers
 
 SQL=(-u 'libsqlite3*')
 
-# play NAME ARGS...: record the fixture NAME with ARGS whole (-w --whole),
-# write its playback into NAME.c ($err: what --playback said) and build it.
+# play NAME ARGS...: record ARGS whole (-w --whole) into NAME.ltr, write
+# its playback of $SQL's library into NAME.c ($pb_err: what --playback
+# said) and build it.
 play() {
 	local name=$1
 	shift
@@ -28,7 +29,7 @@ record() {
 	[ "$status" -eq 0 ]
 }
 
-# calls FILE: the recorded calls of FILE, addresses and function pointers out.
+# calls FILE: the recorded calls of $SQL's library in FILE, addresses out.
 calls() {
 	ltruss --read "$1" "${SQL[@]}" | normalize
 }
@@ -50,6 +51,29 @@ calls() {
 	calls client.ltr | grep -qxF 'libsqlite3:sqlite3_bind_blob(ADDR, 3, "\0\1\2\377\"\0\a", 7, NULL) = 0'
 	calls client.ltr | grep -qxF 'libsqlite3:sqlite3_column_text(ADDR, 1) = "name-2"'
 	calls client.ltr | grep -qxF 'libsqlite3:sqlite3_bind_double(ADDR, 2, 1.5) = 0'
+}
+
+@test "a zlib stream played back: deflate in chunks, inflate back, the same calls, values and results" {
+	SQL=(-u 'libz*')
+	run_split "$PROGS/zlib-stream"
+	assert_equal "$out" "20000 bytes -> 11615 bytes -> 20000 bytes, the same"
+	play z "${SQL[@]}" "$PROGS/zlib-stream"
+	[ -z "$pb_err" ]
+	grep -q '^ \* Build: cc z.c -lz$' z.c
+	# Several chunks each way, each call's z_stream checked on return.
+	[ "$(calls z.ltr | grep -c '^libz:deflate(')" -gt 3 ]
+	[ "$(calls z.ltr | grep -c '^libz:inflate(')" -gt 3 ]
+	grep -q 'ltr_check_word([0-9]*, "inflate", 1, 40, ' z.c
+	run_split ./z
+	[ "$status" -eq 0 ]
+	assert_equal "$err" "playback: $(calls z.ltr | grep -c '^libz:') calls, every result as recorded"
+	run_split ltruss -w again.ltr "${SQL[@]}" ./z
+	[ "$status" -eq 0 ]
+	diff -u <(calls z.ltr) <(calls again.ltr)
+	# Against a zlib that compresses otherwise: the first deflate that shows it.
+	run_split env LD_PRELOAD="$PROGS/libpbshim.so" ./z
+	[ "$status" -eq 1 ]
+	[[ "$err" =~ ^"playback: call "[0-9]+", deflate: "(expected|argument\ 1\ at\ byte\ [0-9]+:\ expected)\ [0-9]+", got "[0-9]+$ ]] || { echo "$err"; false; }
 }
 
 @test "a playback against a library that returns something else names the first difference and exits 1" {

@@ -11,3 +11,7 @@ check_PROGRAMS += tests/progs/bin/libpbshim.so
 tests_progs_bin_libpbshim_so_SOURCES = tests/progs/playback/shim.c
 tests_progs_bin_libpbshim_so_CFLAGS = -fPIC -O2
 tests_progs_bin_libpbshim_so_LDFLAGS = -shared
+
+check_PROGRAMS += tests/progs/bin/zlib-stream
+tests_progs_bin_zlib_stream_SOURCES = tests/progs/playback/zlib-stream.c
+tests_progs_bin_zlib_stream_LDADD = -lz
