@@ -75,40 +75,22 @@ void playback_write_bytes(FILE *o, const unsigned char *data, size_t len,
 
 void playback_ctype(const struct ptype *t, char *buf, size_t size)
 {
+	/* Integers by width; any pointer, as the calling convention sees it, void *. */
+	static const char *const names[] = {
+		[CT_VOID] = "void", [CT_BOOL] = "_Bool", [CT_CHAR] = "char",
+		[CT_FLOAT] = "float", [CT_DOUBLE] = "double",
+		[CT_LDOUBLE] = "long double", [CT_STRING] = "const char *",
+	};
 	unsigned bits = (t->size ? t->size : 4) * 8u;
 
-	switch (t->kind) {
-	case CT_VOID:
-		snprintf(buf, size, "void");
-		break;
-	case CT_INT:
-	case CT_NAMED:
-		snprintf(buf, size, "int%u_t", bits);
-		break;
-	case CT_UINT:
-		snprintf(buf, size, "uint%u_t", bits);
-		break;
-	case CT_BOOL:
-		snprintf(buf, size, "_Bool");
-		break;
-	case CT_CHAR:
-		snprintf(buf, size, "char");
-		break;
-	case CT_FLOAT:
-		snprintf(buf, size, "float");
-		break;
-	case CT_DOUBLE:
-		snprintf(buf, size, "double");
-		break;
-	case CT_LDOUBLE:
-		snprintf(buf, size, "long double");
-		break;
-	case CT_STRING:
-		snprintf(buf, size, "const char *");
-		break;
-	default:
+	if (t->kind == CT_INT || t->kind == CT_NAMED || t->kind == CT_UINT)
+		snprintf(buf, size, "%sint%u_t", t->kind == CT_UINT ? "u" : "",
+			 bits);
+	else if ((size_t)t->kind < sizeof(names) / sizeof(names[0]) &&
+		 names[t->kind])
+		snprintf(buf, size, "%s", names[t->kind]);
+	else
 		snprintf(buf, size, "void *");
-	}
 }
 
 void playback_double(char *buf, size_t size, double d, const char *prefix)

@@ -167,9 +167,12 @@ void playback_array_name(struct stmt *s, char *buf, size_t size)
 	snprintf(buf, size, "a%lu_%u", pb.ncalls, s->arrays++);
 }
 
-/* Argument i's expression, a string of the program (a0_1); false: left out. */
-static bool arg_string(struct stmt *s, const struct call *c, uint8_t argno,
-		       uint64_t v, char *buf, size_t size)
+/*
+ * A string argument (str), or an [in] buffer, at recorded v: an array of
+ * its recorded bytes, named into buf; false: left out.
+ */
+static bool arg_bytes(struct stmt *s, const struct call *c, uint8_t argno,
+		      uint64_t v, bool str, char *buf, size_t size)
 {
 	const struct ltr_blob *b =
 		args_blob_find(c->blobs, c->blobs_len, LTR_BLOB_STRING, argno);
@@ -177,37 +180,17 @@ static bool arg_string(struct stmt *s, const struct call *c, uint8_t argno,
 
 	if (!b || (b->flags & LTR_BLOBF_FAULT)) {
 		playback_note(c->fn, "argument %u points to memory the recording does not hold: left out",
-		     argno + 1);
+			      argno + 1);
 		return false;
 	}
+	/* A string's copy counts its NUL; a buffer's is its bytes. */
+	len = str ? strnlen((const char *)b->data, b->len) : b->len;
 	if (b->flags & LTR_BLOBF_TRUNCATED)
-		playback_note(c->fn, "a string was cut at %u bytes when recorded (record with -w FILE --whole): played cut",
-		     b->len - 1);
-	len = strnlen((const char *)b->data, b->len);
+		playback_note(c->fn, "a %s was cut at %zu bytes when recorded (record with -w FILE --whole): played cut",
+			      str ? "string" : "buffer", len);
 	playback_array_name(s, buf, size);
-	playback_array(s, buf, b->data, len, true);
-	playback_bind(v, len + 1, buf);
-	return true;
-}
-
-/* An [in] buffer argument (argno) as an array of its recorded bytes; false: left out. */
-static bool arg_in_buffer(struct stmt *s, const struct call *c, uint8_t argno,
-			  uint64_t v, char *buf, size_t size)
-{
-	const struct ltr_blob *b =
-		args_blob_find(c->blobs, c->blobs_len, LTR_BLOB_STRING, argno);
-
-	if (!b || (b->flags & LTR_BLOBF_FAULT)) {
-		playback_note(c->fn, "argument %u points to memory the recording does not hold: left out",
-		     argno + 1);
-		return false;
-	}
-	if (b->flags & LTR_BLOBF_TRUNCATED)
-		playback_note(c->fn, "a buffer was cut at %u bytes when recorded (record with -w FILE --whole): played cut",
-		     b->len);
-	playback_array_name(s, buf, size);
-	playback_array(s, buf, b->data, b->len, false);
-	playback_bind(v, b->len, buf);
+	playback_array(s, buf, b->data, len, str);
+	playback_bind(v, len + str, buf);
 	return true;
 }
 
@@ -323,11 +306,11 @@ static bool arg_put(struct stmt *s, const struct who *w, const struct call *c,
 		else
 			snprintf(buf, sizeof(buf), "NULL");
 	} else if (a->in != IN_NONE && v) {
-		if (!arg_in_buffer(s, c, argno, v, buf, sizeof(buf)))
+		if (!arg_bytes(s, c, argno, v, false, buf, sizeof(buf)))
 			return false;
 	} else if (a->type.kind == CT_STRING && v) {
 		/* Its own bytes: a buffer reused at the same address holds others. */
-		if (!arg_string(s, c, argno, v, buf, sizeof(buf)))
+		if (!arg_bytes(s, c, argno, v, true, buf, sizeof(buf)))
 			return false;
 	} else if (a->type.kind == CT_FUNCPTR) {
 		arg_funcptr(c, w, i, v, buf, sizeof(buf));

@@ -59,7 +59,7 @@ static bool derivation_add(struct parser *p, struct declarator *dcl,
 }
 
 /*
- * Read the N of "out:argN" or "if:argN:NAMES" at text (len bytes, its
+ * Read the N of "out:argN", "in:argN" or "if:argN:NAMES" at text (len bytes, its
  * prefix plen bytes long) into *arg; *rest is what follows N.
  */
 static bool annotation_argno(struct parser *p, const char *text, size_t len,
@@ -81,6 +81,21 @@ static bool annotation_argno(struct parser *p, const char *text, size_t len,
 	return true;
 }
 
+/* "out:argN" or "in:argN" (its prefix plen bytes): N alone, into *arg. */
+static bool annotation_len_arg(struct parser *p, const char *text, size_t len,
+			       size_t plen, unsigned *arg)
+{
+	const char *rest = NULL;
+
+	if (!annotation_argno(p, text, len, plen, arg, &rest))
+		return false;
+	if (rest != text + len)
+		return proto_failf(p, p->t.start,
+				   "[%.*sN] needs a parameter number from 1 to %d",
+				   (int)plen, text, PROTO_MAX_ARGS);
+	return true;
+}
+
 /*
  * "if:argN:NAME|NAME...": the names, which must be identifiers, into
  * *names (malloc'd).
@@ -88,7 +103,7 @@ static bool annotation_argno(struct parser *p, const char *text, size_t len,
 static bool annotation_if(struct parser *p, const char *text, size_t len,
 			  unsigned *arg, char **names)
 {
-	const char *rest, *end = text + len, *s;
+	const char *rest = NULL, *end = text + len, *s;
 
 	if (!annotation_argno(p, text, len, 6, arg, &rest))
 		return false;
@@ -138,27 +153,13 @@ static bool parse_annotation(struct parser *p, enum annotation *an,
 		*an = AN_IF;
 	} else if (len > 7 && memcmp(text, "out:arg", 7) == 0 &&
 		   text[7] >= '0' && text[7] <= '9') {
-		const char *rest;
-
-		if (!annotation_argno(p, text, len, 7, arg, &rest))
+		if (!annotation_len_arg(p, text, len, 7, arg))
 			return false;
-		if (rest != text + len)
-			return proto_failf(
-			    p, p->t.start,
-			    "[out:argN] needs a parameter number from 1 to %d",
-			    PROTO_MAX_ARGS);
 		*an = AN_OUT_ARG;
 	} else if (len > 6 && memcmp(text, "in:arg", 6) == 0 &&
 		   text[6] >= '0' && text[6] <= '9') {
-		const char *rest;
-
-		if (!annotation_argno(p, text, len, 6, arg, &rest))
+		if (!annotation_len_arg(p, text, len, 6, arg))
 			return false;
-		if (rest != text + len)
-			return proto_failf(
-			    p, p->t.start,
-			    "[in:argN] needs a parameter number from 1 to %d",
-			    PROTO_MAX_ARGS);
 		*an = AN_IN_ARG;
 	} else if (len > 7 && memcmp(text, "struct:", 7) == 0) {
 		*names = strndup(text + 7, len - 7);
