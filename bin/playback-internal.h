@@ -39,6 +39,7 @@ struct playback {
 	struct pb_note *notes;
 	size_t nnotes;
 	unsigned long ncalls;       /* calls numbered so far */
+	unsigned long nleft;        /* of them, left out */
 	unsigned nhandles;          /* h1... */
 };
 

@@ -135,7 +135,7 @@ static void write_bytes(struct stmt *s, const struct pb_struct *st,
 {
 	if (from >= to)
 		return;
-	fprintf(s->before, "\tmemcpy(%s + %u, ", st->name, from);
+	fprintf(s->before, "\tltr_memcpy(%s + %u, ", st->name, from);
 	playback_write_bytes(s->before, e + from, to - from, "\t\t");
 	fprintf(s->before, ", %u);\n", to - from);
 }

@@ -149,10 +149,21 @@ void playback_declare(uint32_t fn, const struct proto *p)
 
 /* The checks and the stub, as the program has them. */
 static const char runtime[] =
+	"/*\n"
+	" * What the checks need of libc, under names of their own (no header):\n"
+	" * the calls played may be libc's, declared as recorded.\n"
+	" */\n"
+	"extern void *ltr_stderr __asm__(\"stderr\");\n"
+	"int ltr_fprintf(void *, const char *, ...) __asm__(\"fprintf\");\n"
+	"void ltr_exit(int) __asm__(\"exit\") __attribute__((noreturn));\n"
+	"int ltr_memcmp(const void *, const void *, size_t) __asm__(\"memcmp\");\n"
+	"void *ltr_memcpy(void *, const void *, size_t) __asm__(\"memcpy\");\n"
+	"int ltr_strncmp(const char *, const char *, size_t) __asm__(\"strncmp\");\n"
+	"\n"
 	"/* The first call that returns something else ends the playback. */\n"
 	"static __attribute__((unused)) void ltr_differ(unsigned long call, const char *fn)\n"
 	"{\n"
-	"\tfprintf(stderr, \"playback: call %lu, %s: \", call, fn);\n"
+	"\tltr_fprintf(ltr_stderr, \"playback: call %lu, %s: \", call, fn);\n"
 	"}\n"
 	"\n"
 	"static __attribute__((unused)) void ltr_check_int(unsigned long call, const char *fn,\n"
@@ -161,18 +172,18 @@ static const char runtime[] =
 	"\tif (got == expected)\n"
 	"\t\treturn;\n"
 	"\tltr_differ(call, fn);\n"
-	"\tfprintf(stderr, \"expected %lld, got %lld\\n\", expected, got);\n"
-	"\texit(1);\n"
+	"\tltr_fprintf(ltr_stderr, \"expected %lld, got %lld\\n\", expected, got);\n"
+	"\tltr_exit(1);\n"
 	"}\n"
 	"\n"
 	"static __attribute__((unused)) void ltr_check_double(unsigned long call, const char *fn,\n"
 	"\t\t\t     double expected, double got)\n"
 	"{\n"
-	"\tif (got == expected || memcmp(&got, &expected, sizeof(got)) == 0)\n"
+	"\tif (got == expected || ltr_memcmp(&got, &expected, sizeof(got)) == 0)\n"
 	"\t\treturn;\n"
 	"\tltr_differ(call, fn);\n"
-	"\tfprintf(stderr, \"expected %.17g, got %.17g\\n\", expected, got);\n"
-	"\texit(1);\n"
+	"\tltr_fprintf(ltr_stderr, \"expected %.17g, got %.17g\\n\", expected, got);\n"
+	"\tltr_exit(1);\n"
 	"}\n"
 	"\n"
 	"/* A word of a struct of the program's ([struct:...]) on return. */\n"
@@ -182,13 +193,13 @@ static const char runtime[] =
 	"{\n"
 	"\tuint64_t got;\n"
 	"\n"
-	"\tmemcpy(&got, p, sizeof(got));\n"
+	"\tltr_memcpy(&got, p, sizeof(got));\n"
 	"\tif (got == expected)\n"
 	"\t\treturn;\n"
 	"\tltr_differ(call, fn);\n"
-	"\tfprintf(stderr, \"argument %u at byte %u: expected %llu, got %llu\\n\", arg, at,\n"
+	"\tltr_fprintf(ltr_stderr, \"argument %u at byte %u: expected %llu, got %llu\\n\", arg, at,\n"
 	"\t\t(unsigned long long)expected, (unsigned long long)got);\n"
-	"\texit(1);\n"
+	"\tltr_exit(1);\n"
 	"}\n"
 	"\n"
 	"/* A pointer is checked for being NULL or not: its value is the library's. */\n"
@@ -198,9 +209,9 @@ static const char runtime[] =
 	"\tif ((got != NULL) == expected)\n"
 	"\t\treturn;\n"
 	"\tltr_differ(call, fn);\n"
-	"\tfprintf(stderr, \"expected %s, got %s\\n\", expected ? \"non-NULL\" : \"NULL\",\n"
+	"\tltr_fprintf(ltr_stderr, \"expected %s, got %s\\n\", expected ? \"non-NULL\" : \"NULL\",\n"
 	"\t\tgot ? \"non-NULL\" : \"NULL\");\n"
-	"\texit(1);\n"
+	"\tltr_exit(1);\n"
 	"}\n"
 	"\n"
 	"/* A string returned: its len bytes (its first len when cut when recorded). */\n"
@@ -208,16 +219,16 @@ static const char runtime[] =
 	"\t\t\t     const char *expected, size_t len, int cut,\n"
 	"\t\t\t     const void *got)\n"
 	"{\n"
-	"\tif (got && strncmp(got, expected, len) == 0 &&\n"
+	"\tif (got && ltr_strncmp(got, expected, len) == 0 &&\n"
 	"\t    (cut || ((const char *)got)[len] == '\\0'))\n"
 	"\t\treturn;\n"
 	"\tltr_differ(call, fn);\n"
-	"\tfprintf(stderr, \"expected \\\"%s\\\"%s, got \", expected, cut ? \"...\" : \"\");\n"
+	"\tltr_fprintf(ltr_stderr, \"expected \\\"%s\\\"%s, got \", expected, cut ? \"...\" : \"\");\n"
 	"\tif (got)\n"
-	"\t\tfprintf(stderr, \"\\\"%.*s\\\"\\n\", (int)len + 64, (const char *)got);\n"
+	"\t\tltr_fprintf(ltr_stderr, \"\\\"%.*s\\\"\\n\", (int)len + 64, (const char *)got);\n"
 	"\telse\n"
-	"\t\tfprintf(stderr, \"NULL\\n\");\n"
-	"\texit(1);\n"
+	"\t\tltr_fprintf(ltr_stderr, \"NULL\\n\");\n"
+	"\tltr_exit(1);\n"
 	"}\n"
 	"\n"
 	"/* What a callback into the recorded program is played as. */\n"
@@ -260,7 +271,7 @@ static void write_program(FILE *o)
 	unsigned i;
 
 	write_header(o);
-	fprintf(o, "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n");
+	fprintf(o, "#include <stddef.h>\n#include <stdint.h>\n\n");
 	fprintf(o, "/* The library's functions, as recorded (pointers as void *). */\n%s\n",
 		decls_text);
 	fprintf(o, "%s\n", runtime);
@@ -281,9 +292,13 @@ static void write_program(FILE *o)
 	fprintf(o, "int main(void)\n{\n");
 	for (i = 0; i < pb.nthreads; i++)
 		fprintf(o, "\tthread_%u();\n", i + 1);
-	fprintf(o, "\tfprintf(stderr, \"playback: %lu calls, every result as recorded\\n\");\n"
-		   "\treturn 0;\n}\n",
-		pb.ncalls);
+	if (pb.nleft)
+		fprintf(o, "\tltr_fprintf(ltr_stderr, \"playback: %lu calls, %lu of them left out (see %s), every result of the others as recorded\\n\");\n",
+			pb.ncalls, pb.nleft, pb.path);
+	else
+		fprintf(o, "\tltr_fprintf(ltr_stderr, \"playback: %lu calls, every result as recorded\\n\");\n",
+			pb.ncalls);
+	fprintf(o, "\treturn 0;\n}\n");
 }
 
 void playback_finish(void)

@@ -228,7 +228,7 @@ static void arg_out(struct stmt *s, const struct call *c,
 	if (!got)
 		return;
 	playback_handle_new(handle, sizeof(handle));
-	fprintf(s->post, "\tmemcpy(&%s, %s, sizeof(%s));\n", handle, buf,
+	fprintf(s->post, "\tltr_memcpy(&%s, %s, sizeof(%s));\n", handle, buf,
 		handle);
 	playback_bind(got, 0, handle);
 }
@@ -418,12 +418,10 @@ static void playback_call(const struct who *w, const struct call *c,
 	pb.t = thread_of(w);
 	pb.ncalls++;
 	p = args_proto(c, &locs);
-	if (!p) {
-		playback_note(c->fn, "no prototype: left out (give it one, ltruss.yaml(5) PROTOTYPES)");
-		return;
-	}
-	if (p->variadic) {
-		playback_note(c->fn, "variadic: left out");
+	if (!p || p->variadic) {
+		playback_note(c->fn, p ? "variadic: left out"
+				       : "no prototype: left out (give it one, ltruss.yaml(5) PROTOTYPES)");
+		pb.nleft++;
 		return;
 	}
 	s.pre = open_memstream(&s.pre_s, &s.pre_n);
@@ -450,6 +448,7 @@ static void playback_call(const struct who *w, const struct call *c,
 		/* Nothing of a call left out names anything. */
 		nbindings = nbound;
 		pb.nhandles = nhandles;
+		pb.nleft++;
 	}
 	playback_structs_commit(played);
 	stmt_free(&s);
