@@ -132,10 +132,14 @@ void playback_declare(uint32_t fn, const struct proto *p)
 	fprintf(decls, "%s%s%s(", type, type[strlen(type) - 1] == '*' ? "" : " ",
 		format_func_raw(fn));
 	for (i = 0; i < p->nargs; i++) {
-		playback_ctype(&p->args[i].type, type, sizeof(type));
+		/* An [out] one gets room of the program's: unsigned char[]. */
+		if (p->args[i].out != OUT_NONE)
+			snprintf(type, sizeof(type), "void *");
+		else
+			playback_ctype(&p->args[i].type, type, sizeof(type));
 		fprintf(decls, "%s%s", i ? ", " : "", type);
 	}
-	fprintf(decls, "%s);\n", p->nargs ? "" : "void");
+	fprintf(decls, "%s);\n", p->variadic ? ", ..." : p->nargs ? "" : "void");
 	if (!(flag = lib_flag(format_lib(fn))))
 		return;
 	for (i = 0; i < nlibs; i++)

@@ -168,19 +168,21 @@ void playback_array_name(struct stmt *s, char *buf, size_t size)
 }
 
 /*
- * A string argument (str), or an [in] buffer, at recorded v: an array of
- * its recorded bytes, named into buf; false: left out.
+ * Argument pos (from 1) at recorded v, a string (str) or an [in] buffer,
+ * copied in the blob of type and index: an array of its recorded bytes,
+ * named into buf; false: left out.
  */
-static bool arg_bytes(struct stmt *s, const struct call *c, uint8_t argno,
-		      uint64_t v, bool str, char *buf, size_t size)
+static bool arg_bytes(struct stmt *s, const struct call *c, uint8_t type,
+		      uint8_t index, unsigned pos, uint64_t v, bool str,
+		      char *buf, size_t size)
 {
 	const struct ltr_blob *b =
-		args_blob_find(c->blobs, c->blobs_len, LTR_BLOB_STRING, argno);
+		args_blob_find(c->blobs, c->blobs_len, type, index);
 	size_t len;
 
 	if (!b || (b->flags & LTR_BLOBF_FAULT)) {
 		playback_note(c->fn, "argument %u points to memory the recording does not hold: left out",
-			      argno + 1);
+			      pos);
 		return false;
 	}
 	/* A string's copy counts its NUL; a buffer's is its bytes. */
@@ -306,11 +308,13 @@ static bool arg_put(struct stmt *s, const struct who *w, const struct call *c,
 		else
 			snprintf(buf, sizeof(buf), "NULL");
 	} else if (a->in != IN_NONE && v) {
-		if (!arg_bytes(s, c, argno, v, false, buf, sizeof(buf)))
+		if (!arg_bytes(s, c, LTR_BLOB_STRING, argno, i + 1, v, false,
+			       buf, sizeof(buf)))
 			return false;
 	} else if (a->type.kind == CT_STRING && v) {
 		/* Its own bytes: a buffer reused at the same address holds others. */
-		if (!arg_bytes(s, c, argno, v, true, buf, sizeof(buf)))
+		if (!arg_bytes(s, c, LTR_BLOB_STRING, argno, i + 1, v, true,
+			       buf, sizeof(buf)))
 			return false;
 	} else if (a->type.kind == CT_FUNCPTR) {
 		arg_funcptr(c, w, i, v, buf, sizeof(buf));
@@ -327,6 +331,82 @@ static bool arg_put(struct stmt *s, const struct who *w, const struct call *c,
 		arg_scalar(&a->type, v, buf, sizeof(buf));
 	}
 	fprintf(s->args, "%s%s", i ? ", " : "", buf);
+	return true;
+}
+
+/* Does p have a printf format ([format]) that describes its varargs? */
+static bool has_format(const struct proto *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nargs; i++)
+		if (p->args[i].format)
+			return true;
+	return false;
+}
+
+/* A pointer vararg (pos, from 1) as the variable the playback has for v; false: left out. */
+static bool vararg_pointer(const struct call *c, unsigned pos, uint64_t v,
+			   char *buf, size_t size)
+{
+	if (!v) {
+		snprintf(buf, size, "NULL");
+		return true;
+	}
+	if (playback_bound(v, buf, size))
+		return true;
+	playback_note(c->fn, "argument %u points to memory the recording does not hold: left out",
+		      pos);
+	return false;
+}
+
+/*
+ * The varargs of a call of p, as its [format] described them when the
+ * interposer copied them (a class and a word each, a %s's string), into
+ * s's argument list; false: left out.
+ */
+static bool varargs_put(struct stmt *s, const struct call *c,
+			const struct proto *p)
+{
+	const struct ltr_blob *va = args_blob(c, LTR_BLOB_VARARGS);
+	unsigned n, k, w = 0, pos;
+	size_t words;
+	char buf[64];
+	union { uint64_t u; double d; } v;
+
+	if (!has_format(p)) {
+		playback_note(c->fn, "variadic without a [format] that describes its arguments: left out");
+		return false;
+	}
+	if (!va)
+		return true; /* a format without conversions */
+	n = va->index;
+	words = ((size_t)n + 7) & ~(size_t)7;
+	for (k = 0; k < n; k++, w++) {
+		pos = (unsigned)p->nargs + k + 1;
+		if (words + 8 * (w + 1) > va->len || va->data[k] == LTR_VA_LDOUBLE) {
+			playback_note(c->fn, "argument %u, a long double or not recorded: left out",
+				      pos);
+			return false;
+		}
+		memcpy(&v.u, va->data + words + 8 * w, 8);
+		if (va->data[k] == LTR_VA_DOUBLE) {
+			playback_double(buf, sizeof(buf), v.d, "");
+		} else if (va->data[k] == LTR_VA_STRING && v.u) {
+			if (!arg_bytes(s, c, LTR_BLOB_VASTRING, (uint8_t)k, pos,
+				       v.u, true, buf, sizeof(buf)))
+				return false;
+		} else if (va->data[k] == LTR_VA_STRING ||
+			   va->data[k] == LTR_VA_POINTER) {
+			if (!vararg_pointer(c, pos, v.u, buf, sizeof(buf)))
+				return false;
+		} else {
+			/* The whole register: va_arg takes what the conversion says. */
+			snprintf(buf, sizeof(buf), "INT64_C(%" PRId64 ")",
+				 (int64_t)v.u);
+		}
+		fprintf(s->args, ", %s", buf);
+	}
 	return true;
 }
 
@@ -418,9 +498,8 @@ static void playback_call(const struct who *w, const struct call *c,
 	pb.t = thread_of(w);
 	pb.ncalls++;
 	p = args_proto(c, &locs);
-	if (!p || p->variadic) {
-		playback_note(c->fn, p ? "variadic: left out"
-				       : "no prototype: left out (give it one, ltruss.yaml(5) PROTOTYPES)");
+	if (!p) {
+		playback_note(c->fn, "no prototype: left out (give it one, ltruss.yaml(5) PROTOTYPES)");
 		pb.nleft++;
 		return;
 	}
@@ -432,6 +511,8 @@ static void playback_call(const struct who *w, const struct call *c,
 		perror_msg_and_die("open_memstream");
 	for (i = 0; i < p->nargs && played; i++)
 		played = arg_put(&s, w, c, r, p, locs, i);
+	if (played && p->variadic)
+		played = varargs_put(&s, c, p);
 	stmt_close(&s);
 	if (played) {
 		if (r && !r->returned)

@@ -99,6 +99,23 @@ calls() {
 	assert_equal "$err" "playback: $(calls cb.ltr | grep -c '^libsqlite3:') calls, every result as recorded"
 }
 
+@test "a [format] call is played with its varargs; what cannot be played is left out, said and counted" {
+	typed=(-u 'libtyped:*,!ty_callback')
+	record ty.ltr --whole -F "$SRCDIR/tests/progs/typed/typed.yaml" "${typed[@]}" "$PROGS/typed"
+	ltruss --read ty.ltr | grep -qF 'libtyped:ty_print("%d|%s|%5.2f|%c|%lu|%x|%p|%%|%s|%"..., -42, "str", 3.14159'
+	run_split ltruss --read ty.ltr "${typed[@]}" --playback ty.c
+	[ "$status" -eq 0 ]
+	assert_equal "$err" "ltruss: warning: playback: call 1 ty_string: argument 1 points to memory the recording does not hold: left out
+ltruss: warning: playback: call 6 ty_ldouble: argument 1 is a long double: left out"
+	grep -q '^ \* Build: cc ty.c -ltyped$' ty.c
+	grep -q 'ltr_check_int([0-9]*, "ty_print", (int32_t)INT64_C(42), ty_print(a[0-9_]*, INT64_C([0-9]*), a' ty.c
+	"${CC:-cc}" -Wall -Werror -o ty ty.c -L"$PROGS" -Wl,-rpath,"$PROGS" -ltyped
+	run_split ./ty
+	[ "$status" -eq 0 ]
+	n=$(ltruss --read ty.ltr "${typed[@]}" | grep -c '^libtyped:')
+	assert_equal "$err" "playback: $n calls, 2 of them left out (see ty.c), every result of the others as recorded"
+}
+
 @test "without --whole, a string cut at -s is played cut and said so" {
 	record cut.ltr "${SQL[@]}" "$PROGS/sqlite-client"
 	run_split ltruss --read cut.ltr "${SQL[@]}" --playback cut.c
