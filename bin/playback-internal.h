@@ -33,7 +33,8 @@ struct playback {
 	FILE *data;                 /* the arrays, at file scope */
 	char *data_text;
 	size_t data_len;
-	struct pb_thread *threads;  /* in the order they first called */
+	/* In the order they first called; each its own allocation: its stream writes through &text. */
+	struct pb_thread **threads;
 	size_t nthreads;
 	struct pb_thread *t;        /* the current call's */
 	struct pb_note *notes;

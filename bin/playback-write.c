@@ -290,8 +290,8 @@ static void write_program(FILE *o)
 			pb.data_text);
 	for (i = 0; i < pb.nthreads; i++) {
 		fprintf(o, "/* Process %d, thread %d. */\nstatic void thread_%u(void)\n{\n%s}\n\n",
-			pb.threads[i].pid, pb.threads[i].tid, i + 1,
-			pb.threads[i].text);
+			pb.threads[i]->pid, pb.threads[i]->tid, i + 1,
+			pb.threads[i]->text);
 	}
 	fprintf(o, "int main(void)\n{\n");
 	for (i = 0; i < pb.nthreads; i++)
@@ -313,7 +313,7 @@ void playback_finish(void)
 	fclose(pb.data);
 	fclose(decls);
 	for (i = 0; i < pb.nthreads; i++)
-		fclose(pb.threads[i].body);
+		fclose(pb.threads[i]->body);
 	o = pb.out;
 	write_program(o);
 	if (fclose(o) != 0)
@@ -324,8 +324,10 @@ void playback_finish(void)
 			    format_func_raw(pb.notes[i].fn),
 			    pb.notes[i].count > 1 ? " (and later calls)" : "",
 			    pb.notes[i].text);
-	for (i = 0; i < pb.nthreads; i++)
-		free(pb.threads[i].text);
+	for (i = 0; i < pb.nthreads; i++) {
+		free(pb.threads[i]->text);
+		free(pb.threads[i]);
+	}
 	for (i = 0; i < pb.nnotes; i++)
 		free(pb.notes[i].text);
 	for (i = 0; i < nlibs; i++)

@@ -136,12 +136,11 @@ static struct pb_thread *thread_of(const struct who *w)
 	size_t i;
 
 	for (i = 0; i < pb.nthreads; i++)
-		if (pb.threads[i].pid == w->pid && pb.threads[i].tid == w->tid)
-			return &pb.threads[i];
+		if (pb.threads[i]->pid == w->pid && pb.threads[i]->tid == w->tid)
+			return pb.threads[i];
 	pb.threads = xrealloc(pb.threads,
 			      (pb.nthreads + 1) * sizeof(*pb.threads));
-	t = &pb.threads[pb.nthreads++];
-	memset(t, 0, sizeof(*t));
+	t = pb.threads[pb.nthreads++] = xcalloc(1, sizeof(*t));
 	t->pid = w->pid;
 	t->tid = w->tid;
 	t->body = open_memstream(&t->text, &t->len);

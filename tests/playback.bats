@@ -99,6 +99,28 @@ calls() {
 	assert_equal "$err" "playback: $(calls cb.ltr | grep -c '^libsqlite3:') calls, every result as recorded"
 }
 
+@test "each recorded thread's calls are a function of the playback, the threads played one after the other" {
+	play th "${SQL[@]}" "$PROGS/sqlite-client" thread
+	[ -z "$pb_err" ]
+	[ "$(grep -c '^static void thread_[0-9]*(void)$' th.c)" -eq 2 ]
+	run_split ./th
+	[ "$status" -eq 0 ]
+	n=$(calls th.ltr | grep -c 'libsqlite3:')
+	assert_equal "$err" "playback: $n calls, every result as recorded"
+	# Traced again (one thread): each recorded thread's calls in their
+	# order, the threads in the order of their first calls.
+	run_split ltruss -w again.ltr "${SQL[@]}" ./th
+	[ "$status" -eq 0 ]
+	by_thread() {
+		ltruss --read "$1" "${SQL[@]}" --json |
+			jq -r 'select(.type == "call") | "\(.tid) \(.func)(\(.args | map(tostring) | join(", "))) = \(.ret)"' |
+			normalize | awk '{ if (!($1 in rank)) rank[$1] = n++; print rank[$1] "\t" $0 }' |
+			sort -s -n -k1,1 | cut -f2- | cut -d' ' -f2-
+	}
+	diff -u <(by_thread th.ltr) <(by_thread again.ltr)
+	[ "$(by_thread th.ltr | grep -c 'count(\*)')" -eq 1 ]
+}
+
 @test "a [format] call is played with its varargs; what cannot be played is left out, said and counted" {
 	typed=(-u 'libtyped:*,!ty_callback')
 	record ty.ltr --whole -F "$SRCDIR/tests/progs/typed/typed.yaml" "${typed[@]}" "$PROGS/typed"

@@ -4,7 +4,7 @@
 
 check_PROGRAMS += tests/progs/bin/sqlite-client
 tests_progs_bin_sqlite_client_SOURCES = tests/progs/playback/sqlite-client.c
-tests_progs_bin_sqlite_client_LDADD = -lsqlite3
+tests_progs_bin_sqlite_client_LDADD = -lsqlite3 -lpthread
 
 # A sqlite3 that returns something else, LD_PRELOAD'ed into a playback.
 check_PROGRAMS += tests/progs/bin/libpbshim.so
