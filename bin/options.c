@@ -253,6 +253,11 @@ static void trace_file_options(struct options *opts, int argc, char **argv,
 		usage_error("--pid narrows what --read FILE prints: give it with --read");
 	if (opts->playback && !opts->read)
 		usage_error("--playback writes a program from a recording: give it with --read FILE");
+	if (opts->playback)
+		for (i = 0; i < sizeof(printing) / sizeof(printing[0]); i++)
+			if (printing[i].on)
+				usage_error("--playback writes a program, not a trace: %s cannot be used with it",
+					    printing[i].name);
 	if (opts->whole && !opts->write)
 		usage_error("--whole copies strings and buffers whole into a trace file: give it with -w FILE");
 	if (opts->write)

@@ -195,6 +195,35 @@ static bool arg_bytes(struct stmt *s, const struct call *c, uint8_t type,
 	return true;
 }
 
+#define OUT_ROOM_MAX (64u << 20) /* room given to an [out:...] buffer, at most */
+
+/*
+ * The room an [out:argN] or [out:ret] buffer of call c needs, copied len
+ * bytes: what parameter N says, or for [out:ret] (read's buf) what its
+ * largest integer parameter says (its count): the call may write more
+ * than it did when recorded.
+ */
+static uint64_t out_room(const struct call *c, const struct parg *a,
+			 uint64_t len)
+{
+	const struct arg_loc *locs;
+	const struct proto *p = args_proto(c, &locs);
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; p && i < p->nargs; i++) {
+		if ((a->out == OUT_ARG && i + 1 != a->out_arg) ||
+		    (p->args[i].type.kind != CT_INT &&
+		     p->args[i].type.kind != CT_UINT) ||
+		    !args_word(c, (unsigned)i, 0, &v))
+			continue;
+		v = zero_extend(v, p->args[i].type.size);
+		if (v > len && v <= OUT_ROOM_MAX)
+			len = v;
+	}
+	return len;
+}
+
 /*
  * An [out] argument: a buffer of the program's, of the recorded size; a
  * pointer it receives (sqlite3 **) becomes a handle once the call returns.
@@ -214,9 +243,10 @@ static void arg_out(struct stmt *s, const struct call *c,
 	uint64_t len = b ? b->len : 8, got = 0;
 	char handle[24];
 
-	(void)c;
 	if (a->out == OUT_PLAIN && a->type.kind == CT_STRING)
 		len += 4096; /* a string written there: room beyond the recorded one */
+	else if (a->out != OUT_PLAIN)
+		len = out_room(c, a, len);
 	if (len < 8)
 		len = 8;
 	playback_array_name(s, buf, size);

@@ -158,7 +158,7 @@ ltruss: warning: playback: call 3 sqlite3_prepare_v2 (and later calls): $cut"
 	grep -qF '"CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, score REAL, da"' whole.c
 }
 
-@test "--playback needs --read, --whole needs -w, an unwritable OUT.c: one error line, exit 2" {
+@test "--playback needs --read and no trace option, --whole needs -w, an unwritable OUT.c: one error line, exit 2" {
 	run ltruss --playback x.c "$PROGS/sqlite-client"
 	assert_failure 2
 	assert_output "ltruss: error: --playback writes a program from a recording: give it with --read FILE; see 'ltruss --help'"
@@ -166,6 +166,10 @@ ltruss: warning: playback: call 3 sqlite3_prepare_v2 (and later calls): $cut"
 	assert_failure 2
 	assert_output "ltruss: error: --whole copies strings and buffers whole into a trace file: give it with -w FILE; see 'ltruss --help'"
 	record t.ltr "${SQL[@]}" "$PROGS/sqlite-client"
+	run ltruss --read t.ltr --playback x.c --json
+	assert_failure 2
+	assert_output "ltruss: error: --playback writes a program, not a trace: --json cannot be used with it; see 'ltruss --help'"
+	[ ! -e x.c ]
 	run ltruss --read t.ltr --playback nodir/x.c
 	assert_failure 2
 	assert_output "ltruss: error: cannot write the playback program 'nodir/x.c' (--playback): No such file or directory"
