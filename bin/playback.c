@@ -290,11 +290,35 @@ static void arg_funcptr(const struct call *c, const struct who *w,
 	snprintf(buf, size, "(void *)ltr_stub");
 }
 
+/* Pointer argument pos (from 1) as the variable the playback has for v; false: left out. */
+static bool pointer_expr(const struct call *c, unsigned pos, uint64_t v,
+			   char *buf, size_t size)
+{
+	if (!v) {
+		snprintf(buf, size, "NULL");
+		return true;
+	}
+	if (playback_bound(v, buf, size))
+		return true;
+	playback_note(c->fn, "argument %u points to memory the recording does not hold: left out",
+		      pos);
+	return false;
+}
+
+/* Signed v as a C literal of 64 bits (INT64_MIN has none: it is an expression). */
+static void int_literal(char *buf, size_t size, const char *cast, int64_t v)
+{
+	if (v == INT64_MIN)
+		snprintf(buf, size, "%sINT64_MIN", cast);
+	else
+		snprintf(buf, size, "%sINT64_C(%" PRId64 ")", cast, v);
+}
+
 /* An integer or float argument's literal (its declared type's cast). */
 static void arg_scalar(const struct ptype *t, uint64_t v, char *buf,
 		       size_t size)
 {
-	char type[32];
+	char type[32], cast[40];
 	union { uint64_t u; double d; float f; } bits = { .u = v };
 
 	playback_ctype(t, type, sizeof(type));
@@ -307,8 +331,8 @@ static void arg_scalar(const struct ptype *t, uint64_t v, char *buf,
 		return;
 	case CT_INT:
 	case CT_NAMED:
-		snprintf(buf, size, "(%s)INT64_C(%" PRId64 ")", type,
-			 sign_extend(v, t->size));
+		snprintf(cast, sizeof(cast), "(%s)", type);
+		int_literal(buf, size, cast, sign_extend(v, t->size));
 		return;
 	default:
 		snprintf(buf, size, "(%s)UINT64_C(%" PRIu64 ")", type,
@@ -356,13 +380,8 @@ static bool arg_put(struct stmt *s, const struct who *w, const struct call *c,
 		arg_funcptr(c, w, i, v, buf, sizeof(buf));
 	} else if (a->type.kind == CT_POINTER || a->type.kind == CT_FILE ||
 		   a->type.kind == CT_STRING) {
-		if (!v) {
-			snprintf(buf, sizeof(buf), "NULL");
-		} else if (!playback_bound(v, buf, sizeof(buf))) {
-			playback_note(c->fn, "argument %u points to memory the recording does not hold: left out",
-			     i + 1);
+		if (!pointer_expr(c, i + 1, v, buf, sizeof(buf)))
 			return false;
-		}
 	} else {
 		arg_scalar(&a->type, v, buf, sizeof(buf));
 	}
@@ -378,21 +397,6 @@ static bool has_format(const struct proto *p)
 	for (i = 0; i < p->nargs; i++)
 		if (p->args[i].format)
 			return true;
-	return false;
-}
-
-/* A pointer vararg (pos, from 1) as the variable the playback has for v; false: left out. */
-static bool vararg_pointer(const struct call *c, unsigned pos, uint64_t v,
-			   char *buf, size_t size)
-{
-	if (!v) {
-		snprintf(buf, size, "NULL");
-		return true;
-	}
-	if (playback_bound(v, buf, size))
-		return true;
-	playback_note(c->fn, "argument %u points to memory the recording does not hold: left out",
-		      pos);
 	return false;
 }
 
@@ -434,12 +438,11 @@ static bool varargs_put(struct stmt *s, const struct call *c,
 				return false;
 		} else if (va->data[k] == LTR_VA_STRING ||
 			   va->data[k] == LTR_VA_POINTER) {
-			if (!vararg_pointer(c, pos, v.u, buf, sizeof(buf)))
+			if (!pointer_expr(c, pos, v.u, buf, sizeof(buf)))
 				return false;
 		} else {
 			/* The whole register: va_arg takes what the conversion says. */
-			snprintf(buf, sizeof(buf), "INT64_C(%" PRId64 ")",
-				 (int64_t)v.u);
+			int_literal(buf, sizeof(buf), "", (int64_t)v.u);
 		}
 		fprintf(s->args, ", %s", buf);
 	}
