@@ -347,7 +347,7 @@ static bool arg_put(struct stmt *s, const struct who *w, const struct call *c,
 {
 	const struct parg *a = &p->args[i];
 	uint8_t argno = (uint8_t)abi_argno(locs[i]);
-	char buf[64];
+	char buf[128];
 	uint64_t v;
 
 	if (a->type.kind == CT_LDOUBLE || a->type.kind == CT_VALIST) {
@@ -411,7 +411,7 @@ static bool varargs_put(struct stmt *s, const struct call *c,
 	const struct ltr_blob *va = args_blob(c, LTR_BLOB_VARARGS);
 	unsigned n, k, w = 0, pos;
 	size_t words;
-	char buf[64];
+	char buf[128];
 	union { uint64_t u; double d; } v;
 
 	if (!has_format(p)) {
