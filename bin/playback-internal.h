@@ -50,6 +50,9 @@ extern struct playback pb;
 void playback_write_bytes(FILE *o, const unsigned char *data, size_t len,
 			  const char *indent);
 
+/* text into a C comment of o, as it is but for a "*" "/" that would end it. */
+void playback_comment(FILE *o, const char *text);
+
 /* The C type the program declares for t ("int32_t", "void *"). */
 void playback_ctype(const struct ptype *t, char *buf, size_t size);
 

@@ -123,8 +123,9 @@ void playback_note(uint32_t fn, const char *fmt_text, ...)
 	va_start(ap, fmt_text);
 	vsnprintf(text, sizeof(text), fmt_text, ap);
 	va_end(ap);
-	fprintf(pb.t->body, "\t/* call %lu %s: %s */\n", pb.ncalls,
-		format_func_raw(fn), text);
+	fprintf(pb.t->body, "\t/* call %lu %s: ", pb.ncalls, format_func_raw(fn));
+	playback_comment(pb.t->body, text);
+	fputs(" */\n", pb.t->body);
 	for (i = 0; i < pb.nnotes; i++)
 		if (pb.notes[i].fn == fn && strcmp(pb.notes[i].text, text) == 0) {
 			pb.notes[i].count++;
