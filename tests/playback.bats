@@ -136,6 +136,12 @@ ltruss: warning: playback: call 6 ty_ldouble: argument 1 is a long double: left 
 	[ "$status" -eq 0 ]
 	n=$(ltruss --read ty.ltr "${typed[@]}" | grep -c '^libtyped:')
 	assert_equal "$err" "playback: $n calls, 2 of them left out (see ty.c), every result of the others as recorded"
+	# A path that C comments and strings would take for their own.
+	mkdir 'odd*'
+	ltruss --read ty.ltr "${typed[@]}" --playback 'odd*/a%s"b.c' 2>/dev/null
+	"${CC:-cc}" -Wall -Werror -o odd 'odd*/a%s"b.c' -L"$PROGS" -Wl,-rpath,"$PROGS" -ltyped
+	run_split ./odd
+	assert_equal "$err" "playback: $n calls, 2 of them left out (see odd*/a%s\"b.c), every result of the others as recorded"
 }
 
 @test "without --whole, a string cut at -s is played cut and said so" {
