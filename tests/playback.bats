@@ -29,6 +29,18 @@ record() {
 	[ "$status" -eq 0 ]
 }
 
+# runs_as_recorded NAME: the playback NAME ends well, and is traced again
+# into again.ltr.
+runs_as_recorded() {
+	local n
+	run_split "./$1"
+	[ "$status" -eq 0 ]
+	n=$(ltruss --read "$1.ltr" "${SQL[@]}" --json | grep -c '^{"type":"call"')
+	assert_equal "$err" "playback: $n calls, every result as recorded"
+	run_split ltruss -w again.ltr "${SQL[@]}" "./$1"
+	[ "$status" -eq 0 ]
+}
+
 # calls FILE: the recorded calls of $SQL's library in FILE, addresses out.
 calls() {
 	ltruss --read "$1" "${SQL[@]}" | normalize
@@ -39,13 +51,8 @@ calls() {
 	[ -z "$pb_err" ]
 	grep -q '^ \* Every call is played as recorded\.$' client.c
 	grep -q '^ \* Build: cc client.c -lsqlite3$' client.c
-	run_split ./client
-	[ "$status" -eq 0 ]
-	n=$(calls client.ltr | grep -c '^libsqlite3:')
-	assert_equal "$err" "playback: $n calls, every result as recorded"
+	runs_as_recorded client
 	# Traced again: the same calls, arguments and results, but for the addresses.
-	run_split ltruss -w again.ltr "${SQL[@]}" ./client
-	[ "$status" -eq 0 ]
 	diff -u <(calls client.ltr) <(calls again.ltr)
 	# What the calls were about: text, doubles, a blob with NULs, columns.
 	calls client.ltr | grep -qxF 'libsqlite3:sqlite3_bind_blob(ADDR, 3, "\0\1\2\377\"\0\a", 7, NULL) = 0'
@@ -64,11 +71,7 @@ calls() {
 	[ "$(calls z.ltr | grep -c '^libz:deflate(')" -gt 3 ]
 	[ "$(calls z.ltr | grep -c '^libz:inflate(')" -gt 3 ]
 	grep -q 'ltr_check_word([0-9]*, "inflate", 1, 40, ' z.c
-	run_split ./z
-	[ "$status" -eq 0 ]
-	assert_equal "$err" "playback: $(calls z.ltr | grep -c '^libz:') calls, every result as recorded"
-	run_split ltruss -w again.ltr "${SQL[@]}" ./z
-	[ "$status" -eq 0 ]
+	runs_as_recorded z
 	diff -u <(calls z.ltr) <(calls again.ltr)
 	# Against a zlib that compresses otherwise: the first deflate that shows it.
 	run_split env LD_PRELOAD="$PROGS/libpbshim.so" ./z
@@ -103,14 +106,9 @@ calls() {
 	play th "${SQL[@]}" "$PROGS/sqlite-client" thread
 	[ -z "$pb_err" ]
 	[ "$(grep -c '^static void thread_[0-9]*(void)$' th.c)" -eq 2 ]
-	run_split ./th
-	[ "$status" -eq 0 ]
-	n=$(calls th.ltr | grep -c 'libsqlite3:')
-	assert_equal "$err" "playback: $n calls, every result as recorded"
+	runs_as_recorded th
 	# Traced again (one thread): each recorded thread's calls in their
 	# order, the threads in the order of their first calls.
-	run_split ltruss -w again.ltr "${SQL[@]}" ./th
-	[ "$status" -eq 0 ]
 	by_thread() {
 		ltruss --read "$1" "${SQL[@]}" --json |
 			jq -r 'select(.type == "call") | "\(.tid) \(.func)(\(.args | map(tostring) | join(", "))) = \(.ret)"' |
