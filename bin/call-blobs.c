@@ -35,3 +35,9 @@ const struct ltr_blob *args_blob(const struct call *c, uint8_t type)
 {
 	return blob_lookup(c->blobs, c->blobs_len, type, 0, true);
 }
+
+const struct ltr_blob *args_blob_find(const unsigned char *blobs, size_t len,
+				      uint8_t type, uint8_t index)
+{
+	return blob_lookup(blobs, len, type, index, false);
+}

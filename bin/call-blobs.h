@@ -19,4 +19,8 @@ const struct ltr_blob *blob_lookup(const unsigned char *blobs, size_t len,
 /* The first blob of type the interposer copied at c's entry, or NULL. */
 const struct ltr_blob *args_blob(const struct call *c, uint8_t type);
 
+/* The blob of type and index among blobs[0..len), or NULL. */
+const struct ltr_blob *args_blob_find(const unsigned char *blobs, size_t len,
+				      uint8_t type, uint8_t index);
+
 #endif

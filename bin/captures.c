@@ -83,7 +83,30 @@ static void capture_build(struct ltr_capture *cap, const struct proto *p)
 
 		if (locs[i].where == AT_XMM || n >= 8)
 			continue;
-		if (a->out != OUT_NONE && nout < LTR_MAX_OUT) {
+		if (a->st.size && nout < LTR_MAX_OUT) {
+			unsigned k;
+
+			/* On entry (with its in buffers), and on return. */
+			cap->flags |= LTR_CAP_STRUCT;
+			cap->st_arg = (uint8_t)n;
+			cap->st_size = (uint8_t)a->st.size;
+			cap->st_nin = (uint8_t)a->st.nin;
+			for (k = 0; k < a->st.nin && k < LTR_STRUCT_IN; k++) {
+				cap->st_in[k].ptr = a->st.in[k].ptr;
+				cap->st_in[k].len = a->st.in[k].len;
+			}
+			cap->out[nout].arg = (uint8_t)n;
+			cap->out[nout].mode = LTR_OUT_FIXED;
+			cap->out[nout++].size = (uint8_t)a->st.size;
+		} else if (a->in == IN_ARG) {
+			unsigned len = a->in_arg - 1;
+
+			cap->flags |= LTR_CAP_IN;
+			if (p->args[len].type.size == 4)
+				cap->flags |= LTR_CAP_IN_LEN32;
+			cap->in_arg = (uint8_t)n;
+			cap->in_len_arg = (uint8_t)abi_argno(locs[len]);
+		} else if (a->out != OUT_NONE && nout < LTR_MAX_OUT) {
 			cap->out[nout].arg = (uint8_t)n;
 			cap->out[nout].mode = out_mode(a, &cap->out[nout].size);
 			if (a->out == OUT_ARG)

@@ -87,13 +87,6 @@ static inline const struct fn_view *view_of(const struct call *c)
 	return view_new(c->fn);
 }
 
-/* The blob of type and index among blobs[0..len), or NULL. */
-static const struct ltr_blob *blob_find(const unsigned char *blobs,
-					size_t len, uint8_t type, uint8_t index)
-{
-	return blob_lookup(blobs, len, type, index, false);
-}
-
 /* The string copied in blob b (addr when there is none or it faulted). */
 static void put_string_blob(struct out *o, const struct ltr_blob *b,
 			    uint64_t addr)
@@ -169,7 +162,7 @@ static bool word_at(const struct call *c, struct arg_loc loc, unsigned word,
 		*v = c->args[loc.index];
 		return true;
 	}
-	b = blob_find(c->blobs, c->blobs_len,
+	b = args_blob_find(c->blobs, c->blobs_len,
 		      loc.where == AT_XMM ? LTR_BLOB_XMM : LTR_BLOB_STACK, 0);
 	if (loc.where == AT_XMM && b && b->len >= 8u * (loc.index + 1u)) {
 		memcpy(v, b->data + 8 * loc.index, 8);
@@ -183,6 +176,38 @@ static bool word_at(const struct call *c, struct arg_loc loc, unsigned word,
 	return false;
 }
 
+const struct proto *args_proto(const struct call *c,
+			       const struct arg_loc **locs)
+{
+	const struct fn_view *view = view_of(c);
+
+	*locs = view->locs;
+	return view->p;
+}
+
+bool args_word(const struct call *c, unsigned i, unsigned word, uint64_t *v)
+{
+	const struct fn_view *view = view_of(c);
+
+	return view->p && i < view->p->nargs &&
+	       word_at(c, view->locs[i], word, v);
+}
+
+/* A buffer's copy (an [out:...] or [in:argN] argument), quoted; addr if none. */
+static void put_buffer(struct out *o, const struct ltr_blob *b, uint64_t addr)
+{
+	/* Cut already when copied at -s; --read -s may cut shorter. */
+	size_t max;
+
+	if (!addr || !b || (b->flags & LTR_BLOBF_FAULT)) {
+		put_pointer(o, addr);
+		return;
+	}
+	max = fmt.session ? fmt.session->strsize : b->len;
+	put_quoted(o, b->data, b->len < max ? b->len : max,
+		   (b->flags & LTR_BLOBF_TRUNCATED) || b->len > max);
+}
+
 /* An output argument's copy, printed by the pointer's type. */
 static void put_out(struct out *o, const struct parg *a, uint64_t addr,
 		    const struct ltr_blob *b, int pid)
@@ -194,11 +219,7 @@ static void put_out(struct out *o, const struct parg *a, uint64_t addr,
 		return;
 	}
 	if (a->out != OUT_PLAIN) {
-		/* Cut already when copied at -s; --read -s may cut shorter. */
-		size_t max = fmt.session ? fmt.session->strsize : b->len;
-
-		put_quoted(o, b->data, b->len < max ? b->len : max,
-			   (b->flags & LTR_BLOBF_TRUNCATED) || b->len > max);
+		put_buffer(o, b, addr);
 		return;
 	}
 	if (a->type.kind == CT_STRING) {
@@ -228,7 +249,7 @@ static const char *printf_format(const struct call *c, const struct proto *p,
 	for (i = 0; i < p->nargs; i++) {
 		if (!p->args[i].format)
 			continue;
-		b = blob_find(c->blobs, c->blobs_len, LTR_BLOB_STRING,
+		b = args_blob_find(c->blobs, c->blobs_len, LTR_BLOB_STRING,
 			      (uint8_t)abi_argno(locs[i]));
 		if (!b || (b->flags & LTR_BLOBF_FAULT))
 			return NULL;
@@ -281,7 +302,7 @@ static void put_vararg(struct out *o, const struct call *c,
 			put_long_double(o, (const unsigned char *)&words[w]);
 		return;
 	case LTR_VA_STRING:
-		put_string_blob(o, blob_find(c->blobs, c->blobs_len,
+		put_string_blob(o, args_blob_find(c->blobs, c->blobs_len,
 					     LTR_BLOB_VASTRING, (uint8_t)k), v);
 		return;
 	case LTR_VA_POINTER:
@@ -409,11 +430,15 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 		const struct ltr_blob *b = NULL;
 
 		if (r && r->returned)
-			b = blob_find(r->blobs, r->blobs_len, LTR_BLOB_OUT,
+			b = args_blob_find(r->blobs, r->blobs_len, LTR_BLOB_OUT,
 				      (uint8_t)abi_argno(locs[i]));
 		put_out(&o, a, v, b, pid);
+	} else if (a->in != IN_NONE && a->type.kind != CT_STRING) {
+		put_buffer(&o, args_blob_find(c->blobs, c->blobs_len,
+					 LTR_BLOB_STRING,
+					 (uint8_t)abi_argno(locs[i])), v);
 	} else if (a->type.kind == CT_STRING) {
-		put_string_blob(&o, blob_find(c->blobs, c->blobs_len,
+		put_string_blob(&o, args_blob_find(c->blobs, c->blobs_len,
 					      LTR_BLOB_STRING,
 					      (uint8_t)abi_argno(locs[i])), v);
 	} else if (a->type.kind == CT_LDOUBLE) {
@@ -446,7 +471,7 @@ bool args_value_plain(const struct call *c, unsigned i)
 	if (!p)
 		return true; /* registers in hex */
 	return i < p->nargs && p->args[i].out == OUT_NONE &&
-	       kind_plain(p->args[i].type.kind);
+	       p->args[i].in == IN_NONE && kind_plain(p->args[i].type.kind);
 }
 
 bool args_return_plain(const struct call *c)
@@ -480,14 +505,14 @@ size_t args_return(char *buf, size_t size, int pid, const struct call *c,
 		put_double(&o, bits.d);
 		break;
 	case CT_LDOUBLE:
-		b = blob_find(r->blobs, r->blobs_len, LTR_BLOB_X87, 0);
+		b = args_blob_find(r->blobs, r->blobs_len, LTR_BLOB_X87, 0);
 		if (b && b->len >= 10)
 			put_long_double(&o, b->data);
 		else
 			put_text(&o, "?");
 		break;
 	case CT_STRING:
-		b = blob_find(r->blobs, r->blobs_len, LTR_BLOB_OUT, LTR_ARG_RET);
+		b = args_blob_find(r->blobs, r->blobs_len, LTR_BLOB_OUT, LTR_ARG_RET);
 		put_string_blob(&o, b, r->rax);
 		break;
 	default:

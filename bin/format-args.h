@@ -53,6 +53,15 @@ bool args_return_plain(const struct call *c);
 size_t args_return(char *buf, size_t size, int pid, const struct call *c,
 		   const struct result *r);
 
+struct arg_loc;
+
+/* The prototype of c's function (NULL: none), and *locs where its parameters are. */
+const struct proto *args_proto(const struct call *c,
+			       const struct arg_loc **locs);
+
+/* Word word of parameter i of c (a long double has two) into *v; false if not copied. */
+bool args_word(const struct call *c, unsigned i, unsigned word, uint64_t *v);
+
 /* The errno of a failed call as "ENOENT", or NULL if it did not fail. */
 const char *args_errno_name(const struct result *r);
 

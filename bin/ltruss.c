@@ -40,6 +40,7 @@
 #include "tracefile-read.h"
 #include "tracefile-write.h"
 #include "narrow.h"
+#include "playback.h"
 
 static struct session_handle session;
 
@@ -88,6 +89,8 @@ static void format_setup(FILE *out, struct ltr_session *s,
 /* The lines' format: none with -c, else text or JSON. */
 static const struct format *format_chosen(const struct options *opts)
 {
+	if (opts->playback)
+		return &format_playback;
 	return !opts->trace ? NULL : opts->json ? &format_json : &format_text;
 }
 
@@ -156,6 +159,8 @@ static int read_main(struct options *opts)
 	if (opts->cfg.strsize_set && opts->cfg.strsize < s->strsize)
 		s->strsize = opts->cfg.strsize;
 	format_setup(out, s, opts);
+	if (opts->playback)
+		playback_init(opts->playback, opts->read);
 	trace_init(format_chosen(opts), s, false);
 	narrow_init(&opts->cfg.sel, opts->cfg.depth, opts->pids, opts->npids);
 	/* Lines of some of several processes say whose they are from the start. */
@@ -164,6 +169,8 @@ static int read_main(struct options *opts)
 	if (opts->count && !tracefile_counts_recorded())
 		trace_count_calls();
 	tracefile_replay();
+	if (opts->playback)
+		playback_finish();
 	if (opts->count && !tracefile_counts_recorded())
 		tracefile_counts_from_trace();
 	if (!opts->trace)

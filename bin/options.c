@@ -89,6 +89,11 @@ static const char usage_text[] =
 	"                     as they would have printed it live, to stdout;\n"
 	"                     -u, -F and -D narrow it\n"
 	"      --pid PID      with --read: only process PID (repeatable)\n"
+	"      --whole        with -w: copy strings and [in] buffers whole (up to\n"
+	"                     32 KiB each), not the first -s bytes, for --playback\n"
+	"      --playback OUT.c\n"
+	"                     with --read: write a C program that makes the\n"
+	"                     recorded calls again and checks their results\n"
 	"\n"
 	"Console (stats, pause, disable... while the program runs):\n"
 	"      --console[=SESSION]\n"
@@ -105,7 +110,8 @@ static const char usage_text[] =
 
 enum { OPT_FROM = 0x100, OPT_JSON, OPT_DROP, OPT_BUFFER, OPT_NO_DEMANGLE, OPT_CALLER,
        OPT_SUMMARY_FORMAT, OPT_TREE, OPT_FOLDED, OPT_CHROME, OPT_LIST,
-       OPT_CONSOLE, OPT_READ, OPT_PID, OPT_STACK, OPT_DEBUGINFOD, OPT_HEAP };
+       OPT_CONSOLE, OPT_READ, OPT_PID, OPT_STACK, OPT_DEBUGINFOD, OPT_HEAP,
+       OPT_WHOLE, OPT_PLAYBACK };
 
 static const struct option long_options[] = {
 	{ "depth", required_argument, NULL, 'D' },
@@ -133,6 +139,8 @@ static const struct option long_options[] = {
 	{ "write", required_argument, NULL, 'w' },
 	{ "read", required_argument, NULL, OPT_READ },
 	{ "pid", required_argument, NULL, OPT_PID },
+	{ "whole", no_argument, NULL, OPT_WHOLE },
+	{ "playback", required_argument, NULL, OPT_PLAYBACK },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -249,6 +257,15 @@ static void trace_file_options(struct options *opts, int argc, char **argv,
 
 	if (opts->npids && !opts->read)
 		usage_error("--pid narrows what --read FILE prints: give it with --read");
+	if (opts->playback && !opts->read)
+		usage_error("--playback writes a program from a recording: give it with --read FILE");
+	if (opts->playback)
+		for (i = 0; i < sizeof(printing) / sizeof(printing[0]); i++)
+			if (printing[i].on)
+				usage_error("--playback writes a program, not a trace: %s cannot be used with it",
+					    printing[i].name);
+	if (opts->whole && !opts->write)
+		usage_error("--whole copies strings and buffers whole into a trace file: give it with -w FILE");
 	if (opts->write)
 		for (i = 0; i < sizeof(printing) / sizeof(printing[0]); i++)
 			if (printing[i].on)
@@ -398,6 +415,12 @@ void options_parse(struct options *opts, int argc, char **argv)
 			break;
 		case OPT_READ:
 			opts->read = optarg;
+			break;
+		case OPT_WHOLE:
+			opts->whole = true;
+			break;
+		case OPT_PLAYBACK:
+			opts->playback = optarg;
 			break;
 		case OPT_PID:
 			opts->pids = xrealloc(opts->pids, (opts->npids + 1) *

@@ -45,6 +45,8 @@ struct options {
 	bool interactive;        /* -i: the console in this terminal */
 	const char *write;       /* -w FILE: record a trace file */
 	const char *read;        /* --read FILE: print a recorded trace file */
+	bool whole;              /* --whole: -w copies strings and buffers whole */
+	const char *playback;    /* --playback OUT.c: --read writes a program */
 	int *pids;               /* --pid PID (repeatable): processes shown */
 	size_t npids;
 };

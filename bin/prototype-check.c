@@ -67,6 +67,38 @@ static bool is_integer(const struct ptype *t)
 	return t->kind == CT_INT || t->kind == CT_UINT;
 }
 
+/* Check parameter n (1-based), the length of parameter i's [what:argN]. */
+static bool len_arg_check(struct parser *p, size_t pos, const char *what,
+			  unsigned n, size_t i)
+{
+	const struct proto *pr = p->proto;
+
+	if (n > pr->nargs)
+		return proto_failf(p, pos, "[%s:arg%u]: there is no parameter %u",
+				   what, n, n);
+	if (n == i + 1)
+		return proto_failf(p, pos, "[%s:arg%u] names its own parameter",
+				   what, n);
+	if (!is_integer(&pr->args[n - 1].type))
+		return proto_failf(p, pos,
+				   "[%s:arg%u]: parameter %u is not an integer",
+				   what, n, n);
+	return true;
+}
+
+/* Check one parameter's [in:argN]: a pointer, the only one. */
+static bool in_check(struct parser *p, size_t i, unsigned *ins)
+{
+	const struct parg *a = &p->proto->args[i];
+	size_t pos = p->annot_col[i] - 1;
+
+	if (a->type.kind != CT_POINTER && a->type.kind != CT_STRING)
+		return proto_fail(p, pos, "[in:argN] needs a pointer parameter");
+	if (++*ins > 1)
+		return proto_fail(p, pos, "one [in:argN] parameter at most");
+	return len_arg_check(p, pos, "in", a->in_arg, i);
+}
+
 /* Check one parameter's [out] against the rest of the declaration. */
 static bool out_check(struct parser *p, size_t i)
 {
@@ -96,19 +128,7 @@ static bool out_check(struct parser *p, size_t i)
 					  "[out:ret] needs an integer return");
 		return true;
 	default:
-		if (n > pr->nargs)
-			return proto_failf(
-			    p, pos, "[out:arg%u]: there is no parameter %u", n,
-			    n);
-		if (n == i + 1)
-			return proto_failf(
-			    p, pos, "[out:arg%u] names its own parameter", n);
-		if (!is_integer(&pr->args[n - 1].type))
-			return proto_failf(
-			    p, pos,
-			    "[out:arg%u]: parameter %u is not an integer", n,
-			    n);
-		return true;
+		return len_arg_check(p, pos, "out", n, i);
 	}
 }
 
@@ -129,18 +149,18 @@ static void buffers_out(struct proto *pr, unsigned outs)
 		struct parg *a = &pr->args[i];
 
 		if (a->type.kind == CT_STRING && a->type.writable &&
-		    a->out == OUT_NONE && !a->format) {
+		    a->out == OUT_NONE && a->in == IN_NONE && !a->format) {
 			a->out = OUT_PLAIN;
 			room--;
 		}
 	}
 }
 
-/* Checks that need the whole declaration: [out], [format], [if]. */
+/* Checks that need the whole declaration: [out], [in], [struct], [format], [if]. */
 bool proto_check_params(struct parser *p)
 {
 	const struct proto *pr = p->proto;
-	unsigned outs = 0;
+	unsigned outs = 0, ins = 0, structs = 0;
 	size_t i;
 
 	for (i = 0; i < pr->nargs; i++) {
@@ -166,6 +186,20 @@ bool proto_check_params(struct parser *p)
 			    "[if:arg%u:...] needs another parameter of a "
 			    "named flags or enum type",
 			    a->if_arg);
+		if (a->in != IN_NONE && !in_check(p, i, &ins))
+			return false;
+		if (a->st.size) {
+			if (a->type.kind != CT_POINTER)
+				return proto_fail(p, pos, "[struct:...] needs a pointer parameter");
+			if (++structs > 1)
+				return proto_fail(p, pos, "one [struct:...] parameter at most");
+			/* Copied on return too, in an output slot. */
+			if (++outs > LTR_MAX_OUT)
+				return proto_failf(
+				    p, pos, "too many [out] parameters (at most %d)",
+				    LTR_MAX_OUT);
+			continue;
+		}
 		if (a->out == OUT_NONE)
 			continue;
 		if (++outs > LTR_MAX_OUT)

@@ -55,7 +55,9 @@ enum annotation {
 	AN_OUT_RET,
 	AN_OUT_ARG,
 	AN_IF,
-	AN_FORMAT
+	AN_FORMAT,
+	AN_IN_ARG,
+	AN_STRUCT,
 };
 
 enum token_kind { TK_END, TK_IDENT, TK_NUMBER, TK_ELLIPSIS, TK_PUNCT, TK_BAD };

@@ -21,7 +21,8 @@
  *   direct      := [ID | '(' declarator ')'] ('[' ... ']' | '(' params ')')*
  *   params      := 'void' | param (',' param)* [',' '...'] | <empty>
  *   param       := annotation* specifiers declarator attribute*
- *   annotation  := '[out]' | '[out:ret]' | '[out:argN]' | '[format]'
+ *   annotation  := '[out]' | '[out:ret]' | '[out:argN]' | '[in:argN]'
+ *                | '[struct:SIZE(,in:P/L|,out:P/L)*]' | '[format]'
  *                | '[if:argN:NAME|NAME...]'
  *
  * A declarator is read into the list of derivations that lead from its
@@ -58,7 +59,7 @@ static bool derivation_add(struct parser *p, struct declarator *dcl,
 }
 
 /*
- * Read the N of "out:argN" or "if:argN:NAMES" at text (len bytes, its
+ * Read the N of "out:argN", "in:argN" or "if:argN:NAMES" at text (len bytes, its
  * prefix plen bytes long) into *arg; *rest is what follows N.
  */
 static bool annotation_argno(struct parser *p, const char *text, size_t len,
@@ -80,6 +81,21 @@ static bool annotation_argno(struct parser *p, const char *text, size_t len,
 	return true;
 }
 
+/* "out:argN" or "in:argN" (its prefix plen bytes): N alone, into *arg. */
+static bool annotation_len_arg(struct parser *p, const char *text, size_t len,
+			       size_t plen, unsigned *arg)
+{
+	const char *rest = NULL;
+
+	if (!annotation_argno(p, text, len, plen, arg, &rest))
+		return false;
+	if (rest != text + len)
+		return proto_failf(p, p->t.start,
+				   "[%.*sN] needs a parameter number from 1 to %d",
+				   (int)plen, text, PROTO_MAX_ARGS);
+	return true;
+}
+
 /*
  * "if:argN:NAME|NAME...": the names, which must be identifiers, into
  * *names (malloc'd).
@@ -87,7 +103,7 @@ static bool annotation_argno(struct parser *p, const char *text, size_t len,
 static bool annotation_if(struct parser *p, const char *text, size_t len,
 			  unsigned *arg, char **names)
 {
-	const char *rest, *end = text + len, *s;
+	const char *rest = NULL, *end = text + len, *s;
 
 	if (!annotation_argno(p, text, len, 6, arg, &rest))
 		return false;
@@ -137,22 +153,75 @@ static bool parse_annotation(struct parser *p, enum annotation *an,
 		*an = AN_IF;
 	} else if (len > 7 && memcmp(text, "out:arg", 7) == 0 &&
 		   text[7] >= '0' && text[7] <= '9') {
-		const char *rest;
-
-		if (!annotation_argno(p, text, len, 7, arg, &rest))
+		if (!annotation_len_arg(p, text, len, 7, arg))
 			return false;
-		if (rest != text + len)
-			return proto_failf(
-			    p, p->t.start,
-			    "[out:argN] needs a parameter number from 1 to %d",
-			    PROTO_MAX_ARGS);
 		*an = AN_OUT_ARG;
+	} else if (len > 6 && memcmp(text, "in:arg", 6) == 0 &&
+		   text[6] >= '0' && text[6] <= '9') {
+		if (!annotation_len_arg(p, text, len, 6, arg))
+			return false;
+		*an = AN_IN_ARG;
+	} else if (len > 7 && memcmp(text, "struct:", 7) == 0) {
+		*names = strndup(text + 7, len - 7);
+		if (!*names)
+			return proto_fail(p, p->t.start, "out of memory");
+		*an = AN_STRUCT;
 	} else {
 		return proto_failf(p, p->t.start, "unknown annotation [%.*s]",
 				   (int)(len > 40 ? 40 : len), text);
 	}
 	p->next = (size_t)(end - p->s) + 1;
 	proto_lex_next(p);
+	return true;
+}
+
+/* Read a number of [struct:...] at *s (moved past it) into *n, at most max. */
+static bool struct_number(const char **s, unsigned max, unsigned *n)
+{
+	char *end;
+	unsigned long v;
+
+	if (**s < '0' || **s > '9')
+		return false;
+	v = strtoul(*s, &end, 10);
+	*s = end;
+	*n = (unsigned)v;
+	return v <= max;
+}
+
+/*
+ * The spec of [struct:SPEC] ("112,in:0/8,out:24/32") into st; pos is the
+ * annotation's column, for errors.
+ */
+static bool struct_spec(struct parser *p, size_t pos, const char *spec,
+			struct pstruct *st)
+{
+	static const char usage[] =
+		"[struct:SIZE,in:P/L,out:P/L] needs a size from 8 to 255 and "
+		"at most 2 in and 2 out buffers, each the byte offsets of its "
+		"pointer and of its 32-bit length within the struct";
+	const char *s = spec;
+	unsigned ptr, len;
+
+	if (!struct_number(&s, 255, &st->size) || st->size < 8)
+		return proto_fail(p, pos, usage);
+	while (*s == ',') {
+		bool in = strncmp(s + 1, "in:", 3) == 0;
+
+		if (!in && strncmp(s + 1, "out:", 4) != 0)
+			return proto_fail(p, pos, usage);
+		s += in ? 4 : 5;
+		if (!struct_number(&s, st->size - 8, &ptr) || *s++ != '/' ||
+		    !struct_number(&s, st->size - 4, &len) ||
+		    (in ? st->nin : st->nout) == PROTO_STRUCT_BUFS)
+			return proto_fail(p, pos, usage);
+		if (in)
+			st->in[st->nin++] = (typeof(st->in[0])){ (uint8_t)ptr, (uint8_t)len };
+		else
+			st->out[st->nout++] = (typeof(st->out[0])){ (uint8_t)ptr, (uint8_t)len };
+	}
+	if (*s)
+		return proto_fail(p, pos, usage);
 	return true;
 }
 
@@ -170,7 +239,8 @@ static bool parse_param_annotations(struct parser *p, enum context ctx,
 		if (!parse_annotation(p, &an, &n, &names))
 			return false;
 		if (ctx != CTX_PARAM || an < AN_OUT ||
-		    arg->out != OUT_NONE || arg->format || arg->if_arg) {
+		    arg->out != OUT_NONE || arg->in != IN_NONE ||
+		    arg->st.size || arg->format || arg->if_arg) {
 			free(names);
 			return proto_fail(
 			    p, pos,
@@ -185,12 +255,22 @@ static bool parse_param_annotations(struct parser *p, enum context ctx,
 			arg->if_names = names;
 			names = NULL;
 		}
+		if (an == AN_STRUCT) {
+			bool ok = struct_spec(p, pos, names, &arg->st);
+
+			free(names);
+			names = NULL;
+			if (!ok)
+				return false;
+		}
 		arg->format = an == AN_FORMAT;
 		arg->out = an == AN_OUT	      ? OUT_PLAIN
 			   : an == AN_OUT_RET ? OUT_RET
 			   : an == AN_OUT_ARG ? OUT_ARG
 					      : OUT_NONE;
 		arg->out_arg = an == AN_OUT_ARG ? n : 0;
+		arg->in = an == AN_IN_ARG ? IN_ARG : IN_NONE;
+		arg->in_arg = an == AN_IN_ARG ? n : 0;
 		*col = (unsigned)pos + 1;
 	}
 	return true;

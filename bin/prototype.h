@@ -60,12 +60,34 @@ enum out_mode {
 	OUT_ARG,   /* [out:argN]: as many bytes as parameter N (1-based) says */
 };
 
+/* Input-buffer annotations: the bytes copied on entry (for --playback). */
+enum in_mode {
+	IN_NONE = 0,
+	IN_ARG, /* [in:argN]: as many bytes as parameter N (1-based) says */
+};
+
+/*
+ * [struct:SIZE,in:P/L,out:P/L]: the pointee is a struct of SIZE bytes the
+ * program owns (zlib's z_stream), copied on entry and on return; at byte
+ * offset P it holds a pointer to a buffer the call reads (in) or writes
+ * (out), of as many bytes as the 32-bit unsigned at offset L says.
+ */
+#define PROTO_STRUCT_BUFS 2 /* in buffers, and out buffers, at most */
+struct pstruct {
+	unsigned size; /* 0: none */
+	unsigned nin, nout;
+	struct { uint8_t ptr, len; } in[PROTO_STRUCT_BUFS], out[PROTO_STRUCT_BUFS];
+};
+
 /* A parameter. */
 struct parg {
 	struct ptype type;
 	char *name;          /* NULL when unnamed (malloc'd) */
 	enum out_mode out;
 	unsigned out_arg;    /* OUT_ARG: 1-based parameter number of the length */
+	enum in_mode in;
+	unsigned in_arg;     /* IN_ARG: 1-based parameter number of the length */
+	struct pstruct st;   /* [struct:...] */
 	bool format;         /* [format]: the printf format of the varargs */
 	unsigned if_arg;     /* [if:argN:NAMES]: shown only when parameter N */
 	char *if_names;      /* (1-based) has one of NAMES ("A|B", malloc'd) */

@@ -84,7 +84,8 @@ void session_create(struct session_handle *h, const struct options *opts,
 			(uint64_t)now.tv_nsec;
 	command_line(s->command, sizeof(s->command), opts->argv);
 	s->depth_limit = opts->cfg.depth;
-	s->strsize = opts->cfg.strsize;
+	/* Printed at -s; copied whole for a playback (-w --whole). */
+	s->strsize = opts->whole ? LTR_WHOLE_MAX : opts->cfg.strsize;
 	s->stack_size = opts->stack ? LTR_STACK_SIZE_DEFAULT : 0;
 	s->nrules = (uint32_t)opts->cfg.sel.nrules;
 	memcpy(s->rules, opts->cfg.sel.rules,

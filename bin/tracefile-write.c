@@ -398,7 +398,7 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 	h.version = TF_VERSION;
 	h.header_size = sizeof(h);
 	h.events_layout = TF_EVENTS_LAYOUT;
-	h.strsize = s->strsize;
+	h.strsize = config->strsize; /* printed at -s, even if copied whole (--whole) */
 	h.depth_limit = s->depth_limit;
 	h.follow = follow;
 	h.start_time = s->start_time;

@@ -90,6 +90,26 @@ static const char *blob_string(struct blobs *b, int pid, uint8_t type,
 	return blob->flags & LTR_BLOBF_FAULT ? NULL : (const char *)blob->data;
 }
 
+/*
+ * A blob of up to max of the len bytes at addr: cut (TRUNCATED) when
+ * fewer were copied, FAULT when none could be.
+ */
+static void blob_mem(struct blobs *b, int pid, uint8_t type, uint8_t index,
+		     uint64_t addr, uint64_t len, size_t max)
+{
+	struct ltr_blob *blob;
+	size_t got;
+
+	if (!(blob = blob_begin(b, type, index, &max)))
+		return;
+	got = ltr_read_mem(pid, blob->data, addr, max);
+	if (got < max && got < len)
+		blob->flags = got ? LTR_BLOBF_TRUNCATED : LTR_BLOBF_FAULT;
+	else if (len > got)
+		blob->flags = LTR_BLOBF_TRUNCATED;
+	blob_end(b, blob, got);
+}
+
 /* Argument n of a call: registers 0-5, then the caller's stack words. */
 static uint64_t arg_word(const struct ltr_regs *regs, unsigned n)
 {
@@ -108,6 +128,11 @@ size_t ltr_args_entry_max(const struct ltr_capture *cap)
 	/* A string a bit set (popcount would be a libgcc call here). */
 	for (left = cap->strings; left; left &= left - 1)
 		max += str;
+	if (cap->flags & LTR_CAP_IN)
+		max += str;
+	if (cap->flags & LTR_CAP_STRUCT)
+		max += sizeof(struct ltr_blob) + ROUND8(cap->st_size) +
+		       cap->st_nin * str;
 	if (unlikely(cap->flags & (LTR_CAP_XMM | LTR_CAP_PRINTF) ||
 		     cap->nstack)) {
 		if (cap->flags & LTR_CAP_XMM)
@@ -203,6 +228,61 @@ static void blob_varargs(struct blobs *b, int pid, const struct ltr_regs *regs,
 				    strings[i], ltr_session->strsize);
 }
 
+/*
+ * An [in:argN] buffer, in a STRING blob of its argument's number: as many
+ * bytes as its length argument says, cut at -s (at --whole's limit when
+ * recorded for --playback).  A negative length copies nothing.
+ */
+static void blob_in(struct blobs *b, int pid, const struct ltr_capture *cap,
+		    const struct ltr_regs *regs)
+{
+	uint64_t addr = arg_word(regs, cap->in_arg);
+	uint64_t len = arg_word(regs, cap->in_len_arg);
+
+	if (cap->flags & LTR_CAP_IN_LEN32)
+		len = (uint64_t)(int64_t)(int32_t)len;
+	if (!addr)
+		return;
+	if ((int64_t)len < 0)
+		len = 0;
+	blob_mem(b, pid, LTR_BLOB_STRING, cap->in_arg, addr, len,
+		 len > ltr_session->strsize ? ltr_session->strsize : len);
+}
+
+/*
+ * A [struct:...] at addr (zlib's z_stream): its bytes, then each in
+ * buffer it points to, as many bytes as its 32-bit length says (cut as
+ * strings are), read from the copy just made: one read of the struct.
+ */
+static void blob_struct(struct blobs *b, int pid,
+			const struct ltr_capture *cap, uint64_t addr)
+{
+	const struct ltr_blob *st = (const void *)(b->p + b->used);
+	uint64_t ptr;
+	uint32_t len;
+	unsigned k;
+
+	if (!addr)
+		return;
+	blob_mem(b, pid, LTR_BLOB_STRING, cap->st_arg, addr, cap->st_size,
+		 cap->st_size);
+	if ((const unsigned char *)st == b->p + b->used || st->flags ||
+	    st->len < cap->st_size)
+		return;
+	for (k = 0; k < cap->st_nin && k < LTR_STRUCT_IN; k++) {
+		if ((unsigned)cap->st_in[k].ptr + 8 > cap->st_size ||
+		    (unsigned)cap->st_in[k].len + 4 > cap->st_size)
+			continue;
+		__builtin_memcpy(&ptr, st->data + cap->st_in[k].ptr, 8);
+		__builtin_memcpy(&len, st->data + cap->st_in[k].len, 4);
+		if (ptr)
+			blob_mem(b, pid, LTR_BLOB_STRING,
+				 (uint8_t)(LTR_STRUCT_BUF + k), ptr, len,
+				 len > ltr_session->strsize
+					 ? ltr_session->strsize : len);
+	}
+}
+
 size_t ltr_args_entry(void *dst, size_t room, int pid,
 		      const struct ltr_capture *cap, const struct ltr_regs *regs)
 {
@@ -229,6 +309,10 @@ size_t ltr_args_entry(void *dst, size_t room, int pid,
 	}
 	if (fmt)
 		blob_varargs(&b, pid, regs, cap->format, cap->nstack, fmt);
+	if (cap->flags & LTR_CAP_IN)
+		blob_in(&b, pid, cap, regs);
+	if (cap->flags & LTR_CAP_STRUCT)
+		blob_struct(&b, pid, cap, arg_word(regs, cap->st_arg));
 	return b.used;
 }
 
@@ -253,7 +337,9 @@ size_t ltr_args_exit_max(const struct ltr_capture *cap)
 	for (i = 0; i < LTR_MAX_OUT; i++)
 		if (cap->out[i].mode)
 			max += sizeof(struct ltr_blob) +
-			       ROUND8(ltr_session->strsize + 1);
+			       ROUND8(cap->out[i].size > ltr_session->strsize
+					      ? cap->out[i].size
+					      : ltr_session->strsize + 1);
 	return max;
 }
 
@@ -271,8 +357,6 @@ size_t ltr_args_exit(void *dst, size_t room, int pid,
 		uint64_t len = fr->out_len[i], max;
 		uint64_t addr = cap->out[i].arg == LTR_ARG_RET ? rax
 							       : fr->out_addr[i];
-		struct ltr_blob *blob;
-		size_t got;
 
 		if (!cap->out[i].mode || !addr)
 			continue;
@@ -285,14 +369,7 @@ size_t ltr_args_exit(void *dst, size_t room, int pid,
 			len = (int64_t)rax > 0 ? rax : 0;
 		max = len > ltr_session->strsize && cap->out[i].mode != LTR_OUT_FIXED
 			      ? ltr_session->strsize : len;
-		if (!(blob = blob_begin(&b, LTR_BLOB_OUT, cap->out[i].arg, &max)))
-			continue;
-		got = ltr_read_mem(pid, blob->data, addr, max);
-		if (got < max && got < len)
-			blob->flags = got ? LTR_BLOBF_TRUNCATED : LTR_BLOBF_FAULT;
-		else if (len > got)
-			blob->flags = LTR_BLOBF_TRUNCATED;
-		blob_end(&b, blob, got);
+		blob_mem(&b, pid, LTR_BLOB_OUT, cap->out[i].arg, addr, len, max);
 	}
 	return b.used;
 }

@@ -51,6 +51,7 @@
 #define LTR_MAX_CAPTURES 16384 /* functions with a prototype */
 #define LTR_CAPTURE_HASH 32768 /* buckets of the prototype index, a power of two */
 #define LTR_STRSIZE_MAX 4096   /* largest -s */
+#define LTR_WHOLE_MAX 32768    /* -w --whole: bytes copied of a string or buffer */
 #define LTR_STACK_SIZE_DEFAULT 8192 /* bytes of the stack copied per call (-k) */
 #define LTR_STACK_SIZE_MAX 16384    /* and at most */
 
@@ -122,6 +123,12 @@ struct ltr_toggle {
 #define LTR_CAP_XMM 0x1u    /* float arguments: copy %xmm0-7 on entry */
 #define LTR_CAP_PRINTF 0x2u /* varargs described by the format argument */
 #define LTR_CAP_X87 0x4u    /* returns long double in %st0 */
+#define LTR_CAP_IN 0x8u     /* an [in:argN] buffer: copy it on entry */
+#define LTR_CAP_IN_LEN32 0x10u /* its length is a 32-bit integer */
+#define LTR_CAP_STRUCT 0x20u /* a [struct:...]: copy it, and its in buffers */
+
+#define LTR_STRUCT_IN 2    /* in buffers of a [struct:...] copied */
+#define LTR_STRUCT_BUF 0x80 /* STRING blob index of its in buffer k: this + k */
 
 /* Error conventions: when a return counts as an error (and errno is read). */
 enum ltr_err {
@@ -159,7 +166,15 @@ struct ltr_capture {
 		uint8_t size;    /* LTR_OUT_FIXED: bytes */
 	} out[LTR_MAX_OUT];
 	uint8_t funcptrs; /* bit n: argument n is a function pointer */
-	uint8_t reserved[3];
+	uint8_t in_arg;   /* LTR_CAP_IN: argument number of the buffer */
+	uint8_t in_len_arg; /* and of its length */
+	uint8_t st_arg;   /* LTR_CAP_STRUCT: argument number of the pointer */
+	uint8_t st_size;  /* the struct's bytes */
+	uint8_t st_nin;   /* its in buffers: byte offsets of the pointer, */
+	struct {          /* and of its 32-bit length */
+		uint8_t ptr, len;
+	} st_in[LTR_STRUCT_IN];
+	uint8_t reserved[2];
 };
 
 #define LTR_STACK_WORDS_MAX 8 /* stack words copied per call */
@@ -235,7 +250,10 @@ enum ltr_end {
  * as blobs, each 8-byte aligned, up to the event's size.
  */
 enum ltr_blob_type {
-	LTR_BLOB_STRING = 1, /* the C string argument index points to */
+	LTR_BLOB_STRING = 1, /* the C string argument index points to; or the
+			      * bytes of an [in:argN] buffer (LTR_CAP_IN), of a
+			      * [struct:...] (LTR_CAP_STRUCT), of its in buffer
+			      * k (index LTR_STRUCT_BUF + k) */
 	LTR_BLOB_OUT,        /* EXIT: output argument index's memory */
 	LTR_BLOB_XMM,        /* the low halves of %xmm0-7 on entry */
 	LTR_BLOB_STACK,      /* stack words: arguments 6, 7... */

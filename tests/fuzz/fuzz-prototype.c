@@ -8,7 +8,8 @@
  * failure has a message and a column inside the declaration (or just past
  * its end) and leaves nothing allocated; a success has a function name,
  * at most PROTO_MAX_ARGS parameters, columns inside the declaration,
- * [out:argN] naming an existing parameter, and types ptype_name() spells.
+ * [out:argN] and [in:argN] naming an existing parameter, [struct:...]
+ * within its bounds, and types ptype_name() spells.
  */
 #include "config.h"
 
@@ -91,6 +92,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (a->out == OUT_ARG &&
 		    (a->out_arg < 1 || a->out_arg > p.nargs))
 			broken("[out:argN] names no parameter", a->out_arg);
+		if (a->in == IN_ARG && (a->in_arg < 1 || a->in_arg > p.nargs))
+			broken("[in:argN] names no parameter", a->in_arg);
+		if (a->st.size && (a->st.size < 8 || a->st.size > 255 ||
+				   a->st.nin > PROTO_STRUCT_BUFS ||
+				   a->st.nout > PROTO_STRUCT_BUFS))
+			broken("[struct:...] out of bounds", a->st.size);
 	}
 	proto_free(&p);
 	free(s);

@@ -112,6 +112,27 @@ static void render(const struct proto *p, char *buf, size_t size)
 				 a->out_arg);
 			buf_add(buf, size, word);
 		}
+		if (a->st.size) {
+			unsigned k;
+
+			snprintf(word, sizeof(word), "[struct:%u", a->st.size);
+			buf_add(buf, size, word);
+			for (k = 0; k < a->st.nin; k++) {
+				snprintf(word, sizeof(word), ",in:%u/%u",
+					 a->st.in[k].ptr, a->st.in[k].len);
+				buf_add(buf, size, word);
+			}
+			for (k = 0; k < a->st.nout; k++) {
+				snprintf(word, sizeof(word), ",out:%u/%u",
+					 a->st.out[k].ptr, a->st.out[k].len);
+				buf_add(buf, size, word);
+			}
+			buf_add(buf, size, "] ");
+		}
+		if (a->in == IN_ARG) {
+			snprintf(word, sizeof(word), "[in:arg%u] ", a->in_arg);
+			buf_add(buf, size, word);
+		}
 		if (a->if_arg) {
 			snprintf(word, sizeof(word), "[if:arg%u:%s] ",
 				 a->if_arg, a->if_names);
