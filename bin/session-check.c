@@ -87,6 +87,28 @@ static bool python_blob_ok(const struct ltr_blob *b)
 			       c->linetable_len <= b->len;
 }
 
+/*
+ * Does a TCLFRAMES blob b hold whole frames, each name within its bytes?
+ * True for blobs of other types.
+ */
+static bool tcl_blob_ok(const struct ltr_blob *b)
+{
+	const struct ltr_tcl_frame *f =
+		(const void *)(b->data + sizeof(struct ltr_tcl_head));
+	size_t n, i;
+
+	if (b->type != LTR_BLOB_TCLFRAMES)
+		return true;
+	if (b->len < sizeof(struct ltr_tcl_head) ||
+	    (b->len - sizeof(struct ltr_tcl_head)) % sizeof(*f))
+		return false;
+	n = (b->len - sizeof(struct ltr_tcl_head)) / sizeof(*f);
+	for (i = 0; i < n; i++)
+		if (f[i].name_len > LTR_TCL_NAME_MAX)
+			return false;
+	return true;
+}
+
 /* Does the printf VARARGS blob b hold its n classes and their words? */
 static bool varargs_ok(const struct ltr_blob *b)
 {
@@ -121,7 +143,7 @@ static bool blobs_ok(const struct ltr_event *ev)
 			return false;
 		size = sizeof(*b) + (((uint64_t)b->len + 7) & ~(uint64_t)7);
 		if (size > end - off || b->type < LTR_BLOB_STRING ||
-		    b->type > LTR_BLOB_PYCODE)
+		    b->type > LTR_BLOB_TCLFRAMES)
 			return false;
 
 		if (b->type == LTR_BLOB_CALLSTACK &&
@@ -129,7 +151,7 @@ static bool blobs_ok(const struct ltr_event *ev)
 			return false;
 		if (b->type == LTR_BLOB_VARARGS && !varargs_ok(b))
 			return false;
-		if (!python_blob_ok(b))
+		if (!python_blob_ok(b) || !tcl_blob_ok(b))
 			return false;
 		off += size;
 	}

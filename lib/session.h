@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 10 /* bump on any change */
+#define LTR_SESSION_LAYOUT 11 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -263,6 +263,7 @@ enum ltr_blob_type {
 	LTR_BLOB_CALLSTACK,  /* -k: struct ltr_stack_regs, then the stack's top */
 	LTR_BLOB_PYFRAMES,   /* -k: struct ltr_py_head, then struct ltr_py_frame each */
 	LTR_BLOB_PYCODE,     /* -k: struct ltr_py_code, then its strings and line table */
+	LTR_BLOB_TCLFRAMES,  /* -k: struct ltr_tcl_head, then struct ltr_tcl_frame each */
 };
 
 /*
@@ -314,6 +315,29 @@ struct ltr_py_code {
 	uint8_t filename_kind;
 	uint16_t reserved;
 	/* qualname, filename, linetable bytes follow, unpadded */
+};
+
+/*
+ * -k in a Tcl 8.6 process: the Tcl procs the thread was running at the
+ * call, innermost first (lib/tclframes.c), each named as it was invoked
+ * (objv[0]), its name copied whole up to LTR_TCL_NAME_MAX bytes.  ltruss
+ * puts them in place of the run of libtcl frames of the native stack.
+ */
+struct ltr_tcl_head {
+	uint32_t interps; /* interpreters of the thread walked */
+	uint32_t flags;   /* LTR_TCLF_* */
+};
+#define LTR_TCLF_MORE 0x1u    /* more frames than the blob holds */
+#define LTR_TCL_FRAMES_MAX 64 /* frames sent per call */
+#define LTR_TCL_NAME_MAX 52   /* bytes of a name sent */
+
+struct ltr_tcl_frame {
+	uint32_t level;    /* CallFrame.level: 1 for a proc called at top level */
+	uint16_t kind;     /* CallFrame.isProcCallFrame: 1 proc, 2 lambda, 4 method */
+	uint8_t name_len;  /* bytes of name */
+	uint8_t truncated; /* 1: the name was longer */
+	uint32_t reserved;
+	char name[LTR_TCL_NAME_MAX]; /* objv[0]'s string, no NUL */
 };
 
 /* printf vararg classes (LTR_BLOB_VARARGS). */

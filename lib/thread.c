@@ -209,6 +209,7 @@ struct ltr_tstate *ltr_thread_create(void)
 		ltr_returns_forget(ts);
 		ltr_rets_forget(ts);
 		ltr_py_forget(ts);
+		ltr_tcl_forget(ts);
 		ltr_tls_self = ts;
 		if (!ts->shared_slot) {
 			/* Tell ltruss the slot has a new thread. */
