@@ -19,24 +19,13 @@
  *
  * Cheap and safe: per frame three reads and a copy of its name bounded
  * to LTR_TCL_NAME_MAX bytes, every read surviving a fault; the offsets are
- * those of Tcl 8.6's tclInt.h on x86_64 (tests/tcl/tcllayout-check.c
+ * those of Tcl 8.6's tclInt.h on x86_64 (tclframes.h;
+ * tests/tcl/tcllayout-check.c
  * checks them with offsetof against the installed headers).
  */
 #include "interposer.h"
+#include "tclframes.h"
 #include "walk-read.h"
-
-/* Offsets in Tcl 8.6's structures (tclInt.h, tcl.h). */
-#define IP_NUM_LEVELS 152 /* Interp.numLevels */
-#define IP_FRAME 160      /* Interp.framePtr */
-#define IP_FLAGS 424      /* Interp.flags */
-#define IP_DELETED 0x1    /* DELETED */
-#define CF_KIND 8         /* CallFrame.isProcCallFrame */
-#define CF_OBJC 12        /* CallFrame.objc, the int after isProcCallFrame */
-#define CF_OBJV 16        /* CallFrame.objv */
-#define CF_CALLER 24      /* CallFrame.callerPtr */
-#define CF_LEVEL 40       /* CallFrame.level */
-#define OBJ_BYTES 8       /* Tcl_Obj.bytes */
-#define OBJ_LENGTH 16     /* Tcl_Obj.length */
 
 #define TCL_WALK_MAX 4096 /* frames looked at per interpreter */
 
