@@ -297,10 +297,11 @@ static const struct named *py_named(const struct py_frame *f)
 /* Tcl frame f's name, made on first use. */
 static const struct named *tcl_named(const struct tcl_frame *f)
 {
-	char key[sizeof(f->name) + 16];
+	char key[sizeof(f->name) + NAME_MAX_LEN + 32];
 	struct named **slot, *nf;
 
-	snprintf(key, sizeof(key), "%s %s", f->kind, f->name);
+	snprintf(key, sizeof(key), "%s %d %s %s", f->kind, f->line, f->name,
+		 f->file ? f->file : "");
 	slot = (struct named **)strmap_slot(&tcl_names, key);
 	if (*slot)
 		return *slot;
@@ -308,7 +309,13 @@ static const struct named *tcl_named(const struct tcl_frame *f)
 	nf->func = xstrdup(f->name);
 	nf->symbol = true;
 	nf->tcl = f->kind;
-	nf->label = xasprintf("%s (tcl)", f->name);
+	if (f->file) {
+		nf->file = xstrdup(f->file);
+		nf->src_line = f->line;
+		nf->label = xasprintf("%s (%s:%d)", f->name, f->file, f->line);
+	} else {
+		nf->label = xasprintf("%s (tcl)", f->name);
+	}
 	nf->line = xasprintf(" > %s\n", nf->label);
 	nf->line_len = strlen(nf->line);
 	*slot = nf;
@@ -394,7 +401,7 @@ static int call_frames(const struct who *w, const struct call *c,
 		*end = STACK_END_LIMIT;
 	}
 	in.np = pyframes_of(w->pid, c, py, LTR_PY_FRAMES_MAX);
-	in.nt = tclframes_of(c, tcl, LTR_TCL_FRAMES_MAX);
+	in.nt = tclframes_of(w->pid, c, tcl, LTR_TCL_FRAMES_MAX);
 	return (int)merge_frames(map, w->pid, frames, n, nall, &in, *end, out);
 }
 
@@ -487,12 +494,18 @@ void stack_text(const struct who *w, const struct call *c)
 	}
 }
 
-/* Frame f of a JSON stack, a Python one: its function, file and line. */
-static void json_python(const struct named *f)
+/*
+ * Frame f of a JSON stack, an interpreter's (Python, Tcl): its function,
+ * "python":true or "tcl":KIND, its file and line.
+ */
+static void json_interp(const struct named *f)
 {
 	fputs("{\"func\":", fmt.out);
 	json_write_string(fmt.out, f->func);
-	fputs(",\"python\":true", fmt.out);
+	if (f->python)
+		fputs(",\"python\":true", fmt.out);
+	else
+		fprintf(fmt.out, ",\"tcl\":\"%s\"", f->tcl);
 	if (f->file) {
 		fputs(",\"file\":", fmt.out);
 		json_write_string(fmt.out, f->file);
@@ -517,14 +530,8 @@ void stack_json(const struct who *w, const struct call *c)
 		if (!first)
 			fputc(',', fmt.out);
 		first = false;
-		if (frames[i]->python) {
-			json_python(frames[i]);
-			continue;
-		}
-		if (frames[i]->tcl) {
-			fputs("{\"func\":", fmt.out);
-			json_write_string(fmt.out, frames[i]->func);
-			fprintf(fmt.out, ",\"tcl\":\"%s\"}", frames[i]->tcl);
+		if (frames[i]->python || frames[i]->tcl) {
+			json_interp(frames[i]);
 			continue;
 		}
 		fputs("{\"func\":", fmt.out);
@@ -627,6 +634,7 @@ void stack_done_names(void)
 		}
 	}
 	strmap_clear(&tcl_names, named_free);
+	tclframes_done();
 	free(named_table);
 	named_table = NULL;
 	named_size = named_count = 0;

@@ -1,18 +1,69 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tclframes.c: -k, the Tcl procs of a call (lib/tclframes.c sends them).
+ * tclframes.c: -k, the Tcl procs of a call and their lines.
  *
- * Each frame comes with the name its proc was called by, copied by the
- * interposer up to LTR_TCL_NAME_MAX bytes: made here into valid UTF-8
- * (Tcl's strings are, but a cut one may end inside a character) without
- * control characters, which would break a line or a JSON string.
+ * The interposer (lib/tclframes.c) sends with a call's stack copy the
+ * procs the thread's interpreters run (CallFrames, innermost first, each
+ * with the name it was called by) and the bytecode they run (CmdFrames of
+ * type BC: the CallFrame, the ByteCode, the instruction's offset), and
+ * describes each ByteCode the first time its thread's ring names it: its
+ * command location map and, for a file's code, the file and the first
+ * line of each command.  Here, as Tcl's TclGetSrcInfoForPc does, the
+ * command whose code holds the offset most closely gives the line.
+ *
+ * A proc's line is that of its innermost CmdFrame that has one (the
+ * script of an uplevel or eval has no file: the proc's own body does).
+ * A CmdFrame of a file's code that runs in no proc (a script's top level,
+ * a sourced file's, a namespace eval's) is a frame of its own, named
+ * <script>, in its place among the procs.
+ *
+ * Names are made into valid UTF-8 (Tcl's strings are, but a cut one may
+ * end inside a character) without control characters, which would break
+ * a line or a JSON string.
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "call-blobs.h"
 #include "tclframes.h"
+#include "xmalloc.h"
+
+#define CODE_BUCKETS 1024
+
+/* A ByteCode as its process described it. */
+struct tcl_code {
+	int pid;
+	uint64_t addr;
+	uint32_t ncmds;
+	char *file;            /* NULL: not a file's code */
+	int32_t *lines;        /* nloc (srcOffset, first line) pairs */
+	uint32_t nloc;
+	unsigned char *map;    /* codeDelta, codeLength, srcDelta */
+	uint32_t map_len, length_at, srcdelta_at;
+	struct tcl_code *next; /* in its hash chain */
+};
+
+static struct tcl_code *codes[CODE_BUCKETS];
+
+/* The bucket of ByteCode addr of process pid. */
+static size_t code_bucket(int pid, uint64_t addr)
+{
+	return ((addr >> 4) ^ (uint64_t)pid) * 0x9e3779b97f4a7c15ull >> 54 &
+	       (CODE_BUCKETS - 1);
+}
+
+/* ByteCode addr of process pid as last described, or NULL. */
+static const struct tcl_code *code_find(int pid, uint64_t addr)
+{
+	const struct tcl_code *c;
+
+	for (c = codes[code_bucket(pid, addr)]; c; c = c->next)
+		if (c->addr == addr && c->pid == pid)
+			return c;
+	return NULL;
+}
 
 /* Bytes of the UTF-8 sequence at p (at most len), 0 if it is none. */
 static size_t utf8_len(const unsigned char *p, size_t len)
@@ -31,11 +82,10 @@ static size_t utf8_len(const unsigned char *p, size_t len)
 	return n;
 }
 
-/* Frame f's name into out (sizeof tcl_frame.name), made safe to print. */
-static void frame_name(const struct ltr_tcl_frame *f, char *out)
+/* The len bytes at p into out (3 * len + 1 bytes), made safe to print; its length. */
+static size_t safe_text(const unsigned char *p, size_t len, char *out)
 {
-	const unsigned char *p = (const unsigned char *)f->name;
-	size_t len = f->name_len, i = 0, k = 0;
+	size_t i = 0, k = 0;
 
 	while (i < len) {
 		size_t n = utf8_len(p + i, len - i);
@@ -49,6 +99,111 @@ static void frame_name(const struct ltr_tcl_frame *f, char *out)
 		k += n;
 		i += n;
 	}
+	out[k] = '\0';
+	return k;
+}
+
+/* Keep ByteCode description b (a checked TCLCODE blob) of process pid. */
+static void code_keep(int pid, const struct ltr_blob *b)
+{
+	const struct ltr_tcl_code *d = (const void *)b->data;
+	const unsigned char *p = (const unsigned char *)(d + 1);
+	struct tcl_code *c = xcalloc(1, sizeof(*c));
+	size_t h = code_bucket(pid, d->code);
+
+	/* Found first: a ByteCode made at a freed one's address wins. */
+	c->pid = pid;
+	c->addr = d->code;
+	c->ncmds = d->ncmds;
+	c->next = codes[h];
+	codes[h] = c;
+	if (d->type != 4 || !d->path_len)
+		return;
+	c->nloc = d->nloc;
+	c->lines = xmalloc(d->nloc * 8 + 1);
+	memcpy(c->lines, p, d->nloc * 8);
+	p += d->nloc * 8;
+	c->map_len = d->map_len;
+	c->length_at = d->length_at;
+	c->srcdelta_at = d->srcdelta_at;
+	c->map = xmalloc(d->map_len + 1);
+	memcpy(c->map, p, d->map_len);
+	p += d->map_len;
+	c->file = xmalloc(d->path_len * 3u + 1);
+	safe_text(p, d->path_len, c->file);
+}
+
+void tclframes_ingest(int pid, const struct ltr_event *ev)
+{
+	const unsigned char *p = (const unsigned char *)ev->w, *end;
+
+	if (ev->type != LTR_EV_ENTER && ev->type != LTR_EV_CALL)
+		return;
+	end = (const unsigned char *)ev + ev->size;
+	p += LTR_ENTER_WORDS * 8;
+	/* Blobs were checked (check_event): each fits in the event. */
+	while (p + sizeof(struct ltr_blob) <= end) {
+		const struct ltr_blob *b = (const void *)p;
+
+		if (b->type == LTR_BLOB_TCLCODE)
+			code_keep(pid, b);
+		p += sizeof(*b) + ((b->len + 7) & ~7u);
+	}
+}
+
+/* The next number of a location map array at *at (1 byte, or 0xFF and 4 big-endian). */
+static int32_t map_next(const struct tcl_code *c, uint32_t *at, uint32_t end)
+{
+	const unsigned char *p = c->map + *at;
+
+	if (*at >= end)
+		return 0;
+	if (p[0] != 0xff) {
+		*at += 1;
+		return (int8_t)p[0];
+	}
+	if (*at + 5 > end) {
+		*at = end;
+		return 0;
+	}
+	*at += 5;
+	return (int32_t)((uint32_t)p[1] << 24 | (uint32_t)p[2] << 16 |
+			 (uint32_t)p[3] << 8 | p[4]);
+}
+
+/* The line of ByteCode c's instruction at offset pc (TclGetSrcInfoForPc); 0: unknown. */
+static int code_line(const struct tcl_code *c, int64_t pc)
+{
+	uint32_t cd = 0, cl = c->length_at, sd = c->srcdelta_at, i;
+	int64_t code_off = 0, src_off = 0, best_dist = -1, best_src = -1;
+
+	if (!c->file || pc < 0)
+		return 0;
+	for (i = 0; i < c->ncmds; i++) {
+		int64_t len;
+
+		code_off += map_next(c, &cd, c->length_at);
+		len = map_next(c, &cl, c->srcdelta_at);
+		src_off += map_next(c, &sd, c->map_len);
+		if (code_off > pc)
+			break;
+		if (pc <= code_off + len - 1 &&
+		    (best_dist < 0 || pc - code_off <= best_dist)) {
+			best_dist = pc - code_off;
+			best_src = src_off;
+		}
+	}
+	for (i = 0; best_src >= 0 && i < c->nloc; i++)
+		if (c->lines[2 * i] == best_src)
+			return c->lines[2 * i + 1] > 0 ? c->lines[2 * i + 1] : 0;
+	return 0;
+}
+
+/* Proc frame f's name into out (sizeof tcl_frame.name), made safe to print. */
+static void frame_name(const struct ltr_tcl_frame *f, char *out)
+{
+	size_t k = safe_text((const unsigned char *)f->name, f->name_len, out);
+
 	if (!k)
 		out[k++] = '?';
 	if (f->truncated) {
@@ -58,24 +213,69 @@ static void frame_name(const struct ltr_tcl_frame *f, char *out)
 	out[k] = '\0';
 }
 
-unsigned tclframes_of(const struct call *c, struct tcl_frame *out,
+/* The file and line of bytecode CmdFrame cmd of process pid into t; false if none. */
+static bool cmd_where(int pid, const struct ltr_tcl_cmd *cmd,
+		      struct tcl_frame *t)
+{
+	const struct tcl_code *code = code_find(pid, cmd->code);
+	int line = !code ? 0 : cmd->type == 4 ? (code->file ? cmd->line : 0)
+					      : code_line(code, cmd->pc);
+
+	if (!line)
+		return false;
+	t->file = code->file;
+	t->line = line;
+	return true;
+}
+
+/* Proc frame f into t, with the line of its innermost CmdFrame of cmds[0..nc) that has one. */
+static void proc_frame(int pid, const struct ltr_tcl_frame *f,
+		       const struct ltr_tcl_cmd *cmds, unsigned nc,
+		       struct tcl_frame *t)
+{
+	unsigned i;
+
+	frame_name(f, t->name);
+	t->kind = f->kind & 2 ? "lambda" : f->kind & 4 ? "method" : "proc";
+	t->file = NULL;
+	t->line = 0;
+	for (i = 0; i < nc; i++)
+		if (cmds[i].frame == f->frame && cmd_where(pid, &cmds[i], t))
+			return;
+}
+
+unsigned tclframes_of(int pid, const struct call *c, struct tcl_frame *out,
 		      unsigned max)
 {
 	const struct ltr_blob *b = args_blob(c, LTR_BLOB_TCLFRAMES);
+	const struct ltr_tcl_head *h;
 	const struct ltr_tcl_frame *f;
-	unsigned n, i;
+	const struct ltr_tcl_cmd *cmds;
+	unsigned np, nc, i, k, done = 0, n = 0;
 
 	if (!b)
 		return 0;
-	f = (const struct ltr_tcl_frame *)(b->data + sizeof(struct ltr_tcl_head));
-	n = (unsigned)((b->len - sizeof(struct ltr_tcl_head)) / sizeof(*f));
-	if (n > max)
-		n = max;
-	for (i = 0; i < n; i++) {
-		frame_name(&f[i], out[i].name);
-		out[i].kind = f[i].kind & 2 ? "lambda"
-			      : f[i].kind & 4 ? "method" : "proc";
+	h = (const void *)b->data;
+	f = (const struct ltr_tcl_frame *)(h + 1);
+	cmds = (const struct ltr_tcl_cmd *)(f + h->nprocs);
+	np = h->nprocs;
+	nc = h->ncmds;
+	/* In the CmdFrames' order: procs as their code shows, scripts between. */
+	for (i = 0; i < nc && n < max; i++) {
+		for (k = 0; k < np && f[k].frame != cmds[i].frame; k++)
+			;
+		if (k < np) {
+			for (; done <= k && n < max; done++)
+				proc_frame(pid, &f[done], cmds, nc, &out[n++]);
+			continue;
+		}
+		if (!cmd_where(pid, &cmds[i], &out[n]))
+			continue;
+		strcpy(out[n].name, "<script>");
+		out[n++].kind = "script";
 	}
+	for (; done < np && n < max; done++)
+		proc_frame(pid, &f[done], cmds, nc, &out[n++]);
 	return n;
 }
 
@@ -84,4 +284,21 @@ bool tclframes_is_libtcl(const char *path)
 	const char *base = path ? strrchr(path, '/') : NULL;
 
 	return base && strncmp(base + 1, "libtcl", 6) == 0;
+}
+
+void tclframes_done(void)
+{
+	size_t i;
+
+	for (i = 0; i < CODE_BUCKETS; i++) {
+		struct tcl_code *c;
+
+		while ((c = codes[i]) != NULL) {
+			codes[i] = c->next;
+			free(c->file);
+			free(c->lines);
+			free(c->map);
+			free(c);
+		}
+	}
 }

@@ -558,6 +558,8 @@ struct ltr_ret {
 #define LTR_PY_FORGET 65536
 /* Tcl interpreters a thread made that -k walks (tclframes.c): its newest. */
 #define LTR_TCL_INTERPS 4
+/* ByteCodes described in a thread's ring (tclframes.c): a cache. */
+#define LTR_TCL_SEEN 64
 
 struct ltr_tstate {
 	int32_t tid;
@@ -601,6 +603,7 @@ struct ltr_tstate {
 	uint32_t py_calls;              /* -k: walks since... (pyframes.c) */
 	uintptr_t tcl_interps[LTR_TCL_INTERPS]; /* -k: Tcl interpreters it made, newest last */
 	uint32_t tcl_ninterps;                  /* -k: how many it made */
+	uintptr_t tcl_seen[LTR_TCL_SEEN][2];    /* -k: ByteCodes described, and their source */
 };
 
 extern __thread struct ltr_tstate *ltr_tls_self
@@ -970,8 +973,8 @@ size_t ltr_tcl_blob_max(void);
  */
 size_t ltr_tcl_frames(void *dst, size_t room, struct ltr_tstate *ts);
 
-/* Forget the interpreters ts made (a new thread in its slot). */
-void ltr_tcl_forget(struct ltr_tstate *ts);
+/* Forget the ByteCodes ts's ring described, and with interps the interpreters it made. */
+void ltr_tcl_forget(struct ltr_tstate *ts, bool interps);
 
 /* ---- mappings (maps.c) ------------------------------------------------ */
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tclframes.bats: -k in Tcl 8.6: the procs that ran, "name (tcl)", in place of the run of libtcl frames.
+# tclframes.bats: -k in Tcl 8.6: the procs that ran, "name (file.tcl:line)", in place of the run of libtcl frames.
 
 load helpers
 
@@ -12,9 +12,15 @@ setup() {
 	[ -x "$TCLSH" ] || skip "no $TCLSH (tcl8.6)"
 }
 
-# tclframes STACK: its lines, the Tcl frames as "name", the native ones as "native".
+# tclframes STACK: its lines, a Tcl frame as "name (file.tcl:line)" or "name (tcl)", a native one as "native".
 tclframes() {
-	sed -E 's/^ *> (.*) \(tcl\)$/\1/; t; s/^ *> .*/native/' <<<"$1"
+	sed -E 's/^ *> (.*) \((.*\/)?([^/]+\.tcl:[0-9]+)\)$/\1 (\3)/; t; s/^ *> (.*) \(tcl\)$/\1 (tcl)/; t; s/^ *> .*/native/' <<<"$1"
+}
+
+# at FUNC TAG [FILE]: "FUNC (FILE:N)", N the line of FILE (frames.tcl) marked "# @TAG".
+at() {
+	local file=${3:-frames.tcl}
+	printf '%s (%s:%s)\n' "$1" "$file" "$(grep -n "# @$2\$" "$SRCDIR/tests/tcl/$file" | cut -d: -f1)"
 }
 
 # run_frames [OPTIONS]: frames.tcl under ltruss -k OPTIONS, checked to print what it prints untraced.
@@ -24,54 +30,51 @@ run_frames() {
 	[ "$out" = "$("$TCLSH" "$SCRIPT")" ]
 }
 
-# lines...: its arguments, one a line.
-lines() {
-	printf '%s\n' "$@"
-}
-
-@test "procs calling procs: each proc innermost first, in place of the libtcl frames, the program's own after" {
+@test "procs calling procs: each proc at its line, innermost first, then the script's line, in place of the libtcl frames" {
 	run_frames
 	stack=$(first_stack outer)
-	[ "$(tclframes "$stack")" = "$(lines probe middle outer native)" ]
+	[ "$(tclframes "$stack")" = "$(at probe probe; at middle middle; at outer outer; at '<script>' top-outer; echo native)" ]
 	! grep -q 'libtcl8\.6\.so' <<<"$stack"
 	grep -q '^ > .*(/usr/bin/tclsh8\.6)$' <<<"$stack"
 }
 
-@test "apply: the lambda's frame is apply's" {
+@test "apply: the lambda's frame is apply's, at the line of its body" {
 	run_frames
-	[ "$(tclframes "$(first_stack apply)")" = "$(lines probe apply native)" ]
+	[ "$(tclframes "$(first_stack apply)")" = "$(at probe probe; at apply top-apply; at '<script>' top-apply; echo native)" ]
 }
 
-@test "uplevel: the proc that ran uplevel, not the level whose variables it used" {
+@test "uplevel: the proc that ran uplevel, at the uplevel, not the level whose variables it used" {
 	run_frames
-	[ "$(tclframes "$(first_stack up)")" = "$(lines probe up native)" ]
+	[ "$(tclframes "$(first_stack up)")" = "$(at probe probe; at up up; at '<script>' top-up; echo native)" ]
 }
 
 @test "lsort -command: the comparison proc, called back by lsort" {
 	run_frames
-	[ "$(tclframes "$(first_stack lsort)")" = "$(lines probe cmp native)" ]
+	[ "$(tclframes "$(first_stack lsort)")" = "$(at probe probe; at cmp cmp; at '<script>' top-lsort; echo native)" ]
 }
 
-@test "a coroutine: the procs it runs, then its lambda" {
+@test "a coroutine: the procs it runs, then its lambda (no file: a string)" {
 	run_frames
-	[ "$(tclframes "$(first_stack coroutine)")" = "$(lines probe middle outer apply native)" ]
+	[ "$(tclframes "$(first_stack coroutine)")" = "$(at probe probe; at middle middle; at outer outer; echo 'apply (tcl)'; echo native)" ]
 }
 
-@test "a proc of a sourced file: its name, like any other" {
+@test "a sourced file: its top level and its procs at their lines in it, under the line that sourced it" {
 	run_frames
-	[ "$(tclframes "$(first_stack sourced)")" = "$(lines probe loaded native)" ]
+	[ "$(tclframes "$(first_stack sourced-top)")" = "$(at probe probe; at '<script>' sourced-top sourced.tcl; at '<script>' top-source; echo native)" ]
+	[ "$(tclframes "$(first_stack sourced)")" = "$(at probe probe; at loaded loaded sourced.tcl; at '<script>' top-loaded; echo native)" ]
 }
 
-@test "--json: each Tcl frame is {func, tcl: its kind} in the stack array" {
+@test "--json: each Tcl frame is {func, tcl: its kind, file, line} in the stack array" {
 	run_frames --json
 	line=$(grep '"/nonexistent/apply' <<<"$err")
-	jq -e '.stack[0] == {"func":"probe","tcl":"proc"} and .stack[1] == {"func":"apply","tcl":"lambda"} and (.stack[2].object | endswith("tclsh8.6"))' <<<"$line"
+	jq -e --arg file "$SCRIPT" --argjson probe "$(grep -n '# @probe$' "$SCRIPT" | cut -d: -f1)" \
+		'.stack[0] == {"func":"probe","tcl":"proc","file":$file,"line":$probe} and .stack[1].func == "apply" and .stack[1].tcl == "lambda" and .stack[2].tcl == "script" and (.stack[3].object | endswith("tclsh8.6"))' <<<"$line"
 }
 
 @test "--folded: the Tcl frames in the path, outermost first" {
 	run_split ltruss -k -c --folded folded.txt -u libc:access "$TCLSH" "$SCRIPT"
 	[ "$status" -eq 0 ]
-	grep -q ';outer (tcl);middle (tcl);probe (tcl);libc:access [0-9]*$' folded.txt
+	grep -q ";<script> ([^;]*frames.tcl:[0-9]*);outer ([^;]*frames.tcl:[0-9]*);middle ([^;]*);probe ([^;]*);libc:access [0-9]*\$" folded.txt
 }
 
 @test "-w then --read on its own: the same Tcl frames as the live trace" {
@@ -80,16 +83,16 @@ lines() {
 	run_frames -w rec.ltr
 	run_split ltruss --read rec.ltr -k
 	[ "$status" -eq 0 ]
-	for s in outer apply up lsort coroutine sourced; do
+	for s in outer apply up lsort coroutine sourced-top sourced; do
 		[ "$(tclframes "$(first_stack "$s" "$out")")" = "$(tclframes "$(first_stack "$s" "$live")")" ]
 	done
-	[ "$(tclframes "$(first_stack coroutine "$out")")" = "$(lines probe middle outer apply native)" ]
+	[ "$(tclframes "$(first_stack outer "$out")")" = "$(at probe probe; at middle middle; at outer outer; at '<script>' top-outer; echo native)" ]
 }
 
 @test "Tcl_CreateInterp selected with -k: traced whole through the hook, and its interpreter's procs still shown" {
 	run_frames -u 'libtcl8.6:Tcl_CreateInterp'
 	grep -Eq '^libtcl8\.6:Tcl_CreateInterp\(.*\) = 0x[0-9a-f]+$' <<<"$err"
-	[ "$(tclframes "$(first_stack outer)")" = "$(lines probe middle outer native)" ]
+	[ "$(tclframes "$(first_stack outer)")" = "$(at probe probe; at middle middle; at outer outer; at '<script>' top-outer; echo native)" ]
 }
 
 @test "the offsets the interposer reads are those of the installed Tcl 8.6 headers" {

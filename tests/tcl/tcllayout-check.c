@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tcllayout-check.c: the offsets lib/tclframes.h holds, against offsetof()
- * in the installed Tcl 8.6 headers (tcl8.6-dev's tclInt.h; built by
+ * in the installed Tcl 8.6 headers (tcl8.6-dev's tclInt.h, tclCompile.h; built by
  * tests/tclframes.bats).  Prints each field that differs; exit 1 if one
  * does.
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <tclInt.h>
+#include <tclCompile.h>
 
 #include "tclframes.h"
 
@@ -37,6 +38,38 @@ int main(void)
 	CHECK(CF_LEVEL, CallFrame, level);
 	CHECK(OBJ_BYTES, Tcl_Obj, bytes);
 	CHECK(OBJ_LENGTH, Tcl_Obj, length);
+	CHECK(IP_CMD_FRAME, Interp, cmdFramePtr);
+	CHECK(IP_LINE_BC, Interp, lineBCPtr);
+	CHECK(CMD_TYPE, CmdFrame, type);
+	CHECK(CMD_LINE, CmdFrame, line);
+	CHECK(CMD_NLINE, CmdFrame, nline);
+	CHECK(CMD_FRAME, CmdFrame, framePtr);
+	CHECK(CMD_NEXT, CmdFrame, nextPtr);
+	CHECK(CMD_CODE, CmdFrame, data.tebc.codePtr);
+	CHECK(CMD_PC, CmdFrame, data.tebc.pc);
+	CHECK(CMD_PATH, CmdFrame, data.eval.path);
+	check("LOCATION_BC", LOCATION_BC, TCL_LOCATION_BC);
+	check("LOCATION_SOURCE", LOCATION_SOURCE, TCL_LOCATION_SOURCE);
+	CHECK(BC_SOURCE, ByteCode, source);
+	CHECK(BC_NUM_COMMANDS, ByteCode, numCommands);
+	CHECK(BC_CODE_START, ByteCode, codeStart);
+	CHECK(BC_CODE_DELTA, ByteCode, codeDeltaStart);
+	CHECK(BC_CODE_LENGTH, ByteCode, codeLengthStart);
+	CHECK(BC_SRC_DELTA, ByteCode, srcDeltaStart);
+	CHECK(BC_SRC_LENGTH, ByteCode, srcLengthStart);
+	CHECK(HT_BUCKETS, Tcl_HashTable, buckets);
+	CHECK(HT_DOWN_SHIFT, Tcl_HashTable, downShift);
+	CHECK(HT_MASK, Tcl_HashTable, mask);
+	CHECK(HE_NEXT, Tcl_HashEntry, nextPtr);
+	CHECK(HE_VALUE, Tcl_HashEntry, clientData);
+	CHECK(HE_KEY, Tcl_HashEntry, key);
+	CHECK(ECL_TYPE, ExtCmdLoc, type);
+	CHECK(ECL_PATH, ExtCmdLoc, path);
+	CHECK(ECL_LOC, ExtCmdLoc, loc);
+	CHECK(ECL_NULOC, ExtCmdLoc, nuloc);
+	CHECK(LOC_SRC_OFFSET, ECL, srcOffset);
+	CHECK(LOC_LINE, ECL, line);
+	check("LOC_SIZE", LOC_SIZE, sizeof(ECL));
 	/* Two ints read as one word: isProcCallFrame, then objc. */
 	check("CF_OBJC - CF_KIND", CF_OBJC - CF_KIND, sizeof(int));
 	check("sizeof objc", sizeof(((CallFrame *)0)->objc), 4);
