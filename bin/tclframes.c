@@ -11,11 +11,11 @@
  * line of each command.  Here, as Tcl's TclGetSrcInfoForPc does, the
  * command whose code holds the offset most closely gives the line.
  *
- * A proc's line is that of its innermost CmdFrame that has one (the
- * script of an uplevel or eval has no file: the proc's own body does).
- * A CmdFrame of a file's code that runs in no proc (a script's top level,
- * a sourced file's, a namespace eval's) is a frame of its own, named
- * <script>, in its place among the procs.
+ * A proc's line is that of the CmdFrame that runs its body's ByteCode.
+ * The other CmdFrames of a file's code (a script's top level, a sourced
+ * file's, even one sourced from a proc, which runs in the proc's
+ * CallFrame; a namespace eval's body; an eval of a literal) are frames of
+ * their own, named <script>, in their place among the procs.
  *
  * Names are made into valid UTF-8 (Tcl's strings are, but a cut one may
  * end inside a character) without control characters, which would break
@@ -228,6 +228,12 @@ static bool cmd_where(int pid, const struct ltr_tcl_cmd *cmd,
 	return true;
 }
 
+/* Does CmdFrame cmd run proc frame f's body (not a file it sources, nor an eval's script)? */
+static bool is_body(const struct ltr_tcl_frame *f, const struct ltr_tcl_cmd *cmd)
+{
+	return cmd->type == 2 && cmd->frame == f->frame && cmd->code == f->body;
+}
+
 /* Proc frame f into t, with the line of its innermost CmdFrame of cmds[0..nc) that has one. */
 static void proc_frame(int pid, const struct ltr_tcl_frame *f,
 		       const struct ltr_tcl_cmd *cmds, unsigned nc,
@@ -240,7 +246,7 @@ static void proc_frame(int pid, const struct ltr_tcl_frame *f,
 	t->file = NULL;
 	t->line = 0;
 	for (i = 0; i < nc; i++)
-		if (cmds[i].frame == f->frame && cmd_where(pid, &cmds[i], t))
+		if (is_body(f, &cmds[i]) && cmd_where(pid, &cmds[i], t))
 			return;
 }
 
@@ -262,7 +268,7 @@ unsigned tclframes_of(int pid, const struct call *c, struct tcl_frame *out,
 	nc = h->ncmds;
 	/* In the CmdFrames' order: procs as their code shows, scripts between. */
 	for (i = 0; i < nc && n < max; i++) {
-		for (k = 0; k < np && f[k].frame != cmds[i].frame; k++)
+		for (k = 0; k < np && !is_body(&f[k], &cmds[i]); k++)
 			;
 		if (k < np) {
 			for (; done <= k && n < max; done++)

@@ -339,10 +339,11 @@ struct ltr_tcl_head {
 };
 #define LTR_TCLF_MORE 0x1u    /* more frames than the blob holds */
 #define LTR_TCL_FRAMES_MAX 64 /* proc frames sent per call, as many CmdFrames */
-#define LTR_TCL_NAME_MAX 48   /* bytes of a name sent */
+#define LTR_TCL_NAME_MAX 40   /* bytes of a name sent */
 
 struct ltr_tcl_frame {
 	uint64_t frame;    /* the CallFrame */
+	uint64_t body;     /* the ByteCode of its body (procPtr->bodyPtr's) */
 	uint32_t level;    /* CallFrame.level: 1 for a proc called at top level */
 	uint16_t kind;     /* CallFrame.isProcCallFrame: 1 proc, 2 lambda, 4 method */
 	uint8_t name_len;  /* bytes of name */

@@ -138,6 +138,8 @@ static void walk_procs(const struct reader *r, uintptr_t ip,
 			return;
 		}
 		f[*n].frame = cf;
+		f[*n].body = word_at(r, word_at(r, word_at(r, cf + CF_PROC) +
+						   PROC_BODY) + OBJ_PTR1);
 		f[*n].kind = (uint16_t)w;
 		f[*n].level = (uint32_t)word_at(r, cf + CF_LEVEL);
 		frame_name(r, cf, (uint32_t)(w >> 32), &f[*n]);

@@ -19,6 +19,9 @@
 #define CF_OBJV 16        /* CallFrame.objv */
 #define CF_CALLER 24      /* CallFrame.callerPtr */
 #define CF_LEVEL 40       /* CallFrame.level */
+#define CF_PROC 48        /* CallFrame.procPtr */
+#define PROC_BODY 24      /* Proc.bodyPtr */
+#define OBJ_PTR1 32       /* Tcl_Obj.internalRep.twoPtrValue.ptr1: a ByteCode's */
 #define OBJ_BYTES 8       /* Tcl_Obj.bytes */
 #define OBJ_LENGTH 16     /* Tcl_Obj.length */
 #define CMD_TYPE 0        /* CmdFrame.type */

@@ -64,6 +64,11 @@ run_frames() {
 	[ "$(tclframes "$(first_stack sourced)")" = "$(at probe probe; at loaded loaded sourced.tcl; at '<script>' top-loaded; echo native)" ]
 }
 
+@test "a file sourced from a proc: its own frame, above the proc's" {
+	run_frames
+	[ "$(tclframes "$(first_stack loaded)")" = "$(at probe probe; at '<script>' loaded-top loaded.tcl; at loader loader; at '<script>' top-loader; echo native)" ]
+}
+
 @test "--json: each Tcl frame is {func, tcl: its kind, file, line} in the stack array" {
 	run_frames --json
 	line=$(grep '"/nonexistent/apply' <<<"$err")
@@ -83,7 +88,7 @@ run_frames() {
 	run_frames -w rec.ltr
 	run_split ltruss --read rec.ltr -k
 	[ "$status" -eq 0 ]
-	for s in outer apply up lsort coroutine sourced-top sourced; do
+	for s in outer apply up lsort coroutine sourced-top sourced loaded; do
 		[ "$(tclframes "$(first_stack "$s" "$out")")" = "$(tclframes "$(first_stack "$s" "$live")")" ]
 	done
 	[ "$(tclframes "$(first_stack outer "$out")")" = "$(at probe probe; at middle middle; at outer outer; at '<script>' top-outer; echo native)" ]

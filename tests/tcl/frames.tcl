@@ -15,6 +15,10 @@ proc outer {what} {
 proc up {what} {
 	uplevel 1 [list probe $what] ;# @up
 }
+proc loader {} {
+	global here
+	source [file join $here loaded.tcl] ;# @loader
+}
 proc cmp {a b} {
 	probe lsort ;# @cmp
 	return [string compare $a $b]
@@ -25,5 +29,7 @@ puts "up [up up]" ;# @top-up
 puts "lsort [lsort -command cmp {b a}]" ;# @top-lsort
 puts "coroutine [coroutine co apply {{} {yield [outer coroutine]}}]"
 co
-source [file join [file dirname [info script]] sourced.tcl] ;# @top-source
+set here [file dirname [info script]]
+source [file join $here sourced.tcl] ;# @top-source
 puts "sourced [loaded]" ;# @top-loaded
+loader ;# @top-loader

@@ -36,6 +36,9 @@ int main(void)
 	CHECK(CF_OBJV, CallFrame, objv);
 	CHECK(CF_CALLER, CallFrame, callerPtr);
 	CHECK(CF_LEVEL, CallFrame, level);
+	CHECK(CF_PROC, CallFrame, procPtr);
+	CHECK(PROC_BODY, Proc, bodyPtr);
+	CHECK(OBJ_PTR1, Tcl_Obj, internalRep.twoPtrValue.ptr1);
 	CHECK(OBJ_BYTES, Tcl_Obj, bytes);
 	CHECK(OBJ_LENGTH, Tcl_Obj, length);
 	CHECK(IP_CMD_FRAME, Interp, cmdFramePtr);
