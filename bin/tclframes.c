@@ -135,20 +135,7 @@ static void code_keep(int pid, const struct ltr_blob *b)
 
 void tclframes_ingest(int pid, const struct ltr_event *ev)
 {
-	const unsigned char *p = (const unsigned char *)ev->w, *end;
-
-	if (ev->type != LTR_EV_ENTER && ev->type != LTR_EV_CALL)
-		return;
-	end = (const unsigned char *)ev + ev->size;
-	p += LTR_ENTER_WORDS * 8;
-	/* Blobs were checked (check_event): each fits in the event. */
-	while (p + sizeof(struct ltr_blob) <= end) {
-		const struct ltr_blob *b = (const void *)p;
-
-		if (b->type == LTR_BLOB_TCLCODE)
-			code_keep(pid, b);
-		p += sizeof(*b) + ((b->len + 7) & ~7u);
-	}
+	event_blobs_each(pid, ev, LTR_BLOB_TCLCODE, code_keep);
 }
 
 /* The next number of a location map array at *at (1 byte, or 0xFF and 4 big-endian). */

@@ -17,6 +17,11 @@ tclframes() {
 	sed -E 's/^ *> (.*) \((.*\/)?([^/]+\.tcl:[0-9]+)\)$/\1 (\3)/; t; s/^ *> (.*) \(tcl\)$/\1 (tcl)/; t; s/^ *> .*/native/' <<<"$1"
 }
 
+# frames_of SCENARIO [TEXT]: the Tcl frames of SCENARIO's first call in TEXT ($err), as tclframes says.
+frames_of() {
+	tclframes "$(first_stack "$@")"
+}
+
 # at FUNC TAG [FILE]: "FUNC (FILE:N)", N the line of FILE (frames.tcl) marked "# @TAG".
 at() {
 	local file=${3:-frames.tcl}
@@ -40,33 +45,33 @@ run_frames() {
 
 @test "apply: the lambda's frame is apply's, at the line of its body" {
 	run_frames
-	[ "$(tclframes "$(first_stack apply)")" = "$(at probe probe; at apply top-apply; at '<script>' top-apply; echo native)" ]
+	[ "$(frames_of apply)" = "$(at probe probe; at apply top-apply; at '<script>' top-apply; echo native)" ]
 }
 
 @test "uplevel: the proc that ran uplevel, at the uplevel, not the level whose variables it used" {
 	run_frames
-	[ "$(tclframes "$(first_stack up)")" = "$(at probe probe; at up up; at '<script>' top-up; echo native)" ]
+	[ "$(frames_of up)" = "$(at probe probe; at up up; at '<script>' top-up; echo native)" ]
 }
 
 @test "lsort -command: the comparison proc, called back by lsort" {
 	run_frames
-	[ "$(tclframes "$(first_stack lsort)")" = "$(at probe probe; at cmp cmp; at '<script>' top-lsort; echo native)" ]
+	[ "$(frames_of lsort)" = "$(at probe probe; at cmp cmp; at '<script>' top-lsort; echo native)" ]
 }
 
 @test "a coroutine: the procs it runs, then its lambda (no file: a string)" {
 	run_frames
-	[ "$(tclframes "$(first_stack coroutine)")" = "$(at probe probe; at middle middle; at outer outer; echo 'apply (tcl)'; echo native)" ]
+	[ "$(frames_of coroutine)" = "$(at probe probe; at middle middle; at outer outer; echo 'apply (tcl)'; echo native)" ]
 }
 
 @test "a sourced file: its top level and its procs at their lines in it, under the line that sourced it" {
 	run_frames
-	[ "$(tclframes "$(first_stack sourced-top)")" = "$(at probe probe; at '<script>' sourced-top sourced.tcl; at '<script>' top-source; echo native)" ]
-	[ "$(tclframes "$(first_stack sourced)")" = "$(at probe probe; at loaded loaded sourced.tcl; at '<script>' top-loaded; echo native)" ]
+	[ "$(frames_of sourced-top)" = "$(at probe probe; at '<script>' sourced-top sourced.tcl; at '<script>' top-source; echo native)" ]
+	[ "$(frames_of sourced)" = "$(at probe probe; at loaded loaded sourced.tcl; at '<script>' top-loaded; echo native)" ]
 }
 
 @test "a file sourced from a proc: its own frame, above the proc's" {
 	run_frames
-	[ "$(tclframes "$(first_stack loaded)")" = "$(at probe probe; at '<script>' loaded-top loaded.tcl; at loader loader; at '<script>' top-loader; echo native)" ]
+	[ "$(frames_of loaded)" = "$(at probe probe; at '<script>' loaded-top loaded.tcl; at loader loader; at '<script>' top-loader; echo native)" ]
 }
 
 @test "--json: each Tcl frame is {func, tcl: its kind, file, line} in the stack array" {
@@ -89,15 +94,28 @@ run_frames() {
 	run_split ltruss --read rec.ltr -k
 	[ "$status" -eq 0 ]
 	for s in outer apply up lsort coroutine sourced-top sourced loaded; do
-		[ "$(tclframes "$(first_stack "$s" "$out")")" = "$(tclframes "$(first_stack "$s" "$live")")" ]
+		[ "$(frames_of "$s" "$out")" = "$(frames_of "$s" "$live")" ]
 	done
-	[ "$(tclframes "$(first_stack outer "$out")")" = "$(at probe probe; at middle middle; at outer outer; at '<script>' top-outer; echo native)" ]
+	[ "$(frames_of outer "$out")" = "$(at probe probe; at middle middle; at outer outer; at '<script>' top-outer; echo native)" ]
+}
+
+@test "every libc call of a whole run under -k (start-up, exit): Tcl frames only of files that exist, at lines they have" {
+	run_split ltruss -k -o trace -u 'libc:*' "$TCLSH" "$SCRIPT"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$TCLSH" "$SCRIPT")" ]
+	[ "$(grep -c '^libc:' trace)" -gt 1000 ]
+	# Each Tcl frame with a line: a file of the run, within its lines.
+	sed -nE 's/^ *> [^ ]+ \((\/[^:]+\.tcl):([0-9]+)\)$/\1 \2/p' trace | sort -u >where
+	[ "$(wc -l <where)" -gt 10 ]
+	while read -r file line; do
+		[ -f "$file" ] && [ "$line" -ge 1 ] && [ "$line" -le "$(wc -l <"$file")" ] || { echo "$file:$line"; false; }
+	done <where
 }
 
 @test "Tcl_CreateInterp selected with -k: traced whole through the hook, and its interpreter's procs still shown" {
 	run_frames -u 'libtcl8.6:Tcl_CreateInterp'
 	grep -Eq '^libtcl8\.6:Tcl_CreateInterp\(.*\) = 0x[0-9a-f]+$' <<<"$err"
-	[ "$(tclframes "$(first_stack outer)")" = "$(at probe probe; at middle middle; at outer outer; at '<script>' top-outer; echo native)" ]
+	[ "$(frames_of outer)" = "$(at probe probe; at middle middle; at outer outer; at '<script>' top-outer; echo native)" ]
 }
 
 @test "the offsets the interposer reads are those of the installed Tcl 8.6 headers" {
