@@ -41,3 +41,22 @@ const struct ltr_blob *args_blob_find(const unsigned char *blobs, size_t len,
 {
 	return blob_lookup(blobs, len, type, index, false);
 }
+
+void event_blobs_each(int pid, const struct ltr_event *ev, uint8_t type,
+		      void (*keep)(int pid, const struct ltr_blob *b))
+{
+	const unsigned char *p = (const unsigned char *)ev->w, *end;
+
+	if (ev->type != LTR_EV_ENTER && ev->type != LTR_EV_CALL)
+		return;
+	end = (const unsigned char *)ev + ev->size;
+	p += LTR_ENTER_WORDS * 8;
+	/* Blobs were checked (check_event): each fits in the event. */
+	while (p + sizeof(struct ltr_blob) <= end) {
+		const struct ltr_blob *b = (const void *)p;
+
+		if (b->type == type)
+			keep(pid, b);
+		p += sizeof(*b) + ((b->len + 7) & ~7u);
+	}
+}

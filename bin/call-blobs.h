@@ -23,4 +23,11 @@ const struct ltr_blob *args_blob(const struct call *c, uint8_t type);
 const struct ltr_blob *args_blob_find(const unsigned char *blobs, size_t len,
 				      uint8_t type, uint8_t index);
 
+/*
+ * Call keep(pid, b) for each blob b of type in event ev of process pid,
+ * if it is an ENTER or a CALL (its blobs checked: check_event).
+ */
+void event_blobs_each(int pid, const struct ltr_event *ev, uint8_t type,
+		      void (*keep)(int pid, const struct ltr_blob *b));
+
 #endif

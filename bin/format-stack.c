@@ -20,6 +20,12 @@
  * after the line that says the copy ends.  -k N counts native frames.
  * A frame in code of no object is named from the process's perf map, if
  * its JIT runtime writes one (perfmap.c).
+ *
+ * Tcl frames (tclframes.c) replace the first run of libtcl frames: in Tcl
+ * 8.6 procs do not recurse on the C stack, so no native frame stands for
+ * one of them, and libtcl's own frames (TclNRRunCallbacks...) say nothing
+ * a reader of the script needs.  A stack with no libtcl frame shows them
+ * after the line that says the copy ends, as Python's.
  */
 #include "config.h"
 
@@ -37,7 +43,9 @@
 #include "pyframes.h"
 #include "session-check.h"
 #include "stack.h"
+#include "strmap.h"
 #include "symbolize.h"
+#include "tclframes.h"
 #include "xmalloc.h"
 
 #define START_FRAMES 3 /* the most frames of a thread's start left out */
@@ -55,6 +63,7 @@ struct named {
 	const char *func;   /* the function, else the object's file name */
 	bool symbol;        /* func is a symbol */
 	bool python;        /* a Python frame: func is co_qualname, path its key */
+	const char *tcl;    /* a Tcl frame: its kind ("proc"...), func its name */
 	char *label;        /* Python: "func (file:line)", in paths */
 	uint64_t off;       /* from func's start, else from the object's */
 	char *file;         /* its source file (debug information), or NULL */
@@ -67,6 +76,8 @@ struct named {
 
 static struct named **named_table;
 static size_t named_size, named_count;
+/* Tcl frames' names, by kind and name. */
+static struct strmap tcl_names;
 /* In a list of frames: the native ones end (the copy), Python ones follow. */
 static struct named gap = { .func = "" };
 /* A Python frame whose code object was never described. */
@@ -283,33 +294,82 @@ static const struct named *py_named(const struct py_frame *f)
 	return nf;
 }
 
+/* Tcl frame f's name, made on first use. */
+static const struct named *tcl_named(const struct tcl_frame *f)
+{
+	char key[sizeof(f->name) + NAME_MAX_LEN + 32];
+	struct named **slot, *nf;
+
+	snprintf(key, sizeof(key), "%s %d %s %s", f->kind, f->line, f->name,
+		 f->file ? f->file : "");
+	slot = (struct named **)strmap_slot(&tcl_names, key);
+	if (*slot)
+		return *slot;
+	nf = xcalloc(1, sizeof(*nf));
+	nf->func = xstrdup(f->name);
+	nf->symbol = true;
+	nf->tcl = f->kind;
+	if (f->file) {
+		nf->file = xstrdup(f->file);
+		nf->src_line = f->line;
+		nf->label = xasprintf("%s (%s:%d)", f->name, f->file, f->line);
+	} else {
+		nf->label = xasprintf("%s (tcl)", f->name);
+	}
+	nf->line = xasprintf(" > %s\n", nf->label);
+	nf->line_len = strlen(nf->line);
+	*slot = nf;
+	return nf;
+}
+
+/* The interpreter frames a merge puts among the native ones. */
+struct interp_frames {
+	const struct py_frame *py; /* Python's, innermost first */
+	unsigned np;
+	const struct tcl_frame *tcl; /* Tcl's, innermost first */
+	unsigned nt;
+};
+
 /*
  * Name the native frames[0..n) into out, each followed by the Python
- * frames of py[0..np) its [sp, CFA) holds the _PyCFrame of (nall: the
- * frames unwound, n and those past it); then, if the native frames end
- * early (end), the gap and the Python frames left.  Returns how many.
+ * frames of in->py its [sp, CFA) holds the _PyCFrame of (nall: the
+ * frames unwound, n and those past it), the first run of libtcl frames
+ * replaced by in->tcl; then, if the native frames end early (end), the
+ * gap and the interpreter frames left.  Returns how many.
  */
 static unsigned merge_frames(const struct stack_objects *map, int pid,
 			     const struct stack_frame *frames, unsigned n,
-			     unsigned nall, const struct py_frame *py,
-			     unsigned np, enum stack_end end,
-			     const struct named **out)
+			     unsigned nall, const struct interp_frames *in,
+			     enum stack_end end, const struct named **out)
 {
-	unsigned i, j = 0, k = 0;
+	unsigned i, j = 0, k = 0, t;
+	enum { BEFORE, IN_RUN, AFTER } tcl = in->nt ? BEFORE : AFTER;
 
 	for (i = 0; i < n; i++) {
 		uint64_t top = i + 1 < nall ? frames[i + 1].sp : frames[i].cfa;
 
+		if (tcl != AFTER && frames[i].obj &&
+		    tclframes_is_libtcl(frames[i].obj->path)) {
+			for (t = 0; tcl == BEFORE && t < in->nt; t++)
+				out[k++] = tcl_named(&in->tcl[t]);
+			tcl = IN_RUN;
+			continue;
+		}
+		if (tcl == IN_RUN)
+			tcl = AFTER;
 		out[k++] = named_of(map, pid, &frames[i]);
-		for (; j < np && py[j].cframe < top; j++)
-			if (py[j].cframe >= frames[i].sp)
-				out[k++] = py_named(&py[j]);
+		for (; j < in->np && in->py[j].cframe < top; j++)
+			if (in->py[j].cframe >= frames[i].sp)
+				out[k++] = py_named(&in->py[j]);
 	}
-	if (j == np || end == STACK_END_START || end == STACK_END_LIMIT)
+	if ((j == in->np && tcl != BEFORE) || end == STACK_END_START ||
+	    end == STACK_END_LIMIT)
 		return k;
 	out[k++] = &gap;
-	for (; j < np; j++)
-		out[k++] = py_named(&py[j]);
+	for (; j < in->np; j++)
+		out[k++] = py_named(&in->py[j]);
+	for (t = 0; tcl == BEFORE && t < in->nt; t++)
+		out[k++] = tcl_named(&in->tcl[t]);
 	return k;
 }
 
@@ -324,8 +384,10 @@ static int call_frames(const struct who *w, const struct call *c,
 	const struct ltr_blob *b = args_blob(c, LTR_BLOB_CALLSTACK);
 	struct stack_frame frames[STACK_FRAMES_MAX + START_FRAMES];
 	struct py_frame py[LTR_PY_FRAMES_MAX];
+	struct tcl_frame tcl[LTR_TCL_FRAMES_MAX];
+	struct interp_frames in = { py, 0, tcl, 0 };
 	const struct stack_objects *map;
-	unsigned n, nall, np;
+	unsigned n, nall;
 
 	if (!b)
 		return -1;
@@ -338,9 +400,9 @@ static int call_frames(const struct who *w, const struct call *c,
 		n = fmt.stack;
 		*end = STACK_END_LIMIT;
 	}
-	np = pyframes_of(w->pid, c, py, LTR_PY_FRAMES_MAX);
-	return (int)merge_frames(map, w->pid, frames, n, nall, py, np, *end,
-				 out);
+	in.np = pyframes_of(w->pid, c, py, LTR_PY_FRAMES_MAX);
+	in.nt = tclframes_of(w->pid, c, tcl, LTR_TCL_FRAMES_MAX);
+	return (int)merge_frames(map, w->pid, frames, n, nall, &in, *end, out);
 }
 
 int stack_names(const struct who *w, const struct call *c,
@@ -432,12 +494,18 @@ void stack_text(const struct who *w, const struct call *c)
 	}
 }
 
-/* Frame f of a JSON stack, a Python one: its function, file and line. */
-static void json_python(const struct named *f)
+/*
+ * Frame f of a JSON stack, an interpreter's (Python, Tcl): its function,
+ * "python":true or "tcl":KIND, its file and line.
+ */
+static void json_interp(const struct named *f)
 {
 	fputs("{\"func\":", fmt.out);
 	json_write_string(fmt.out, f->func);
-	fputs(",\"python\":true", fmt.out);
+	if (f->python)
+		fputs(",\"python\":true", fmt.out);
+	else
+		fprintf(fmt.out, ",\"tcl\":\"%s\"", f->tcl);
 	if (f->file) {
 		fputs(",\"file\":", fmt.out);
 		json_write_string(fmt.out, f->file);
@@ -462,8 +530,8 @@ void stack_json(const struct who *w, const struct call *c)
 		if (!first)
 			fputc(',', fmt.out);
 		first = false;
-		if (frames[i]->python) {
-			json_python(frames[i]);
+		if (frames[i]->python || frames[i]->tcl) {
+			json_interp(frames[i]);
 			continue;
 		}
 		fputs("{\"func\":", fmt.out);
@@ -540,6 +608,19 @@ size_t stack_path(char *buf, size_t size, const struct who *w,
 	return len;
 }
 
+/* Free name v (a struct named). */
+static void named_free(void *v)
+{
+	struct named *nf = v;
+
+	free((char *)nf->func);
+	free(nf->file);
+	free(nf->label);
+	free(nf->line);
+	free(nf->site);
+	free(nf);
+}
+
 void stack_done_names(void)
 {
 	size_t i;
@@ -549,14 +630,11 @@ void stack_done_names(void)
 
 		while ((nf = named_table[i]) != NULL) {
 			named_table[i] = nf->next;
-			free((char *)nf->func);
-			free(nf->file);
-			free(nf->label);
-			free(nf->line);
-			free(nf->site);
-			free(nf);
+			named_free(nf);
 		}
 	}
+	strmap_clear(&tcl_names, named_free);
+	tclframes_done();
 	free(named_table);
 	named_table = NULL;
 	named_size = named_count = 0;

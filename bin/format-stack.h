@@ -10,7 +10,8 @@
 #define STACK_FRAMES_DEFAULT 16 /* -k without N */
 #define STACK_FRAMES_MAX 256    /* the largest N of --stack=N */
 /* Frames of a call: native ones, the Python ones, one gap between. */
-#define STACK_NAMES_MAX (STACK_FRAMES_MAX + LTR_PY_FRAMES_MAX + 1)
+#define STACK_NAMES_MAX \
+	(STACK_FRAMES_MAX + LTR_PY_FRAMES_MAX + LTR_TCL_FRAMES_MAX + 1)
 
 /* With -k, write the lines " > func+0xOFF (object)" of call c of w, innermost first. */
 void stack_text(const struct who *w, const struct call *c);

@@ -32,6 +32,7 @@
 #include "format.h"
 #include "narrow.h"
 #include "pyframes.h"
+#include "tclframes.h"
 #include "strmap.h"
 #include "trace.h"
 #include "tracefile-objects.h"
@@ -297,6 +298,7 @@ void narrow_event(const struct event_rec *r)
 
 	/* Code objects described with calls left out serve those shown. */
 	pyframes_ingest(r->pid, r->ev);
+	tclframes_ingest(r->pid, r->ev);
 	if (r->slot < LTR_MAX_THREADS && r->ev->type == LTR_EV_GUEST) {
 		narrow_guest(r);
 		return;

@@ -142,20 +142,7 @@ static void code_keep(int pid, const struct ltr_blob *b)
 
 void pyframes_ingest(int pid, const struct ltr_event *ev)
 {
-	const unsigned char *p = (const unsigned char *)ev->w, *end;
-
-	if (ev->type != LTR_EV_ENTER && ev->type != LTR_EV_CALL)
-		return;
-	end = (const unsigned char *)ev + ev->size;
-	p += LTR_ENTER_WORDS * 8;
-	/* Blobs were checked (check_event): each fits in the event. */
-	while (p + sizeof(struct ltr_blob) <= end) {
-		const struct ltr_blob *b = (const void *)p;
-
-		if (b->type == LTR_BLOB_PYCODE)
-			code_keep(pid, b);
-		p += sizeof(*b) + ((b->len + 7) & ~7u);
-	}
+	event_blobs_each(pid, ev, LTR_BLOB_PYCODE, code_keep);
 }
 
 unsigned pyframes_of(int pid, const struct call *c, struct py_frame *out,

@@ -87,6 +87,36 @@ static bool python_blob_ok(const struct ltr_blob *b)
 			       c->linetable_len <= b->len;
 }
 
+/*
+ * Does a Tcl blob b hold what its header says (TCLFRAMES: its frames,
+ * each name within its bytes; TCLCODE: its lines, map and path, the map's
+ * arrays in order)?  True for blobs of other types.
+ */
+static bool tcl_blob_ok(const struct ltr_blob *b)
+{
+	const struct ltr_tcl_head *h = (const void *)b->data;
+	const struct ltr_tcl_frame *f = (const void *)(h + 1);
+	const struct ltr_tcl_code *c = (const void *)b->data;
+	size_t i;
+
+	if (b->type == LTR_BLOB_TCLCODE)
+		return b->len >= sizeof(*c) &&
+		       (uint64_t)sizeof(*c) + (uint64_t)c->nloc * 8 +
+				       c->map_len + c->path_len <= b->len &&
+		       c->length_at <= c->srcdelta_at &&
+		       c->srcdelta_at <= c->map_len;
+	if (b->type != LTR_BLOB_TCLFRAMES)
+		return true;
+	if (b->len < sizeof(*h) ||
+	    b->len != sizeof(*h) + h->nprocs * sizeof(*f) +
+			      h->ncmds * sizeof(struct ltr_tcl_cmd))
+		return false;
+	for (i = 0; i < h->nprocs; i++)
+		if (f[i].name_len > LTR_TCL_NAME_MAX)
+			return false;
+	return true;
+}
+
 /* Does the printf VARARGS blob b hold its n classes and their words? */
 static bool varargs_ok(const struct ltr_blob *b)
 {
@@ -121,7 +151,7 @@ static bool blobs_ok(const struct ltr_event *ev)
 			return false;
 		size = sizeof(*b) + (((uint64_t)b->len + 7) & ~(uint64_t)7);
 		if (size > end - off || b->type < LTR_BLOB_STRING ||
-		    b->type > LTR_BLOB_PYCODE)
+		    b->type > LTR_BLOB_TCLCODE)
 			return false;
 
 		if (b->type == LTR_BLOB_CALLSTACK &&
@@ -129,7 +159,7 @@ static bool blobs_ok(const struct ltr_event *ev)
 			return false;
 		if (b->type == LTR_BLOB_VARARGS && !varargs_ok(b))
 			return false;
-		if (!python_blob_ok(b))
+		if (!python_blob_ok(b) || !tcl_blob_ok(b))
 			return false;
 		off += size;
 	}

@@ -31,6 +31,7 @@
 #include "output.h"
 #include "profile.h"
 #include "pyframes.h"
+#include "tclframes.h"
 #include "session-check.h"
 #include "toggles.h"
 #include "trace.h"
@@ -689,6 +690,7 @@ static void event_trace(const struct event_rec *r)
 void trace_event(const struct event_rec *r)
 {
 	pyframes_ingest(r->pid, r->ev);
+	tclframes_ingest(r->pid, r->ev);
 	error_hold();
 	event_trace(r);
 	error_release();

@@ -83,6 +83,10 @@ PIN(LTR_BLOB_X87 == 7 && LTR_BLOB_CALLSTACK == 8);
 PIN(LTR_BLOB_PYFRAMES == 9 && LTR_BLOB_PYCODE == 10);
 PIN(sizeof(struct ltr_py_head) == 8 && sizeof(struct ltr_py_frame) == 24);
 PIN(sizeof(struct ltr_py_code) == 24);
+/* Version 7 too: Tcl frames and ByteCodes (no earlier file has 11 or 12). */
+PIN(LTR_BLOB_TCLFRAMES == 11 && LTR_BLOB_TCLCODE == 12);
+PIN(sizeof(struct ltr_tcl_head) == 8 && sizeof(struct ltr_tcl_frame) == 64);
+PIN(sizeof(struct ltr_tcl_cmd) == 32 && sizeof(struct ltr_tcl_code) == 32);
 PIN(LTR_BLOBF_TRUNCATED == 0x1 && LTR_BLOBF_FAULT == 0x2);
 PIN(sizeof(struct ltr_stack_regs) == 64 && offsetof(struct ltr_stack_regs, rbp) == 16);
 PIN(LTR_VA_INT == 1 && LTR_VA_DOUBLE == 2 && LTR_VA_LDOUBLE == 3);
@@ -503,7 +507,7 @@ static const char *blobs_get(struct tf_codec *c, struct dec *d,
 			memset(out + i + 1, 0, (words - 1) * 8);
 			c->bytes[nbytes++] = b;
 		} else if (b->type >= LTR_BLOB_STRING &&
-			   b->type <= LTR_BLOB_PYCODE) {
+			   b->type <= LTR_BLOB_TCLCODE) {
 			for (j = 1; j < words; j++)
 				if ((err = word_get(d, &out[i + j],
 						    ref_blob(r, nblobs, k, j))))

@@ -67,7 +67,7 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 	if (!obj)
 		return 0;
 	*cookie = (uintptr_t)obj;
-	if (defines_hooks(obj))
+	if (defines_hooks(obj) || ltr_tcl_object(obj))
 		obj->flags |= LTR_OBJ_HOOKS;
 	ltr_unwind_check_object(obj);
 	ltr_py_object(obj);

@@ -289,7 +289,8 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 	bool stack = unlikely(ltr_stack_size) && !fn_nostack(fn);
 
 	if (stack) {
-		extra += ltr_stack_blob_max() + ltr_py_blob_max();
+		extra += ltr_stack_blob_max() + ltr_py_blob_max() +
+			 ltr_tcl_blob_max();
 		if (extra > LTR_PAYLOAD_MAX)
 			extra = LTR_PAYLOAD_MAX;
 	}
@@ -312,9 +313,17 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 		event_grow(ev, got);
 		used += got;
 		/* Python's frames, with the stack they are matched to. */
-		if (got && ltr_py_blob_max())
-			event_grow(ev, ltr_py_frames(event_end(ev),
-						     extra - used, ts));
+		if (got && ltr_py_blob_max()) {
+			size_t py = ltr_py_frames(event_end(ev), extra - used,
+						  ts);
+
+			event_grow(ev, py);
+			used += py;
+		}
+		/* Tcl's procs, in place of the libtcl frames they ran on. */
+		if (got && ts->tcl_ninterps)
+			event_grow(ev, ltr_tcl_frames(event_end(ev),
+						      extra - used, ts));
 	}
 	if (extra)
 		ev->ts = ltr_now();

@@ -12,7 +12,9 @@
  * returns again; the credential functions (lib/creds.c) make a process
  * leave the session, also in a forked child that is not traced; prctl and
  * syscall tell when the program enters seccomp (lib/seccomp.c); dladdr
- * and dladdr1 (lib/dladdr.c) see through stubs.
+ * and dladdr1 (lib/dladdr.c) see through stubs; with -k, Tcl_CreateInterp
+ * (lib/tclframes.c) tells which Tcl interpreters a thread has (traced
+ * whole when selected, as the signal calls).
  * la_symbind64 and GOT patching (through lib/bind.c) bind these names to
  * the hooks, which call the real function.  When the selection names one
  * of them too, it is reported on entry (it cannot be traced on return:
@@ -116,6 +118,10 @@ static const struct {
 #undef SIGNAL
 	[LTR_H_DLADDR] = { "dladdr", ltr_hook_dladdr, false },
 	[LTR_H_DLADDR1] = { "dladdr1", ltr_hook_dladdr1, false },
+	/* -k: the interpreters whose procs a stack shows (tclframes.c). */
+	[LTR_H_TCL_CREATE_INTERP] = { "Tcl_CreateInterp",
+				      ltr_hook_tcl_create_interp,
+				      .via_stub = true },
 };
 
 void ltr_hook_note_regs(enum ltr_hook h, const struct ltr_regs *regs)

@@ -299,7 +299,7 @@ enum ltr_hook {
 	LTR_H_EXECLP, LTR_H_EXECLE, LTR_H_FEXECVE, LTR_H_EXECVEAT,
 	LTR_H_SPAWN, LTR_H_SPAWNP, LTR_H_SYSTEM, LTR_H_POPEN,
 	LTR_H_LONGJMP, LTR_H__LONGJMP, LTR_H_SIGLONGJMP, LTR_H_LONGJMP_CHK,
-	LTR_H_DLADDR, LTR_H_DLADDR1,
+	LTR_H_DLADDR, LTR_H_DLADDR1, LTR_H_TCL_CREATE_INTERP,
 	LTR_H_COUNT
 };
 
@@ -378,6 +378,7 @@ int ltr_hook_system(const char *command);
 void *ltr_hook_popen(const char *command, const char *mode);
 int ltr_hook_dladdr(const void *addr, void *info);
 int ltr_hook_dladdr1(const void *addr, void *info, void **extra, int flags);
+void *ltr_hook_tcl_create_interp(void);
 
 /*
  * Keep what an exec carries into the next program (lib/exec.c): the
@@ -555,6 +556,10 @@ struct ltr_ret {
 /* Code objects described in a thread's ring (pyframes.c): a cache, forgotten every LTR_PY_FORGET calls. */
 #define LTR_PY_SEEN 256
 #define LTR_PY_FORGET 65536
+/* Tcl interpreters a thread made that -k walks (tclframes.c): its newest. */
+#define LTR_TCL_INTERPS 4
+/* ByteCodes described in a thread's ring (tclframes.c): a cache. */
+#define LTR_TCL_SEEN 64
 
 struct ltr_tstate {
 	int32_t tid;
@@ -596,6 +601,9 @@ struct ltr_tstate {
 	unsigned char scratch[LTR_SCRATCH_SIZE];
 	uintptr_t py_seen[LTR_PY_SEEN]; /* -k: code objects described */
 	uint32_t py_calls;              /* -k: walks since... (pyframes.c) */
+	uintptr_t tcl_interps[LTR_TCL_INTERPS]; /* -k: Tcl interpreters it made, newest last */
+	uint32_t tcl_ninterps;                  /* -k: how many it made */
+	uintptr_t tcl_seen[LTR_TCL_SEEN][2];    /* -k: ByteCodes described, and their source */
 };
 
 extern __thread struct ltr_tstate *ltr_tls_self
@@ -950,6 +958,23 @@ size_t ltr_py_frames(void *dst, size_t room, struct ltr_tstate *ts);
 
 /* Forget the code objects ts's ring described (a new process or thread). */
 void ltr_py_forget(struct ltr_tstate *ts);
+
+/* ---- Tcl frames, -k (tclframes.c) -------------------------------------- */
+
+/* Is obj Tcl 8.6's library, whose Tcl_CreateInterp -k hooks? */
+bool ltr_tcl_object(const struct ltr_object *obj);
+
+/* Bytes the TCLFRAMES blob of an entry may take (0: no interpreter yet). */
+size_t ltr_tcl_blob_max(void);
+
+/*
+ * Write the TCLFRAMES blob of the procs thread ts's interpreters run into
+ * dst, at most room bytes; returns its size, 0 when there is none.
+ */
+size_t ltr_tcl_frames(void *dst, size_t room, struct ltr_tstate *ts);
+
+/* Forget the ByteCodes ts's ring described, and with interps the interpreters it made. */
+void ltr_tcl_forget(struct ltr_tstate *ts, bool interps);
 
 /* ---- mappings (maps.c) ------------------------------------------------ */
 

@@ -39,6 +39,7 @@
 
 #include "interposer.h"
 #include "pyframes.h"
+#include "walk-read.h"
 
 #define PY_THREADS_MAX 1024 /* thread states looked at per call */
 #define PY_NAME_MAX 512     /* bytes of a name sent */
@@ -48,38 +49,6 @@
 static const struct ltr_py_layout *py_layout;
 static uintptr_t py_runtime;   /* &_PyRuntime */
 static uint32_t py_version;    /* Py_Version */
-
-/* How a walk reads the program: a series of fast copies, or ltr_read_mem. */
-struct reader {
-	int pid;
-	bool fast;
-};
-
-/* Copy up to len bytes at src to dst (no fault); returns how many. */
-static inline size_t mem_at(const struct reader *r, void *dst, uintptr_t src,
-			    size_t len)
-{
-	return r->fast ? ltr_fault_series_read(dst, src, len)
-		       : ltr_read_mem(r->pid, dst, src, len);
-}
-
-/* Read the word at addr (no fault); 0 if unreadable. */
-static inline uint64_t word_at(const struct reader *r, uintptr_t addr)
-{
-	uint64_t v = 0;
-
-	if (r->fast)
-		return ltr_fault_series_word(&v, addr) ? v : 0;
-	if (mem_at(r, &v, addr, 8) != 8)
-		return 0;
-	return v;
-}
-
-/* The byte at addr, read as part of its aligned word (no fault); 0 if unreadable. */
-static inline uint8_t byte_at(const struct reader *r, uintptr_t addr)
-{
-	return (uint8_t)(word_at(r, addr & ~(uintptr_t)7) >> (addr & 7) * 8);
-}
 
 /* Python's "3.X" of version v into buf (at least 8 bytes). */
 static void version_text(char *buf, uint32_t v)

@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 10 /* bump on any change */
+#define LTR_SESSION_LAYOUT 11 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -263,6 +263,8 @@ enum ltr_blob_type {
 	LTR_BLOB_CALLSTACK,  /* -k: struct ltr_stack_regs, then the stack's top */
 	LTR_BLOB_PYFRAMES,   /* -k: struct ltr_py_head, then struct ltr_py_frame each */
 	LTR_BLOB_PYCODE,     /* -k: struct ltr_py_code, then its strings and line table */
+	LTR_BLOB_TCLFRAMES,  /* -k: struct ltr_tcl_head, its frames, its CmdFrames */
+	LTR_BLOB_TCLCODE,    /* -k: struct ltr_tcl_code, then its lines, map and path */
 };
 
 /*
@@ -314,6 +316,60 @@ struct ltr_py_code {
 	uint8_t filename_kind;
 	uint16_t reserved;
 	/* qualname, filename, linetable bytes follow, unpadded */
+};
+
+/*
+ * -k in a Tcl 8.6 process (lib/tclframes.c): the procs the thread was
+ * running at the call, innermost first, each named as it was invoked
+ * (objv[0], copied up to LTR_TCL_NAME_MAX bytes); then the bytecode the
+ * interpreter was running (its CmdFrames of type BC, innermost first),
+ * each with the proc frame it runs in and its instruction's offset, and
+ * the files it evaluates directly (type SOURCE: a script's top level),
+ * each with its line and the Tcl_Obj of its name.  A ByteCode, or a
+ * file's name, is described (LTR_BLOB_TCLCODE: its command location map and
+ * the line and file of each command, from the interpreter's lineBCPtr)
+ * in the first event of its thread's ring that names it.  ltruss puts
+ * the frames, with their lines, in place of the run of libtcl frames of
+ * the native stack.
+ */
+struct ltr_tcl_head {
+	uint16_t nprocs; /* struct ltr_tcl_frame that follow */
+	uint16_t ncmds;  /* struct ltr_tcl_cmd that follow them */
+	uint32_t flags;  /* LTR_TCLF_* */
+};
+#define LTR_TCLF_MORE 0x1u    /* more frames than the blob holds */
+#define LTR_TCL_FRAMES_MAX 64 /* proc frames sent per call, as many CmdFrames */
+#define LTR_TCL_NAME_MAX 40   /* bytes of a name sent */
+
+struct ltr_tcl_frame {
+	uint64_t frame;    /* the CallFrame */
+	uint64_t body;     /* the ByteCode of its body (procPtr->bodyPtr's) */
+	uint32_t level;    /* CallFrame.level: 1 for a proc called at top level */
+	uint16_t kind;     /* CallFrame.isProcCallFrame: 1 proc, 2 lambda, 4 method */
+	uint8_t name_len;  /* bytes of name */
+	uint8_t truncated; /* 1: the name was longer */
+	char name[LTR_TCL_NAME_MAX]; /* objv[0]'s string, no NUL */
+};
+
+struct ltr_tcl_cmd {
+	uint64_t frame; /* the CallFrame it runs in (CmdFrame.framePtr) */
+	uint64_t code;  /* BC: its ByteCode; SOURCE: its file name's Tcl_Obj */
+	int64_t pc;     /* BC: the instruction's offset in the code; -1: none yet */
+	int32_t line;   /* SOURCE: the line of its command */
+	uint32_t type;  /* CmdFrame.type: 2 BC (bytecode), 4 SOURCE (a file's, evaluated directly) */
+};
+
+struct ltr_tcl_code {
+	uint64_t code;        /* the ByteCode described, or a file name's Tcl_Obj */
+	uint32_t ncmds;       /* its numCommands */
+	uint32_t map_len;     /* bytes of its codeDelta, codeLength and srcDelta arrays */
+	uint32_t length_at;   /* where codeLength starts in them */
+	uint32_t srcdelta_at; /* where srcDelta starts in them */
+	uint32_t nloc;        /* (srcOffset, first line) pairs of its commands */
+	uint16_t path_len;    /* bytes of its file's name */
+	uint8_t type;         /* its ExtCmdLoc's type (4: a file); 0: none */
+	uint8_t reserved;
+	/* nloc pairs of int32, then the map's bytes, then the path, unpadded */
 };
 
 /* printf vararg classes (LTR_BLOB_VARARGS). */

@@ -209,6 +209,7 @@ struct ltr_tstate *ltr_thread_create(void)
 		ltr_returns_forget(ts);
 		ltr_rets_forget(ts);
 		ltr_py_forget(ts);
+		ltr_tcl_forget(ts, true);
 		ltr_tls_self = ts;
 		if (!ts->shared_slot) {
 			/* Tell ltruss the slot has a new thread. */
@@ -279,6 +280,7 @@ bool ltr_fork_noticed(void)
 		ts->tid = (int32_t)ltr_syscall3(SYS_gettid, 0, 0, 0);
 		slot_take(ts);
 		ltr_py_forget(ts);
+		ltr_tcl_forget(ts, false);
 		if ((ltr_flags & LTR_F_TRACE) && !ts->shared_slot)
 			ltr_event_inherited(ts);
 	}

@@ -69,3 +69,11 @@ console_stats_of_die() {
 	wait "$pid" || true
 	grep -Eq ' 100 +0 libfix:fix_add$' <<<"$out$err"
 }
+
+# first_stack SCENARIO [TEXT]: the stack lines of the first access() of SCENARIO in TEXT ($err).
+first_stack() {
+	printf '%s\n' "${2-$err}" | awk -v call="libc:access(\"/nonexistent/$1\"" '
+		index($0, call) == 1 { if (on) exit; on = 1; next }
+		on && /^ *> / { print; next }
+		on { exit }'
+}

@@ -31,14 +31,6 @@ pyframes() {
 	sed -nE 's/^ *> ([^ ]+) \((.*\/)?([^/]+\.py):([0-9]+)\)$/\1 (\3:\4)/p' <<<"$1"
 }
 
-# first_stack SCENARIO [TEXT]: the stack lines of the first access() of SCENARIO in TEXT ($err).
-first_stack() {
-	printf '%s\n' "${2-$err}" | awk -v call="libc:access(\"/nonexistent/$1\"" '
-		index($0, call) == 1 { if (on) exit; on = 1; next }
-		on && /^ *> / { print; next }
-		on { exit }'
-}
-
 # run_frames SCENARIO [ARGS]: frames.py SCENARIO under ltruss -k, checked to print what it prints untraced.
 run_frames() {
 	run_split ltruss --stack=64 -u libc:access "$PY" "$SCRIPT" "$@"
