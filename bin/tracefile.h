@@ -31,7 +31,7 @@
 
 #define TF_MAGIC "LTRUSS\0\1"
 /* 7: Python frames (blob types 9 and 10); maint/trace-corpus reads the number. */
-#define TF_VERSION 7
+#define TF_VERSION 8
 #define TF_VERSION_FIRST 6 /* the first version later ones keep reading */
 #define TF_EVENTS_LAYOUT 1 /* the events' layout (ltruss-trace(5)) */
 

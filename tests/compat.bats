@@ -69,5 +69,5 @@ check_corpus() {
 	printf '\x63' | dd of=t.ltr bs=1 seek=8 conv=notrunc status=none
 	run ltruss --read t.ltr
 	assert_failure 2
-	assert_output "ltruss: error: cannot read the trace file 't.ltr': it is format version 99, this ltruss reads versions 6 to 7; read it with a newer ltruss"
+	assert_output "ltruss: error: cannot read the trace file 't.ltr': it is format version 99, this ltruss reads versions 6 to 8; read it with a newer ltruss"
 }
