@@ -11,40 +11,8 @@
 
 #include "format.h"
 #include "json-string.h"
+#include "utf8.h"
 #include "xmalloc.h"
-
-/*
- * Bytes of the well-formed UTF-8 sequence at s (1 to 4, at most n), or 0
- * if s does not start one: no overlong forms, surrogates or values past
- * U+10FFFF.
- */
-static size_t utf8_length(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
 
 /*
  * The one JSON string escaper: s[0..n) as the inside of a JSON string, at

@@ -28,6 +28,7 @@
 
 #include "call-blobs.h"
 #include "tclframes.h"
+#include "utf8.h"
 #include "xmalloc.h"
 
 #define CODE_BUCKETS 1024
@@ -65,30 +66,13 @@ static const struct tcl_code *code_find(int pid, uint64_t addr)
 	return NULL;
 }
 
-/* Bytes of the UTF-8 sequence at p (at most len), 0 if it is none. */
-static size_t utf8_len(const unsigned char *p, size_t len)
-{
-	size_t n, i;
-
-	if (p[0] < 0x80)
-		return 1;
-	n = p[0] >= 0xf0 && p[0] < 0xf5 ? 4 : p[0] >= 0xe0 ? 3
-		: p[0] >= 0xc2 && p[0] < 0xe0 ? 2 : 0;
-	if (!n || n > len)
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
 /* The len bytes at p into out (3 * len + 1 bytes), made safe to print; its length. */
 static size_t safe_text(const unsigned char *p, size_t len, char *out)
 {
 	size_t i = 0, k = 0;
 
 	while (i < len) {
-		size_t n = utf8_len(p + i, len - i);
+		size_t n = utf8_length(p + i, len - i);
 
 		if (n == 0 || (n == 1 && (p[i] < 0x20 || p[i] == 0x7f))) {
 			out[k++] = '?';
