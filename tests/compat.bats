@@ -60,7 +60,10 @@ check_corpus() {
 	"$PROGS/ltr-mutate" "$DATA/v6-typed.ltr" u.ltr unknown-record
 	run_split ltruss --read u.ltr
 	[ "$status" -eq 0 ]
-	assert_equal "$err" "ltruss: warning: the trace file 'u.ltr' has records of a kind this ltruss does not know (type 200 at byte 416, maybe more): skipped; a newer ltruss may show more"
+	# The warning, then what a read of the file as recorded says (that the
+	# program it recorded is gone: see maint/trace-corpus).
+	assert_equal "$err" "ltruss: warning: the trace file 'u.ltr' has records of a kind this ltruss does not know (type 200 at byte 416, maybe more): skipped; a newer ltruss may show more
+$(cd "$DATA" && "$LTRUSS" --read v6-typed.ltr 2>&1 >/dev/null)"
 	assert_equal "$out" "$(cd "$DATA" && "$LTRUSS" --read v6-typed.ltr 2>/dev/null)"
 }
 
