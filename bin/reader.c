@@ -8,6 +8,18 @@
  * threads it is by timestamp among the events published so far.  Consumed
  * space is handed back (tail) every BATCH events, so a traced thread
  * waiting for room does not wait for a whole round.
+ *
+ * A round reads the heads one after another, so it may see thread B's
+ * newest events and not those thread A published a moment before them:
+ * A's malloc returning a block that B then frees came after B's free
+ * (--heap counted the free unknown and the block leaked, under load).  An
+ * event published before the round's clock reading was stamped before it,
+ * and whatever happened before that event was published before it, so a
+ * round takes only the events stamped before the clock it read first
+ * (the cut); a later one waits for the next round, which follows at once.
+ * A stamp more than a second past the cut was not the TSC (forged, or a
+ * counter of its own after rdtsc faulted): it is taken as it comes, or it
+ * would hold its ring, and the program, for ever.
  */
 #include "config.h"
 
@@ -43,11 +55,19 @@ static struct cursor cursors[LTR_MAX_THREADS];
 static int corrupt_reported;
 static uint32_t ring_size;
 static void (*sink)(const struct event_rec *r);
+static uint64_t cut, cut_slack; /* this round's clock reading; a second */
+static bool deferred;		/* an event waits for the next round */
 
 void reader_init(uint32_t size, void (*to)(const struct event_rec *r))
 {
 	ring_size = size;
 	sink = to;
+}
+
+/* ts was stamped after this round began, by the TSC (see the top). */
+static bool stamped_after_cut(uint64_t ts)
+{
+	return ts > cut && ts - cut <= cut_slack;
 }
 
 /*
@@ -113,6 +133,10 @@ static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
 			c->tail = c->head;
 			return NULL;
 		}
+		if (stamped_after_cut(ev->e.ts)) {
+			deferred = true;
+			return NULL;
+		}
 		if (!whole)
 			return &ev->e;
 		/*
@@ -148,10 +172,15 @@ static void publish_tail(struct ltr_session *s, uint32_t i)
 		__atomic_store_n(tail, cursors[i].tail, __ATOMIC_RELEASE);
 }
 
-size_t reader_drain(struct ltr_session *s)
+/* One round: the events published so far and stamped before it began. */
+static size_t drain_round(struct ltr_session *s)
 {
 	uint32_t n = session_threads_used(s), i;
 	size_t count = 0;
+
+	cut = clock_tsc();
+	cut_slack = (uint64_t)(clock_rate_now() * 1e9);
+	deferred = false;
 
 	/*
 	 * A head more than a ring ahead of what was read (or behind it)
@@ -229,6 +258,16 @@ size_t reader_drain(struct ltr_session *s)
 	}
 	for (i = 0; i < n; i++)
 		publish_tail(s, i);
+	return count;
+}
+
+size_t reader_drain(struct ltr_session *s)
+{
+	size_t count = drain_round(s);
+
+	/* What waited was published already: take it now, not a pass later. */
+	if (deferred)
+		count += drain_round(s);
 	return count;
 }
 
