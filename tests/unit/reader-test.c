@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * reader-test.c: TAP unit tests of the merge of thread rings
- * (bin/reader.c) for what a real run does only now and then under load:
+ * (bin/events/reader.c) for what a real run does only now and then under load:
  * a thread publishes an event just after ltruss read its ring's head, and
  * another thread, whose head ltruss reads next, publishes a later event
  * that depends on it (a block handed over and freed).  The rings, the
@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bin/clock.h"
-#include "bin/error.h"
-#include "bin/reader.h"
-#include "bin/session-check.h"
-#include "bin/session-slots.h"
+#include "bin/util/clock.h"
+#include "bin/util/error.h"
+#include "bin/events/reader.h"
+#include "bin/session/session-check.h"
+#include "bin/session/session-slots.h"
 
 #define RING 4096
 #define EVENT_SIZE (sizeof(struct ltr_event) + 8 * LTR_ENTER_WORDS)
