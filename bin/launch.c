@@ -39,6 +39,7 @@
 #include "launch.h"
 #include "paths.h"
 #include "session.h"
+#include "xmalloc.h"
 
 extern char **environ;
 
@@ -60,9 +61,7 @@ static char **child_environment(const char *interposer, int session_fd,
 
 	while (environ[n])
 		n++;
-	env = calloc(n + 7, sizeof(*env));
-	if (!env)
-		error_msg_and_die("out of memory");
+	env = xcalloc(n + 7, sizeof(*env));
 	for (i = 0; i < n; i++) {
 		if (strncmp(environ[i], "LD_AUDIT=", 9) == 0 ||
 		    strncmp(environ[i], LTR_ENV_SESSION "=",
@@ -78,26 +77,19 @@ static char **child_environment(const char *interposer, int session_fd,
 	}
 	*own = k;
 	if (user_audit && *user_audit) {
-		if (asprintf(&env[k++], "LD_AUDIT=%s:%s", interposer,
-			     user_audit) < 0 ||
-		    asprintf(&env[k++], LTR_ENV_SAVED_AUDIT "=%s",
-			     user_audit) < 0)
-			error_msg_and_die("out of memory");
-	} else if (asprintf(&env[k++], "LD_AUDIT=%s", interposer) < 0) {
-		error_msg_and_die("out of memory");
+		env[k++] = xasprintf("LD_AUDIT=%s:%s", interposer, user_audit);
+		env[k++] = xasprintf(LTR_ENV_SAVED_AUDIT "=%s", user_audit);
+	} else {
+		env[k++] = xasprintf("LD_AUDIT=%s", interposer);
 	}
-	env[k] = malloc(ltr_tunables_size(user_tunables));
-	if (!env[k])
-		error_msg_and_die("out of memory");
+	env[k] = xmalloc(ltr_tunables_size(user_tunables));
 	ltr_tunables_merge(env[k++], user_tunables);
 	/* Even an empty one: the program gets back what it had. */
-	if (user_tunables &&
-	    asprintf(&env[k++], LTR_ENV_SAVED_TUNABLES "=%s", user_tunables) < 0)
-		error_msg_and_die("out of memory");
+	if (user_tunables)
+		env[k++] = xasprintf(LTR_ENV_SAVED_TUNABLES "=%s", user_tunables);
 	if (session_fd < 0) {
-		if (!(env[k++] = strdup("LD_TRACE_LOADED_OBJECTS=1")) ||
-		    !(env[k++] = strdup("LD_WARN=1")))
-			error_msg_and_die("out of memory");
+		env[k++] = xstrdup("LD_TRACE_LOADED_OBJECTS=1");
+		env[k++] = xstrdup("LD_WARN=1");
 		env[k] = NULL;
 		return env;
 	}
@@ -108,10 +100,9 @@ static char **child_environment(const char *interposer, int session_fd,
 	 * then ltruss's user and pid namespaces, to say why one in another
 	 * namespace cannot.
 	 */
-	if (asprintf(&env[k++], LTR_ENV_SESSION "=%d:%d:%llu:%u:%u", session_fd,
-		     (int)getpid(), (unsigned long long)st.st_ino,
-		     session_ns_inode("user"), session_ns_inode("pid")) < 0)
-		error_msg_and_die("out of memory");
+	env[k++] = xasprintf(LTR_ENV_SESSION "=%d:%d:%llu:%u:%u", session_fd,
+			     (int)getpid(), (unsigned long long)st.st_ino,
+			     session_ns_inode("user"), session_ns_inode("pid"));
 	env[k] = NULL;
 	return env;
 }
