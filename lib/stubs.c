@@ -32,6 +32,7 @@
 
 #include "interposer.h"
 #include "lock.h"
+#include "objects.h"
 
 #define HASH_SIZE (2 * LTR_NSTUBS) /* a power of two */
 #define STUB_SIZE 16
