@@ -50,3 +50,14 @@ load helpers
 	read -r blocks size <<<"$out"
 	[ "$((blocks * size))" -lt $((128 << 10)) ]
 }
+
+@test "-o FILE: lines flushed while the program pauses, without a writer thread" {
+	# -f: the fixture is the shell's child.  $PPID is ltruss.
+	run_split ltruss -f -o trace.txt -u libfix:fix_add sh -c \
+		'"$1" 3 1000 slow.out; sleep 0.05; grep -c fix_add trace.txt; ls /proc/$PPID/task | wc -l' \
+		sh "$PROGS/slow"
+	[ "$status" -eq 0 ]
+	[ "$out" = "3
+1" ]
+	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 3 ]
+}
