@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
 # startup.bats: a short run costs only what it uses: no writer thread, no libdw, no readline,
-# no prototypes for a count.
+# no prototypes for a count, no wakes of ltruss while the program pauses.
 
 load helpers
 
@@ -60,4 +60,16 @@ load helpers
 	[ "$out" = "3
 1" ]
 	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 3 ]
+}
+
+@test "-o FILE: a call every millisecond wakes ltruss about once a call, not at every pace" {
+	# 40 calls 1 ms apart: 320 to 620 wakes (5 runs) when ltruss slept a
+	# pace (65 us) at a time for 64 idle rounds after each call, 150 to 190
+	# with sleeps doubling.
+	run_split ltruss -f -o trace.txt -u libfix:fix_add sh -c \
+		'"$1" 40 1000 slow.out; grep "^voluntary_ctxt_switches:" /proc/$PPID/status' \
+		sh "$PROGS/slow"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 40 ]
+	[ "$(awk '{ print $2 }' <<<"$out")" -lt 260 ]
 }
