@@ -1,19 +1,20 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# startup.bats: a short run costs only what it uses: no writer thread, no libdw, no readline,
+# startup.bats: a short run costs only what it uses: no writer thread, no libdw, libelf, readline,
 # no prototypes for a count, no wakes of ltruss while the program pauses.
 
 load helpers
 
 # The traced command is ltruss's own child: /proc/$PPID is ltruss.
 
-@test "a run without -k or the console has neither libdw nor readline loaded" {
+@test "a run without -k or the console has neither libdw, libelf nor readline loaded" {
 	run_split ltruss -c sh -c 'cat /proc/$PPID/maps'
 	[ "$status" -eq 0 ]
 	# ltruss itself is there, with the libraries it uses at every start.
 	[[ "$out" == *"/ltruss"* ]]
 	[[ "$out" == *"libyaml"* ]]
 	[[ "$out" != *"libdw"* ]]
+	[[ "$out" != *"libelf"* ]]
 	[[ "$out" != *"libreadline"* ]]
 	[[ "$out" != *"liblzma"* ]]
 }
