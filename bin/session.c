@@ -93,14 +93,7 @@ void session_create(struct session_handle *h, const struct options *opts,
 	s->nfrom = (uint32_t)opts->cfg.sel.nfrom;
 	memcpy(s->from, opts->cfg.sel.from,
 	       opts->cfg.sel.nfrom * sizeof(s->from[0]));
-	/*
-	 * What to copy at each call, for the calls' lines: a run that counts
-	 * only (-c) shows no argument, so its session gets no captures.  The
-	 * copy of the shipped ones (~440 KiB, every page of the session made
-	 * and zeroed first) was an eighth of `ltruss -c true`.
-	 */
-	if (events)
-		captures_compile(s, &opts->cfg);
+	captures_compile(s, &opts->cfg);
 	/* The magic goes last: a session is valid only once it is complete. */
 	__atomic_store_n(&s->magic, LTR_SESSION_MAGIC, __ATOMIC_RELEASE);
 	h->s = s;

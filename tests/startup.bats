@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
 # startup.bats: a short run costs only what it uses: no writer thread, no libdw, libelf, readline,
-# no prototypes for a count, no wakes of ltruss while the program pauses.
+# no wakes of ltruss while the program pauses.
 
 load helpers
 
@@ -42,14 +42,6 @@ load helpers
 	# About 2 MiB: the thread started at the first block of 512 KiB.
 	[ "$(grep -c '^libfix:fix_add(0x2, 0x3, 0) = 0x5$' trace.txt)" -eq 60000 ]
 	[ "$(sed -n '$p' trace.txt)" = "+++ exited (status 0) +++" ]
-}
-
-@test "-c: the session holds no prototypes' captures, under 128 KiB of shared memory" {
-	# The session is ltruss's descriptor 700; its pages are what was written.
-	run_split ltruss -c -u libc:getpid sh -c 'stat -L -c "%b %B" /proc/$PPID/fd/700'
-	[ "$status" -eq 0 ]
-	read -r blocks size <<<"$out"
-	[ "$((blocks * size))" -lt $((128 << 10)) ]
 }
 
 @test "-o FILE: lines flushed while the program pauses, without a writer thread" {
