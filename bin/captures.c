@@ -28,14 +28,13 @@ static const struct proto *capture_protos[LTR_MAX_CAPTURES];
 static struct shipped *shipped;
 static uint32_t nshipped;
 
-/* Put name in the session's string area; returns its offset. */
-static uint32_t session_intern(struct ltr_session *s, const char *name)
+uint32_t session_intern(struct ltr_session *s, const char *name)
 {
 	size_t len = strlen(name) + 1;
 	uint32_t off = s->strings_used ? s->strings_used : 1; /* 0: "" */
 
 	if (off + len > LTR_STRINGS_SIZE)
-		error_msg_and_die("too many prototypes for the session's string area");
+		error_msg_and_die("too many names for the session's string area");
 	memcpy(s->strings + off, name, len);
 	s->strings_used = off + (uint32_t)len;
 	return off;

@@ -25,6 +25,7 @@
 #include "interposer.h"
 #include "options.h"
 #include "output.h"
+#include "patch-plan.h"
 #include "processes.h"
 #include "refusal.h"
 #include "profile.h"
@@ -246,6 +247,7 @@ int main(int argc, char **argv)
 	events = opts.trace || opts.tree || opts.folded || opts.chrome ||
 		 opts.heap || callsites_wanted(&opts);
 	session_create(&session, &opts, events);
+	patch_plan(session.s, opts.argv[0], &opts.cfg.sel, NULL);
 	if (opts.write)
 		tracefile_open(opts.write, session.s, &opts.cfg, opts.follow);
 	reader_init(session.ring_size,
@@ -291,6 +293,7 @@ int main(int argc, char **argv)
 		report_killed(out, pid, o.signal, o.core_dumped);
 	reports_print(out, &opts, session.s);
 	output_close(out, opts.output);
+	patch_failures(session.s);
 	if (session.s->stubs_exhausted)
 		warning_msg("%u functions were left untraced: more than %u distinct functions were selected",
 			    session.s->stubs_exhausted, LTR_MAX_FUNCS);

@@ -10,8 +10,8 @@
  * a function an object can see leads to the same place, whichever way it
  * was bound: a hook whenever the interposer must see the function (the
  * unwinder, fork, spawn and exec, credentials, signals, longjmp, dladdr:
- * hooks.c), selected or not; else the stub of a selected call; else the
- * function.
+ * hooks.c), selected or not; else the stub of a selected call, unless the
+ * function is patched at its entry (entry-patch.c); else the function.
  */
 #include "interposer.h"
 
@@ -30,7 +30,8 @@ uintptr_t ltr_bind(const struct ltr_object *ref, const struct ltr_object *def,
 	if ((def->flags & LTR_OBJ_HOOKS) &&
 	    (target = ltr_hook_for(name, addr, selected, def, false)) != 0)
 		return target;
-	if (!selected)
+	/* Patched at its entry: counted there, once, whoever calls. */
+	if (!selected || ltr_entry_patched(addr))
 		return addr;
 	target = ltr_stub_for(addr, name, def);
 	return target ? target : addr;

@@ -483,6 +483,14 @@ struct ltr_tstate *ltr_thread_of(uintptr_t tp);
 /* Hijack again the restored frames that are still live above sp. */
 void ltr_frames_rehijack(uintptr_t sp);
 
+/* ---- entry patching (entry-patch.c) ------------------------------------ */
+
+/* Apply ltruss's entry patching plans for obj (la_objopen, before its code runs). */
+void ltr_entry_patch(struct ltr_object *obj);
+
+/* Is the function at addr (a symbol's value) entry-patched in this process? */
+bool ltr_entry_patched(uintptr_t addr);
+
 /* ---- GLOB_DAT patching (got-patch.c) ----------------------------------- */
 
 /*

@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 11 /* bump on any change */
+#define LTR_SESSION_LAYOUT 12 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -466,6 +466,51 @@ struct ltr_process {
 	uint32_t started; /* atomic: 1 once the loader is done (la_preinit) */
 };
 
+/*
+ * Entry patching (bin/patch-plan.c makes the plans, lib/entry-patch.c
+ * applies them): a function of an object, its first instructions moved
+ * out and relocated, so that a 5-byte jmp can take their place.  All the
+ * decoding is ltruss's; the interposer only copies code[], fills each
+ * fixup's 32-bit field with target - (where its instruction ends), adds
+ * a jmp back, and writes the jmp.
+ */
+#define LTR_MAX_PATCHES 4096 /* functions patched, all objects */
+#define LTR_PATCH_CODE 48    /* bytes of a relocated copy */
+#define LTR_PATCH_ORIG 16    /* bytes checked before patching */
+#define LTR_PATCH_FIXUPS 4   /* RIP-relative fields in a copy */
+
+/* One RIP-relative 32-bit field of a relocated copy. */
+struct ltr_patch_fixup {
+	uint8_t at;  /* where the field is in code[] */
+	uint8_t end; /* where its instruction ends in code[]: RIP there */
+	uint16_t reserved;
+	uint32_t reserved2;
+	uint64_t target; /* the ELF virtual address it refers to */
+};
+
+/* One function to patch. */
+struct ltr_patch {
+	uint32_t object;  /* offset of the object's path in strings[] */
+	uint32_t name;    /* offset of the function's name in strings[] */
+	uint64_t vaddr;   /* ELF virtual address of the jmp (after endbr64) */
+	uint8_t len;      /* bytes displaced there (5 or more) */
+	uint8_t code_len; /* bytes of code[] */
+	uint8_t nfixups;
+	uint8_t reserved;
+	uint32_t applied; /* atomic, by the interposer: processes that patched it */
+	uint32_t failed;  /* atomic, by the interposer: LTR_PATCH_E*, the last failure */
+	uint32_t reserved2;
+	uint8_t orig[LTR_PATCH_ORIG]; /* the len bytes expected at vaddr */
+	uint8_t code[LTR_PATCH_CODE];
+	struct ltr_patch_fixup fixups[LTR_PATCH_FIXUPS];
+};
+
+/* Why the interposer did not apply a plan (struct ltr_patch's failed). */
+#define LTR_PATCH_EBYTES 1 /* the bytes there are not the ones ltruss read */
+#define LTR_PATCH_EAREA 2  /* no code area within 2 GiB of the object */
+#define LTR_PATCH_EMEM 3   /* /proc/self/mem refused the write */
+#define LTR_PATCH_ESTUB 4  /* no stub left */
+
 /* A loaded object of a traced process, for symbolizing call sites. */
 struct ltr_objrec {
 	LTR_RELAYOUT_FIELD
@@ -540,6 +585,9 @@ struct ltr_session {
 	struct ltr_process procs[LTR_MAX_PROCS];
 	struct ltr_objrec objects[LTR_MAX_OBJECTS];
 	uint32_t slot_used[LTR_MAX_THREADS]; /* atomic: 0 never taken, or LTR_SLOT_* */
+	uint32_t npatches;    /* entries of patches[] (ltruss, before the start) */
+	uint32_t reserved_patches;
+	struct ltr_patch patches[LTR_MAX_PATCHES];
 	/* The interposer maps the header up to here: the rest is ltruss's. */
 	struct ltr_retired retired[LTR_MAX_RETIRED];
 };

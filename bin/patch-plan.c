@@ -1,0 +1,633 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * patch-plan.c: which selected functions entry patching can take, and the
+ * plan of each that the interposer applies (lib/entry-patch.c).
+ *
+ * A '::' rule selects the calls an object makes to itself; most of them
+ * never pass through the loader (direct calls, static functions), so the
+ * function's entry is patched: a 5-byte jmp (after endbr64) to a code area
+ * near the object, where a per-function jump reaches the function's stub,
+ * and a relocated copy of the displaced instructions, then a jmp back,
+ * stands for the function itself.  Every view of the trace works on it as
+ * on a bound call: the stub and everything behind it are the same.
+ *
+ * Who does what.  The interposer must stay libc-only and small, so all the
+ * decoding is done here, with Zydis: ltruss reads the symbols (.symtab,
+ * else .dynsym), decodes the whole executable part of the object once to
+ * collect every direct branch target, and for each selected function
+ * decides.  It refuses a function when its first bytes end it (ret, jmp,
+ * ud2, int3, hlt), when a call or system call is among them (its return
+ * address would lie in the moved bytes), when an instruction among them
+ * cannot move (loop, jrcxz, xbegin), when the function is shorter than
+ * the 5 bytes, or when ANY direct branch of the object lands inside them
+ * (other functions jump into libc's prologues) or the function's own loop
+ * jumps back to its entry (each turn would count as a call).  Otherwise
+ * the plan holds the moved bytes re-encoded (jcc rel8 as rel32), with the
+ * RIP-relative fields expressed as ELF virtual addresses: the interposer
+ * only copies, adds the load bias, and writes.
+ *
+ * How the plan reaches the interposer.  ltruss knows before the start what
+ * the program loads (deps.c asks the loader), so it plans the program and
+ * its start-up libraries then, into the session (patches[]), keyed by the
+ * object's path and checked by the bytes expected at each function: the
+ * interposer applies them in la_objopen, before any code of the object
+ * runs.  A library opened later with dlopen is not planned (yet): a
+ * synchronous request to ltruss from la_objopen would make every dlopen
+ * wait on ltruss's reader, and ltruss would have to decode while the
+ * program holds the loader's lock; it is said once, at the end, if a '::'
+ * rule matched such a library (see BUGS in ltruss(1)).
+ */
+#include "config.h"
+
+#include <Zydis/Zydis.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/select.h"
+#include "captures.h"
+#include "deps.h"
+#include "error.h"
+#include "patch-plan.h"
+#include "target.h"
+#include "xmalloc.h"
+
+/* An executable section of the object: its bytes and where they load. */
+struct text {
+	uint64_t addr, size;
+	const uint8_t *data;
+};
+
+/* A function symbol. */
+struct fn {
+	uint64_t vaddr, size;
+	const char *name;
+	bool selected;
+};
+
+/* A direct branch of the object: its target and where it is. */
+struct branch {
+	uint64_t target, from;
+	bool call;
+};
+
+/* One object read for planning. */
+struct image {
+	const char *path;
+	int fd;
+	Elf *elf;
+	struct sel_names names;
+	char short_name[256];
+	struct text *texts;
+	size_t ntexts;
+	struct fn *fns;
+	size_t nfns;
+	struct branch *branches;
+	size_t nbranches;
+};
+
+static ZydisDecoder decoder;
+
+/* Order functions by address, then name (aliases stay together). */
+static int fn_cmp(const void *a, const void *b)
+{
+	const struct fn *x = a, *y = b;
+
+	if (x->vaddr != y->vaddr)
+		return x->vaddr < y->vaddr ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Order branches by target. */
+static int branch_cmp(const void *a, const void *b)
+{
+	const struct branch *x = a, *y = b;
+
+	return x->target < y->target ? -1 : x->target > y->target;
+}
+
+/* The bytes of the object at vaddr, and how many follow in its section; NULL if none. */
+static const uint8_t *text_at(const struct image *im, uint64_t vaddr,
+			      uint64_t *avail)
+{
+	size_t i;
+
+	for (i = 0; i < im->ntexts; i++) {
+		const struct text *t = &im->texts[i];
+
+		if (vaddr >= t->addr && vaddr < t->addr + t->size) {
+			*avail = t->addr + t->size - vaddr;
+			return t->data + (vaddr - t->addr);
+		}
+	}
+	return NULL;
+}
+
+/* Read the executable sections and the function symbols of im. */
+static bool image_read(struct image *im)
+{
+	Elf_Scn *scn = NULL, *symscn = NULL, *dynscn = NULL;
+	GElf_Shdr sh, symsh;
+	size_t cap = 0, i, n;
+	Elf_Data *d;
+
+	while ((scn = elf_nextscn(im->elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			symscn = scn;
+		else if (sh.sh_type == SHT_DYNSYM)
+			dynscn = scn;
+		else if (sh.sh_type == SHT_PROGBITS &&
+			 (sh.sh_flags & SHF_EXECINSTR) &&
+			 (d = elf_getdata(scn, NULL)) != NULL && d->d_buf) {
+			im->texts = xrealloc(im->texts, (im->ntexts + 1) *
+							       sizeof(*im->texts));
+			im->texts[im->ntexts++] = (struct text){
+				sh.sh_addr, d->d_size, d->d_buf
+			};
+		}
+	}
+	if (!symscn)
+		symscn = dynscn;
+	if (!symscn || !gelf_getshdr(symscn, &symsh) ||
+	    !(d = elf_getdata(symscn, NULL)))
+		return false;
+	n = symsh.sh_entsize ? symsh.sh_size / symsh.sh_entsize : 0;
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(d, (int)i, &sym) ||
+		    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
+			continue;
+		name = elf_strptr(im->elf, symsh.sh_link, sym.st_name);
+		/* A .cold part is no entry: never called, only jumped to. */
+		if (!name || !*name || strstr(name, ".cold"))
+			continue;
+		if (im->nfns == cap) {
+			cap = cap ? 2 * cap : 256;
+			im->fns = xrealloc(im->fns, cap * sizeof(*im->fns));
+		}
+		im->fns[im->nfns++] = (struct fn){ sym.st_value, sym.st_size,
+						   name, false };
+	}
+	qsort(im->fns, im->nfns, sizeof(*im->fns), fn_cmp);
+	return true;
+}
+
+/* The target of a relative branch or RIP-relative operand, decoded at vaddr. */
+static uint64_t rel_target(const ZydisDecodedInstruction *in, uint64_t vaddr)
+{
+	int64_t off = in->raw.imm[0].is_relative ? in->raw.imm[0].value.s :
+						   in->raw.disp.value;
+
+	return vaddr + in->length + (uint64_t)off;
+}
+
+/*
+ * Decode every executable section of im, collecting each direct branch
+ * (jmp, jcc, call) and its target.  Undecodable bytes (data, padding)
+ * are stepped over one at a time.
+ */
+static void image_scan(struct image *im)
+{
+	size_t cap = 0, i;
+
+	for (i = 0; i < im->ntexts; i++) {
+		const struct text *t = &im->texts[i];
+		uint64_t off = 0;
+
+		while (off < t->size) {
+			ZydisDecodedInstruction in;
+			ZydisDecoderContext ctx;
+
+			if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(
+				    &decoder, &ctx, t->data + off, t->size - off,
+				    &in))) {
+				off++;
+				continue;
+			}
+			if (in.raw.imm[0].is_relative) {
+				if (im->nbranches == cap) {
+					cap = cap ? 2 * cap : 4096;
+					im->branches = xrealloc(
+						im->branches,
+						cap * sizeof(*im->branches));
+				}
+				im->branches[im->nbranches++] = (struct branch){
+					rel_target(&in, t->addr + off),
+					t->addr + off,
+					in.meta.category == ZYDIS_CATEGORY_CALL
+				};
+			}
+			off += in.length;
+		}
+	}
+	qsort(im->branches, im->nbranches, sizeof(*im->branches), branch_cmp);
+}
+
+/* The first branch of im whose target is at or above vaddr (an index). */
+static size_t branch_from(const struct image *im, uint64_t vaddr)
+{
+	size_t lo = 0, hi = im->nbranches;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (im->branches[mid].target < vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Why a branch into [start, start + len) of f forbids patching it, or NULL. */
+static const char *branches_check(const struct image *im, const struct fn *f,
+				  uint64_t start, size_t len, char *why,
+				  size_t size)
+{
+	size_t i;
+
+	for (i = branch_from(im, f->vaddr);
+	     i < im->nbranches && im->branches[i].target < start + len; i++) {
+		const struct branch *b = &im->branches[i];
+		bool own = b->from >= f->vaddr && b->from < f->vaddr + f->size;
+
+		if (b->target > start) {
+			snprintf(why, size,
+				 "a branch at 0x%llx lands inside its first %zu bytes",
+				 (unsigned long long)b->from, len);
+			return why;
+		}
+		if (own && !b->call) {
+			snprintf(why, size,
+				 "its loop jumps back to its entry (at 0x%llx)",
+				 (unsigned long long)b->from);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+/* Add a fixup of the 32-bit field at code[at] of an instruction ending at code[end]. */
+static bool fixup_add(struct ltr_patch *p, size_t at, size_t end,
+		      uint64_t target)
+{
+	if (p->nfixups >= LTR_PATCH_FIXUPS)
+		return false;
+	p->fixups[p->nfixups++] = (struct ltr_patch_fixup){
+		.at = (uint8_t)at, .end = (uint8_t)end, .target = target
+	};
+	return true;
+}
+
+/* Why the instruction in cannot be moved out of a function's entry, or NULL. */
+static const char *unmovable(const ZydisDecodedInstruction *in)
+{
+	switch (in->meta.category) {
+	case ZYDIS_CATEGORY_RET:
+		return "its first bytes end it (ret)";
+	case ZYDIS_CATEGORY_UNCOND_BR:
+		return "its first bytes end it (jmp)";
+	case ZYDIS_CATEGORY_INTERRUPT:
+		return "its first bytes end it (int3)";
+	case ZYDIS_CATEGORY_CALL:
+		return "a call is among its first bytes";
+	case ZYDIS_CATEGORY_SYSCALL:
+		return "a system call is among its first bytes";
+	default:
+		break;
+	}
+	if (in->mnemonic == ZYDIS_MNEMONIC_UD2 || in->mnemonic == ZYDIS_MNEMONIC_UD0 ||
+	    in->mnemonic == ZYDIS_MNEMONIC_UD1)
+		return "its first bytes end it (ud2)";
+	if (in->mnemonic == ZYDIS_MNEMONIC_HLT)
+		return "its first bytes end it (hlt)";
+	if (in->raw.imm[0].is_relative && in->meta.category != ZYDIS_CATEGORY_COND_BR)
+		return "an instruction among its first bytes cannot move (loop, jrcxz, xbegin)";
+	if (in->meta.category == ZYDIS_CATEGORY_COND_BR &&
+	    in->raw.imm[0].size == 8 && (in->opcode & 0xf0) != 0x70)
+		return "an instruction among its first bytes cannot move (loop, jrcxz)";
+	return NULL;
+}
+
+/* Move one instruction in, decoded at vaddr from bytes, into p's code; NULL or why not. */
+static const char *move_insn(struct ltr_patch *p,
+			     const ZydisDecodedInstruction *in,
+			     const uint8_t *bytes, uint64_t vaddr)
+{
+	size_t at = p->code_len;
+	const char *why;
+
+	if ((why = unmovable(in)) != NULL)
+		return why;
+	if (at + in->length + 4 > LTR_PATCH_CODE)
+		return "its first instructions are too long to move";
+	if (in->meta.category == ZYDIS_CATEGORY_COND_BR && in->raw.imm[0].size == 8) {
+		/* jcc rel8 becomes jcc rel32: 0f 80+cc */
+		p->code[at] = 0x0f;
+		p->code[at + 1] = (uint8_t)(0x80 | (in->opcode & 0x0f));
+		p->code_len = (uint8_t)(at + 6);
+		return fixup_add(p, at + 2, at + 6, rel_target(in, vaddr)) ?
+			       NULL : "too many relative fields to move";
+	}
+	memcpy(p->code + at, bytes, in->length);
+	p->code_len = (uint8_t)(at + in->length);
+	if (in->raw.imm[0].is_relative) {
+		if (in->raw.imm[0].size != 32)
+			return "an instruction among its first bytes cannot move";
+		return fixup_add(p, at + in->raw.imm[0].offset, at + in->length,
+				 rel_target(in, vaddr)) ?
+			       NULL : "too many relative fields to move";
+	}
+	if ((in->attributes & ZYDIS_ATTRIB_HAS_MODRM) && in->raw.modrm.mod == 0 &&
+	    in->raw.modrm.rm == 5) {
+		if (in->raw.disp.size != 32)
+			return "an instruction among its first bytes cannot move";
+		return fixup_add(p, at + in->raw.disp.offset, at + in->length,
+				 rel_target(in, vaddr)) ?
+			       NULL : "too many relative fields to move";
+	}
+	return NULL;
+}
+
+/* Plan f of im into p; NULL, or why it cannot be patched (in why, or static). */
+static const char *plan_one(const struct image *im, const struct fn *f,
+			    struct ltr_patch *p, char *why, size_t size)
+{
+	static const uint8_t endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	uint64_t avail, start, off = 0;
+	const uint8_t *bytes = text_at(im, f->vaddr, &avail);
+	const char *err;
+	size_t skip;
+
+	if (!bytes)
+		return "its code is not in the file";
+	if (avail > f->size && f->size)
+		avail = f->size;
+	skip = avail >= 4 && memcmp(bytes, endbr64, 4) == 0 ? 4 : 0;
+	start = f->vaddr + skip;
+	if (avail < skip + 5) {
+		snprintf(why, size,
+			 "it is %llu bytes long, too short to patch (%zu bytes are needed)",
+			 (unsigned long long)avail, skip + 5);
+		return why;
+	}
+	memset(p, 0, sizeof(*p));
+	while (off < 5) {
+		ZydisDecodedInstruction in;
+		ZydisDecoderContext ctx;
+
+		if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(
+			    &decoder, &ctx, bytes + skip + off,
+			    avail - skip - off, &in)))
+			return "its first bytes do not decode";
+		if ((err = move_insn(p, &in, bytes + skip + off, start + off)) != NULL)
+			return err;
+		off += in.length;
+	}
+	if (off > LTR_PATCH_ORIG)
+		return "its first instructions are too long to move";
+	if ((err = branches_check(im, f, start, off, why, size)) != NULL)
+		return err;
+	p->vaddr = start;
+	p->len = (uint8_t)off;
+	memcpy(p->orig, bytes + skip, off);
+	return NULL;
+}
+
+/* Does a rule name exactly one function (no glob character)? */
+static bool rule_exact(const char *func)
+{
+	return !strpbrk(func, "*?[");
+}
+
+/* Open path into im; false (and a warning) if it cannot be read. */
+static bool image_open(struct image *im, const char *path, bool main)
+{
+	size_t len;
+	const char *sn;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	memset(im, 0, sizeof(*im));
+	im->path = path;
+	im->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (im->fd < 0 || !(im->elf = elf_begin(im->fd, ELF_C_READ_MMAP, NULL))) {
+		warning_msg("cannot read '%s' to patch its functions: %s", path,
+			    im->fd < 0 ? strerror(errno) : elf_errmsg(-1));
+		if (im->fd >= 0)
+			close(im->fd);
+		return false;
+	}
+	im->names.main = main;
+	im->names.path = path;
+	while ((scn = elf_nextscn(im->elf, scn)) != NULL) {
+		Elf_Data *d;
+		size_t i;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (i = 0; sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Dyn dyn;
+
+			if (gelf_getdyn(d, (int)i, &dyn) && dyn.d_tag == DT_SONAME)
+				im->names.soname = elf_strptr(im->elf, sh.sh_link,
+							      dyn.d_un.d_val);
+		}
+	}
+	sn = sel_short_name(im->names.soname, path, main, &len);
+	if (len >= sizeof(im->short_name))
+		len = sizeof(im->short_name) - 1;
+	memcpy(im->short_name, sn, len);
+	im->names.short_name = im->short_name;
+	return true;
+}
+
+/* Release what image_open and image_read took. */
+static void image_close(struct image *im)
+{
+	free(im->texts);
+	free(im->fns);
+	free(im->branches);
+	elf_end(im->elf);
+	close(im->fd);
+}
+
+/*
+ * Mark the functions of im a '::' rule selects; returns how many.  Of
+ * aliases (one address, several names) the first selected stands for all.
+ */
+static size_t mark_selected(struct image *im, const struct selection *sel)
+{
+	uint64_t taken = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < im->nfns; i++) {
+		struct fn *f = &im->fns[i];
+
+		if (n && f->vaddr == taken)
+			continue;
+		f->selected = sel_selected(sel->rules, sel->nrules, f->name,
+					   SEL_SELF, &im->names);
+		if (f->selected) {
+			taken = f->vaddr;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The include rule with '::' that decides for f in im, or NULL. */
+static const struct ltr_rule *rule_of(const struct image *im,
+				      const struct fn *f,
+				      const struct selection *sel)
+{
+	size_t i = sel_rule_of(sel->rules, sel->nrules, f->name, SEL_SELF,
+			       &im->names);
+
+	return i < sel->nrules ? &sel->rules[i] : NULL;
+}
+
+/* Plan the selected functions of im into s; say those refused. */
+static void image_plan(struct image *im, struct ltr_session *s,
+		       const struct selection *sel, struct patch_report *rep)
+{
+	uint32_t path_off = 0;
+	size_t i, refused = 0;
+	const char *first = NULL;
+	char why[160];
+
+	for (i = 0; i < im->nfns; i++) {
+		const struct fn *f = &im->fns[i];
+		const struct ltr_rule *r;
+		struct ltr_patch p;
+		const char *err;
+
+		if (!f->selected)
+			continue;
+		err = plan_one(im, f, &p, why, sizeof(why));
+		if (!err && s && s->npatches >= LTR_MAX_PATCHES)
+			err = "more functions were selected than can be patched";
+		if (rep) {
+			rep->fn(rep->ctx, im->short_name, f->name, err,
+				err ? 0 : p.len);
+			continue;
+		}
+		if (err) {
+			r = rule_of(im, f, sel);
+			if (r && rule_exact(r->func)) {
+				warning_msg("%s::%s is not traced: %s",
+					    im->short_name, f->name, err);
+			} else if (!refused++) {
+				first = f->name;
+			}
+			continue;
+		}
+		if (!s)
+			continue;
+		if (!path_off)
+			path_off = session_intern(s, im->path);
+		p.object = path_off;
+		p.name = session_intern(s, f->name);
+		s->patches[s->npatches++] = p;
+	}
+	if (refused)
+		warning_msg("%zu selected function%s of %s cannot be patched (%s first): ltruss --list -u '%s::...' COMMAND says why",
+			    refused, refused == 1 ? "" : "s", im->short_name,
+			    first, im->short_name);
+}
+
+/* Do some include rules have '::'? */
+static bool wants_patching(const struct selection *sel)
+{
+	size_t i;
+
+	for (i = 0; i < sel->nrules; i++)
+		if ((sel->rules[i].flags & LTR_RULE_INNER) &&
+		    !(sel->rules[i].flags & LTR_RULE_EXCLUDE))
+			return true;
+	return false;
+}
+
+/* Plan (or report) the object at path, if a '::' rule may select its functions. */
+static void object_plan(const char *path, bool main, struct ltr_session *s,
+			const struct selection *sel, struct patch_report *rep)
+{
+	struct image im;
+
+	if (!image_open(&im, path, main))
+		return;
+	if (sel_lib_wanted(sel->rules, sel->nrules, &im.names) &&
+	    image_read(&im) && mark_selected(&im, sel)) {
+		image_scan(&im);
+		image_plan(&im, s, sel, rep);
+	}
+	image_close(&im);
+}
+
+void patch_plan(struct ltr_session *s, const char *command,
+		const struct selection *sel, struct patch_report *rep)
+{
+	struct target t;
+	struct dep *deps;
+	size_t n, i;
+	char *exe;
+
+	if (!wants_patching(sel))
+		return;
+	elf_version(EV_CURRENT);
+	ZydisDecoderInit(&decoder, ZYDIS_MACHINE_MODE_LONG_64,
+			 ZYDIS_STACK_WIDTH_64);
+	target_locate(command, &t);
+	/* The interposer knows the program by /proc/self/exe: no link in it */
+	exe = realpath(t.elf, NULL);
+	object_plan(exe ? exe : t.elf, true, s, sel, rep);
+	free(exe);
+	n = deps_list(t.loader, t.elf, &deps);
+	for (i = 0; i < n; i++)
+		if (deps[i].path)
+			object_plan(deps[i].path, false, s, sel, rep);
+	deps_free(deps, n);
+	free(t.path);
+	free(t.elf);
+	free(t.loader);
+}
+
+/* Why the interposer did not apply a plan (LTR_PATCH_E*). */
+static const char *failure_text(uint32_t why)
+{
+	switch (why) {
+	case LTR_PATCH_EBYTES:
+		return "its first bytes in the process are not those of the file ltruss read";
+	case LTR_PATCH_EAREA:
+		return "no code area could be mapped within 2 GiB of it";
+	case LTR_PATCH_EMEM:
+		return "the system refused the write through /proc/self/mem";
+	default:
+		return "no stub was left for it";
+	}
+}
+
+void patch_failures(const struct ltr_session *s)
+{
+	uint32_t i, n = s->npatches < LTR_MAX_PATCHES ? s->npatches : LTR_MAX_PATCHES;
+
+	for (i = 0; i < n; i++) {
+		const struct ltr_patch *p = &s->patches[i];
+		uint32_t why = __atomic_load_n(&p->failed, __ATOMIC_RELAXED);
+
+		if (why && !__atomic_load_n(&p->applied, __ATOMIC_RELAXED))
+			warning_msg("%s is not traced in '%s': %s",
+				    s->strings + p->name, s->strings + p->object,
+				    failure_text(why));
+	}
+}
