@@ -88,6 +88,7 @@ struct image {
 	size_t nfns;
 	struct branch *branches;
 	size_t nbranches;
+	uint64_t entry; /* e_entry: jumped to once, never called */
 };
 
 static ZydisDecoder decoder;
@@ -133,8 +134,11 @@ static bool image_read(struct image *im)
 	Elf_Scn *scn = NULL, *symscn = NULL, *dynscn = NULL;
 	GElf_Shdr sh, symsh;
 	size_t cap = 0, i, n;
+	GElf_Ehdr eh;
 	Elf_Data *d;
 
+	if (gelf_getehdr(im->elf, &eh))
+		im->entry = eh.e_entry;
 	while ((scn = elf_nextscn(im->elf, scn)) != NULL) {
 		if (!gelf_getshdr(scn, &sh))
 			continue;
@@ -370,6 +374,8 @@ static const char *plan_one(const struct image *im, const struct fn *f,
 
 	if (!bytes)
 		return "its code is not in the file";
+	if (f->vaddr == im->entry)
+		return "it is the entry point: nothing calls it, it never returns";
 	if (avail > f->size && f->size)
 		avail = f->size;
 	skip = avail >= 4 && memcmp(bytes, endbr64, 4) == 0 ? 4 : 0;
@@ -546,30 +552,102 @@ static void image_plan(struct image *im, struct ltr_session *s,
 			    first, im->short_name);
 }
 
-/* Do some include rules have '::'? */
-static bool wants_patching(const struct selection *sel)
+/* The rule's library is only the program: "a.out" or "main". */
+static bool rule_main_only(const struct ltr_rule *r)
+{
+	return strcmp(r->lib, "a.out") == 0 || strcmp(r->lib, "main") == 0;
+}
+
+/*
+ * Do some include rules have '::' (1; 2 when one may select functions of
+ * a library)?
+ */
+static int wants_patching(const struct selection *sel)
 {
 	size_t i;
+	int want = 0;
 
 	for (i = 0; i < sel->nrules; i++)
 		if ((sel->rules[i].flags & LTR_RULE_INNER) &&
 		    !(sel->rules[i].flags & LTR_RULE_EXCLUDE))
+			want = rule_main_only(&sel->rules[i]) && want < 2 ? 1 : 2;
+	return want;
+}
+
+/*
+ * Does a one-colon rule name a function of the program exactly, whose
+ * calls from inside the program it does not see (hints_note)?
+ */
+static bool wants_hints(const struct selection *sel)
+{
+	size_t i;
+
+	for (i = 0; i < sel->nrules; i++)
+		if (!(sel->rules[i].flags & (LTR_RULE_INNER | LTR_RULE_EXCLUDE)) &&
+		    rule_main_only(&sel->rules[i]) &&
+		    rule_exact(sel->rules[i].func))
 			return true;
 	return false;
+}
+
+/* The hints said after the run (patch_failures). */
+static char **hints;
+static size_t nhints;
+
+/*
+ * Note each function of the program a one-colon rule selects by its exact
+ * name, that a '::' rule would patch but none does, and that the program
+ * calls or jumps to directly: those calls are not traced, and the end of
+ * the run says so.
+ */
+static void hints_note(struct image *im, const struct selection *sel)
+{
+	size_t i, j;
+
+	for (i = 0; i < im->nfns; i++) {
+		const struct fn *f = &im->fns[i];
+		const struct ltr_rule *r;
+		size_t sites = 0;
+		char *line;
+
+		if (f->selected ||
+		    !sel_selected(sel->rules, sel->nrules, f->name, 0, &im->names))
+			continue;
+		r = &sel->rules[sel_rule_of(sel->rules, sel->nrules, f->name, 0,
+					    &im->names)];
+		if (!rule_exact(r->func) || (r->flags & LTR_RULE_INNER))
+			continue;
+		for (j = branch_from(im, f->vaddr);
+		     j < im->nbranches && im->branches[j].target == f->vaddr; j++)
+			sites++;
+		if (!sites)
+			continue;
+		if (asprintf(&line, "a.out:%s is also called directly from inside a.out (%zu call site%s), which -u 'a.out:%s' does not trace: -u 'a.out::%s' does",
+			     f->name, sites, sites == 1 ? "" : "s", f->name,
+			     f->name) < 0)
+			continue;
+		hints = xrealloc(hints, (nhints + 1) * sizeof(*hints));
+		hints[nhints++] = line;
+	}
 }
 
 /* Plan (or report) the object at path, if a '::' rule may select its functions. */
 static void object_plan(const char *path, bool main, struct ltr_session *s,
 			const struct selection *sel, struct patch_report *rep)
 {
+	bool hint = main && !rep && wants_hints(sel);
 	struct image im;
+	size_t n = 0;
 
 	if (!image_open(&im, path, main))
 		return;
-	if (sel_lib_wanted(sel->rules, sel->nrules, &im.names) &&
-	    image_read(&im) && mark_selected(&im, sel)) {
+	if ((hint || sel_lib_wanted(sel->rules, sel->nrules, &im.names)) &&
+	    image_read(&im) && ((n = mark_selected(&im, sel)) || hint)) {
 		image_scan(&im);
-		image_plan(&im, s, sel, rep);
+		if (n)
+			image_plan(&im, s, sel, rep);
+		if (hint)
+			hints_note(&im, sel);
 	}
 	image_close(&im);
 }
@@ -577,12 +655,13 @@ static void object_plan(const char *path, bool main, struct ltr_session *s,
 void patch_plan(struct ltr_session *s, const char *command,
 		const struct selection *sel, struct patch_report *rep)
 {
+	int want = wants_patching(sel);
 	struct target t;
 	struct dep *deps;
 	size_t n, i;
 	char *exe;
 
-	if (!wants_patching(sel))
+	if (!want && (rep || !wants_hints(sel)))
 		return;
 	elf_version(EV_CURRENT);
 	ZydisDecoderInit(&decoder, ZYDIS_MACHINE_MODE_LONG_64,
@@ -592,11 +671,12 @@ void patch_plan(struct ltr_session *s, const char *command,
 	exe = realpath(t.elf, NULL);
 	object_plan(exe ? exe : t.elf, true, s, sel, rep);
 	free(exe);
-	n = deps_list(t.loader, t.elf, &deps);
+	n = want == 2 ? deps_list(t.loader, t.elf, &deps) : 0;
 	for (i = 0; i < n; i++)
 		if (deps[i].path)
 			object_plan(deps[i].path, false, s, sel, rep);
-	deps_free(deps, n);
+	if (want == 2)
+		deps_free(deps, n);
 	free(t.path);
 	free(t.elf);
 	free(t.loader);
@@ -630,4 +710,11 @@ void patch_failures(const struct ltr_session *s)
 				    s->strings + p->name, s->strings + p->object,
 				    failure_text(why));
 	}
+	for (i = 0; i < nhints; i++) {
+		warning_msg("%s", hints[i]);
+		free(hints[i]);
+	}
+	free(hints);
+	hints = NULL;
+	nhints = 0;
 }

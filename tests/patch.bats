@@ -1,0 +1,105 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# patch.bats: entry patching traces the functions the loader never binds
+# (-u 'LIB::FUNC'), counts every call exactly once, says each function it
+# refuses, and never changes what the program does.
+
+load helpers
+
+# The calls column of -c's row for FUNC (LIB:NAME) in $err; empty if none.
+calls_of() {
+	awk -v f="$1" '$NF == f { print $(NF - 2) }' <<<"$err"
+}
+
+# What the program itself counted of NAME (its "NAME N" lines) in $out.
+own_count() {
+	awk -v f="$1" '$1 == f { print $2 }' <<<"$out"
+}
+
+# Trace fixture PROG's own functions with -c; its output must be untraced's.
+# Usage: own_counts PROG ARGS...
+own_counts() {
+	local prog=$1
+	shift
+	plain=$("$PROGS/$prog" "$@")
+	run_split ltruss -c -u 'a.out::sq,depth,hop,fact' "$PROGS/$prog" "$@"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	for f in sq depth hop fact; do
+		[ -n "$(own_count $f)" ]
+		[ "$(calls_of a.out:$f)" = "$(own_count $f)" ]
+	done
+}
+
+@test "the program's own static and global functions, -O2 PIE: exact counts, recursion, tail call, pointer" {
+	own_counts patch-own 7
+	# 7 direct calls and 7 through hop's tail call; depth(7) recursed 8 times
+	[ "$(calls_of a.out:sq)" -eq 14 ]
+	[ "$(calls_of a.out:depth)" -eq 8 ]
+}
+
+@test "the program's own functions with -fcf-protection=full (endbr64 kept first)" {
+	own_counts patch-own-cet 7
+}
+
+@test "the program's own functions, non-PIE" {
+	own_counts patch-own-nopie 7
+}
+
+@test "patched calls nest and return like bound ones: recursion and a tail call" {
+	plain=$("$PROGS/patch-own" 1)
+	run_split ltruss -u 'a.out::sq,hop,depth' "$PROGS/patch-own" 1
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	expected='a.out:sq(0, ...) = 0
+a.out:hop(0, ...) {
+  a.out:sq(0x1, ...) = 0x1
+} a.out:hop = 0x1
+a.out:depth(0x1, ...) {
+  a.out:depth(0, ...) = 0
+} a.out:depth = 0x1
++++ exited (status 0) +++'
+	[ "$(sed 's/(\(0x[0-9a-f]*\|0\), [^)]*)/(\1, ...)/' <<<"$err")" = "$expected" ]
+}
+
+@test "a one-colon selection sees only calls from other objects, and says what it missed" {
+	run_split ltruss -c -u 'a.out:sq' "$PROGS/patch-own" 3
+	[ "$status" -eq 0 ]
+	[ "$(calls_of a.out:sq)" = "" ]
+	# main calls sq, hop jumps to it
+	[ "$(tail -n 1 <<<"$err")" = "ltruss: warning: a.out:sq is also called directly from inside a.out (2 call sites), which -u 'a.out:sq' does not trace: -u 'a.out::sq' does" ]
+	# said only when the calls are missed
+	run_split ltruss -c -u 'a.out:sq' -u 'a.out::sq' "$PROGS/patch-own" 3
+	not grep -q 'also called directly' <<<"$err"
+	[ "$(calls_of a.out:sq)" -eq 6 ]
+}
+
+@test "functions that cannot be patched are named once, with the reason" {
+	plain=$("$PROGS/patch-own" 3)
+	run_split ltruss -c -u 'a.out::sq,zero,spin,landing' "$PROGS/patch-own" 3
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$(grep -c 'warning: a.out::' <<<"$err")" -eq 3 ]
+	grep -qx 'ltruss: warning: a.out::zero is not traced: it is 3 bytes long, too short to patch (5 bytes are needed)' <<<"$err"
+	grep -qx 'ltruss: warning: a.out::spin is not traced: its loop jumps back to its entry (at 0x[0-9a-f]*)' <<<"$err"
+	grep -qx 'ltruss: warning: a.out::landing is not traced: a branch at 0x[0-9a-f]* lands inside its first 6 bytes' <<<"$err"
+	[ "$(calls_of a.out:sq)" -eq 6 ]
+}
+
+@test "a glob's refused functions are counted in one line that says where to look" {
+	plain=$("$PROGS/patch-own" 3)
+	run_split ltruss -c -u 'a.out::*' "$PROGS/patch-own" 3
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	grep -q '^ltruss: warning: [0-9]* selected functions of a.out cannot be patched (.* first): ltruss --list' <<<"$err"
+	[ "$(calls_of a.out:sq)" -eq 6 ]
+	[ "$(calls_of a.out:main)" -eq 1 ]
+}
+
+@test "the entry point is refused: nothing calls it" {
+	plain=$("$PROGS/patch-own" 3)
+	run_split ltruss -u 'a.out::_start' "$PROGS/patch-own" 3
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	grep -qx "ltruss: warning: a.out::_start is not traced: it is the entry point: nothing calls it, it never returns" <<<"$err"
+}
