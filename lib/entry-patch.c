@@ -229,18 +229,21 @@ static const char *object_path(const struct ltr_object *obj, char *buf,
 static void area_apply(struct ltr_object *obj, uint32_t n)
 {
 	size_t size = ((size_t)n * ISLAND + 4095) & ~(size_t)4095;
-	uintptr_t area = area_place(obj, size);
+	uintptr_t area;
 	uint8_t *scratch;
 	uint32_t i;
 	int mem;
 
-	if (!area) {
-		plans_failed(n, LTR_PATCH_EAREA);
-		return;
-	}
+	/* The scratch first: the kernel may put it where the area would go. */
 	scratch = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (scratch == MAP_FAILED) {
+		plans_failed(n, LTR_PATCH_EAREA);
+		return;
+	}
+	area = area_place(obj, size);
+	if (!area) {
+		munmap(scratch, size);
 		plans_failed(n, LTR_PATCH_EAREA);
 		return;
 	}

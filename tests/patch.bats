@@ -103,3 +103,20 @@ a.out:depth(0x1, ...) {
 	[ "$out" = "$plain" ]
 	grep -qx "ltruss: warning: a.out::_start is not traced: it is the entry point: nothing calls it, it never returns" <<<"$err"
 }
+
+@test "a library's hidden helper and its self-calls: counted once, reached both ways" {
+	plain=$("$PROGS/patch-lib" 4)
+	run_split ltruss -c -u 'libpatch::patch_helper,patch_twice' "$PROGS/patch-lib" 4
+	[ "$status" -eq 0 ]
+	# the helper leaves %ecx alone, and gcc -O2 (-fipa-ra) counts on it
+	[ "$out" = "$plain" ]
+	# helper: 4 through a pointer from the program, 4 calls inside;
+	# patch_twice: 4 through the PLT, 1 from itself
+	[ "$(calls_of libpatch:patch_helper)" = "$(own_count patch_helper)" ]
+	[ "$(calls_of libpatch:patch_twice)" = "$(own_count patch_twice)" ]
+	[ "$(calls_of libpatch:patch_helper)" -eq 8 ]
+	[ "$(calls_of libpatch:patch_twice)" -eq 5 ]
+	# one colon: the program's calls only, through the PLT
+	run_split ltruss -c -u 'libpatch:patch_twice' "$PROGS/patch-lib" 4
+	[ "$(calls_of libpatch:patch_twice)" -eq 4 ]
+}

@@ -15,3 +15,16 @@ tests_progs_bin_patch_own_cet_LDFLAGS = -pie
 tests_progs_bin_patch_own_nopie_SOURCES = tests/progs/patch/own.c
 tests_progs_bin_patch_own_nopie_CFLAGS = -O2 -fno-PIE -fcf-protection=none
 tests_progs_bin_patch_own_nopie_LDFLAGS = -no-pie
+
+# A library's hidden helper and its self-calls (libpatch.so), called by
+# patch-lib.
+check_PROGRAMS += tests/progs/bin/libpatch.so tests/progs/bin/patch-lib
+tests_progs_bin_libpatch_so_SOURCES = tests/progs/patch/libpatch.c \
+	tests/progs/patch/libpatch.h
+tests_progs_bin_libpatch_so_CFLAGS = -fPIC -O2
+tests_progs_bin_libpatch_so_LDFLAGS = -shared -Wl,-soname,libpatch.so
+tests_progs_bin_patch_lib_SOURCES = tests/progs/patch/lib-calls.c \
+	tests/progs/patch/libpatch.h
+tests_progs_bin_patch_lib_CFLAGS = -O2 -fPIE
+tests_progs_bin_patch_lib_LDFLAGS = -pie -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN'
+tests_progs_bin_patch_lib_LDADD = tests/progs/bin/libpatch.so
