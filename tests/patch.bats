@@ -120,3 +120,20 @@ a.out:depth(0x1, ...) {
 	run_split ltruss -c -u 'libpatch:patch_twice' "$PROGS/patch-lib" 4
 	[ "$(calls_of libpatch:patch_twice)" -eq 4 ]
 }
+
+@test "--list says which functions a '::' rule patches and which it refuses, and why" {
+	run_split ltruss --list -u 'a.out::sq,zero,spin' "$PROGS/patch-own"
+	[ "$status" -eq 0 ]
+	grep -qx "entry patching (the calls '::' selects inside an object):" <<<"$out"
+	grep -qx 'a.out::sq  patched ([0-9]* bytes moved)' <<<"$out"
+	grep -qx 'a.out::zero  refused: it is 3 bytes long, too short to patch (5 bytes are needed)' <<<"$out"
+	grep -qx 'a.out::spin  refused: its loop jumps back to its entry (at 0x[0-9a-f]*)' <<<"$out"
+	run_split ltruss --list --json -u 'a.out::zero' "$PROGS/patch-own"
+	[ "$out" = '{"lib":"a.out","symbol":"zero","entry_patch":"refused","why":"it is 3 bytes long, too short to patch (5 bytes are needed)"}' ]
+}
+
+@test "static programs stay refused, with today's message" {
+	run_split ltruss -u 'a.out::main' "$PROGS/static-hello"
+	[ "$status" -eq 2 ]
+	[ "$err" = "ltruss: error: cannot trace '$PROGS/static-hello': it is statically linked, so it loads no shared libraries to trace" ]
+}
