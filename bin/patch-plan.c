@@ -468,6 +468,37 @@ static void image_close(struct image *im)
 	close(im->fd);
 }
 
+/* The include rule with '::' that decides for f in im, or NULL. */
+static const struct ltr_rule *rule_of(const struct image *im,
+				      const struct fn *f,
+				      const struct selection *sel)
+{
+	size_t i = sel_rule_of(sel->rules, sel->nrules, f->name, SEL_SELF,
+			       &im->names);
+
+	return i < sel->nrules ? &sel->rules[i] : NULL;
+}
+
+/*
+ * The C runtime's start-up and exit code the compiler links into every
+ * object: a glob does not patch it (the program never calls it), only
+ * its exact name.
+ */
+static bool crt_function(const char *name)
+{
+	static const char *const names[] = {
+		"_init", "_fini", "_start", "frame_dummy",
+		"register_tm_clones", "deregister_tm_clones",
+		"__do_global_dtors_aux", "_dl_relocate_static_pie",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
 /*
  * Mark the functions of im a '::' rule selects; returns how many.  Of
  * aliases (one address, several names) the first selected stands for all.
@@ -483,24 +514,15 @@ static size_t mark_selected(struct image *im, const struct selection *sel)
 		if (n && f->vaddr == taken)
 			continue;
 		f->selected = sel_selected(sel->rules, sel->nrules, f->name,
-					   SEL_SELF, &im->names);
+					   SEL_SELF, &im->names) &&
+			      (!crt_function(f->name) ||
+			       rule_exact(rule_of(im, f, sel)->func));
 		if (f->selected) {
 			taken = f->vaddr;
 			n++;
 		}
 	}
 	return n;
-}
-
-/* The include rule with '::' that decides for f in im, or NULL. */
-static const struct ltr_rule *rule_of(const struct image *im,
-				      const struct fn *f,
-				      const struct selection *sel)
-{
-	size_t i = sel_rule_of(sel->rules, sel->nrules, f->name, SEL_SELF,
-			       &im->names);
-
-	return i < sel->nrules ? &sel->rules[i] : NULL;
 }
 
 /* Plan the selected functions of im into s; say those refused. */
