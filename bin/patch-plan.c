@@ -89,6 +89,8 @@ struct image {
 	struct branch *branches;
 	size_t nbranches;
 	uint64_t entry; /* e_entry: jumped to once, never called */
+	uint64_t *resolvers; /* IFUNC resolvers: the loader calls them */
+	size_t nresolvers;
 };
 
 static ZydisDecoder decoder;
@@ -166,8 +168,16 @@ static bool image_read(struct image *im)
 		GElf_Sym sym;
 		const char *name;
 
-		if (!gelf_getsym(d, (int)i, &sym) ||
-		    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		if (!gelf_getsym(d, (int)i, &sym))
+			continue;
+		if (GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC) {
+			im->resolvers = xrealloc(im->resolvers,
+						 (im->nresolvers + 1) *
+							 sizeof(*im->resolvers));
+			im->resolvers[im->nresolvers++] = sym.st_value;
+			continue;
+		}
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
 		    sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
 			continue;
 		name = elf_strptr(im->elf, symsh.sh_link, sym.st_name);
@@ -464,6 +474,7 @@ static void image_close(struct image *im)
 	free(im->texts);
 	free(im->fns);
 	free(im->branches);
+	free(im->resolvers);
 	elf_end(im->elf);
 	close(im->fd);
 }
@@ -481,10 +492,10 @@ static const struct ltr_rule *rule_of(const struct image *im,
 
 /*
  * The C runtime's start-up and exit code the compiler links into every
- * object: a glob does not patch it (the program never calls it), only
- * its exact name.
+ * object, and IFUNC resolvers: the program never calls them (the loader
+ * does), so a glob does not patch them, only their exact name.
  */
-static bool crt_function(const char *name)
+static bool crt_function(const struct image *im, const struct fn *f)
 {
 	static const char *const names[] = {
 		"_init", "_fini", "_start", "frame_dummy",
@@ -494,7 +505,10 @@ static bool crt_function(const char *name)
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(name, names[i]) == 0)
+		if (strcmp(f->name, names[i]) == 0)
+			return true;
+	for (i = 0; i < im->nresolvers; i++)
+		if (im->resolvers[i] == f->vaddr)
 			return true;
 	return false;
 }
@@ -515,7 +529,7 @@ static size_t mark_selected(struct image *im, const struct selection *sel)
 			continue;
 		f->selected = sel_selected(sel->rules, sel->nrules, f->name,
 					   SEL_SELF, &im->names) &&
-			      (!crt_function(f->name) ||
+			      (!crt_function(im, f) ||
 			       rule_exact(rule_of(im, f, sel)->func));
 		if (f->selected) {
 			taken = f->vaddr;
@@ -530,9 +544,8 @@ static void image_plan(struct image *im, struct ltr_session *s,
 		       const struct selection *sel, struct patch_report *rep)
 {
 	uint32_t path_off = 0;
-	size_t i, refused = 0;
-	const char *first = NULL;
 	char why[160];
+	size_t i;
 
 	for (i = 0; i < im->nfns; i++) {
 		const struct fn *f = &im->fns[i];
@@ -551,13 +564,11 @@ static void image_plan(struct image *im, struct ltr_session *s,
 			continue;
 		}
 		if (err) {
+			/* A glob's refusals: --list names them */
 			r = rule_of(im, f, sel);
-			if (r && rule_exact(r->func)) {
+			if (r && rule_exact(r->func))
 				warning_msg("%s::%s is not traced: %s",
 					    im->short_name, f->name, err);
-			} else if (!refused++) {
-				first = f->name;
-			}
 			continue;
 		}
 		if (!s)
@@ -568,10 +579,6 @@ static void image_plan(struct image *im, struct ltr_session *s,
 		p.name = session_intern(s, f->name);
 		s->patches[s->npatches++] = p;
 	}
-	if (refused)
-		warning_msg("%zu selected function%s of %s cannot be patched (%s first): ltruss --list -u '%s::...' COMMAND says why",
-			    refused, refused == 1 ? "" : "s", im->short_name,
-			    first, im->short_name);
 }
 
 /* The rule's library is only the program: "a.out" or "main". */
@@ -683,6 +690,9 @@ void patch_plan(struct ltr_session *s, const char *command,
 	size_t n, i;
 	char *exe;
 
+	/* A patched call's caller is not known: --from cannot narrow it. */
+	if (sel->nfrom)
+		return;
 	if (!want && (rep || !wants_hints(sel)))
 		return;
 	elf_version(EV_CURRENT);

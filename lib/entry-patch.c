@@ -27,9 +27,10 @@
  * making it writable (nothing calls mprotect).  Where any step is refused,
  * the plan's failed field tells ltruss, which says so; the rest is traced.
  *
- * A patched function is traced at its entry only: ltr_bind lets the
- * bindings other objects make to it lead to the function itself, so that
- * a call through the PLT is counted once, by the patch.
+ * A patched function's bindings (the PLT, function pointers the loader
+ * writes) lead to a stub of the copy, past the patch: a call through the
+ * PLT is counted once, under the name it was bound by, and --from still
+ * narrows it.
  */
 #include <fcntl.h>
 #include <string.h>
@@ -48,8 +49,8 @@
 _Static_assert(COPY_AT + 4 + LTR_PATCH_CODE + JMP_ABS <= ISLAND,
 	       "a function's part of the code area is too small");
 
-/* The entries (after endbr64) of the patched functions, for ltr_bind. */
-static uintptr_t patched[LTR_MAX_PATCHES];
+/* The entries (after endbr64) of the patched functions and their copies, for ltr_bind. */
+static uintptr_t patched[LTR_MAX_PATCHES], copies[LTR_MAX_PATCHES];
 static uint32_t npatched;
 /* The plans of the object being patched (la_objopen runs one at a time). */
 static uint32_t mine[LTR_MAX_PATCHES];
@@ -281,8 +282,10 @@ static void area_apply(struct ltr_object *obj, uint32_t n)
 			continue;
 		}
 		__atomic_fetch_add(&p->applied, 1, __ATOMIC_RELAXED);
-		if (npatched < LTR_MAX_PATCHES)
+		if (npatched < LTR_MAX_PATCHES) {
+			copies[npatched] = area + (uintptr_t)i * ISLAND + COPY_AT;
 			patched[npatched++] = obj->bias + p->vaddr;
+		}
 	}
 	if (mem >= 0)
 		close(mem);
@@ -307,7 +310,7 @@ void ltr_entry_patch(struct ltr_object *obj)
 		area_apply(obj, n);
 }
 
-bool ltr_entry_patched(uintptr_t addr)
+uintptr_t ltr_entry_copy(uintptr_t addr)
 {
 	static const uint8_t endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
 	uint32_t i;
@@ -317,6 +320,6 @@ bool ltr_entry_patched(uintptr_t addr)
 		if (patched[i] == addr ||
 		    (patched[i] == addr + 4 &&
 		     __builtin_memcmp((const void *)addr, endbr64, 4) == 0))
-			return true;
-	return false;
+			return copies[i];
+	return 0;
 }

@@ -494,8 +494,8 @@ void ltr_frames_rehijack(uintptr_t sp);
 /* Apply ltruss's entry patching plans for obj (la_objopen, before its code runs). */
 void ltr_entry_patch(struct ltr_object *obj);
 
-/* Is the function at addr (a symbol's value) entry-patched in this process? */
-bool ltr_entry_patched(uintptr_t addr);
+/* The copy that runs the function at addr (a symbol's value) past its patch, or 0 if unpatched. */
+uintptr_t ltr_entry_copy(uintptr_t addr);
 
 /* ---- GLOB_DAT patching (got-patch.c) ----------------------------------- */
 
