@@ -204,6 +204,7 @@ static size_t pump(void)
 	if (++pumps % 64 == 0)
 		session_threads_find(session.s, session.fd, session.ring_size);
 	toggles_apply(session.s);
+	patch_serve(session.s);
 	tracefile_tick();
 	return processes_pump();
 }
@@ -213,6 +214,7 @@ static void idle(void)
 {
 	trace_idle();
 	processes_idle();
+	patch_serve(session.s);
 	session_threads_find(session.s, session.fd, session.ring_size);
 	tracefile_tick();
 	output_flush();
@@ -274,7 +276,7 @@ int main(int argc, char **argv)
 	 * (bin/slots.c), so that ltruss's memory follows the processes that
 	 * run at once, not all it ever traced.
 	 */
-	live = events || opts.follow;
+	live = events || opts.follow || patch_serving();
 	o = launch_wait(pid, opts.follow, reader_pace_ns(), live ? pump : NULL,
 			live ? idle : NULL, processes_reaped);
 	/* The slots a forged count hid, for the last drain and the counts. */

@@ -577,7 +577,9 @@ static void image_plan(struct image *im, struct ltr_session *s,
 			path_off = session_intern(s, im->path);
 		p.object = path_off;
 		p.name = session_intern(s, f->name);
-		s->patches[s->npatches++] = p;
+		s->patches[s->npatches] = p;
+		/* processes may be reading: the entry first */
+		__atomic_store_n(&s->npatches, s->npatches + 1, __ATOMIC_RELEASE);
 	}
 }
 
@@ -681,6 +683,54 @@ static void object_plan(const char *path, bool main, struct ltr_session *s,
 	image_close(&im);
 }
 
+/* The run's selection, and the paths planned, for the requests of patch_serve. */
+static const struct selection *run_sel;
+static char **planned;
+static size_t nplanned;
+
+/* Remember that path was planned. */
+static void planned_add(const char *path)
+{
+	planned = xrealloc(planned, (nplanned + 1) * sizeof(*planned));
+	planned[nplanned++] = xstrdup(path);
+}
+
+/* Was path planned already? */
+static bool planned_has(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < nplanned; i++)
+		if (strcmp(planned[i], path) == 0)
+			return true;
+	return false;
+}
+
+bool patch_serving(void)
+{
+	return run_sel != NULL;
+}
+
+void patch_serve(struct ltr_session *s)
+{
+	uint32_t off;
+	const char *path;
+
+	if (!run_sel ||
+	    __atomic_load_n(&s->patch_req, __ATOMIC_ACQUIRE) != LTR_PATCH_REQ_ASKED)
+		return;
+	/* Written by the traced program: a path within the strings, or none. */
+	off = s->patch_req_path;
+	path = off < LTR_STRINGS_SIZE &&
+			       memchr(s->strings + off, '\0', LTR_STRINGS_SIZE - off) ?
+		       s->strings + off : NULL;
+	if (path && path[0] == '/' && !planned_has(path)) {
+		planned_add(path);
+		object_plan(path, false, s, run_sel, NULL);
+	}
+	__atomic_store_n(&s->patch_req, LTR_PATCH_REQ_ANSWERED, __ATOMIC_RELEASE);
+}
+
 void patch_plan(struct ltr_session *s, const char *command,
 		const struct selection *sel, struct patch_report *rep)
 {
@@ -704,9 +754,16 @@ void patch_plan(struct ltr_session *s, const char *command,
 	object_plan(exe ? exe : t.elf, true, s, sel, rep);
 	free(exe);
 	n = want == 2 ? deps_list(t.loader, t.elf, &deps) : 0;
-	for (i = 0; i < n; i++)
-		if (deps[i].path)
-			object_plan(deps[i].path, false, s, sel, rep);
+	for (i = 0; i < n; i++) {
+		if (!deps[i].path)
+			continue;
+		object_plan(deps[i].path, false, s, sel, rep);
+		if (!rep)
+			planned_add(deps[i].path);
+	}
+	/* Libraries opened later are planned when the program asks. */
+	if (want && !rep)
+		run_sel = sel;
 	if (want == 2)
 		deps_free(deps, n);
 	free(t.path);
@@ -746,6 +803,12 @@ void patch_failures(const struct ltr_session *s)
 		warning_msg("%s", hints[i]);
 		free(hints[i]);
 	}
+	for (i = 0; i < nplanned; i++)
+		free(planned[i]);
+	free(planned);
+	planned = NULL;
+	nplanned = 0;
+	run_sel = NULL;
 	free(hints);
 	hints = NULL;
 	nhints = 0;

@@ -24,6 +24,16 @@ struct patch_report {
 void patch_plan(struct ltr_session *s, const char *command,
 		const struct selection *sel, struct patch_report *rep);
 
+/* Are requests to plan an object opened later to be answered (a '::' rule)? */
+bool patch_serving(void);
+
+/*
+ * Answer a traced process's request to plan an object it opened (dlopen):
+ * append the plans to s's patches[] (each object planned once).  Called
+ * from the passes over the rings.
+ */
+void patch_serve(struct ltr_session *s);
+
 /* After the run: say which planned functions the interposer could not patch, and why. */
 void patch_failures(const struct ltr_session *s);
 

@@ -35,6 +35,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "interposer.h"
@@ -291,13 +292,54 @@ static void area_apply(struct ltr_object *obj, uint32_t n)
 		close(mem);
 }
 
-void ltr_entry_patch(struct ltr_object *obj)
+/* Sleep a little while waiting on ltruss; false once ltruss is gone. */
+static bool wait_a_little(uint32_t *beat, unsigned *still, unsigned *spins)
 {
-	uint32_t total = __atomic_load_n(&ltr_session->npatches, __ATOMIC_ACQUIRE);
+	struct timespec ts = { 0, 50000 };
+
+	nanosleep(&ts, NULL);
+	return ++*spins % 64 != 0 || !ltr_reader_gone(beat, still);
+}
+
+/*
+ * Ask ltruss to plan the object at path, opened after the start: the
+ * loader holds its lock meanwhile (other threads' dlopen and lazy
+ * bindings wait), but none of the object's code runs until it is
+ * patched.  One process asks at a time; ltruss answers from its pass
+ * over the rings.  Gives up if ltruss is gone.
+ */
+static void plans_ask(const char *path)
+{
+	struct ltr_session *s = ltr_session;
+	unsigned still = 0, spins = 0;
+	uint32_t beat = 0, free_ = 0;
+
+	while (!__atomic_compare_exchange_n(&s->patch_req_lock, &free_, 1, false,
+					    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		free_ = 0;
+		if (!wait_a_little(&beat, &still, &spins))
+			return;
+	}
+	s->patch_req_path = ltr_session_string(path);
+	__atomic_store_n(&s->patch_req, LTR_PATCH_REQ_ASKED, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&s->patch_req, __ATOMIC_ACQUIRE) !=
+	       LTR_PATCH_REQ_ANSWERED)
+		if (!wait_a_little(&beat, &still, &spins))
+			break;
+	__atomic_store_n(&s->patch_req, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->patch_req_lock, 0, __ATOMIC_RELEASE);
+}
+
+void ltr_entry_patch(struct ltr_object *obj, bool late)
+{
+	uint32_t total;
 	char buf[4096];
 	const char *path;
 	uint32_t i, n = 0;
 
+	if (late && obj->path[0] == '/' && ltr_select_inner(obj))
+		plans_ask(obj->path);
+	total = __atomic_load_n(&ltr_session->npatches, __ATOMIC_ACQUIRE);
 	if (total == 0)
 		return;
 	if (total > LTR_MAX_PATCHES)
@@ -321,5 +363,15 @@ uintptr_t ltr_entry_copy(uintptr_t addr)
 		    (patched[i] == addr + 4 &&
 		     __builtin_memcmp((const void *)addr, endbr64, 4) == 0))
 			return copies[i];
+	return 0;
+}
+
+uintptr_t ltr_entry_original(uintptr_t copy)
+{
+	uint32_t i;
+
+	for (i = 0; i < npatched; i++)
+		if (copies[i] == copy)
+			return patched[i];
 	return 0;
 }

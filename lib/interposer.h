@@ -489,13 +489,28 @@ struct ltr_tstate *ltr_thread_of(uintptr_t tp);
 /* Hijack again the restored frames that are still live above sp. */
 void ltr_frames_rehijack(uintptr_t sp);
 
+/*
+ * Is ltruss gone (events.c)?  beat and still are the caller's, zero at
+ * the start of one wait; call it between sleeps.
+ */
+bool ltr_reader_gone(uint32_t *beat, unsigned *still);
+
+/* Could a '::' rule select functions of obj (no --from: lib/select.c)? */
+bool ltr_select_inner(const struct ltr_object *obj);
+
 /* ---- entry patching (entry-patch.c) ------------------------------------ */
 
-/* Apply ltruss's entry patching plans for obj (la_objopen, before its code runs). */
-void ltr_entry_patch(struct ltr_object *obj);
+/*
+ * Apply ltruss's entry patching plans for obj (la_objopen, before its code
+ * runs); late: opened after the start (dlopen), ask ltruss to plan it first.
+ */
+void ltr_entry_patch(struct ltr_object *obj, bool late);
 
 /* The copy that runs the function at addr (a symbol's value) past its patch, or 0 if unpatched. */
 uintptr_t ltr_entry_copy(uintptr_t addr);
+
+/* The function (its jmp's address) whose copy is at copy, or 0: not a copy. */
+uintptr_t ltr_entry_original(uintptr_t copy);
 
 /* ---- GLOB_DAT patching (got-patch.c) ----------------------------------- */
 

@@ -505,6 +505,10 @@ struct ltr_patch {
 	struct ltr_patch_fixup fixups[LTR_PATCH_FIXUPS];
 };
 
+/* The state of the session's patch_req. */
+#define LTR_PATCH_REQ_ASKED 1    /* a process asks ltruss to plan an object */
+#define LTR_PATCH_REQ_ANSWERED 2 /* ltruss appended its plans, if any */
+
 /* Why the interposer did not apply a plan (struct ltr_patch's failed). */
 #define LTR_PATCH_EBYTES 1 /* the bytes there are not the ones ltruss read */
 #define LTR_PATCH_EAREA 2  /* no code area within 2 GiB of the object */
@@ -585,8 +589,15 @@ struct ltr_session {
 	struct ltr_process procs[LTR_MAX_PROCS];
 	struct ltr_objrec objects[LTR_MAX_OBJECTS];
 	uint32_t slot_used[LTR_MAX_THREADS]; /* atomic: 0 never taken, or LTR_SLOT_* */
-	uint32_t npatches;    /* entries of patches[] (ltruss, before the start) */
-	uint32_t reserved_patches;
+	/*
+	 * Entry patching: plans ltruss made before the start, then appended
+	 * (npatches released last) for an object opened later, which a
+	 * process asks for one at a time (lib/entry-patch.c).
+	 */
+	uint32_t npatches;    /* atomic: entries of patches[] */
+	uint32_t patch_req_lock; /* atomic: 1 while a process asks */
+	uint32_t patch_req;   /* atomic: LTR_PATCH_REQ_* */
+	uint32_t patch_req_path; /* offset of the object's path in strings[] */
 	struct ltr_patch patches[LTR_MAX_PATCHES];
 	/* The interposer maps the header up to here: the rest is ltruss's. */
 	struct ltr_retired retired[LTR_MAX_RETIRED];

@@ -150,3 +150,15 @@ a.out:depth(0x1, ...) {
 	[ "$status" -eq 2 ]
 	[ "$err" = "ltruss: error: cannot trace '$PROGS/static-hello': it is statically linked, so it loads no shared libraries to trace" ]
 }
+
+@test "a library opened with dlopen is patched while 4 threads run patched calls" {
+	plain=$("$PROGS/patch-dlopen" 5 | grep -v '^work ')
+	run_split ltruss -c -u 'a.out::work' -u 'libpatch::patch_twice,patch_helper' "$PROGS/patch-dlopen" 5
+	[ "$status" -eq 0 ]
+	[ "$(grep -v '^work ' <<<"$out")" = "$plain" ]
+	[ "$(calls_of a.out:work)" = "$(own_count work)" ]
+	[ "$(calls_of a.out:work)" -ge 400 ]
+	# 5 calls from the program through dlsym, 2 more from itself
+	[ "$(calls_of libpatch:patch_twice)" -eq 7 ]
+	[ "$(calls_of libpatch:patch_helper)" = "$(own_count patch_helper)" ]
+}

@@ -28,3 +28,10 @@ tests_progs_bin_patch_lib_SOURCES = tests/progs/patch/lib-calls.c \
 tests_progs_bin_patch_lib_CFLAGS = -O2 -fPIE
 tests_progs_bin_patch_lib_LDFLAGS = -pie -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN'
 tests_progs_bin_patch_lib_LDADD = tests/progs/bin/libpatch.so
+
+# A library opened with dlopen while 4 threads call a patched function.
+check_PROGRAMS += tests/progs/bin/patch-dlopen
+tests_progs_bin_patch_dlopen_SOURCES = tests/progs/patch/dlopen-threads.c
+tests_progs_bin_patch_dlopen_CFLAGS = -O2 -fPIE -pthread
+tests_progs_bin_patch_dlopen_LDFLAGS = -pie -pthread -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN'
+tests_progs_bin_patch_dlopen_LDADD = -ldl
