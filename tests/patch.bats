@@ -162,3 +162,27 @@ a.out:depth(0x1, ...) {
 	[ "$(calls_of libpatch:patch_twice)" -eq 7 ]
 	[ "$(calls_of libpatch:patch_helper)" = "$(own_count patch_helper)" ]
 }
+
+@test "a C++ exception and a longjmp through patched functions, and a fork under -f" {
+	plain=$("$PROGS/patch-unwind" 6)
+	run_split ltruss -f -u 'a.out::thrower,middle,jumper,jmiddle,twin' "$PROGS/patch-unwind" 6
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	for f in thrower middle jumper jmiddle; do
+		[ "$(grep -c "a.out:$f(" <<<"$err")" -eq "$(own_count $f)" ]
+	done
+	# the odd rounds: thrown through, each call shown unwound
+	[ "$(grep -c 'a.out:thrower(.*) = ? <unwound>$' <<<"$err")" -eq 3 ]
+	[ "$(grep -c '} a.out:middle = ? <unwound>$' <<<"$err")" -eq 3 ]
+	[ "$(grep -c 'a.out:middle = 0x' <<<"$err")" -eq 3 ]
+	[ "$(grep -c 'a.out:jmiddle = 0x\|a.out:jmiddle = 0$' <<<"$err")" -eq 3 ]
+	# both sides of the fork: 3 calls in the child, 1 in the parent
+	[ "$(grep -c '^\[pid [0-9]*\] a.out:twin(' <<<"$err")" -eq 4 ]
+	[ "$(own_count twin)" -eq 1 ]
+	grep -qx 'child twin 3' <<<"$out"
+	# the same with -c: the calls that returned
+	run_split ltruss -f -c -u 'a.out::thrower,twin' "$PROGS/patch-unwind" 6
+	[ "$out" = "$plain" ]
+	[ "$(calls_of a.out:thrower)" -eq 3 ]
+	[ "$(calls_of a.out:twin)" -eq 4 ]
+}

@@ -35,3 +35,9 @@ tests_progs_bin_patch_dlopen_SOURCES = tests/progs/patch/dlopen-threads.c
 tests_progs_bin_patch_dlopen_CFLAGS = -O2 -fPIE -pthread
 tests_progs_bin_patch_dlopen_LDFLAGS = -pie -pthread -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN'
 tests_progs_bin_patch_dlopen_LDADD = -ldl
+
+# A C++ exception, a longjmp and a fork through the program's own functions.
+check_PROGRAMS += tests/progs/bin/patch-unwind
+tests_progs_bin_patch_unwind_SOURCES = tests/progs/patch/unwind.cc
+tests_progs_bin_patch_unwind_CXXFLAGS = -O2 -fPIE
+tests_progs_bin_patch_unwind_LDFLAGS = -pie
