@@ -31,11 +31,13 @@
  * its start-up libraries then, into the session (patches[]), keyed by the
  * object's path and checked by the bytes expected at each function: the
  * interposer applies them in la_objopen, before any code of the object
- * runs.  A library opened later with dlopen is not planned (yet): a
- * synchronous request to ltruss from la_objopen would make every dlopen
- * wait on ltruss's reader, and ltruss would have to decode while the
- * program holds the loader's lock; it is said once, at the end, if a '::'
- * rule matched such a library (see BUGS in ltruss(1)).
+ * runs, and no start-up waits on ltruss.  A library opened later with
+ * dlopen cannot be known before: its la_objopen asks ltruss (a request in
+ * the session, patch_serve answers it from the passes over the rings) and
+ * waits.  That dlopen holds the loader's lock meanwhile, so other threads'
+ * dlopen and lazy bindings wait too, once per library; the threads that
+ * only run code go on.  Planning in the interposer instead would put a
+ * decoder and ELF reader into every traced process.
  */
 #include "config.h"
 
