@@ -53,6 +53,7 @@
 #include "../common/select.h"
 #include "captures.h"
 #include "deps.h"
+#include "patch-cache.h"
 #include "error.h"
 #include "patch-plan.h"
 #include "target.h"
@@ -71,12 +72,6 @@ struct fn {
 	bool selected;
 };
 
-/* A direct branch of the object: its target and where it is. */
-struct branch {
-	uint64_t target, from;
-	bool call;
-};
-
 /* One object read for planning. */
 struct image {
 	const char *path;
@@ -88,8 +83,7 @@ struct image {
 	size_t ntexts;
 	struct fn *fns;
 	size_t nfns;
-	struct branch *branches;
-	size_t nbranches;
+	struct patch_scan scan; /* what image_scan keeps */
 	uint64_t entry; /* e_entry: jumped to once, never called */
 	uint64_t *resolvers; /* IFUNC resolvers: the loader calls them */
 	size_t nresolvers;
@@ -110,7 +104,7 @@ static int fn_cmp(const void *a, const void *b)
 /* Order branches by target. */
 static int branch_cmp(const void *a, const void *b)
 {
-	const struct branch *x = a, *y = b;
+	const struct patch_branch *x = a, *y = b;
 
 	return x->target < y->target ? -1 : x->target > y->target;
 }
@@ -206,15 +200,88 @@ static uint64_t rel_target(const ZydisDecodedInstruction *in, uint64_t vaddr)
 	return vaddr + in->length + (uint64_t)off;
 }
 
+/* The function of im whose first bytes (endbr64 and the jmp's) hold vaddr, or NULL. */
+static const struct fn *entry_holding(const struct image *im, uint64_t vaddr)
+{
+	size_t lo = 0, hi = im->nfns;
+
+	while (lo < hi) { /* the last function at or below vaddr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (im->fns[mid].vaddr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || vaddr >= im->fns[lo - 1].vaddr + 4 + LTR_PATCH_ORIG)
+		return NULL;
+	return &im->fns[lo - 1];
+}
+
 /*
- * Decode every executable section of im, collecting each direct branch
- * (jmp, jcc, call) and its target.  Undecodable bytes (data, padding)
- * are stepped over one at a time.
+ * Keep a branch decoded at from if it matters to a plan: one that lands
+ * inside a function's first bytes, or a jmp of the function's own back
+ * to its entry; count those that land on an entry.
+ */
+static void branch_keep(struct image *im, uint64_t target, uint64_t from,
+			bool call, size_t *cap, size_t *hcap)
+{
+	const struct fn *f = entry_holding(im, target);
+	struct patch_scan *sc = &im->scan;
+
+	if (!f)
+		return;
+	if (target == f->vaddr) {
+		if (sc->nhits == *hcap) {
+			*hcap = *hcap ? 2 * *hcap : 1024;
+			sc->hits = xrealloc(sc->hits, *hcap * sizeof(*sc->hits));
+		}
+		sc->hits[sc->nhits++] = (struct patch_hits){ target, 1 };
+		if (call || from < f->vaddr || from >= f->vaddr + f->size)
+			return;
+	}
+	if (sc->nbranches == *cap) {
+		*cap = *cap ? 2 * *cap : 256;
+		sc->branches = xrealloc(sc->branches, *cap * sizeof(*sc->branches));
+	}
+	sc->branches[sc->nbranches++] = (struct patch_branch){ target, from, call };
+}
+
+/* Order hits by address. */
+static int hits_cmp(const void *a, const void *b)
+{
+	const struct patch_hits *x = a, *y = b;
+
+	return x->vaddr < y->vaddr ? -1 : x->vaddr > y->vaddr;
+}
+
+/* Fold the hits of one address into one entry with their count. */
+static void hits_fold(struct patch_scan *sc)
+{
+	size_t i, n = 0;
+
+	qsort(sc->hits, sc->nhits, sizeof(*sc->hits), hits_cmp);
+	for (i = 0; i < sc->nhits; i++) {
+		if (n && sc->hits[n - 1].vaddr == sc->hits[i].vaddr)
+			sc->hits[n - 1].n += sc->hits[i].n;
+		else
+			sc->hits[n++] = sc->hits[i];
+	}
+	sc->nhits = n;
+}
+
+/*
+ * Decode every executable section of im, keeping the direct branches
+ * (jmp, jcc, call) that matter to a plan (branch_keep); or read them from
+ * the cache, by build ID.  Undecodable bytes (data, padding) are stepped
+ * over one at a time.
  */
 static void image_scan(struct image *im)
 {
-	size_t cap = 0, i;
+	size_t cap = 0, hcap = 0, i;
 
+	if (patch_cache_load(im->path, &im->scan))
+		return;
 	for (i = 0; i < im->ntexts; i++) {
 		const struct text *t = &im->texts[i];
 		uint64_t off = 0;
@@ -229,34 +296,39 @@ static void image_scan(struct image *im)
 				off++;
 				continue;
 			}
-			if (in.raw.imm[0].is_relative) {
-				if (im->nbranches == cap) {
-					cap = cap ? 2 * cap : 4096;
-					im->branches = xrealloc(
-						im->branches,
-						cap * sizeof(*im->branches));
-				}
-				im->branches[im->nbranches++] = (struct branch){
-					rel_target(&in, t->addr + off),
-					t->addr + off,
-					in.meta.category == ZYDIS_CATEGORY_CALL
-				};
-			}
+			if (in.raw.imm[0].is_relative)
+				branch_keep(im, rel_target(&in, t->addr + off),
+					    t->addr + off,
+					    in.meta.category == ZYDIS_CATEGORY_CALL,
+					    &cap, &hcap);
 			off += in.length;
 		}
 	}
-	qsort(im->branches, im->nbranches, sizeof(*im->branches), branch_cmp);
+	qsort(im->scan.branches, im->scan.nbranches,
+	      sizeof(*im->scan.branches), branch_cmp);
+	hits_fold(&im->scan);
+	patch_cache_save(im->path, &im->scan);
+}
+
+/* How many direct branches of im land on vaddr's entry. */
+static size_t entry_hits(const struct image *im, uint64_t vaddr)
+{
+	const struct patch_hits key = { vaddr, 0 }, *h;
+
+	h = bsearch(&key, im->scan.hits, im->scan.nhits,
+		    sizeof(*im->scan.hits), hits_cmp);
+	return h ? h->n : 0;
 }
 
 /* The first branch of im whose target is at or above vaddr (an index). */
 static size_t branch_from(const struct image *im, uint64_t vaddr)
 {
-	size_t lo = 0, hi = im->nbranches;
+	size_t lo = 0, hi = im->scan.nbranches;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (im->branches[mid].target < vaddr)
+		if (im->scan.branches[mid].target < vaddr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -271,9 +343,10 @@ static const char *branches_check(const struct image *im, const struct fn *f,
 {
 	size_t i;
 
-	for (i = branch_from(im, f->vaddr);
-	     i < im->nbranches && im->branches[i].target < start + len; i++) {
-		const struct branch *b = &im->branches[i];
+	for (i = branch_from(im, f->vaddr); i < im->scan.nbranches &&
+					     im->scan.branches[i].target < start + len;
+	     i++) {
+		const struct patch_branch *b = &im->scan.branches[i];
 		bool own = b->from >= f->vaddr && b->from < f->vaddr + f->size;
 
 		if (b->target > start) {
@@ -475,7 +548,8 @@ static void image_close(struct image *im)
 {
 	free(im->texts);
 	free(im->fns);
-	free(im->branches);
+	free(im->scan.branches);
+	free(im->scan.hits);
 	free(im->resolvers);
 	elf_end(im->elf);
 	close(im->fd);
@@ -635,7 +709,7 @@ static size_t nhints;
  */
 static void hints_note(struct image *im, const struct selection *sel)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < im->nfns; i++) {
 		const struct fn *f = &im->fns[i];
@@ -650,9 +724,7 @@ static void hints_note(struct image *im, const struct selection *sel)
 					    &im->names)];
 		if (!rule_exact(r->func) || (r->flags & LTR_RULE_INNER))
 			continue;
-		for (j = branch_from(im, f->vaddr);
-		     j < im->nbranches && im->branches[j].target == f->vaddr; j++)
-			sites++;
+		sites = entry_hits(im, f->vaddr);
 		if (!sites)
 			continue;
 		if (asprintf(&line, "a.out:%s is also called directly from inside a.out (%zu call site%s), which -u 'a.out:%s' does not trace: -u 'a.out::%s' does",

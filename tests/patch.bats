@@ -186,3 +186,24 @@ a.out:depth(0x1, ...) {
 	[ "$(calls_of a.out:thrower)" -eq 3 ]
 	[ "$(calls_of a.out:twin)" -eq 4 ]
 }
+
+@test "the scan is cached by build ID: a second run reads it instead of decoding" {
+	local id file sq
+	run_split ltruss -c -u 'a.out::sq' "$PROGS/patch-own" 3
+	[ "$status" -eq 0 ]
+	id=$(readelf -n "$PROGS/patch-own" | awk '/Build ID/ { print $3 }')
+	file="$HOME/.cache/ltruss/patch/$id"
+	[ -s "$file" ]
+	# A forged cache: one branch into sq's first bytes.  Read, it refuses sq.
+	sq=$(nm "$PROGS/patch-own" | awk '$3 == "sq" { print $1 }')
+	python3 -c 'import struct, sys
+sys.stdout.buffer.write(b"LTRPSCN1" + struct.pack("<QQ", 1, 0) + struct.pack("<QQQ", int(sys.argv[1], 16) + 2, 0x1234, 0))' "$sq" > "$file"
+	run_split ltruss -c -u 'a.out::sq' "$PROGS/patch-own" 3
+	[ "$status" -eq 0 ]
+	grep -qx 'ltruss: warning: a.out::sq is not traced: a branch at 0x1234 lands inside its first [0-9]* bytes' <<<"$err"
+	# A damaged one is decoded again, and written anew
+	echo damaged > "$file"
+	run_split ltruss -c -u 'a.out::sq' "$PROGS/patch-own" 3
+	[ "$(calls_of a.out:sq)" -eq 6 ]
+	[ "$(head -c 8 "$file")" = LTRPSCN1 ]
+}
