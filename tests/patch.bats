@@ -207,3 +207,21 @@ sys.stdout.buffer.write(b"LTRPSCN1" + struct.pack("<QQ", 1, 0) + struct.pack("<Q
 	[ "$(calls_of a.out:sq)" -eq 6 ]
 	[ "$(head -c 8 "$file")" = LTRPSCN1 ]
 }
+
+@test "patched calls in every view: -w and --read, --json, --caller, --tree" {
+	run_split ltruss -w trace.ltr -u 'a.out::sq,hop' "$PROGS/patch-own" 2
+	[ "$status" -eq 0 ]
+	run_split ltruss --read trace.ltr -c
+	err=$out # --read: the trace is the output
+	[ "$(calls_of a.out:sq)" -eq 4 ]
+	[ "$(calls_of a.out:hop)" -eq 2 ]
+	run_split ltruss --json -u 'a.out::hop' "$PROGS/patch-own" 2
+	[ "$(jq -r 'select(.func == "hop") | .lib' <<<"$err" | sort -u)" = a.out ]
+	[ "$(jq -r 'select(.func == "hop") | .type' <<<"$err" | sort | uniq -c | awk '{ print $1 $2 }')" = 2call ]
+	run_split ltruss --caller -u 'a.out::sq' "$PROGS/patch-own" 1
+	# sq called by main, and jumped to by hop's tail call: from main too
+	[ "$(grep -c '^a.out:sq(.*) = .* \[from main+0x[0-9a-f]*\]$' <<<"$err")" -eq 2 ]
+	run_split ltruss -c --tree -u 'a.out::sq,hop' "$PROGS/patch-own" 2
+	grep -Eq '^ +2 +[0-9.]+ +[0-9.]+ +a\.out:hop$' <<<"$err"
+	grep -Eq '^ +2 +[0-9.]+ +[0-9.]+ +  a\.out:sq$' <<<"$err"
+}
