@@ -16,15 +16,26 @@ own_count() {
 	awk -v f="$1" '$1 == f { print $2 }' <<<"$out"
 }
 
+# Run fixture PROG with ARGS untraced, then under ltruss OPTIONS: the
+# traced run succeeds and prints what the untraced one printed.
+# Usage: same_output PROG ARGS -- OPTIONS
+same_output() {
+	local prog=$1 args=()
+	shift
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	plain=$("$PROGS/$prog" "${args[@]}")
+	run_split ltruss "$@" "$PROGS/$prog" "${args[@]}"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+}
+
 # Trace fixture PROG's own functions with -c; its output must be untraced's.
 # Usage: own_counts PROG ARGS...
 own_counts() {
 	local prog=$1
 	shift
-	plain=$("$PROGS/$prog" "$@")
-	run_split ltruss -c -u 'a.out::sq,depth,hop,fact' "$PROGS/$prog" "$@"
-	[ "$status" -eq 0 ]
-	[ "$out" = "$plain" ]
+	same_output "$prog" "$@" -- -c -u 'a.out::sq,depth,hop,fact'
 	for f in sq depth hop fact; do
 		[ -n "$(own_count $f)" ]
 		[ "$(calls_of a.out:$f)" = "$(own_count $f)" ]
@@ -47,10 +58,7 @@ own_counts() {
 }
 
 @test "patched calls nest and return like bound ones: recursion and a tail call" {
-	plain=$("$PROGS/patch-own" 1)
-	run_split ltruss -u 'a.out::sq,hop,depth' "$PROGS/patch-own" 1
-	[ "$status" -eq 0 ]
-	[ "$out" = "$plain" ]
+	same_output patch-own 1 -- -u 'a.out::sq,hop,depth'
 	expected='a.out:sq(0, ...) = 0
 a.out:hop(0, ...) {
   a.out:sq(0x1, ...) = 0x1
@@ -75,10 +83,7 @@ a.out:depth(0x1, ...) {
 }
 
 @test "functions that cannot be patched are named once, with the reason" {
-	plain=$("$PROGS/patch-own" 3)
-	run_split ltruss -c -u 'a.out::sq,zero,spin,landing' "$PROGS/patch-own" 3
-	[ "$status" -eq 0 ]
-	[ "$out" = "$plain" ]
+	same_output patch-own 3 -- -c -u 'a.out::sq,zero,spin,landing'
 	[ "$(grep -c 'warning: a.out::' <<<"$err")" -eq 3 ]
 	grep -qx 'ltruss: warning: a.out::zero is not traced: it is 3 bytes long, too short to patch (5 bytes are needed)' <<<"$err"
 	grep -qx 'ltruss: warning: a.out::spin is not traced: its loop jumps back to its entry (at 0x[0-9a-f]*)' <<<"$err"
@@ -87,10 +92,7 @@ a.out:depth(0x1, ...) {
 }
 
 @test "a glob patches what it can, leaves the C runtime's code alone, and --list names the rest" {
-	plain=$("$PROGS/patch-own" 3)
-	run_split ltruss -c -u 'a.out::*' "$PROGS/patch-own" 3
-	[ "$status" -eq 0 ]
-	[ "$out" = "$plain" ]
+	same_output patch-own 3 -- -c -u 'a.out::*'
 	not grep -q 'warning' <<<"$err"
 	[ "$(calls_of a.out:sq)" -eq 6 ]
 	[ "$(calls_of a.out:main)" -eq 1 ]
@@ -110,10 +112,7 @@ a.out:depth(0x1, ...) {
 }
 
 @test "the entry point is refused: nothing calls it" {
-	plain=$("$PROGS/patch-own" 3)
-	run_split ltruss -u 'a.out::_start' "$PROGS/patch-own" 3
-	[ "$status" -eq 0 ]
-	[ "$out" = "$plain" ]
+	same_output patch-own 3 -- -u 'a.out::_start'
 	grep -qx "ltruss: warning: a.out::_start is not traced: it is the entry point: nothing calls it, it never returns" <<<"$err"
 }
 
@@ -164,10 +163,7 @@ a.out:depth(0x1, ...) {
 }
 
 @test "a C++ exception and a longjmp through patched functions, and a fork under -f" {
-	plain=$("$PROGS/patch-unwind" 6)
-	run_split ltruss -f -u 'a.out::thrower,middle,jumper,jmiddle,twin' "$PROGS/patch-unwind" 6
-	[ "$status" -eq 0 ]
-	[ "$out" = "$plain" ]
+	same_output patch-unwind 6 -- -f -u 'a.out::thrower,middle,jumper,jmiddle,twin'
 	for f in thrower middle jumper jmiddle; do
 		[ "$(grep -c "a.out:$f(" <<<"$err")" -eq "$(own_count $f)" ]
 	done
