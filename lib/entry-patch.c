@@ -53,6 +53,8 @@ _Static_assert(COPY_AT + 4 + LTR_PATCH_CODE + JMP_ABS <= ISLAND,
 /* The entries (after endbr64) of the patched functions and their copies, for ltr_bind. */
 static uintptr_t patched[LTR_MAX_PATCHES], copies[LTR_MAX_PATCHES];
 static uint32_t npatched;
+/* The dynamic loader's segments: its calls are its own (ltr_entry_from_loader). */
+uintptr_t ltr_loader_start, ltr_loader_end;
 /* The plans of the object being patched (la_objopen runs one at a time). */
 static uint32_t mine[LTR_MAX_PATCHES];
 
@@ -261,7 +263,10 @@ static void area_apply(struct ltr_object *obj, uint32_t n)
 			__atomic_store_n(&p->failed, LTR_PATCH_ESTUB,
 					 __ATOMIC_RELAXED);
 			mine[i] = UINT32_MAX;
+			continue;
 		}
+		/* before any call can reach it: the patch is not written yet */
+		ltr_targets[ltr_stub_index(stub)].flags |= LTR_FN_PATCHED;
 	}
 	if (!area_map(scratch, area, size)) {
 		munmap(scratch, size);
@@ -337,6 +342,10 @@ void ltr_entry_patch(struct ltr_object *obj, bool late)
 	const char *path;
 	uint32_t i, n = 0;
 
+	if (obj->soname && ltr_strncmp(obj->soname, "ld-linux", 8) == 0) {
+		ltr_loader_start = obj->start;
+		ltr_loader_end = obj->end;
+	}
 	if (late && obj->path[0] == '/' && ltr_select_inner(obj))
 		plans_ask(obj->path);
 	total = __atomic_load_n(&ltr_session->npatches, __ATOMIC_ACQUIRE);

@@ -509,6 +509,14 @@ void ltr_entry_patch(struct ltr_object *obj, bool late);
 /* The copy that runs the function at addr (a symbol's value) past its patch, or 0 if unpatched. */
 uintptr_t ltr_entry_copy(uintptr_t addr);
 
+/* Does a patched function's call returning to ret come from the dynamic loader? */
+static inline bool ltr_entry_from_loader(uintptr_t ret)
+{
+	extern uintptr_t ltr_loader_start, ltr_loader_end;
+
+	return ret >= ltr_loader_start && ret < ltr_loader_end;
+}
+
 /* The function (its jmp's address) whose copy is at copy, or 0: not a copy. */
 uintptr_t ltr_entry_original(uintptr_t copy);
 

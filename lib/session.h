@@ -90,6 +90,7 @@ struct ltr_rule {
 #define LTR_FN_SETJMP 0x10u    /* the setjmp family: a longjmp returns it again */
 #define LTR_FN_VFORK 0x20u     /* vfork: returns in the child, then the parent */
 #define LTR_FN_NOSTACK 0x40u   /* its rule says LTR_RULE_NOSTACK */
+#define LTR_FN_PATCHED 0x80u   /* (the interposer's targets) reached by entry patching */
 
 /*
  * One traced function of one process: what events and counters name.
