@@ -140,6 +140,12 @@ void ltr_event_untraced(struct ltr_tstate *ts, const char *name);
 void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		       uint8_t why);
 
+/*
+ * Is ltruss gone (events.c)?  beat and still are the caller's, zero at
+ * the start of one wait; call it between sleeps.
+ */
+bool ltr_reader_gone(uint32_t *beat, unsigned *still);
+
 /* ---- arguments (args.c, safe-read.c, fault-copy.c) -------------------- */
 
 /* Install the SIGSEGV/SIGBUS handler of the fast copy, when it is safe to. */
