@@ -49,6 +49,7 @@
 static const struct ltr_py_layout *py_layout;
 static uintptr_t py_runtime;   /* &_PyRuntime */
 static uint32_t py_version;    /* Py_Version */
+static uint32_t py_fr_off[4];  /* the words of a frame read (frame_words) */
 
 /* Python's "3.X" of version v into buf (at least 8 bytes). */
 static void version_text(char *buf, uint32_t v)
@@ -62,6 +63,25 @@ static void version_text(char *buf, uint32_t v)
 		buf[n++] = (char)('0' + minor / 10 % 10);
 	buf[n++] = (char)('0' + minor % 10);
 	buf[n] = '\0';
+}
+
+/*
+ * The offsets of the words of a frame the walk reads (fr_off): its code,
+ * previous, last instruction, and the word holding its flag byte
+ * (is_entry or owner), read in one go per frame; false if one is not a
+ * word's.
+ */
+static bool frame_words(const struct ltr_py_layout *L)
+{
+	unsigned flag = L->fr_is_entry ? L->fr_is_entry : L->fr_owner;
+
+	if ((L->fr_code | L->fr_previous | L->fr_prev_instr) & 7)
+		return false;
+	py_fr_off[0] = L->fr_code;
+	py_fr_off[1] = L->fr_previous;
+	py_fr_off[2] = L->fr_prev_instr;
+	py_fr_off[3] = flag & ~7u;
+	return true;
 }
 
 void ltr_py_object(const struct ltr_object *obj)
@@ -84,8 +104,9 @@ void ltr_py_object(const struct ltr_object *obj)
 	/* A debug build's objects have two more words: not ours to read. */
 	if (py_layout && ltr_dynamic_find(obj, "_Py_NegativeRefcount", STT_FUNC))
 		py_layout = NULL;
-	if (py_layout)
+	if (py_layout && frame_words(py_layout))
 		return;
+	py_layout = NULL;
 	version_text(v, version);
 	ltr_strlcpy(why, "Python ", sizeof(why));
 	ltr_strlcpy(why + ltr_strlen(why), v, sizeof(why) - ltr_strlen(why));
@@ -221,6 +242,12 @@ size_t ltr_py_blob_max(void)
 	return py_layout ? PY_ROOM_MAX : 0;
 }
 
+/* The byte at offset off of a frame, in w, its word at offset off & ~7. */
+static inline uint8_t flag_byte(uint64_t w, unsigned off)
+{
+	return (uint8_t)(w >> (off & 7) * 8);
+}
+
 /*
  * The PYFRAMES blob of thread ts's frames at dst, then PYCODE blobs, read
  * with r, at most room bytes; returns their size.
@@ -234,6 +261,11 @@ static size_t walk(const struct reader *r, struct ltr_tstate *ts, void *dst,
 	struct ltr_py_frame *f = (struct ltr_py_frame *)(h + 1);
 	uintptr_t t = tstate_of(r, ts), cf, frame;
 	size_t n = 0, max, size, i;
+	/* Copies the compiler need not read again after each store to f[]. */
+	const uint32_t off[4] = { py_fr_off[0], py_fr_off[1], py_fr_off[2],
+				  py_fr_off[3] };
+	const unsigned owner = L->fr_owner, entry = L->fr_is_entry;
+	const uint64_t co_code = L->co_code;
 
 	cf = t ? word_at(r, t + L->ts_cframe) : 0;
 	frame = cf ? word_at(r, cf + L->cf_current) : 0;
@@ -244,15 +276,17 @@ static size_t walk(const struct reader *r, struct ltr_tstate *ts, void *dst,
 	h->version = py_version;
 	h->flags = 0;
 	while (frame && cf) {
-		uint64_t code = word_at(r, frame + L->fr_code), prev, instr;
+		uint64_t w[4], code, prev, instr;
 
+		if (!words4_at(r, frame, off, w))
+			break;
+		code = w[0];
 		if (!code)
 			break;
-		prev = word_at(r, frame + L->fr_previous);
-		instr = word_at(r, frame + L->fr_prev_instr);
+		prev = w[1];
+		instr = w[2];
 		/* 3.12: the entry frame of an activation is no Python frame. */
-		if (L->fr_owner &&
-		    byte_at(r, frame + L->fr_owner) == L->owner_cstack) {
+		if (owner && flag_byte(w[3], owner) == L->owner_cstack) {
 			cf = word_at(r, cf + L->cf_previous);
 			frame = prev;
 			continue;
@@ -263,11 +297,11 @@ static size_t walk(const struct reader *r, struct ltr_tstate *ts, void *dst,
 		}
 		f[n].code = code;
 		f[n].cframe = cf;
-		f[n].lasti = instr >= code + L->co_code
-				     ? (int64_t)(instr - code - L->co_code)
+		f[n].lasti = instr >= code + co_code
+				     ? (int64_t)(instr - code - co_code)
 				     : -2;
 		n++;
-		if (L->fr_is_entry && byte_at(r, frame + L->fr_is_entry))
+		if (entry && flag_byte(w[3], entry))
 			cf = word_at(r, cf + L->cf_previous);
 		frame = prev;
 	}

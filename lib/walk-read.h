@@ -24,22 +24,64 @@ static inline size_t mem_at(const struct reader *r, void *dst, uintptr_t src,
 		       : ltr_read_mem(r->pid, dst, src, len);
 }
 
+/*
+ * The words at p + off[0..3] into v[0..3] (no fault); false if one is
+ * unreadable.  In a series, four loads inlined (each in ltr_fixups, all
+ * resuming past the one that says they were read): a frame's fields for
+ * a few instructions, so that a walk costs what its loads cost.  Volatile,
+ * so that it stays inside its series; no "memory" clobber, which would
+ * make the compiler reload every variable of the walk after each frame.
+ */
+static inline bool words4_at(const struct reader *r, uintptr_t p,
+			     const uint32_t off[4], uint64_t v[4])
+{
+	unsigned ok, i;
+
+	if (!r->fast) {
+		for (i = 0; i < 4; i++) {
+			uint64_t w;
+
+			if (mem_at(r, &w, p + off[i], 8) != 8)
+				return false;
+			v[i] = w;
+		}
+		return true;
+	}
+	if (p < 4096)
+		return false;
+	__asm__ volatile("xorl %k[ok], %k[ok]\n"
+			 "1: movq (%[p],%[o0]), %[a]\n"
+			 "2: movq (%[p],%[o1]), %[b]\n"
+			 "3: movq (%[p],%[o2]), %[c]\n"
+			 "4: movq (%[p],%[o3]), %[d]\n"
+			 "movl $1, %k[ok]\n"
+			 "5:\n" LTR_FIXUP("1b", "5b") LTR_FIXUP("2b", "5b")
+				 LTR_FIXUP("3b", "5b") LTR_FIXUP("4b", "5b")
+			 : [ok] "=&r"(ok), [a] "=&r"(v[0]), [b] "=&r"(v[1]),
+			   [c] "=&r"(v[2]), [d] "=&r"(v[3])
+			 : [p] "r"(p), [o0] "r"((uintptr_t)off[0]),
+			   [o1] "r"((uintptr_t)off[1]), [o2] "r"((uintptr_t)off[2]),
+			   [o3] "r"((uintptr_t)off[3]));
+	return ok;
+}
+
 /* Read the word at addr (no fault); 0 if unreadable. */
 static inline uint64_t word_at(const struct reader *r, uintptr_t addr)
 {
 	uint64_t v = 0;
+	unsigned ok;
 
-	if (r->fast)
-		return ltr_fault_series_word(&v, addr) ? v : 0;
-	if (mem_at(r, &v, addr, 8) != 8)
+	if (!r->fast)
+		return mem_at(r, &v, addr, 8) == 8 ? v : 0;
+	if (addr < 4096)
 		return 0;
-	return v;
-}
-
-/* The byte at addr, read as part of its aligned word (no fault); 0 if unreadable. */
-static inline uint8_t byte_at(const struct reader *r, uintptr_t addr)
-{
-	return (uint8_t)(word_at(r, addr & ~(uintptr_t)7) >> (addr & 7) * 8);
+	__asm__ volatile("xorl %k[ok], %k[ok]\n"
+			 "1: movq (%[p]), %[v]\n"
+			 "movl $1, %k[ok]\n"
+			 "2:\n" LTR_FIXUP("1b", "2b")
+			 : [ok] "=&r"(ok), [v] "=&r"(v)
+			 : [p] "r"(addr));
+	return ok ? v : 0;
 }
 
 #endif
