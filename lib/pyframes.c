@@ -260,7 +260,8 @@ static size_t walk(const struct reader *r, struct ltr_tstate *ts, void *dst,
 	struct ltr_py_head *h = (struct ltr_py_head *)b->data;
 	struct ltr_py_frame *f = (struct ltr_py_frame *)(h + 1);
 	uintptr_t t = tstate_of(r, ts), cf, frame;
-	size_t n = 0, max, size, i;
+	size_t n = 0, max, size, i, nnew = 0;
+	uint64_t fresh[LTR_PY_FRAMES_MAX / 64]; /* frames whose code is new */
 	/* Copies the compiler need not read again after each store to f[]. */
 	const uint32_t off[4] = { py_fr_off[0], py_fr_off[1], py_fr_off[2],
 				  py_fr_off[3] };
@@ -300,6 +301,12 @@ static size_t walk(const struct reader *r, struct ltr_tstate *ts, void *dst,
 		f[n].lasti = instr >= code + co_code
 				     ? (int64_t)(instr - code - co_code)
 				     : -2;
+		/* Noted as it is read: one pass over the frames, not two. */
+		if (unlikely(!code_seen(ts, code))) {
+			if (!nnew++)
+				__builtin_memset(fresh, 0, sizeof(fresh));
+			fresh[n / 64] |= 1ull << n % 64;
+		}
 		n++;
 		if (entry && flag_byte(w[3], entry))
 			cf = word_at(r, cf + L->cf_previous);
@@ -314,18 +321,21 @@ static size_t walk(const struct reader *r, struct ltr_tstate *ts, void *dst,
 	b->len = (uint32_t)(sizeof(*h) + n * sizeof(*f));
 	size = (sizeof(*b) + b->len + 7) & ~(size_t)7;
 	/* The code objects the ring has not described yet, while room lasts. */
-	for (i = 0; i < n; i++) {
+	for (i = 0; nnew && i < n; i++) {
 		size_t got;
 
-		if (code_seen(ts, f[i].code))
+		if (!(fresh[i / 64] >> i % 64 & 1))
 			continue;
 		got = code_blob(r, f[i].code, (unsigned char *)dst + size,
 				room - size);
-		if (!got) {
-			ts->py_seen[(f[i].code >> 4) % LTR_PY_SEEN] = 0;
-			break;
+		if (got) {
+			size += got;
+			continue;
 		}
-		size += got;
+		/* Those left are described by a later call. */
+		for (; i < n; i++)
+			if (fresh[i / 64] >> i % 64 & 1)
+				ts->py_seen[(f[i].code >> 4) % LTR_PY_SEEN] = 0;
 	}
 	return size;
 }
