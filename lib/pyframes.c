@@ -90,7 +90,8 @@ void ltr_py_object(const struct ltr_object *obj)
 	char why[160], v[8];
 	uint32_t version = 0;
 
-	if (!ltr_stack_size || py_runtime)
+	if (!ltr_stack_size || py_runtime ||
+	    ltr_getenv(LTR_ENV_BENCH_NO_FRAMES))
 		return;
 	rt = ltr_dynamic_find(obj, "_PyRuntime", STT_OBJECT);
 	ver = rt ? ltr_dynamic_find(obj, "Py_Version", STT_OBJECT) : NULL;

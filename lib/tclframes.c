@@ -49,7 +49,8 @@ bool ltr_tcl_object(const struct ltr_object *obj)
 {
 	const char *n = obj->short_name;
 
-	return ltr_stack_size && n && ltr_strcmp(n, "libtcl8.6") == 0;
+	return ltr_stack_size && n && ltr_strcmp(n, "libtcl8.6") == 0 &&
+	       !ltr_getenv(LTR_ENV_BENCH_NO_FRAMES);
 }
 
 void *ltr_hook_tcl_create_interp(void)
