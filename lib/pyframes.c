@@ -68,14 +68,14 @@ static void version_text(char *buf, uint32_t v)
 /*
  * The offsets of the words of a frame the walk reads (fr_off): its code,
  * previous, last instruction, and the word holding its flag byte
- * (is_entry or owner), read in one go per frame; false if one is not a
- * word's.
+ * (owner or is_entry), read in one go per frame; false if one is not a
+ * word's, or the layout has neither flag.
  */
 static bool frame_words(const struct ltr_py_layout *L)
 {
-	unsigned flag = L->fr_is_entry ? L->fr_is_entry : L->fr_owner;
+	unsigned flag = L->fr_owner ? L->fr_owner : L->fr_is_entry;
 
-	if ((L->fr_code | L->fr_previous | L->fr_prev_instr) & 7)
+	if (!flag || (L->fr_code | L->fr_previous | L->fr_prev_instr) & 7)
 		return false;
 	py_fr_off[0] = L->fr_code;
 	py_fr_off[1] = L->fr_previous;
@@ -250,33 +250,29 @@ static inline uint8_t flag_byte(uint64_t w, unsigned off)
 }
 
 /*
- * The PYFRAMES blob of thread ts's frames at dst, then PYCODE blobs, read
- * with r, at most room bytes; returns their size.
+ * Thread ts's frames from frame (run by the _PyCFrame cf) into f[], at
+ * most max (then LTR_PYF_MORE in *flags), read by process pid's reader
+ * whose fast is fast, in a layout marking an activation's first frame by
+ * its owner (3.12: owned) or by is_entry (3.11); those whose code object
+ * ts's ring has not described marked in fresh (*nnew of them).  Returns
+ * their count.  Inlined once for each fast and owned, so that the loop
+ * tests neither, and keeps what it reads again in registers.
  */
-static size_t walk(const struct reader *r, struct ltr_tstate *ts, void *dst,
-		   size_t room)
+static inline __attribute__((always_inline)) size_t
+read_frames(int pid, bool fast, bool owned, struct ltr_tstate *ts,
+	    uintptr_t frame, uintptr_t cf, struct ltr_py_frame *f, size_t max,
+	    uint32_t *flags, uint64_t *fresh, size_t *nnew)
 {
 	const struct ltr_py_layout *L = py_layout;
-	struct ltr_blob *b = dst;
-	struct ltr_py_head *h = (struct ltr_py_head *)b->data;
-	struct ltr_py_frame *f = (struct ltr_py_frame *)(h + 1);
-	uintptr_t t = tstate_of(r, ts), cf, frame;
-	size_t n = 0, max, size, i, nnew = 0;
-	uint64_t fresh[LTR_PY_FRAMES_MAX / 64]; /* frames whose code is new */
-	/* Copies the compiler need not read again after each store to f[]. */
+	const struct reader rd = { pid, fast }, *r = &rd;
 	const uint32_t off[4] = { py_fr_off[0], py_fr_off[1], py_fr_off[2],
 				  py_fr_off[3] };
-	const unsigned owner = L->fr_owner, entry = L->fr_is_entry;
+	const unsigned flag = owned ? L->fr_owner : L->fr_is_entry;
+	const unsigned cf_previous = L->cf_previous;
+	const uint8_t cstack = L->owner_cstack;
 	const uint64_t co_code = L->co_code;
+	size_t n = 0;
 
-	cf = t ? word_at(r, t + L->ts_cframe) : 0;
-	frame = cf ? word_at(r, cf + L->cf_current) : 0;
-	/* Half the room for frames, the rest for code objects to describe. */
-	max = (room / 2 - sizeof(*b) - sizeof(*h)) / sizeof(*f);
-	if (max > LTR_PY_FRAMES_MAX)
-		max = LTR_PY_FRAMES_MAX;
-	h->version = py_version;
-	h->flags = 0;
 	while (frame && cf) {
 		uint64_t w[4], code, prev, instr;
 
@@ -288,13 +284,13 @@ static size_t walk(const struct reader *r, struct ltr_tstate *ts, void *dst,
 		prev = w[1];
 		instr = w[2];
 		/* 3.12: the entry frame of an activation is no Python frame. */
-		if (owner && flag_byte(w[3], owner) == L->owner_cstack) {
-			cf = word_at(r, cf + L->cf_previous);
+		if (owned && flag_byte(w[3], flag) == cstack) {
+			cf = word_at(r, cf + cf_previous);
 			frame = prev;
 			continue;
 		}
 		if (n == max) {
-			h->flags |= LTR_PYF_MORE;
+			*flags |= LTR_PYF_MORE;
 			break;
 		}
 		f[n].code = code;
@@ -304,15 +300,52 @@ static size_t walk(const struct reader *r, struct ltr_tstate *ts, void *dst,
 				     : -2;
 		/* Noted as it is read: one pass over the frames, not two. */
 		if (unlikely(!code_seen(ts, code))) {
-			if (!nnew++)
-				__builtin_memset(fresh, 0, sizeof(fresh));
+			if (!(*nnew)++)
+				__builtin_memset(fresh, 0,
+						 LTR_PY_FRAMES_MAX / 64 * 8);
 			fresh[n / 64] |= 1ull << n % 64;
 		}
 		n++;
-		if (entry && flag_byte(w[3], entry))
-			cf = word_at(r, cf + L->cf_previous);
+		if (!owned && flag_byte(w[3], flag))
+			cf = word_at(r, cf + cf_previous);
 		frame = prev;
 	}
+	return n;
+}
+
+/*
+ * The PYFRAMES blob of thread ts's frames at dst, then PYCODE blobs, read
+ * with r, at most room bytes; returns their size.
+ */
+static size_t walk(const struct reader *r, struct ltr_tstate *ts, void *dst,
+		   size_t room)
+{
+	const struct ltr_py_layout *L = py_layout;
+	struct ltr_blob *b = dst;
+	struct ltr_py_head *h = (struct ltr_py_head *)b->data;
+	struct ltr_py_frame *f = (struct ltr_py_frame *)(h + 1);
+	uintptr_t t = tstate_of(r, ts), cf, fr;
+	size_t n, max, size, i, nnew = 0;
+	uint64_t fresh[LTR_PY_FRAMES_MAX / 64]; /* frames whose code is new */
+
+	cf = t ? word_at(r, t + L->ts_cframe) : 0;
+	fr = cf ? word_at(r, cf + L->cf_current) : 0;
+	/* Half the room for frames, the rest for code objects to describe. */
+	max = (room / 2 - sizeof(*b) - sizeof(*h)) / sizeof(*f);
+	if (max > LTR_PY_FRAMES_MAX)
+		max = LTR_PY_FRAMES_MAX;
+	h->version = py_version;
+	h->flags = 0;
+	if (r->fast)
+		n = L->fr_owner ? read_frames(r->pid, true, true, ts, fr, cf, f,
+					      max, &h->flags, fresh, &nnew)
+				: read_frames(r->pid, true, false, ts, fr, cf, f,
+					      max, &h->flags, fresh, &nnew);
+	else
+		n = L->fr_owner ? read_frames(r->pid, false, true, ts, fr, cf, f,
+					      max, &h->flags, fresh, &nnew)
+				: read_frames(r->pid, false, false, ts, fr, cf,
+					      f, max, &h->flags, fresh, &nnew);
 	if (!n)
 		return 0;
 	b->type = LTR_BLOB_PYFRAMES;

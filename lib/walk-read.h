@@ -35,16 +35,17 @@ static inline size_t mem_at(const struct reader *r, void *dst, uintptr_t src,
 static inline bool words4_at(const struct reader *r, uintptr_t p,
 			     const uint32_t off[4], uint64_t v[4])
 {
-	unsigned ok, i;
+	uint64_t a, b, c, d;
+	unsigned ok;
 
+	/* Not a loop: v and off stay in registers, not arrays in memory. */
 	if (!r->fast) {
-		for (i = 0; i < 4; i++) {
-			uint64_t w;
-
-			if (mem_at(r, &w, p + off[i], 8) != 8)
-				return false;
-			v[i] = w;
-		}
+		if (mem_at(r, &a, p + off[0], 8) != 8 ||
+		    mem_at(r, &b, p + off[1], 8) != 8 ||
+		    mem_at(r, &c, p + off[2], 8) != 8 ||
+		    mem_at(r, &d, p + off[3], 8) != 8)
+			return false;
+		v[0] = a, v[1] = b, v[2] = c, v[3] = d;
 		return true;
 	}
 	if (p < 4096)
