@@ -95,7 +95,7 @@ static size_t obj_string(const struct reader *r, uintptr_t obj, char *dst,
 	uint32_t len = bytes ? (uint32_t)int_at(r, obj + OBJ_LENGTH) : 0;
 
 	*cut = len > max;
-	return mem_at(r, dst, bytes, *cut ? max : len);
+	return bytes_at(r, dst, bytes, *cut ? max : len);
 }
 
 /* Copy frame cf's objv[0] (objc words, read with r) into f's name. */

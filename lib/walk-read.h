@@ -66,23 +66,57 @@ static inline bool words4_at(const struct reader *r, uintptr_t p,
 	return ok;
 }
 
-/* Read the word at addr (no fault); 0 if unreadable. */
-static inline uint64_t word_at(const struct reader *r, uintptr_t addr)
+/* In a series, the word at addr into *v, inlined; false if it faulted. */
+static inline bool load_word(uintptr_t addr, uint64_t *v)
 {
-	uint64_t v = 0;
 	unsigned ok;
 
-	if (!r->fast)
-		return mem_at(r, &v, addr, 8) == 8 ? v : 0;
-	if (addr < 4096)
-		return 0;
 	__asm__ volatile("xorl %k[ok], %k[ok]\n"
 			 "1: movq (%[p]), %[v]\n"
 			 "movl $1, %k[ok]\n"
 			 "2:\n" LTR_FIXUP("1b", "2b")
-			 : [ok] "=&r"(ok), [v] "=&r"(v)
+			 : [ok] "=&r"(ok), [v] "=&r"(*v)
 			 : [p] "r"(addr));
-	return ok ? v : 0;
+	return ok;
+}
+
+/* Read the word at addr (no fault); 0 if unreadable. */
+static inline uint64_t word_at(const struct reader *r, uintptr_t addr)
+{
+	uint64_t v = 0;
+
+	if (!r->fast)
+		return mem_at(r, &v, addr, 8) == 8 ? v : 0;
+	return addr >= 4096 && load_word(addr, &v) ? v : 0;
+}
+
+#define WALK_SMALL_MAX 64 /* bytes bytes_at copies by words */
+
+/*
+ * Copy up to len bytes at src to dst (no fault); returns how many.  A
+ * short string (a name) in a series: the aligned words that hold it,
+ * loaded inline rather than a call and a string instruction whose start
+ * costs more than the copy.  An aligned word never crosses a page, so one
+ * that holds a readable byte is readable whole; one that faults leaves
+ * the copy to mem_at, which says how much could be read.
+ */
+static inline size_t bytes_at(const struct reader *r, void *dst, uintptr_t src,
+			      size_t len)
+{
+	uint64_t w[WALK_SMALL_MAX / 8 + 1];
+	uintptr_t a = src & ~(uintptr_t)7;
+	unsigned char *d = dst;
+	size_t n, i;
+
+	if (!r->fast || len > WALK_SMALL_MAX || src < 4096)
+		return mem_at(r, dst, src, len);
+	n = (src + len - a + 7) / 8;
+	for (i = 0; i < n; i++)
+		if (!load_word(a + i * 8, &w[i]))
+			return mem_at(r, dst, src, len);
+	for (i = 0; i < len; i++)
+		d[i] = ((const unsigned char *)w)[src - a + i];
+	return len;
 }
 
 #endif
