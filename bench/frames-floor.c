@@ -18,9 +18,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define REPS 9
+#include "timing.h"
+
 #define FRAMES 31
 
 /* The words of a 3.11 _PyInterpreterFrame that -k reads, at their offsets. */
@@ -36,15 +37,6 @@ struct frame {
 
 static struct frame stack[FRAMES];
 static uint64_t record[FRAMES * 3];
-
-/* Monotonic time in ns. */
-static double now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e9 + t.tv_nsec;
-}
 
 /* Walk the frames n times in the way kind says (0 chase, 1 words, 2 record). */
 static __attribute__((noinline)) double walk(int kind, long n)
@@ -77,21 +69,6 @@ static __attribute__((noinline)) double walk(int kind, long n)
 		__asm__ volatile("" : : "r"(sum) : "memory");
 	}
 	return (now_ns() - t0) / n;
-}
-
-/* Ascending doubles, for qsort. */
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Median of REPS values (sorts them). */
-static double median(double *v)
-{
-	qsort(v, REPS, sizeof(*v), by_value);
-	return v[REPS / 2];
 }
 
 int main(int argc, char **argv)
