@@ -2,8 +2,9 @@
 /*
  * walk-read.h: reads of the program's memory that never fault, for the
  * walks of an interpreter's frames at a -k call (pyframes.c, tclframes.c):
- * a series of fast copies under one mark (fault-copy.c) when the fast
- * copy may be used, else ltr_read_mem.
+ * under one mark (fault-copy.c's series) when the fast copy may be used,
+ * loads inlined where they are used, each resumed through ltr_fixups if
+ * it faults, and copies of strings; else ltr_read_mem.
  */
 #ifndef LTRUSS_WALK_READ_H
 #define LTRUSS_WALK_READ_H
