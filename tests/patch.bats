@@ -221,3 +221,48 @@ sys.stdout.buffer.write(b"LTRPSCN1" + struct.pack("<QQ", 1, 0) + struct.pack("<Q
 	grep -Eq '^ +2 +[0-9.]+ +[0-9.]+ +a\.out:hop$' <<<"$err"
 	grep -Eq '^ +2 +[0-9.]+ +[0-9.]+ +  a\.out:sq$' <<<"$err"
 }
+
+# Real programs nobody here built: the '::' form counts the calls a
+# library or the program makes inside itself, where the one-colon form
+# counts only those from other objects, and the output stays the same.
+
+@test "Debian's python3.11 (libpython linked in, stripped, non-PIE): a.out::PyObject_Malloc counted, output unchanged" {
+	local script='import json; print(json.dumps({"a": [1, 2, 3]}))'
+	plain=$(/usr/bin/python3.11 -c "$script")
+	run_split ltruss -c -u 'a.out::PyObject_Malloc' /usr/bin/python3.11 -c "$script"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$(calls_of a.out:PyObject_Malloc)" -gt 0 ]
+	# The program never calls it through the loader: one colon counts none.
+	run_split ltruss -c -u 'a.out:PyObject_Malloc' /usr/bin/python3.11 -c "$script"
+	[ "$out" = "$plain" ]
+	[ -z "$(calls_of a.out:PyObject_Malloc)" ]
+}
+
+@test "tclsh8.6: libtcl's calls of its own Tcl_ListObjAppendElement counted, output unchanged" {
+	printf 'proc f {x} {return [expr {$x*2}]}\nset s 0\nfor {set i 0} {$i < 100} {incr i} {incr s [f $i]}\nputs $s\n' >t.tcl
+	plain=$(tclsh8.6 t.tcl)
+	[ "$plain" = 9900 ]
+	run_split ltruss -c -u 'libtcl8.6::Tcl_ListObjAppendElement' tclsh8.6 t.tcl
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$(calls_of libtcl8.6:Tcl_ListObjAppendElement)" -gt 0 ]
+	run_split ltruss -c -u 'libtcl8.6:Tcl_ListObjAppendElement' tclsh8.6 t.tcl
+	[ "$out" = "$plain" ]
+	[ -z "$(calls_of libtcl8.6:Tcl_ListObjAppendElement)" ]
+}
+
+@test "sqlite3: libsqlite3::sqlite3_step counts the shell's calls and the library's own, output unchanged" {
+	local sql='create table t(a); insert into t values (1), (2); select count(*) from t;'
+	plain=$(sqlite3 :memory: "$sql")
+	[ "$plain" = 2 ]
+	run_split ltruss -c -u 'libsqlite3:sqlite3_step' sqlite3 :memory: "$sql"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	outside=$(calls_of libsqlite3:sqlite3_step)
+	run_split ltruss -c -u 'libsqlite3::sqlite3_step' sqlite3 :memory: "$sql"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$outside" -gt 0 ]
+	[ "$(calls_of libsqlite3:sqlite3_step)" -gt "$outside" ]
+}
