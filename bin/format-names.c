@@ -31,14 +31,14 @@ const char *format_end_name(enum ltr_end why)
 
 const char *format_lib(uint32_t fn)
 {
-	const char *name = check_func_name(fmt.session, fn, true);
+	const char *name = check_func_name(fn, true);
 
 	return name ? name : "?";
 }
 
 const char *format_func_raw(uint32_t fn)
 {
-	const char *name = check_func_name(fmt.session, fn, false);
+	const char *name = check_func_name(fn, false);
 
 	return name ? name : "?";
 }

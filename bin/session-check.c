@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "catalog.h"
 #include "error.h"
 #include "session-check.h"
 #include "xmalloc.h"
@@ -342,16 +343,16 @@ const char *check_text(char *buf, size_t size, const char *text)
 	return escape(buf, size, text, true);
 }
 
-const char *check_func_name(const struct ltr_session *s, uint32_t fn, bool lib)
+const char *check_func_name(uint32_t fn, bool lib)
 {
 	char buf[NAME_MAX_KEPT];
 	const char *raw;
 
-	if (!session_func_ready(s, fn))
+	if (!catalog_func_ready(fn))
 		return NULL;
 	if (names[fn][lib])
 		return names[fn][lib];
-	raw = session_string(s, lib ? s->funcs[fn].lib : s->funcs[fn].name);
+	raw = catalog_func_string(fn, lib);
 	if (!raw)
 		return NULL;
 	names[fn][lib] = xstrdup(check_name(buf, sizeof(buf), raw));

@@ -10,7 +10,10 @@
 #include "../lib/session.h"
 #include "options.h"
 
-/* Sum every thread's counters in s and print them to out, sorted by key. */
+/*
+ * Sum every thread's counters in s (NULL: a trace file's, none) and the
+ * catalog's and print them to out, sorted by key.
+ */
 void summary_print(FILE *out, const struct ltr_session *s, enum sort_key key,
 		   enum summary_format format, double ticks_per_ns);
 
