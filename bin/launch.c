@@ -30,9 +30,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../lib/forward-mark.h"
-#include "../lib/session.h"
-#include "../common/tunables.h"
+#include "lib/forward-mark.h"
+#include "lib/session.h"
+#include "common/tunables.h"
 #include "clock.h"
 #include "error.h"
 #include "forward.h"

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/select.h"
+#include "common/select.h"
 #include "deps.h"
 #include "dynsym.h"
 #include "error.h"

@@ -268,7 +268,7 @@ int main(int argc, char **argv)
 	/*
 	 * -c -f passes over the processes too, events or not: an ended
 	 * process's slots are handed back for the next ones to take
-	 * (bin/slots.c), so that ltruss's memory follows the processes that
+	 * (bin/events/slots.c), so that ltruss's memory follows the processes that
 	 * run at once, not all it ever traced.
 	 */
 	live = events || opts.follow;

@@ -17,7 +17,7 @@
 #include "paths.h"
 #include "tracefile.h"
 #include "xmalloc.h"
-#include "../lib/session.h"
+#include "lib/session.h"
 
 static const char usage_text[] =
 	"Usage: ltruss [OPTIONS] [--] COMMAND [ARG...]\n"
@@ -198,36 +198,12 @@ static unsigned parse_frames(const char *arg)
 	return (unsigned)v;
 }
 
-static const char *const sort_keys[SORT_KEYS] = {
-	[SORT_TIME] = "time", [SORT_SELF] = "self", [SORT_CALLS] = "calls",
-	[SORT_AVG] = "avg", [SORT_MAX] = "max", [SORT_ERRORS] = "errors",
-	[SORT_NAME] = "name",
-};
-
-bool options_sort_key(const char *name, enum sort_key *key)
-{
-	size_t i;
-
-	for (i = 0; i < SORT_KEYS; i++) {
-		if (strcmp(name, sort_keys[i]) == 0) {
-			*key = (enum sort_key)i;
-			return true;
-		}
-	}
-	return false;
-}
-
-const char *options_sort_name(enum sort_key key)
-{
-	return sort_keys[key];
-}
-
 /* Map a -S key to enum sort_key, or die naming the valid keys. */
 static enum sort_key parse_sort(const char *arg)
 {
 	enum sort_key key;
 
-	if (options_sort_key(arg, &key))
+	if (sort_key_parse(arg, &key))
 		return key;
 	usage_error("unknown sort key '%s' for -S (use time, self, calls, avg, max, errors or name)",
 		    arg);

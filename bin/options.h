@@ -7,14 +7,10 @@
 #include <stddef.h>
 
 #include "conf.h"
+#include "sort-keys.h"
+#include "summary.h"
 
-/* Summary sort keys (-S). */
-enum sort_key { SORT_TIME, SORT_SELF, SORT_CALLS, SORT_AVG, SORT_MAX,
-		SORT_ERRORS, SORT_NAME };
-#define SORT_KEYS (SORT_NAME + 1)
 
-/* Summary formats (--summary-format). */
-enum summary_format { SUMMARY_TEXT, SUMMARY_JSON, SUMMARY_CSV };
 
 struct options {
 	struct config cfg;       /* -u, --from, -F, -D, -s; or the default config */
@@ -51,11 +47,7 @@ struct options {
 	size_t npids;
 };
 
-/* The -S key called name; false if there is none. */
-bool options_sort_key(const char *name, enum sort_key *key);
 
-/* The name of -S key key: "time", "self"... */
-const char *options_sort_name(enum sort_key key);
 
 /* Parse argv into opts; on any error, print it and exit 2. */
 void options_parse(struct options *opts, int argc, char **argv);

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "../lib/session.h"
+#include "lib/session.h"
 #include "launch.h"
 
 /* Use session s; trace lines are printed when tracing is on. */

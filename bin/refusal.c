@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/tunables.h"
+#include "common/tunables.h"
 #include "error.h"
 #include "launch.h"
 #include "refusal.h"

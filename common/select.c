@@ -2,8 +2,8 @@
 /*
  * select.c: the selection engine, the one place that says which calls a
  * selection names, for the interposer (lib/select.c, at bind time), --list
- * (bin/list.c), --read narrowing (bin/narrow.c) and the console's enable
- * and disable (bin/toggles.c, which walks its own rules with sel_last).
+ * (bin/list.c), --read narrowing (bin/tracefile/narrow.c) and the console's enable
+ * and disable (bin/events/toggles.c, which walks its own rules with sel_last).
  *
  * A rule names a library glob and a function glob.  A library glob
  * matches an object's short name ("libc"), soname ("libc.so.6"), file name

@@ -274,7 +274,7 @@ enum ltr_blob_type {
  * cut at the thread's stack end or at the first unreadable page.  The
  * word at sp is the real return address (the copy never shows the
  * interposer's trampoline: hijacked return slots are given back theirs).
- * ltruss unwinds the copy afterwards (bin/stack.c).
+ * ltruss unwinds the copy afterwards (bin/symbols/stack.c).
  */
 struct ltr_stack_regs {
 	uint64_t sp;  /* where the copy starts: the call's return slot */
@@ -524,7 +524,7 @@ struct ltr_session {
 	uint32_t nretired;    /* atomic, written by ltruss: entries of retired[] */
 	uint32_t attach_enomem; /* atomic: a process could not map the session, out of address space */
 
-	/* Written by a console, applied by ltruss (bin/toggles.c). */
+	/* Written by a console, applied by ltruss (bin/events/toggles.c). */
 	uint32_t toggles_lock; /* atomic: a console is changing toggles[] */
 	uint32_t toggles_gen;  /* atomic: odd while toggles[] changes */
 	uint32_t toggles_done; /* atomic: the toggles_gen ltruss applied */

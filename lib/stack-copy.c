@@ -7,7 +7,7 @@
  * nanoseconds a call), and cannot be done later from the live process:
  * the stack has moved on by the time ltruss reads the event.  So, as perf
  * does, the entry event carries what an unwinder needs, and ltruss unwinds
- * it afterwards with libdw (bin/stack.c): the callee-saved registers as the
+ * it afterwards with libdw (bin/symbols/stack.c): the callee-saved registers as the
  * caller left them (the trampoline saves them, trampoline.S), the return
  * address, and the bytes of the stack from the return slot up, where every
  * caller's frame lies.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compile-prototypes.c: compile the shipped prototypes into the table
- * ltruss maps at start-up instead of parsing them (bin/shipped.c), at
+ * ltruss maps at start-up instead of parsing them (bin/config/shipped.c), at
  * build time, with ltruss's own loader, parser and capture compiler, so
  * that a mistake in them is the same error, at the same file:line:column,
  * as ltruss would give.
@@ -14,11 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bin/captures.h"
-#include "bin/conf.h"
-#include "bin/error.h"
-#include "bin/shipped.h"
-#include "bin/xmalloc.h"
+#include "bin/config/captures.h"
+#include "bin/config/conf.h"
+#include "bin/util/error.h"
+#include "bin/config/shipped.h"
+#include "bin/util/xmalloc.h"
 
 int main(int argc, char **argv)
 {

@@ -5,13 +5,6 @@
 
 load helpers
 
-# The prototype parser and the typed formatter come from other branches;
-# until they are merged, bin/prototype-stub.c stands in and prints nothing typed.
-needs_prototypes() {
-	[ ! -f "$SRCDIR/bin/prototype-stub.c" ] ||
-		skip "needs the real prototype parser (bin/prototype-stub.c is still in the tree)"
-}
-
 # fails CONFIG-TEXT MESSAGE: loading CONFIG-TEXT as ./f.yaml fails with MESSAGE.
 fails() {
 	printf '%b' "$1" > f.yaml
@@ -117,7 +110,6 @@ libc_funcs() {
 }
 
 @test "strsize: and -s cut printed strings" {
-	needs_prototypes
 	printf 'strsize: 3\ntrace:\n  - lib: libc\n    functions: [getenv]\nprototypes:\n  - "char *getenv(const char *name)"\n' > f.yaml
 	run_split ltruss -F ./f.yaml /bin/echo hi
 	[ "$status" -eq 0 ]
@@ -128,7 +120,6 @@ libc_funcs() {
 }
 
 @test "prototypes: a filter's prototype types the arguments" {
-	needs_prototypes
 	printf 'trace:\n  - lib: libc\n    functions: [getenv]\nprototypes:\n  - "char *getenv(const char *name)"\n' > f.yaml
 	run_split ltruss -F ./f.yaml /bin/echo hi
 	[ "$status" -eq 0 ]
@@ -136,7 +127,6 @@ libc_funcs() {
 }
 
 @test "types: a named enum prints its names" {
-	needs_prototypes
 	cat > f.yaml <<-'EOF'
 	trace:
 	  - lib: libfix
@@ -435,12 +425,10 @@ traced_by() {
 }
 
 @test "a named type no 'types:' declares is an error at the prototype" {
-	needs_prototypes
 	fails 'prototypes:\n  - "int open(const char *path, openflags flags)"\n' "2:33: type 'openflags' in the prototype of open is not declared; declare it under 'types:', or use a C type"
 }
 
 @test "[if:argN:NAMES] names values of parameter N's named type, or it is an error" {
-	needs_prototypes
 	fails 'prototypes:\n  - "int myopen(const char *p, open_flags flags, [if:arg2:O_NOPE] mode_t mode)"\n' "2:50: 'O_NOPE' in [if:arg2:...] of myopen is not a value of type 'open_flags'; name one of its values"
 	fails 'prototypes:\n  - "int myopen(const char *p, int flags, [if:arg2:O_CREAT] mode_t mode)"\n' "2:43: bad prototype: [if:arg2:...] needs another parameter of a named flags or enum type; write it as the C header declares it"
 }

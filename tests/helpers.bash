@@ -15,7 +15,7 @@ setup_hermetic() {
 	export HOME="$BATS_TEST_TMPDIR/home"
 	mkdir -p "$HOME"
 	export LC_ALL=C
-	# Sessions register here (bin/registry.c): each test sees only its own.
+	# Sessions register here (bin/console/registry.c): each test sees only its own.
 	export XDG_RUNTIME_DIR="$BATS_TEST_TMPDIR/run"
 	mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
 	unset XDG_STATE_HOME

@@ -4,7 +4,7 @@
 
 load helpers
 
-# The noisy functions the default selection leaves out (bin/selection.c).
+# The noisy functions the default selection leaves out (bin/config/selection.c).
 NOISY='^(__errno_location|__ctype_b_loc|__ctype_tolower_loc|__ctype_toupper_loc|__ctype_get_mb_cur_max|__stack_chk_fail|__tls_get_addr)$'
 
 # libc_path: the libc.so.6 that ls loads, as ldd(1) finds it.

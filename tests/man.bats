@@ -19,10 +19,10 @@ section() {
 }
 
 # config_keys: the keys the filter loader accepts, from the key tables of
-# bin/config.c (static const char *const ...keys[] = { "...", ... };).
+# bin/config/config.c (static const char *const ...keys[] = { "...", ... };).
 config_keys() {
 	awk '/static const char \*const [a-z_]*keys\[\] = \{/, /\};/' \
-		"$SRCDIR/bin/config.c" | grep -oE '"[a-z_]+"' | tr -d '"' | sort -u
+		"$SRCDIR/bin/config/config.c" | grep -oE '"[a-z_]+"' | tr -d '"' | sort -u
 }
 
 @test "ltruss.1, ltruss.yaml.5 and ltruss-trace.5 render with groff -ww without a warning" {

@@ -6,7 +6,7 @@
  * An input is a filter file: it is written to a private directory and
  * loaded as "-F DIR/fuzz.yaml" would load it, so includes by name find
  * the shipped filters, relative includes look next to it (itself: a
- * cycle), and the whole loader runs as in ltruss, with bin/error.c.
+ * cycle), and the whole loader runs as in ltruss, with bin/util/error.c.
  * Errors come back here through fuzz-die.c's longjmp instead of exit(2),
  * and their messages are checked there.
  *
@@ -31,7 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bin/conf.h"
+#include "bin/config/conf.h"
 #include "tests/fuzz/fuzz.h"
 
 /* Live allocations of one load: more than any input of max_len makes. */

@@ -3,9 +3,9 @@
  * fuzz-die.c: let the config harness come back from ltruss's errors
  * (harness-only; ltruss itself is unchanged).
  *
- * ltruss's config loader ends the process on the first mistake: bin/error.c
+ * ltruss's config loader ends the process on the first mistake: bin/util/error.c
  * prints one line and calls exit(2).  A libFuzzer harness must come back
- * for the next input, so the harness links the real bin/error.c with
+ * for the next input, so the harness links the real bin/util/error.c with
  * -Wl,--wrap=exit,--wrap=fprintf: error.c's calls to exit() and fprintf()
  * land here.  __wrap_exit longjmps to the harness's fuzz_die_env while a
  * load runs; __wrap_fprintf takes the messages error.c writes to stderr and
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bin/error.h"
+#include "bin/util/error.h"
 #include "tests/fuzz/fuzz.h"
 
 jmp_buf fuzz_die_env;

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bin/prototype.h"
+#include "bin/config/prototype.h"
 #include "tests/fuzz/fuzz.h"
 
 static const char *decl;

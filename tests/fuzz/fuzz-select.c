@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz-select.c: libFuzzer harness for the -u and --from parsers
- * (bin/selection.c).
+ * (bin/config/selection.c).
  *
  * An input is a list of arguments, one a line: "--from=GLOB" is a --from
  * glob, any other line a -u argument, all added to one selection as the
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bin/selection.h"
+#include "bin/config/selection.h"
 #include "common/glob.h"
 #include "tests/fuzz/fuzz.h"
 

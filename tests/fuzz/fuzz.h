@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 /*
- * Where bin/error.c's exit(2) jumps instead (fuzz-die.c).  A harness sets
+ * Where bin/util/error.c's exit(2) jumps instead (fuzz-die.c).  A harness sets
  * fuzz_die_armed right after setjmp(fuzz_die_env) returned 0 and clears
  * it when the call returned; fuzz_die_count counts the errors.
  */

@@ -99,11 +99,11 @@ tests_progs_bin_slow_SOURCES = tests/progs/trace/slow.c
 tests_progs_bin_slow_LDFLAGS = $(FIX_RPATH)
 tests_progs_bin_slow_LDADD = $(FIX_LIB)
 check_PROGRAMS += tests/progs/bin/ltr-mutate
-tests_progs_bin_ltr_mutate_SOURCES = tests/progs/trace/ltr-mutate.c bin/crc32.c \
+tests_progs_bin_ltr_mutate_SOURCES = tests/progs/trace/ltr-mutate.c bin/util/crc32.c \
 	tests/progs/trace/ltr-encode.h
 tests_progs_bin_ltr_mutate_CFLAGS = -O1
 check_PROGRAMS += tests/progs/bin/ltr-gen
-tests_progs_bin_ltr_gen_SOURCES = tests/progs/trace/ltr-gen.c bin/crc32.c
+tests_progs_bin_ltr_gen_SOURCES = tests/progs/trace/ltr-gen.c bin/util/crc32.c
 tests_progs_bin_ltr_gen_CFLAGS = -O1
 check_PROGRAMS += tests/progs/bin/cxx
 tests_progs_bin_cxx_SOURCES = tests/progs/trace/cxx.cc

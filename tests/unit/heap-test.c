@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * heap-test.c: TAP unit tests of --heap's accounting (bin/heap.c,
- * bin/heap-blocks.c) on made-up allocator calls, for what a real program
+ * heap-test.c: TAP unit tests of --heap's accounting (bin/report/heap.c,
+ * bin/report/heap-blocks.c) on made-up allocator calls, for what a real program
  * cannot be made to do on demand: a free whose block another thread is
  * given again before the free returns, the peak kept exactly however
  * the stacks change after it, and a block table under heavy churn.
@@ -14,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bin/error.h"
-#include "bin/format-stack.h"
-#include "bin/heap-blocks.h"
-#include "bin/heap-state.h"
-#include "bin/heap.h"
-#include "bin/outfile.h"
-#include "bin/selection.h"
+#include "bin/util/error.h"
+#include "bin/format/format-stack.h"
+#include "bin/report/heap-blocks.h"
+#include "bin/report/heap-state.h"
+#include "bin/report/heap.h"
+#include "bin/util/outfile.h"
+#include "bin/config/selection.h"
 
 static unsigned test_number;
 static unsigned failures;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bin/prototype.h"
+#include "bin/config/prototype.h"
 
 /*
  * The cases file (tests/unit/prototype-cases.txt) holds one case a line:

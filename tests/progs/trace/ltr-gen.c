@@ -34,8 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../bin/crc32.h"
-#include "../../../bin/tracefile.h"
+#include "../../../bin/util/crc32.h"
+#include "../../../bin/tracefile/tracefile.h"
 #include "../../../lib/session.h"
 #include "ltr-encode.h"
 

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * shipped.c: the shipped prototypes and types, mapped from the table
+ * compiled at build time instead of parsed at every start.
+ *
+ * Parsing the ~3 300 shipped declarations and their YAML took most of
+ * ltruss's start-up.  The table (bin/config/shipped-format.h) holds what the
+ * start needs as it will sit in the session (the interposer's captures,
+ * their index and names: one copy), and, for what only the output needs,
+ * each winning declaration's text and each named type's values: a
+ * prototype is parsed by ltruss's own parser when a traced function that
+ * has it is printed, a type decoded when a value of it is.
+ *
+ * Never silently wrong: the table records each source's size, mtime and
+ * a hash of its content; a source that changed (a hash that differs when
+ * the mtime does), one added to or taken from prototypes/, a table of
+ * another version or a damaged one are refused, and the caller parses
+ * the sources as before and says why.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "captures.h"
+#include "conf.h"
+#include "error.h"
+#include "shipped-format.h"
+#include "shipped.h"
+#include "yaml-files.h"
+#include "xmalloc.h"
+
+struct shipped {
+	const unsigned char *map;
+	size_t size;
+	const struct shipped_header *h;
+	const struct shipped_source *sources;
+	const struct shipped_proto *protos;
+	const struct shipped_type *types;
+	const struct shipped_value *values;
+	const struct ltr_capture *captures;
+	const uint32_t *capture_protos;
+	const uint32_t *index;
+	const char *sstrings;
+	const char *strings;
+	char **files;                /* each source's full path */
+	struct proto **proto_cache;  /* parsed on first use */
+	struct named_type **type_cache;
+	bool damaged;                /* a declaration did not parse: said once */
+	/* Resolves a prototype's types (shipped_resolve): the config's. */
+	void (*resolve)(struct proto *p, const void *ctx);
+	const void *resolve_ctx;
+};
+
+uint64_t shipped_hash(const unsigned char *p, size_t n)
+{
+	uint64_t h = 14695981039346656037ull, w;
+
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 1099511628211ull;
+	}
+	while (n--)
+		h = (h ^ *p++) * 1099511628211ull;
+	return h ^ (h >> 29);
+}
+
+/* Record why the table cannot be used; returns false. */
+static bool __attribute__((format(printf, 3, 4)))
+refuse(char *why, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, size, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+/* Does section [off, off + n * elem) lie inside the file? */
+static bool inside(const struct shipped *sh, uint32_t off, uint64_t n,
+		   size_t elem)
+{
+	return off % 8 == 0 && off <= sh->size &&
+	       n * elem <= sh->size - off;
+}
+
+/* A string of the table's own pool ("" when out of range). */
+static const char *str(const struct shipped *sh, uint32_t off)
+{
+	return off < sh->h->nstrings ? sh->strings + off : "";
+}
+
+/* Point sh's sections into the map and check they are sound. */
+static bool layout_check(struct shipped *sh, char *why, size_t size)
+{
+	const struct shipped_header *h = sh->h;
+	uint32_t i, used;
+
+	if (sh->size < sizeof(*h) || memcmp(h->magic, SHIPPED_MAGIC, 8) != 0)
+		return refuse(why, size, "not a table of prototypes");
+	if (h->version != SHIPPED_VERSION ||
+	    h->session_version != LTR_SESSION_VERSION ||
+	    h->capture_size != sizeof(struct ltr_capture) ||
+	    h->hash_size != LTR_CAPTURE_HASH)
+		return refuse(why, size, "made by another version of ltruss");
+	if (h->size != sh->size || !inside(sh, h->sources, h->nsources, sizeof(*sh->sources)) ||
+	    !inside(sh, h->protos, h->nprotos, sizeof(*sh->protos)) ||
+	    !inside(sh, h->types, h->ntypes, sizeof(*sh->types)) ||
+	    !inside(sh, h->values, h->nvalues, sizeof(*sh->values)) ||
+	    !inside(sh, h->captures, h->ncaptures, sizeof(*sh->captures)) ||
+	    !inside(sh, h->capture_protos, h->ncaptures, 4) ||
+	    !inside(sh, h->index, LTR_CAPTURE_HASH, 4) ||
+	    !inside(sh, h->sstrings, h->nsstrings, 1) ||
+	    !inside(sh, h->strings, h->nstrings, 1) ||
+	    h->ncaptures > LTR_MAX_CAPTURES || h->nsstrings > LTR_STRINGS_SIZE ||
+	    h->nstrings == 0 || sh->map[h->strings + h->nstrings - 1] != '\0' ||
+	    (h->nsstrings && sh->map[h->sstrings + h->nsstrings - 1] != '\0'))
+		return refuse(why, size, "damaged (a section is out of bounds)");
+	sh->sources = (const void *)(sh->map + h->sources);
+	sh->protos = (const void *)(sh->map + h->protos);
+	sh->types = (const void *)(sh->map + h->types);
+	sh->values = (const void *)(sh->map + h->values);
+	sh->captures = (const void *)(sh->map + h->captures);
+	sh->capture_protos = (const void *)(sh->map + h->capture_protos);
+	sh->index = (const void *)(sh->map + h->index);
+	sh->sstrings = (const char *)sh->map + h->sstrings;
+	sh->strings = (const char *)sh->map + h->strings;
+	/* What goes into the session, where the interposer trusts it. */
+	for (i = 0; i < h->ncaptures; i++)
+		if (sh->captures[i].name >= h->nsstrings ||
+		    (sh->capture_protos[i] & ~SHIPPED_ALIAS) >= h->nprotos)
+			return refuse(why, size, "damaged (a capture is out of bounds)");
+	/* Each capture once: the index keeps empty slots, probes end. */
+	for (i = 0, used = 0; i < LTR_CAPTURE_HASH; i++) {
+		if (sh->index[i] > h->ncaptures)
+			return refuse(why, size, "damaged (its index is out of bounds)");
+		used += sh->index[i] != 0;
+	}
+	if (used != h->ncaptures)
+		return refuse(why, size, "damaged (its index does not match)");
+	for (i = 0; i < h->nprotos; i++)
+		if (sh->protos[i].source >= h->nsources)
+			return refuse(why, size, "damaged (a prototype is out of bounds)");
+	for (i = 0; i < h->ntypes; i++)
+		if (sh->types[i].source >= h->nsources ||
+		    (uint64_t)sh->types[i].enums + sh->types[i].nenums > h->nvalues ||
+		    (uint64_t)sh->types[i].flags + sh->types[i].nflags > h->nvalues)
+			return refuse(why, size, "damaged (a type is out of bounds)");
+	return true;
+}
+
+/* Is source file path as it was when the table was made? */
+static bool source_fresh(const struct shipped_source *src, const char *path)
+{
+	struct stat st;
+	unsigned char *buf;
+	ssize_t n;
+	bool same;
+	int fd;
+
+	if (stat(path, &st) < 0 || (uint64_t)st.st_size != src->size)
+		return false;
+	if ((int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec ==
+	    src->mtime_ns)
+		return true;
+	/* Touched, or installed with a new mtime: compare the content. */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	buf = xmalloc(src->size + 1);
+	n = read(fd, buf, src->size + 1);
+	close(fd);
+	same = n == (ssize_t)src->size && shipped_hash(buf, src->size) == src->hash;
+	free(buf);
+	return same;
+}
+
+/*
+ * How many prototypes/\*.yaml files dir holds, by the rule the sources
+ * are loaded by (yaml_files); -1 if it cannot be read.
+ */
+static long count_prototype_files(const char *dir)
+{
+	char path[4096];
+	size_t n;
+	char **names;
+
+	snprintf(path, sizeof(path), "%s/prototypes", dir);
+	names = yaml_files(path, &n);
+	if (!names && access(path, R_OK | X_OK) != 0)
+		return -1;
+	yaml_files_free(names, n);
+	return (long)n;
+}
+
+/* Check every source against dir, and keep their full paths. */
+static bool sources_check(struct shipped *sh, const char *dir, char *why,
+			  size_t size)
+{
+	uint32_t i, n = sh->h->nsources;
+	long protos = 0;
+
+	sh->files = xcalloc(n, sizeof(*sh->files));
+	for (i = 0; i < n; i++) {
+		const char *name = str(sh, sh->sources[i].name);
+
+		sh->files[i] = xasprintf("%s/%s", dir, name);
+		if (!source_fresh(&sh->sources[i], sh->files[i]))
+			return refuse(why, size, "'%s' changed since it was made",
+				      sh->files[i]);
+		protos += strncmp(name, "prototypes/", 11) == 0;
+	}
+	if (count_prototype_files(dir) != protos)
+		return refuse(why, size, "a file was added to or removed from '%s/prototypes'",
+			      dir);
+	return true;
+}
+
+struct shipped *shipped_open(const char *path, const char *dir, char *why,
+			     size_t why_size)
+{
+	struct shipped *sh;
+	struct stat st;
+	void *map;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		refuse(why, why_size, "%s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || st.st_size < (off_t)sizeof(struct shipped_header)) {
+		close(fd);
+		refuse(why, why_size, "not a table of prototypes");
+		return NULL;
+	}
+	/*
+	 * Populated: the checks below read most of it, and the session gets
+	 * a copy of a good part; one system call maps the ~150 pages from the
+	 * page cache, where reading them took a page fault every 16 pages.
+	 */
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
+		   fd, 0);
+	close(fd);
+	if (map == MAP_FAILED) {
+		refuse(why, why_size, "%s", strerror(errno));
+		return NULL;
+	}
+	sh = xcalloc(1, sizeof(*sh));
+	sh->map = map;
+	sh->size = (size_t)st.st_size;
+	sh->h = map;
+	if (!layout_check(sh, why, why_size) ||
+	    !sources_check(sh, dir, why, why_size)) {
+		shipped_close(sh);
+		return NULL;
+	}
+	sh->proto_cache = xcalloc(sh->h->nprotos, sizeof(*sh->proto_cache));
+	sh->type_cache = xcalloc(sh->h->ntypes, sizeof(*sh->type_cache));
+	return sh;
+}
+
+void shipped_close(struct shipped *sh)
+{
+	uint32_t i;
+
+	if (!sh)
+		return;
+	for (i = 0; sh->proto_cache && i < sh->h->nprotos; i++)
+		if (sh->proto_cache[i]) {
+			proto_free(sh->proto_cache[i]);
+			free(sh->proto_cache[i]);
+		}
+	for (i = 0; sh->type_cache && i < sh->h->ntypes; i++)
+		if (sh->type_cache[i]) {
+			free(sh->type_cache[i]->enums);
+			free(sh->type_cache[i]->flags);
+			free(sh->type_cache[i]);
+		}
+	for (i = 0; sh->files && i < sh->h->nsources; i++)
+		free(sh->files[i]);
+	free(sh->files);
+	free(sh->proto_cache);
+	free(sh->type_cache);
+	munmap((void *)sh->map, sh->size);
+	free(sh);
+}
+
+/* Prototype i, parsed on first use (NULL if it does not parse). */
+static const struct proto *proto_at(struct shipped *sh, uint32_t i)
+{
+	const struct shipped_proto *sp = &sh->protos[i];
+	unsigned errcol;
+	const char *err;
+	struct proto *p;
+
+	if (sh->proto_cache[i])
+		return sh->proto_cache[i];
+	p = xcalloc(1, sizeof(*p));
+	/* Parsed when the table was made: only a damaged table fails here. */
+	if (!proto_parse(str(sh, sp->decl), p, &errcol, &err)) {
+		if (!sh->damaged)
+			warning_msg("the compiled prototypes are damaged: '%s' does not parse (%s); run make",
+				    str(sh, sp->decl), err);
+		sh->damaged = true;
+		free(p);
+		return NULL;
+	}
+	p->file = sh->files[sp->source];
+	p->line = sp->line;
+	p->col = sp->col;
+	if (sh->resolve)
+		sh->resolve(p, sh->resolve_ctx);
+	sh->proto_cache[i] = p;
+	return p;
+}
+
+void shipped_resolve(struct shipped *sh,
+		     void (*resolve)(struct proto *p, const void *ctx),
+		     const void *ctx)
+{
+	uint32_t i;
+
+	sh->resolve = resolve;
+	sh->resolve_ctx = ctx;
+	for (i = 0; i < sh->h->nprotos; i++)
+		if (sh->proto_cache[i])
+			resolve(sh->proto_cache[i], ctx);
+}
+
+const struct proto *shipped_find_proto(struct shipped *sh, const char *name)
+{
+	long i = captures_find(sh->index, sh->captures, sh->sstrings, name);
+
+	if (i < 0 || shipped_capture_alias(sh, (uint32_t)i))
+		return NULL;
+	return proto_at(sh, sh->capture_protos[i]);
+}
+
+/* Type i, decoded on first use. */
+static const struct named_type *type_at(struct shipped *sh, uint32_t i)
+{
+	const struct shipped_type *st = &sh->types[i];
+	struct named_type *t;
+	uint32_t k;
+
+	if (sh->type_cache[i])
+		return sh->type_cache[i];
+	t = xcalloc(1, sizeof(*t));
+	t->name = (char *)str(sh, st->name);
+	t->size = (uint8_t)st->size;
+	t->mask = st->mask;
+	t->nenums = st->nenums;
+	t->nflags = st->nflags;
+	t->enums = xcalloc(st->nenums + 1, sizeof(*t->enums));
+	t->flags = xcalloc(st->nflags + 1, sizeof(*t->flags));
+	for (k = 0; k < st->nenums; k++) {
+		t->enums[k].name = (char *)str(sh, sh->values[st->enums + k].name);
+		t->enums[k].value = sh->values[st->enums + k].value;
+	}
+	for (k = 0; k < st->nflags; k++) {
+		t->flags[k].name = (char *)str(sh, sh->values[st->flags + k].name);
+		t->flags[k].value = sh->values[st->flags + k].value;
+	}
+	t->file = sh->files[st->source];
+	t->line = st->line;
+	t->col = st->col;
+	sh->type_cache[i] = t;
+	return t;
+}
+
+const struct named_type *shipped_find_type(struct shipped *sh,
+					   const char *name)
+{
+	uint32_t lo = 0, hi = sh->h->ntypes;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(name, str(sh, sh->types[mid].name));
+
+		if (c == 0)
+			return type_at(sh, mid);
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/*
+ * Copy n bytes to dst in the session, its pages made first by one
+ * madvise, not by a page fault each (some 90 faults of the ~400 KiB).
+ */
+static void copy_populated(void *dst, const void *src, size_t n)
+{
+	uintptr_t a = (uintptr_t)dst & ~(uintptr_t)4095;
+	uintptr_t e = ((uintptr_t)dst + n + 4095) & ~(uintptr_t)4095;
+
+	if (n)
+		madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+	memcpy(dst, src, n);
+}
+
+uint32_t shipped_to_session(const struct shipped *sh, struct ltr_session *s)
+{
+	copy_populated(s->captures, sh->captures,
+		       sh->h->ncaptures * sizeof(*sh->captures));
+	copy_populated(s->capture_index, sh->index, sizeof(s->capture_index));
+	copy_populated(s->strings, sh->sstrings, sh->h->nsstrings);
+	s->ncaptures = sh->h->ncaptures;
+	s->strings_used = sh->h->nsstrings;
+	return sh->h->ncaptures;
+}
+
+bool shipped_capture_alias(const struct shipped *sh, uint32_t i)
+{
+	return (sh->capture_protos[i] & SHIPPED_ALIAS) != 0;
+}
+
+const char *shipped_capture_decl(const struct shipped *sh, uint32_t i)
+{
+	return str(sh, sh->protos[sh->capture_protos[i] & ~SHIPPED_ALIAS].decl);
+}
+
+const struct proto *shipped_capture_proto(struct shipped *sh, uint32_t i)
+{
+	return proto_at(sh, sh->capture_protos[i] & ~SHIPPED_ALIAS);
+}

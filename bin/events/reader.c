@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * reader.c: drain the per-thread event rings (lib/session.h), in time order.
+ *
+ * Each round takes every ring's head once, then merges the threads by
+ * timestamp: the thread with the oldest next event runs until another
+ * thread has an older one.  Within a thread the order is exact; across
+ * threads it is by timestamp among the events published so far.  Consumed
+ * space is handed back (tail) every BATCH events, so a traced thread
+ * waiting for room does not wait for a whole round.
+ *
+ * A round reads the heads one after another, so it may see thread B's
+ * newest events and not those thread A published a moment before them:
+ * A's malloc returning a block that B then frees came after B's free
+ * (--heap counted the free unknown and the block leaked, under load).  An
+ * event published before the round's clock reading was stamped before it,
+ * and whatever happened before that event was published before it, so a
+ * round takes only the events stamped before the clock it read first
+ * (the cut); a later one waits for the next round, which follows at once.
+ * A stamp more than a second past the cut was not the TSC (forged, or a
+ * counter of its own after rdtsc faulted): it is taken as it comes, or it
+ * would hold its ring, and the program, for ever.
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "clock.h"
+#include "error.h"
+#include "reader.h"
+#include "session-check.h"
+#include "session-slots.h"
+#include "trace.h"
+
+#define BATCH 256
+#define PREFETCH 256 /* bytes ahead of the event read (peek) */
+
+/* An event copied out of a ring, with room for its longest payload. */
+struct ltr_event_copy {
+	struct ltr_event e;
+	uint64_t w[LTR_ENTER_WORDS + LTR_PAYLOAD_MAX / 8 + 1];
+};
+
+struct cursor {
+	uint64_t tail;    /* next byte to read */
+	uint64_t head;    /* published end, read once a round */
+	uint64_t next_ts; /* the time of the event at tail, if has_next */
+	bool known;       /* has_next and next_ts are those of tail */
+	bool has_next;
+};
+
+static struct cursor cursors[LTR_MAX_THREADS];
+static int corrupt_reported;
+static uint32_t ring_size;
+static void (*sink)(const struct event_rec *r);
+static uint64_t cut, cut_slack; /* this round's clock reading; a second */
+static bool deferred;		/* an event waits for the next round */
+
+void reader_init(uint32_t size, void (*to)(const struct event_rec *r))
+{
+	ring_size = size;
+	sink = to;
+}
+
+/* ts was stamped after this round began, by the TSC (see the top). */
+static bool stamped_after_cut(uint64_t ts)
+{
+	return ts > cut && ts - cut <= cut_slack;
+}
+
+/*
+ * Say once that the ring of slot i held something no interposer writes,
+ * naming its thread if the slot's thread id is one (it is forged too).
+ */
+static void corrupt(const struct ltr_session *s, uint32_t i, const char *what)
+{
+	const struct ltr_thread *slot = session_slot(s, i);
+	int tid = slot ? slot->tid : 0;
+
+	if (corrupt_reported++)
+		return;
+	if (check_tid(tid))
+		warning_msg("a corrupt event in the ring of thread %d; %s (did the program write over its trace session?)",
+			    tid, what);
+	else
+		warning_msg("a corrupt event in the ring of thread slot %u; %s (did the program write over its trace session?)",
+			    i, what);
+}
+
+/*
+ * The next event of thread i, skipping padding, copied into *ev (the
+ * traced process writes the ring: nothing is read twice), or only its
+ * header unless whole; NULL if none.  A record whose header does not make
+ * sense ends what the ring holds so far; a whole record that fails its
+ * checks (session-check.c) is skipped.
+ */
+static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
+				    struct ltr_event_copy *ev, bool whole)
+{
+	struct cursor *c = &cursors[i];
+	const unsigned char *data = session_ring(s, i);
+
+	if (!data)
+		return NULL;
+
+	/* After a forged head, the reader may sit where no record can start. */
+	if (c->tail % 8 && c->tail < c->head) {
+		corrupt(s, i, "skipping what it holds");
+		c->tail = c->head;
+	}
+	while (c->tail < c->head && c->tail % 8 == 0) {
+		uint32_t off = (uint32_t)(c->tail & (ring_size - 1));
+		const struct ltr_event *p = (const void *)&data[off];
+		size_t size;
+
+		if (p->type == LTR_EV_PAD &&
+		    c->tail + (ring_size - off) <= c->head) {
+			c->tail += ring_size - off;
+			continue;
+		}
+		if (off + sizeof(ev->e) <= ring_size)
+			memcpy(&ev->e, p, sizeof(ev->e));
+		else
+			memset(&ev->e, 0, sizeof(ev->e));
+		size = ev->e.size;
+		if (!check_event_min_size(ev->e.type) ||
+		    size < check_event_min_size(ev->e.type) ||
+		    size > sizeof(*ev) || size % 8 ||
+		    off + size > ring_size || c->tail + size > c->head) {
+			corrupt(s, i, "skipping the rest of it");
+			c->tail = c->head;
+			return NULL;
+		}
+		if (stamped_after_cut(ev->e.ts)) {
+			deferred = true;
+			return NULL;
+		}
+		if (!whole)
+			return &ev->e;
+		/*
+		 * The next events were written by the traced thread on
+		 * another core: ask for their lines now, so that they travel
+		 * while this one is formatted.  A prefetch never faults.
+		 */
+		__builtin_prefetch(&data[(off + PREFETCH) & (ring_size - 1)]);
+		__builtin_prefetch(&data[(off + PREFETCH + 64) & (ring_size - 1)]);
+		memcpy(ev, p, size);
+		ev->e.size = (uint16_t)size;
+		if (check_event(&ev->e))
+			return &ev->e;
+		corrupt(s, i, "skipping it");
+		c->tail += size;
+	}
+	return NULL;
+}
+
+/*
+ * Hand consumed space of thread i back to its producer.  Compared with the
+ * ring's tail itself, not with what was stored there last: a program that
+ * writes it back (or ahead) would otherwise wait for room for ever, with
+ * ltruss idle.  The producer reads that line at each event: reading it
+ * here costs no miss.
+ */
+static void publish_tail(struct ltr_session *s, uint32_t i)
+{
+	struct ltr_thread *slot = session_slot(s, i);
+	uint64_t *tail = slot ? &slot->ring.tail : NULL;
+
+	if (tail && __atomic_load_n(tail, __ATOMIC_RELAXED) != cursors[i].tail)
+		__atomic_store_n(tail, cursors[i].tail, __ATOMIC_RELEASE);
+}
+
+/* One round: the events published so far and stamped before it began. */
+static size_t drain_round(struct ltr_session *s)
+{
+	uint32_t n = session_threads_used(s), i;
+	size_t count = 0;
+
+	cut = clock_tsc();
+	cut_slack = (uint64_t)(clock_rate_now() * 1e9);
+	deferred = false;
+
+	/*
+	 * A head more than a ring ahead of what was read (or behind it)
+	 * was not written by an interposer: reading up to it would go round
+	 * the ring replaying old events, for ever with a head 2^62 ahead.
+	 * Skip to it instead, so that the program, which takes room from
+	 * there on, finds it free.
+	 */
+	for (i = 0; i < n; i++) {
+		struct cursor *c = &cursors[i];
+		struct ltr_thread *slot = session_slot(s, i);
+
+		c->head = slot ? __atomic_load_n(&slot->ring.head,
+						 __ATOMIC_ACQUIRE)
+			       : c->tail;
+		if (!check_ring_span(c->tail, c->head, ring_size)) {
+			corrupt(s, i, "skipping what it holds");
+			c->tail = c->head;
+		}
+		c->known = false;
+	}
+	for (;;) {
+		static struct ltr_event_copy copy;
+		const struct ltr_event *ev;
+		struct event_rec r;
+		uint64_t best_ts = UINT64_MAX, next_other = UINT64_MAX;
+		uint32_t b = UINT32_MAX;
+
+		/*
+		 * The oldest next event, and the oldest of the other threads.
+		 * A thread's next event is looked at once, not at every run of
+		 * another thread: with threads that interleave finely, runs are
+		 * an event or two long.
+		 */
+		for (i = 0; i < n; i++) {
+			struct cursor *c = &cursors[i];
+
+			if (!c->known) {
+				ev = peek(s, i, &copy, false);
+				c->has_next = ev != NULL;
+				c->next_ts = ev ? ev->ts : 0;
+				c->known = true;
+			}
+			if (!c->has_next)
+				continue;
+			if (c->next_ts < best_ts) {
+				next_other = best_ts;
+				best_ts = c->next_ts;
+				b = i;
+			} else if (c->next_ts < next_other) {
+				next_other = c->next_ts;
+			}
+		}
+		if (b == UINT32_MAX)
+			break;
+		/*
+		 * Run thread b while it is the oldest.  The slot's ids share a
+		 * cache line with its ring's head, which the traced thread
+		 * writes at every event: read them once a run, or each event
+		 * costs a cache miss here and one in the interposer.
+		 */
+		r = (struct event_rec){ .slot = b,
+					.pid = session_slot(s, b)->pid,
+					.tid = session_slot(s, b)->tid };
+		while ((ev = peek(s, b, &copy, true)) != NULL && ev->ts <= next_other) {
+			r.ev = ev;
+			sink(&r);
+			cursors[b].tail += ev->size;
+			if (++count % BATCH == 0)
+				publish_tail(s, b);
+		}
+		/* Where the run stopped is b's next event. */
+		cursors[b].has_next = ev != NULL;
+		cursors[b].next_ts = ev ? ev->ts : 0;
+	}
+	for (i = 0; i < n; i++)
+		publish_tail(s, i);
+	return count;
+}
+
+size_t reader_drain(struct ltr_session *s)
+{
+	size_t count = drain_round(s);
+
+	/* What waited was published already: take it now, not a pass later. */
+	if (deferred)
+		count += drain_round(s);
+	return count;
+}
+
+/*
+ * An ENTER and an EXIT without blobs (120 bytes) take a traced thread at
+ * least 40 ns: 3 bytes a nanosecond.  In ring_size / 16 ns such a thread
+ * fills a fifth of its ring, and one that copies strings at 8 bytes a
+ * nanosecond half of it.  Longer than 100 us adds nothing: a pass then
+ * takes a thousand events or more already.
+ */
+uint64_t reader_pace_ns(void)
+{
+	uint64_t pace = ring_size / 16;
+
+	return pace < 100000 ? pace : 100000;
+}
+
+bool reader_drained(const struct ltr_session *s, uint32_t i)
+{
+	const struct ltr_thread *slot = session_slot(s, i);
+
+	return !slot || cursors[i].tail == __atomic_load_n(&slot->ring.head,
+							   __ATOMIC_ACQUIRE);
+}
+
+unsigned long long reader_dropped(const struct ltr_session *s)
+{
+	uint32_t n = session_threads_used(s), i, forged = 0;
+	unsigned long long dropped = 0;
+	uint64_t tsc0, real0, run_ns;
+
+	clock_anchor(&tsc0, &real0);
+	run_ns = clock_ticks_to_ns(clock_tsc() - tsc0);
+	for (i = 0; i < n; i++) {
+		const struct ltr_thread *slot = session_slot(s, i);
+		uint64_t d;
+
+		if (!slot)
+			continue;
+		d = __atomic_load_n(&slot->ring.dropped, __ATOMIC_RELAXED);
+		if (check_dropped(d, run_ns))
+			dropped += d;
+		else
+			forged++;
+	}
+	if (forged)
+		warning_msg("%u thread slot%s dropped more events than the run lasted nanoseconds; left out of the count of dropped events (did the program write over its trace session?)",
+			    forged, forged == 1 ? " says it" : "s say they");
+	return dropped;
+}

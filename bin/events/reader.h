@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* reader.h: drain the event rings of the session. */
+#ifndef LTRUSS_READER_H
+#define LTRUSS_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/session.h"
+#include "trace.h"
+
+/*
+ * Read the rings at ring_area, each size bytes (ltruss's own numbers),
+ * and pass their events on to sink: trace_event(), or the trace file.
+ */
+void reader_init(uint32_t size,
+		 void (*sink)(const struct event_rec *r));
+
+/* Pass every event published so far to the sink, oldest first; returns how many. */
+size_t reader_drain(struct ltr_session *s);
+
+/* How long launch_wait() may leave the rings alone between passes. */
+uint64_t reader_pace_ns(void);
+
+/* Has every event of slot i published so far been passed on? */
+bool reader_drained(const struct ltr_session *s, uint32_t i);
+
+/* Events dropped with --drop, over all threads; counts no thread can have dropped (forged) left out, with a warning. */
+unsigned long long reader_dropped(const struct ltr_session *s);
+
+#endif

@@ -1,0 +1,559 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tracefile-write.c: record a trace file (-w FILE) as the rings drain.
+ *
+ * Recording formats nothing: each event the reader takes out of a ring
+ * (already checked, reader.c) is encoded (tracefile-codec.c: mostly a
+ * byte or none a word) into an EVENTS block of a big buffer, in the order
+ * the reader merged the threads, so that --read needs no merge and feeds
+ * trace.c the very sequence the live trace would have.  Names, objects
+ * and prototypes go into TABLES blocks just before the first event that
+ * can name them; process ends into PROC blocks where the live trace
+ * prints them.  The buffer is handed whole blocks at a time to a writer
+ * thread (writer.c: a swap of two buffers, no copy), at least once a
+ * second (tracefile_tick(), from the reader's loop), so that a killed
+ * ltruss leaves a file that reads up to a second before, and the reader
+ * waits for write(2) only when the disk is slower than it.
+ *
+ * A failed write (a full disk) stops the recording with one message, said
+ * at the next handover or tick; the program runs on (its rings are still
+ * drained), and since the writer writes nothing after its first failure,
+ * what reached the file is whole blocks and at most one cut one: the file
+ * still reads.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build-id.h"
+#include "captures.h"
+#include "clock.h"
+#include "crc32.h"
+#include "error.h"
+#include "fd-util.h"
+#include "outfile.h"
+#include "prototype.h"
+#include "session-check.h"
+#include "session-slots.h"
+#include "retired.h"
+#include "tracefile-codec.h"
+#include "tracefile-write.h"
+#include "tracefile.h"
+#include "writer.h"
+#include "xmalloc.h"
+
+#define BUF_SIZE (2u << 20)  /* written when full, or once a second */
+#define CHUNK (1u << 20)     /* longest TABLES record */
+#define OBJECT_WAIT_NS 1000000000ull /* for a claimed object record */
+#define FLUSH_NS 1000000000ull
+#define NONE SIZE_MAX
+
+static int fd = -1;
+static struct writer writer;
+static const char *path;
+static const struct ltr_session *S;
+static const struct config *cfg;
+static unsigned char *buf;
+static size_t len;
+static size_t open_at = NONE;   /* offset of the open block's header */
+static uint32_t open_type;      /* and its type */
+static struct tf_events open_events; /* whose events the open block holds */
+static size_t open_raw;         /* bytes of ring records in it, decoded */
+static struct tf_codec codec;
+static uint64_t flushed_ns;
+static bool stopped;
+static uint32_t funcs_done, objects_done;
+static unsigned char proto_done[LTR_MAX_CAPTURES];
+static char **types_done;
+static size_t ntypes_done;
+
+/* Stop recording, saying why, if a write failed with err; false if so. */
+static bool write_ok(int err)
+{
+	if (!err || stopped)
+		return !stopped;
+	errno = err;
+	perror_msg("cannot write the trace file '%s' (-w); recording stopped there, the program runs on and the file reads up to it",
+		   path);
+	stopped = true;
+	return false;
+}
+
+/* Close the open block: its length and checksum, padding to 8 bytes. */
+static void block_close(void)
+{
+	struct tf_block *b;
+
+	if (open_at == NONE)
+		return;
+	b = (struct tf_block *)(buf + open_at);
+	b->len = (uint32_t)(len - open_at - sizeof(*b));
+	b->crc = crc32_update(0, b + 1, b->len);
+	while (len % 8)
+		buf[len++] = 0;
+	open_at = NONE;
+}
+
+/* Hand the buffer's whole blocks to the writer; fill its spare one next. */
+static void flush(void)
+{
+	block_close();
+	if (len && write_ok(writer_error(&writer)))
+		buf = writer_swap(&writer, buf, len);
+	len = 0;
+	flushed_ns = clock_mono_ns();
+}
+
+/* Make room for a block of n more bytes (none open), flushing if needed. */
+static void room(size_t n)
+{
+	if (len + n + 8 > BUF_SIZE)
+		flush();
+}
+
+/* Open a block of type (closing the open one); room for n bytes in it. */
+static void block_open(uint32_t type, size_t n)
+{
+	struct tf_block b = { .type = type };
+
+	block_close();
+	room(sizeof(b) + n);
+	memcpy(buf + len, &b, sizeof(b));
+	open_at = len;
+	open_type = type;
+	len += sizeof(b);
+}
+
+/* Append n bytes to the open block. */
+static void put(const void *p, size_t n)
+{
+	memcpy(buf + len, p, n);
+	len += n;
+}
+
+/* Write a whole block of type with payload p (n bytes). */
+static void block_write(uint32_t type, const void *p, size_t n)
+{
+	block_open(type, n);
+	put(p, n);
+	block_close();
+}
+
+/* Append a TABLES record, opening a TABLES block if none is open. */
+static void record_put(uint32_t type, uint32_t at, const void *p, size_t n,
+		       const void *tail, size_t tail_len)
+{
+	struct tf_record r = { .type = type, .at = at,
+			       .len = (uint32_t)(n + tail_len) };
+	size_t need = sizeof(r) + n + tail_len + 8;
+
+	if (open_at != NONE &&
+	    (open_type != TF_TABLES || len - open_at + need > TF_BLOCK_MAX ||
+	     len + need + 8 > BUF_SIZE))
+		block_close();
+	if (open_at == NONE)
+		block_open(TF_TABLES, need);
+	put(&r, sizeof(r));
+	put(p, n);
+	if (tail_len)
+		put(tail, tail_len);
+	while (len % 8)
+		buf[len++] = 0;
+}
+
+/* Has the named type called name been written? Note it if not. */
+static bool type_noted(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ntypes_done; i++)
+		if (strcmp(types_done[i], name) == 0)
+			return true;
+	types_done = xrealloc(types_done, (ntypes_done + 1) * sizeof(char *));
+	types_done[ntypes_done++] = xstrdup(name);
+	return false;
+}
+
+/* Copy name and its NUL to p; returns the bytes copied. */
+static size_t name_put(unsigned char *p, const char *name)
+{
+	size_t n = strlen(name) + 1;
+
+	memcpy(p, name, n);
+	return n;
+}
+
+/* Write the named type of t, if it has one not written yet. */
+static void type_put(const struct ptype *t)
+{
+	const struct named_type *nt;
+	struct tf_type h;
+	unsigned char *p;
+	size_t n, i, off;
+
+	if (!t->named || (t->kind != CT_NAMED &&
+			  !(t->kind == CT_POINTER && t->target == CT_NAMED)))
+		return;
+	if (type_noted(t->named))
+		return;
+	nt = config_find_type(cfg, t->named);
+	if (!nt)
+		return;
+	h = (struct tf_type){ .mask = nt->mask, .size = nt->size,
+			      .nenums = (uint32_t)nt->nenums,
+			      .nflags = (uint32_t)nt->nflags };
+	h.name_len = (uint32_t)strlen(nt->name) + 1;
+	for (i = 0; i < nt->nenums; i++)
+		h.name_len += (uint32_t)strlen(nt->enums[i].name) + 1;
+	for (i = 0; i < nt->nflags; i++)
+		h.name_len += (uint32_t)strlen(nt->flags[i].name) + 1;
+	n = sizeof(h) + (nt->nenums + nt->nflags) * 8 + h.name_len;
+	if (n > CHUNK)
+		return; /* printed as a number */
+	p = xmalloc(n);
+	memcpy(p, &h, sizeof(h));
+	off = sizeof(h);
+	for (i = 0; i < nt->nenums; i++, off += 8)
+		memcpy(p + off, &nt->enums[i].value, 8);
+	for (i = 0; i < nt->nflags; i++, off += 8)
+		memcpy(p + off, &nt->flags[i].value, 8);
+	off += name_put(p + off, nt->name);
+	for (i = 0; i < nt->nenums; i++)
+		off += name_put(p + off, nt->enums[i].name);
+	for (i = 0; i < nt->nflags; i++)
+		off += name_put(p + off, nt->flags[i].name);
+	record_put(TF_REC_TYPE, 0, p, n, NULL, 0);
+	free(p);
+}
+
+/* Write the prototype of capture (and its named types) unless written. */
+static void proto_put(int32_t capture)
+{
+	const struct proto *p = captures_proto(capture);
+	const char *decl = captures_decl(capture);
+	size_t i, n;
+
+	if (capture < 0 || capture >= LTR_MAX_CAPTURES ||
+	    proto_done[capture] || !p || !decl)
+		return;
+	proto_done[capture] = 1;
+	n = strlen(decl) + 1;
+	if (n > CHUNK)
+		return;
+	type_put(&p->ret);
+	for (i = 0; i < p->nargs; i++)
+		type_put(&p->args[i].type);
+	record_put(TF_REC_PROTO, (uint32_t)capture, decl, n, NULL, 0);
+}
+
+/* The file's flags (TF_FN_*) of the session's LTR_FN_* flags. */
+static uint32_t func_flags(uint32_t flags)
+{
+	return (flags & LTR_FN_ENTRY_ONLY ? TF_FN_ENTRY_ONLY : 0) |
+	       (flags & LTR_FN_DISABLED ? TF_FN_DISABLED : 0) |
+	       (flags & LTR_FN_SETJMP ? TF_FN_SETJMP : 0) |
+	       (flags & LTR_FN_VFORK ? TF_FN_VFORK : 0);
+}
+
+/* Write function i's record: its fields, its name and its library's. */
+static void func_put(uint32_t i)
+{
+	const struct ltr_func *f = &S->funcs[i];
+	const char *name = session_string(S, f->name);
+	const char *lib = session_string(S, f->lib);
+	struct tf_func r = { .size = sizeof(r), .proto = -1, .depth = f->depth,
+			     .flags = func_flags(f->flags) };
+	size_t n1, n2;
+	char *names;
+
+	name = name ? name : "";
+	lib = lib ? lib : "";
+	n1 = strlen(name) + 1;
+	n2 = strlen(lib) + 1;
+	if (n1 + n2 > CHUNK)
+		n1 = n2 = 1, name = lib = "";
+	if (f->capture >= 0 && f->capture < LTR_MAX_CAPTURES)
+		r.proto = f->capture;
+	names = xmalloc(n1 + n2);
+	memcpy(names, name, n1);
+	memcpy(names + n1, lib, n2);
+	record_put(TF_REC_FUNC, i, &r, sizeof(r), names, n1 + n2);
+	free(names);
+}
+
+/*
+ * Write object i's record and, if its file has them, its build ID and
+ * soname.  One its process claimed and died before it wrote has no
+ * addresses (start == end) and no path.
+ */
+static void object_put(uint32_t i)
+{
+	const struct ltr_objrec *o = &S->objects[i];
+	struct tf_object r = { .size = sizeof(r) };
+	const char *file = NULL, *soname;
+	unsigned char id[BUILD_ID_MAX];
+	size_t n;
+
+	if (session_object_ready(S, i)) {
+		file = session_string(S, o->path);
+		r.pid = o->pid;
+		r.start = o->start;
+		r.end = o->end > o->start ? o->end : o->start;
+		r.bias = o->bias;
+	}
+	if (file && strlen(file) + 1 > CHUNK)
+		file = NULL;
+	record_put(TF_REC_OBJECT, i, &r, sizeof(r), file ? file : "",
+		   file ? strlen(file) + 1 : 1);
+	if (!file)
+		return;
+	if ((n = build_id_read(file, id, &soname)) != 0)
+		record_put(TF_REC_BUILD_ID, i, id, n, NULL, 0);
+	if (soname && (n = strlen(soname) + 1) <= CHUNK)
+		record_put(TF_REC_SONAME, i, soname, n, NULL, 0);
+}
+
+/*
+ * Wait for object record i, claimed, to be written: the records go into
+ * the file in order, once, and the calls after this point may have their
+ * stacks in the objects of the records after it.  Its process writes it
+ * a few stores after the claim (lib/objects.c); one killed in between
+ * never does, and after OBJECT_WAIT_NS the record goes as it is (its end
+ * 0: --read takes it for an object with no addresses).
+ */
+static void object_wait(uint32_t i)
+{
+	uint64_t until = clock_mono_ns() + OBJECT_WAIT_NS;
+	const struct timespec pause = { .tv_nsec = 50000 };
+
+	while (!session_object_ready(S, i) && clock_mono_ns() < until)
+		nanosleep(&pause, NULL);
+}
+
+/*
+ * Append what the session's tables gained since the last time: the
+ * functions filled in so far (in order), their prototypes, the objects
+ * recorded, and the strings they name.  Only those strings: the string
+ * area also holds every shipped prototype's name, some 100 KiB that no
+ * event names.
+ */
+static void tables_update(bool final)
+{
+	uint32_t nf = session_funcs_used(S), objects, f = funcs_done, i;
+
+	while (f < nf && session_func_ready(S, f))
+		f++;
+	objects = __atomic_load_n(&S->nobjects, __ATOMIC_ACQUIRE);
+	if (objects > LTR_MAX_OBJECTS)
+		objects = LTR_MAX_OBJECTS;
+	for (i = objects_done; i < objects && !final; i++)
+		object_wait(i);
+	if (f == funcs_done && objects <= objects_done)
+		return;
+	for (i = objects_done; i < objects; i++)
+		object_put(i);
+	/* A function's prototype comes before it: the reader binds the two. */
+	for (; funcs_done < f; funcs_done++) {
+		proto_put(S->funcs[funcs_done].capture);
+		func_put(funcs_done);
+	}
+	objects_done = objects > objects_done ? objects : objects_done;
+	block_close();
+}
+
+/* A CLOCK block with the rate measured so far (final: over the whole run). */
+static void clock_put(bool final)
+{
+	struct tf_clock c;
+
+	clock_anchor(&c.tsc0, &c.real0);
+	c.ticks_per_ns = final ? clock_ticks_per_ns() : clock_rate_now();
+	block_write(TF_CLOCK, &c, sizeof(c));
+}
+
+void tracefile_open(const char *file, const struct ltr_session *s,
+		    const struct config *config, bool follow)
+{
+	struct tf_header h;
+	struct utsname u;
+
+	path = file;
+	S = s;
+	cfg = config;
+	/* The user's alone: with -k it holds raw bytes of the program's stack. */
+	fd = outfile_open(file, 0600, "-w");
+	if (fd < 0)
+		perror_msg_and_die("cannot write the trace file '%s' (-w)", file);
+	buf = xmalloc(BUF_SIZE);
+	tf_codec_init(&codec);
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, TF_MAGIC, sizeof(h.magic));
+	h.version = TF_VERSION;
+	h.header_size = sizeof(h);
+	h.events_layout = TF_EVENTS_LAYOUT;
+	h.strsize = config->strsize; /* printed at -s, even if copied whole (--whole) */
+	h.depth_limit = s->depth_limit;
+	h.follow = follow;
+	h.start_time = s->start_time;
+	snprintf(h.ltruss_version, sizeof(h.ltruss_version), "%s",
+		 PACKAGE_VERSION);
+	if (uname(&u) == 0)
+		snprintf(h.host, sizeof(h.host), "%.63s", u.nodename);
+	memcpy(h.command, s->command, sizeof(h.command));
+	h.command[sizeof(h.command) - 1] = '\0';
+	h.crc = crc32_update(0, &h, offsetof(struct tf_header, crc));
+	writer_start(&writer, fd, BUF_SIZE);
+	if (!write_ok(fd_write_all(fd, &h, sizeof(h))))
+		exit(EXIT_LTRUSS_ERROR);
+	flushed_ns = clock_mono_ns();
+}
+
+bool tracefile_recording(void)
+{
+	return fd >= 0;
+}
+
+/* Open an EVENTS block for the slot, process and thread of r. */
+static void events_open(const struct event_rec *r, size_t n)
+{
+	open_events = (struct tf_events){ .slot = r->slot, .pid = r->pid,
+					  .tid = r->tid };
+	block_open(TF_EVENTS, sizeof(open_events) + n);
+	put(&open_events, sizeof(open_events));
+	open_raw = 0;
+	tf_codec_reset(&codec);
+}
+
+void tracefile_event(const struct event_rec *r)
+{
+	const struct ltr_event *ev = r->ev;
+	size_t n = TF_CODEC_MAX(ev->size);
+
+	/* The reader checked it: no other type gets here. */
+	if (stopped || ev->type >= TF_CODEC_TYPES)
+		return;
+	if (ev->fn >= funcs_done || S->nobjects != objects_done)
+		tables_update(false);
+	if (open_at == NONE || open_type != TF_EVENTS ||
+	    open_events.slot != r->slot || open_events.pid != r->pid ||
+	    open_events.tid != r->tid ||
+	    open_raw + ev->size > TF_EVENTS_MAX) {
+		events_open(r, n);
+	} else if (len + n + 8 > BUF_SIZE) {
+		flush();
+		events_open(r, n);
+	}
+	/* A block holds at most TF_EVENTS_MAX bytes decoded, or one event. */
+	open_raw += ev->size;
+	len += tf_encode(&codec, ev, buf + len);
+}
+
+void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
+			   bool core, bool multi)
+{
+	struct tf_proc p = { .pid = pid, .exit_status = exit_status,
+			     .signal = sig,
+			     .flags = (core ? TF_PROC_CORE : 0) |
+				      (multi ? TF_PROC_MULTI : 0),
+			     .ts = tsc };
+
+	/* A failed write is said before the live trace's "+++" line. */
+	if (fd < 0 || !write_ok(writer_sync(&writer)))
+		return;
+	block_write(TF_PROC, &p, sizeof(p));
+}
+
+void tracefile_tick(void)
+{
+	if (fd < 0 || !write_ok(writer_error(&writer)) ||
+	    clock_mono_ns() - flushed_ns < FLUSH_NS)
+		return;
+	tables_update(false);
+	clock_put(false);
+	flush();
+}
+
+/* The file's row of pid's counters of function fn. */
+static struct tf_count count_row(int32_t pid, uint32_t fn,
+				 const struct ltr_count *c)
+{
+	return (struct tf_count){ .pid = pid, .fn = fn, .calls = c->calls,
+				  .errors = c->errors, .total = c->total,
+				  .self = c->self, .min = c->min,
+				  .max = c->max };
+}
+
+/* Append a row to the COUNTS block being made (rows, *n of per). */
+static void count_add(struct tf_count *rows, size_t *n, size_t per,
+		      struct tf_count row)
+{
+	rows[(*n)++] = row;
+	if (*n == per) {
+		block_write(TF_COUNTS, rows, *n * sizeof(*rows));
+		*n = 0;
+	}
+}
+
+/* Write the counters of every thread slot and of those handed back. */
+static void counts_put(void)
+{
+	uint32_t nfuncs = session_funcs_used(S), nthreads, nretired, i, f;
+	size_t per = CHUNK / sizeof(struct tf_count), n = 0;
+	struct tf_count *rows = xmalloc(per * sizeof(*rows));
+
+	nthreads = session_threads_used(S);
+	for (i = 0; i < nthreads; i++) {
+		const struct ltr_thread *slot = session_slot(S, i);
+
+		for (f = 0; slot && f < nfuncs; f++)
+			if (slot->counts[f].calls)
+				count_add(rows, &n, per,
+					  count_row(slot->pid, f,
+						    &slot->counts[f]));
+	}
+	nretired = slots_retired_used(S);
+	for (i = 0; i < nretired; i++)
+		count_add(rows, &n, per,
+			  count_row(S->retired[i].pid, S->retired[i].fn,
+				    &S->retired[i].c));
+	if (n)
+		block_write(TF_COUNTS, rows, n * sizeof(*rows));
+	free(rows);
+}
+
+void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
+		     int sig, bool core)
+{
+	struct tf_end e = { .dropped = dropped, .lost_returns = lost_returns,
+			    .signal = sig, .core = core };
+	size_t i;
+
+	if (fd < 0)
+		return;
+	/* What is left is written here: no thread started just for it. */
+	write_ok(writer_stop(&writer));
+	if (!stopped) {
+		tables_update(true);
+		counts_put();
+		clock_put(true);
+		block_write(TF_END, &e, sizeof(e));
+		flush();
+		write_ok(writer_error(&writer));
+	}
+	if (close(fd) < 0 && !stopped)
+		perror_msg("cannot write the trace file '%s' (-w)", path);
+	fd = -1;
+	free(buf);
+	tf_codec_free(&codec);
+	build_id_done();
+	for (i = 0; i < ntypes_done; i++)
+		free(types_done[i]);
+	free(types_done);
+}

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * reader-test.c: TAP unit tests of the merge of thread rings
+ * (bin/events/reader.c) for what a real run does only now and then under load:
+ * a thread publishes an event just after ltruss read its ring's head, and
+ * another thread, whose head ltruss reads next, publishes a later event
+ * that depends on it (a block handed over and freed).  The rings, the
+ * clock and the session's checks are the stubs below.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bin/util/clock.h"
+#include "bin/util/error.h"
+#include "bin/events/reader.h"
+#include "bin/session/session-check.h"
+#include "bin/session/session-slots.h"
+
+#define RING 4096
+#define EVENT_SIZE (sizeof(struct ltr_event) + 8 * LTR_ENTER_WORDS)
+
+static unsigned test_number;
+static unsigned failures;
+
+/* Print one TAP result. */
+static void tap(bool ok, const char *what)
+{
+	printf("%s %u - %s\n", ok ? "ok" : "not ok", ++test_number, what);
+	failures += !ok;
+}
+
+/* ---- stubs: two thread slots, a clock that says what the test says ------ */
+
+static struct {
+	struct ltr_thread slot;
+	unsigned char ring[RING];
+} slots[2];
+static uint64_t now;			/* clock_tsc() */
+static void (*on_second_head)(void);	/* runs as slot 1's head is read */
+
+/* Write an ENTER event stamped ts into slot i's ring, unpublished. */
+static void write_event(uint32_t i, uint64_t ts)
+{
+	struct ltr_event *e =
+		(void *)&slots[i].ring[slots[i].slot.ring.head % RING];
+
+	memset(e, 0, EVENT_SIZE);
+	e->size = EVENT_SIZE;
+	e->type = LTR_EV_ENTER;
+	e->ts = ts;
+}
+
+/* Publish one event of slot i (write_event()'s). */
+static void publish(uint32_t i)
+{
+	slots[i].slot.ring.head += EVENT_SIZE;
+}
+
+struct ltr_thread *session_slot(const struct ltr_session *s, uint32_t i)
+{
+	(void)s;
+	if (i == 1 && on_second_head) {
+		void (*run)(void) = on_second_head;
+
+		on_second_head = NULL;
+		run();
+	}
+	return i < 2 ? &slots[i].slot : NULL;
+}
+
+const unsigned char *session_ring(const struct ltr_session *s, uint32_t i)
+{
+	(void)s;
+	return i < 2 ? slots[i].ring : NULL;
+}
+
+uint32_t session_threads_used(const struct ltr_session *s)
+{
+	(void)s;
+	return 2;
+}
+
+bool check_ring_span(uint64_t tail, uint64_t head, uint32_t ring_size)
+{
+	return head >= tail && head - tail <= ring_size;
+}
+
+bool check_event(const struct ltr_event *ev)
+{
+	(void)ev;
+	return true;
+}
+
+uint64_t clock_tsc(void)
+{
+	return now;
+}
+
+double clock_rate_now(void)
+{
+	return 1.0; /* a tick a nanosecond: a second is 1e9 ticks */
+}
+
+bool check_tid(long long tid)
+{
+	return tid > 0;
+}
+
+bool check_dropped(uint64_t dropped, uint64_t run_ticks)
+{
+	return dropped <= run_ticks;
+}
+
+void clock_anchor(uint64_t *tsc, uint64_t *real)
+{
+	*tsc = 0;
+	*real = 0;
+}
+
+uint64_t clock_ticks_to_ns(uint64_t ticks)
+{
+	return ticks;
+}
+
+void warning_msg(const char *format, ...)
+{
+	(void)format;
+}
+
+/* ---- what the reader hands on ------------------------------------------- */
+
+static uint64_t seen_ts[8];
+static uint32_t seen_slot[8];
+static unsigned nseen;
+
+static void sink(const struct event_rec *r)
+{
+	if (nseen < 8) {
+		seen_ts[nseen] = r->ev->ts;
+		seen_slot[nseen] = r->slot;
+	}
+	nseen++;
+}
+
+/* Nothing seen yet, the clock at t (the rings go on where they were). */
+static void reset(uint64_t t)
+{
+	nseen = 0;
+	now = t;
+}
+
+/*
+ * Slot 0 stamps an event at 900 and publishes it just after ltruss read
+ * its head; slot 1, which saw it, stamps one at 1100 and publishes it
+ * before ltruss reads slot 1's head.
+ */
+static void race(void)
+{
+	write_event(0, 900);
+	publish(0);
+	write_event(1, 1100);
+	publish(1);
+	now = 2000;
+}
+
+int main(void)
+{
+	static char session_stub;
+	struct ltr_session *s = (struct ltr_session *)&session_stub;
+	size_t n;
+
+	reader_init(RING, sink);
+	reset(1000);
+	on_second_head = race;
+	n = reader_drain(s);
+	tap(n == 2 && nseen == 2, "both events of the race are read in one drain");
+	tap(seen_slot[0] == 0 && seen_ts[0] == 900 && seen_slot[1] == 1 &&
+		    seen_ts[1] == 1100,
+	    "the event published late comes before the later one that followed it");
+
+	reset(1000);
+	write_event(0, 1000 + 10 * 1000000000ull);
+	publish(0);
+	n = reader_drain(s);
+	tap(n == 1 && nseen == 1,
+	    "a stamp seconds past the clock (forged, or no TSC) does not hold its ring");
+
+	reset(1000 + 20 * 1000000000ull);
+	write_event(0, 1000 + 12 * 1000000000ull);
+	publish(0);
+	write_event(1, 1000 + 11 * 1000000000ull);
+	publish(1);
+	n = reader_drain(s);
+	tap(n == 2 && seen_slot[0] == 1 && seen_slot[1] == 0,
+	    "published events are read in the order of their stamps");
+
+	printf("1..%u\n", test_number);
+	return failures ? 1 : 0;
+}
