@@ -130,7 +130,7 @@ static void reports_print(FILE *out, const struct options *opts,
 	stack_done_names();
 	symbolize_done();
 	objmap_done();
-	check_done();
+	catalog_names_free();
 }
 
 /* Say what the run could not show: its dropped events, lost returns. */

@@ -20,7 +20,16 @@
 #include "strmap.h"
 #include "xmalloc.h"
 
+/* Longest name kept, escaped (C++ symbols can be long). */
+#define NAME_MAX_KEPT 4096
+
 struct catalog catalog;
+
+/* Each function's printable names: symbol, library; NULL: not yet. */
+static char *printable[LTR_MAX_FUNCS][2];
+/* One past the highest fn named: catalog_names_free() frees no further (a
+ * run of `true` would otherwise fault in all 256 KiB of printable[]). */
+static uint32_t printable_end;
 
 /* A trace file's tables (catalog.file). */
 static struct ltr_func *funcs;
@@ -66,6 +75,36 @@ const char *catalog_func_string(uint32_t fn, bool lib)
 		return NULL;
 	return catalog_string(lib ? catalog.funcs[fn].lib
 				  : catalog.funcs[fn].name);
+}
+
+const char *catalog_func_name(uint32_t fn, bool lib)
+{
+	char buf[NAME_MAX_KEPT];
+	const char *raw;
+
+	if (!catalog_func_ready(fn))
+		return NULL;
+	if (printable[fn][lib])
+		return printable[fn][lib];
+	raw = catalog_func_string(fn, lib);
+	if (!raw)
+		return NULL;
+	printable[fn][lib] = xstrdup(check_name(buf, sizeof(buf), raw));
+	if (fn >= printable_end)
+		printable_end = fn + 1;
+	return printable[fn][lib];
+}
+
+void catalog_names_free(void)
+{
+	uint32_t fn;
+
+	for (fn = 0; fn < printable_end; fn++) {
+		free(printable[fn][0]);
+		free(printable[fn][1]);
+		printable[fn][0] = printable[fn][1] = NULL;
+	}
+	printable_end = 0;
 }
 
 uint32_t catalog_objects_used(void)

@@ -61,6 +61,12 @@ uint32_t catalog_funcs_used(void);
 /* Function fn's raw library (lib) or symbol name; NULL if unknown. */
 const char *catalog_func_string(uint32_t fn, bool lib);
 
+/* The same, printable (check_name()) and kept; NULL if unknown. */
+const char *catalog_func_name(uint32_t fn, bool lib);
+
+/* Free the printable names kept. */
+void catalog_names_free(void);
+
 /*
  * The raw string at off (an offset of a record), or NULL if it is not a
  * whole string there.  To open a file by; print only what check_name() gives.
