@@ -197,11 +197,10 @@ size_t trace_counts(struct ltr_retired *rows, size_t max)
 	size_t i, n = 0;
 
 	for (i = 0; counted && i < COUNTED_MAX && n < max; i++)
-		if (counted[i].c.calls) {
-			if (rows)
-				rows[n] = counted[i];
-			n++;
-		}
+		if (counted[i].c.calls && rows)
+			rows[n++] = counted[i];
+		else
+			n += counted[i].c.calls != 0;
 	return n;
 }
 
