@@ -133,6 +133,24 @@ static void reports_print(FILE *out, const struct options *opts,
 	catalog_names_free();
 }
 
+/*
+ * Say when objects were loaded past the session's table of them (every
+ * process records its own, so a long -f run fills it): the frames and
+ * call sites in those go unnamed, which matters only to the views that
+ * name them.
+ */
+static void objects_unrecorded_report(const struct options *opts,
+				      const struct ltr_session *s)
+{
+	uint32_t n = __atomic_load_n(&s->nobjects, __ATOMIC_RELAXED);
+
+	if (n <= LTR_MAX_OBJECTS ||
+	    !(opts->stack || opts->caller || opts->heap || opts->write))
+		return;
+	warning_msg("%u objects were loaded after the %u the session records (all processes together): addresses in them are not named (-k, --caller)",
+		    n - LTR_MAX_OBJECTS, LTR_MAX_OBJECTS);
+}
+
 /* Say what the run could not show: its dropped events, lost returns. */
 static void losses_report(unsigned long long dropped, uint32_t lost_returns)
 {
@@ -293,6 +311,7 @@ int main(int argc, char **argv)
 	if (session.s->stubs_exhausted)
 		warning_msg("%u functions were left untraced: more than %u distinct functions were selected",
 			    session.s->stubs_exhausted, LTR_MAX_FUNCS);
+	objects_unrecorded_report(&opts, session.s);
 	losses_report(dropped, session.s->lost_returns);
 	/* After the "+++" line: the program's own status is shown there. */
 	if (untraced)

@@ -4,8 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
+#include <stddef.h>
+#include <elf.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +62,7 @@ static void check_credentials(const char *path, const struct stat *st)
 }
 
 /* Read the PT_INTERP string of ph into a malloc'd string, or die. */
-static char *read_interp(const char *path, int fd, const GElf_Phdr *ph)
+static char *read_interp(const char *path, int fd, const Elf64_Phdr *ph)
 {
 	char *s;
 
@@ -77,41 +77,64 @@ static char *read_interp(const char *path, int fd, const GElf_Phdr *ph)
 	return s;
 }
 
-/* Check an ELF file: x86_64, dynamically linked; note it and its loader. */
+/* A 16-bit field of an ELF header in the file's byte order (data). */
+static unsigned elf_half(const unsigned char *p, unsigned char data)
+{
+	return data == ELFDATA2MSB ? (unsigned)p[0] << 8 | p[1] :
+				     (unsigned)p[1] << 8 | p[0];
+}
+
+/*
+ * Check an ELF file: x86_64, dynamically linked; note it and its loader.
+ * Read by hand, not with libelf: the headers are all it needs, and
+ * libelf (with libz) loaded at every start only for them cost more than
+ * reading them (ltruss opens it when --list or a symbol needs it).
+ */
 static void check_elf(const char *path, int fd, struct target *t)
 {
-	GElf_Ehdr eh;
-	size_t i, nph;
+	unsigned char raw[sizeof(Elf64_Ehdr)];
+	unsigned char *id = raw;
+	unsigned type, machine;
 	char *interp = NULL;
-	Elf *elf;
+	Elf64_Phdr *phs;
+	Elf64_Ehdr eh;
+	ssize_t n;
+	size_t i;
 
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		error_msg_and_die("libelf is unusable: %s", elf_errmsg(-1));
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	/* libelf takes any bytes as a file of no kind, without an error to name. */
-	if (!elf || elf_kind(elf) != ELF_K_ELF)
+	n = pread(fd, raw, sizeof(raw), 0);
+	if (n < EI_NIDENT || memcmp(id, ELFMAG, SELFMAG) != 0 ||
+	    (id[EI_CLASS] != ELFCLASS32 && id[EI_CLASS] != ELFCLASS64) ||
+	    (id[EI_DATA] != ELFDATA2LSB && id[EI_DATA] != ELFDATA2MSB))
 		error_msg_and_die("cannot trace '%s': not an ELF program nor a '#!' script; give the path of a program",
 				  path);
-	if (!gelf_getehdr(elf, &eh))
-		error_msg_and_die("cannot trace '%s': its ELF header is bad (%s)",
-				  path, elf_errmsg(-1));
-	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64)
-		error_msg_and_die("cannot trace '%s': it is built for another architecture (ELF class %d, machine %d); ltruss traces x86_64 programs",
-				  path, eh.e_ident[EI_CLASS], eh.e_machine);
-	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
-		error_msg_and_die("cannot trace '%s': not an executable (ELF type %d)",
-				  path, eh.e_type);
-	if (elf_getphdrnum(elf, &nph) != 0)
-		error_msg_and_die("cannot trace '%s': bad ELF program headers (%s)",
-				  path, elf_errmsg(-1));
-	for (i = 0; i < nph; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP &&
-		    !interp)
-			interp = read_interp(path, fd, &ph);
-	}
-	elf_end(elf);
+	if (n < (ssize_t)(id[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
+						       sizeof(Elf32_Ehdr)))
+		error_msg_and_die("cannot trace '%s': its ELF header is bad (the file ends inside it)",
+				  path);
+	/* e_type and e_machine sit at the same offsets in both classes. */
+	type = elf_half(raw + offsetof(Elf64_Ehdr, e_type), id[EI_DATA]);
+	machine = elf_half(raw + offsetof(Elf64_Ehdr, e_machine), id[EI_DATA]);
+	if (id[EI_CLASS] != ELFCLASS64 || machine != EM_X86_64 ||
+	    id[EI_DATA] != ELFDATA2LSB)
+		error_msg_and_die("cannot trace '%s': it is built for another architecture (ELF class %d, machine %u); ltruss traces x86_64 programs",
+				  path, id[EI_CLASS], machine);
+	if (type != ET_EXEC && type != ET_DYN)
+		error_msg_and_die("cannot trace '%s': not an executable (ELF type %u)",
+				  path, type);
+	memcpy(&eh, raw, sizeof(eh));
+	if (eh.e_phnum && eh.e_phentsize != sizeof(Elf64_Phdr))
+		error_msg_and_die("cannot trace '%s': bad ELF program headers (entries of %u bytes)",
+				  path, eh.e_phentsize);
+	/* The headers at once: one read, not one each. */
+	phs = xcalloc(eh.e_phnum ? eh.e_phnum : 1, sizeof(*phs));
+	if (pread(fd, phs, eh.e_phnum * sizeof(*phs), (off_t)eh.e_phoff) !=
+	    (ssize_t)(eh.e_phnum * sizeof(*phs)))
+		error_msg_and_die("cannot trace '%s': bad ELF program headers (the file ends inside them)",
+				  path);
+	for (i = 0; i < eh.e_phnum && !interp; i++)
+		if (phs[i].p_type == PT_INTERP)
+			interp = read_interp(path, fd, &phs[i]);
+	free(phs);
 	if (!interp)
 		error_msg_and_die("cannot trace '%s': it is statically linked, so it loads no shared libraries to trace",
 				  path);

@@ -13,8 +13,10 @@
  * printed (-c, deeper than -D, paused): the caller only calls in here when
  * the event is sent.
  */
+#include "capture.h"
 #include "interposer.h"
 #include "printf-walk.h"
+#include "process.h"
 
 #define FORMAT_MAX 1024 /* bytes of a printf format read to follow it */
 

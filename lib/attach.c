@@ -28,7 +28,10 @@
 #include <unistd.h>
 
 #include "arch/x86_64/cpu.h"
+#include "frames.h"
+#include "hooks.h"
 #include "interposer.h"
+#include "process.h"
 #include "../common/tunables.h"
 
 extern char **environ;

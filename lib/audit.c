@@ -16,8 +16,13 @@
  */
 #include <link.h>
 
+#include "capture.h"
+#include "frames.h"
+#include "hooks.h"
 #include "interposer.h"
 #include "lock.h"
+#include "objects.h"
+#include "process.h"
 
 #define EXPORT __attribute__((visibility("default")))
 

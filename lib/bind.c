@@ -13,7 +13,10 @@
  * hooks.c), selected or not; else the stub of a selected call; else the
  * function.
  */
+#include "hooks.h"
 #include "interposer.h"
+#include "objects.h"
+#include "process.h"
 
 uintptr_t ltr_bind(const struct ltr_object *ref, const struct ltr_object *def,
 		   const char *name, uintptr_t addr)

@@ -58,7 +58,11 @@
 #include <sys/syscall.h>
 
 #include "arch/x86_64/cpu.h"
+#include "capture.h"
+#include "hooks.h"
 #include "interposer.h"
+#include "objects.h"
+#include "process.h"
 
 /* Count a call in a slot several threads share (past LTR_MAX_THREADS). */
 static void count_call_shared(struct ltr_count *c, uint64_t dur, uint64_t self)

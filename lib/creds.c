@@ -51,7 +51,10 @@
 #include <sys/syscall.h>
 
 #include "arch/x86_64/cpu.h"
+#include "capture.h"
+#include "hooks.h"
 #include "interposer.h"
+#include "process.h"
 
 #define NO_ID 0xffffffffu /* -1: "leave this id as it is" */
 

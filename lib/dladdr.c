@@ -12,7 +12,9 @@
  */
 #include <dlfcn.h>
 
+#include "hooks.h"
 #include "interposer.h"
+#include "objects.h"
 
 #define REAL(h, type) ((type)ltr_hook_real[h])
 

@@ -28,6 +28,7 @@
 #include <elf.h>
 
 #include "interposer.h"
+#include "objects.h"
 
 /* The end of obj's readable PT_LOAD segment that holds addr, or 0. */
 static uintptr_t segment_end(const struct ltr_object *obj, uintptr_t addr)

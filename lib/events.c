@@ -18,7 +18,11 @@
 #include <time.h>
 
 #include "arch/x86_64/cpu.h"
+#include "capture.h"
+#include "frames.h"
 #include "interposer.h"
+#include "objects.h"
+#include "process.h"
 
 #define ALIVE_CHECK_EVERY 64 /* sleeps between checks that ltruss lives */
 #define SECCOMP_SPINS (1u << 24) /* pauses (about a second) before a drop */

@@ -32,6 +32,7 @@
 
 #include "arch/x86_64/cpu.h"
 #include "interposer.h"
+#include "process.h"
 
 #define INTERP_DEPTH 4   /* scripts run by scripts, as the kernel allows */
 #define PHDRS_MAX 64     /* program headers read to find PT_INTERP */

@@ -31,8 +31,11 @@
 #include <sys/syscall.h>
 
 #include "arch/x86_64/cpu.h"
+#include "hooks.h"
 #include "interposer.h"
 #include "lock.h"
+#include "objects.h"
+#include "process.h"
 #include "../common/tunables.h"
 
 /* What an exec carries: "LTRUSS_SESSION=...", and our path for LD_AUDIT. */

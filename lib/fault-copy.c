@@ -58,7 +58,9 @@
 #include <ucontext.h>
 
 #include "arch/x86_64/cpu.h"
+#include "capture.h"
 #include "interposer.h"
+#include "process.h"
 
 size_t ltr_probe_copy(void *dst, const void *src, size_t len);
 size_t ltr_probe_copy_bulk(void *dst, const void *src, size_t len);

@@ -41,8 +41,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 
-#include "interposer.h"
 #include "forward-once.h"
+#include "interposer.h"
 
 /* How long ltruss may take to get and pass on a signal, at most. */
 #define LTR_ONCE_SLACK_MS 1000

@@ -42,7 +42,9 @@
 #include <sys/syscall.h>
 
 #include "arch/x86_64/cpu.h"
+#include "hooks.h"
 #include "interposer.h"
+#include "objects.h"
 
 #define MAX_PASSES 64 /* give up on slots that never get a value */
 

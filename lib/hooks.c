@@ -23,7 +23,11 @@
  * popen) are traced whole instead: when selected, their hooks call the
  * function's stub.
  */
+#include "capture.h"
+#include "hooks.h"
 #include "interposer.h"
+#include "objects.h"
+#include "process.h"
 #include "signal-hooks.h"
 
 void *ltr_hook_real[LTR_H_COUNT];

@@ -12,6 +12,7 @@
 
 #include "arch/x86_64/cpu.h"
 #include "interposer.h"
+#include "process.h"
 
 /* Parse the hexadecimal number at *p, before end, moving *p past it. */
 static uintptr_t parse_hex(const char **p, const char *end)

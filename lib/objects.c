@@ -16,6 +16,7 @@
 
 #include "../common/select.h"
 #include "interposer.h"
+#include "objects.h"
 
 static struct ltr_object *objects;
 static struct ltr_object *main_object;

@@ -21,6 +21,7 @@
 #include <sys/syscall.h>
 
 #include "interposer.h"
+#include "process.h"
 
 /* The decimal number after the first occurrence of key in s, or -1. */
 static long long number_after(const char *s, const char *key)

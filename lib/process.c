@@ -19,7 +19,10 @@
 #include <sys/wait.h>
 
 #include "arch/x86_64/cpu.h"
+#include "hooks.h"
 #include "interposer.h"
+#include "objects.h"
+#include "process.h"
 
 static struct ltr_process *self; /* this process's entry, or NULL */
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* program-errno.c: read the traced program's errno after a call that failed. */
+#include "capture.h"
 #include "interposer.h"
+#include "objects.h"
 
 /*
  * errno is thread-local in the program's libc, which is not ours (the

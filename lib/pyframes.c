@@ -37,7 +37,11 @@
  */
 #include <elf.h>
 
+#include "capture.h"
+#include "frames.h"
 #include "interposer.h"
+#include "objects.h"
+#include "process.h"
 #include "pyframes.h"
 #include "walk-read.h"
 

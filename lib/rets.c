@@ -32,7 +32,9 @@
 #include <sys/syscall.h>
 
 #include "arch/x86_64/cpu.h"
+#include "capture.h"
 #include "interposer.h"
+#include "process.h"
 
 #define SCAN_BUF (32u << 10)  /* read at a time: ltr_read_mem's most */
 /*

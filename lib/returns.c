@@ -42,7 +42,10 @@
 #include <sys/syscall.h>
 
 #include "arch/x86_64/cpu.h"
+#include "capture.h"
+#include "hooks.h"
 #include "interposer.h"
+#include "process.h"
 
 #define SAME_STACK (64u << 20) /* a jump further is to another stack */
 

@@ -18,6 +18,7 @@
 #include <sys/uio.h>
 
 #include "arch/x86_64/cpu.h"
+#include "capture.h"
 #include "interposer.h"
 
 #define PAGE 4096u

@@ -18,6 +18,7 @@
 
 #include "arch/x86_64/cpu.h"
 #include "interposer.h"
+#include "process.h"
 
 void *ltr_scratch_take(struct ltr_scratch *sc, size_t size)
 {

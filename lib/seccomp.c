@@ -42,6 +42,7 @@
 #include <sys/syscall.h>
 
 #include "arch/x86_64/cpu.h"
+#include "hooks.h"
 #include "interposer.h"
 
 #define AUDIT_ARCH_X86_64 0xc000003eu

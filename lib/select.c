@@ -7,6 +7,7 @@
  */
 #include "../common/select.h"
 #include "interposer.h"
+#include "objects.h"
 
 /* The names obj is matched by. */
 static struct sel_names names_of(const struct ltr_object *obj)

@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 11 /* bump on any change */
+#define LTR_SESSION_LAYOUT 12 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -50,6 +50,7 @@
 #define LTR_STRINGS_SIZE (8u << 20) /* names of objects, functions, prototypes */
 #define LTR_MAX_CAPTURES 16384 /* functions with a prototype */
 #define LTR_CAPTURE_HASH 32768 /* buckets of the prototype index, a power of two */
+#define LTR_FUNC_HASH 32768    /* buckets of the function index, a power of two */
 #define LTR_STRSIZE_MAX 4096   /* largest -s */
 #define LTR_WHOLE_MAX 32768    /* -w --whole: bytes copied of a string or buffer */
 #define LTR_STACK_SIZE_DEFAULT 8192 /* bytes of the stack copied per call (-k) */
@@ -534,6 +535,7 @@ struct ltr_session {
 	struct ltr_rule rules[LTR_MAX_RULES];
 	char from[LTR_MAX_FROM][LTR_GLOB_MAX];
 	struct ltr_func funcs[LTR_MAX_FUNCS];
+	uint32_t func_index[LTR_FUNC_HASH]; /* atomic, by name hash: fn + 1; 0 = empty (lib/stubs.c) */
 	struct ltr_capture captures[LTR_MAX_CAPTURES];
 	uint32_t capture_index[LTR_CAPTURE_HASH]; /* open addressing: capture + 1; 0 = empty */
 	char strings[LTR_STRINGS_SIZE];

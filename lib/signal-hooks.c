@@ -14,8 +14,10 @@
  * handler of a signal ltruss passes on, once the call is made, and give
  * the program its own handler back where the call reports the one before.
  */
-#include "interposer.h"
+#include "capture.h"
 #include "forward-once.h"
+#include "hooks.h"
+#include "interposer.h"
 #include "signal-hooks.h"
 
 #define REAL(h, type) ((type)ltr_hook_real[h])

@@ -31,7 +31,10 @@
 #include <sys/syscall.h>
 
 #include "arch/x86_64/cpu.h"
+#include "capture.h"
+#include "frames.h"
 #include "interposer.h"
+#include "process.h"
 
 uint32_t ltr_stack_size;
 static uintptr_t main_stack_end; /* above the main thread's first frame */

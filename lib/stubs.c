@@ -32,6 +32,7 @@
 
 #include "interposer.h"
 #include "lock.h"
+#include "objects.h"
 
 #define HASH_SIZE (2 * LTR_NSTUBS) /* a power of two */
 #define STUB_SIZE 16
@@ -218,24 +219,94 @@ static const struct ltr_capture *capture_find(const char *name)
 	return NULL;
 }
 
+/*
+ * Functions are the session's, targets each process's own.  A process
+ * that execs, or each child of a build traced with -f, binds the same
+ * functions again: each once took a new entry of funcs[], and a few
+ * hundred compiler runs used up all 16384 (later functions untraced).  So
+ * a function is looked up first in func_index (by name hash; open
+ * addressing, entries only ever added): the entry an earlier process made
+ * for the same name, library, capture, depth and flags is taken again.
+ * Two processes adding one function at once may make two entries: ltruss
+ * sums a function's entries by name, as it did before this index.  The
+ * index is in the session, which the program can write: an entry that
+ * names no function entry, or another function, is passed over.
+ */
+
+/* Does funcs[fn] stand for name of obj, with these flags, capture and depth? */
+static bool func_is(uint32_t fn, const char *name, const struct ltr_object *obj,
+		    uint32_t flags, int32_t cap, uint32_t depth)
+{
+	const struct ltr_session *s = ltr_session;
+	const struct ltr_func *f = &s->funcs[fn];
+	uint32_t used = __atomic_load_n(&s->nfuncs, __ATOMIC_ACQUIRE);
+
+	return fn < used && fn < LTR_MAX_FUNCS &&
+	       (__atomic_load_n(&f->flags, __ATOMIC_ACQUIRE) &
+		~LTR_FN_DISABLED) == (flags | LTR_FN_READY) &&
+	       f->capture == cap && f->depth == depth &&
+	       f->name < LTR_STRINGS_SIZE && f->lib < LTR_STRINGS_SIZE &&
+	       ltr_strcmp(s->strings + f->name, name) == 0 &&
+	       ltr_strcmp(s->strings + f->lib, obj->short_name) == 0;
+}
+
+/* The entry of funcs[] an earlier process made for this function; -1 if none. */
+static int64_t func_find(const char *name, uint32_t name_hash,
+			 const struct ltr_object *obj, uint32_t flags,
+			 int32_t cap, uint32_t depth)
+{
+	const uint32_t *index = ltr_session->func_index;
+	uint32_t h = name_hash & (LTR_FUNC_HASH - 1), n, v;
+
+	for (n = 0; n < LTR_FUNC_HASH; n++, h = (h + 1) & (LTR_FUNC_HASH - 1)) {
+		v = __atomic_load_n(&index[h], __ATOMIC_ACQUIRE);
+		if (!v)
+			break;
+		if (func_is(v - 1, name, obj, flags, cap, depth))
+			return v - 1;
+	}
+	return -1;
+}
+
+/* Put funcs[fn] into func_index, in the first empty bucket from name_hash's. */
+static void func_index_add(uint32_t fn, uint32_t name_hash)
+{
+	uint32_t *index = ltr_session->func_index;
+	uint32_t h = name_hash & (LTR_FUNC_HASH - 1), n, empty;
+
+	for (n = 0; n < LTR_FUNC_HASH; n++, h = (h + 1) & (LTR_FUNC_HASH - 1)) {
+		empty = 0;
+		if (__atomic_compare_exchange_n(&index[h], &empty, fn + 1, false,
+						__ATOMIC_RELEASE,
+						__ATOMIC_RELAXED))
+			return;
+	}
+}
+
 /* Claim and fill an entry of the session's function table; -1 if full. */
-static int64_t func_new(const char *name, const struct ltr_object *obj,
-			uint32_t flags, const struct ltr_capture *cap,
-			uint32_t depth)
+static int64_t func_new(const char *name, uint32_t name_hash,
+			const struct ltr_object *obj, uint32_t flags,
+			const struct ltr_capture *cap, uint32_t depth)
 {
 	struct ltr_session *s = ltr_session;
-	uint32_t fn = __atomic_fetch_add(&s->nfuncs, 1, __ATOMIC_ACQ_REL);
+	int32_t capture = cap ? (int32_t)(cap - s->captures) : -1;
+	int64_t found = func_find(name, name_hash, obj, flags, capture, depth);
+	uint32_t fn;
 
+	if (found >= 0)
+		return found;
+	fn = __atomic_fetch_add(&s->nfuncs, 1, __ATOMIC_ACQ_REL);
 	if (fn >= LTR_MAX_FUNCS) {
 		__atomic_store_n(&s->nfuncs, LTR_MAX_FUNCS, __ATOMIC_RELAXED);
 		return -1;
 	}
 	s->funcs[fn].name = ltr_session_string(name);
 	s->funcs[fn].lib = obj->name_off;
-	s->funcs[fn].capture = cap ? (int32_t)(cap - s->captures) : -1;
+	s->funcs[fn].capture = capture;
 	s->funcs[fn].depth = depth;
 	__atomic_store_n(&s->funcs[fn].flags, flags | LTR_FN_READY,
 			 __ATOMIC_RELEASE);
+	func_index_add(fn, name_hash);
 	return fn;
 }
 
@@ -270,7 +341,7 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 	else if ((idx = ntargets) >= LTR_NSTUBS)
 		idx = other;
 	if (idx >= 0 && fn < 0)
-		fn = func_new(name, obj, flags, cap, depth);
+		fn = func_new(name, name_hash, obj, flags, cap, depth);
 	if (idx < 0 || fn < 0) {
 		__atomic_fetch_add(&ltr_session->stubs_exhausted, 1,
 				   __ATOMIC_RELAXED);

@@ -32,7 +32,12 @@
  * tests/tcl/tcllayout-check.c
  * checks them with offsetof against the installed headers).
  */
+#include "capture.h"
+#include "frames.h"
+#include "hooks.h"
 #include "interposer.h"
+#include "objects.h"
+#include "process.h"
 #include "tclframes.h"
 #include "walk-read.h"
 

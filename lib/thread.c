@@ -22,7 +22,12 @@
 #include <sys/syscall.h>
 
 #include "arch/x86_64/cpu.h"
+#include "capture.h"
+#include "frames.h"
+#include "hooks.h"
 #include "interposer.h"
+#include "objects.h"
+#include "process.h"
 
 __thread struct ltr_tstate *ltr_tls_self
 	__attribute__((tls_model("initial-exec")));

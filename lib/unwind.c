@@ -36,7 +36,11 @@
 #include <sys/syscall.h>
 
 #include "arch/x86_64/cpu.h"
+#include "capture.h"
+#include "hooks.h"
 #include "interposer.h"
+#include "objects.h"
+#include "process.h"
 
 typedef int (*raise_fn)(void *exc);
 typedef int (*forced_fn)(void *exc, void *stop, void *arg);

@@ -8,6 +8,7 @@
 #ifndef LTRUSS_WALK_READ_H
 #define LTRUSS_WALK_READ_H
 
+#include "capture.h"
 #include "interposer.h"
 
 /* How a walk reads the program: a series of fast copies, or ltr_read_mem. */

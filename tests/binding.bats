@@ -226,6 +226,17 @@ assert_dlrace_traced() {
 	grep -Eq ' 20000 +0 libplugin:plugin_run$' <<<"$err"
 	grep -Eq ' 20000 +0 libfix:fix_add$' <<<"$err"
 	[ "$(grep -c 'left untraced' <<<"$err")" -eq 0 ]
+	# 20000 objects loaded, more than the session records: -c names none.
+	[ "$(grep -c 'objects were loaded after' <<<"$err")" -eq 0 ]
+}
+
+@test "a run that loads more objects than the session records, recorded with -w: one warning says how many go unnamed" {
+	# Each cycle records the plugin and one more object: 16600 > 16384.
+	run_split ltruss -w dl.ltr -u 'libfix:fix_add' "$PROGS/dlcycle" 8300
+	[ "$status" -eq 0 ]
+	[ "$out" = "8300 cycles, 0 wrong results" ]
+	[ "$(grep -c '^ltruss: warning: ' <<<"$err")" -eq 1 ]
+	grep -qx 'ltruss: warning: [0-9]* objects were loaded after the 16384 the session records (all processes together): addresses in them are not named (-k, --caller)' <<<"$err"
 }
 
 @test "dlopen and dlsym themselves traced (entry only) still find the caller's RUNPATH" {

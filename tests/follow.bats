@@ -99,6 +99,19 @@ load helpers
 	done
 }
 
+@test "-f: processes that bind the same functions one after another share their entries, so a long run does not run out of them" {
+	# Each xproc forks 8 children that bind libmanyf's 900 functions:
+	# 7200 entries a run when every process took its own, and the
+	# session has 16384.  Four runs: every call counted, none left out.
+	run_split ltruss -f -c --summary-format csv -u 'libmanyf:*' sh -c \
+		"$PROGS/xproc && $PROGS/xproc && $PROGS/xproc && $PROGS/xproc"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'children failing: 0' <<<"$out")" -eq 4 ]
+	! grep -q "left untraced" <<<"$err"
+	[ "$(grep -c '^libmanyf,f' <<<"$err")" -eq 900 ]
+	[ -z "$(grep '^libmanyf,f' <<<"$err" | awk -F, '$3 != 32')" ]
+}
+
 @test "a child forked before any traced call is not the parent" {
 	for f in "" -f; do
 		run_split ltruss $f -u 'libc:getpid' "$PROGS/procs" early-fork

@@ -1,18 +1,20 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# startup.bats: a short run costs only what it uses: no writer thread, no libdw, no readline.
+# startup.bats: a short run costs only what it uses: no writer thread, no libdw, libelf, readline,
+# no wakes of ltruss while the program pauses.
 
 load helpers
 
 # The traced command is ltruss's own child: /proc/$PPID is ltruss.
 
-@test "a run without -k or the console has neither libdw nor readline loaded" {
+@test "a run without -k or the console has neither libdw, libelf nor readline loaded" {
 	run_split ltruss -c sh -c 'cat /proc/$PPID/maps'
 	[ "$status" -eq 0 ]
 	# ltruss itself is there, with the libraries it uses at every start.
 	[[ "$out" == *"/ltruss"* ]]
 	[[ "$out" == *"libyaml"* ]]
 	[[ "$out" != *"libdw"* ]]
+	[[ "$out" != *"libelf"* ]]
 	[[ "$out" != *"libreadline"* ]]
 	[[ "$out" != *"liblzma"* ]]
 }
@@ -40,4 +42,27 @@ load helpers
 	# About 2 MiB: the thread started at the first block of 512 KiB.
 	[ "$(grep -c '^libfix:fix_add(0x2, 0x3, 0) = 0x5$' trace.txt)" -eq 60000 ]
 	[ "$(sed -n '$p' trace.txt)" = "+++ exited (status 0) +++" ]
+}
+
+@test "-o FILE: lines flushed while the program pauses, without a writer thread" {
+	# -f: the fixture is the shell's child.  $PPID is ltruss.
+	run_split ltruss -f -o trace.txt -u libfix:fix_add sh -c \
+		'"$1" 3 1000 slow.out; sleep 0.05; grep -c fix_add trace.txt; ls /proc/$PPID/task | wc -l' \
+		sh "$PROGS/slow"
+	[ "$status" -eq 0 ]
+	[ "$out" = "3
+1" ]
+	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 3 ]
+}
+
+@test "-o FILE: a call every millisecond wakes ltruss about once a call, not at every pace" {
+	# 40 calls 1 ms apart: 320 to 620 wakes (5 runs) when ltruss slept a
+	# pace (65 us) at a time for 64 idle rounds after each call, 150 to 190
+	# with sleeps doubling.
+	run_split ltruss -f -o trace.txt -u libfix:fix_add sh -c \
+		'"$1" 40 1000 slow.out; grep "^voluntary_ctxt_switches:" /proc/$PPID/status' \
+		sh "$PROGS/slow"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 40 ]
+	[ "$(awk '{ print $2 }' <<<"$out")" -lt 260 ]
 }

@@ -82,7 +82,9 @@ void output_flush(void)
 		output_pass();
 		fflush(stdio_out);
 	} else if (output_block.len) {
-		output_room_slow(0);
+		output_block.buf = writer_flush(&writer, output_block.buf,
+						output_block.len);
+		output_block.len = 0;
 	}
 }
 

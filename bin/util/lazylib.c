@@ -7,10 +7,12 @@
  * only the console, libdw (with liblzma and libbz2) only -k and source
  * lines: five of ltruss's nine libraries, about 0.3 ms of each start (the
  * loader's mmaps, relocations and page faults; more on a busy machine),
- * and each start of `ltruss -c true` is the whole run.  So ltruss is not
- * linked to them: a wrapper of the same name and type as each function
- * it calls (LAZYLIB_FN, in readline-lazy.c and libdw-lazy.c) opens the
- * library at the first call, by the soname configure found, and calls
+ * and each start of `ltruss -c true` is the whole run.  libelf (with libz)
+ * serves only what reads symbols (--list, -k, --caller, function
+ * pointers): a program's headers are read by hand (target.c).  So ltruss
+ * is not linked to them: a wrapper of the same name and type as each
+ * function it calls (LAZYLIB_FN, in readline-lazy.c, libdw-lazy.c and
+ * libelf-lazy.c) opens the library at the first call, by the soname configure found, and calls
  * through.  A library that cannot be opened then is an error that names
  * the feature and the package, as a missing one was before ltruss ran.
  */

@@ -19,9 +19,13 @@
  * -i) has no writer thread, nor may the lock be free there: what it
  * hands over, it writes itself.
  *
- * The thread starts at the first handover, not at writer_start(): most
- * runs are short, and their whole trace is the last block, which the
- * caller writes itself after writer_stop().  Starting it early also cost
+ * The thread starts at the first handover of a full block, not at
+ * writer_start(): most runs are short, and their whole trace is the last
+ * block, which the caller writes itself after writer_stop().  A block
+ * flushed while the program pauses (writer_flush) is written by the
+ * caller too until then: the reader had nothing else to do, and a
+ * program that ran a little longer (jq -n 1 traced to a file) paid for
+ * the thread's start and end, a few hundred microseconds, for one write.  Starting it early also cost
  * more than the thread: a process with a second thread shares its file
  * table, and the kernel makes the growth of a shared table wait for an RCU
  * grace period (expand_fdtable: synchronize_rcu), 10 to 40 ms on a busy
@@ -157,6 +161,14 @@ void *writer_swap(struct writer *w, void *buf, size_t len)
 	w->buf = buf;
 	writer_hand(w, len);
 	return spare;
+}
+
+void *writer_flush(struct writer *w, void *buf, size_t len)
+{
+	if (!len || w->started)
+		return writer_swap(w, buf, len);
+	write_here(w, buf, len);
+	return buf;
 }
 
 int writer_error(const struct writer *w)

@@ -42,6 +42,13 @@ void writer_copy(struct writer *w, const void *buf, size_t len);
  */
 void *writer_swap(struct writer *w, void *buf, size_t len);
 
+/*
+ * Flush buf (len bytes, of w's spare size) as the program pauses: written
+ * at once while the thread has not started, else as writer_swap() does;
+ * returns the buffer to fill next.
+ */
+void *writer_flush(struct writer *w, void *buf, size_t len);
+
 /* The errno of the first write that failed so far, or 0 (no waiting). */
 int writer_error(const struct writer *w);
 

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * frames.h: -k: the stack copy of a call, and the Python and Tcl frames walked
+ * at it.
+ * (lib/interposer.h says what every internal declaration shares.)
+ */
+#ifndef LTR_LIB_FRAMES_H
+#define LTR_LIB_FRAMES_H
+
+#include "interposer.h"
+#include "objects.h"
+#include "process.h"
+
+/* ---- call stacks, -k (stack-copy.c) ------------------------------------- */
+
+/* Bytes of the stack copied per call; 0 without -k. */
+extern uint32_t ltr_stack_size;
+
+/* Read the session's stack size; note where the main thread's stack ends (at attach). */
+void ltr_stack_init(void);
+
+/* Bytes of the CALLSTACK blob an entry may need (0 without -k). */
+size_t ltr_stack_blob_max(void);
+
+/*
+ * Write the CALLSTACK blob of a call entered with regs (ret: its real
+ * return address) by thread ts into dst, at most room bytes; returns its
+ * size, 0 when there is none (no -k, no room, a hook's call).
+ */
+size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
+		      const struct ltr_regs *regs, uint64_t ret);
+
+/* ---- Python frames, -k (pyframes.c) ----------------------------------- */
+
+/* At an object's load: is it CPython (its _PyRuntime, its Py_Version)? */
+void ltr_py_object(const struct ltr_object *obj);
+
+/* Bytes the PYFRAMES and PYCODE blobs of an entry may take (0: no Python). */
+size_t ltr_py_blob_max(void);
+
+/*
+ * Write the PYFRAMES blob of thread ts's Python frames into dst, then a
+ * PYCODE blob for each code object its ring has not described, at most
+ * room bytes; returns their size, 0 when there is none.
+ */
+size_t ltr_py_frames(void *dst, size_t room, struct ltr_tstate *ts);
+
+/* Forget the code objects ts's ring described (a new process or thread). */
+void ltr_py_forget(struct ltr_tstate *ts);
+
+/* ---- Tcl frames, -k (tclframes.c) -------------------------------------- */
+
+/* Is obj Tcl 8.6's library, whose Tcl_CreateInterp -k hooks? */
+bool ltr_tcl_object(const struct ltr_object *obj);
+
+/* Bytes the TCLFRAMES blob of an entry may take (0: no interpreter yet). */
+size_t ltr_tcl_blob_max(void);
+
+/*
+ * Write the TCLFRAMES blob of the procs thread ts's interpreters run into
+ * dst, at most room bytes; returns its size, 0 when there is none.
+ */
+size_t ltr_tcl_frames(void *dst, size_t room, struct ltr_tstate *ts);
+
+/* Forget the ByteCodes ts's ring described, and with interps the interpreters it made. */
+void ltr_tcl_forget(struct ltr_tstate *ts, bool interps);
+
+#endif
