@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define REPS 9
+#include "timing.h"
 
 typedef long (*fn3)(long, long, long);
 
@@ -27,15 +27,6 @@ __attribute__((noinline)) long floor_target(long a, long b, long c)
 {
 	__asm__ volatile("");
 	return a + 1 + (b & c);
-}
-
-/* Monotonic time in ns. */
-static double now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e9 + t.tv_nsec;
 }
 
 /* Time n calls of f. */
@@ -64,21 +55,6 @@ static double time_rdtsc(long n)
 	}
 	__asm__ volatile("" : : "r"(sum));
 	return now_ns() - t0;
-}
-
-/* Ascending doubles, for qsort. */
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Median of REPS values (sorts them). */
-static double median(double *v)
-{
-	qsort(v, REPS, sizeof(*v), by_value);
-	return v[REPS / 2];
 }
 
 int main(int argc, char **argv)

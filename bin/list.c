@@ -31,6 +31,7 @@
 #include "error.h"
 #include "format.h"
 #include "list.h"
+#include "patch-plan.h"
 #include "target.h"
 #include "json-string.h"
 #include "xmalloc.h"
@@ -282,6 +283,41 @@ static void print_json(FILE *out, const struct entry *e, size_t n)
 	}
 }
 
+/* Where --list tells the fate of each function a '::' rule selects. */
+struct patch_lines {
+	FILE *out;
+	bool json;
+	bool header;
+};
+
+/* One function a '::' rule selects: patched, or refused and why. */
+static void print_patch(void *ctx, const char *lib, const char *name,
+			const char *why, unsigned len)
+{
+	struct patch_lines *pl = ctx;
+
+	if (pl->json) {
+		fputs("{\"lib\":", pl->out);
+		json_write_string(pl->out, lib);
+		fputs(",\"symbol\":", pl->out);
+		json_write_string(pl->out, name);
+		fprintf(pl->out, ",\"entry_patch\":\"%s\",\"why\":",
+			why ? "refused" : "patched");
+		json_string_or_null(pl->out, why);
+		fputs("}\n", pl->out);
+		return;
+	}
+	if (!pl->header)
+		fputs("entry patching (the calls '::' selects inside an object):\n",
+		      pl->out);
+	pl->header = true;
+	if (why)
+		fprintf(pl->out, "%s::%s  refused: %s\n", lib, name, why);
+	else
+		fprintf(pl->out, "%s::%s  patched (%u bytes moved)\n", lib, name,
+			len);
+}
+
 /* Warn about each library glob of sel that matches no object. */
 static void warn_unmatched(const struct selection *sel,
 			   const struct object *objs, size_t n,
@@ -376,6 +412,12 @@ int list_functions(FILE *out, const char *command, const struct selection *sel,
 	else
 		print_text(out, e, ne);
 	free(e);
+	{
+		struct patch_lines pl = { out, json, false };
+		struct patch_report rep = { print_patch, &pl };
+
+		patch_plan(NULL, command, sel, &rep);
+	}
 	for (i = 0; i < n; i++) {
 		dynsym_free(&objs[i].f);
 		free(objs[i].picked);

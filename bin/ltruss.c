@@ -26,6 +26,7 @@
 #include "interposer.h"
 #include "options.h"
 #include "output.h"
+#include "patch-plan.h"
 #include "processes.h"
 #include "refusal.h"
 #include "profile.h"
@@ -82,7 +83,7 @@ static void format_setup(FILE *out, struct ltr_session *s,
 	fmt.caller = opts->caller;
 	fmt.stack = opts->stack;
 	/* --heap's --folded is of bytes, not of times; -w only records. */
-	heap_init(opts->heap && !opts->write, opts->folded);
+	heap_init(opts->heap && !opts->write, opts->folded, s);
 	profile_init(opts->tree, opts->heap ? NULL : opts->folded,
 		     opts->chrome);
 	callsites_init(callsites_wanted(opts));
@@ -220,6 +221,7 @@ static size_t pump(void)
 	if (++pumps % 64 == 0)
 		session_threads_find(session.s, session.fd, session.ring_size);
 	toggles_apply(session.s);
+	patch_serve(session.s);
 	tracefile_tick();
 	return processes_pump();
 }
@@ -229,6 +231,7 @@ static void idle(void)
 {
 	trace_idle();
 	processes_idle();
+	patch_serve(session.s);
 	session_threads_find(session.s, session.fd, session.ring_size);
 	tracefile_tick();
 	output_flush();
@@ -263,6 +266,7 @@ int main(int argc, char **argv)
 	events = opts.trace || opts.tree || opts.folded || opts.chrome ||
 		 opts.heap || callsites_wanted(&opts);
 	session_create(&session, &opts, events);
+	patch_plan(session.s, opts.argv[0], &opts.cfg.sel, NULL);
 	if (opts.write)
 		tracefile_open(opts.write, session.s, &opts.cfg, opts.follow);
 	reader_init(session.ring_size,
@@ -289,7 +293,7 @@ int main(int argc, char **argv)
 	 * (bin/events/slots.c), so that ltruss's memory follows the processes that
 	 * run at once, not all it ever traced.
 	 */
-	live = events || opts.follow;
+	live = events || opts.follow || patch_serving();
 	o = launch_wait(pid, opts.follow, reader_pace_ns(), live ? pump : NULL,
 			live ? idle : NULL, processes_reaped);
 	/* The slots a forged count hid, for the last drain and the counts. */
@@ -308,6 +312,7 @@ int main(int argc, char **argv)
 		report_killed(out, pid, o.signal, o.core_dumped);
 	reports_print(out, &opts, session.s);
 	output_close(out, opts.output);
+	patch_failures(session.s);
 	if (session.s->stubs_exhausted)
 		warning_msg("%u functions were left untraced: more than %u distinct functions were selected",
 			    session.s->stubs_exhausted, LTR_MAX_FUNCS);

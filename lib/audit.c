@@ -76,6 +76,7 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 		obj->flags |= LTR_OBJ_HOOKS;
 	ltr_unwind_check_object(obj);
 	ltr_py_object(obj);
+	ltr_entry_patch(obj, started);
 	if (obj->flags & (LTR_OBJ_TO | LTR_OBJ_HOOKS))
 		flags |= LA_FLG_BINDTO;
 	if (started)

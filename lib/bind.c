@@ -10,8 +10,9 @@
  * a function an object can see leads to the same place, whichever way it
  * was bound: a hook whenever the interposer must see the function (the
  * unwinder, fork, spawn and exec, credentials, signals, longjmp, dladdr:
- * hooks.c), selected or not; else the stub of a selected call; else the
- * function.
+ * hooks.c), selected or not; else the stub of a selected call (of the
+ * copy past the patch of a function patched at its entry: entry-patch.c,
+ * so that the call counts once); else the function.
  */
 #include "hooks.h"
 #include "interposer.h"
@@ -21,7 +22,7 @@
 uintptr_t ltr_bind(const struct ltr_object *ref, const struct ltr_object *def,
 		   const char *name, uintptr_t addr)
 {
-	uintptr_t target;
+	uintptr_t target, copy;
 	bool selected;
 
 	/* An untraced child still leaves the session if it changes credentials. */
@@ -35,6 +36,8 @@ uintptr_t ltr_bind(const struct ltr_object *ref, const struct ltr_object *def,
 		return target;
 	if (!selected)
 		return addr;
-	target = ltr_stub_for(addr, name, def);
+	/* Patched at its entry: the stub leads past it, so it counts once. */
+	copy = ltr_entry_copy(addr);
+	target = ltr_stub_for(copy ? copy : addr, name, def);
 	return target ? target : addr;
 }

@@ -347,6 +347,9 @@ struct ltr_entry_to ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 
 	if (unlikely(ltr_forked()))
 		return to;
+	/* The loader's own calls (its calloc once libc is in) are not the program's. */
+	if (unlikely(f->flags & LTR_FN_PATCHED) && ltr_entry_from_loader(regs->ret))
+		return to;
 	ts = ltr_thread_self();
 	if (unlikely(!ts || busy_here(ts, (uintptr_t)&regs->ret)))
 		return to;

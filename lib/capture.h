@@ -140,6 +140,12 @@ void ltr_event_untraced(struct ltr_tstate *ts, const char *name);
 void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		       uint8_t why);
 
+/*
+ * Is ltruss gone (events.c)?  beat and still are the caller's, zero at
+ * the start of one wait; call it between sleeps.
+ */
+bool ltr_reader_gone(uint32_t *beat, unsigned *still);
+
 /* ---- arguments (args.c, safe-read.c, fault-copy.c) -------------------- */
 
 /* Install the SIGSEGV/SIGBUS handler of the fast copy, when it is safe to. */
@@ -178,14 +184,24 @@ void ltr_fault_copy_query(int sig, struct sigaction *old);
 
 bool ltr_fault_series_begin(void);
 size_t ltr_fault_series_read(void *dst, uintptr_t src, size_t len);
-bool ltr_probe_word(uint64_t *dst, const void *src); /* probe-copy.S */
-
-/* In a series: the 8 bytes at src into *dst; false if they cannot be read. */
-static inline bool ltr_fault_series_word(uint64_t *dst, uintptr_t src)
-{
-	return src >= 4096 && ltr_probe_word(dst, (const void *)src);
-}
 void ltr_fault_series_end(void);
+
+/*
+ * Loads that may fault, inlined where they are used (walk-read.h): each
+ * such load names, in the section ltr_fixups, where the walk resumes if
+ * it faults; fault-copy.c's handler looks the faulting %rip up there, as
+ * the kernel's exception tables do.  Offsets from the entry itself, so
+ * that the table needs no relocation.
+ */
+struct ltr_fixup {
+	int32_t load;   /* the load, from &load */
+	int32_t resume; /* where to resume, from &resume */
+};
+
+/* One entry of ltr_fixups: the load at label ld resumes at label re. */
+#define LTR_FIXUP(ld, re)                                                   \
+	".pushsection ltr_fixups,\"a\"\n.balign 4\n.long " ld " - .\n"          \
+	".long " re " - .\n.popsection\n"
 
 /* Read the aligned word at src without faulting: 0, or -errno (-EFAULT: unmapped). */
 long ltr_read_word(int pid, uintptr_t src, uint64_t *v);

@@ -97,6 +97,11 @@ static bool reader_gone(uint32_t *beat, unsigned *still)
 	return ++*still >= STILL_CHECKS;
 }
 
+bool ltr_reader_gone(uint32_t *beat, unsigned *still)
+{
+	return reader_gone(beat, still);
+}
+
 /* Wait until the ring has room up to head end; false to give up (drop, detach). */
 static bool ring_wait(struct ltr_ring *r, uint64_t end)
 {

@@ -13,7 +13,11 @@
  * (arch/x86_64/probe-copy.S) each load the program's bytes with one
  * instruction; a fault there is recognised by its
  * %rip and resumed at a fix-up that returns a short count, exactly as the
- * kernel's exception tables do.  Every other SIGSEGV or SIGBUS is not ours:
+ * kernel's exception tables do.  The walks of interpreter frames
+ * (walk-read.h) inline their loads instead, a few instructions a frame
+ * rather than a call a field, each listed with its fix-up in a table of
+ * their own (ltr_fixups, struct ltr_fixup), which the handler looks up in
+ * the same way.  Every other SIGSEGV or SIGBUS is not ours:
  * the handler puts the program's own action back (the default: we install
  * only over SIG_DFL) and returns, so the fault happens again and the kernel
  * delivers it as it would have without us (a signal sent by kill is sent
@@ -67,7 +71,6 @@ size_t ltr_probe_copy_bulk(void *dst, const void *src, size_t len);
 void ltr_sigreturn(void);
 extern const char ltr_probe_load[], ltr_probe_fixup[];
 extern const char ltr_probe_bulk_load[], ltr_probe_bulk_fixup[];
-extern const char ltr_probe_word_load[], ltr_probe_word_fixup[];
 
 #define SPIN_MAX (1u << 22) /* a copy in flight is shorter than this */
 
@@ -94,6 +97,22 @@ static void give_back(int i)
 			     (long)&orig[i], 0, 8, 0, 0);
 }
 
+extern const struct ltr_fixup __start_ltr_fixups[] __attribute__((visibility("hidden")));
+extern const struct ltr_fixup __stop_ltr_fixups[] __attribute__((visibility("hidden")));
+
+/* If *rip is one of the inlined loads (ltr_fixups), move it to its fix-up. */
+static bool fixup(greg_t *rip)
+{
+	const struct ltr_fixup *f;
+
+	for (f = __start_ltr_fixups; f < __stop_ltr_fixups; f++)
+		if (*rip == (greg_t)((uintptr_t)&f->load + f->load)) {
+			*rip = (greg_t)((uintptr_t)&f->resume + f->resume);
+			return true;
+		}
+	return false;
+}
+
 /* Our SIGSEGV/SIGBUS handler: resume our own faulting load, return the rest. */
 static void on_fault(int sig, siginfo_t *si, void *ctx)
 {
@@ -109,10 +128,8 @@ static void on_fault(int sig, siginfo_t *si, void *ctx)
 		*rip = (greg_t)ltr_probe_bulk_fixup;
 		return;
 	}
-	if (si->si_code > 0 && *rip == (greg_t)ltr_probe_word_load) {
-		*rip = (greg_t)ltr_probe_word_fixup;
+	if (si->si_code > 0 && fixup(rip))
 		return;
-	}
 	/* Not ours: the program's own action, with the fault done again. */
 	__atomic_store_n(&fast_on, false, __ATOMIC_SEQ_CST);
 	if (i < 0)

@@ -32,6 +32,13 @@ size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
 
 /* ---- Python frames, -k (pyframes.c) ----------------------------------- */
 
+/*
+ * Set (to anything) in the traced program's environment: -k without
+ * Python and Tcl frames, the baseline against which bench/run measures
+ * what they cost.  For the bench only: the program sees it too.
+ */
+#define LTR_ENV_BENCH_NO_FRAMES "LTRUSS_BENCH_NO_FRAMES"
+
 /* At an object's load: is it CPython (its _PyRuntime, its Py_Version)? */
 void ltr_py_object(const struct ltr_object *obj);
 

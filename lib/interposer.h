@@ -43,7 +43,13 @@ _Static_assert(offsetof(struct ltr_regs, ret) == 184,
 struct ltr_retregs {
 	uint64_t xmm0[2], xmm1[2];
 	uint64_t rax, rdx;
-	uint64_t pad;
+	/*
+	 * Kept for the caller: a call of a local function compiled with
+	 * -fipa-ra (gcc -O2) may count on what the callee leaves untouched
+	 * (entry patching traces such calls: lib/entry-patch.c).
+	 */
+	uint64_t rcx, rsi, rdi, r8, r9, r10, r11;
+	uint64_t pad[2];
 	uint64_t slot;   /* the return slot the callee returned through */
 };
 

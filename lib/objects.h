@@ -115,6 +115,9 @@ bool ltr_select_call(const struct ltr_object *caller,
 const struct ltr_rule *ltr_select_rule(const struct ltr_object *callee,
 				       const char *name);
 
+/* Could a '::' rule select functions of obj (no --from: lib/select.c)? */
+bool ltr_select_inner(const struct ltr_object *obj);
+
 /* ---- binding (bind.c) -------------------------------------------------- */
 
 /*
@@ -172,5 +175,27 @@ void ltr_got_prebind(struct ltr_object *obj);
 
 /* In a forked child: release the patching lock another thread held. */
 void ltr_patch_after_fork(void);
+
+/* ---- entry patching (entry-patch.c) ------------------------------------ */
+
+/*
+ * Apply ltruss's entry patching plans for obj (la_objopen, before its code
+ * runs); late: opened after the start (dlopen), ask ltruss to plan it first.
+ */
+void ltr_entry_patch(struct ltr_object *obj, bool late);
+
+/* The copy that runs the function at addr (a symbol's value) past its patch, or 0 if unpatched. */
+uintptr_t ltr_entry_copy(uintptr_t addr);
+
+/* Does a patched function's call returning to ret come from the dynamic loader? */
+static inline bool ltr_entry_from_loader(uintptr_t ret)
+{
+	extern uintptr_t ltr_loader_start, ltr_loader_end;
+
+	return ret >= ltr_loader_start && ret < ltr_loader_end;
+}
+
+/* The function (its jmp's address) whose copy is at copy, or 0: not a copy. */
+uintptr_t ltr_entry_original(uintptr_t copy);
 
 #endif

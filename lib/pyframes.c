@@ -53,6 +53,7 @@
 static const struct ltr_py_layout *py_layout;
 static uintptr_t py_runtime;   /* &_PyRuntime */
 static uint32_t py_version;    /* Py_Version */
+static uint32_t py_fr_off[4];  /* the words of a frame read (frame_words) */
 
 /* Python's "3.X" of version v into buf (at least 8 bytes). */
 static void version_text(char *buf, uint32_t v)
@@ -68,13 +69,33 @@ static void version_text(char *buf, uint32_t v)
 	buf[n] = '\0';
 }
 
+/*
+ * The offsets of the words of a frame the walk reads (fr_off): its code,
+ * previous, last instruction, and the word holding its flag byte
+ * (owner or is_entry), read in one go per frame; false if one is not a
+ * word's, or the layout has neither flag.
+ */
+static bool frame_words(const struct ltr_py_layout *L)
+{
+	unsigned flag = L->fr_owner ? L->fr_owner : L->fr_is_entry;
+
+	if (!flag || (L->fr_code | L->fr_previous | L->fr_prev_instr) & 7)
+		return false;
+	py_fr_off[0] = L->fr_code;
+	py_fr_off[1] = L->fr_previous;
+	py_fr_off[2] = L->fr_prev_instr;
+	py_fr_off[3] = flag & ~7u;
+	return true;
+}
+
 void ltr_py_object(const struct ltr_object *obj)
 {
 	const ElfW(Sym) *rt, *ver;
 	char why[160], v[8];
 	uint32_t version = 0;
 
-	if (!ltr_stack_size || py_runtime)
+	if (!ltr_stack_size || py_runtime ||
+	    ltr_getenv(LTR_ENV_BENCH_NO_FRAMES))
 		return;
 	rt = ltr_dynamic_find(obj, "_PyRuntime", STT_OBJECT);
 	ver = rt ? ltr_dynamic_find(obj, "Py_Version", STT_OBJECT) : NULL;
@@ -88,8 +109,9 @@ void ltr_py_object(const struct ltr_object *obj)
 	/* A debug build's objects have two more words: not ours to read. */
 	if (py_layout && ltr_dynamic_find(obj, "_Py_NegativeRefcount", STT_FUNC))
 		py_layout = NULL;
-	if (py_layout)
+	if (py_layout && frame_words(py_layout))
 		return;
+	py_layout = NULL;
 	version_text(v, version);
 	ltr_strlcpy(why, "Python ", sizeof(why));
 	ltr_strlcpy(why + ltr_strlen(why), v, sizeof(why) - ltr_strlen(why));
@@ -225,6 +247,76 @@ size_t ltr_py_blob_max(void)
 	return py_layout ? PY_ROOM_MAX : 0;
 }
 
+/* The byte at offset off of a frame, in w, its word at offset off & ~7. */
+static inline uint8_t flag_byte(uint64_t w, unsigned off)
+{
+	return (uint8_t)(w >> (off & 7) * 8);
+}
+
+/*
+ * Thread ts's frames from frame (run by the _PyCFrame cf) into f[], at
+ * most max (then LTR_PYF_MORE in *flags), read by process pid's reader
+ * whose fast is fast, in a layout marking an activation's first frame by
+ * its owner (3.12: owned) or by is_entry (3.11); those whose code object
+ * ts's ring has not described marked in fresh (*nnew of them).  Returns
+ * their count.  Inlined once for each fast and owned, so that the loop
+ * tests neither, and keeps what it reads again in registers.
+ */
+static inline __attribute__((always_inline)) size_t
+read_frames(int pid, bool fast, bool owned, struct ltr_tstate *ts,
+	    uintptr_t frame, uintptr_t cf, struct ltr_py_frame *f, size_t max,
+	    uint32_t *flags, uint64_t *fresh, size_t *nnew)
+{
+	const struct ltr_py_layout *L = py_layout;
+	const struct reader rd = { pid, fast }, *r = &rd;
+	const uint32_t off[4] = { py_fr_off[0], py_fr_off[1], py_fr_off[2],
+				  py_fr_off[3] };
+	const unsigned flag = owned ? L->fr_owner : L->fr_is_entry;
+	const unsigned cf_previous = L->cf_previous;
+	const uint8_t cstack = L->owner_cstack;
+	const uint64_t co_code = L->co_code;
+	size_t n = 0;
+
+	while (frame && cf) {
+		uint64_t w[4], code, prev, instr;
+
+		if (!words4_at(r, frame, off, w))
+			break;
+		code = w[0];
+		if (!code)
+			break;
+		prev = w[1];
+		instr = w[2];
+		/* 3.12: the entry frame of an activation is no Python frame. */
+		if (owned && flag_byte(w[3], flag) == cstack) {
+			cf = word_at(r, cf + cf_previous);
+			frame = prev;
+			continue;
+		}
+		if (n == max) {
+			*flags |= LTR_PYF_MORE;
+			break;
+		}
+		f[n].code = code;
+		f[n].cframe = cf;
+		f[n].lasti = instr >= code + co_code
+				     ? (int64_t)(instr - code - co_code)
+				     : -2;
+		/* Noted as it is read: one pass over the frames, not two. */
+		if (unlikely(!code_seen(ts, code))) {
+			if (!(*nnew)++)
+				__builtin_memset(fresh, 0,
+						 LTR_PY_FRAMES_MAX / 64 * 8);
+			fresh[n / 64] |= 1ull << n % 64;
+		}
+		n++;
+		if (!owned && flag_byte(w[3], flag))
+			cf = word_at(r, cf + cf_previous);
+		frame = prev;
+	}
+	return n;
+}
+
 /*
  * The PYFRAMES blob of thread ts's frames at dst, then PYCODE blobs, read
  * with r, at most room bytes; returns their size.
@@ -236,45 +328,28 @@ static size_t walk(const struct reader *r, struct ltr_tstate *ts, void *dst,
 	struct ltr_blob *b = dst;
 	struct ltr_py_head *h = (struct ltr_py_head *)b->data;
 	struct ltr_py_frame *f = (struct ltr_py_frame *)(h + 1);
-	uintptr_t t = tstate_of(r, ts), cf, frame;
-	size_t n = 0, max, size, i;
+	uintptr_t t = tstate_of(r, ts), cf, fr;
+	size_t n, max, size, i, nnew = 0;
+	uint64_t fresh[LTR_PY_FRAMES_MAX / 64]; /* frames whose code is new */
 
 	cf = t ? word_at(r, t + L->ts_cframe) : 0;
-	frame = cf ? word_at(r, cf + L->cf_current) : 0;
+	fr = cf ? word_at(r, cf + L->cf_current) : 0;
 	/* Half the room for frames, the rest for code objects to describe. */
 	max = (room / 2 - sizeof(*b) - sizeof(*h)) / sizeof(*f);
 	if (max > LTR_PY_FRAMES_MAX)
 		max = LTR_PY_FRAMES_MAX;
 	h->version = py_version;
 	h->flags = 0;
-	while (frame && cf) {
-		uint64_t code = word_at(r, frame + L->fr_code), prev, instr;
-
-		if (!code)
-			break;
-		prev = word_at(r, frame + L->fr_previous);
-		instr = word_at(r, frame + L->fr_prev_instr);
-		/* 3.12: the entry frame of an activation is no Python frame. */
-		if (L->fr_owner &&
-		    byte_at(r, frame + L->fr_owner) == L->owner_cstack) {
-			cf = word_at(r, cf + L->cf_previous);
-			frame = prev;
-			continue;
-		}
-		if (n == max) {
-			h->flags |= LTR_PYF_MORE;
-			break;
-		}
-		f[n].code = code;
-		f[n].cframe = cf;
-		f[n].lasti = instr >= code + L->co_code
-				     ? (int64_t)(instr - code - L->co_code)
-				     : -2;
-		n++;
-		if (L->fr_is_entry && byte_at(r, frame + L->fr_is_entry))
-			cf = word_at(r, cf + L->cf_previous);
-		frame = prev;
-	}
+	if (r->fast)
+		n = L->fr_owner ? read_frames(r->pid, true, true, ts, fr, cf, f,
+					      max, &h->flags, fresh, &nnew)
+				: read_frames(r->pid, true, false, ts, fr, cf, f,
+					      max, &h->flags, fresh, &nnew);
+	else
+		n = L->fr_owner ? read_frames(r->pid, false, true, ts, fr, cf, f,
+					      max, &h->flags, fresh, &nnew)
+				: read_frames(r->pid, false, false, ts, fr, cf,
+					      f, max, &h->flags, fresh, &nnew);
 	if (!n)
 		return 0;
 	b->type = LTR_BLOB_PYFRAMES;
@@ -284,18 +359,21 @@ static size_t walk(const struct reader *r, struct ltr_tstate *ts, void *dst,
 	b->len = (uint32_t)(sizeof(*h) + n * sizeof(*f));
 	size = (sizeof(*b) + b->len + 7) & ~(size_t)7;
 	/* The code objects the ring has not described yet, while room lasts. */
-	for (i = 0; i < n; i++) {
+	for (i = 0; nnew && i < n; i++) {
 		size_t got;
 
-		if (code_seen(ts, f[i].code))
+		if (!(fresh[i / 64] >> i % 64 & 1))
 			continue;
 		got = code_blob(r, f[i].code, (unsigned char *)dst + size,
 				room - size);
-		if (!got) {
-			ts->py_seen[(f[i].code >> 4) % LTR_PY_SEEN] = 0;
-			break;
+		if (got) {
+			size += got;
+			continue;
 		}
-		size += got;
+		/* Those left are described by a later call. */
+		for (; i < n; i++)
+			if (fresh[i / 64] >> i % 64 & 1)
+				ts->py_seen[(f[i].code >> 4) % LTR_PY_SEEN] = 0;
 	}
 	return size;
 }

@@ -62,3 +62,20 @@ const struct ltr_rule *ltr_select_rule(const struct ltr_object *callee,
 	i = sel_rule_of(ltr_session->rules, n, name, SEL_INCLUDES, &o);
 	return i < n ? &ltr_session->rules[i] : NULL;
 }
+
+bool ltr_select_inner(const struct ltr_object *obj)
+{
+	struct sel_names o = names_of(obj);
+	size_t n = nrules(), i;
+
+	if (ltr_session->nfrom)
+		return false;
+	for (i = 0; i < n; i++) {
+		const struct ltr_rule *r = &ltr_session->rules[i];
+
+		if ((r->flags & LTR_RULE_INNER) && !(r->flags & LTR_RULE_EXCLUDE) &&
+		    sel_lib_matches(r->lib, &o))
+			return true;
+	}
+	return false;
+}

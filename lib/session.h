@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 12 /* bump on any change */
+#define LTR_SESSION_LAYOUT 13 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -91,6 +91,7 @@ struct ltr_rule {
 #define LTR_FN_SETJMP 0x10u    /* the setjmp family: a longjmp returns it again */
 #define LTR_FN_VFORK 0x20u     /* vfork: returns in the child, then the parent */
 #define LTR_FN_NOSTACK 0x40u   /* its rule says LTR_RULE_NOSTACK */
+#define LTR_FN_PATCHED 0x80u   /* (the interposer's targets) reached by entry patching */
 
 /*
  * One traced function of one process: what events and counters name.
@@ -467,6 +468,55 @@ struct ltr_process {
 	uint32_t started; /* atomic: 1 once the loader is done (la_preinit) */
 };
 
+/*
+ * Entry patching (bin/patch/patch-plan.c makes the plans, lib/entry-patch.c
+ * applies them): a function of an object, its first instructions moved
+ * out and relocated, so that a 5-byte jmp can take their place.  All the
+ * decoding is ltruss's; the interposer only copies code[], fills each
+ * fixup's 32-bit field with target - (where its instruction ends), adds
+ * a jmp back, and writes the jmp.
+ */
+#define LTR_MAX_PATCHES 4096 /* functions patched, all objects */
+#define LTR_PATCH_CODE 48    /* bytes of a relocated copy */
+#define LTR_PATCH_ORIG 16    /* bytes checked before patching */
+#define LTR_PATCH_FIXUPS 4   /* RIP-relative fields in a copy */
+
+/* One RIP-relative 32-bit field of a relocated copy. */
+struct ltr_patch_fixup {
+	uint8_t at;  /* where the field is in code[] */
+	uint8_t end; /* where its instruction ends in code[]: RIP there */
+	uint16_t reserved;
+	uint32_t reserved2;
+	uint64_t target; /* the ELF virtual address it refers to */
+};
+
+/* One function to patch. */
+struct ltr_patch {
+	uint32_t object;  /* offset of the object's path in strings[] */
+	uint32_t name;    /* offset of the function's name in strings[] */
+	uint64_t vaddr;   /* ELF virtual address of the jmp (after endbr64) */
+	uint8_t len;      /* bytes displaced there (5 or more) */
+	uint8_t code_len; /* bytes of code[] */
+	uint8_t nfixups;
+	uint8_t reserved;
+	uint32_t applied; /* atomic, by the interposer: processes that patched it */
+	uint32_t failed;  /* atomic, by the interposer: LTR_PATCH_E*, the last failure */
+	uint32_t reserved2;
+	uint8_t orig[LTR_PATCH_ORIG]; /* the len bytes expected at vaddr */
+	uint8_t code[LTR_PATCH_CODE];
+	struct ltr_patch_fixup fixups[LTR_PATCH_FIXUPS];
+};
+
+/* The state of the session's patch_req. */
+#define LTR_PATCH_REQ_ASKED 1    /* a process asks ltruss to plan an object */
+#define LTR_PATCH_REQ_ANSWERED 2 /* ltruss appended its plans, if any */
+
+/* Why the interposer did not apply a plan (struct ltr_patch's failed). */
+#define LTR_PATCH_EBYTES 1 /* the bytes there are not the ones ltruss read */
+#define LTR_PATCH_EAREA 2  /* no code area within 2 GiB of the object */
+#define LTR_PATCH_EMEM 3   /* /proc/self/mem refused the write */
+#define LTR_PATCH_ESTUB 4  /* no stub left */
+
 /* A loaded object of a traced process, for symbolizing call sites. */
 struct ltr_objrec {
 	LTR_RELAYOUT_FIELD
@@ -542,6 +592,16 @@ struct ltr_session {
 	struct ltr_process procs[LTR_MAX_PROCS];
 	struct ltr_objrec objects[LTR_MAX_OBJECTS];
 	uint32_t slot_used[LTR_MAX_THREADS]; /* atomic: 0 never taken, or LTR_SLOT_* */
+	/*
+	 * Entry patching: plans ltruss made before the start, then appended
+	 * (npatches released last) for an object opened later, which a
+	 * process asks for one at a time (lib/entry-patch.c).
+	 */
+	uint32_t npatches;    /* atomic: entries of patches[] */
+	uint32_t patch_req_lock; /* atomic: 1 while a process asks */
+	uint32_t patch_req;   /* atomic: LTR_PATCH_REQ_* */
+	uint32_t patch_req_path; /* offset of the object's path in strings[] */
+	struct ltr_patch patches[LTR_MAX_PATCHES];
 	/* The interposer maps the header up to here: the rest is ltruss's. */
 	struct ltr_retired retired[LTR_MAX_RETIRED];
 };

@@ -54,7 +54,8 @@ bool ltr_tcl_object(const struct ltr_object *obj)
 {
 	const char *n = obj->short_name;
 
-	return ltr_stack_size && n && ltr_strcmp(n, "libtcl8.6") == 0;
+	return ltr_stack_size && n && ltr_strcmp(n, "libtcl8.6") == 0 &&
+	       !ltr_getenv(LTR_ENV_BENCH_NO_FRAMES);
 }
 
 void *ltr_hook_tcl_create_interp(void)
@@ -99,7 +100,7 @@ static size_t obj_string(const struct reader *r, uintptr_t obj, char *dst,
 	uint32_t len = bytes ? (uint32_t)int_at(r, obj + OBJ_LENGTH) : 0;
 
 	*cut = len > max;
-	return mem_at(r, dst, bytes, *cut ? max : len);
+	return bytes_at(r, dst, bytes, *cut ? max : len);
 }
 
 /* Copy frame cf's objv[0] (objc words, read with r) into f's name. */

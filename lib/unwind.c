@@ -397,6 +397,10 @@ bool ltr_unwind_at_risk(uintptr_t callee, uintptr_t ret)
 
 	if (__atomic_load_n(&own_overflow, __ATOMIC_RELAXED))
 		return true;
+	/* A patched function runs from its copy: where is it really? */
+	start = ltr_entry_original(callee);
+	if (start)
+		callee = start;
 	for (i = 0; i < n; i++) {
 		end = __atomic_load_n(&own[i].end, __ATOMIC_ACQUIRE);
 		start = __atomic_load_n(&own[i].start, __ATOMIC_RELAXED);

@@ -530,6 +530,8 @@ keys() {
 	}
 	wait_until stats_lists_add
 	keys 'paus'
+	# Typed before the program ends, not only sent (a loaded machine).
+	wait_until eval 'screen | grep -q "^ltruss> paus"'
 	touch stop
 	wait_until eval 'screen | grep -qx "\[exit 0\]"'
 	run screen

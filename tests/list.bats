@@ -14,7 +14,7 @@ libc_path() {
 
 # symbols: the SYMBOL column of a --list table ($out), sorted.
 symbols() {
-	echo "$out" | sed '1d;$d' | awk '{ print $2 }' | sort
+	echo "$out" | sed '/^entry patching/,$d' | sed '1d;$d' | awk '{ print $2 }' | sort
 }
 
 # bound_imports FILE: the functions FILE imports and binds through a GOT

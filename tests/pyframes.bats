@@ -128,6 +128,11 @@ run_frames() {
 	not grep -q '^spin ' <<<"$frames"
 }
 
+@test "a frame whose previous frame is unreadable (a load there faults): the frames down to it, the program unharmed" {
+	run_frames unreadable
+	[ "$(pyframes "$(first_stack unreadable)")" = "$(expect mark=mark cut=cut run=run-unreadable)" ]
+}
+
 @test "-f: a forked child's frames, its code objects described again in its own ring" {
 	run_split ltruss -f -k -u libc:access "$PY" "$SCRIPT" fork
 	[ "$status" -eq 0 ]
@@ -144,7 +149,7 @@ other_pythons() {
 	done
 }
 
-@test "Python 3.12, and 3.11 with a shared libpython, where installed: the same frames, in the same places" {
+@test "Python 3.12, and 3.11 with a shared libpython, where installed: the same frames, in the same places, and an unreadable frame survived" {
 	pythons=$(other_pythons)
 	[ -n "$pythons" ] || skip "no Python 3.12 nor another 3.11 on PATH"
 	while read -r py; do
@@ -158,6 +163,10 @@ other_pythons() {
 		run_split ltruss --stack=128 -u libc:access "$py" "$SCRIPT" deep 40
 		[ "$status" -eq 0 ]
 		[ "$(pyframes "$(first_stack deep)" | grep -c "^deep (frames.py:$(line deep))\$")" -eq 40 ]
+		run_split ltruss --stack=64 -u libc:access "$py" "$SCRIPT" unreadable
+		[ "$status" -eq 0 ]
+		[ "$out" = "$("$py" "$SCRIPT" unreadable)" ]
+		[ "$(pyframes "$(first_stack unreadable)")" = "$(expect mark=mark cut=cut run=run-unreadable)" ]
 	done <<<"$pythons"
 }
 

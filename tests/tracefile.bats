@@ -419,7 +419,10 @@ assert [e["name"] for e in ev if e.get("ph") == "B"] == ["libc:pause"], ev[-3:]
 	[ -x /usr/bin/time ] || skip "needs /usr/bin/time (apt-get install time)"
 	record big.ltr -u 'libfix:fix_add' "$PROGS/spin" 1 1000000
 	record small.ltr -u 'libfix:fix_add' "$PROGS/spin" 1 100000
-	[ "$(stat -c %s big.ltr)" -gt 12000000 ]
+	# (11 MB: the calls' junk argument registers, what a traced call left
+	# in them, are no longer the interposer's pointers but the callee's
+	# small values, whose varints are shorter)
+	[ "$(stat -c %s big.ltr)" -gt 11000000 ]
 	/usr/bin/time -f %M -o rss.txt "$LTRUSS" --read big.ltr -o lines.txt
 	[ "$(grep -c '^libfix:fix_add(' lines.txt)" -eq 1000000 ]
 	/usr/bin/time -f %M -o rss-small.txt "$LTRUSS" --read small.ltr -o lines.txt

@@ -28,16 +28,23 @@ static const struct proto *capture_protos[LTR_MAX_CAPTURES];
 static struct shipped *shipped;
 static uint32_t nshipped;
 
-/* Put name in the session's string area; returns its offset. */
-static uint32_t session_intern(struct ltr_session *s, const char *name)
+uint32_t session_intern(struct ltr_session *s, const char *name)
 {
 	size_t len = strlen(name) + 1;
-	uint32_t off = s->strings_used ? s->strings_used : 1; /* 0: "" */
+	uint32_t seen = __atomic_load_n(&s->strings_used, __ATOMIC_RELAXED), off;
 
-	if (off + len > LTR_STRINGS_SIZE)
-		error_msg_and_die("too many prototypes for the session's string area");
+	/*
+	 * Claimed as the interposer claims (lib/objects.c): entry patching
+	 * adds names while traced processes run.
+	 */
+	do {
+		off = seen ? seen : 1; /* 0: "" */
+		if (off + len > LTR_STRINGS_SIZE)
+			error_msg_and_die("too many names for the session's string area");
+	} while (!__atomic_compare_exchange_n(&s->strings_used, &seen,
+					      off + (uint32_t)len, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
 	memcpy(s->strings + off, name, len);
-	s->strings_used = off + (uint32_t)len;
 	return off;
 }
 

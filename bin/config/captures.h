@@ -26,6 +26,9 @@ static inline long captures_find(const uint32_t *index,
 	return -1;
 }
 
+/* Put name in the session's string area; returns its offset. */
+uint32_t session_intern(struct ltr_session *s, const char *name);
+
 /*
  * Fill s's captures[] and capture_index[] from cfg's prototypes (the last
  * of a name wins), before the program starts.  Names also get their LFS

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/select.h"
 #include "error.h"
 #include "call-blobs.h"
 #include "heap-blocks.h"
@@ -52,8 +53,13 @@ static size_t nprocs;
 static struct heap_stack **stacks, **table; /* by id; by hash */
 static size_t nstacks, stacks_size, table_size;
 
-void heap_init(bool on, const char *folded_file)
+/* The session (heap_init), for called_from_inside. */
+static const struct ltr_session *session;
+
+void heap_init(bool on, const char *folded_file,
+	       const struct ltr_session *s)
 {
+	session = s;
 	enabled = on;
 	if (on && folded_file)
 		folded = outfile_stream(folded_file, "--folded");
@@ -228,21 +234,56 @@ static void release(struct heap_proc *p, struct heap_block *b)
 	p->frees++;
 }
 
-/* p frees the block at addr, in a call that began at tsc start. */
-static void heap_free(struct heap_proc *p, uint64_t addr, uint64_t start)
+/*
+ * Was call c of process pid made from inside its callee's own library?
+ * Entry patching ('::') sees the C library free what it allocated for
+ * itself without a traced call (a thread's malloc cache, at its exit):
+ * those are not the program's frees.  The caller's object comes from the
+ * objects the processes recorded in the session.
+ */
+static bool called_from_inside(int pid, const struct call *c)
+{
+	const struct ltr_session *s = session;
+	const char *lib, *path, *name;
+	uint32_t i, n, off;
+	size_t len;
+
+	if (!s || c->fn >= LTR_MAX_FUNCS ||
+	    (off = s->funcs[c->fn].lib) >= LTR_STRINGS_SIZE)
+		return false;
+	lib = s->strings + off;
+	n = __atomic_load_n(&s->nobjects, __ATOMIC_ACQUIRE);
+	for (i = 0; i < n && i < LTR_MAX_OBJECTS; i++) {
+		const struct ltr_objrec *o = &s->objects[i];
+
+		if (o->pid != pid || c->caller < o->start || c->caller >= o->end ||
+		    o->path >= LTR_STRINGS_SIZE)
+			continue;
+		path = s->strings + o->path;
+		if (!memchr(path, '\0', LTR_STRINGS_SIZE - o->path))
+			return false;
+		name = sel_short_name(NULL, path, false, &len);
+		return strlen(lib) == len && strncmp(name, lib, len) == 0;
+	}
+	return false;
+}
+
+/* p frees the block at addr, in call c. */
+static void heap_free(struct heap_proc *p, uint64_t addr, const struct call *c)
 {
 	struct heap_block *b = heap_blocks_find(p->id, addr);
 
-	if (b && b->ts > start) {
+	if (b && b->ts > c->ts_enter) {
 		/* A newer block there: this free's block went when it came. */
 		if (b->stack & HEAP_SUPERSEDED)
 			b->stack &= ~HEAP_SUPERSEDED;
-		else
+		else if (!called_from_inside(p->pid, c))
 			p->unknown_frees++;
 		return;
 	}
 	if (!b) {
-		p->unknown_frees++;
+		if (!called_from_inside(p->pid, c))
+			p->unknown_frees++;
 		return;
 	}
 	release(p, b);
@@ -308,11 +349,11 @@ static void heap_realloc(struct heap_proc *p, const struct who *w,
 	if (!r->rax) {
 		/* Failed, the old block kept; or realloc(p, 0) freed it. */
 		if (old && !size)
-			heap_free(p, old, c->ts_enter);
+			heap_free(p, old, c);
 		return;
 	}
 	if (old)
-		heap_free(p, old, c->ts_enter);
+		heap_free(p, old, c);
 	heap_alloc(p, w, c, r->rax, size, r->ts_exit);
 }
 
@@ -357,7 +398,7 @@ void heap_call(const struct who *w, const struct call *const *stack,
 		break;
 	case HEAP_FREE:
 		if (a[0])
-			heap_free(p, a[0], c->ts_enter);
+			heap_free(p, a[0], c);
 		break;
 	case HEAP_NONE:
 		break;

@@ -9,8 +9,12 @@
 
 #include "format.h"
 
-/* Track the allocator (on: --heap); folded_file: --folded FILE, or NULL. */
-void heap_init(bool on, const char *folded_file);
+/*
+ * Track the allocator (on: --heap); folded_file: --folded FILE, or NULL;
+ * s: the session, whose objects say where a call was made from.
+ */
+void heap_init(bool on, const char *folded_file,
+	       const struct ltr_session *s);
 
 /* Is it tracked? */
 bool heap_enabled(void);

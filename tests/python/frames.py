@@ -54,6 +54,22 @@ def sleeper():
     time.sleep(0.001)  # @sleeper
 
 
+def cut(tag):
+    # The caller's frame made to say the frame before it is at a kernel
+    # address, which every load from user space faults on: the walk stops
+    # there, the fault never reaching the program; put back after.
+    import ctypes
+    previous = 8 if sys.version_info >= (3, 12) else 48  # _PyInterpreterFrame.previous
+    frame = ctypes.c_void_p.from_address(id(sys._getframe(1)) + 24).value  # f_frame
+    link = ctypes.c_void_p.from_address(frame + previous)
+    saved = link.value
+    link.value = 0xFFFF800000000000
+    try:
+        mark(tag)  # @cut
+    finally:
+        link.value = saved
+
+
 def spin(stop):
     while not stop.is_set():
         pass
@@ -86,6 +102,8 @@ def run(scenario):
         t.join()
         stop.set()
         spinner.join()
+    elif scenario == "unreadable":
+        cut("unreadable")  # @run-unreadable
     elif scenario == "fork":
         pid = os.fork()
         if pid == 0:

@@ -155,30 +155,6 @@ ltr_probe_bulk_fixup:
 	.cfi_endproc
 	.size	ltr_probe_copy_bulk, . - ltr_probe_copy_bulk
 
-/*
- * bool ltr_probe_word(uint64_t *dst, const void *src): one 8-byte load, for
- * walks of pointers (lib/pyframes.c): 1, or 0 if the load faulted.
- */
-	.globl	ltr_probe_word
-	.hidden	ltr_probe_word
-	.type	ltr_probe_word, @function
-	.globl	ltr_probe_word_load
-	.hidden	ltr_probe_word_load
-	.globl	ltr_probe_word_fixup
-	.hidden	ltr_probe_word_fixup
-ltr_probe_word:
-	.cfi_startproc
-	endbr64
-	xorl	%eax, %eax
-ltr_probe_word_load:
-	movq	(%rsi), %rdx
-	movq	%rdx, (%rdi)
-	movl	$1, %eax
-ltr_probe_word_fixup:
-	ret
-	.cfi_endproc
-	.size	ltr_probe_word, . - ltr_probe_word
-
 	.globl	ltr_sigreturn
 	.hidden	ltr_sigreturn
 	.type	ltr_sigreturn, @function

@@ -27,8 +27,9 @@
  * callee returns into it with its result in %rax, %rdx, %xmm0, %xmm1 or
  * x87 %st0/%st1, and its "ret" has already popped the slot it returned
  * through: the stack is the caller's again.  Trampoline k pushes k into
- * that slot and jumps to ltr_return_common, which saves the first four
- * registers below it (x87 is never touched by the interposer) and calls
+ * that slot and jumps to ltr_return_common, which saves the registers a
+ * result comes in and the other call-clobbered general ones below it (x87
+ * is never touched by the interposer) and calls
  * ltr_on_exit with the slot's address; that finds entry k and the frame on
  * the thread's shadow stack and returns the real return address, which
  * goes back into the slot for a "ret" to it.
@@ -171,7 +172,14 @@ ltr_entry_common:
 #define X_XMM1 16
 #define X_RAX 32
 #define X_RDX 40
-#define X_SIZE 64 /* the last 8 bytes are the callee's return slot */
+#define X_RCX 48
+#define X_RSI 56
+#define X_RDI 64
+#define X_R8 72
+#define X_R9 80
+#define X_R10 88
+#define X_R11 96
+#define X_SIZE 128 /* the last 8 bytes are the callee's return slot */
 
 	/*
 	 * The return trampolines, LTR_TRAMP_SIZE bytes each: the call that
@@ -217,6 +225,14 @@ ltr_return_common:
 	movdqu %xmm1, X_XMM1(%rsp)
 	movq %rax, X_RAX(%rsp)
 	movq %rdx, X_RDX(%rsp)
+	/* What the callee left in the others, for -fipa-ra callers. */
+	movq %rcx, X_RCX(%rsp)
+	movq %rsi, X_RSI(%rsp)
+	movq %rdi, X_RDI(%rsp)
+	movq %r8, X_R8(%rsp)
+	movq %r9, X_R9(%rsp)
+	movq %r10, X_R10(%rsp)
+	movq %r11, X_R11(%rsp)
 	movq %rsp, %rdi
 	leaq X_SIZE-8(%rsp), %rsi
 	call ltr_on_exit
@@ -225,6 +241,13 @@ ltr_return_common:
 	movdqu X_XMM1(%rsp), %xmm1
 	movq X_RAX(%rsp), %rax
 	movq X_RDX(%rsp), %rdx
+	movq X_RCX(%rsp), %rcx
+	movq X_RSI(%rsp), %rsi
+	movq X_RDI(%rsp), %rdi
+	movq X_R8(%rsp), %r8
+	movq X_R9(%rsp), %r9
+	movq X_R10(%rsp), %r10
+	movq X_R11(%rsp), %r11
 	addq $X_SIZE-8, %rsp
 	ret
 	.cfi_endproc

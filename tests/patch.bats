@@ -1,0 +1,223 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# patch.bats: entry patching traces the functions the loader never binds
+# (-u 'LIB::FUNC'), counts every call exactly once, says each function it
+# refuses, and never changes what the program does.
+
+load helpers
+
+# The calls column of -c's row for FUNC (LIB:NAME) in $err; empty if none.
+calls_of() {
+	awk -v f="$1" '$NF == f { print $(NF - 2) }' <<<"$err"
+}
+
+# What the program itself counted of NAME (its "NAME N" lines) in $out.
+own_count() {
+	awk -v f="$1" '$1 == f { print $2 }' <<<"$out"
+}
+
+# Run fixture PROG with ARGS untraced, then under ltruss OPTIONS: the
+# traced run succeeds and prints what the untraced one printed.
+# Usage: same_output PROG ARGS -- OPTIONS
+same_output() {
+	local prog=$1 args=()
+	shift
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	plain=$("$PROGS/$prog" "${args[@]}")
+	run_split ltruss "$@" "$PROGS/$prog" "${args[@]}"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+}
+
+# Trace fixture PROG's own functions with -c; its output must be untraced's.
+# Usage: own_counts PROG ARGS...
+own_counts() {
+	local prog=$1
+	shift
+	same_output "$prog" "$@" -- -c -u 'a.out::sq,depth,hop,fact'
+	for f in sq depth hop fact; do
+		[ -n "$(own_count $f)" ]
+		[ "$(calls_of a.out:$f)" = "$(own_count $f)" ]
+	done
+}
+
+@test "the program's own static and global functions, -O2 PIE: exact counts, recursion, tail call, pointer" {
+	own_counts patch-own 7
+	# 7 direct calls and 7 through hop's tail call; depth(7) recursed 8 times
+	[ "$(calls_of a.out:sq)" -eq 14 ]
+	[ "$(calls_of a.out:depth)" -eq 8 ]
+}
+
+@test "the program's own functions with -fcf-protection=full (endbr64 kept first)" {
+	own_counts patch-own-cet 7
+}
+
+@test "the program's own functions, non-PIE" {
+	own_counts patch-own-nopie 7
+}
+
+@test "patched calls nest and return like bound ones: recursion and a tail call" {
+	same_output patch-own 1 -- -u 'a.out::sq,hop,depth'
+	expected='a.out:sq(0, ...) = 0
+a.out:hop(0, ...) {
+  a.out:sq(0x1, ...) = 0x1
+} a.out:hop = 0x1
+a.out:depth(0x1, ...) {
+  a.out:depth(0, ...) = 0
+} a.out:depth = 0x1
++++ exited (status 0) +++'
+	[ "$(sed 's/(\(0x[0-9a-f]*\|0\), [^)]*)/(\1, ...)/' <<<"$err")" = "$expected" ]
+}
+
+@test "a one-colon selection sees only calls from other objects, and says what it missed" {
+	run_split ltruss -c -u 'a.out:sq' "$PROGS/patch-own" 3
+	[ "$status" -eq 0 ]
+	[ "$(calls_of a.out:sq)" = "" ]
+	# main calls sq, hop jumps to it
+	[ "$(tail -n 1 <<<"$err")" = "ltruss: warning: a.out:sq is also called directly from inside a.out (2 call sites), which -u 'a.out:sq' does not trace: -u 'a.out::sq' does" ]
+	# said only when the calls are missed
+	run_split ltruss -c -u 'a.out:sq' -u 'a.out::sq' "$PROGS/patch-own" 3
+	not grep -q 'also called directly' <<<"$err"
+	[ "$(calls_of a.out:sq)" -eq 6 ]
+}
+
+@test "functions that cannot be patched are named once, with the reason" {
+	same_output patch-own 3 -- -c -u 'a.out::sq,zero,spin,landing'
+	[ "$(grep -c 'warning: a.out::' <<<"$err")" -eq 3 ]
+	grep -qx 'ltruss: warning: a.out::zero is not traced: it is 3 bytes long, too short to patch (5 bytes are needed)' <<<"$err"
+	grep -qx 'ltruss: warning: a.out::spin is not traced: its loop jumps back to its entry (at 0x[0-9a-f]*)' <<<"$err"
+	grep -qx 'ltruss: warning: a.out::landing is not traced: a branch at 0x[0-9a-f]* lands inside its first 6 bytes' <<<"$err"
+	[ "$(calls_of a.out:sq)" -eq 6 ]
+}
+
+@test "a glob patches what it can, leaves the C runtime's code alone, and --list names the rest" {
+	same_output patch-own 3 -- -c -u 'a.out::*'
+	not grep -q 'warning' <<<"$err"
+	[ "$(calls_of a.out:sq)" -eq 6 ]
+	[ "$(calls_of a.out:main)" -eq 1 ]
+	[ "$(calls_of a.out:_init)" = "" ]
+	[ "$(calls_of a.out:__do_global_dtors_aux)" = "" ]
+	run_split ltruss --list -u 'a.out::*' "$PROGS/patch-own"
+	grep -qx 'a.out::zero  refused: .*' <<<"$out"
+}
+
+@test "--from with '::': the entries are not patched (a patched call's caller is not known)" {
+	run_split ltruss -c --from libpatch -u 'libpatch::patch_twice' "$PROGS/patch-lib" 4
+	[ "$status" -eq 0 ]
+	# patch_twice calls itself directly: seen only by patching
+	[ "$(calls_of libpatch:patch_twice)" = "" ]
+	run_split ltruss -c --from a.out -u 'libpatch::patch_twice' "$PROGS/patch-lib" 4
+	[ "$(calls_of libpatch:patch_twice)" -eq 4 ]
+}
+
+@test "the entry point is refused: nothing calls it" {
+	same_output patch-own 3 -- -u 'a.out::_start'
+	grep -qx "ltruss: warning: a.out::_start is not traced: it is the entry point: nothing calls it, it never returns" <<<"$err"
+}
+
+@test "a library's hidden helper and its self-calls: counted once, reached both ways" {
+	plain=$("$PROGS/patch-lib" 4)
+	run_split ltruss -c -u 'libpatch::patch_helper,patch_twice' "$PROGS/patch-lib" 4
+	[ "$status" -eq 0 ]
+	# the helper leaves %ecx alone, and gcc -O2 (-fipa-ra) counts on it
+	[ "$out" = "$plain" ]
+	# helper: 4 through a pointer from the program, 4 calls inside;
+	# patch_twice: 4 through the PLT, 1 from itself
+	[ "$(calls_of libpatch:patch_helper)" = "$(own_count patch_helper)" ]
+	[ "$(calls_of libpatch:patch_twice)" = "$(own_count patch_twice)" ]
+	[ "$(calls_of libpatch:patch_helper)" -eq 8 ]
+	[ "$(calls_of libpatch:patch_twice)" -eq 5 ]
+	# one colon: the program's calls only, through the PLT
+	run_split ltruss -c -u 'libpatch:patch_twice' "$PROGS/patch-lib" 4
+	[ "$(calls_of libpatch:patch_twice)" -eq 4 ]
+}
+
+@test "--list says which functions a '::' rule patches and which it refuses, and why" {
+	run_split ltruss --list -u 'a.out::sq,zero,spin' "$PROGS/patch-own"
+	[ "$status" -eq 0 ]
+	grep -qx "entry patching (the calls '::' selects inside an object):" <<<"$out"
+	grep -qx 'a.out::sq  patched ([0-9]* bytes moved)' <<<"$out"
+	grep -qx 'a.out::zero  refused: it is 3 bytes long, too short to patch (5 bytes are needed)' <<<"$out"
+	grep -qx 'a.out::spin  refused: its loop jumps back to its entry (at 0x[0-9a-f]*)' <<<"$out"
+	run_split ltruss --list --json -u 'a.out::zero' "$PROGS/patch-own"
+	[ "$out" = '{"lib":"a.out","symbol":"zero","entry_patch":"refused","why":"it is 3 bytes long, too short to patch (5 bytes are needed)"}' ]
+}
+
+@test "static programs stay refused, with today's message" {
+	run_split ltruss -u 'a.out::main' "$PROGS/static-hello"
+	[ "$status" -eq 2 ]
+	[ "$err" = "ltruss: error: cannot trace '$PROGS/static-hello': it is statically linked, so it loads no shared libraries to trace" ]
+}
+
+@test "a library opened with dlopen is patched while 4 threads run patched calls" {
+	plain=$("$PROGS/patch-dlopen" 5 | grep -v '^work ')
+	run_split ltruss -c -u 'a.out::work' -u 'libpatch::patch_twice,patch_helper' "$PROGS/patch-dlopen" 5
+	[ "$status" -eq 0 ]
+	[ "$(grep -v '^work ' <<<"$out")" = "$plain" ]
+	[ "$(calls_of a.out:work)" = "$(own_count work)" ]
+	[ "$(calls_of a.out:work)" -ge 400 ]
+	# 5 calls from the program through dlsym, 2 more from itself
+	[ "$(calls_of libpatch:patch_twice)" -eq 7 ]
+	[ "$(calls_of libpatch:patch_helper)" = "$(own_count patch_helper)" ]
+}
+
+@test "a C++ exception and a longjmp through patched functions, and a fork under -f" {
+	same_output patch-unwind 6 -- -f -u 'a.out::thrower,middle,jumper,jmiddle,twin'
+	for f in thrower middle jumper jmiddle; do
+		[ "$(grep -c "a.out:$f(" <<<"$err")" -eq "$(own_count $f)" ]
+	done
+	# the odd rounds: thrown through, each call shown unwound
+	[ "$(grep -c 'a.out:thrower(.*) = ? <unwound>$' <<<"$err")" -eq 3 ]
+	[ "$(grep -c '} a.out:middle = ? <unwound>$' <<<"$err")" -eq 3 ]
+	[ "$(grep -c 'a.out:middle = 0x' <<<"$err")" -eq 3 ]
+	[ "$(grep -c 'a.out:jmiddle = 0x\|a.out:jmiddle = 0$' <<<"$err")" -eq 3 ]
+	# both sides of the fork: 3 calls in the child, 1 in the parent
+	[ "$(grep -c '^\[pid [0-9]*\] a.out:twin(' <<<"$err")" -eq 4 ]
+	[ "$(own_count twin)" -eq 1 ]
+	grep -qx 'child twin 3' <<<"$out"
+	# the same with -c: the calls that returned
+	run_split ltruss -f -c -u 'a.out::thrower,twin' "$PROGS/patch-unwind" 6
+	[ "$out" = "$plain" ]
+	[ "$(calls_of a.out:thrower)" -eq 3 ]
+	[ "$(calls_of a.out:twin)" -eq 4 ]
+}
+
+@test "the scan is cached by build ID: a second run reads it instead of decoding" {
+	local id file sq
+	run_split ltruss -c -u 'a.out::sq' "$PROGS/patch-own" 3
+	[ "$status" -eq 0 ]
+	id=$(readelf -n "$PROGS/patch-own" | awk '/Build ID/ { print $3 }')
+	file="$HOME/.cache/ltruss/patch/$id"
+	[ -s "$file" ]
+	# A forged cache: one branch into sq's first bytes.  Read, it refuses sq.
+	sq=$(nm "$PROGS/patch-own" | awk '$3 == "sq" { print $1 }')
+	python3 -c 'import struct, sys
+sys.stdout.buffer.write(b"LTRPSCN1" + struct.pack("<QQ", 1, 0) + struct.pack("<QQQ", int(sys.argv[1], 16) + 2, 0x1234, 0))' "$sq" > "$file"
+	run_split ltruss -c -u 'a.out::sq' "$PROGS/patch-own" 3
+	[ "$status" -eq 0 ]
+	grep -qx 'ltruss: warning: a.out::sq is not traced: a branch at 0x1234 lands inside its first [0-9]* bytes' <<<"$err"
+	# A damaged one is decoded again, and written anew
+	echo damaged > "$file"
+	run_split ltruss -c -u 'a.out::sq' "$PROGS/patch-own" 3
+	[ "$(calls_of a.out:sq)" -eq 6 ]
+	[ "$(head -c 8 "$file")" = LTRPSCN1 ]
+}
+
+@test "patched calls in every view: -w and --read, --json, --caller, --tree" {
+	run_split ltruss -w trace.ltr -u 'a.out::sq,hop' "$PROGS/patch-own" 2
+	[ "$status" -eq 0 ]
+	run_split ltruss --read trace.ltr -c
+	err=$out # --read: the trace is the output
+	[ "$(calls_of a.out:sq)" -eq 4 ]
+	[ "$(calls_of a.out:hop)" -eq 2 ]
+	run_split ltruss --json -u 'a.out::hop' "$PROGS/patch-own" 2
+	[ "$(jq -r 'select(.func == "hop") | .lib' <<<"$err" | sort -u)" = a.out ]
+	[ "$(jq -r 'select(.func == "hop") | .type' <<<"$err" | sort | uniq -c | awk '{ print $1 $2 }')" = 2call ]
+	run_split ltruss --caller -u 'a.out::sq' "$PROGS/patch-own" 1
+	# sq called by main, and jumped to by hop's tail call: from main too
+	[ "$(grep -c '^a.out:sq(.*) = .* \[from main+0x[0-9a-f]*\]$' <<<"$err")" -eq 2 ]
+	run_split ltruss -c --tree -u 'a.out::sq,hop' "$PROGS/patch-own" 2
+	grep -Eq '^ +2 +[0-9.]+ +[0-9.]+ +a\.out:hop$' <<<"$err"
+	grep -Eq '^ +2 +[0-9.]+ +[0-9.]+ +  a\.out:sq$' <<<"$err"
+}
