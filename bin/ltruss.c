@@ -83,7 +83,7 @@ static void format_setup(FILE *out, struct ltr_session *s,
 	fmt.caller = opts->caller;
 	fmt.stack = opts->stack;
 	/* --heap's --folded is of bytes, not of times; -w only records. */
-	heap_init(opts->heap && !opts->write, opts->folded, s);
+	heap_init(opts->heap && !opts->write, opts->folded);
 	profile_init(opts->tree, opts->heap ? NULL : opts->folded,
 		     opts->chrome);
 	callsites_init(callsites_wanted(opts));
