@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalog.h"
 #include "clock.h"
 #include "debuginfo.h"
 #include "conf.h"
@@ -68,12 +69,13 @@ static bool callsites_wanted(const struct options *opts)
 	       opts->summary_format == SUMMARY_TEXT;
 }
 
-/* The options that shape every line, for the calls of session s. */
+/* The options that shape every line, for the calls of session s (NULL: a file's). */
 static void format_setup(FILE *out, struct ltr_session *s,
 			 const struct options *opts)
 {
 	fmt.out = out;
-	fmt.session = s;
+	if (s)
+		catalog_live(s);
 	fmt.timestamps = opts->timestamps;
 	fmt.relative = opts->relative;
 	fmt.durations = opts->durations;
@@ -81,7 +83,7 @@ static void format_setup(FILE *out, struct ltr_session *s,
 	fmt.caller = opts->caller;
 	fmt.stack = opts->stack;
 	/* --heap's --folded is of bytes, not of times; -w only records. */
-	heap_init(opts->heap && !opts->write, opts->folded, s);
+	heap_init(opts->heap && !opts->write, opts->folded);
 	profile_init(opts->tree, opts->heap ? NULL : opts->folded,
 		     opts->chrome);
 	callsites_init(callsites_wanted(opts));
@@ -129,7 +131,7 @@ static void reports_print(FILE *out, const struct options *opts,
 	stack_done_names();
 	symbolize_done();
 	objmap_done();
-	check_done();
+	catalog_names_free();
 }
 
 /*
@@ -165,22 +167,19 @@ static void losses_report(unsigned long long dropped, uint32_t lost_returns)
 static int read_main(struct options *opts)
 {
 	unsigned long long dropped;
-	struct ltr_session *s;
 	uint32_t lost;
 	size_t cut_at;
 	bool core;
 	FILE *out;
 
 	debuginfo_setup(opts->debuginfod);
-	s = tracefile_load(opts->read);
+	tracefile_load(opts->read, opts->cfg.strsize_set ? opts->cfg.strsize : 0);
 	/* No program's output to mix with: the trace is the output (uftrace replay). */
 	out = output_open(opts->output, stdout);
-	if (opts->cfg.strsize_set && opts->cfg.strsize < s->strsize)
-		s->strsize = opts->cfg.strsize;
-	format_setup(out, s, opts);
+	format_setup(out, NULL, opts);
 	if (opts->playback)
 		playback_init(opts->playback, opts->read);
-	trace_init(format_chosen(opts), s, false);
+	trace_init(format_chosen(opts), NULL, false);
 	narrow_init(&opts->cfg.sel, opts->cfg.depth, opts->pids, opts->npids);
 	/* Lines of some of several processes say whose they are from the start. */
 	if (opts->npids && tracefile_processes())
@@ -194,7 +193,7 @@ static int read_main(struct options *opts)
 		tracefile_counts_from_trace();
 	if (!opts->trace)
 		report_killed(out, 0, tracefile_command_signal(&core), core);
-	reports_print(out, opts, s);
+	reports_print(out, opts, NULL);
 	narrow_done();
 	output_close(out, opts->output);
 	tracefile_ends(&dropped, &lost);

@@ -432,6 +432,22 @@ assert [e["name"] for e in ev if e.get("ph") == "B"] == ["libc:pause"], ev[-3:]
 	[ $(($(tail -1 rss.txt) - $(tail -1 rss-small.txt))) -lt 4096 ]
 }
 
+@test "--read maps no image of the session: nothing it allocates is bigger than its block buffer" {
+	if ldd "$LTRUSS" | grep -q libasan; then
+		skip "an ASan build maps its shadow memory"
+	fi
+	# The names, objects and prototypes of a recording of sqlite3, read
+	# into tables of what the file holds (bin/catalog.c).  Before, an
+	# image of the session's header (13 MiB: its tables at their largest)
+	# was mapped to hold them; now the largest mapping made is the buffer
+	# of one block (TF_BLOCK_MAX, 4 MiB).
+	strace -f -e trace=mmap -o st.txt "$LTRUSS" --read "$SRCDIR/tests/data/v8-sqlite3.ltr" -C -o out.txt
+	grep -q 'sqlite3' out.txt
+	biggest=$(awk -F', ' '/MAP_ANONYMOUS/ && $2 > m { m = $2 } END { print m + 0 }' st.txt)
+	[ "$biggest" -gt 0 ]
+	[ "$biggest" -le $((4 * 1048576 + 65536)) ] || { echo "a mapping of $biggest bytes"; false; }
+}
+
 @test "--read takes time close to linear in the file: 16384 objects with build IDs, 16384 libraries, -u rules (ltr-gen)" {
 	# 4 MiB: each object's build ID in a block of its own, long before the
 	# objects' table; each function of a library of its own.  Before, the

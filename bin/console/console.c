@@ -33,6 +33,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "catalog.h"
 #include "clock.h"
 #include "console.h"
 #include "readline-lazy.h"
@@ -282,7 +283,7 @@ static int console_run(int hangup, bool spawned)
 {
 	bool terminal = isatty(STDIN_FILENO), ended;
 
-	fmt.session = console.s;
+	catalog_live(console.s);
 	fmt.demangle = true;
 	clock_start();
 	ended = terminal ? run_terminal(hangup) : run_script(hangup);

@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "common/select.h"
+#include "catalog.h"
 #include "format.h"
 #include "session.h"
 #include "toggles.h"
@@ -222,6 +223,8 @@ bool toggles_disabled(struct ltr_session *s, uint32_t fn)
 {
 	if (fn >= LTR_MAX_FUNCS)
 		return false;
+	if (!s) /* a trace file's: as recorded */
+		return catalog_func_flags(fn) & LTR_FN_DISABLED;
 	if (fn >= decided)
 		decide_new(s);
 	return __atomic_load_n(&s->funcs[fn].flags, __ATOMIC_RELAXED) &

@@ -26,7 +26,10 @@ bool toggles_wait(const struct ltr_session *s, uint32_t gen);
  */
 void toggles_apply(struct ltr_session *s);
 
-/* Is function fn disabled?  A function not seen before is decided first. */
+/*
+ * Is function fn of s disabled?  A function not seen before is decided
+ * first.  s NULL: a trace file's function, as it was recorded.
+ */
 bool toggles_disabled(struct ltr_session *s, uint32_t fn);
 
 /* Does glob match function raw of lib (as lib:func or func, raw or shown)? */

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "clock.h"
 #include "error.h"
 #include "format.h"
@@ -179,9 +180,7 @@ static void count_call(const struct thread_trace *t, const struct call *c,
  */
 static bool first_return_zero(uint32_t fn)
 {
-	return fn < LTR_MAX_FUNCS &&
-	       (__atomic_load_n(&session->funcs[fn].flags, __ATOMIC_RELAXED) &
-		LTR_FN_SETJMP);
+	return catalog_func_flags(fn) & LTR_FN_SETJMP;
 }
 
 /* Count a call of t seen on entry only: a call, no time (as the interposer counts it). */
@@ -198,8 +197,10 @@ size_t trace_counts(struct ltr_retired *rows, size_t max)
 	size_t i, n = 0;
 
 	for (i = 0; counted && i < COUNTED_MAX && n < max; i++)
-		if (counted[i].c.calls)
+		if (counted[i].c.calls && rows)
 			rows[n++] = counted[i];
+		else
+			n += counted[i].c.calls != 0;
 	return n;
 }
 

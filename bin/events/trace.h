@@ -57,7 +57,7 @@ void trace_count_calls(void);
  */
 bool trace_wants_calls(void);
 
-/* Copy at most max rows of those counts to rows; returns how many. */
+/* Copy at most max rows of those counts to rows (NULL: count them); returns how many. */
 size_t trace_counts(struct ltr_retired *rows, size_t max);
 
 /* Free everything. */

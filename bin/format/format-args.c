@@ -20,6 +20,7 @@
 #include "lib/printf-walk.h"
 #include "abi.h"
 #include "captures.h"
+#include "catalog.h"
 #include "call-blobs.h"
 #include "format-args.h"
 #include "format-value.h"
@@ -41,14 +42,14 @@ struct fn_view {
 	bool known;                        /* filled in (its entry was ready) */
 };
 
-/* Fill v for function fn of session s. */
-static void view_fill(struct fn_view *v, const struct ltr_session *s,
-		      uint32_t fn)
+/* Fill v for function fn. */
+static void view_fill(struct fn_view *v, uint32_t fn)
 {
 	unsigned ngp, nxmm, i;
 
-	v->p = s && fn < LTR_MAX_FUNCS ? captures_proto(s->funcs[fn].capture)
-				       : NULL;
+	v->p = fn < catalog.funcs_room
+		       ? captures_proto(catalog_func_capture(fn))
+		       : NULL;
 	v->conditions = false;
 	if (!v->p)
 		return;
@@ -69,13 +70,12 @@ static __attribute__((noinline)) const struct fn_view *view_new(uint32_t fn)
 {
 	static struct fn_view scratch;
 
-	if (fn < LTR_MAX_FUNCS && fmt.session &&
-	    session_func_ready(fmt.session, fn)) {
-		view_fill(&views[fn], fmt.session, fn);
+	if (fn < LTR_MAX_FUNCS && catalog_func_ready(fn)) {
+		view_fill(&views[fn], fn);
 		views[fn].known = true;
 		return &views[fn];
 	}
-	view_fill(&scratch, fmt.session, fn);
+	view_fill(&scratch, fn);
 	return &scratch;
 }
 
@@ -95,7 +95,7 @@ static void put_string_blob(struct out *o, const struct ltr_blob *b,
 		put_pointer(o, addr);
 	else {
 		size_t len = strnlen((const char *)b->data, b->len);
-		size_t max = fmt.session ? fmt.session->strsize : len;
+		size_t max = catalog_strsize((uint32_t)len);
 
 		/* A printf format is copied whole (to follow it), shown cut. */
 		put_quoted(o, b->data, len < max ? len : max,
@@ -136,10 +136,10 @@ static void put_scalar(struct out *o, const struct ptype *t, uint64_t v,
 		put_named(o, t->def, v);
 		break;
 	case CT_FUNCPTR:
-		if (v && fmt.session) {
+		if (v && catalog_filled()) {
 			size_t n;
 
-			symbolize(fmt.session, pid, v, sym, sizeof(sym));
+			symbolize(pid, v, sym, sizeof(sym));
 			n = strlen(sym);
 			if (n > 4 && strcmp(sym + n - 4, "+0x0") == 0)
 				sym[n - 4] = '\0';
@@ -203,7 +203,7 @@ static void put_buffer(struct out *o, const struct ltr_blob *b, uint64_t addr)
 		put_pointer(o, addr);
 		return;
 	}
-	max = fmt.session ? fmt.session->strsize : b->len;
+	max = catalog_strsize(b->len);
 	put_quoted(o, b->data, b->len < max ? b->len : max,
 		   (b->flags & LTR_BLOBF_TRUNCATED) || b->len > max);
 }

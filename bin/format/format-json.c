@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "clock.h"
 #include "format.h"
 #include "format-args.h"
@@ -220,7 +221,7 @@ static const char *names_of(uint32_t fn, size_t *len)
 		size_t len;
 	} names[LTR_MAX_FUNCS];
 
-	if (fn >= LTR_MAX_FUNCS || !session_func_ready(fmt.session, fn))
+	if (fn >= LTR_MAX_FUNCS || !catalog_func_ready(fn))
 		return NULL;
 	if (!names[fn].text) {
 		const char *lib = format_lib(fn), *func = format_func(fn);
@@ -312,7 +313,7 @@ static struct obj json_call_head(enum obj_type type, const struct who *w,
 		char buf[512];
 
 		o = obj_lit(o, ",\"caller\":");
-		o = obj_string(o, symbolize(fmt.session, w->pid, c->caller,
+		o = obj_string(o, symbolize(w->pid, c->caller,
 					    buf, sizeof(buf)));
 	}
 	/* The stack goes with the call's first object ("call", "enter"). */

@@ -391,7 +391,7 @@ static int call_frames(const struct who *w, const struct call *c,
 
 	if (!b)
 		return -1;
-	map = objmap_sync(fmt.session);
+	map = objmap_sync();
 	n = nall = stack_unwind(map, w->pid, w->tid, b->data, b->len, frames,
 				fmt.stack + START_FRAMES, end);
 	if (*end == STACK_END_START)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "catalog.h"
 #include "clock.h"
 #include "demangle.h"
 #include "session.h"
@@ -162,8 +163,7 @@ static void put_name(struct line *l, const struct call *c)
 	} names[LTR_MAX_FUNCS];
 	uint32_t fn = c->fn;
 
-	if (fn < LTR_MAX_FUNCS && !names[fn].text &&
-	    session_func_ready(fmt.session, fn)) {
+	if (fn < LTR_MAX_FUNCS && !names[fn].text && catalog_func_ready(fn)) {
 		const char *lib = format_lib(fn), *func = format_func(fn);
 		size_t a = strlen(lib), b = strlen(func);
 
@@ -288,7 +288,7 @@ static void put_caller(struct line *l, const struct who *w, const struct call *c
 	if (!fmt.caller || !c->caller)
 		return;
 	put_lit(l, " [from ");
-	put_str(l, symbolize(fmt.session, w->pid, c->caller, buf, sizeof(buf)));
+	put_str(l, symbolize(w->pid, c->caller, buf, sizeof(buf)));
 	put_char(l, ']');
 }
 

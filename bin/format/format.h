@@ -69,7 +69,6 @@ struct format {
 /* Options that shape every line. */
 struct format_options {
 	FILE *out;
-	const struct ltr_session *session;
 	int timestamps;   /* -t: 1, -tt: 2, -ttt: 3 */
 	bool relative;    /* -r */
 	bool durations;   /* -T */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "catalog.h"
 #include "demangle.h"
 #include "format.h"
 #include "session-check.h"
@@ -31,14 +32,14 @@ const char *format_end_name(enum ltr_end why)
 
 const char *format_lib(uint32_t fn)
 {
-	const char *name = check_func_name(fmt.session, fn, true);
+	const char *name = catalog_func_name(fn, true);
 
 	return name ? name : "?";
 }
 
 const char *format_func_raw(uint32_t fn)
 {
-	const char *name = check_func_name(fmt.session, fn, false);
+	const char *name = catalog_func_name(fn, false);
 
 	return name ? name : "?";
 }

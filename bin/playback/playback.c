@@ -186,7 +186,7 @@ static void arg_funcptr(const struct call *c, const struct who *w,
 		snprintf(buf, size, "(void *)(intptr_t)%" PRId64, (int64_t)v);
 		return;
 	}
-	symbolize(fmt.session, w->pid, v, sym, sizeof(sym));
+	symbolize(w->pid, v, sym, sizeof(sym));
 	if (strlen(sym) > 4 && strcmp(sym + strlen(sym) - 4, "+0x0") == 0)
 		sym[strlen(sym) - 4] = '\0';
 	playback_note(c->fn, "argument %u is a callback into the program (%s): played as a stub that returns 0",

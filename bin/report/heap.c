@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "../common/select.h"
+#include "catalog.h"
 #include "error.h"
 #include "call-blobs.h"
 #include "heap-blocks.h"
@@ -53,13 +54,8 @@ static size_t nprocs;
 static struct heap_stack **stacks, **table; /* by id; by hash */
 static size_t nstacks, stacks_size, table_size;
 
-/* The session (heap_init), for called_from_inside. */
-static const struct ltr_session *session;
-
-void heap_init(bool on, const char *folded_file,
-	       const struct ltr_session *s)
+void heap_init(bool on, const char *folded_file)
 {
-	session = s;
 	enabled = on;
 	if (on && folded_file)
 		folded = outfile_stream(folded_file, "--folded");
@@ -239,28 +235,24 @@ static void release(struct heap_proc *p, struct heap_block *b)
  * Entry patching ('::') sees the C library free what it allocated for
  * itself without a traced call (a thread's malloc cache, at its exit):
  * those are not the program's frees.  The caller's object comes from the
- * objects the processes recorded in the session.
+ * objects the processes recorded (the catalog: live, or a file's).
  */
 static bool called_from_inside(int pid, const struct call *c)
 {
-	const struct ltr_session *s = session;
 	const char *lib, *path, *name;
-	uint32_t i, n, off;
+	uint32_t i, n;
 	size_t len;
 
-	if (!s || c->fn >= LTR_MAX_FUNCS ||
-	    (off = s->funcs[c->fn].lib) >= LTR_STRINGS_SIZE)
+	if (c->fn >= LTR_MAX_FUNCS || !(lib = catalog_func_string(c->fn, true)))
 		return false;
-	lib = s->strings + off;
-	n = __atomic_load_n(&s->nobjects, __ATOMIC_ACQUIRE);
-	for (i = 0; i < n && i < LTR_MAX_OBJECTS; i++) {
-		const struct ltr_objrec *o = &s->objects[i];
+	n = catalog_objects_used();
+	for (i = 0; i < n; i++) {
+		const struct ltr_objrec *o = catalog_object(i);
 
-		if (o->pid != pid || c->caller < o->start || c->caller >= o->end ||
-		    o->path >= LTR_STRINGS_SIZE)
+		if (o->pid != pid || c->caller < o->start || c->caller >= o->end)
 			continue;
-		path = s->strings + o->path;
-		if (!memchr(path, '\0', LTR_STRINGS_SIZE - o->path))
+		path = catalog_string(o->path);
+		if (!path)
 			return false;
 		name = sel_short_name(NULL, path, false, &len);
 		return strlen(lib) == len && strncmp(name, lib, len) == 0;

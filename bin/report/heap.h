@@ -10,11 +10,10 @@
 #include "format.h"
 
 /*
- * Track the allocator (on: --heap); folded_file: --folded FILE, or NULL;
- * s: the session, whose objects say where a call was made from.
+ * Track the allocator (on: --heap); folded_file: --folded FILE, or NULL.
+ * Where a call was made from: the catalog's objects (catalog.h).
  */
-void heap_init(bool on, const char *folded_file,
-	       const struct ltr_session *s);
+void heap_init(bool on, const char *folded_file);
 
 /* Is it tracked? */
 bool heap_enabled(void);

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "callsites.h"
+#include "catalog.h"
 #include "clock.h"
 #include "error.h"
 #include "format-stack.h"
@@ -338,20 +339,17 @@ void profile_unfinished(const struct who *w, const struct call *c)
 /* Metadata events naming each process after its program. */
 static void chrome_process_names(void)
 {
-	const struct ltr_session *s = fmt.session;
-	uint32_t n = __atomic_load_n(&s->nobjects, __ATOMIC_ACQUIRE), i, j;
+	uint32_t n = catalog_objects_used(), i, j;
 
-	if (n > LTR_MAX_OBJECTS)
-		n = LTR_MAX_OBJECTS;
 	for (i = 0; i < n; i++) {
-		int pid = s->objects[i].pid;
+		int pid = catalog_object(i)->pid;
 		const char *path, *base;
 
 		/* The first object a process records is its program. */
-		for (j = 0; j < i && s->objects[j].pid != pid; j++)
+		for (j = 0; j < i && catalog_object(j)->pid != pid; j++)
 			;
 		if (j < i || !check_pid(pid) ||
-		    !(path = session_string(s, s->objects[i].path)))
+		    !(path = catalog_string(catalog_object(i)->path)))
 			continue;
 		base = strrchr(path, '/');
 		fprintf(chrome, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":",

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "error.h"
 #include "format.h"
 #include "session.h"
-#include "retired.h"
 #include "session-slots.h"
 #include "summary.h"
 #include "json-string.h"
@@ -154,14 +154,15 @@ static void table_add(struct table *t, size_t *cap, uint32_t f, int32_t pid,
 /*
  * Build the table's rows: per function, or per process and function
  * (by_pid), in key order, without totals.  The counters are those of the
- * thread slots and those of slots handed back (bin/session/retired.c).
+ * thread slots of session s (none: a trace file) and those of slots
+ * handed back (bin/session/retired.c) or of the file, in the catalog.
  */
 static void table_build(struct table *t, const struct ltr_session *s,
 			bool by_pid)
 {
-	uint32_t nfuncs = session_funcs_used(s);
-	uint32_t nthreads = session_threads_used(s);
-	uint32_t nretired = slots_retired_used(s);
+	uint32_t nfuncs = catalog_funcs_used();
+	uint32_t nthreads = s ? session_threads_used(s) : 0;
+	uint32_t nretired = catalog_retired_used();
 	size_t cap = 64;
 	uint32_t f, th, i;
 
@@ -186,7 +187,7 @@ static void table_build(struct table *t, const struct ltr_session *s,
 		t->n = rows_merge(t->rows, t->n);
 	}
 	for (i = 0; i < nretired; i++) {
-		const struct ltr_retired *r = &s->retired[i];
+		const struct ltr_retired *r = catalog_retired(i);
 
 		if (r->fn < nfuncs && r->c.calls)
 			table_add(t, &cap, r->fn,

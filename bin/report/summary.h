@@ -13,7 +13,10 @@
 /* Summary formats (--summary-format). */
 enum summary_format { SUMMARY_TEXT, SUMMARY_JSON, SUMMARY_CSV };
 
-/* Sum every thread's counters in s and print them to out, sorted by key. */
+/*
+ * Sum every thread's counters in s (NULL: a trace file's, none) and the
+ * catalog's and print them to out, sorted by key.
+ */
 void summary_print(FILE *out, const struct ltr_session *s, enum sort_key key,
 		   enum summary_format format, double ticks_per_ns);
 

@@ -32,20 +32,12 @@
 
 #include "error.h"
 #include "session-check.h"
-#include "xmalloc.h"
 
 /* The kernel's largest pid (PID_MAX_LIMIT on 64-bit systems). */
 #define PID_LIMIT 4194304
 
-/* Longest name kept, escaped (C++ symbols can be long). */
-#define NAME_MAX_KEPT 4096
-
 static pid_t command_pid;
 static bool follow_children;
-static char *names[LTR_MAX_FUNCS][2]; /* symbol, library; NULL: not yet */
-/* One past the highest fn named: check_done() frees no further (a run of
- * `true` would otherwise fault in all 256 KiB of names[] to clear it). */
-static uint32_t names_end;
 
 void check_init(pid_t pid, bool follow)
 {
@@ -340,34 +332,4 @@ const char *check_name(char *buf, size_t size, const char *name)
 const char *check_text(char *buf, size_t size, const char *text)
 {
 	return escape(buf, size, text, true);
-}
-
-const char *check_func_name(const struct ltr_session *s, uint32_t fn, bool lib)
-{
-	char buf[NAME_MAX_KEPT];
-	const char *raw;
-
-	if (!session_func_ready(s, fn))
-		return NULL;
-	if (names[fn][lib])
-		return names[fn][lib];
-	raw = session_string(s, lib ? s->funcs[fn].lib : s->funcs[fn].name);
-	if (!raw)
-		return NULL;
-	names[fn][lib] = xstrdup(check_name(buf, sizeof(buf), raw));
-	if (fn >= names_end)
-		names_end = fn + 1;
-	return names[fn][lib];
-}
-
-void check_done(void)
-{
-	uint32_t fn;
-
-	for (fn = 0; fn < names_end; fn++) {
-		free(names[fn][0]);
-		free(names[fn][1]);
-		names[fn][0] = names[fn][1] = NULL;
-	}
-	names_end = 0;
 }

@@ -94,10 +94,5 @@ const char *check_name(char *buf, size_t size, const char *name);
 /* The same for text whose spaces are its own (a command line): kept. */
 const char *check_text(char *buf, size_t size, const char *text);
 
-/* Function fn's library (lib) or symbol name, printable and kept; NULL if unknown. */
-const char *check_func_name(const struct ltr_session *s, uint32_t fn, bool lib);
-
-/* Free the kept names. */
-void check_done(void);
 
 #endif

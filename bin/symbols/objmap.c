@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "objmap.h"
 #include "session-check.h"
 #include "strmap.h"
@@ -160,21 +161,19 @@ static const struct ranges *pid_ranges_find(int pid)
 	return p->used ? &p->r : NULL;
 }
 
-const struct stack_objects *objmap_sync(const struct ltr_session *s)
+const struct stack_objects *objmap_sync(void)
 {
-	uint32_t n = __atomic_load_n(&s->nobjects, __ATOMIC_ACQUIRE);
+	uint32_t n = catalog_objects_used();
 
-	if (n > LTR_MAX_OBJECTS)
-		n = LTR_MAX_OBJECTS;
 	for (; nobjects < n; nobjects++) {
-		const struct ltr_objrec *o = &s->objects[nobjects];
+		const struct ltr_objrec *o = catalog_object((uint32_t)nobjects);
 		const char *path;
 		void **slot;
 
 		/* Claimed, not written yet: its process is still at it. */
-		if (!session_object_ready(s, (uint32_t)nobjects))
+		if (!catalog_object_ready((uint32_t)nobjects))
 			break;
-		path = session_string(s, o->path);
+		path = catalog_string(o->path);
 		if (nobjects == objects_size) {
 			objects_size = objects_size ? 2 * objects_size : 64;
 			objects = xrealloc(objects,

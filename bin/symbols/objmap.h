@@ -11,7 +11,7 @@
 /* A loaded object of a traced process: where its code is, which file. */
 struct stack_object {
 	int pid;
-	uint32_t rec;        /* its record in the session's objects[] (live runs) */
+	uint32_t rec;        /* its record in the catalog (catalog_object()) */
 	const char *path;    /* as it was when the record was copied (shared) */
 	uint64_t start, end; /* its segments' address range */
 	uint64_t bias;       /* load bias: address = bias + ELF virtual address */
@@ -27,8 +27,8 @@ struct stack_objects {
 	size_t n;
 };
 
-/* The map of session s's object records, brought up to date (live runs). */
-const struct stack_objects *objmap_sync(const struct ltr_session *s);
+/* The map of the catalog's object records (catalog.h), brought up to date. */
+const struct stack_objects *objmap_sync(void);
 
 /*
  * The object of objs (the map objmap_sync() gave) holding addr in process

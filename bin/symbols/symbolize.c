@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "build-id.h"
+#include "catalog.h"
 #include "error.h"
 #include "fd-util.h"
 #include "format.h"
@@ -146,16 +147,15 @@ const char *symbolize_file(const char *path, uint64_t off, uint64_t *delta)
 	return best->name;
 }
 
-const char *symbolize(const struct ltr_session *s, int pid, uint64_t addr,
-		      char *buf, size_t size)
+const char *symbolize(int pid, uint64_t addr, char *buf, size_t size)
 {
-	const struct stack_object *o = objmap_at(objmap_sync(s), pid, addr);
+	const struct stack_object *o = objmap_at(objmap_sync(), pid, addr);
 	const char *path, *base, *name;
 	char printable[1024];
 	uint64_t off, delta;
 
 	/* The path as the session has it now, as --caller always showed it. */
-	path = o ? session_string(s, s->objects[o->rec].path) : NULL;
+	path = o ? catalog_string(catalog_object(o->rec)->path) : NULL;
 	if (!path) {
 		snprintf(buf, size, "0x%llx", (unsigned long long)addr);
 		return buf;

@@ -12,8 +12,7 @@
  * addr in process pid as "func+0x1c" (from .symtab, so also functions the
  * object does not export), else "file+0xoffset", else "0xaddr", into buf.
  */
-const char *symbolize(const struct ltr_session *s, int pid, uint64_t addr,
-		      char *buf, size_t size);
+const char *symbolize(int pid, uint64_t addr, char *buf, size_t size);
 
 /*
  * The function of the ELF file at path holding virtual address off: its

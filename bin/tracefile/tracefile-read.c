@@ -9,11 +9,9 @@
  * fails its checksum, or a header no writer makes, is corruption and
  * stops everything before a line is printed.  It also takes the last
  * CLOCK block, so that every timestamp converts with the run's final
- * rate.  The second pass replays the blocks: TABLES fill a session image
- * (tracefile-tables.c; an anonymous mapping with the layout of
- * lib/session.h, its untouched pages costing nothing) that every
- * formatter reads as it reads a live
- * session; EVENTS are decoded back into the ring records a block at a
+ * rate.  The second pass replays the blocks: TABLES fill the catalog
+ * (tracefile-tables.c into catalog.c: tables of what the file holds) that
+ * every formatter reads, as it reads a live session through it; EVENTS are decoded back into the ring records a block at a
  * time (tracefile-codec.c), checked as the live reader checks a ring's
  * records (check_event()) and go to trace.c through narrow.c; PROC blocks end
  * processes where the live trace did; COUNTS become the summary's rows.
@@ -27,10 +25,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "catalog.h"
 #include "clock.h"
 #include "conf.h"
 #include "crc32.h"
@@ -56,7 +54,6 @@ static unsigned char *blk; /* the block being read: header and payload */
 #define DECODED_MAX (TF_EVENTS_MAX + 65536)
 static uint64_t *decoded;
 static struct tf_codec codec;
-static struct ltr_session *image;
 static size_t end_at;      /* where the blocks read end */
 static bool cut;
 static bool have_clock;
@@ -285,18 +282,17 @@ static void counts_load(const unsigned char *p, size_t n, size_t off)
 		memcpy(&r, p + i * sizeof(r), sizeof(r));
 		if (r.fn >= LTR_MAX_FUNCS)
 			bad(off, "a counter of no function");
-		if (!narrow_pid(r.pid) || !tracefile_counts_recorded() ||
-		    image->nretired >= LTR_MAX_RETIRED)
+		if (!narrow_pid(r.pid) || !tracefile_counts_recorded())
 			continue;
-		image->retired[image->nretired++] = (struct ltr_retired){
+		catalog_retired_add(&(struct ltr_retired){
 			.pid = r.pid, .fn = r.fn,
 			.c = { .calls = r.calls, .errors = r.errors,
 			       .total = r.total, .self = r.self,
-			       .min = r.min, .max = r.max } };
+			       .min = r.min, .max = r.max } });
 	}
 }
 
-struct ltr_session *tracefile_load(const char *file)
+void tracefile_load(const char *file, uint32_t strsize)
 {
 	struct tf_header header, *h = &header;
 	struct stat st;
@@ -320,19 +316,10 @@ struct ltr_session *tracefile_load(const char *file)
 	decoded = xmalloc(DECODED_MAX);
 	tf_codec_init(&codec);
 	blocks_check();
-	image = mmap(NULL, sizeof(*image), PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (image == MAP_FAILED)
-		perror_msg_and_die("cannot read the trace file '%s': no memory for its tables",
-				   file);
-	tracefile_tables_init(image, file, bad);
-	image->magic = LTR_SESSION_MAGIC;
-	image->version = LTR_SESSION_VERSION;
-	image->strsize = h->strsize;
-	image->depth_limit = h->depth_limit;
-	image->start_time = h->start_time;
-	memcpy(image->command, h->command, sizeof(image->command));
-	image->command[sizeof(image->command) - 1] = '\0';
+	tracefile_tables_init(file, bad);
+	/* -s shows less of the strings than were recorded, not more. */
+	catalog_file_start(strsize && strsize < h->strsize ? strsize
+							   : h->strsize);
 	if (have_clock)
 		clock_set(clock_rec.tsc0, clock_rec.real0,
 			  clock_rec.ticks_per_ns);
@@ -340,7 +327,6 @@ struct ltr_session *tracefile_load(const char *file)
 		clock_start(); /* cut before the first clock: this machine's */
 	/* Any process of the file may be shown. */
 	check_init(0, true);
-	return image;
 }
 
 /* An END block: what the recording run lost, how its command ended. */
@@ -417,8 +403,9 @@ bool tracefile_counts_recorded(void)
 
 void tracefile_counts_from_trace(void)
 {
-	image->nretired = (uint32_t)trace_counts(image->retired,
-						 LTR_MAX_RETIRED);
+	size_t n = trace_counts(NULL, LTR_MAX_RETIRED);
+
+	trace_counts(catalog_retired_reset((uint32_t)n), n);
 }
 
 bool tracefile_processes(void)
@@ -448,15 +435,12 @@ int tracefile_command_signal(bool *core)
 void tracefile_unload(void)
 {
 	tracefile_tables_free();
-	if (image)
-		munmap(image, sizeof(*image));
 	if (fd >= 0)
 		close(fd);
 	free(blk);
 	free(decoded);
 	tf_codec_free(&codec);
 	decoded = NULL;
-	image = NULL;
 	blk = NULL;
 	fd = -1;
 }

@@ -7,15 +7,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/session.h"
-#include "conf.h"
 
 /*
- * Map file and check all of it (exit 2 with one line if it is not a
- * trace or is corrupt); set the clock from it.  Returns the session image
- * the formatters read names from, filled as tracefile_replay() goes.
+ * Open file and check all of it (exit 2 with one line if it is not a
+ * trace or is corrupt); set the clock from it.  The catalog (catalog.h)
+ * the formatters read names from is filled as tracefile_replay() goes;
+ * its strings are shown up to strsize bytes (-s; 0: as recorded).
  */
-struct ltr_session *tracefile_load(const char *file);
+void tracefile_load(const char *file, uint32_t strsize);
 
 /* Pass the file's events and process ends to trace.c (through narrow.c). */
 void tracefile_replay(void);
@@ -39,7 +38,7 @@ void tracefile_ends(unsigned long long *dropped, uint32_t *lost);
 /* The signal that killed the recorded command (0: none), *core if it dumped core. */
 int tracefile_command_signal(bool *core);
 
-/* Unmap the file and free what was loaded from it. */
+/* Close the file and free what was loaded from it. */
 void tracefile_unload(void);
 
 #endif

@@ -2,8 +2,8 @@
 /*
  * tracefile-tables.c: the TABLES blocks of a trace file (--read): the
  * functions, objects, prototypes and named types their records hold,
- * into the image the formatters read names from (tracefile-read.c reads
- * the blocks, and the events that name these).
+ * into the catalog the formatters read names from (catalog.c;
+ * tracefile-read.c reads the blocks, and the events that name these).
  *
  * No record changes or frees what an earlier one made: formatters keep
  * what they looked up (a function's prototype, its resolved argument
@@ -16,6 +16,7 @@
 
 #include "build-id.h"
 #include "captures.h"
+#include "catalog.h"
 #include "conf.h"
 #include "error.h"
 #include "prototype.h"
@@ -26,7 +27,6 @@
 #include "tracefile.h"
 #include "xmalloc.h"
 
-static struct ltr_session *image;
 static const char *path;
 static void (*fail)(size_t at, const char *what);
 static struct proto *protos[LTR_MAX_CAPTURES];
@@ -35,10 +35,9 @@ static struct named_type **types;
 static size_t ntypes;
 static struct strmap type_names; /* name: the last of types[] so called */
 
-void tracefile_tables_init(struct ltr_session *into, const char *file,
+void tracefile_tables_init(const char *file,
 			   void (*bad)(size_t at, const char *what))
 {
-	image = into;
 	path = file;
 	fail = bad;
 }
@@ -125,30 +124,6 @@ static void proto_load(uint32_t at, const unsigned char *p, size_t n,
 }
 
 /*
- * The file's names, each once in the image's string area (what the
- * formatters read names from): an object's path comes in the record of
- * each process that loaded it.
- */
-static struct strmap names_interned; /* name: its offset + 1 */
-
-/* The offset of name in the image's string area, put there if new. */
-static uint32_t name_intern(const char *name, size_t off)
-{
-	void **slot = strmap_slot(&names_interned, name);
-	uint32_t at = image->strings_used ? image->strings_used : 1;
-	size_t n = strlen(name) + 1;
-
-	if (*slot)
-		return (uint32_t)((uintptr_t)*slot - 1);
-	if (n > LTR_STRINGS_SIZE - at)
-		fail(off, "more names than a trace holds");
-	memcpy(image->strings + at, name, n);
-	image->strings_used = at + (uint32_t)n;
-	*slot = (void *)(uintptr_t)(at + 1);
-	return at;
-}
-
-/*
  * The struct of a FUNC or OBJECT record (p, n bytes), of at least min
  * bytes (the ones this version reads; a later writer may add fields,
  * skipped), copied to r (min bytes); returns where its names start.
@@ -196,21 +171,19 @@ static void func_load(uint32_t at, const unsigned char *p, size_t n,
 	struct tf_func r;
 	const char *q = record_fields(&r, sizeof(r), p, n, off);
 	const char *end = (const char *)p + n, *name, *lib;
-	struct ltr_func *f;
+	struct ltr_func f = { 0 };
 
-	if (at != image->nfuncs || at >= LTR_MAX_FUNCS)
-		fail(off, "a table record that does not append");
 	if (r.proto < -1 || r.proto >= LTR_MAX_CAPTURES)
 		fail(off, "a function of no prototype");
 	name = record_name(&q, end, off);
 	lib = record_name(&q, end, off);
-	f = &image->funcs[at];
-	f->capture = r.proto;
-	f->depth = r.depth;
-	f->name = name_intern(name, off);
-	f->lib = name_intern(lib, off);
-	f->flags = func_flags(r.flags);
-	image->nfuncs = at + 1;
+	f.capture = r.proto;
+	f.depth = r.depth;
+	f.name = catalog_name_add(name);
+	f.lib = catalog_name_add(lib);
+	f.flags = func_flags(r.flags);
+	if (!catalog_func_add(at, &f))
+		fail(off, "a table record that does not append");
 }
 
 /*
@@ -230,9 +203,9 @@ static void id_expect(uint32_t i)
 {
 	const char *file;
 
-	if (i >= image->nobjects || !ids_pending[i])
+	if (!catalog_object_ready(i) || !ids_pending[i])
 		return;
-	file = session_string(image, image->objects[i].path);
+	file = catalog_string(catalog_object(i)->path);
 	if (file)
 		build_id_expect(file, ids_pending[i]->id, ids_pending[i]->len);
 	free(ids_pending[i]);
@@ -250,21 +223,20 @@ static void object_load(uint32_t at, const unsigned char *p, size_t n,
 {
 	struct tf_object r;
 	const char *q = record_fields(&r, sizeof(r), p, n, off), *file;
-	struct ltr_objrec *o;
+	struct ltr_objrec o = { 0 };
 
-	if (at != image->nobjects || at >= LTR_MAX_OBJECTS)
+	if (at != catalog_objects_used() || at >= LTR_MAX_OBJECTS)
 		fail(off, "a table record that does not append");
-	o = &image->objects[at];
-	o->pid = r.pid;
+	o.pid = r.pid;
 	file = record_name(&q, (const char *)p + n, off);
-	o->path = name_intern(file, off);
-	tracefile_object_add(at, file);
-	o->start = r.start;
-	o->end = r.end;
-	o->bias = r.bias;
+	o.path = catalog_name_add(file);
+	o.start = r.start;
+	o.end = r.end;
+	o.bias = r.bias;
 	if (r.start >= r.end)
-		o->start = o->end = UINT64_MAX;
-	image->nobjects = at + 1;
+		o.start = o.end = UINT64_MAX;
+	catalog_object_add(at, &o);
+	tracefile_object_add(at, file);
 	id_expect(at);
 }
 
@@ -381,8 +353,7 @@ void tracefile_tables_free(void)
 		ids_pending[i] = NULL;
 		id_seen[i] = 0;
 	}
-	strmap_clear(&names_interned, NULL);
 	build_id_done();
 	tracefile_objects_free();
-	image = NULL;
+	catalog_file_free();
 }

@@ -1,17 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* tracefile-tables.h: the TABLES blocks of a trace file, into the image. */
+/* tracefile-tables.h: the TABLES blocks of a trace file, into the catalog. */
 #ifndef LTRUSS_TRACEFILE_TABLES_H
 #define LTRUSS_TRACEFILE_TABLES_H
 
 #include <stddef.h>
 
-#include "lib/session.h"
-
 /*
- * Load tables into into, for the file named file; bad(at, what) says
+ * Load tables into the catalog (catalog.h), for the file named file; bad(at, what) says
  * that the file is corrupt at byte at, and does not return.
  */
-void tracefile_tables_init(struct ltr_session *into, const char *file,
+void tracefile_tables_init(const char *file,
 			   void (*bad)(size_t at, const char *what));
 
 /* The records of a TABLES block (p, n bytes, its header at byte off). */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bin/session/catalog.h"
 #include "bin/util/error.h"
 #include "bin/format/format-stack.h"
 #include "bin/report/heap-blocks.h"
@@ -44,6 +45,31 @@ static char frames[8];
 const char *format_func_raw(uint32_t fn)
 {
 	return fn < 5 ? names[fn] : "other";
+}
+
+/* No session and no file: no function's library, no objects (catalog.h). */
+const char *catalog_func_string(uint32_t fn, bool lib)
+{
+	(void)fn;
+	(void)lib;
+	return NULL;
+}
+
+uint32_t catalog_objects_used(void)
+{
+	return 0;
+}
+
+const struct ltr_objrec *catalog_object(uint32_t i)
+{
+	(void)i;
+	return NULL;
+}
+
+const char *catalog_string(uint32_t off)
+{
+	(void)off;
+	return NULL;
 }
 
 /* The stack of a call is frames[args[5]], one frame (args[5] < 8). */
@@ -131,7 +157,7 @@ static uint64_t stack_bytes(unsigned st, bool peak)
 
 static void test_peak(void)
 {
-	heap_init(true, NULL, NULL);
+	heap_init(true, NULL);
 	call(1, MALLOC, 100, 0, 1, 1, 2, 0x1000, -1);
 	call(1, MALLOC, 200, 0, 2, 3, 4, 0x2000, -1);
 	call(1, FREE, 0x1000, 0, 0, 5, 6, 0, -1);
@@ -154,7 +180,7 @@ static void test_peak(void)
 
 static void test_reused_before_free_returns(void)
 {
-	heap_init(true, NULL, NULL);
+	heap_init(true, NULL);
 	call(1, MALLOC, 64, 0, 1, 1, 2, 0x1000, -1);
 	/* Thread A frees 0x1000 from tsc 10 to 30; thread B is given it at 20. */
 	call(1, MALLOC, 32, 0, 2, 15, 20, 0x1000, -1);
@@ -174,7 +200,7 @@ static void test_reused_before_free_returns(void)
 
 static void test_realloc_and_nesting(void)
 {
-	heap_init(true, NULL, NULL);
+	heap_init(true, NULL);
 	call(1, REALLOC, 0, 100, 1, 1, 2, 0x1000, -1);
 	call(1, MALLOC, 100, 0, 5, 1, 2, 0x1000, REALLOC); /* its inner malloc */
 	call(1, REALLOC, 0x1000, 500, 2, 3, 4, 0x2000, -1);
@@ -199,7 +225,7 @@ static void test_churn(void)
 {
 	uint64_t i, live = 0, ok = 1;
 
-	heap_init(true, NULL, NULL);
+	heap_init(true, NULL);
 	/* 200000 blocks, every other one freed at once, the rest at the end. */
 	for (i = 1; i <= 200000; i++) {
 		call(7, MALLOC, i % 100, 0, (unsigned)(i % 7), 2 * i, 2 * i + 1,
