@@ -108,7 +108,7 @@ static void report_killed(FILE *out, pid_t pid, int sig, bool core)
 	if (!sig)
 		return;
 	name = sigabbrev_np(sig);
-	if (pid && fmt.processes)
+	if (pid && fmt_seen.processes)
 		fprintf(out, "[pid %d] ", (int)pid);
 	fprintf(out, "+++ killed by SIG%s%s +++\n", name ? name : "?",
 		core ? " (core dumped)" : "");
@@ -183,7 +183,7 @@ static int read_main(struct options *opts)
 	narrow_init(&opts->cfg.sel, opts->cfg.depth, opts->pids, opts->npids);
 	/* Lines of some of several processes say whose they are from the start. */
 	if (opts->npids && tracefile_processes())
-		fmt.processes = fmt.pid_prefix = true;
+		format_seen_process();
 	if (opts->count && !tracefile_counts_recorded())
 		trace_count_calls();
 	tracefile_replay();

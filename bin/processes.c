@@ -162,13 +162,13 @@ static void report(pid_t pid, int exit_status, int sig, bool core)
 	if (exit_status == 127 && !sig && stopped_loading(pid))
 		refusal_warn(pid);
 	/* Lines say whose they are once there are several processes (-c's "+++ killed" too). */
-	for (i = 1; i < n && !fmt.processes; i++)
+	for (i = 1; i < n && !fmt_seen.processes; i++)
 		if (entry_pid(i) && entry_pid(i) != entry_pid(0))
-			fmt.processes = fmt.pid_prefix = true;
+			format_seen_process();
 	if (trace_on) {
 		if (tracefile_recording())
 			tracefile_process_end(pid, now, exit_status, sig, core,
-					      fmt.processes);
+					      fmt_seen.processes);
 		trace_process_end(pid, now, exit_status, sig, core);
 	}
 	/* Last: its events are out (drained, then reported) before its slots go. */

@@ -335,10 +335,10 @@ static void note_thread(int pid, int tid)
 		first_tid = tid;
 		first_pid = pid;
 	}
-	if (tid != first_tid)
-		fmt.pid_prefix = true;
-	if (pid != first_pid)
-		fmt.processes = true;
+	if (tid != first_tid && !fmt_seen.pid_prefix)
+		format_seen_thread();
+	if (pid != first_pid && !fmt_seen.processes)
+		format_seen_process();
 }
 
 /* A new line must start: end the open partial line as unfinished. */

@@ -457,7 +457,7 @@ static size_t line_lead(char *buf, size_t size, const struct who *w,
 	size_t len = 0;
 	uint32_t d;
 
-	if (fmt.pid_prefix && w->tid)
+	if (fmt_seen.pid_prefix && w->tid)
 		len = (size_t)snprintf(buf, size, "[pid %d] ", w->tid);
 	for (d = 0; d < c->depth && len + 2 < size; d++) {
 		buf[len++] = ' ';

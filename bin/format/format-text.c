@@ -132,7 +132,7 @@ static void line_begin(struct line *l)
 static void line_start(struct line *l, int tid, uint64_t tsc, uint32_t depth)
 {
 	line_begin(l);
-	if (fmt.pid_prefix && tid) {
+	if (fmt_seen.pid_prefix && tid) {
 		put_lit(l, "[pid ");
 		put_dec(l, (uint64_t)tid, 1);
 		put_lit(l, "] ");
@@ -397,7 +397,7 @@ static void text_exited(int pid, uint64_t tsc, int status)
 {
 	struct line l;
 
-	line_start(&l, fmt.processes ? pid : 0, tsc, 0);
+	line_start(&l, fmt_seen.processes ? pid : 0, tsc, 0);
 	put_str(&l, "+++ exited (status ");
 	if (status < 0)
 		put_char(&l, '?'); /* it ended unseen */
@@ -412,7 +412,7 @@ static void text_killed(int pid, uint64_t tsc, int sig, bool core)
 	const char *name = sigabbrev_np(sig);
 	struct line l;
 
-	line_start(&l, fmt.processes ? pid : 0, tsc, 0);
+	line_start(&l, fmt_seen.processes ? pid : 0, tsc, 0);
 	put_str(&l, "+++ killed by SIG");
 	put_str(&l, name ? name : "?");
 	if (core)

@@ -75,11 +75,25 @@ struct format_options {
 	bool demangle;    /* C++ names demangled (not --no-demangle) */
 	bool caller;      /* --caller */
 	unsigned stack;   /* -k: frames shown under each call; 0 = none */
-	bool pid_prefix;  /* set once a second thread or process is seen */
-	bool processes;   /* set once a second process is seen */
 };
 
 extern struct format_options fmt;
+
+/*
+ * What the run has seen that changes how lines look, apart from the
+ * options (fmt), which are set once: written only by format_seen_*().
+ */
+struct format_seen {
+	bool pid_prefix;  /* a second thread or process: lines say "[pid N]" */
+	bool processes;   /* a second process: "+++" lines say whose too */
+};
+extern struct format_seen fmt_seen;
+
+/* A second thread was seen: lines say whose they are from now on. */
+void format_seen_thread(void);
+
+/* A second process was seen (or a file says there were several). */
+void format_seen_process(void);
 extern const struct format format_text, format_json;
 
 /* Why a call ended without returning, as a word: "unwound", "exited"... */

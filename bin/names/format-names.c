@@ -16,6 +16,17 @@
 #include "session-check.h"
 
 struct format_options fmt;
+struct format_seen fmt_seen;
+
+void format_seen_thread(void)
+{
+	fmt_seen.pid_prefix = true;
+}
+
+void format_seen_process(void)
+{
+	fmt_seen.processes = fmt_seen.pid_prefix = true;
+}
 
 const char *format_end_name(enum ltr_end why)
 {

@@ -258,7 +258,7 @@ static void proc_replay(const unsigned char *p, size_t n, size_t off)
 		return;
 	pause_replay(pr.ts);
 	if (pr.flags & TF_PROC_MULTI)
-		fmt.processes = fmt.pid_prefix = true;
+		format_seen_process();
 	trace_process_end(pr.pid, pr.ts, pr.exit_status, pr.signal,
 			  pr.flags & TF_PROC_CORE);
 	for (i = 0; i < LTR_MAX_THREADS; i++) {
