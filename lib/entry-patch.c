@@ -299,6 +299,21 @@ static void area_apply(struct ltr_object *obj, uint32_t n)
 		close(mem);
 }
 
+/* Does a plan in the session name the object at path? */
+static bool plans_name(const char *path)
+{
+	const struct ltr_session *s = ltr_session;
+	uint32_t total = __atomic_load_n(&s->npatches, __ATOMIC_ACQUIRE), i;
+
+	if (total > LTR_MAX_PATCHES)
+		total = LTR_MAX_PATCHES;
+	for (i = 0; i < total; i++)
+		if (s->patches[i].object < LTR_STRINGS_SIZE &&
+		    ltr_strcmp(s->strings + s->patches[i].object, path) == 0)
+			return true;
+	return false;
+}
+
 /* Sleep a little while waiting on ltruss; false once ltruss is gone. */
 static bool wait_a_little(uint32_t *beat, unsigned *still, unsigned *spins)
 {
@@ -309,13 +324,14 @@ static bool wait_a_little(uint32_t *beat, unsigned *still, unsigned *spins)
 }
 
 /*
- * Ask ltruss to plan the object at path, opened after the start: the
- * loader holds its lock meanwhile (other threads' dlopen and lazy
- * bindings wait), but none of the object's code runs until it is
- * patched.  One process asks at a time; ltruss answers from its pass
- * over the rings.  Gives up if ltruss is gone.
+ * Ask ltruss to plan the object at path (main: the program), opened after
+ * the start or by a program an exec started: the loader holds its lock
+ * meanwhile (other threads' dlopen and lazy bindings wait), but none of
+ * the object's code runs until it is patched.  One process asks at a
+ * time; ltruss answers from its pass over the rings.  Gives up if ltruss
+ * is gone.
  */
-static void plans_ask(const char *path)
+static void plans_ask(const char *path, bool main)
 {
 	struct ltr_session *s = ltr_session;
 	unsigned still = 0, spins = 0;
@@ -328,6 +344,7 @@ static void plans_ask(const char *path)
 			return;
 	}
 	s->patch_req_path = ltr_session_string(path);
+	s->patch_req_main = main;
 	__atomic_store_n(&s->patch_req, LTR_PATCH_REQ_ASKED, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&s->patch_req, __ATOMIC_ACQUIRE) !=
 	       LTR_PATCH_REQ_ANSWERED)
@@ -348,14 +365,20 @@ void ltr_entry_patch(struct ltr_object *obj, bool late)
 		ltr_loader_start = obj->start;
 		ltr_loader_end = obj->end;
 	}
-	if (late && obj->path[0] == '/' && ltr_select_inner(obj))
-		plans_ask(obj->path);
+	path = object_path(obj, buf, sizeof(buf));
+	/*
+	 * ltruss planned the first program and its libraries before it
+	 * started; a program an exec started (a child under -f) was not
+	 * planned: it asks for itself, unless plans name it already.
+	 */
+	if ((late || ((obj->flags & LTR_OBJ_MAIN) && !plans_name(path))) &&
+	    path[0] == '/' && ltr_select_inner(obj))
+		plans_ask(path, obj->flags & LTR_OBJ_MAIN);
 	total = __atomic_load_n(&ltr_session->npatches, __ATOMIC_ACQUIRE);
 	if (total == 0)
 		return;
 	if (total > LTR_MAX_PATCHES)
 		total = LTR_MAX_PATCHES;
-	path = object_path(obj, buf, sizeof(buf));
 	for (i = 0; i < total; i++)
 		if (plan_fits(&ltr_session->patches[i], path, obj))
 			mine[n++] = i;

@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 13 /* bump on any change */
+#define LTR_SESSION_LAYOUT 14 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -601,6 +601,7 @@ struct ltr_session {
 	uint32_t patch_req_lock; /* atomic: 1 while a process asks */
 	uint32_t patch_req;   /* atomic: LTR_PATCH_REQ_* */
 	uint32_t patch_req_path; /* offset of the object's path in strings[] */
+	uint32_t patch_req_main; /* 1: the object asked for is the program (a.out) */
 	struct ltr_patch patches[LTR_MAX_PATCHES];
 	/* The interposer maps the header up to here: the rest is ltruss's. */
 	struct ltr_retired retired[LTR_MAX_RETIRED];

@@ -183,6 +183,17 @@ a.out:depth(0x1, ...) {
 	[ "$(calls_of a.out:twin)" -eq 4 ]
 }
 
+@test "-f: a program that a traced shell starts is patched too, each time it is started" {
+	plain=$("$PROGS/patch-own" 7; "$PROGS/patch-own" 5)
+	run_split ltruss -f -c -u 'a.out::sq,depth' sh -c "$PROGS/patch-own 7; $PROGS/patch-own 5"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	# Its own counts, summed over the two runs.
+	[ "$(calls_of a.out:sq)" -eq $(($(awk '$1 == "sq" { n += $2 } END { print n }' <<<"$out"))) ]
+	[ "$(calls_of a.out:depth)" -eq $(($(awk '$1 == "depth" { n += $2 } END { print n }' <<<"$out"))) ]
+	[ "$(calls_of a.out:sq)" -gt 0 ]
+}
+
 @test "the scan is cached by build ID: a second run reads it instead of decoding" {
 	local id file sq
 	run_split ltruss -c -u 'a.out::sq' "$PROGS/patch-own" 3

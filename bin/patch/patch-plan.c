@@ -461,7 +461,7 @@ void patch_serve(struct ltr_session *s)
 		       s->strings + off : NULL;
 	if (path && path[0] == '/' && !planned_has(path)) {
 		planned_add(path);
-		object_plan(path, false, s, run_sel, NULL);
+		object_plan(path, s->patch_req_main == 1, s, run_sel, NULL);
 	}
 	__atomic_store_n(&s->patch_req, LTR_PATCH_REQ_ANSWERED, __ATOMIC_RELEASE);
 }
