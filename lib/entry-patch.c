@@ -368,11 +368,13 @@ void ltr_entry_patch(struct ltr_object *obj, bool late)
 	path = object_path(obj, buf, sizeof(buf));
 	/*
 	 * ltruss planned the first program and its libraries before it
-	 * started; a program an exec started (a child under -f) was not
-	 * planned: it asks for itself, unless plans name it already.
+	 * started; a program an exec started (a child under -f), and the
+	 * libraries only it loads, were not: each asks for itself, unless
+	 * plans name it already (ltruss answers at once for an object it
+	 * planned and found nothing to patch in).
 	 */
-	if ((late || ((obj->flags & LTR_OBJ_MAIN) && !plans_name(path))) &&
-	    path[0] == '/' && ltr_select_inner(obj))
+	if ((late || !plans_name(path)) && path[0] == '/' &&
+	    ltr_select_inner(obj))
 		plans_ask(path, obj->flags & LTR_OBJ_MAIN);
 	total = __atomic_load_n(&ltr_session->npatches, __ATOMIC_ACQUIRE);
 	if (total == 0)

@@ -183,7 +183,7 @@ a.out:depth(0x1, ...) {
 	[ "$(calls_of a.out:twin)" -eq 4 ]
 }
 
-@test "-f: a program that a traced shell starts is patched too, each time it is started" {
+@test "-f: a program that a traced shell starts is patched too, each time, and the libraries only it loads" {
 	plain=$("$PROGS/patch-own" 7; "$PROGS/patch-own" 5)
 	run_split ltruss -f -c -u 'a.out::sq,depth' sh -c "$PROGS/patch-own 7; $PROGS/patch-own 5"
 	[ "$status" -eq 0 ]
@@ -192,6 +192,13 @@ a.out:depth(0x1, ...) {
 	[ "$(calls_of a.out:sq)" -eq $(($(awk '$1 == "sq" { n += $2 } END { print n }' <<<"$out"))) ]
 	[ "$(calls_of a.out:depth)" -eq $(($(awk '$1 == "depth" { n += $2 } END { print n }' <<<"$out"))) ]
 	[ "$(calls_of a.out:sq)" -gt 0 ]
+	# A library only that program loads: its hidden helper and self-calls.
+	plain=$("$PROGS/patch-lib" 4)
+	run_split ltruss -f -c -u 'libpatch::patch_helper,patch_twice' sh -c "$PROGS/patch-lib 4"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	[ "$(calls_of libpatch:patch_helper)" -eq 8 ]
+	[ "$(calls_of libpatch:patch_twice)" -eq 5 ]
 }
 
 @test "the scan is cached by build ID: a second run reads it instead of decoding" {
