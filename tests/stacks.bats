@@ -65,6 +65,19 @@ frames() {
 	not grep -v 'libc\.so\.6)$' <<<"$(sed '1d;$d' <<<"$stack")"
 }
 
+@test "a stack seen before is not taken for another: the same call site and stack pointer under another caller, the same return addresses one frame deeper" {
+	run_split ltruss -k -u libc:isatty "$PROGS/stacks-repeat" 50
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/stacks-repeat" 50)" ]
+	# Each call as "WAY FRAMES...", counted: every round names the same.
+	got=$(printf '%s\n' "$err" | awk '
+		/^libc:isatty\(/ { if (l != "") print l; l = substr($0, 13, 3); next }
+		/^ > / { f = $2; sub(/\+0x.*/, "", f); l = l " " f }
+		END { if (l != "") print l }' | sort | uniq -c | sed 's/^ *//')
+	[ "$got" = "$(printf '%s\n' '50 101 leaf via_a main' '50 102 leaf via_b main' \
+		'50 103 leaf via_a deeper main' '50 104 leaf main')" ]
+}
+
 @test "C++ frames are demangled, and raw with --no-demangle" {
 	run_split ltruss -k -u libc:strlen "$PROGS/stacks-shapes"
 	[ "$status" -eq 0 ]
