@@ -39,6 +39,7 @@
 #include "format-args.h"
 #include "format-stack.h"
 #include "json-string.h"
+#include "output.h"
 #include "perfmap.h"
 #include "pyframes.h"
 #include "session-check.h"
@@ -466,6 +467,41 @@ static size_t line_lead(char *buf, size_t size, const struct who *w,
 	return len;
 }
 
+/*
+ * A stack line: lead, then text (a whole line), written in place at the
+ * end of the trace (output.h), as the call's own line is: no stdio.
+ */
+static void put_stack_line(const char *lead, size_t lead_len,
+			   const char *text, size_t len)
+{
+	char *p;
+
+	if (lead_len + len > OUTPUT_ROOM_MAX) {
+		output_mem(lead, lead_len);
+		for (; len > OUTPUT_ROOM_MAX; text += OUTPUT_ROOM_MAX,
+					      len -= OUTPUT_ROOM_MAX)
+			output_mem(text, OUTPUT_ROOM_MAX);
+		output_mem(text, len);
+	} else {
+		p = output_room(lead_len + len);
+		memcpy(p, lead, lead_len);
+		memcpy(p + lead_len, text, len);
+		output_advance(lead_len + len);
+	}
+	output_line_end();
+}
+
+/* The line that says why the stack is cut short, after lead. */
+static void put_end_line(const char *lead, size_t lead_len,
+			 enum stack_end end)
+{
+	char text[128];
+	int len = snprintf(text, sizeof(text), " > ... (%s)\n",
+			   end_text(end));
+
+	put_stack_line(lead, lead_len, text, (size_t)len);
+}
+
 void stack_text(const struct who *w, const struct call *c)
 {
 	const struct named *frames[OUT_MAX];
@@ -479,19 +515,16 @@ void stack_text(const struct who *w, const struct call *c)
 		return;
 	lead_len = line_lead(lead, sizeof(lead), w, c);
 	for (i = 0; i < n; i++) {
-		fwrite_unlocked(lead, 1, lead_len, fmt.out);
 		if (frames[i] == &gap) {
-			fprintf(fmt.out, " > ... (%s)\n", end_text(end));
+			put_end_line(lead, lead_len, end);
 			gapped = true;
 			continue;
 		}
-		fwrite_unlocked(frames[i]->line, 1, frames[i]->line_len,
-				fmt.out);
+		put_stack_line(lead, lead_len, frames[i]->line,
+			       frames[i]->line_len);
 	}
-	if (end_text(end) && !gapped) {
-		fwrite_unlocked(lead, 1, lead_len, fmt.out);
-		fprintf(fmt.out, " > ... (%s)\n", end_text(end));
-	}
+	if (end_text(end) && !gapped)
+		put_end_line(lead, lead_len, end);
 }
 
 /*
