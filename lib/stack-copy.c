@@ -23,6 +23,9 @@
  * fault (fault-copy.c, or process_vm_readv when that is off), since even
  * a known stack may end in a guard page.
  *
+ * When ltruss says how far its walk of a stack will go, the copy stops
+ * there (stack-hints.c).
+ *
  * The copy must show the frames the program will see, not ours: the
  * return slots of traced calls in progress hold the trampoline, so in the
  * copy each is given back its real return address.
@@ -82,6 +85,10 @@ void ltr_stack_init(void)
 		ltr_stack_size = LTR_STACK_SIZE_MAX;
 	if (!ltr_stack_size)
 		return;
+	/* Only a live trace's walk reads so few frames (not -w's). */
+	ltr_stack_frames = ltr_session->stack_frames;
+	if (ltr_stack_frames > LTR_STACK_FRAMES_MAX)
+		ltr_stack_frames = 0;
 	main_stack_end = start_stack();
 	if (!main_stack_end && ltr_maps_find((uintptr_t)&here, &m))
 		main_stack_end = m.hi;
@@ -135,6 +142,7 @@ size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
 	unsigned char *copy = (unsigned char *)(r + 1);
 	uintptr_t sp = (uintptr_t)&regs->ret, end;
 	size_t head = sizeof(*b) + sizeof(*r), len, got;
+	bool faulted;
 
 	/* A hook's call (ltr_note_entry) has no return slot of its own. */
 	if (!ltr_stack_size || !ret || !regs->ret || room < head + 8)
@@ -144,7 +152,12 @@ size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
 	end = stack_end(ts, sp);
 	if (end && end - sp < len)
 		len = (end - sp) & ~(size_t)7;
-	got = ltr_read_mem(ts->pid, copy, sp, len) & ~(size_t)7;
+	if (ltr_stack_frames && ts->slot && !ts->shared_slot) {
+		got = ltr_stack_hinted_copy(ts, copy, sp, ret, len, &faulted);
+	} else {
+		got = ltr_read_mem(ts->pid, copy, sp, len) & ~(size_t)7;
+		faulted = got < len;
+	}
 	if (got >= 8)
 		*(uint64_t *)copy = ret;
 	unhijack(ts, copy, got);
@@ -158,7 +171,7 @@ size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
 	r->r15 = regs->r15;
 	b->type = LTR_BLOB_CALLSTACK;
 	b->index = 0;
-	b->flags = got < len ? LTR_BLOBF_TRUNCATED : 0;
+	b->flags = faulted ? LTR_BLOBF_TRUNCATED : 0;
 	b->reserved = 0;
 	b->len = (uint32_t)(sizeof(*r) + got);
 	return head + got;

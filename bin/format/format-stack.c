@@ -49,7 +49,6 @@
 #include "tclframes.h"
 #include "xmalloc.h"
 
-#define START_FRAMES 3 /* the most frames of a thread's start left out */
 #define NAME_MAX_LEN 1024
 #define OUT_MAX STACK_NAMES_MAX
 
@@ -103,7 +102,7 @@ static unsigned without_start(const struct stack_frame *f, unsigned n)
 	/* The program's entry point calls libc's __libc_start_main. */
 	if (n >= 2 && !is_libc(f[n - 1].obj) && is_libc(f[n - 2].obj))
 		n--;
-	while (n > 1 && libc < START_FRAMES - 1 && is_libc(f[n - 1].obj)) {
+	while (n > 1 && libc < STACK_START_FRAMES - 1 && is_libc(f[n - 1].obj)) {
 		n--;
 		libc++;
 	}
@@ -383,7 +382,7 @@ static int call_frames(const struct who *w, const struct call *c,
 		       const struct named **out, enum stack_end *end)
 {
 	const struct ltr_blob *b = args_blob(c, LTR_BLOB_CALLSTACK);
-	struct stack_frame frames[STACK_FRAMES_MAX + START_FRAMES];
+	struct stack_frame frames[STACK_FRAMES_MAX + STACK_START_FRAMES];
 	struct py_frame py[LTR_PY_FRAMES_MAX];
 	struct tcl_frame tcl[LTR_TCL_FRAMES_MAX];
 	struct interp_frames in = { py, 0, tcl, 0 };
@@ -394,7 +393,7 @@ static int call_frames(const struct who *w, const struct call *c,
 		return -1;
 	map = objmap_sync();
 	n = nall = stack_unwind(map, w->pid, w->tid, b->data, b->len, frames,
-				fmt.stack + START_FRAMES, end);
+				fmt.stack + STACK_START_FRAMES, end);
 	if (*end == STACK_END_START)
 		n = without_start(frames, n);
 	if (n > fmt.stack) {

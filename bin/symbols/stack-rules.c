@@ -256,6 +256,24 @@ static void note_use(struct rules_inputs *in, int from, int reg, uint64_t v)
 	}
 }
 
+/*
+ * Can the interposer follow frame rule r (stack-hints.h): its CFA the
+ * stack pointer plus a constant, its return address the word below, its
+ * saved registers below the CFA (so that all the walk reads of it lies
+ * below)?
+ */
+static bool sp_framed(const struct rule *r)
+{
+	int i;
+
+	if (r->cfa_reg != R_RSP || r->cfa_off <= 0 || r->ra_off != -8)
+		return false;
+	for (i = 0; i < NREGS - 1; i++)
+		if (r->how[i] == REG_AT && r->off[i] >= 0)
+			return false;
+	return true;
+}
+
 /* The registers of a walk's first frame, by R_*. */
 static void first_regs(const struct ltr_stack_regs *regs, uint64_t *val)
 {
@@ -362,6 +380,8 @@ static int walk(rules_find_fn *find, void *arg,
 			return (int)n;
 		}
 		if (r->kind == RULE_OUTERMOST) {
+			if (in && in->hint)
+				in->hint(in->hint_arg, pc, LTR_HINT_OUTERMOST, 0);
 			*end = STACK_END_START;
 			return (int)n;
 		}
@@ -398,6 +418,9 @@ static int walk(rules_find_fn *find, void *arg,
 				known[i] = false;
 			}
 		}
+		if (in && in->hint && sp_framed(r))
+			in->hint(in->hint_arg, pc, LTR_HINT_SP,
+				 (uint64_t)r->cfa_off);
 		val[R_RSP] = cfa;
 		if (!ra) {
 			*end = STACK_END_START;

@@ -53,6 +53,13 @@ struct rules_inputs {
 	uint64_t fail_off;
 	unsigned n, cap;      /* n > cap: more reads than r holds */
 	struct rules_read *r; /* the words whose value matters (cap, from the caller) */
+	/*
+	 * If not NULL, told how each frame the walk followed lies, when the
+	 * interposer can follow it too (stack-hints.h): LTR_HINT_* kind,
+	 * its CFA at its stack pointer plus off.
+	 */
+	void (*hint)(void *arg, uint64_t pc, unsigned kind, uint64_t off);
+	void *hint_arg;
 };
 
 /*

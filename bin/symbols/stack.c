@@ -60,6 +60,7 @@
 #include "stack.h"
 #include "stack-cache.h"
 #include "stack-files.h"
+#include "stack-hints.h"
 #include "stack-rules.h"
 #include "xmalloc.h"
 
@@ -394,6 +395,10 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 		return (unsigned)r;
 	o = objmap_at(objs, pid, regs->rip - 1);
 	w.pid = o ? o->pid : pid;
+	if (stack_hints_on()) {
+		in.hint = stack_hints_note;
+		in.hint_arg = (void *)(intptr_t)pid;
+	}
 	r = rules_walk(walk_find, &w, regs, copy, len, frames, max, end, &in);
 	if (r >= 0) {
 		for (w.n = 0; w.n < (unsigned)r; w.n++)

@@ -6,13 +6,15 @@
  *
  * Usage: stacks-repeat ROUNDS
  *
- * Each round calls leaf() four ways, in turn, from the same call site of
+ * Each round calls leaf() five ways, in turn, from the same call site of
  * main (a table of functions): through via_a, through via_b (a function
  * of the same frame: leaf runs at the same stack pointer, with the same
  * return address, under another caller), through deeper and via_a (the
- * same return addresses as the first, one frame more), and directly.
- * leaf calls isatty(100 + the way), so that each call's line says which
- * frames must follow it.  Prints "ROUNDS".
+ * same return addresses as the first, one frame more), directly, and
+ * under DOWN frames of down (kilobytes of stack, deeper than a small -k
+ * shows: the copy may stop where ltruss stops reading).  leaf calls isatty(100 + the way), so
+ * that each call's line says which frames must follow it.  Prints
+ * "ROUNDS".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,16 +56,40 @@ static __attribute__((noinline)) int deeper(int way)
 	return r + 3;
 }
 
+#define DOWN 4
+
+/* Way 5: leaf under n frames of down, of some 1.4 KiB each. */
+static __attribute__((noinline)) int down(int n)
+{
+	char pad[1400];
+	int r;
+
+	__asm__ volatile("" : : "r"(pad) : "memory");
+	r = n > 1 ? down(n - 1) : leaf(5);
+	__asm__ volatile("" : : "r"(pad) : "memory");
+	return r + n;
+}
+
+/* Way 5, from main's table. */
+static __attribute__((noinline)) int way_down(int way)
+{
+	int r = down(DOWN);
+
+	__asm__ volatile("" ::: "memory");
+	return r + way;
+}
+
 int main(int argc, char **argv)
 {
-	static int (*const ways[])(int) = { via_a, via_b, deeper, leaf };
+	static int (*const ways[])(int) = { via_a, via_b, deeper, leaf,
+					    way_down };
 	int (*volatile way)(int);
 	int rounds, i, k, sum = 0;
 
 	if (argc != 2 || (rounds = atoi(argv[1])) < 1)
 		return 2;
 	for (i = 0; i < rounds; i++) {
-		for (k = 0; k < 4; k++) {
+		for (k = 0; k < 5; k++) {
 			way = ways[k];
 			sum += way(k + 1);
 		}
