@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debuginfo.h"
 #include "error.h"
 #include "format.h"
 #include "call-blobs.h"
@@ -68,6 +69,9 @@ struct named {
 	uint64_t off;       /* from func's start, else from the object's */
 	char *file;         /* its source file (debug information), or NULL */
 	int src_line;
+	bool src_done;      /* file looked up (named_source) */
+	size_t src_obj;     /* where: object src_obj of the map, */
+	uint64_t src_addr;  /* at src_addr */
 	char *line;         /* " > func+0xOFF (object)\n" */
 	char *site;         /* "func+0xOFF (object's file name)": --heap */
 	size_t line_len;
@@ -110,12 +114,30 @@ static unsigned without_start(const struct stack_frame *f, unsigned n)
 }
 
 /* Name frame f of map into the new nf: function, offset, source, its text line. */
+/*
+ * nf's source file and line, looked up the first time they are asked
+ * for (--json): loading an object's debug information takes tens of
+ * milliseconds, and text lines never show them.
+ */
+static void named_source(const struct stack_objects *map, struct named *nf)
+{
+	const char *src;
+
+	if (nf->src_done)
+		return;
+	nf->src_done = true;
+	if (nf->src_obj < map->n &&
+	    stack_source_in(map, &map->v[nf->src_obj], nf->src_addr, &src,
+			    &nf->src_line))
+		nf->file = xstrdup(src);
+}
+
 static void name_frame(const struct stack_objects *map,
 		       const struct stack_frame *f, struct named *nf)
 {
-	const struct stack_object *o = f->obj;
+	const struct stack_object *o = f->obj, *own;
 	char path[NAME_MAX_LEN], func[NAME_MAX_LEN];
-	const char *raw, *base, *src;
+	const char *raw, *base;
 	uint64_t delta;
 
 	nf->path = o ? o->path : NULL;
@@ -131,8 +153,13 @@ static void name_frame(const struct stack_objects *map,
 		check_name(func, sizeof(func), base ? base + 1 : o->path);
 	}
 	nf->func = xstrdup(func);
-	if (o && stack_source(map, o->pid, f->lookup, &src, &nf->src_line))
-		nf->file = xstrdup(src);
+	own = o ? objmap_own(map, o->pid, f->lookup) : NULL;
+	nf->src_done = !own;
+	nf->src_obj = own ? (size_t)(own - map->v) : 0;
+	nf->src_addr = f->lookup;
+	/* The servers are asked about every frame's object, shown or not. */
+	if (debuginfo_servers())
+		named_source(map, nf);
 	if (o) {
 		check_name(path, sizeof(path), o->path);
 		base = strrchr(path, '/');
@@ -549,12 +576,17 @@ static void json_interp(const struct named *f)
 void stack_json(const struct who *w, const struct call *c)
 {
 	const struct named *frames[OUT_MAX];
+	const struct stack_objects *map;
 	enum stack_end end;
 	bool first = true;
 	int n, i;
 
 	if (!fmt.stack || (n = call_frames(w, c, frames, &end)) < 0)
 		return;
+	map = objmap_sync();
+	for (i = 0; i < n; i++)
+		if (frames[i] != &gap && !frames[i]->python && !frames[i]->tcl)
+			named_source(map, (struct named *)frames[i]);
 	fputs(",\"stack\":[", fmt.out);
 	for (i = 0; i < n; i++) {
 		if (frames[i] == &gap)

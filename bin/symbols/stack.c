@@ -418,7 +418,14 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 bool stack_source(const struct stack_objects *objs, int pid, uint64_t addr,
 		  const char **file, int *line)
 {
-	const struct stack_object *o = objmap_own(objs, pid, addr);
+	return stack_source_in(objs, objmap_own(objs, pid, addr), addr, file,
+			       line);
+}
+
+bool stack_source_in(const struct stack_objects *objs,
+		     const struct stack_object *o, uint64_t addr,
+		     const char **file, int *line)
+{
 	Dwfl_Module *mod;
 	Dwfl_Line *src;
 
