@@ -88,8 +88,9 @@ size_t ltr_stack_hinted_copy(const struct ltr_tstate *ts, unsigned char *copy,
 	/* The frames whose return address the walk reads: all but its last. */
 	for (n = 0; n + 1 < ltr_stack_frames; n++) {
 		how = hint_of(pid, pc);
+		/* The walk ends there: it reads nothing above frame_sp. */
 		if (how >> 24 == LTR_HINT_OUTERMOST)
-			return got; /* the walk ends: nothing read above frame_sp */
+			return got;
 		cfa = frame_sp + (how & 0xffffff);
 		if (how >> 24 != LTR_HINT_SP || cfa <= frame_sp ||
 		    cfa - sp > len)

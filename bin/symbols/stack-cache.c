@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * stack-cache.c: walks of stack copies kept, to give a repeated stack at once.
+ * stack-cache.c: walks of stack copies kept, for a repeated stack.
  *
  * A program makes most of its calls from few stacks: sort(1) calls
  * strcoll from the same comparison, called from the same merge, a million
@@ -116,8 +116,7 @@ void stackcache_add(const struct stack_objects *objs, int pid,
 	if (slots[i])
 		i = first + turn++ % WAYS;
 	free(slots[i]);
-	k = xmalloc(sizeof(*k) + n * sizeof(*frames) +
-		    in->n * sizeof(*in->r));
+	k = xmalloc(sizeof(*k) + n * sizeof(*frames) + in->n * sizeof(*in->r));
 	k->pid = pid;
 	k->max = max;
 	k->n = n;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* stack-cache.h: walks of stack copies kept, to give a repeated stack at once. */
+/* stack-cache.h: walks of stack copies kept, for a repeated stack. */
 #ifndef LTRUSS_STACK_CACHE_H
 #define LTRUSS_STACK_CACHE_H
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * stack-hints.c: -k, how the frames ltruss walked lie, told to the interposer.
+ * stack-hints.c: -k, how the frames ltruss walked lie, for the interposer.
  *
  * A live trace unwinds each call's stack copy at most a known number of
  * frames (-k N, and the thread's start it leaves out), and every word
@@ -51,8 +51,8 @@ void stack_hints_note(void *arg, uint64_t pc, unsigned kind, uint64_t off)
 		uint64_t at = __atomic_load_n(&hints[i].pc, __ATOMIC_RELAXED);
 
 		if (at == pc) {
-			uint64_t was = __atomic_load_n(&hints[i].how,
-						       __ATOMIC_RELAXED);
+			uint64_t was =
+			    __atomic_load_n(&hints[i].how, __ATOMIC_RELAXED);
 
 			if (was == how)
 				return; /* told already */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* stack-hints.h: -k, how the frames ltruss walked lie, told to the interposer. */
+/* stack-hints.h: -k, how the frames ltruss walked lie, for the interposer. */
 #ifndef LTRUSS_STACK_HINTS_H
 #define LTRUSS_STACK_HINTS_H
 
