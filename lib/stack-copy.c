@@ -113,25 +113,46 @@ static uintptr_t stack_end(const struct ltr_tstate *ts, uintptr_t sp)
 	return 0;
 }
 
+/* The word at off of copy, if a trampoline entry: its real address. */
+static void unhijack_word(const struct ltr_tstate *ts, unsigned char *copy,
+			  size_t off)
+{
+	uint64_t w;
+
+	__builtin_memcpy(&w, copy + off, 8);
+	if (!ltr_is_tramp(w))
+		return;
+	w = ts->rets[ltr_tramp_index(w)].ret;
+	__builtin_memcpy(copy + off, &w, 8);
+}
+
 /*
  * In the copy of [sp, sp + len), give hijacked return slots their real
  * address.  Each hijacked slot holds a trampoline entry of its own
  * (rets.c), so any word that is one names its real address, also for a
- * frame that was dropped while its stack was away.
+ * frame that was dropped while its stack was away.  Looking at every word
+ * costs more than the copy; but while every entry the thread took is a
+ * frame in progress (none dropped, so none away), the hijacked slots are
+ * those frames' slots, and only those are looked at.  A trampoline's
+ * address elsewhere is then no return slot (a stale word, a copy the
+ * program made): the unwinder reads return slots and saved registers.
  */
 static void unhijack(const struct ltr_tstate *ts, unsigned char *copy,
-		     size_t len)
+		     uintptr_t sp, size_t len)
 {
-	uint64_t w;
 	size_t off;
+	uint32_t i;
 
-	for (off = 0; off + 8 <= len; off += 8) {
-		__builtin_memcpy(&w, copy + off, 8);
-		if (!ltr_is_tramp(w))
-			continue;
-		w = ts->rets[ltr_tramp_index(w)].ret;
-		__builtin_memcpy(copy + off, &w, 8);
+	if (ts->fresh - ts->nfree == ts->depth) {
+		for (i = 0; i < ts->depth; i++) {
+			off = (uintptr_t)ts->frames[i].slot - sp;
+			if (off < len && len - off >= 8 && !(off % 8))
+				unhijack_word(ts, copy, off);
+		}
+		return;
 	}
+	for (off = 0; off + 8 <= len; off += 8)
+		unhijack_word(ts, copy, off);
 }
 
 size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
@@ -160,7 +181,7 @@ size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
 	}
 	if (got >= 8)
 		*(uint64_t *)copy = ret;
-	unhijack(ts, copy, got);
+	unhijack(ts, copy, sp, got);
 	r->sp = sp;
 	r->rip = ret;
 	r->rbp = regs->rbp;
