@@ -93,12 +93,14 @@ main (chain)'
 @test "-k's text lines, which show no file and line, read no debug file; --json, which does, reads it" {
 	command -v strace >/dev/null
 	split_debug chain
-	run_split strace -f -qq -e trace=open,openat -o opens.txt "$LTRUSS" -k -u libc:puts ./chain
+	# LeakSanitizer cannot run under ptrace (maint/check-asan).
+	asan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	run_split env ASAN_OPTIONS="$asan" strace -f -qq -e trace=open,openat -o opens.txt "$LTRUSS" -k -u libc:puts ./chain
 	[ "$status" -eq 0 ]
 	[ "$(frames)" = "$expected_frames" ]
 	grep -q '/chain"' opens.txt
 	not grep 'chain\.debug"' opens.txt
-	run_split strace -f -qq -e trace=open,openat -o opens.txt "$LTRUSS" -k --json -u libc:puts ./chain
+	run_split env ASAN_OPTIONS="$asan" strace -f -qq -e trace=open,openat -o opens.txt "$LTRUSS" -k --json -u libc:puts ./chain
 	[ "$status" -eq 0 ]
 	grep -q '"file":"tests/progs/stacks/chain.c","line":' <<<"$err"
 	grep -q 'chain\.debug"' opens.txt
