@@ -19,6 +19,7 @@
 #include "format-stack.h"
 #include "objmap.h"
 #include "launch.h"
+#include "stack-hints.h"
 #include "list.h"
 #include "format.h"
 #include "format-args.h"
@@ -276,6 +277,9 @@ int main(int argc, char **argv)
 		console_spawn();
 	format_setup(out, session.s, &opts);
 	trace_init(format_chosen(&opts), session.s, opts.write != NULL);
+	/* -k, live: the interposer copies no more than the walks will read. */
+	if (opts.stack && events && !opts.write)
+		stack_hints_start(session.s, opts.stack + STACK_START_FRAMES);
 
 	processes_init(session.s, events);
 	/* With -f, orphaned descendants become ours to wait for. */

@@ -99,6 +99,7 @@ unsigned int la_objclose(uintptr_t *cookie)
 	}
 	ltr_object_remove(obj);
 	ltr_unwind_forget(obj);
+	ltr_stack_hints_forget(obj);
 	ltr_stubs_forget(obj->start, obj->end);
 	return 0;
 }

@@ -30,6 +30,21 @@ size_t ltr_stack_blob_max(void);
 size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
 		      const struct ltr_regs *regs, uint64_t ret);
 
+/* -k: frames ltruss's walk reads at most; 0: copy stack_size bytes (stack-hints.c). */
+extern uint32_t ltr_stack_frames;
+
+/*
+ * Copy the stack at sp of a call returning to ret into copy, at most len
+ * bytes, as far as ltruss's walk will read by the session's stack hints;
+ * returns how many bytes, *faulted if it stopped at an unreadable page.
+ */
+size_t ltr_stack_hinted_copy(const struct ltr_tstate *ts, unsigned char *copy,
+			     uintptr_t sp, uint64_t ret, size_t len,
+			     bool *faulted);
+
+/* At la_objclose: forget the stack hints of obj's addresses. */
+void ltr_stack_hints_forget(const struct ltr_object *obj);
+
 /* ---- Python frames, -k (pyframes.c) ----------------------------------- */
 
 /*

@@ -285,6 +285,35 @@ struct ltr_stack_regs {
 };
 
 /*
+ * -k: how the frame of the code at a return address lies, so that the
+ * interposer copies no more of a stack than ltruss's walk of it reads
+ * (lib/stack-copy.c), written by ltruss as its walks meet frames
+ * (bin/stack-hints.c).  A frame whose CFA is its stack pointer plus a
+ * constant, with its return address just below the CFA and its saved
+ * registers between, is LTR_HINT_SP; the thread's first frame (no return
+ * address) LTR_HINT_OUTERMOST; any other is not described, and a stack
+ * with such a frame is copied as far as it goes.  Entries are by pc, for
+ * the process ltruss sees as pid (each has its own addresses), in open
+ * addressing; pc is written last, and is 0 while an entry changes.
+ */
+struct ltr_stack_hint {
+	uint64_t pc;  /* atomic: the return address; 0: free, or changing */
+	uint64_t how; /* atomic: pid << 32 | LTR_HINT_* << 24 | CFA - sp, bytes */
+};
+#define LTR_STACK_FRAMES_MAX 1024 /* largest stack_frames */
+#define LTR_STACK_HINTS 2048 /* entries of stack_hints[] (a power of two) */
+#define LTR_STACK_HINT_PROBES 4 /* an entry lies this near its hash, or is not there */
+#define LTR_HINT_SP 1
+#define LTR_HINT_OUTERMOST 2
+
+/* The entry of stack_hints[] where the probes for pc start. */
+static inline uint32_t ltr_stack_hint_slot(uint64_t pc)
+{
+	return (uint32_t)((pc * 0x9e3779b97f4a7c15ull) >> 40) &
+	       (LTR_STACK_HINTS - 1);
+}
+
+/*
  * -k in a CPython process: the Python frames the thread was running at the
  * call, innermost first (lib/pyframes.c).  Each names its code object by
  * address and the instruction it was at; cframe is the address of the
@@ -563,6 +592,7 @@ struct ltr_session {
 	/* Atomic, by the interposer: returns through dropped frames (capture.c). */
 	uint32_t lost_returns;
 	uint32_t stack_size;   /* -k: bytes of the stack copied per call; 0 = none */
+	uint32_t stack_frames; /* -k: frames ltruss's walk reads, at most; 0 = copy stack_size bytes, no stack_hints[] */
 
 	/* Written by the interposer. */
 	uint32_t nfuncs;      /* atomic: entries of funcs[] in use */
@@ -591,6 +621,7 @@ struct ltr_session {
 	char strings[LTR_STRINGS_SIZE];
 	struct ltr_process procs[LTR_MAX_PROCS];
 	struct ltr_objrec objects[LTR_MAX_OBJECTS];
+	struct ltr_stack_hint stack_hints[LTR_STACK_HINTS]; /* -k, written by ltruss */
 	uint32_t slot_used[LTR_MAX_THREADS]; /* atomic: 0 never taken, or LTR_SLOT_* */
 	/*
 	 * Entry patching: plans ltruss made before the start, then appended

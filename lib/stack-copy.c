@@ -23,6 +23,9 @@
  * fault (fault-copy.c, or process_vm_readv when that is off), since even
  * a known stack may end in a guard page.
  *
+ * When ltruss says how far its walk of a stack will go, the copy stops
+ * there (stack-hints.c).
+ *
  * The copy must show the frames the program will see, not ours: the
  * return slots of traced calls in progress hold the trampoline, so in the
  * copy each is given back its real return address.
@@ -82,6 +85,10 @@ void ltr_stack_init(void)
 		ltr_stack_size = LTR_STACK_SIZE_MAX;
 	if (!ltr_stack_size)
 		return;
+	/* Only a live trace's walk reads so few frames (not -w's). */
+	ltr_stack_frames = ltr_session->stack_frames;
+	if (ltr_stack_frames > LTR_STACK_FRAMES_MAX)
+		ltr_stack_frames = 0;
 	main_stack_end = start_stack();
 	if (!main_stack_end && ltr_maps_find((uintptr_t)&here, &m))
 		main_stack_end = m.hi;
@@ -106,25 +113,46 @@ static uintptr_t stack_end(const struct ltr_tstate *ts, uintptr_t sp)
 	return 0;
 }
 
+/* The word at off of copy, if a trampoline entry: its real address. */
+static void unhijack_word(const struct ltr_tstate *ts, unsigned char *copy,
+			  size_t off)
+{
+	uint64_t w;
+
+	__builtin_memcpy(&w, copy + off, 8);
+	if (!ltr_is_tramp(w))
+		return;
+	w = ts->rets[ltr_tramp_index(w)].ret;
+	__builtin_memcpy(copy + off, &w, 8);
+}
+
 /*
  * In the copy of [sp, sp + len), give hijacked return slots their real
  * address.  Each hijacked slot holds a trampoline entry of its own
  * (rets.c), so any word that is one names its real address, also for a
- * frame that was dropped while its stack was away.
+ * frame that was dropped while its stack was away.  Looking at every word
+ * costs more than the copy; but while every entry the thread took is a
+ * frame in progress (none dropped, so none away), the hijacked slots are
+ * those frames' slots, and only those are looked at.  A trampoline's
+ * address elsewhere is then no return slot (a stale word, a copy the
+ * program made): the unwinder reads return slots and saved registers.
  */
 static void unhijack(const struct ltr_tstate *ts, unsigned char *copy,
-		     size_t len)
+		     uintptr_t sp, size_t len)
 {
-	uint64_t w;
 	size_t off;
+	uint32_t i;
 
-	for (off = 0; off + 8 <= len; off += 8) {
-		__builtin_memcpy(&w, copy + off, 8);
-		if (!ltr_is_tramp(w))
-			continue;
-		w = ts->rets[ltr_tramp_index(w)].ret;
-		__builtin_memcpy(copy + off, &w, 8);
+	if (ts->fresh - ts->nfree == ts->depth) {
+		for (i = 0; i < ts->depth; i++) {
+			off = (uintptr_t)ts->frames[i].slot - sp;
+			if (off < len && len - off >= 8 && !(off % 8))
+				unhijack_word(ts, copy, off);
+		}
+		return;
 	}
+	for (off = 0; off + 8 <= len; off += 8)
+		unhijack_word(ts, copy, off);
 }
 
 size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
@@ -135,6 +163,7 @@ size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
 	unsigned char *copy = (unsigned char *)(r + 1);
 	uintptr_t sp = (uintptr_t)&regs->ret, end;
 	size_t head = sizeof(*b) + sizeof(*r), len, got;
+	bool faulted;
 
 	/* A hook's call (ltr_note_entry) has no return slot of its own. */
 	if (!ltr_stack_size || !ret || !regs->ret || room < head + 8)
@@ -144,10 +173,15 @@ size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
 	end = stack_end(ts, sp);
 	if (end && end - sp < len)
 		len = (end - sp) & ~(size_t)7;
-	got = ltr_read_mem(ts->pid, copy, sp, len) & ~(size_t)7;
+	if (ltr_stack_frames && ts->slot && !ts->shared_slot) {
+		got = ltr_stack_hinted_copy(ts, copy, sp, ret, len, &faulted);
+	} else {
+		got = ltr_read_mem(ts->pid, copy, sp, len) & ~(size_t)7;
+		faulted = got < len;
+	}
 	if (got >= 8)
 		*(uint64_t *)copy = ret;
-	unhijack(ts, copy, got);
+	unhijack(ts, copy, sp, got);
 	r->sp = sp;
 	r->rip = ret;
 	r->rbp = regs->rbp;
@@ -158,7 +192,7 @@ size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
 	r->r15 = regs->r15;
 	b->type = LTR_BLOB_CALLSTACK;
 	b->index = 0;
-	b->flags = got < len ? LTR_BLOBF_TRUNCATED : 0;
+	b->flags = faulted ? LTR_BLOBF_TRUNCATED : 0;
 	b->reserved = 0;
 	b->len = (uint32_t)(sizeof(*r) + got);
 	return head + got;

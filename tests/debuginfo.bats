@@ -90,6 +90,22 @@ main (chain)'
 	[ "$(err=$out frames)" = "$expected_frames" ]
 }
 
+@test "-k's text lines, which show no file and line, read no debug file; --json, which does, reads it" {
+	command -v strace >/dev/null
+	split_debug chain
+	# LeakSanitizer cannot run under ptrace (maint/check-asan).
+	asan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	run_split env ASAN_OPTIONS="$asan" strace -f -qq -e trace=open,openat -o opens.txt "$LTRUSS" -k -u libc:puts ./chain
+	[ "$status" -eq 0 ]
+	[ "$(frames)" = "$expected_frames" ]
+	grep -q '/chain"' opens.txt
+	not grep 'chain\.debug"' opens.txt
+	run_split env ASAN_OPTIONS="$asan" strace -f -qq -e trace=open,openat -o opens.txt "$LTRUSS" -k --json -u libc:puts ./chain
+	[ "$status" -eq 0 ]
+	grep -q '"file":"tests/progs/stacks/chain.c","line":' <<<"$err"
+	grep -q 'chain\.debug"' opens.txt
+}
+
 @test "a debug file beside the object, in its .debug/ or under /usr/lib/debug by build ID gives file and line; a link name with '/' is never followed" {
 	split_debug chain
 	source_of ./chain | grep -q 'tests/progs/stacks/chain.c$'

@@ -65,6 +65,33 @@ frames() {
 	not grep -v 'libc\.so\.6)$' <<<"$(sed '1d;$d' <<<"$stack")"
 }
 
+# repeat_frames: each isatty call of stacks-repeat in $err as "WAY FRAMES...", counted.
+repeat_frames() {
+	printf '%s\n' "$err" | awk '
+		/^libc:isatty\(/ { if (l != "") print l; l = substr($0, 13, 3); next }
+		/^ > / { f = $2; sub(/\+0x.*/, "", f); l = l " " f }
+		/^ > \.\.\./ { l = l " (cut)" }
+		END { if (l != "") print l }' | sort | uniq -c | sed 's/^ *//'
+}
+
+@test "a stack seen before is not taken for another: the same call site and stack pointer under another caller, the same return addresses one frame deeper" {
+	run_split ltruss -k -u libc:isatty "$PROGS/stacks-repeat" 50
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/stacks-repeat" 50)" ]
+	[ "$(repeat_frames)" = "$(printf '%s\n' '50 101 leaf via_a main' '50 102 leaf via_b main' \
+		'50 103 leaf via_a deeper main' '50 104 leaf main' '50 105 leaf down down down down way_down main')" ]
+}
+
+@test "a stack deeper than -k N shows its N frames on every call: the copy goes as far as the walk reads" {
+	# Frames of 1.4 KiB: the copy's first 512 bytes hold the first only.
+	for n in 1 2 3 5; do
+		run_split ltruss --stack=$n -u libc:isatty "$PROGS/stacks-repeat" 20
+		[ "$status" -eq 0 ]
+		[ "$(repeat_frames | grep '^20 105 ')" = "20 105 $(printf '%s\n' leaf down down down down |
+			head -n $n | tr '\n' ' ' | sed 's/ $//')" ]
+	done
+}
+
 @test "C++ frames are demangled, and raw with --no-demangle" {
 	run_split ltruss -k -u libc:strlen "$PROGS/stacks-shapes"
 	[ "$status" -eq 0 ]

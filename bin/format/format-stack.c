@@ -33,12 +33,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debuginfo.h"
 #include "error.h"
 #include "format.h"
 #include "call-blobs.h"
 #include "format-args.h"
 #include "format-stack.h"
 #include "json-string.h"
+#include "output.h"
 #include "perfmap.h"
 #include "pyframes.h"
 #include "session-check.h"
@@ -48,7 +50,6 @@
 #include "tclframes.h"
 #include "xmalloc.h"
 
-#define START_FRAMES 3 /* the most frames of a thread's start left out */
 #define NAME_MAX_LEN 1024
 #define OUT_MAX STACK_NAMES_MAX
 
@@ -68,6 +69,9 @@ struct named {
 	uint64_t off;       /* from func's start, else from the object's */
 	char *file;         /* its source file (debug information), or NULL */
 	int src_line;
+	bool src_done;      /* file looked up (named_source) */
+	size_t src_obj;     /* where: object src_obj of the map, */
+	uint64_t src_addr;  /* at src_addr */
 	char *line;         /* " > func+0xOFF (object)\n" */
 	char *site;         /* "func+0xOFF (object's file name)": --heap */
 	size_t line_len;
@@ -102,7 +106,7 @@ static unsigned without_start(const struct stack_frame *f, unsigned n)
 	/* The program's entry point calls libc's __libc_start_main. */
 	if (n >= 2 && !is_libc(f[n - 1].obj) && is_libc(f[n - 2].obj))
 		n--;
-	while (n > 1 && libc < START_FRAMES - 1 && is_libc(f[n - 1].obj)) {
+	while (n > 1 && libc < STACK_START_FRAMES - 1 && is_libc(f[n - 1].obj)) {
 		n--;
 		libc++;
 	}
@@ -110,12 +114,30 @@ static unsigned without_start(const struct stack_frame *f, unsigned n)
 }
 
 /* Name frame f of map into the new nf: function, offset, source, its text line. */
+/*
+ * nf's source file and line, looked up the first time they are asked
+ * for (--json): loading an object's debug information takes tens of
+ * milliseconds, and text lines never show them.
+ */
+static void named_source(const struct stack_objects *map, struct named *nf)
+{
+	const char *src;
+
+	if (nf->src_done)
+		return;
+	nf->src_done = true;
+	if (nf->src_obj < map->n &&
+	    stack_source_in(map, &map->v[nf->src_obj], nf->src_addr, &src,
+			    &nf->src_line))
+		nf->file = xstrdup(src);
+}
+
 static void name_frame(const struct stack_objects *map,
 		       const struct stack_frame *f, struct named *nf)
 {
-	const struct stack_object *o = f->obj;
+	const struct stack_object *o = f->obj, *own;
 	char path[NAME_MAX_LEN], func[NAME_MAX_LEN];
-	const char *raw, *base, *src;
+	const char *raw, *base;
 	uint64_t delta;
 
 	nf->path = o ? o->path : NULL;
@@ -131,8 +153,13 @@ static void name_frame(const struct stack_objects *map,
 		check_name(func, sizeof(func), base ? base + 1 : o->path);
 	}
 	nf->func = xstrdup(func);
-	if (o && stack_source(map, o->pid, f->lookup, &src, &nf->src_line))
-		nf->file = xstrdup(src);
+	own = o ? objmap_own(map, o->pid, f->lookup) : NULL;
+	nf->src_done = !own;
+	nf->src_obj = own ? (size_t)(own - map->v) : 0;
+	nf->src_addr = f->lookup;
+	/* The servers are asked about every frame's object, shown or not. */
+	if (debuginfo_servers())
+		named_source(map, nf);
 	if (o) {
 		check_name(path, sizeof(path), o->path);
 		base = strrchr(path, '/');
@@ -382,7 +409,7 @@ static int call_frames(const struct who *w, const struct call *c,
 		       const struct named **out, enum stack_end *end)
 {
 	const struct ltr_blob *b = args_blob(c, LTR_BLOB_CALLSTACK);
-	struct stack_frame frames[STACK_FRAMES_MAX + START_FRAMES];
+	struct stack_frame frames[STACK_FRAMES_MAX + STACK_START_FRAMES];
 	struct py_frame py[LTR_PY_FRAMES_MAX];
 	struct tcl_frame tcl[LTR_TCL_FRAMES_MAX];
 	struct interp_frames in = { py, 0, tcl, 0 };
@@ -393,7 +420,7 @@ static int call_frames(const struct who *w, const struct call *c,
 		return -1;
 	map = objmap_sync();
 	n = nall = stack_unwind(map, w->pid, w->tid, b->data, b->len, frames,
-				fmt.stack + START_FRAMES, end);
+				fmt.stack + STACK_START_FRAMES, end);
 	if (*end == STACK_END_START)
 		n = without_start(frames, n);
 	if (n > fmt.stack) {
@@ -466,6 +493,41 @@ static size_t line_lead(char *buf, size_t size, const struct who *w,
 	return len;
 }
 
+/*
+ * A stack line: lead, then text (a whole line), written in place at the
+ * end of the trace (output.h), as the call's own line is: no stdio.
+ */
+static void put_stack_line(const char *lead, size_t lead_len,
+			   const char *text, size_t len)
+{
+	char *p;
+
+	if (lead_len + len > OUTPUT_ROOM_MAX) {
+		output_mem(lead, lead_len);
+		for (; len > OUTPUT_ROOM_MAX; text += OUTPUT_ROOM_MAX,
+					      len -= OUTPUT_ROOM_MAX)
+			output_mem(text, OUTPUT_ROOM_MAX);
+		output_mem(text, len);
+	} else {
+		p = output_room(lead_len + len);
+		memcpy(p, lead, lead_len);
+		memcpy(p + lead_len, text, len);
+		output_advance(lead_len + len);
+	}
+	output_line_end();
+}
+
+/* The line that says why the stack is cut short, after lead. */
+static void put_end_line(const char *lead, size_t lead_len,
+			 enum stack_end end)
+{
+	char text[128];
+	int len = snprintf(text, sizeof(text), " > ... (%s)\n",
+			   end_text(end));
+
+	put_stack_line(lead, lead_len, text, (size_t)len);
+}
+
 void stack_text(const struct who *w, const struct call *c)
 {
 	const struct named *frames[OUT_MAX];
@@ -479,19 +541,16 @@ void stack_text(const struct who *w, const struct call *c)
 		return;
 	lead_len = line_lead(lead, sizeof(lead), w, c);
 	for (i = 0; i < n; i++) {
-		fwrite_unlocked(lead, 1, lead_len, fmt.out);
 		if (frames[i] == &gap) {
-			fprintf(fmt.out, " > ... (%s)\n", end_text(end));
+			put_end_line(lead, lead_len, end);
 			gapped = true;
 			continue;
 		}
-		fwrite_unlocked(frames[i]->line, 1, frames[i]->line_len,
-				fmt.out);
+		put_stack_line(lead, lead_len, frames[i]->line,
+			       frames[i]->line_len);
 	}
-	if (end_text(end) && !gapped) {
-		fwrite_unlocked(lead, 1, lead_len, fmt.out);
-		fprintf(fmt.out, " > ... (%s)\n", end_text(end));
-	}
+	if (end_text(end) && !gapped)
+		put_end_line(lead, lead_len, end);
 }
 
 /*
@@ -517,12 +576,17 @@ static void json_interp(const struct named *f)
 void stack_json(const struct who *w, const struct call *c)
 {
 	const struct named *frames[OUT_MAX];
+	const struct stack_objects *map;
 	enum stack_end end;
 	bool first = true;
 	int n, i;
 
 	if (!fmt.stack || (n = call_frames(w, c, frames, &end)) < 0)
 		return;
+	map = objmap_sync();
+	for (i = 0; i < n; i++)
+		if (frames[i] != &gap && !frames[i]->python && !frames[i]->tcl)
+			named_source(map, (struct named *)frames[i]);
 	fputs(",\"stack\":[", fmt.out);
 	for (i = 0; i < n; i++) {
 		if (frames[i] == &gap)

@@ -9,6 +9,7 @@
 
 #define STACK_FRAMES_DEFAULT 16 /* -k without N */
 #define STACK_FRAMES_MAX 256    /* the largest N of --stack=N */
+#define STACK_START_FRAMES 3    /* the most frames of a thread's start left out */
 /* Frames of a call: native ones, the Python ones, one gap between. */
 #define STACK_NAMES_MAX \
 	(STACK_FRAMES_MAX + LTR_PY_FRAMES_MAX + LTR_TCL_FRAMES_MAX + 1)

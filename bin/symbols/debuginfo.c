@@ -91,6 +91,11 @@ void debuginfo_setup(bool debuginfod)
 	servers.on = true;
 }
 
+bool debuginfo_servers(void)
+{
+	return servers.on;
+}
+
 void debuginfo_done(void)
 {
 	if (servers.client)

@@ -13,6 +13,9 @@
  */
 void debuginfo_setup(bool debuginfod);
 
+/* Are the debuginfod servers asked (--debuginfod)? */
+bool debuginfo_servers(void);
+
 /* Done with the servers' client, if one was made. */
 void debuginfo_done(void);
 

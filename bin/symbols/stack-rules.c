@@ -218,18 +218,140 @@ static bool copy_word(const unsigned char *copy, uint64_t sp, size_t len,
 	return true;
 }
 
-int rules_walk(rules_find_fn *find, void *arg,
-	       const struct ltr_stack_regs *regs, const unsigned char *copy,
-	       size_t len, struct stack_frame *frames, unsigned max,
-	       enum stack_end *end)
+/*
+ * copy_word, the read noted in in (if not NULL) for rules_same_inputs:
+ * where, and whether its value matters (need: a return address; a saved
+ * register's only once a CFA is computed from it, note_use).
+ */
+static bool read_word(struct rules_inputs *in, const unsigned char *copy,
+		      uint64_t sp, size_t len, uint64_t addr, uint64_t *v,
+		      bool need)
 {
-	uint64_t val[NREGS] = { regs->rbx, regs->rbp, regs->r12, regs->r13,
-				regs->r14, regs->r15, regs->sp + 8 };
+	bool ok = copy_word(copy, sp, len, addr, v);
+
+	if (in) {
+		if (in->n < in->cap) {
+			in->r[in->n].off = addr - sp;
+			in->r[in->n].val = ok ? *v : 0;
+			in->r[in->n].need = need;
+		}
+		in->n++;
+		in->failed = !ok;
+	}
+	return ok;
+}
+
+/*
+ * A CFA is computed from register reg, whose value v came from read
+ * number from of the walk (-1: the first frame's register): that value
+ * matters.
+ */
+static void note_use(struct rules_inputs *in, int from, int reg, uint64_t v)
+{
+	if (from < 0) {
+		in->regs |= (uint8_t)(1u << reg);
+		in->reg[reg] = v;
+	} else if ((unsigned)from < in->cap) {
+		in->r[from].need = true;
+	}
+}
+
+/*
+ * Can the interposer follow frame rule r (stack-hints.h): its CFA the
+ * stack pointer plus a constant, its return address the word below, its
+ * saved registers below the CFA (so that all the walk reads of it lies
+ * below)?
+ */
+static bool sp_framed(const struct rule *r)
+{
+	int i;
+
+	if (r->cfa_reg != R_RSP || r->cfa_off <= 0 || r->ra_off != -8)
+		return false;
+	for (i = 0; i < NREGS - 1; i++)
+		if (r->how[i] == REG_AT && r->off[i] >= 0)
+			return false;
+	return true;
+}
+
+/* The registers of a walk's first frame, by R_*. */
+static void first_regs(const struct ltr_stack_regs *regs, uint64_t *val)
+{
+	val[R_RBX] = regs->rbx;
+	val[R_RBP] = regs->rbp;
+	val[R_R12] = regs->r12;
+	val[R_R13] = regs->r13;
+	val[R_R14] = regs->r14;
+	val[R_R15] = regs->r15;
+	val[R_RSP] = regs->sp + 8;
+}
+
+bool rules_same_inputs(const struct rules_inputs *in,
+		       const struct ltr_stack_regs *regs,
+		       const unsigned char *copy, size_t len)
+{
+	uint64_t val[NREGS], v;
+	unsigned i;
+
+	if (in->n > in->cap || len < in->reach)
+		return false;
+	first_regs(regs, val);
+	for (i = 0; i < R_RSP; i++)
+		if (in->regs & (1u << i) && val[i] != in->reg[i])
+			return false;
+	if (in->failed &&
+	    copy_word(copy, regs->sp, len, regs->sp + in->fail_off, &v))
+		return false;
+	/* Inside the copy: each read lies below reach. */
+	for (i = 0; i < in->n; i++) {
+		memcpy(&v, copy + in->r[i].off, sizeof(v));
+		if (v != in->r[i].val)
+			return false;
+	}
+	return true;
+}
+
+/* Keep of in's reads those whose value matters; note where the others fell. */
+static void inputs_pack(struct rules_inputs *in)
+{
+	unsigned i, k = 0;
+
+	in->reach = 0;
+	if (in->n > in->cap)
+		return;
+	for (i = 0; i < in->n; i++) {
+		if (in->failed && i + 1 == in->n) {
+			in->fail_off = in->r[i].off;
+			break;
+		}
+		if (in->r[i].off + 8 > in->reach)
+			in->reach = in->r[i].off + 8;
+		if (in->r[i].need)
+			in->r[k++] = in->r[i];
+	}
+	in->n = k;
+}
+
+/* rules_walk, every read noted in in (if not NULL), unpacked. */
+static int walk(rules_find_fn *find, void *arg,
+		const struct ltr_stack_regs *regs, const unsigned char *copy,
+		size_t len, struct stack_frame *frames, unsigned max,
+		enum stack_end *end, struct rules_inputs *in)
+{
+	uint64_t val[NREGS];
 	bool known[NREGS] = { true, true, true, true, true, true, true };
+	int from[NREGS - 1] = { -1, -1, -1, -1, -1, -1 }; /* note_use */
+	int at[NREGS - 1];
 	uint64_t pc = regs->rip, lookup = regs->rip - 1;
 	unsigned n = 0;
 	int i;
 
+	first_regs(regs, val);
+	if (in) {
+		in->regs = 0;
+		in->n = 0;
+		in->failed = false;
+	}
 	for (;;) {
 		static const struct rule none = { .kind = RULE_NONE };
 		const struct rule *r = &none;
@@ -258,6 +380,8 @@ int rules_walk(rules_find_fn *find, void *arg,
 			return (int)n;
 		}
 		if (r->kind == RULE_OUTERMOST) {
+			if (in && in->hint)
+				in->hint(in->hint_arg, pc, LTR_HINT_OUTERMOST, 0);
 			*end = STACK_END_START;
 			return (int)n;
 		}
@@ -265,6 +389,9 @@ int rules_walk(rules_find_fn *find, void *arg,
 			*end = STACK_END_UNKNOWN;
 			return (int)n;
 		}
+		if (in && r->cfa_reg != R_RSP)
+			note_use(in, from[r->cfa_reg], r->cfa_reg,
+				 val[r->cfa_reg]);
 		cfa = val[r->cfa_reg] + (uint64_t)r->cfa_off;
 		/* Each caller's frame lies above its callee's: else garbage. */
 		if (cfa <= val[R_RSP]) {
@@ -272,20 +399,28 @@ int rules_walk(rules_find_fn *find, void *arg,
 			return (int)n;
 		}
 		frames[n - 1].cfa = cfa;
-		if (!copy_word(copy, regs->sp, len, cfa + (uint64_t)r->ra_off, &ra))
+		if (!read_word(in, copy, regs->sp, len,
+			       cfa + (uint64_t)r->ra_off, &ra, true))
 			goto outside;
 		for (i = 0; i < NREGS - 1; i++) {
+			at[i] = in ? (int)in->n : 0;
 			if (r->how[i] == REG_AT &&
-			    !copy_word(copy, regs->sp, len,
-				       cfa + (uint64_t)r->off[i], &saved[i]))
+			    !read_word(in, copy, regs->sp, len,
+				       cfa + (uint64_t)r->off[i], &saved[i],
+				       false))
 				goto outside;
 		}
 		for (i = 0; i < NREGS - 1; i++) {
-			if (r->how[i] == REG_AT)
+			if (r->how[i] == REG_AT) {
 				val[i] = saved[i];
-			else if (r->how[i] == REG_UNDEF)
+				from[i] = at[i];
+			} else if (r->how[i] == REG_UNDEF) {
 				known[i] = false;
+			}
 		}
+		if (in && in->hint && sp_framed(r))
+			in->hint(in->hint_arg, pc, LTR_HINT_SP,
+				 (uint64_t)r->cfa_off);
 		val[R_RSP] = cfa;
 		if (!ra) {
 			*end = STACK_END_START;
@@ -297,4 +432,16 @@ int rules_walk(rules_find_fn *find, void *arg,
 outside:
 	*end = STACK_END_COPY;
 	return (int)n;
+}
+
+int rules_walk(rules_find_fn *find, void *arg,
+	       const struct ltr_stack_regs *regs, const unsigned char *copy,
+	       size_t len, struct stack_frame *frames, unsigned max,
+	       enum stack_end *end, struct rules_inputs *in)
+{
+	int n = walk(find, arg, regs, copy, len, frames, max, end, in);
+
+	if (in)
+		inputs_pack(in);
+	return n;
 }

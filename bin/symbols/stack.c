@@ -26,7 +26,9 @@
  * A walk goes first with the rules of each pc reduced to constants and
  * cached (stack-rules.c), a few loads a frame; libdw's own walk, below,
  * is kept for the stacks with a frame those cannot follow (a signal
- * frame, a DWARF expression).
+ * frame, a DWARF expression).  A walk of the rules is kept with the words
+ * it read (stack-cache.c): a stack seen before, the same at those words,
+ * is not walked again.
  *
  * Each frame's pc is taken to its object's file by the object map of the
  * process (objmap.c, a binary search), and the file's state (its libdw
@@ -56,11 +58,14 @@
 #include "error.h"
 #include "fd-util.h"
 #include "stack.h"
+#include "stack-cache.h"
 #include "stack-files.h"
+#include "stack-hints.h"
 #include "stack-rules.h"
 #include "xmalloc.h"
 
 #define LAYOUTS_MAX 16 /* process layouts kept for libdw's walk */
+#define READS_MAX 256  /* words a walk reads, at most, to be kept */
 
 /* x86_64 DWARF register numbers. */
 #define DW_RBX 3
@@ -375,35 +380,52 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 	const struct ltr_stack_regs *regs = data;
 	const struct stack_object *o;
 	struct walk w = { .objs = objs, .frames = frames, .max = max };
+	struct rules_read reads[READS_MAX];
+	struct rules_inputs in = { .cap = READS_MAX, .r = reads };
 	const unsigned char *copy;
 	int r;
 
 	*end = STACK_END_UNKNOWN;
 	if (!max || len < sizeof(*regs) || !regs->rip)
 		return 0;
+	copy = (const unsigned char *)(regs + 1);
+	len -= sizeof(*regs);
+	r = stackcache_find(objs, pid, regs, copy, len, max, frames, end);
+	if (r >= 0)
+		return (unsigned)r;
 	o = objmap_at(objs, pid, regs->rip - 1);
 	w.pid = o ? o->pid : pid;
-	copy = (const unsigned char *)(regs + 1);
-	r = rules_walk(walk_find, &w, regs, copy, len - sizeof(*regs), frames,
-		       max, end);
+	if (stack_hints_on()) {
+		in.hint = stack_hints_note;
+		in.hint_arg = (void *)(intptr_t)pid;
+	}
+	r = rules_walk(walk_find, &w, regs, copy, len, frames, max, end, &in);
 	if (r >= 0) {
 		for (w.n = 0; w.n < (unsigned)r; w.n++)
 			frames[w.n].obj = objmap_at(objs, w.pid,
 						    frames[w.n].lookup);
+		stackcache_add(objs, pid, regs, max, &in, frames, w.n, *end);
 		return w.n;
 	}
 	/* A frame the rules cannot follow: libdw's own walk. */
 	w.l = layout_of(w.pid, objs);
 	w.l->cur.regs = regs;
 	w.l->cur.bytes = copy;
-	w.l->cur.len = len - sizeof(*regs);
+	w.l->cur.len = len;
 	return libdw_walk(&w, tid, end);
 }
 
 bool stack_source(const struct stack_objects *objs, int pid, uint64_t addr,
 		  const char **file, int *line)
 {
-	const struct stack_object *o = objmap_own(objs, pid, addr);
+	return stack_source_in(objs, objmap_own(objs, pid, addr), addr, file,
+			       line);
+}
+
+bool stack_source_in(const struct stack_objects *objs,
+		     const struct stack_object *o, uint64_t addr,
+		     const char **file, int *line)
+{
 	Dwfl_Module *mod;
 	Dwfl_Line *src;
 
@@ -426,6 +448,7 @@ void stack_done(void)
 			dwfl_end(l->dwfl);
 		free(l);
 	}
+	stackcache_done();
 	files_done();
 	free(obj_files);
 	obj_files = NULL;

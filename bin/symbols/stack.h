@@ -45,6 +45,11 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 bool stack_source(const struct stack_objects *objs, int pid, uint64_t addr,
 		  const char **file, int *line);
 
+/* The same, in object o of objs (objmap_own's). */
+bool stack_source_in(const struct stack_objects *objs,
+		     const struct stack_object *o, uint64_t addr,
+		     const char **file, int *line);
+
 /* Free every process's unwinder state. */
 void stack_done(void);
 
