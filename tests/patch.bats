@@ -251,10 +251,27 @@ sys.stdout.buffer.write(b"LTRPSCN1" + struct.pack("<QQ", 1, 0) + struct.pack("<Q
 	[ "$status" -eq 0 ]
 	[ "$out" = "$plain" ]
 	[ "$(calls_of a.out:PyObject_Malloc)" -gt 0 ]
+	! grep -q warning <<<"$err"
 	# The program never calls it through the loader: one colon counts none.
 	run_split ltruss -c -u 'a.out:PyObject_Malloc' /usr/bin/python3.11 -c "$script"
 	[ "$out" = "$plain" ]
 	[ -z "$(calls_of a.out:PyObject_Malloc)" ]
+	# A static function of the stripped program: not found, and said.
+	run_split ltruss -c -u 'a.out::_PyObject_Malloc' /usr/bin/python3.11 -c "$script"
+	[ "$out" = "$plain" ]
+	[ "$(grep -c '^ltruss: warning: ' <<<"$err")" -eq 1 ]
+	grep -qx "ltruss: warning: -u 'a.out::_PyObject_Malloc' traced nothing: /usr/bin/python3.11 has no function of that name among those it exports (it has no symbol table of its own: its debug file would name its static functions)" <<<"$err"
+}
+
+@test "a '::' name that no object of its library has: said once at the end, the rest traced" {
+	same_output patch-own 7 -- -c -u 'a.out::sq,nosuch'
+	[ "$(calls_of a.out:sq)" -eq 14 ]
+	[ "$(grep -c '^ltruss: warning: ' <<<"$err")" -eq 1 ]
+	grep -qx "ltruss: warning: -u 'a.out::nosuch' traced nothing: $PROGS/patch-own has no function of that name" <<<"$err"
+	# Found in the program an exec starts (-f): nothing to say.
+	run_split ltruss -f -c -u 'a.out::sq' sh -c "$PROGS/patch-own 7"
+	[ "$status" -eq 0 ]
+	! grep -q warning <<<"$err"
 }
 
 @test "tclsh8.6: libtcl's calls of its own Tcl_ListObjAppendElement counted, output unchanged" {

@@ -98,6 +98,7 @@ bool image_read(struct image *im)
 			};
 		}
 	}
+	im->stripped = !symscn;
 	if (!symscn)
 		symscn = dynscn;
 	if (!symscn || !gelf_getshdr(symscn, &symsh) ||

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/select.h"
+#include "common/select.h"
 #include "patch-cache.h"
 
 /* An executable section of the object: its bytes and where they load. */
@@ -38,6 +38,7 @@ struct image {
 	size_t nfns;
 	struct patch_scan scan; /* what image_scan keeps */
 	uint64_t entry; /* e_entry: jumped to once, never called */
+	bool stripped;  /* no .symtab: only the exported functions are named */
 	uint64_t *resolvers; /* IFUNC resolvers: the loader calls them */
 	size_t nresolvers;
 };

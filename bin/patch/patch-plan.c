@@ -45,7 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/select.h"
+#include "common/select.h"
 #include "captures.h"
 #include "deps.h"
 #include "error.h"
@@ -397,6 +397,68 @@ static void hints_note(struct image *im, const struct selection *sel)
 	}
 }
 
+/*
+ * The '::' rules that name one function exactly, and what the objects
+ * planned said of each: a name no object of the rule's library has
+ * (a static function of a stripped program, a typo) traces nothing, and
+ * the end of the run says so rather than show a silent zero.
+ */
+static struct {
+	const char *path; /* an object of the rule's library, or NULL: none seen */
+	bool stripped;    /* ... that has no .symtab */
+	bool found;       /* some object of the library has the function */
+} *named;
+static size_t nnamed;
+
+/* Is rule r an include rule with '::' that names one function? */
+static bool rule_names_one(const struct ltr_rule *r)
+{
+	return (r->flags & LTR_RULE_INNER) && !(r->flags & LTR_RULE_EXCLUDE) &&
+	       rule_exact(r->func);
+}
+
+/* Note, for each rule_names_one() rule of im's library, whether im has its function. */
+static void named_note(const struct image *im, const struct selection *sel)
+{
+	size_t i, j;
+
+	if (!named) {
+		nnamed = sel->nrules;
+		named = xcalloc(nnamed ? nnamed : 1, sizeof(*named));
+	}
+	for (i = 0; i < sel->nrules && i < nnamed; i++) {
+		const struct ltr_rule *r = &sel->rules[i];
+
+		if (!rule_names_one(r) || !sel_lib_matches(r->lib, &im->names))
+			continue;
+		if (!named[i].path) {
+			named[i].path = xstrdup(im->path);
+			named[i].stripped = im->stripped;
+		}
+		for (j = 0; j < im->nfns && !named[i].found; j++)
+			named[i].found = strcmp(im->fns[j].name, r->func) == 0;
+	}
+}
+
+/* Say each rule_names_one() rule whose function no object of its library had. */
+static void named_report(const struct selection *sel)
+{
+	size_t i;
+
+	for (i = 0; i < nnamed && i < sel->nrules; i++) {
+		const struct ltr_rule *r = &sel->rules[i];
+
+		if (named[i].path && !named[i].found)
+			warning_msg("-u '%s::%s' traced nothing: %s has no function of that name%s",
+				    r->lib, r->func, named[i].path,
+				    named[i].stripped ? " among those it exports (it has no symbol table of its own: its debug file would name its static functions)" : "");
+		free((char *)named[i].path);
+	}
+	free(named);
+	named = NULL;
+	nnamed = 0;
+}
+
 /* Plan (or report) the object at path, if a '::' rule may select its functions. */
 static void object_plan(const char *path, bool main, struct ltr_session *s,
 			const struct selection *sel, struct patch_report *rep)
@@ -408,12 +470,16 @@ static void object_plan(const char *path, bool main, struct ltr_session *s,
 	if (!image_open(&im, path, main))
 		return;
 	if ((hint || sel_lib_wanted(sel->rules, sel->nrules, &im.names)) &&
-	    image_read(&im) && ((n = mark_selected(&im, sel)) || hint)) {
-		image_scan(&im);
-		if (n)
-			image_plan(&im, s, sel, rep);
-		if (hint)
-			hints_note(&im, sel);
+	    image_read(&im)) {
+		if (!rep)
+			named_note(&im, sel);
+		if ((n = mark_selected(&im, sel)) || hint) {
+			image_scan(&im);
+			if (n)
+				image_plan(&im, s, sel, rep);
+			if (hint)
+				hints_note(&im, sel);
+		}
 	}
 	image_close(&im);
 }
@@ -542,6 +608,8 @@ void patch_failures(const struct ltr_session *s)
 	free(planned);
 	planned = NULL;
 	nplanned = 0;
+	if (run_sel)
+		named_report(run_sel);
 	run_sel = NULL;
 	free(hints);
 	hints = NULL;

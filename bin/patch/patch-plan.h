@@ -3,7 +3,7 @@
 #ifndef LTRUSS_PATCH_PLAN_H
 #define LTRUSS_PATCH_PLAN_H
 
-#include "../lib/session.h"
+#include "lib/session.h"
 #include "selection.h"
 
 /* Instead of planning, tell each selected function's fate (--list). */

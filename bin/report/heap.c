@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/select.h"
+#include "common/select.h"
 #include "catalog.h"
 #include "error.h"
 #include "call-blobs.h"
