@@ -360,11 +360,16 @@ void ltr_entry_patch(struct ltr_object *obj, bool late)
 	char buf[4096];
 	const char *path;
 	uint32_t i, n = 0;
+	bool inner;
 
 	if (obj->soname && ltr_strncmp(obj->soname, "ld-linux", 8) == 0) {
 		ltr_loader_start = obj->start;
 		ltr_loader_end = obj->end;
 	}
+	inner = ltr_select_inner(obj);
+	/* Nothing to ask, nothing planned: no system call (readlink) either. */
+	if (!inner && !__atomic_load_n(&ltr_session->npatches, __ATOMIC_ACQUIRE))
+		return;
 	path = object_path(obj, buf, sizeof(buf));
 	/*
 	 * ltruss planned the first program and its libraries before it
@@ -373,8 +378,7 @@ void ltr_entry_patch(struct ltr_object *obj, bool late)
 	 * plans name it already (ltruss answers at once for an object it
 	 * planned and found nothing to patch in).
 	 */
-	if ((late || !plans_name(path)) && path[0] == '/' &&
-	    ltr_select_inner(obj))
+	if (inner && path[0] == '/' && (late || !plans_name(path)))
 		plans_ask(path, obj->flags & LTR_OBJ_MAIN);
 	total = __atomic_load_n(&ltr_session->npatches, __ATOMIC_ACQUIRE);
 	if (total == 0)
