@@ -132,7 +132,9 @@ bool image_read(struct image *im)
 		im->fns[im->nfns++] = (struct fn){ sym.st_value, sym.st_size,
 						   name, false };
 	}
-	qsort(im->fns, im->nfns, sizeof(*im->fns), fn_cmp);
+	/* None (a program that exports nothing, stripped): no array to sort. */
+	if (im->nfns)
+		qsort(im->fns, im->nfns, sizeof(*im->fns), fn_cmp);
 	return true;
 }
 
@@ -205,7 +207,8 @@ static void hits_fold(struct patch_scan *sc)
 {
 	size_t i, n = 0;
 
-	qsort(sc->hits, sc->nhits, sizeof(*sc->hits), hits_cmp);
+	if (sc->nhits)
+		qsort(sc->hits, sc->nhits, sizeof(*sc->hits), hits_cmp);
 	for (i = 0; i < sc->nhits; i++) {
 		if (n && sc->hits[n - 1].vaddr == sc->hits[i].vaddr)
 			sc->hits[n - 1].n += sc->hits[i].n;
@@ -246,8 +249,9 @@ void image_scan(struct image *im)
 			off += in.length;
 		}
 	}
-	qsort(im->scan.branches, im->scan.nbranches,
-	      sizeof(*im->scan.branches), branch_cmp);
+	if (im->scan.nbranches)
+		qsort(im->scan.branches, im->scan.nbranches,
+		      sizeof(*im->scan.branches), branch_cmp);
 	hits_fold(&im->scan);
 	patch_cache_save(im->path, &im->scan);
 }
@@ -257,8 +261,9 @@ size_t entry_hits(const struct image *im, uint64_t vaddr)
 {
 	const struct patch_hits key = { vaddr, 0 }, *h;
 
-	h = bsearch(&key, im->scan.hits, im->scan.nhits,
-		    sizeof(*im->scan.hits), hits_cmp);
+	h = im->scan.nhits ? bsearch(&key, im->scan.hits, im->scan.nhits,
+				     sizeof(*im->scan.hits), hits_cmp)
+			   : NULL;
 	return h ? h->n : 0;
 }
 
