@@ -116,17 +116,30 @@ static uintptr_t area_place(const struct ltr_object *obj, size_t size)
 	return g.below ? g.below : g.above;
 }
 
+/* The plans in the session, as many as it has room for (a forged count). */
+static uint32_t plans_count(void)
+{
+	uint32_t n = __atomic_load_n(&ltr_session->npatches, __ATOMIC_ACQUIRE);
+
+	return n < LTR_MAX_PATCHES ? n : LTR_MAX_PATCHES;
+}
+
+/* Is plan p for the object at path? */
+static bool plan_names(const struct ltr_patch *p, const char *path)
+{
+	return p->object < LTR_STRINGS_SIZE &&
+	       ltr_strcmp(ltr_session->strings + p->object, path) == 0;
+}
+
 /* Does plan p belong to the object at path, and are its bytes there? */
 static bool plan_fits(const struct ltr_patch *p, const char *path,
 		      const struct ltr_object *obj)
 {
-	const char *s = ltr_session->strings;
 	uintptr_t at = obj->bias + p->vaddr;
 
-	if (p->object >= LTR_STRINGS_SIZE || p->name >= LTR_STRINGS_SIZE ||
+	if (!plan_names(p, path) || p->name >= LTR_STRINGS_SIZE ||
 	    p->len < 5 || p->len > LTR_PATCH_ORIG ||
-	    p->code_len > LTR_PATCH_CODE || p->nfixups > LTR_PATCH_FIXUPS ||
-	    ltr_strcmp(s + p->object, path) != 0)
+	    p->code_len > LTR_PATCH_CODE || p->nfixups > LTR_PATCH_FIXUPS)
 		return false;
 	if (at < obj->start || at + p->len > obj->end ||
 	    __builtin_memcmp((const void *)at, p->orig, p->len) != 0) {
@@ -302,14 +315,10 @@ static void area_apply(struct ltr_object *obj, uint32_t n)
 /* Does a plan in the session name the object at path? */
 static bool plans_name(const char *path)
 {
-	const struct ltr_session *s = ltr_session;
-	uint32_t total = __atomic_load_n(&s->npatches, __ATOMIC_ACQUIRE), i;
+	uint32_t total = plans_count(), i;
 
-	if (total > LTR_MAX_PATCHES)
-		total = LTR_MAX_PATCHES;
 	for (i = 0; i < total; i++)
-		if (s->patches[i].object < LTR_STRINGS_SIZE &&
-		    ltr_strcmp(s->strings + s->patches[i].object, path) == 0)
+		if (plan_names(&ltr_session->patches[i], path))
 			return true;
 	return false;
 }
@@ -368,7 +377,7 @@ void ltr_entry_patch(struct ltr_object *obj, bool late)
 	}
 	inner = ltr_select_inner(obj);
 	/* Nothing to ask, nothing planned: no system call (readlink) either. */
-	if (!inner && !__atomic_load_n(&ltr_session->npatches, __ATOMIC_ACQUIRE))
+	if (!inner && !plans_count())
 		return;
 	path = object_path(obj, buf, sizeof(buf));
 	/*
@@ -380,11 +389,7 @@ void ltr_entry_patch(struct ltr_object *obj, bool late)
 	 */
 	if (inner && path[0] == '/' && (late || !plans_name(path)))
 		plans_ask(path, obj->flags & LTR_OBJ_MAIN);
-	total = __atomic_load_n(&ltr_session->npatches, __ATOMIC_ACQUIRE);
-	if (total == 0)
-		return;
-	if (total > LTR_MAX_PATCHES)
-		total = LTR_MAX_PATCHES;
+	total = plans_count();
 	for (i = 0; i < total; i++)
 		if (plan_fits(&ltr_session->patches[i], path, obj))
 			mine[n++] = i;
