@@ -166,6 +166,13 @@ static bool hash_entry_dead(uint32_t h)
 	       ltr_targets[idx - 1].hpos != h;
 }
 
+/* Is function entry f one of obj's library (by its short name)? */
+static bool func_of(const struct ltr_func *f, const struct ltr_object *obj)
+{
+	return f->lib < LTR_STRINGS_SIZE &&
+	       ltr_strcmp(ltr_session->strings + f->lib, obj->short_name) == 0;
+}
+
 /*
  * The forgotten target of the same function as name (of hash name_hash) of
  * obj, to reuse with its function entry; -1 if none.  *other: the first
@@ -183,7 +190,6 @@ static int64_t target_reuse(const char *name, uint32_t name_hash,
 		return -1;
 	for (idx = 0; idx < ntargets; idx++) {
 		const struct ltr_target *t = &ltr_targets[idx];
-		uint32_t lib;
 
 		if (!t->forgotten)
 			continue;
@@ -191,9 +197,7 @@ static int64_t target_reuse(const char *name, uint32_t name_hash,
 			*other = idx;
 		if (t->depth != depth || !target_named(t, name, name_hash))
 			continue;
-		lib = s->funcs[t->fn].lib;
-		if (lib < LTR_STRINGS_SIZE &&
-		    ltr_strcmp(s->strings + lib, obj->short_name) == 0)
+		if (func_of(&s->funcs[t->fn], obj))
 			return idx;
 	}
 	return -1;
@@ -245,9 +249,8 @@ static bool func_is(uint32_t fn, const char *name, const struct ltr_object *obj,
 	       (__atomic_load_n(&f->flags, __ATOMIC_ACQUIRE) &
 		~LTR_FN_DISABLED) == (flags | LTR_FN_READY) &&
 	       f->capture == cap && f->depth == depth &&
-	       f->name < LTR_STRINGS_SIZE && f->lib < LTR_STRINGS_SIZE &&
-	       ltr_strcmp(s->strings + f->name, name) == 0 &&
-	       ltr_strcmp(s->strings + f->lib, obj->short_name) == 0;
+	       f->name < LTR_STRINGS_SIZE &&
+	       ltr_strcmp(s->strings + f->name, name) == 0 && func_of(f, obj);
 }
 
 /* The entry of funcs[] an earlier process made for this function; -1 if none. */
