@@ -10,6 +10,18 @@
  * wait (no such process, or a zombie its parent has not reaped: kill()
  * still finds those), the process detaches: it runs on untraced rather
  * than block.
+ *
+ * No lockstep.  ltruss hands space back every few hundred events.  A
+ * thread that waited only for room for its next event would write each
+ * time into the lines ltruss had just read, and ltruss would read those
+ * it had just written, a few hundred events at a time: both sides missing
+ * the cache on every line, the run 1.6-2.7x slower than one where they
+ * drift apart.  So a thread that finds its ring full waits until a
+ * quarter of it is free, then writes that quarter in one go, lines
+ * ltruss read long before, while ltruss reads on far ahead of it.  The
+ * tail is read only when the tail read last (tail_seen: it only grows)
+ * says the ring may be full: the fast path touches no line that ltruss
+ * writes.
  * Waiting uses raw system calls only: the program's errno and vector
  * registers stay untouched.
  */
@@ -102,16 +114,19 @@ bool ltr_reader_gone(uint32_t *beat, unsigned *still)
 	return reader_gone(beat, still);
 }
 
-/* Wait until the ring has room up to head end; false to give up (drop, detach). */
-static bool ring_wait(struct ltr_ring *r, uint64_t end)
+/*
+ * Wait until ts's ring has room up to head end (tail_seen says how far it
+ * got); false to give up (drop, detach).
+ */
+static bool ring_wait(struct ltr_tstate *ts, uint64_t end)
 {
+	struct ltr_ring *r = &ts->slot->ring;
 	unsigned spins, still = 0;
 	uint32_t beat = 0;
 
 	for (spins = 0;; spins++) {
-		uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
-
-		if (end - tail <= ltr_ring_size)
+		ts->tail_seen = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+		if (end - ts->tail_seen <= ltr_ring_size)
 			return true;
 		/* Tracing stopped while we wait: the session may be gone (creds.c). */
 		if (!(__atomic_load_n(&ltr_flags, __ATOMIC_ACQUIRE) &
@@ -127,9 +142,9 @@ static bool ring_wait(struct ltr_ring *r, uint64_t end)
 		} else if (spins < 128) {
 			ltr_syscall3(SYS_sched_yield, 0, 0, 0);
 		} else {
-			struct timespec ts = { 0, 50000 };
+			struct timespec t = { 0, 50000 };
 
-			ltr_syscall3(SYS_nanosleep, (long)&ts, 0, 0);
+			ltr_syscall3(SYS_nanosleep, (long)&t, 0, 0);
 			if (spins % ALIVE_CHECK_EVERY == 0 &&
 			    reader_gone(&beat, &still)) {
 				detach();
@@ -141,7 +156,10 @@ static bool ring_wait(struct ltr_ring *r, uint64_t end)
 
 /*
  * Reserve size bytes in ts's ring after waiting for room or padding to
- * its end; NULL when the event must be dropped.
+ * its end; NULL when the event must be dropped.  The tail is read again
+ * first: the one seen last may be old.  A ring that is full indeed is
+ * waited on until a quarter of it is free (see the top), or the event
+ * is dropped (--drop) if it does not fit.
  */
 static __attribute__((noinline)) struct ltr_event *
 reserve_slow(struct ltr_tstate *ts, uint32_t size)
@@ -151,8 +169,11 @@ reserve_slow(struct ltr_tstate *ts, uint32_t size)
 	uint64_t head = r->head;
 	uint32_t off = (uint32_t)(head & (ring_size - 1));
 	uint32_t pad = off + size > ring_size ? ring_size - off : 0;
+	uint32_t want = pad + size > ring_size / 4 ? pad + size : ring_size / 4;
 
-	if (unlikely(!ring_wait(r, head + pad + size))) {
+	ts->tail_seen = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+	if (head + pad + size - ts->tail_seen > ring_size &&
+	    unlikely(!ring_wait(ts, head + want))) {
 		r->dropped++;
 		return NULL;
 	}
@@ -171,7 +192,7 @@ reserve_slow(struct ltr_tstate *ts, uint32_t size)
 /*
  * Reserve size bytes in ts's ring; NULL when the event must be dropped.
  * Inlined into each kind of event: a call of a pair costs no call of
- * this, and only a full ring or its end takes the slow path.
+ * this, and only a ring that may be full or its end takes the slow path.
  */
 static inline __attribute__((always_inline)) struct ltr_event *
 reserve(struct ltr_tstate *ts, uint32_t size)
@@ -182,8 +203,7 @@ reserve(struct ltr_tstate *ts, uint32_t size)
 	uint32_t off = (uint32_t)(head & (ring_size - 1));
 
 	if (likely(off + size <= ring_size &&
-		   head + size - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) <=
-			   ring_size))
+		   head + size - ts->tail_seen <= ring_size))
 		return (struct ltr_event *)&ts->ring[off];
 	return reserve_slow(ts, size);
 }

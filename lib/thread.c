@@ -130,6 +130,7 @@ static void slot_take(struct ltr_tstate *ts)
 		return;
 	}
 	ts->ring = ltr_slot_ring(slot);
+	ts->tail_seen = __atomic_load_n(&slot->ring.tail, __ATOMIC_ACQUIRE);
 	ltr_pidns_view(ts->pid, ts->tid, &slot->pid, &slot->tid);
 	__atomic_store_n(&ltr_session->slot_used[i], LTR_SLOT_TAKEN,
 			 __ATOMIC_RELEASE);

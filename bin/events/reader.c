@@ -160,8 +160,8 @@ static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
  * Hand consumed space of thread i back to its producer.  Compared with the
  * ring's tail itself, not with what was stored there last: a program that
  * writes it back (or ahead) would otherwise wait for room for ever, with
- * ltruss idle.  The producer reads that line at each event: reading it
- * here costs no miss.
+ * ltruss idle.  The producer reads that line only when its ring may be
+ * full (lib/events.c): reading it here mostly costs no miss.
  */
 static void publish_tail(struct ltr_session *s, uint32_t i)
 {
