@@ -244,6 +244,7 @@ event_new(struct ltr_tstate *ts, uint8_t type,
 	ev->type = type;
 	ev->flags = 0;
 	ev->depth = (uint16_t)depth;
+	ev->words = (uint16_t)words;
 	ev->fn = fn;
 	ev->ts = tsc;
 	return ev;
@@ -267,16 +268,15 @@ static uint32_t level_of(const struct ltr_tstate *ts, const struct ltr_frame *fr
 	return (uint32_t)(fr - ts->frames);
 }
 
-/* Copy the argument registers and the return address into w[]. */
-static void put_args(uint64_t *w, const struct ltr_regs *regs)
+/* Copy the first n (at most 6) argument registers into w[], no more. */
+static void put_args(uint64_t *w, const struct ltr_regs *regs, unsigned n)
 {
-	w[0] = regs->rdi;
-	w[1] = regs->rsi;
-	w[2] = regs->rdx;
-	w[3] = regs->rcx;
-	w[4] = regs->r8;
-	w[5] = regs->r9;
-	w[6] = regs->ret;
+	const uint64_t arg[6] = { regs->rdi, regs->rsi, regs->rdx,
+				  regs->rcx, regs->r8, regs->r9 };
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		w[i] = arg[i];
 }
 
 /*
@@ -284,11 +284,11 @@ static void put_args(uint64_t *w, const struct ltr_regs *regs)
  * stub, to keep pointers to it equal): report the function it leads to,
  * which ltruss can name.  Only the event's copy changes.
  */
-static void unstub_args(uint64_t *w, unsigned funcptrs)
+static void unstub_args(uint64_t *w, unsigned funcptrs, unsigned regs)
 {
 	unsigned n;
 
-	for (n = 0; n < 6; n++)
+	for (n = 0; n < regs; n++)
 		if ((funcptrs & (1u << n)) && ltr_is_stub(w[n]))
 			w[n] = ltr_targets[ltr_stub_index(w[n])].addr;
 }
@@ -316,6 +316,11 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 	struct ltr_event *ev;
 	size_t used = 0;
 	bool stack = unlikely(ltr_stack_size) && !fn_nostack(fn);
+	/* The registers it prints, then the return address (session.h). */
+	unsigned nregs = cap ? cap->regs : LTR_RAW_ARGS;
+
+	if (nregs > 6)
+		nregs = 6;
 
 	if (stack) {
 		extra += ltr_stack_blob_max() + ltr_py_blob_max() +
@@ -323,13 +328,13 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 		if (extra > LTR_PAYLOAD_MAX)
 			extra = LTR_PAYLOAD_MAX;
 	}
-	ev = event_new(ts, type, LTR_ENTER_WORDS, fn, depth, tsc, &extra);
+	ev = event_new(ts, type, nregs + 1, fn, depth, tsc, &extra);
 	if (!ev)
 		return tsc;
-	put_args(ev->w, regs);
-	ev->w[6] = ret;
+	put_args(ev->w, regs, nregs);
+	ev->w[nregs] = ret;
 	if (cap && cap->funcptrs)
-		unstub_args(ev->w, cap->funcptrs);
+		unstub_args(ev->w, cap->funcptrs, nregs);
 	if (cap && extra) {
 		used = ltr_args_entry(event_end(ev), extra, ts->pid, cap, regs);
 		event_grow(ev, used);
@@ -388,17 +393,22 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		    int errnum, uint8_t flags)
 {
 	size_t extra = fr->cap ? ltr_args_exit_max(fr->cap) : 0;
-	struct ltr_event *ev = event_new(ts, LTR_EV_EXIT, LTR_EXIT_WORDS,
-					 fr->fn, level_of(ts, fr), tsc, &extra);
+	/* %rax alone, unless a float return or an errno prints (session.h). */
+	bool all = err || (fr->cap && (fr->cap->flags & LTR_CAP_RET_XMM));
+	struct ltr_event *ev = event_new(ts, LTR_EV_EXIT,
+					 all ? LTR_EXIT_WORDS : 1, fr->fn,
+					 level_of(ts, fr), tsc, &extra);
 	unsigned char x87[16];
 	bool has_x87;
 
 	if (!ev)
 		return;
 	ev->w[0] = regs->rax;
-	ev->w[1] = regs->rdx;
-	ev->w[2] = regs->xmm0[0];
-	ev->w[3] = (uint64_t)(int64_t)errnum;
+	if (all) {
+		ev->w[1] = regs->rdx;
+		ev->w[2] = regs->xmm0[0];
+		ev->w[3] = (uint64_t)(int64_t)errnum;
+	}
 	ev->flags = flags | (err ? LTR_EVF_ERROR : 0);
 	if (fr->cap) {
 		has_x87 = fr->cap->flags & LTR_CAP_X87;

@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 15 /* bump on any change */
+#define LTR_SESSION_LAYOUT 16 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -128,6 +128,7 @@ struct ltr_toggle {
 #define LTR_CAP_IN 0x8u     /* an [in:argN] buffer: copy it on entry */
 #define LTR_CAP_IN_LEN32 0x10u /* its length is a 32-bit integer */
 #define LTR_CAP_STRUCT 0x20u /* a [struct:...]: copy it, and its in buffers */
+#define LTR_CAP_RET_XMM 0x40u /* returns a float or double in %xmm0 */
 
 #define LTR_STRUCT_IN 2    /* in buffers of a [struct:...] copied */
 #define LTR_STRUCT_BUF 0x80 /* STRING blob index of its in buffer k: this + k */
@@ -176,7 +177,8 @@ struct ltr_capture {
 	struct {          /* and of its 32-bit length */
 		uint8_t ptr, len;
 	} st_in[LTR_STRUCT_IN];
-	uint8_t reserved[2];
+	uint8_t regs;     /* argument registers it reads (events carry these) */
+	uint8_t reserved;
 };
 
 #define LTR_STACK_WORDS_MAX 8 /* stack words copied per call */
@@ -208,6 +210,15 @@ struct ltr_count {
  * by a PAD record filling the rest.  head and tail count bytes since the
  * start; the producer publishes a record with a release store of head,
  * ltruss frees space with a release store of tail.
+ *
+ * In a ring, an ENTER, CALL or EXIT carries only the fixed words its call
+ * will print (words says how many): an ENTER the argument registers its
+ * prototype reads (cap->regs; LTR_RAW_ARGS without one) then the return
+ * address, an EXIT %rax alone unless it returns a float or fails (then
+ * all four).  The writes of a call are most of what tracing costs the
+ * program.  ltruss puts the words back in place as it copies each event
+ * out (bin/events/reader.c), the others 0: everything after the reader,
+ * and trace files, see the whole layout, with words 0.
  */
 enum ltr_event_type {
 	LTR_EV_PAD = 1,   /* skip to the end of the ring */
@@ -231,6 +242,7 @@ enum ltr_end {
 };
 
 #define LTR_ENTER_WORDS 7
+#define LTR_RAW_ARGS 3 /* argument registers shown of a call without prototype */
 #define LTR_EXIT_WORDS 4
 #define LTR_UNTRACED_WORDS 2
 
@@ -433,7 +445,7 @@ struct ltr_event {
 	uint8_t type;   /* enum ltr_event_type */
 	uint8_t flags;
 	uint16_t depth; /* nesting level, 0 = outermost traced call */
-	uint16_t reserved;
+	uint16_t words; /* in a ring: the fixed words written (0: all; see above) */
 	uint32_t fn;    /* index in funcs[] */
 	uint32_t reserved2;
 	uint64_t ts;    /* TSC */
