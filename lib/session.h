@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 16 /* bump on any change */
+#define LTR_SESSION_LAYOUT 17 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -606,6 +606,8 @@ struct ltr_session {
 	uint32_t stubs_exhausted; /* atomic: targets left untraced, no stub */
 	uint32_t objects_seen;
 	uint32_t nprocs;      /* atomic: entries of procs[] in use */
+	uint32_t procs_exited; /* atomic: entries that recorded their exit */
+	uint32_t procs_released; /* atomic, by ltruss: of those, reported and their slots handed back */
 	uint32_t nobjects;    /* atomic: claims of objects[] so far (a ring) */
 	uint32_t objects_lost; /* atomic: records not stored, ltruss gone */
 	uint32_t objects_kept; /* written by ltruss: 1 = it copies every record */
