@@ -271,7 +271,7 @@ int main(int argc, char **argv)
 	if (opts.write)
 		tracefile_open(opts.write, session.s, &opts.cfg, opts.follow);
 	reader_init(session.ring_size,
-		    opts.write ? tracefile_event : trace_event);
+		    opts.write ? tracefile_event : trace_ring_event);
 	registry_add(session.fd);
 	if (opts.interactive)
 		console_spawn();
