@@ -131,9 +131,10 @@ struct ltr_ret {
 
 /* A Python frame as -k's walk read it (pyframes.c): where, and what its record is made of. */
 struct ltr_py_walked {
-	uint64_t frame; /* its _PyInterpreterFrame */
-	uint64_t code;  /* its code object */
-	uint64_t instr; /* its last instruction */
+	uint64_t frame;  /* its _PyInterpreterFrame */
+	uint64_t code;   /* its code object */
+	uint64_t instr;  /* its last instruction */
+	uint64_t flag;   /* its is_entry (3.11) or owner (3.12) byte */
 	uint64_t cframe; /* the _PyCFrame running it */
 };
 

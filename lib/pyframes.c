@@ -61,7 +61,6 @@
 static const struct ltr_py_layout *py_layout;
 static uintptr_t py_runtime;   /* &_PyRuntime */
 static uint32_t py_version;    /* Py_Version */
-static uint32_t py_fr_off[4];  /* the words of a frame read (frame_words) */
 
 /* Python's "3.X" of version v into buf (at least 8 bytes). */
 static void version_text(char *buf, uint32_t v)
@@ -78,22 +77,21 @@ static void version_text(char *buf, uint32_t v)
 }
 
 /*
- * The offsets of the words of a frame the walk reads (fr_off): its code,
- * previous, last instruction, and the word holding its flag byte
- * (owner or is_entry), read in one go per frame; false if one is not a
- * word's, or the layout has neither flag.
+ * Does layout L put the words of a frame the walk reads (its code,
+ * previous, last instruction, and is_entry (3.11) or owner (3.12)) where
+ * the walk, compiled for 3.11's and 3.12's, loads them?
  */
 static bool frame_words(const struct ltr_py_layout *L)
 {
-	unsigned flag = L->fr_owner ? L->fr_owner : L->fr_is_entry;
-
-	if (!flag || (L->fr_code | L->fr_previous | L->fr_prev_instr) & 7)
-		return false;
-	py_fr_off[0] = L->fr_code;
-	py_fr_off[1] = L->fr_previous;
-	py_fr_off[2] = L->fr_prev_instr;
-	py_fr_off[3] = flag & ~7u;
-	return true;
+	if (L->fr_owner)
+		return L->fr_code == LTR_PY312_FR_CODE &&
+		       L->fr_previous == LTR_PY312_FR_PREVIOUS &&
+		       L->fr_prev_instr == LTR_PY312_FR_PREV_INSTR &&
+		       L->fr_owner == LTR_PY312_FR_OWNER;
+	return L->fr_code == LTR_PY311_FR_CODE &&
+	       L->fr_previous == LTR_PY311_FR_PREVIOUS &&
+	       L->fr_prev_instr == LTR_PY311_FR_PREV_INSTR &&
+	       L->fr_is_entry == LTR_PY311_FR_IS_ENTRY;
 }
 
 void ltr_py_object(const struct ltr_object *obj)
@@ -277,28 +275,103 @@ static inline void run_keep(struct ltr_py_walked *nw,
 }
 
 /*
+ * The code object, previous frame and last instruction of the frame at
+ * frame, and its flag byte (3.11: is_entry; 3.12: owner), read with r, at
+ * the offsets of the version (frame_words checked the layout's); false if
+ * it is unreadable.  In a series, frame must be at least 4096.  Inlined
+ * for each fast and owned.
+ */
+static inline __attribute__((always_inline)) bool
+frame_load(const struct reader *r, bool owned, uintptr_t frame, uint64_t *code,
+	   uint64_t *prev, uint64_t *instr, uint64_t *flag)
+{
+	const unsigned fl = owned ? LTR_PY312_FR_OWNER : LTR_PY311_FR_IS_ENTRY;
+	const uint32_t off[4] = {
+		owned ? LTR_PY312_FR_CODE : LTR_PY311_FR_CODE,
+		owned ? LTR_PY312_FR_PREVIOUS : LTR_PY311_FR_PREVIOUS,
+		owned ? LTR_PY312_FR_PREV_INSTR : LTR_PY311_FR_PREV_INSTR,
+		fl & ~7u
+	};
+	uint64_t w[4];
+
+	if (r->fast)
+		return words3b_series(frame, off[0], off[1], off[2], fl, code,
+				      prev, instr, flag);
+	if (!words4_at(r, frame, off, w))
+		return false;
+	*code = w[0], *prev = w[1], *instr = w[2];
+	*flag = flag_byte(w[3], fl);
+	return true;
+}
+
+/*
+ * From frame (run by *cf), the frames that are ts's cached ones c[q],
+ * c[q - 1]... as far as c[lim]: returns how many; *frame and *cf become
+ * those of the frame after them.  A frame matches when its code object,
+ * last instruction and flag are the cached ones and its previous is the
+ * cached frame after it (the last cached frame: whatever it is); its
+ * _PyCFrame is then the cached one too, checked where it changes (3.11:
+ * after an entry frame).  Each frame's address is known only once the
+ * one inside it was read, so a plain walk waits for each load in turn:
+ * here the next frame's address is the cached one, which the processor,
+ * predicting the test that the previous read is it, loads ahead (the
+ * test is one of an OR of differences, from which the compiler cannot
+ * take the read address for the cached one: see the loads in objdump).
+ * The frames read are the walk's all the same: a cached address is
+ * followed only when equal to the one read, and a cached frame was read
+ * before: it is at least 4096.
+ */
+static inline __attribute__((always_inline)) long
+cache_run(const struct reader *r, bool owned, const struct ltr_py_walked *c,
+	  long q, long lim, uintptr_t *framep, uintptr_t *cfp)
+{
+	const unsigned cf_previous = py_layout->cf_previous;
+	const struct ltr_py_walked *e = &c[q], *stop = &c[lim > 0 ? lim : 1];
+	uintptr_t frame = *framep, cf = *cfp, next;
+	uint64_t code, prev, instr, flag;
+
+	if (cf != e->cframe)
+		return 0;
+	while (e >= stop) {
+		next = e[-1].frame;
+		if (!frame_load(r, owned, frame, &code, &prev, &instr, &flag) ||
+		    ((code ^ e->code) | (prev ^ next) | (instr ^ e->instr) |
+		     (flag ^ e->flag)))
+			goto out;
+		e--;
+		frame = next;
+		if (!owned && unlikely(flag)) {
+			cf = word_at(r, cf + cf_previous);
+			if (cf != e->cframe)
+				goto out;
+		}
+	}
+	/* The last cached frame, if the run may take it. */
+	if (e == c && !lim &&
+	    frame_load(r, owned, frame, &code, &prev, &instr, &flag) &&
+	    !((code ^ e->code) | (instr ^ e->instr) | (flag ^ e->flag))) {
+		if (!owned && flag)
+			cf = word_at(r, cf + cf_previous);
+		e--;
+		frame = prev;
+	}
+out:
+	*framep = frame;
+	*cfp = cf;
+	return q - (long)(e - c);
+}
+
+/*
  * Thread ts's frames from frame (run by the _PyCFrame cf), at most max
  * (then LTR_PYF_MORE in *flags), read by process pid's reader whose fast
  * is fast, in a layout marking an activation's first frame by its owner
  * (3.12: owned) or by is_entry (3.11).  Returns their count n; *outer:
  * how many of them, outermost, are the frames ts sent last (py_chain[],
  * outermost first) as they ended; ts->py_walk[0..n - *outer) the others,
- * innermost first.
- *
- * A frame matches the cached one at its place in the chain when its
- * address, code object, last instruction and _PyCFrame are the cached
- * ones: its record is the same.  Matched frames are noted by count only
- * (a run, the last at c[mq]), and copied from the cache into py_walk[]
- * when the run turns out not to end the chain.  Each frame's address is
- * known only once the one inside it was read, so a plain walk waits for
- * each load in turn: from a matched frame on, the walk takes the next
- * frame's address from the cache once the frame's previous said it is
- * that, so that the processor, predicting the test, loads the frames
- * ahead of it (the cached address goes through an empty asm: the
- * compiler cannot take the loaded one for it).  The frames read are the
- * walk's all the same: a cached address is followed only when equal to
- * the one read.  Inlined once for each fast and owned, so that the loops
- * test neither.
+ * innermost first.  Frames that match the cached ones (cache_run) are
+ * noted by count only (a run, the last at c[mq]), and copied from the
+ * cache into py_walk[] when the run turns out not to end the chain.
+ * Inlined once for each fast and owned, so that the loops test neither.
  */
 static inline __attribute__((always_inline)) size_t
 read_frames(int pid, bool fast, bool owned, struct ltr_tstate *ts,
@@ -307,17 +380,14 @@ read_frames(int pid, bool fast, bool owned, struct ltr_tstate *ts,
 {
 	const struct ltr_py_layout *L = py_layout;
 	const struct reader rd = { pid, fast }, *r = &rd;
-	const uint32_t off[4] = { py_fr_off[0], py_fr_off[1], py_fr_off[2],
-				  py_fr_off[3] };
-	const unsigned flag = owned ? L->fr_owner : L->fr_is_entry;
 	const unsigned cf_previous = L->cf_previous;
 	const uint8_t cstack = L->owner_cstack;
 	const struct ltr_py_walked *c = ts->py_chain;
 	struct ltr_py_walked *nw = ts->py_walk;
 	/* c[q]: the cached frame this one may be. */
-	long q = (long)ts->py_nchain - 1, mq = -1;
+	long q = (long)ts->py_nchain - 1, mq = -1, got;
 	size_t n = 0, run = 0;
-	uint64_t w[4], code, prev, instr;
+	uint64_t code, prev, instr, flag;
 
 	for (;;) {
 		/* Frames of the cache deeper than this one are gone. */
@@ -327,58 +397,31 @@ read_frames(int pid, bool fast, bool owned, struct ltr_tstate *ts,
 			break;
 		/* The frames the cache foresees, from this one on. */
 		if (q >= 0 && c[q].frame == frame && n < max) {
-			long lim = q + 1 - (long)(max - n) > 0
-					   ? q + 1 - (long)(max - n)
-					   : 0;
-			long q0 = q;
-
 			/* A run is of frames one after the other in the cache too. */
 			if (run && q != mq - 1) {
 				run_keep(nw, c, n, run, mq);
 				run = 0;
 			}
-			while (q >= lim) {
-				const struct ltr_py_walked *e = &c[q];
-				uint64_t next;
-
-				if (!words4_at(r, frame, off, w) ||
-				    ((w[0] ^ e->code) | (w[2] ^ e->instr) |
-				     (cf ^ e->cframe)))
-					break;
-				if (owned && flag_byte(w[3], flag) == cstack)
-					break;
-				if (!owned && flag_byte(w[3], flag))
-					cf = word_at(r, cf + cf_previous);
-				q--;
-				if (q < 0) {
-					frame = w[1];
-					break;
-				}
-				next = c[q].frame;
-				__asm__("" : "+r"(next));
-				if (unlikely(w[1] != e[-1].frame)) {
-					frame = w[1];
-					break;
-				}
-				frame = next;
-			}
-			if (q < q0) {
-				run += (size_t)(q0 - q);
-				n += (size_t)(q0 - q);
-				mq = q + 1;
+			got = cache_run(r, owned, c, q,
+					q + 1 - (long)(max - n) > 0
+						? q + 1 - (long)(max - n)
+						: 0,
+					&frame, &cf);
+			if (got) {
+				run += (size_t)got;
+				n += (size_t)got;
+				mq = q - got + 1;
+				q -= got;
 				continue;
 			}
 		}
 		/* One frame, the plain way. */
-		if (!words4_at(r, frame, off, w))
+		if ((fast && frame < 4096) ||
+		    !frame_load(r, owned, frame, &code, &prev, &instr, &flag) ||
+		    !code)
 			break;
-		code = w[0];
-		if (!code)
-			break;
-		prev = w[1];
-		instr = w[2];
 		/* 3.12: the entry frame of an activation is no Python frame. */
-		if (owned && flag_byte(w[3], flag) == cstack) {
+		if (owned && flag == cstack) {
 			cf = word_at(r, cf + cf_previous);
 			frame = prev;
 			continue;
@@ -389,8 +432,9 @@ read_frames(int pid, bool fast, bool owned, struct ltr_tstate *ts,
 		}
 		run_keep(nw, c, n, run, mq);
 		run = 0;
-		nw[n++] = (struct ltr_py_walked){ frame, code, instr, cf };
-		if (!owned && flag_byte(w[3], flag))
+		nw[n++] = (struct ltr_py_walked){ frame, code, instr, flag,
+						  cf };
+		if (!owned && flag)
 			cf = word_at(r, cf + cf_previous);
 		frame = prev;
 		/* This frame took the cached one's place: that one is gone. */
