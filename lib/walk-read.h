@@ -79,13 +79,12 @@ static inline __attribute__((always_inline)) bool
 words3b_series(uintptr_t p, uint32_t o0, uint32_t o1, uint32_t o2, uint32_t o3,
 	       uint64_t *a, uint64_t *b, uint64_t *c, uint64_t *d)
 {
-	uint64_t va, vb, vc;
-	uint32_t vd;
+	uint64_t va, vb, vc, vd;
 
 	__asm__ goto("1: movq %[m0], %[a]\n"
 		     "2: movq %[m1], %[b]\n"
 		     "3: movq %[m2], %[c]\n"
-		     "4: movzbl %[m3], %[d]\n"
+		     "4: movzbq %[m3], %[d]\n"
 		     LTR_FIXUP("1b", "%l[fault]") LTR_FIXUP("2b", "%l[fault]")
 		     LTR_FIXUP("3b", "%l[fault]") LTR_FIXUP("4b", "%l[fault]")
 		     : [a] "=&r"(va), [b] "=&r"(vb), [c] "=&r"(vc),
