@@ -26,11 +26,13 @@
  * how many outer frames of the last blob follow them (lib/session.h,
  * LTR_PYF_CHAIN): a few bytes, not 24 a frame, for ltruss to read, and
  * only the new frames' code objects looked up.  The walk still reads
- * every frame: what is reused is what would have been sent, compared as
- * sent (code, _PyCFrame, offset), so the frames ltruss rebuilds are those
- * the walk found.  Every read survives a fault: a frame
- * chain half built (start-up, finalization, a signal handler) gives fewer
- * frames, never a crash.
+ * every frame, and reuses only outer frames whose every word its record
+ * is made of (code, last instruction, _PyCFrame through the entry flag)
+ * is what it was, and that end where the last ones did, so the frames
+ * ltruss rebuilds are those the walk found; what makes it cheap is in
+ * cache_run.  Every read survives a fault: a frame chain half built
+ * (start-up, finalization, a signal handler) gives fewer frames, never a
+ * crash.
  *
  * Which thread state: the GIL holder (3.11's gilstate.tstate_current) if
  * it is this thread, else the interpreters' lists of thread states, by
