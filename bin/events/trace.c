@@ -32,7 +32,6 @@
 #include "output.h"
 #include "profile.h"
 #include "pyframes.h"
-#include "pyreuse.h"
 #include "tclframes.h"
 #include "session-check.h"
 #include "toggles.h"
@@ -687,14 +686,6 @@ static void event_trace(const struct event_rec *r)
 		guest_switch(t, ev);
 		break;
 	}
-}
-
-void trace_ring_event(const struct event_rec *r)
-{
-	struct event_rec whole = *r;
-
-	whole.ev = pyreuse_whole(r->slot, r->ev);
-	trace_event(&whole);
 }
 
 void trace_event(const struct event_rec *r)

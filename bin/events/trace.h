@@ -31,13 +31,6 @@ struct event_rec {
 /* One event, in the order its source gives them. */
 void trace_event(const struct event_rec *r);
 
-/*
- * One event as its ring holds it, every event of the ring passed in order
- * (the reader's sink): its Python frames made whole (pyreuse.c), then
- * trace_event().
- */
-void trace_ring_event(const struct event_rec *r);
-
 /* Nothing new came: show calls that have been blocking for a while. */
 void trace_idle(void);
 
