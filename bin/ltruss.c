@@ -31,6 +31,7 @@
 #include "processes.h"
 #include "refusal.h"
 #include "profile.h"
+#include "pyreuse.h"
 #include "reader.h"
 #include "registry.h"
 #include "session-check.h"
@@ -61,6 +62,19 @@ static bool has_prototype(const char *name, void *ctx)
 	memcpy(base, name, n - 2);
 	base[n - 2] = '\0';
 	return config_find_proto(cfg, base) != NULL;
+}
+
+/*
+ * The reader's sink when tracing live: an event as its ring holds it,
+ * every event of the ring passed in order, its Python frames made whole
+ * (pyreuse.c) before trace.c reads them.
+ */
+static void ring_event(const struct event_rec *r)
+{
+	struct event_rec whole = *r;
+
+	whole.ev = pyreuse_whole(r->slot, r->ev);
+	trace_event(&whole);
 }
 
 /* Does -c -k want the call sites of the busiest functions? */
@@ -294,7 +308,7 @@ int main(int argc, char **argv)
 	if (opts.write)
 		tracefile_open(opts.write, session.s, &opts.cfg, opts.follow);
 	reader_init(session.ring_size,
-		    opts.write ? tracefile_event : trace_event);
+		    opts.write ? tracefile_event : ring_event);
 	registry_add(session.fd);
 	if (opts.interactive)
 		console_spawn();

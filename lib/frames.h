@@ -67,7 +67,7 @@ size_t ltr_py_blob_max(void);
  */
 size_t ltr_py_frames(void *dst, size_t room, struct ltr_tstate *ts);
 
-/* Forget the code objects ts's ring described (a new process or thread). */
+/* Forget the code objects ts's ring described and the frames it sent (a new process or thread). */
 void ltr_py_forget(struct ltr_tstate *ts);
 
 /* ---- Tcl frames, -k (tclframes.c) -------------------------------------- */

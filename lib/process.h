@@ -129,6 +129,15 @@ struct ltr_ret {
 /* ByteCodes described in a thread's ring (tclframes.c): a cache. */
 #define LTR_TCL_SEEN 64
 
+/* A Python frame as -k's walk read it (pyframes.c): where, and what its record is made of. */
+struct ltr_py_walked {
+	uint64_t frame;  /* its _PyInterpreterFrame */
+	uint64_t code;   /* its code object */
+	uint64_t instr;  /* its last instruction */
+	uint64_t flag;   /* its is_entry (3.11) or owner (3.12) byte */
+	uint64_t cframe; /* the _PyCFrame running it */
+};
+
 struct ltr_tstate {
 	int32_t tid;
 	int32_t pid;
@@ -170,6 +179,10 @@ struct ltr_tstate {
 	unsigned char scratch[LTR_SCRATCH_SIZE];
 	uintptr_t py_seen[LTR_PY_SEEN]; /* -k: code objects described */
 	uint32_t py_calls;              /* -k: walks since... (pyframes.c) */
+	uint32_t py_seq;                /* -k: the number of its last PYFRAMES blob */
+	uint32_t py_nchain;             /* -k: frames in py_chain[]; 0: reuse none */
+	struct ltr_py_walked py_chain[LTR_PY_FRAMES_MAX]; /* -k: the frames last sent, outermost first */
+	struct ltr_py_walked py_walk[LTR_PY_FRAMES_MAX];  /* -k: a walk's frames, innermost first */
 	uintptr_t tcl_interps[LTR_TCL_INTERPS]; /* -k: Tcl interpreters it made, newest last */
 	uint32_t tcl_ninterps;                  /* -k: how many it made */
 	uintptr_t tcl_seen[LTR_TCL_SEEN][2];    /* -k: ByteCodes described, and their source */

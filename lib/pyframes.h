@@ -10,6 +10,20 @@
  * internal headers (tests/unit/pylayout-check.c compares them with
  * offsetof where the headers are installed).  0: the field is absent.
  */
+/*
+ * The words of a _PyInterpreterFrame the walk reads, per version: the
+ * layouts' table says them, and the walk (pyframes.c) loads them at these
+ * offsets, known when it is compiled.
+ */
+#define LTR_PY311_FR_CODE 32
+#define LTR_PY311_FR_PREVIOUS 48
+#define LTR_PY311_FR_PREV_INSTR 56
+#define LTR_PY311_FR_IS_ENTRY 68
+#define LTR_PY312_FR_CODE 0
+#define LTR_PY312_FR_PREVIOUS 8
+#define LTR_PY312_FR_PREV_INSTR 56
+#define LTR_PY312_FR_OWNER 70
+
 struct ltr_py_layout {
 	uint32_t version;           /* 0x030b0000: major, minor */
 	uint16_t rt_tstate_current; /* _PyRuntime.gilstate.tstate_current */

@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 18 /* bump on any change */
+#define LTR_SESSION_LAYOUT 19 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -335,13 +335,31 @@ static inline uint32_t ltr_stack_hint_slot(uint64_t pc)
  * described (LTR_BLOB_PYCODE) in the first event of its thread's ring that
  * names it, and again once forgotten; ltruss keeps the last description of
  * each address per process.
+ *
+ * A call deep in Python mostly runs under the same outer frames as the
+ * thread's call before it, so a blob flagged LTR_PYF_CHAIN holds only the
+ * frames that differ: its own frames are the innermost ones, and after
+ * them come the last `outer` frames of the blob of the same ring numbered
+ * seq - 1 (as rebuilt: its own frames and those it took in turn).
+ * ltruss keeps the last list of frames of each ring and rebuilds each
+ * blob whole before anything reads it (bin/symbols/pyreuse.c); a blob
+ * whose predecessor it did not see gives its own frames only, flagged
+ * LTR_PYF_MORE.  The interposer leaves room in the event for the blob
+ * whole, so that a rebuilt event fits where the interposer's did.
  */
 struct ltr_py_head {
 	uint32_t version; /* Py_Version of the interpreter: 0x030b02f0 */
 	uint32_t flags;   /* LTR_PYF_* */
 };
-#define LTR_PYF_MORE 0x1u /* more frames than the blob holds */
+#define LTR_PYF_MORE 0x1u  /* more frames than the blob holds */
+#define LTR_PYF_CHAIN 0x2u /* a struct ltr_py_chain follows the head */
 #define LTR_PY_FRAMES_MAX 512 /* frames sent per call */
+
+/* LTR_PYF_CHAIN: the blob's number in its ring, and the frames it reuses. */
+struct ltr_py_chain {
+	uint32_t seq;   /* one more than the ring's blob before it */
+	uint32_t outer; /* its frames are followed by the last outer of blob seq - 1 */
+};
 
 struct ltr_py_frame {
 	uint64_t code;   /* the PyCodeObject */

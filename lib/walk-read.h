@@ -68,6 +68,39 @@ static inline bool words4_at(const struct reader *r, uintptr_t p,
 	return ok;
 }
 
+/*
+ * In a series, the words at p + o0, o1, o2 and the byte at p + o3 into
+ * *a..*d, and nothing else: a fault goes straight to the false return
+ * (asm goto), with no flag to set and test for each frame of a walk; the
+ * words are memory operands, so that offsets known when compiling are a
+ * load's displacement, not a register each.  p must be at least 4096.
+ */
+static inline __attribute__((always_inline)) bool
+words3b_series(uintptr_t p, uint32_t o0, uint32_t o1, uint32_t o2, uint32_t o3,
+	       uint64_t *a, uint64_t *b, uint64_t *c, uint64_t *d)
+{
+	uint64_t va, vb, vc, vd;
+
+	__asm__ goto("1: movq %[m0], %[a]\n"
+		     "2: movq %[m1], %[b]\n"
+		     "3: movq %[m2], %[c]\n"
+		     "4: movzbq %[m3], %[d]\n"
+		     LTR_FIXUP("1b", "%l[fault]") LTR_FIXUP("2b", "%l[fault]")
+		     LTR_FIXUP("3b", "%l[fault]") LTR_FIXUP("4b", "%l[fault]")
+		     : [a] "=&r"(va), [b] "=&r"(vb), [c] "=&r"(vc),
+		       [d] "=&r"(vd)
+		     : [m0] "m"(*(const uint64_t *)(p + o0)),
+		       [m1] "m"(*(const uint64_t *)(p + o1)),
+		       [m2] "m"(*(const uint64_t *)(p + o2)),
+		       [m3] "m"(*(const uint8_t *)(p + o3))
+		     :
+		     : fault);
+	*a = va, *b = vb, *c = vc, *d = vd;
+	return true;
+fault:
+	return false;
+}
+
 /* In a series, the word at addr into *v, inlined; false if it faulted. */
 static inline bool load_word(uintptr_t addr, uint64_t *v)
 {

@@ -68,6 +68,41 @@ run_frames() {
 	[ "$(pyframes "$(first_stack caught)")" = "$(expect mark=mark catcher=caught run=run-caught '<module>=module')" ]
 }
 
+# per_call TEXT: for each access() of TEXT, "TAG: func (file.py:line) < ..." of its Python frames, innermost first.
+per_call() {
+	awk '
+		function flush() { if (tag != "") print tag ": " s; tag = s = "" }
+		index($0, "libc:access(\"/nonexistent/") == 1 {
+			flush(); tag = substr($0, 27); sub(/".*/, "", tag); next
+		}
+		tag != "" && /^ *> / {
+			if ($0 ~ /^ *> [^ ]+ \((.*\/)?[^\/]+\.py:[0-9]+\)$/) {
+				f = $0; sub(/^ *> /, "", f); sub(/\(.*\//, "(", f)
+				s = s == "" ? f : s " < " f
+			}
+			next
+		}
+		{ flush() }
+		END { flush() }' <<<"$1"
+}
+
+@test "calls whose outer frames change from one to the next (another line, generators in turn, depth, an exception, a callback, a chain cut short): each has the frames Python reports, live and read back narrowed" {
+	# The interposer sends only the frames that differ from the call
+	# before's: a wrong reuse shows a frame of another call.
+	run_frames changes
+	reported=$(grep ': ' <<<"$out")
+	[ "$(wc -l <<<"$reported")" -eq 21 ]
+	[ "$(per_call "$err")" = "$reported" ] || { diff <(per_call "$err") - <<<"$reported"; false; }
+	# Each access() follows a getppid() with the same frames: read back
+	# without them, the frames access() reuses are still there.
+	run_split ltruss -k -w rec.ltr -u libc:access,getppid "$PY" "$SCRIPT" changes
+	[ "$status" -eq 0 ]
+	run_split ltruss --read rec.ltr -k -u libc:access
+	[ "$status" -eq 0 ]
+	not grep -q '^libc:getppid' <<<"$out"
+	[ "$(per_call "$out")" = "$reported" ] || { diff <(per_call "$out") - <<<"$reported"; false; }
+}
+
 @test "a thread's frames end at its bootstrap, not the main thread's" {
 	run_frames thread
 	frames=$(pyframes "$(first_stack thread)")

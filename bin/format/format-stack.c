@@ -43,6 +43,7 @@
 #include "output.h"
 #include "perfmap.h"
 #include "pyframes.h"
+#include "pyreuse.h"
 #include "session-check.h"
 #include "stack.h"
 #include "strmap.h"
@@ -704,5 +705,6 @@ void stack_done_names(void)
 	named_size = named_count = 0;
 	stack_done();
 	pyframes_done();
+	pyreuse_done();
 	perfmap_done();
 }

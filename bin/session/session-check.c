@@ -52,18 +52,25 @@ bool check_ring_span(uint64_t tail, uint64_t head, uint32_t size)
 }
 
 /*
- * Does a Python blob b hold what its header says (PYFRAMES: whole frames;
- * PYCODE: its strings, of whole characters, and its line table)?  True
- * for blobs of other types.
+ * Does a Python blob b hold what its header says (PYFRAMES: its chain if
+ * flagged, then whole frames; PYCODE: its strings, of whole characters,
+ * and its line table)?  True for blobs of other types.
  */
 static bool python_blob_ok(const struct ltr_blob *b)
 {
 	const struct ltr_py_code *c = (const void *)b->data;
 
-	if (b->type == LTR_BLOB_PYFRAMES)
-		return b->len >= sizeof(struct ltr_py_head) &&
-		       (b->len - sizeof(struct ltr_py_head)) %
-				       sizeof(struct ltr_py_frame) == 0;
+	if (b->type == LTR_BLOB_PYFRAMES) {
+		const struct ltr_py_head *h = (const void *)b->data;
+		size_t head = sizeof(*h);
+
+		if (b->len < head)
+			return false;
+		if (h->flags & LTR_PYF_CHAIN)
+			head += sizeof(struct ltr_py_chain);
+		return b->len >= head &&
+		       (b->len - head) % sizeof(struct ltr_py_frame) == 0;
+	}
 	if (b->type != LTR_BLOB_PYCODE)
 		return true;
 	if (b->len < sizeof(*c))

@@ -83,6 +83,8 @@ PIN(LTR_BLOB_X87 == 7 && LTR_BLOB_CALLSTACK == 8);
 PIN(LTR_BLOB_PYFRAMES == 9 && LTR_BLOB_PYCODE == 10);
 PIN(sizeof(struct ltr_py_head) == 8 && sizeof(struct ltr_py_frame) == 24);
 PIN(sizeof(struct ltr_py_code) == 24);
+/* Version 9 on: a PYFRAMES blob may reuse the outer frames of the one before. */
+PIN(LTR_PYF_MORE == 0x1 && LTR_PYF_CHAIN == 0x2 && sizeof(struct ltr_py_chain) == 8);
 /* Version 7 too: Tcl frames and ByteCodes (no earlier file has 11 or 12). */
 PIN(LTR_BLOB_TCLFRAMES == 11 && LTR_BLOB_TCLCODE == 12);
 PIN(sizeof(struct ltr_tcl_head) == 8 && sizeof(struct ltr_tcl_frame) == 64);

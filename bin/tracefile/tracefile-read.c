@@ -35,6 +35,7 @@
 #include "error.h"
 #include "format.h"
 #include "narrow.h"
+#include "pyreuse.h"
 #include "session-check.h"
 #include "trace.h"
 #include "tracefile-codec.h"
@@ -234,8 +235,10 @@ static void events_replay(const unsigned char *p, size_t n, size_t off)
 	slot_pid[h.slot] = h.pid;
 	while (i < used) {
 		const struct ltr_event *ev = (const void *)((unsigned char *)decoded + i);
+		/* Python frames made whole before narrowing leaves any out. */
 		struct event_rec r = { .slot = h.slot, .pid = h.pid,
-				       .tid = h.tid, .ev = ev };
+				       .tid = h.tid,
+				       .ev = pyreuse_whole(h.slot, ev) };
 
 		pause_replay(ev->ts);
 		narrow_event(&r);

@@ -30,8 +30,12 @@
 #include <stdint.h>
 
 #define TF_MAGIC "LTRUSS\0\1"
-/* 7: Python frames (blob types 9 and 10); maint/trace-corpus reads the number. */
-#define TF_VERSION 8
+/*
+ * 7: Python frames (blob types 9 and 10); 8: Tcl frames (11, 12); 9: Python
+ * frames that reuse the outer ones of the blob before (LTR_PYF_CHAIN).
+ * maint/trace-corpus reads the number.
+ */
+#define TF_VERSION 9
 #define TF_VERSION_FIRST 6 /* the first version later ones keep reading */
 #define TF_EVENTS_LAYOUT 1 /* the events' layout (ltruss-trace(5)) */
 

@@ -54,20 +54,102 @@ def sleeper():
     time.sleep(0.001)  # @sleeper
 
 
-def cut(tag):
-    # The caller's frame made to say the frame before it is at a kernel
-    # address, which every load from user space faults on: the walk stops
-    # there, the fault never reaching the program; put back after.
+def sever(frame):
+    """Make frame say the frame before it is at a kernel address, which
+    every load from user space faults on; returns what puts it back."""
     import ctypes
     previous = 8 if sys.version_info >= (3, 12) else 48  # _PyInterpreterFrame.previous
-    frame = ctypes.c_void_p.from_address(id(sys._getframe(1)) + 24).value  # f_frame
+    frame = ctypes.c_void_p.from_address(id(frame) + 24).value  # f_frame
     link = ctypes.c_void_p.from_address(frame + previous)
     saved = link.value
     link.value = 0xFFFF800000000000
+    return lambda: setattr(link, "value", saved)
+
+
+def cut(tag):
+    # The caller's frame severed: the walk stops there, the fault never
+    # reaching the program; put back after.
+    mend = sever(sys._getframe(1))
     try:
         mark(tag)  # @cut
     finally:
-        link.value = saved
+        mend()
+
+
+def probe(tag, last=None):
+    # The traced call (after a call with the same frames), and the frames
+    # Python says it runs in, on one line.
+    os.getppid(); os.access("/nonexistent/" + tag, os.F_OK); report(tag, sys._getframe(), last)  # @probe
+
+
+def report(tag, frame, last):
+    """Print frame's chain, to last if given, as ltruss names it: "func (file:line)", innermost first."""
+    names = []
+    while frame:
+        code = frame.f_code
+        names.append("%s (%s:%d)" % (code.co_qualname, os.path.basename(code.co_filename), frame.f_lineno))
+        frame = frame.f_back if frame is not last else None
+    print(tag + ": " + " < ".join(names))
+
+
+def twice():
+    # The same frames inside, called from another line of the same frame.
+    probe("line-1")
+    probe("line-2")
+
+
+def alternate(first):
+    # Generators resumed in turn, each at a yield of its own.
+    while True:
+        probe("gen-" + first)
+        yield
+        probe("gen-" + first + "-again")
+        yield
+
+
+def fail():
+    probe("before-raise")
+    raise ValueError("caught above")
+
+
+def down(n):
+    if n:
+        return down(n - 1)
+    probe("depth")
+    return 0
+
+
+def severed():
+    # The same frames inside as the call before, from the same line, but
+    # the walk ends at this frame, severed: fewer frames than the call
+    # before had, and than the call after has.
+    me = sys._getframe()
+    for tag in ("whole", "severed", "whole-again"):
+        mend = sever(me) if tag == "severed" else (lambda: None)
+        try:
+            probe(tag, me if tag == "severed" else None)
+        finally:
+            mend()
+
+
+def changes():
+    # Calls whose outer frames change: each traced call's frames must be
+    # those the program reports, whatever the call before it had.
+    for _ in range(2):
+        twice()
+    g, h = alternate("a"), alternate("b")
+    for _ in range(2):
+        next(g)
+        next(h)
+    for n in (3, 1, 3, 0, 5):
+        down(n)
+    try:
+        fail()
+    except ValueError:
+        probe("after-raise")
+    print(sorted([2, 1], key=lambda v: (probe("key"), v)[1]))
+    down(2)
+    severed()
 
 
 def spin(stop):
@@ -102,6 +184,8 @@ def run(scenario):
         t.join()
         stop.set()
         spinner.join()
+    elif scenario == "changes":
+        changes()
     elif scenario == "unreadable":
         cut("unreadable")  # @run-unreadable
     elif scenario == "fork":
