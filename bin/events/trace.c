@@ -39,6 +39,7 @@
 #include "xmalloc.h"
 
 #define MAX_DEPTH 1024
+#define TAKE_MIN 512 /* blobs kept by taking their event, not copied (call_keep_blobs) */
 #define BLOCK_NS 50000000ull /* a call running this long is shown at once */
 
 enum call_state {
@@ -405,11 +406,25 @@ static void call_from_event(struct call *c, const struct ltr_event *ev)
 	c->blobs = event_blobs(ev, LTR_ENTER_WORDS, &c->blobs_len);
 }
 
-/* Keep the blobs of tc's call: the event they are in is reused. */
-static void call_keep_blobs(struct tcall *tc)
+/*
+ * Keep the blobs of tc's call: the event r they are in is reused.  When
+ * its source lends it (r->take), the event itself is kept, its buffer
+ * swapped with tc's: -k's stack copies are kilobytes a call, copied out
+ * of the ring once already.
+ */
+static void call_keep_blobs(struct tcall *tc, const struct event_rec *r)
 {
+	size_t off;
+
 	if (!tc->c.blobs_len)
 		return;
+	if (r->take && tc->c.blobs_len >= TAKE_MIN) {
+		off = (size_t)(tc->c.blobs - (const unsigned char *)r->ev);
+		tc->blobs = r->take(tc->blobs, tc->blobs_size,
+				    &tc->blobs_size);
+		tc->c.blobs = tc->blobs + off;
+		return;
+	}
 	if (tc->blobs_size < tc->c.blobs_len) {
 		free(tc->blobs);
 		tc->blobs = xmalloc(tc->c.blobs_len);
@@ -647,7 +662,7 @@ static void event_trace(const struct event_rec *r)
 		}
 		open_parent(t);
 		t->depth++;
-		call_keep_blobs(tc);
+		call_keep_blobs(tc, r);
 		tc->state = PENDING;
 		break;
 	case LTR_EV_CALL: {
