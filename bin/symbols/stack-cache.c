@@ -38,6 +38,7 @@ struct kept {
 	int pid;
 	unsigned max, n;
 	enum stack_end end;
+	uint64_t serial; /* its own number, never another walk's */
 	uint64_t rip, sp;
 	struct rules_inputs in; /* in.r: after frames, in the same block */
 	struct stack_frame frames[];
@@ -47,6 +48,7 @@ static struct kept *slots[SLOTS];
 static const struct stack_object *map_v; /* the map the walks were made with */
 static size_t map_n;
 static unsigned turn; /* the way replaced next */
+static uint64_t serials; /* the serial of the walk kept last */
 
 void stackcache_done(void)
 {
@@ -56,6 +58,19 @@ void stackcache_done(void)
 		free(slots[i]);
 		slots[i] = NULL;
 	}
+}
+
+/*
+ * Is the cache off (LTRUSS_NO_STACK_CACHE set: for the bench and the
+ * tests, which compare its walks with fresh ones)?
+ */
+static bool cache_off(void)
+{
+	static int off = -1;
+
+	if (off < 0)
+		off = getenv("LTRUSS_NO_STACK_CACHE") != NULL;
+	return off;
 }
 
 /* Forget every walk if the map is not the one they were made with. */
@@ -80,11 +95,14 @@ static size_t ways_of(int pid, uint64_t rip, uint64_t sp)
 int stackcache_find(const struct stack_objects *objs, int pid,
 		    const struct ltr_stack_regs *regs,
 		    const unsigned char *copy, size_t len, unsigned max,
-		    struct stack_frame *frames, enum stack_end *end)
+		    struct stack_frame *frames, enum stack_end *end,
+		    uint64_t *serial)
 {
 	size_t first = ways_of(pid, regs->rip, regs->sp), i;
 	const struct kept *k;
 
+	if (cache_off())
+		return -1;
 	map_check(objs);
 	for (i = first; i < first + WAYS; i++) {
 		k = slots[i];
@@ -94,23 +112,26 @@ int stackcache_find(const struct stack_objects *objs, int pid,
 			continue;
 		memcpy(frames, k->frames, k->n * sizeof(*frames));
 		*end = k->end;
+		*serial = k->serial;
 		return (int)k->n;
 	}
 	return -1;
 }
 
-void stackcache_add(const struct stack_objects *objs, int pid,
-		    const struct ltr_stack_regs *regs, unsigned max,
-		    const struct rules_inputs *in,
-		    const struct stack_frame *frames, unsigned n,
-		    enum stack_end end)
+uint64_t stackcache_add(const struct stack_objects *objs, int pid,
+			const struct ltr_stack_regs *regs, unsigned max,
+			const struct rules_inputs *in,
+			const struct stack_frame *frames, unsigned n,
+			enum stack_end end)
 {
 	size_t first = ways_of(pid, regs->rip, regs->sp), i;
 	struct kept *k;
 
+	if (cache_off())
+		return 0;
 	map_check(objs);
 	if (in->n > in->cap)
-		return;
+		return 0;
 	for (i = first; i < first + WAYS - 1 && slots[i]; i++)
 		;
 	if (slots[i])
@@ -121,6 +142,7 @@ void stackcache_add(const struct stack_objects *objs, int pid,
 	k->max = max;
 	k->n = n;
 	k->end = end;
+	k->serial = ++serials;
 	k->rip = regs->rip;
 	k->sp = regs->sp;
 	k->in = *in;
@@ -129,4 +151,5 @@ void stackcache_add(const struct stack_objects *objs, int pid,
 	memcpy(k->frames, frames, n * sizeof(*frames));
 	memcpy(k->in.r, in->r, in->n * sizeof(*in->r));
 	slots[i] = k;
+	return k->serial;
 }

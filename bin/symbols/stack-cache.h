@@ -9,19 +9,25 @@
 /*
  * The frames of a walk of pid's copy (regs, [regs->sp, regs->sp + len))
  * into at most max frames that was kept, with objects map objs; how many
- * into frames, why they end in *end; -1 if none was.
+ * into frames, why they end in *end, the walk's serial in *serial; -1 if
+ * none was.
  */
 int stackcache_find(const struct stack_objects *objs, int pid,
 		    const struct ltr_stack_regs *regs,
 		    const unsigned char *copy, size_t len, unsigned max,
-		    struct stack_frame *frames, enum stack_end *end);
+		    struct stack_frame *frames, enum stack_end *end,
+		    uint64_t *serial);
 
-/* Keep the walk of the same arguments that found frames[n] and end from in. */
-void stackcache_add(const struct stack_objects *objs, int pid,
-		    const struct ltr_stack_regs *regs, unsigned max,
-		    const struct rules_inputs *in,
-		    const struct stack_frame *frames, unsigned n,
-		    enum stack_end end);
+/*
+ * Keep the walk of the same arguments that found frames[n] and end from
+ * in; returns its serial (a number no other walk kept has, or will
+ * have, in this run), 0 if it was not kept.
+ */
+uint64_t stackcache_add(const struct stack_objects *objs, int pid,
+			const struct ltr_stack_regs *regs, unsigned max,
+			const struct rules_inputs *in,
+			const struct stack_frame *frames, unsigned n,
+			enum stack_end end);
 
 /* Forget every walk. */
 void stackcache_done(void);

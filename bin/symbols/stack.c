@@ -375,7 +375,7 @@ static unsigned libdw_walk(struct walk *w, int tid, enum stack_end *end)
 
 unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 		      const void *data, size_t len, struct stack_frame *frames,
-		      unsigned max, enum stack_end *end)
+		      unsigned max, enum stack_end *end, uint64_t *walk)
 {
 	const struct ltr_stack_regs *regs = data;
 	const struct stack_object *o;
@@ -386,11 +386,13 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 	int r;
 
 	*end = STACK_END_UNKNOWN;
+	*walk = 0;
 	if (!max || len < sizeof(*regs) || !regs->rip)
 		return 0;
 	copy = (const unsigned char *)(regs + 1);
 	len -= sizeof(*regs);
-	r = stackcache_find(objs, pid, regs, copy, len, max, frames, end);
+	r = stackcache_find(objs, pid, regs, copy, len, max, frames, end,
+			    walk);
 	if (r >= 0)
 		return (unsigned)r;
 	o = objmap_at(objs, pid, regs->rip - 1);
@@ -404,7 +406,8 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 		for (w.n = 0; w.n < (unsigned)r; w.n++)
 			frames[w.n].obj = objmap_at(objs, w.pid,
 						    frames[w.n].lookup);
-		stackcache_add(objs, pid, regs, max, &in, frames, w.n, *end);
+		*walk = stackcache_add(objs, pid, regs, max, &in, frames, w.n,
+				       *end);
 		return w.n;
 	}
 	/* A frame the rules cannot follow: libdw's own walk. */
