@@ -489,7 +489,8 @@ static int call_frames(const struct who *w, const struct call *c,
 	if (!b)
 		return -1;
 	map = objmap_sync();
-	n = nall = stack_unwind(map, w->pid, w->tid, b->data, b->len, frames,
+	n = nall = stack_unwind(map, w->pid, w->tid, b->data, b->len,
+				b->flags & LTR_BLOBF_SPARSE, frames,
 				fmt.stack + STACK_START_FRAMES, end, &walk);
 	in.np = pyframes_of(w->pid, c, py, LTR_PY_FRAMES_MAX);
 	in.nt = tclframes_of(w->pid, c, tcl, LTR_TCL_FRAMES_MAX);

@@ -373,24 +373,40 @@ static unsigned libdw_walk(struct walk *w, int tid, enum stack_end *end)
 	return w->n;
 }
 
-unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
-		      const void *data, size_t len, struct stack_frame *frames,
-		      unsigned max, enum stack_end *end, uint64_t *walk)
+/*
+ * The sparse copy (LTR_BLOBF_SPARSE) words[0..n) of span bytes as the
+ * copy it stands for: written into a buffer of zeros (set) or cleared
+ * back (!set).  The buffer stays zero between calls: a call clears only
+ * the words it wrote.  The reader checked the words (session-check.c).
+ */
+static const unsigned char *sparse_copy(const unsigned char *words, size_t n,
+					uint64_t span, bool set)
 {
-	const struct ltr_stack_regs *regs = data;
+	static uint64_t buf[LTR_STACK_SIZE_MAX / 8];
+	struct ltr_stack_word w;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&w, words + i * sizeof(w), sizeof(w));
+		if (w.off < span && span <= sizeof(buf))
+			buf[w.off / 8] = set ? w.val : 0;
+	}
+	return (const unsigned char *)buf;
+}
+
+/* stack_unwind of a copy of len bytes at copy. */
+static unsigned unwind_copy(const struct stack_objects *objs, int pid,
+			    int tid, const struct ltr_stack_regs *regs,
+			    const unsigned char *copy, size_t len,
+			    struct stack_frame *frames, unsigned max,
+			    enum stack_end *end, uint64_t *walk)
+{
 	const struct stack_object *o;
 	struct walk w = { .objs = objs, .frames = frames, .max = max };
 	struct rules_read reads[READS_MAX];
 	struct rules_inputs in = { .cap = READS_MAX, .r = reads };
-	const unsigned char *copy;
 	int r;
 
-	*end = STACK_END_UNKNOWN;
-	*walk = 0;
-	if (!max || len < sizeof(*regs) || !regs->rip)
-		return 0;
-	copy = (const unsigned char *)(regs + 1);
-	len -= sizeof(*regs);
 	r = stackcache_find(objs, pid, regs, copy, len, max, frames, end,
 			    walk);
 	if (r >= 0)
@@ -416,6 +432,35 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 	w.l->cur.bytes = copy;
 	w.l->cur.len = len;
 	return libdw_walk(&w, tid, end);
+}
+
+unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
+		      const void *data, size_t len, bool sparse,
+		      struct stack_frame *frames, unsigned max,
+		      enum stack_end *end, uint64_t *walk)
+{
+	const struct ltr_stack_regs *regs = data;
+	const unsigned char *copy = (const unsigned char *)(regs + 1);
+	uint64_t span;
+	unsigned n;
+
+	*end = STACK_END_UNKNOWN;
+	*walk = 0;
+	if (!max || len < sizeof(*regs) || !regs->rip)
+		return 0;
+	len -= sizeof(*regs);
+	if (!sparse)
+		return unwind_copy(objs, pid, tid, regs, copy, len, frames,
+				   max, end, walk);
+	if (len < 8)
+		return 0;
+	memcpy(&span, copy, 8);
+	len = (len - 8) / sizeof(struct ltr_stack_word);
+	n = unwind_copy(objs, pid, tid, regs,
+			sparse_copy(copy + 8, len, span, true), span, frames,
+			max, end, walk);
+	sparse_copy(copy + 8, len, span, false);
+	return n;
 }
 
 bool stack_source(const struct stack_objects *objs, int pid, uint64_t addr,
