@@ -39,7 +39,6 @@
 #include "xmalloc.h"
 
 #define MAX_DEPTH 1024
-#define TAKE_MIN 512 /* blobs kept by taking their event, not copied (call_keep_blobs) */
 #define BLOCK_NS 50000000ull /* a call running this long is shown at once */
 
 enum call_state {
@@ -409,8 +408,10 @@ static void call_from_event(struct call *c, const struct ltr_event *ev)
 /*
  * Keep the blobs of tc's call: the event r they are in is reused.  When
  * its source lends it (r->take), the event itself is kept, its buffer
- * swapped with tc's: -k's stack copies are kilobytes a call, copied out
- * of the ring once already.
+ * swapped with tc's: -k's stack copies may be kilobytes a call, copied
+ * out of the ring once already.  Always, when lent: then every buffer
+ * is one of the reader's, big enough for the next event as a rule, and
+ * none is allocated again.
  */
 static void call_keep_blobs(struct tcall *tc, const struct event_rec *r)
 {
@@ -418,7 +419,7 @@ static void call_keep_blobs(struct tcall *tc, const struct event_rec *r)
 
 	if (!tc->c.blobs_len)
 		return;
-	if (r->take && tc->c.blobs_len >= TAKE_MIN) {
+	if (r->take) {
 		off = (size_t)(tc->c.blobs - (const unsigned char *)r->ev);
 		tc->blobs = r->take(tc->blobs, tc->blobs_size,
 				    &tc->blobs_size);

@@ -362,10 +362,11 @@ static const struct named *tcl_named(const struct tcl_frame *f)
 struct named_walk {
 	uint64_t walk;              /* its serial (stack_unwind); 0: empty */
 	enum stack_end end;
-	unsigned n;
-	const struct named **out;   /* as call_frames gives them */
-	char *text;                 /* its lines (stack_text), joined; NULL: not yet */
-	size_t text_len;
+	unsigned n, out_size;
+	const struct named **out;   /* as call_frames gives them (out_size) */
+	bool joined;                /* text holds its lines (stack_text) */
+	char *text;                 /* (text_size bytes: reused by the next walk) */
+	size_t text_len, text_size;
 };
 
 #define NAMED_WALKS 4096 /* walks whose names are kept, by serial */
@@ -390,15 +391,16 @@ static void named_walk_keep(uint64_t walk, const struct stack_frame *frames,
 	for (i = 0; i < nf; i++)
 		if (!frames[i].obj)
 			return; /* JIT code: perf maps grow */
-	free(nw->out);
-	free(nw->text);
+	if (nw->out_size < n) {
+		free(nw->out);
+		nw->out_size = n;
+		nw->out = xmalloc(n * sizeof(*out));
+	}
 	nw->walk = walk;
 	nw->end = end;
 	nw->n = n;
-	nw->out = xmalloc((n ? n : 1) * sizeof(*out));
 	memcpy(nw->out, out, n * sizeof(*out));
-	nw->text = NULL;
-	nw->text_len = 0;
+	nw->joined = false;
 }
 
 /* Forget the names of every walk. */
@@ -648,14 +650,38 @@ static void put_led(void *arg, const char *text, size_t len)
 	put_stack_line(lead->text, lead->len, text, len);
 }
 
+/* each_stack_line's put: the line counted into the text of a kept walk. */
+static void count_joined(void *arg, const char *text, size_t len)
+{
+	(void)text;
+	((struct named_walk *)arg)->text_len += len;
+}
+
 /* each_stack_line's put: the line appended to the text of a kept walk. */
 static void put_joined(void *arg, const char *text, size_t len)
 {
 	struct named_walk *nw = arg;
 
-	nw->text = xrealloc(nw->text, nw->text_len + len);
 	memcpy(nw->text + nw->text_len, text, len);
 	nw->text_len += len;
+}
+
+/* Join the lines of kept walk nw into its text. */
+static void walk_join(struct named_walk *nw)
+{
+	size_t len;
+
+	nw->text_len = 0;
+	each_stack_line(nw->out, nw->n, nw->end, count_joined, nw);
+	len = nw->text_len;
+	if (nw->text_size < len) {
+		free(nw->text);
+		nw->text_size = len;
+		nw->text = xmalloc(len);
+	}
+	nw->text_len = 0;
+	each_stack_line(nw->out, nw->n, nw->end, put_joined, nw);
+	nw->joined = true;
 }
 
 void stack_text(const struct who *w, const struct call *c)
@@ -674,8 +700,8 @@ void stack_text(const struct who *w, const struct call *c)
 		return;
 	}
 	/* A kept walk's lines, with no lead: joined once, then one copy. */
-	if (!nw->text)
-		each_stack_line(nw->out, nw->n, nw->end, put_joined, nw);
+	if (!nw->joined)
+		walk_join(nw);
 	if (nw->text_len)
 		put_stack_line("", 0, nw->text, nw->text_len);
 }

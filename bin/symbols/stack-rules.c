@@ -348,6 +348,7 @@ static int walk(rules_find_fn *find, void *arg,
 
 	first_regs(regs, val);
 	if (in) {
+		in->absolute = false;
 		in->regs = 0;
 		in->n = 0;
 		in->failed = false;
@@ -389,9 +390,11 @@ static int walk(rules_find_fn *find, void *arg,
 			*end = STACK_END_UNKNOWN;
 			return (int)n;
 		}
-		if (in && r->cfa_reg != R_RSP)
+		if (in && r->cfa_reg != R_RSP) {
+			in->absolute = true;
 			note_use(in, from[r->cfa_reg], r->cfa_reg,
 				 val[r->cfa_reg]);
+		}
 		cfa = val[r->cfa_reg] + (uint64_t)r->cfa_off;
 		/* Each caller's frame lies above its callee's: else garbage. */
 		if (cfa <= val[R_RSP]) {

@@ -44,8 +44,13 @@ struct rules_read {
  * a frame used (return addresses, saved registers a CFA was computed
  * from; a saved register only restored is read, its value never used).
  * The same inputs give the same frames: stack-cache.c keeps walks by them.
+ * A walk that computed no CFA from a register but the stack pointer
+ * (!absolute) read the copy only at offsets from the stack pointer: the
+ * same words at the same offsets of a copy at another stack pointer give
+ * the same frames, each that much higher or lower.
  */
 struct rules_inputs {
+	bool absolute; /* a CFA was computed from a register's value */
 	uint8_t regs;
 	uint64_t reg[6];
 	uint64_t reach;       /* 0: no read fell inside */

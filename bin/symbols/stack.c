@@ -373,6 +373,21 @@ static unsigned libdw_walk(struct walk *w, int tid, enum stack_end *end)
 	return w->n;
 }
 
+/* The hash of a sparse copy: its span and its words[0..n). */
+static uint64_t sparse_hash(const unsigned char *words, size_t n,
+			    uint64_t span)
+{
+	uint64_t h = span, v[2];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(v, words + i * sizeof(v), sizeof(v));
+		h = (h ^ v[0] ^ v[1] * 0xff51afd7ed558ccdull) *
+		    0x9e3779b97f4a7c15ull;
+	}
+	return h;
+}
+
 /*
  * The sparse copy (LTR_BLOBF_SPARSE) words[0..n) of span bytes as the
  * copy it stands for: written into a buffer of zeros (set) or cleared
@@ -394,12 +409,16 @@ static const unsigned char *sparse_copy(const unsigned char *words, size_t n,
 	return (const unsigned char *)buf;
 }
 
-/* stack_unwind of a copy of len bytes at copy. */
-static unsigned unwind_copy(const struct stack_objects *objs, int pid,
-			    int tid, const struct ltr_stack_regs *regs,
-			    const unsigned char *copy, size_t len,
-			    struct stack_frame *frames, unsigned max,
-			    enum stack_end *end, uint64_t *walk)
+/*
+ * The walk of a copy of len bytes at copy (no kept walk was), kept by
+ * key (stack-cache.h): stack_unwind's.
+ */
+static unsigned walk_copy(const struct stack_objects *objs, int pid, int tid,
+			  const struct ltr_stack_regs *regs,
+			  const unsigned char *copy, size_t len,
+			  const struct stackcache_key *key,
+			  struct stack_frame *frames, unsigned max,
+			  enum stack_end *end, uint64_t *walk)
 {
 	const struct stack_object *o;
 	struct walk w = { .objs = objs, .frames = frames, .max = max };
@@ -407,10 +426,6 @@ static unsigned unwind_copy(const struct stack_objects *objs, int pid,
 	struct rules_inputs in = { .cap = READS_MAX, .r = reads };
 	int r;
 
-	r = stackcache_find(objs, pid, regs, copy, len, max, frames, end,
-			    walk);
-	if (r >= 0)
-		return (unsigned)r;
 	o = objmap_at(objs, pid, regs->rip - 1);
 	w.pid = o ? o->pid : pid;
 	if (stack_hints_on()) {
@@ -422,8 +437,8 @@ static unsigned unwind_copy(const struct stack_objects *objs, int pid,
 		for (w.n = 0; w.n < (unsigned)r; w.n++)
 			frames[w.n].obj = objmap_at(objs, w.pid,
 						    frames[w.n].lookup);
-		*walk = stackcache_add(objs, pid, regs, max, &in, frames, w.n,
-				       *end);
+		*walk = stackcache_add(objs, pid, key, regs, max, &in, frames,
+				       w.n, *end);
 		return w.n;
 	}
 	/* A frame the rules cannot follow: libdw's own walk. */
@@ -441,26 +456,38 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 {
 	const struct ltr_stack_regs *regs = data;
 	const unsigned char *copy = (const unsigned char *)(regs + 1);
+	struct stackcache_key key = { 0 };
 	uint64_t span;
-	unsigned n;
+	size_t n;
+	int r;
 
 	*end = STACK_END_UNKNOWN;
 	*walk = 0;
 	if (!max || len < sizeof(*regs) || !regs->rip)
 		return 0;
 	len -= sizeof(*regs);
+	key.hash = regs->sp;
+	if (sparse) {
+		if (len < 8)
+			return 0;
+		memcpy(&span, copy, 8);
+		n = (len - 8) / sizeof(struct ltr_stack_word);
+		key.hash = sparse_hash(copy + 8, n, span);
+		key.words = copy;
+		key.words_len = len;
+	}
+	r = stackcache_find(objs, pid, &key, regs, copy, len, max, frames, end,
+			    walk);
+	if (r >= 0)
+		return (unsigned)r;
 	if (!sparse)
-		return unwind_copy(objs, pid, tid, regs, copy, len, frames,
-				   max, end, walk);
-	if (len < 8)
-		return 0;
-	memcpy(&span, copy, 8);
-	len = (len - 8) / sizeof(struct ltr_stack_word);
-	n = unwind_copy(objs, pid, tid, regs,
-			sparse_copy(copy + 8, len, span, true), span, frames,
-			max, end, walk);
-	sparse_copy(copy + 8, len, span, false);
-	return n;
+		return walk_copy(objs, pid, tid, regs, copy, len, &key, frames,
+				 max, end, walk);
+	r = (int)walk_copy(objs, pid, tid, regs,
+			   sparse_copy(copy + 8, n, span, true), span, &key,
+			   frames, max, end, walk);
+	sparse_copy(copy + 8, n, span, false);
+	return (unsigned)r;
 }
 
 bool stack_source(const struct stack_objects *objs, int pid, uint64_t addr,

@@ -5,17 +5,18 @@
  * than its tables hold at once, and must never give a walk the names of
  * another).
  *
- * Usage: stacks-walks DEPTHS ROUNDS [found]
+ * Usage: stacks-walks PATHS ROUNDS [found]
  *
- * Each round calls tip() DEPTHS times, the d-th under d frames of rec
- * (so at a stack pointer of its own: a walk of its own) and one of three
- * functions, d % 3: via_a, via_b or via_c.  tip calls isatty(100 + the
- * way), so that each call's line says which frame must follow tip.
+ * Each round calls tip() PATHS times (at most 8192), the d-th under 13
+ * frames of rec_0 and rec_1, the k-th of them rec_ followed by bit k of
+ * d (so with return addresses of its own: a walk of its own), and one of
+ * three functions, d % 3: via_a, via_b or via_c.  tip calls isatty(100 +
+ * the way), so that each call's line says which frame must follow tip.
  * With "found", the via_ functions call tip from a comparator of
  * lfind(3): traced too, the return slot of lfind's call holds the
  * interposer's trampoline while isatty is called (lfind's frame, unlike
  * qsort's, is its stack pointer plus a constant, as all the others: the
- * stack hints describe every frame).  Prints "DEPTHS ROUNDS".
+ * stack hints describe every frame).  Prints "PATHS ROUNDS".
  */
 #include <search.h>
 #include <stdio.h>
@@ -70,27 +71,38 @@ WAY(via_a, 1)
 WAY(via_b, 2)
 WAY(via_c, 3)
 
-/* Way way, under d frames of rec. */
-static __attribute__((noinline)) int rec(int d, int way)
-{
-	static int (*const ways[])(int) = { via_a, via_b, via_c };
-	int r = d ? rec(d - 1, way) : ways[way](way);
+#define LEVELS 13 /* frames of rec_0 and rec_1 */
 
-	__asm__ volatile("" ::: "memory");
-	return r + d;
-}
+static int rec_0(int level, int d, int way);
+static int rec_1(int level, int d, int way);
+
+/* Level level of the path of d: the next by bit level of d, else way way. */
+#define REC(name, k)                                                    \
+	static __attribute__((noinline)) int name(int level, int d, int way) \
+	{                                                               \
+		static int (*const ways[])(int) = { via_a, via_b, via_c }; \
+		int r = level == LEVELS ? ways[way](way)                \
+			: d >> level & 1 ? rec_1(level + 1, d, way)     \
+					 : rec_0(level + 1, d, way);    \
+                                                                        \
+		__asm__ volatile("" ::: "memory");                      \
+		return r + (k);                                         \
+	}
+
+REC(rec_0, 0)
+REC(rec_1, 1)
 
 int main(int argc, char **argv)
 {
 	int depths, rounds, d, i, sum = 0;
 
 	if (argc < 3 || argc > 4 || (depths = atoi(argv[1])) < 1 ||
-	    (rounds = atoi(argv[2])) < 1)
+	    depths > 1 << LEVELS || (rounds = atoi(argv[2])) < 1)
 		return 2;
 	found = argc == 4 && strcmp(argv[3], "found") == 0;
 	for (i = 0; i < rounds; i++)
 		for (d = 0; d < depths; d++)
-			sum += rec(d, d % 3);
+			sum += rec_0(0, d, d % 3);
 	printf("%d %d\n", depths, rounds);
 	return sum == 0 ? 3 : 0;
 }
