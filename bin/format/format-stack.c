@@ -482,8 +482,9 @@ static int call_frames(const struct who *w, const struct call *c,
 	struct tcl_frame tcl[LTR_TCL_FRAMES_MAX];
 	struct interp_frames in = { py, 0, tcl, 0 };
 	const struct stack_objects *map;
+	unsigned n, nall, k, max = fmt.stack + STACK_START_FRAMES;
+	bool sparse;
 	struct named_walk *nw;
-	unsigned n, nall, k;
 	uint64_t walk;
 
 	if (kept)
@@ -491,20 +492,23 @@ static int call_frames(const struct who *w, const struct call *c,
 	if (!b)
 		return -1;
 	map = objmap_sync();
-	n = nall = stack_unwind(map, w->pid, w->tid, b->data, b->len,
-				b->flags & LTR_BLOBF_SPARSE, frames,
-				fmt.stack + STACK_START_FRAMES, end, &walk);
+	sparse = b->flags & LTR_BLOBF_SPARSE;
 	in.np = pyframes_of(w->pid, c, py, LTR_PY_FRAMES_MAX);
 	in.nt = tclframes_of(w->pid, c, tcl, LTR_TCL_FRAMES_MAX);
-	if (in.np || in.nt)
-		walk = 0; /* the names are not the walk's alone */
-	if ((nw = named_walk_find(walk)) != NULL) {
+	/* A kept walk named before: its names, without its frames. */
+	if (!in.np && !in.nt &&
+	    (nw = named_walk_find(stack_kept(map, w->pid, b->data, b->len,
+					     sparse, max, &n, end))) != NULL) {
 		memcpy(out, nw->out, nw->n * sizeof(*out));
 		*end = nw->end;
 		if (kept)
 			*kept = nw;
 		return (int)nw->n;
 	}
+	n = nall = stack_unwind(map, w->pid, w->tid, b->data, b->len, sparse,
+				frames, max, end, &walk);
+	if (in.np || in.nt)
+		walk = 0; /* the names are not the walk's alone */
 	if (*end == STACK_END_START)
 		n = without_start(frames, n);
 	if (n > fmt.stack) {

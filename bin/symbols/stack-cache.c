@@ -150,9 +150,11 @@ int stackcache_find(const struct stack_objects *objs, int pid,
 		k = slots[i];
 		if (!kept_same(k, pid, key, regs, copy, len, max))
 			continue;
-		memcpy(frames, k->frames, k->n * sizeof(*frames));
-		if (k->sp != regs->sp)
-			frames_move(frames, k->n, k->sp, regs->sp);
+		if (frames) {
+			memcpy(frames, k->frames, k->n * sizeof(*frames));
+			if (k->sp != regs->sp)
+				frames_move(frames, k->n, k->sp, regs->sp);
+		}
 		*end = k->end;
 		*serial = k->serial;
 		return (int)k->n;

@@ -20,8 +20,9 @@ struct stackcache_key {
 /*
  * The frames of a walk of pid's copy (regs, [regs->sp, regs->sp + len))
  * into at most max frames that was kept by key, with objects map objs;
- * how many into frames, why they end in *end, the walk's serial in
- * *serial; -1 if none was.  (With key->words, copy is not read.)
+ * how many into frames (if not NULL), why they end in *end, the walk's
+ * serial in *serial; -1 if none was.  (With key->words, copy is not
+ * read.)
  */
 int stackcache_find(const struct stack_objects *objs, int pid,
 		    const struct stackcache_key *key,

@@ -449,33 +449,67 @@ static unsigned walk_copy(const struct stack_objects *objs, int pid, int tid,
 	return libdw_walk(&w, tid, end);
 }
 
+/*
+ * The key of the walk of the CALLSTACK blob data[0..len) (stack-cache.h)
+ * into *key, where its copy starts and how long (sparse: its words, and
+ * the span they stand for) into *copy and *len; false if it has none.
+ */
+static bool blob_key(const void *data, size_t *len, bool sparse,
+		     struct stackcache_key *key, const unsigned char **copy)
+{
+	const struct ltr_stack_regs *regs = data;
+	uint64_t span;
+
+	*key = (struct stackcache_key){ .hash = regs->sp };
+	*copy = (const unsigned char *)(regs + 1);
+	if (*len < sizeof(*regs) || !regs->rip)
+		return false;
+	*len -= sizeof(*regs);
+	if (!sparse)
+		return true;
+	if (*len < 8)
+		return false;
+	memcpy(&span, *copy, 8);
+	key->hash = sparse_hash(*copy + 8,
+				(*len - 8) / sizeof(struct ltr_stack_word), span);
+	key->words = *copy;
+	key->words_len = *len;
+	return true;
+}
+
+uint64_t stack_kept(const struct stack_objects *objs, int pid,
+		    const void *data, size_t len, bool sparse, unsigned max,
+		    unsigned *n, enum stack_end *end)
+{
+	struct stackcache_key key;
+	const unsigned char *copy;
+	uint64_t walk = 0;
+	int r;
+
+	if (!max || !blob_key(data, &len, sparse, &key, &copy))
+		return 0;
+	r = stackcache_find(objs, pid, &key, data, copy, len, max, NULL, end,
+			    &walk);
+	*n = r >= 0 ? (unsigned)r : 0;
+	return r >= 0 ? walk : 0;
+}
+
 unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 		      const void *data, size_t len, bool sparse,
 		      struct stack_frame *frames, unsigned max,
 		      enum stack_end *end, uint64_t *walk)
 {
 	const struct ltr_stack_regs *regs = data;
-	const unsigned char *copy = (const unsigned char *)(regs + 1);
-	struct stackcache_key key = { 0 };
+	struct stackcache_key key;
+	const unsigned char *copy;
 	uint64_t span;
 	size_t n;
 	int r;
 
 	*end = STACK_END_UNKNOWN;
 	*walk = 0;
-	if (!max || len < sizeof(*regs) || !regs->rip)
+	if (!max || !blob_key(data, &len, sparse, &key, &copy))
 		return 0;
-	len -= sizeof(*regs);
-	key.hash = regs->sp;
-	if (sparse) {
-		if (len < 8)
-			return 0;
-		memcpy(&span, copy, 8);
-		n = (len - 8) / sizeof(struct ltr_stack_word);
-		key.hash = sparse_hash(copy + 8, n, span);
-		key.words = copy;
-		key.words_len = len;
-	}
 	r = stackcache_find(objs, pid, &key, regs, copy, len, max, frames, end,
 			    walk);
 	if (r >= 0)
@@ -483,6 +517,8 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 	if (!sparse)
 		return walk_copy(objs, pid, tid, regs, copy, len, &key, frames,
 				 max, end, walk);
+	memcpy(&span, copy, 8);
+	n = (len - 8) / sizeof(struct ltr_stack_word);
 	r = (int)walk_copy(objs, pid, tid, regs,
 			   sparse_copy(copy + 8, n, span, true), span, &key,
 			   frames, max, end, walk);

@@ -43,6 +43,15 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 		      enum stack_end *end, uint64_t *walk);
 
 /*
+ * The serial of the walk kept (stack-cache.c) that stack_unwind would
+ * give the same blob, the number of its frames into *n and why they end
+ * into *end, without the frames; 0 if none is kept.
+ */
+uint64_t stack_kept(const struct stack_objects *objs, int pid,
+		    const void *data, size_t len, bool sparse, unsigned max,
+		    unsigned *n, enum stack_end *end);
+
+/*
  * The source file and line of code address addr of process pid, from
  * the debug information of its object (in the file, or installed beside
  * it); false without one.  *file lives until the next call into stack.c.
