@@ -87,6 +87,11 @@ static bool cache_off(void)
 	return off;
 }
 
+bool stackcache_on(void)
+{
+	return !cache_off();
+}
+
 /* Forget every walk if the map is not the one they were made with. */
 static void map_check(const struct stack_objects *objs)
 {

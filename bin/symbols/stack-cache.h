@@ -43,6 +43,9 @@ uint64_t stackcache_add(const struct stack_objects *objs, int pid,
 			const struct stack_frame *frames, unsigned n,
 			enum stack_end end);
 
+/* Are walks kept (not LTRUSS_NO_STACK_CACHE, for the tests and the bench)? */
+bool stackcache_on(void);
+
 /* Forget every walk. */
 void stackcache_done(void);
 

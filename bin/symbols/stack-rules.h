@@ -80,6 +80,20 @@ int rules_walk(rules_find_fn *find, void *arg,
 	       enum stack_end *end, struct rules_inputs *in);
 
 /*
+ * The frames rules_walk finds in the sparse copy (LTR_BLOBF_SPARSE) of
+ * k words (struct ltr_stack_word each) at regs: read off its words, when
+ * every frame the walk follows is one the interposer follows (its CFA
+ * the stack pointer plus a constant, its return address the word below:
+ * the words are then their return addresses, in order, and nothing else
+ * the walk reads changes its frames), checked frame by frame against the
+ * rules; -1 when one is not, or the words are not those (then walk it).
+ */
+int rules_follow(rules_find_fn *find, void *arg,
+		 const struct ltr_stack_regs *regs, const unsigned char *words,
+		 size_t k, struct stack_frame *frames, unsigned max,
+		 enum stack_end *end);
+
+/*
  * Would a walk of this copy (regs, [regs->sp, regs->sp + len)) read what
  * in says, and so find the same frames, given the same pc and sp?
  */

@@ -409,6 +409,61 @@ static const unsigned char *sparse_copy(const unsigned char *words, size_t n,
 	return (const unsigned char *)buf;
 }
 
+/* Whose objects name the frames of pid's call at regs (a forked child's: its parent's). */
+static int walk_pid(const struct stack_objects *objs, int pid,
+		    const struct ltr_stack_regs *regs)
+{
+	const struct stack_object *o = objmap_at(objs, pid, regs->rip - 1);
+
+	return o ? o->pid : pid;
+}
+
+/*
+ * The n frames w found (reading in), ending for end: their objects
+ * noted, the walk kept by key; returns n, its serial into *walk.
+ */
+static unsigned walk_keep(struct walk *w, int pid,
+			  const struct stackcache_key *key,
+			  const struct ltr_stack_regs *regs,
+			  const struct rules_inputs *in, unsigned n,
+			  enum stack_end end, uint64_t *walk)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		w->frames[i].obj = objmap_at(w->objs, w->pid,
+					     w->frames[i].lookup);
+	*walk = stackcache_add(w->objs, pid, key, regs, w->max, in, w->frames,
+			       n, end);
+	return n;
+}
+
+/*
+ * The walk of sparse copy words[0..k) read off its words (rules_follow),
+ * kept by key; -1 if it cannot be.  Not with LTRUSS_NO_STACK_CACHE,
+ * whose walks go the whole way.
+ */
+static int follow_words(const struct stack_objects *objs, int pid,
+			const struct ltr_stack_regs *regs,
+			const unsigned char *words, size_t k,
+			const struct stackcache_key *key,
+			struct stack_frame *frames, unsigned max,
+			enum stack_end *end, uint64_t *walk)
+{
+	struct walk w = { .objs = objs, .frames = frames, .max = max };
+	struct rules_inputs none = { 0 };
+	int r;
+
+	if (!stackcache_on())
+		return -1;
+	w.pid = walk_pid(objs, pid, regs);
+	r = rules_follow(walk_find, &w, regs, words, k, frames, max, end);
+	if (r < 0)
+		return -1;
+	return (int)walk_keep(&w, pid, key, regs, &none, (unsigned)r, *end,
+			      walk);
+}
+
 /*
  * The walk of a copy of len bytes at copy (no kept walk was), kept by
  * key (stack-cache.h): stack_unwind's.
@@ -420,27 +475,20 @@ static unsigned walk_copy(const struct stack_objects *objs, int pid, int tid,
 			  struct stack_frame *frames, unsigned max,
 			  enum stack_end *end, uint64_t *walk)
 {
-	const struct stack_object *o;
 	struct walk w = { .objs = objs, .frames = frames, .max = max };
 	struct rules_read reads[READS_MAX];
 	struct rules_inputs in = { .cap = READS_MAX, .r = reads };
 	int r;
 
-	o = objmap_at(objs, pid, regs->rip - 1);
-	w.pid = o ? o->pid : pid;
+	w.pid = walk_pid(objs, pid, regs);
 	if (stack_hints_on()) {
 		in.hint = stack_hints_note;
 		in.hint_arg = (void *)(intptr_t)pid;
 	}
 	r = rules_walk(walk_find, &w, regs, copy, len, frames, max, end, &in);
-	if (r >= 0) {
-		for (w.n = 0; w.n < (unsigned)r; w.n++)
-			frames[w.n].obj = objmap_at(objs, w.pid,
-						    frames[w.n].lookup);
-		*walk = stackcache_add(objs, pid, key, regs, max, &in, frames,
-				       w.n, *end);
-		return w.n;
-	}
+	if (r >= 0)
+		return walk_keep(&w, pid, key, regs, &in, (unsigned)r, *end,
+				 walk);
 	/* A frame the rules cannot follow: libdw's own walk. */
 	w.l = layout_of(w.pid, objs);
 	w.l->cur.regs = regs;
@@ -519,6 +567,10 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 				 max, end, walk);
 	memcpy(&span, copy, 8);
 	n = (len - 8) / sizeof(struct ltr_stack_word);
+	r = follow_words(objs, pid, regs, copy + 8, n, &key, frames, max, end,
+			 walk);
+	if (r >= 0)
+		return (unsigned)r;
 	r = (int)walk_copy(objs, pid, tid, regs,
 			   sparse_copy(copy + 8, n, span, true), span, &key,
 			   frames, max, end, walk);
