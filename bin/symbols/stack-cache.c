@@ -59,6 +59,7 @@ struct kept {
 };
 
 static struct kept *slots[SLOTS];
+static uint64_t hashes[SLOTS]; /* slots[i]->hash, read before slots[i] */
 static const struct stack_object *map_v; /* the map the walks were made with */
 static size_t map_n;
 static unsigned turn; /* the way replaced next */
@@ -71,6 +72,7 @@ void stackcache_done(void)
 	for (i = 0; i < SLOTS; i++) {
 		free(slots[i]);
 		slots[i] = NULL;
+		hashes[i] = 0;
 	}
 }
 
@@ -152,6 +154,9 @@ int stackcache_find(const struct stack_objects *objs, int pid,
 		return -1;
 	map_check(objs);
 	for (i = first; i < first + WAYS; i++) {
+		/* The hashes of a slot's ways share a line; the walks do not. */
+		if (hashes[i] != key->hash)
+			continue;
 		k = slots[i];
 		if (!kept_same(k, pid, key, regs, copy, len, max))
 			continue;
@@ -214,5 +219,6 @@ uint64_t stackcache_add(const struct stack_objects *objs, int pid,
 		memcpy((unsigned char *)(k->in.r + in->n), key->words,
 		       key->words_len);
 	slots[i] = k;
+	hashes[i] = k->hash;
 	return k->serial;
 }

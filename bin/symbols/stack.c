@@ -373,7 +373,11 @@ static unsigned libdw_walk(struct walk *w, int tid, enum stack_end *end)
 	return w->n;
 }
 
-/* The hash of a sparse copy: its span and its words[0..n). */
+/*
+ * The hash of a sparse copy: its span and its words[0..n).  Rotations
+ * and one multiplication at the end, not one a word: stack-cache.c
+ * compares the words themselves, the hash only spreads them.
+ */
 static uint64_t sparse_hash(const unsigned char *words, size_t n,
 			    uint64_t span)
 {
@@ -382,10 +386,10 @@ static uint64_t sparse_hash(const unsigned char *words, size_t n,
 
 	for (i = 0; i < n; i++) {
 		memcpy(v, words + i * sizeof(v), sizeof(v));
-		h = (h ^ v[0] ^ v[1] * 0xff51afd7ed558ccdull) *
-		    0x9e3779b97f4a7c15ull;
+		h = (h << 7 | h >> 57) ^ v[0] ^ v[1];
 	}
-	return h;
+	h ^= h >> 29;
+	return h * 0x9e3779b97f4a7c15ull;
 }
 
 /*
