@@ -107,7 +107,7 @@ walks_frames() {
 		'1000 101 tip by_way to_tip via_b rec_0' '1000 102 tip by_way to_tip via_c rec_0')" ]
 }
 
-@test "a kept walk gives the frames a fresh walk gives: sort(1)'s strcoll calls with -k's kept walks and without them (LTRUSS_NO_STACK_CACHE)" {
+@test "-k's sparse copies and kept walks give the frames of whole copies walked afresh: sort(1)'s strcoll calls with them and without them (LTRUSS_NO_STACK_CACHE)" {
 	"$SRCDIR/bench/gen-lines.sh" 3000 >lines.txt
 	export LC_ALL=C.UTF-8
 	# The same environment's size, so that the stacks lie at the same places.
