@@ -213,7 +213,8 @@ uint64_t stackcache_add(const struct stack_objects *objs, int pid,
 	k->in.cap = in->n;
 	k->in.r = (struct rules_read *)(k->frames + n);
 	memcpy(k->frames, frames, n * sizeof(*frames));
-	memcpy(k->in.r, in->r, in->n * sizeof(*in->r));
+	if (in->n) /* none, for frames read off a sparse copy's words */
+		memcpy(k->in.r, in->r, in->n * sizeof(*in->r));
 	k->words = (const unsigned char *)(k->in.r + in->n);
 	if (key->words_len)
 		memcpy((unsigned char *)(k->in.r + in->n), key->words,
