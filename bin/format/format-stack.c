@@ -27,14 +27,8 @@
  * a reader of the script needs.  A stack with no libtcl frame shows them
  * after the line that says the copy ends, as Python's.
  *
- * A walk kept by stack-cache.c comes back for most calls (sort(1) makes
- * a million from a few hundred stacks): its frames are the same, so are
- * their names, and so are its text lines.  So the names of a kept walk
- * are kept too, under its serial (a number no other walk ever gets), with
- * its lines joined once they are written: a stack seen before is one
- * lookup and one copy.  Not when the walk has a frame in code of no
- * object (its name comes from a perf map, which grows as the JIT writes
- * it), nor with interpreter frames, which differ from call to call.
+ * The names of a walk that stack-cache.c keeps are kept too, and its
+ * lines joined (format-walks.c).
  */
 #include "config.h"
 
@@ -48,6 +42,7 @@
 #include "call-blobs.h"
 #include "format-args.h"
 #include "format-stack.h"
+#include "format-walks.h"
 #include "json-string.h"
 #include "output.h"
 #include "perfmap.h"
@@ -358,63 +353,6 @@ static const struct named *tcl_named(const struct tcl_frame *f)
 	return nf;
 }
 
-/* The names of a kept walk's frames, made once (see the top). */
-struct named_walk {
-	uint64_t walk;              /* its serial (stack_unwind); 0: empty */
-	enum stack_end end;
-	unsigned n, out_size;
-	const struct named **out;   /* as call_frames gives them (out_size) */
-	bool joined;                /* text holds its lines (stack_text) */
-	char *text;                 /* (text_size bytes: reused by the next walk) */
-	size_t text_len, text_size;
-};
-
-#define NAMED_WALKS 4096 /* walks whose names are kept, by serial */
-static struct named_walk named_walks[NAMED_WALKS];
-
-/* The names kept of walk, or NULL. */
-static struct named_walk *named_walk_find(uint64_t walk)
-{
-	struct named_walk *nw = &named_walks[walk % NAMED_WALKS];
-
-	return walk && nw->walk == walk ? nw : NULL;
-}
-
-/* Keep the names out[0..n) of walk, whose frames[0..nf) end for end. */
-static void named_walk_keep(uint64_t walk, const struct stack_frame *frames,
-			    unsigned nf, const struct named **out, unsigned n,
-			    enum stack_end end)
-{
-	struct named_walk *nw = &named_walks[walk % NAMED_WALKS];
-	unsigned i;
-
-	for (i = 0; i < nf; i++)
-		if (!frames[i].obj)
-			return; /* JIT code: perf maps grow */
-	if (nw->out_size < n) {
-		free(nw->out);
-		nw->out_size = n;
-		nw->out = xmalloc(n * sizeof(*out));
-	}
-	nw->walk = walk;
-	nw->end = end;
-	nw->n = n;
-	memcpy(nw->out, out, n * sizeof(*out));
-	nw->joined = false;
-}
-
-/* Forget the names of every walk. */
-static void named_walks_done(void)
-{
-	size_t i;
-
-	for (i = 0; i < NAMED_WALKS; i++) {
-		free(named_walks[i].out);
-		free(named_walks[i].text);
-	}
-	memset(named_walks, 0, sizeof(named_walks));
-}
-
 /* The interpreter frames a merge puts among the native ones. */
 struct interp_frames {
 	const struct py_frame *py; /* Python's, innermost first */
@@ -654,40 +592,6 @@ static void put_led(void *arg, const char *text, size_t len)
 	put_stack_line(lead->text, lead->len, text, len);
 }
 
-/* each_stack_line's put: the line counted into the text of a kept walk. */
-static void count_joined(void *arg, const char *text, size_t len)
-{
-	(void)text;
-	((struct named_walk *)arg)->text_len += len;
-}
-
-/* each_stack_line's put: the line appended to the text of a kept walk. */
-static void put_joined(void *arg, const char *text, size_t len)
-{
-	struct named_walk *nw = arg;
-
-	memcpy(nw->text + nw->text_len, text, len);
-	nw->text_len += len;
-}
-
-/* Join the lines of kept walk nw into its text. */
-static void walk_join(struct named_walk *nw)
-{
-	size_t len;
-
-	nw->text_len = 0;
-	each_stack_line(nw->out, nw->n, nw->end, count_joined, nw);
-	len = nw->text_len;
-	if (nw->text_size < len) {
-		free(nw->text);
-		nw->text_size = len;
-		nw->text = xmalloc(len);
-	}
-	nw->text_len = 0;
-	each_stack_line(nw->out, nw->n, nw->end, put_joined, nw);
-	nw->joined = true;
-}
-
 void stack_text(const struct who *w, const struct call *c)
 {
 	const struct named *frames[OUT_MAX];
@@ -705,7 +609,7 @@ void stack_text(const struct who *w, const struct call *c)
 	}
 	/* A kept walk's lines, with no lead: joined once, then one copy. */
 	if (!nw->joined)
-		walk_join(nw);
+		named_walk_join(nw, each_stack_line);
 	if (nw->text_len)
 		put_stack_line("", 0, nw->text, nw->text_len);
 }
