@@ -422,83 +422,81 @@ static int walk_pid(const struct stack_objects *objs, int pid,
 	return o ? o->pid : pid;
 }
 
+/* A call's stack being unwound: stack_unwind's arguments, and the key of its walk. */
+struct unwind {
+	const struct stack_objects *objs;
+	int pid, tid;
+	const struct ltr_stack_regs *regs;
+	struct stackcache_key key;
+	struct stack_frame *frames;
+	unsigned max;
+	enum stack_end *end;
+	uint64_t *walk;
+};
+
 /*
- * The n frames w found (reading in), ending for end: their objects
- * noted, the walk kept by key; returns n, its serial into *walk.
+ * The n frames w found of u's stack (reading in): their objects noted,
+ * the walk kept by u's key; returns n, its serial into *u->walk.
  */
-static unsigned walk_keep(struct walk *w, int pid,
-			  const struct stackcache_key *key,
-			  const struct ltr_stack_regs *regs,
-			  const struct rules_inputs *in, unsigned n,
-			  enum stack_end end, uint64_t *walk)
+static unsigned walk_keep(const struct unwind *u, struct walk *w,
+			  const struct rules_inputs *in, unsigned n)
 {
 	unsigned i;
 
 	for (i = 0; i < n; i++)
 		w->frames[i].obj = objmap_at(w->objs, w->pid,
 					     w->frames[i].lookup);
-	*walk = stackcache_add(w->objs, pid, key, regs, w->max, in, w->frames,
-			       n, end);
+	*u->walk = stackcache_add(u->objs, u->pid, &u->key, u->regs, u->max,
+				  in, u->frames, n, *u->end);
 	return n;
 }
 
 /*
- * The walk of sparse copy words[0..k) read off its words (rules_follow),
- * kept by key; -1 if it cannot be.  Not with LTRUSS_NO_STACK_CACHE,
+ * The walk of u's sparse copy, words[0..k), read off its words
+ * (rules_follow); -1 if it cannot be.  Not with LTRUSS_NO_STACK_CACHE,
  * whose walks go the whole way.
  */
-static int follow_words(const struct stack_objects *objs, int pid,
-			const struct ltr_stack_regs *regs,
-			const unsigned char *words, size_t k,
-			const struct stackcache_key *key,
-			struct stack_frame *frames, unsigned max,
-			enum stack_end *end, uint64_t *walk)
+static int follow_words(const struct unwind *u, const unsigned char *words,
+			size_t k)
 {
-	struct walk w = { .objs = objs, .frames = frames, .max = max };
+	struct walk w = { .objs = u->objs, .frames = u->frames,
+			  .max = u->max };
 	struct rules_inputs none = { 0 };
 	int r;
 
 	if (!stackcache_on())
 		return -1;
-	w.pid = walk_pid(objs, pid, regs);
-	r = rules_follow(walk_find, &w, regs, words, k, frames, max, end);
-	if (r < 0)
-		return -1;
-	return (int)walk_keep(&w, pid, key, regs, &none, (unsigned)r, *end,
-			      walk);
+	w.pid = walk_pid(u->objs, u->pid, u->regs);
+	r = rules_follow(walk_find, &w, u->regs, words, k, u->frames, u->max,
+			 u->end);
+	return r < 0 ? -1 : (int)walk_keep(u, &w, &none, (unsigned)r);
 }
 
-/*
- * The walk of a copy of len bytes at copy (no kept walk was), kept by
- * key (stack-cache.h): stack_unwind's.
- */
-static unsigned walk_copy(const struct stack_objects *objs, int pid, int tid,
-			  const struct ltr_stack_regs *regs,
-			  const unsigned char *copy, size_t len,
-			  const struct stackcache_key *key,
-			  struct stack_frame *frames, unsigned max,
-			  enum stack_end *end, uint64_t *walk)
+/* The walk of u's stack in a copy of len bytes at copy (no kept walk was). */
+static unsigned walk_copy(const struct unwind *u, const unsigned char *copy,
+			  size_t len)
 {
-	struct walk w = { .objs = objs, .frames = frames, .max = max };
+	struct walk w = { .objs = u->objs, .frames = u->frames,
+			  .max = u->max };
 	struct rules_read reads[READS_MAX];
 	struct rules_inputs in = { .cap = READS_MAX, .r = reads };
 	int r;
 
-	w.pid = walk_pid(objs, pid, regs);
+	w.pid = walk_pid(u->objs, u->pid, u->regs);
 	if (stack_hints_on()) {
 		in.hint = stack_hints_note;
-		in.hint_arg = (void *)(intptr_t)pid;
+		in.hint_arg = (void *)(intptr_t)u->pid;
 	}
-	r = rules_walk(walk_find, &w, regs, copy, len, frames, max, end, &in);
+	r = rules_walk(walk_find, &w, u->regs, copy, len, u->frames, u->max,
+		       u->end, &in);
 	if (r >= 0)
-		return walk_keep(&w, pid, key, regs, &in, (unsigned)r, *end,
-				 walk);
+		return walk_keep(u, &w, &in, (unsigned)r);
 	/* A frame the rules cannot follow: libdw's own walk. */
-	w.l = layout_of(w.pid, objs);
-	w.l->cur.regs = regs;
+	w.l = layout_of(w.pid, u->objs);
+	w.l->cur.regs = u->regs;
 	w.l->cur.bytes = copy;
 	w.l->cur.len = len;
-	return libdw_walk(&w, tid, end);
+	return libdw_walk(&w, u->tid, u->end);
 }
 
 /*
@@ -551,8 +549,9 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 		      struct stack_frame *frames, unsigned max,
 		      enum stack_end *end, uint64_t *walk)
 {
-	const struct ltr_stack_regs *regs = data;
-	struct stackcache_key key;
+	struct unwind u = { .objs = objs, .pid = pid, .tid = tid,
+			    .regs = data, .frames = frames, .max = max,
+			    .end = end, .walk = walk };
 	const unsigned char *copy;
 	uint64_t span;
 	size_t n;
@@ -560,24 +559,19 @@ unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
 
 	*end = STACK_END_UNKNOWN;
 	*walk = 0;
-	if (!max || !blob_key(data, &len, sparse, &key, &copy))
+	if (!max || !blob_key(data, &len, sparse, &u.key, &copy))
 		return 0;
-	r = stackcache_find(objs, pid, &key, regs, copy, len, max, frames, end,
-			    walk);
+	r = stackcache_find(objs, pid, &u.key, u.regs, copy, len, max, frames,
+			    end, walk);
 	if (r >= 0)
 		return (unsigned)r;
 	if (!sparse)
-		return walk_copy(objs, pid, tid, regs, copy, len, &key, frames,
-				 max, end, walk);
+		return walk_copy(&u, copy, len);
 	memcpy(&span, copy, 8);
 	n = (len - 8) / sizeof(struct ltr_stack_word);
-	r = follow_words(objs, pid, regs, copy + 8, n, &key, frames, max, end,
-			 walk);
-	if (r >= 0)
+	if ((r = follow_words(&u, copy + 8, n)) >= 0)
 		return (unsigned)r;
-	r = (int)walk_copy(objs, pid, tid, regs,
-			   sparse_copy(copy + 8, n, span, true), span, &key,
-			   frames, max, end, walk);
+	r = (int)walk_copy(&u, sparse_copy(copy + 8, n, span, true), span);
 	sparse_copy(copy + 8, n, span, false);
 	return (unsigned)r;
 }
