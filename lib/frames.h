@@ -42,6 +42,16 @@ size_t ltr_stack_hinted_copy(const struct ltr_tstate *ts, unsigned char *copy,
 			     uintptr_t sp, uint64_t ret, size_t len,
 			     bool *faulted);
 
+/*
+ * The sparse copy (LTR_BLOBF_SPARSE) of the stack at sp of a call
+ * returning to ret, if the session's stack hints describe every frame
+ * ltruss's walk follows within len bytes: into copy, at most room bytes;
+ * returns its size, 0 if there is none (then copy it, as above).
+ */
+size_t ltr_stack_sparse_copy(const struct ltr_tstate *ts, unsigned char *copy,
+			     size_t room, uintptr_t sp, uint64_t ret,
+			     size_t len);
+
 /* At la_objclose: forget the stack hints of obj's addresses. */
 void ltr_stack_hints_forget(const struct ltr_object *obj);
 

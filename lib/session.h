@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 19 /* bump on any change */
+#define LTR_SESSION_LAYOUT 20 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -297,6 +297,19 @@ struct ltr_stack_regs {
 };
 
 /*
+ * A sparse CALLSTACK (LTR_BLOBF_SPARSE, a live trace's only: never in a
+ * -w file): after struct ltr_stack_regs, the span of the copy it stands
+ * for (a uint64_t, at most LTR_STACK_SIZE_MAX), then the words of it
+ * that are given, each at its offset from sp (8-aligned, inside the
+ * span); every other word of the span reads as zero.  The interposer
+ * makes one when ltruss's walk will read nothing else that matters
+ * (lib/stack-hints.c).
+ */
+struct ltr_stack_word {
+	uint64_t off, val;
+};
+
+/*
  * -k: how the frame of the code at a return address lies, so that the
  * interposer copies no more of a stack than ltruss's walk of it reads
  * (lib/stack-copy.c), written by ltruss as its walks meet frames
@@ -448,6 +461,7 @@ enum ltr_va_class {
 /* Blob flags. */
 #define LTR_BLOBF_TRUNCATED 0x1u /* longer than -s: cut */
 #define LTR_BLOBF_FAULT 0x2u     /* unreadable memory: nothing copied */
+#define LTR_BLOBF_SPARSE 0x4u    /* a CALLSTACK of some words only (struct ltr_stack_word) */
 
 struct ltr_blob {
 	uint8_t type;   /* enum ltr_blob_type */

@@ -24,7 +24,7 @@
  * a known stack may end in a guard page.
  *
  * When ltruss says how far its walk of a stack will go, the copy stops
- * there (stack-hints.c).
+ * there, or holds only the return addresses it will read (stack-hints.c).
  *
  * The copy must show the frames the program will see, not ours: the
  * return slots of traced calls in progress hold the trampoline, so in the
@@ -174,6 +174,12 @@ size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
 	if (end && end - sp < len)
 		len = (end - sp) & ~(size_t)7;
 	if (ltr_stack_frames && ts->slot && !ts->shared_slot) {
+		got = ltr_stack_sparse_copy(ts, copy, room - head, sp, ret,
+					    len);
+		if (got) {
+			b->flags = LTR_BLOBF_SPARSE;
+			goto regs;
+		}
 		got = ltr_stack_hinted_copy(ts, copy, sp, ret, len, &faulted);
 	} else {
 		got = ltr_read_mem(ts->pid, copy, sp, len) & ~(size_t)7;
@@ -182,6 +188,8 @@ size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
 	if (got >= 8)
 		*(uint64_t *)copy = ret;
 	unhijack(ts, copy, sp, got);
+	b->flags = faulted ? LTR_BLOBF_TRUNCATED : 0;
+regs:
 	r->sp = sp;
 	r->rip = ret;
 	r->rbp = regs->rbp;
@@ -192,7 +200,6 @@ size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
 	r->r15 = regs->r15;
 	b->type = LTR_BLOB_CALLSTACK;
 	b->index = 0;
-	b->flags = faulted ? LTR_BLOBF_TRUNCATED : 0;
 	b->reserved = 0;
 	b->len = (uint32_t)(sizeof(*r) + got);
 	return head + got;

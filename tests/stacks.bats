@@ -82,6 +82,44 @@ repeat_frames() {
 		'50 103 leaf via_a deeper main' '50 104 leaf main' '50 105 leaf down down down down way_down main')" ]
 }
 
+# walks_frames N: each isatty call of stacks-walks in $err as "WAY FRAME...",
+# its first N frames outside libc, counted.
+walks_frames() {
+	printf '%s\n' "$err" | awk -v max="$1" '
+		/libc:isatty\(/ { if (l != "") print l; s = $0; sub(/.*isatty\(/, "", s); l = substr(s, 1, 3); n = 0; on = 1; next }
+		/libc:/ { on = 0 }
+		on && /^ *> / && !/libc\.so\.6\)$/ && ++n <= max { f = $2; sub(/\+0x.*/, "", f); l = l " " f }
+		END { if (l != "") print l }' | sort | uniq -c | sed 's/^ *//'
+}
+
+@test "thousands of stacks, each seen twice, more than -k keeps the walks and names of at a time: each call shows its own frames" {
+	run_split ltruss -k -u libc:isatty "$PROGS/stacks-walks" 5000 2
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/stacks-walks" 5000 2)" ]
+	[ "$(walks_frames 3)" = "$(printf '%s\n' '3334 100 tip to_tip via_a' '3334 101 tip to_tip via_b' '3332 102 tip to_tip via_c')" ]
+}
+
+@test "a stack through a traced call in progress (lfind's, whose return slot holds the trampoline), thousands of times: every call shows the real frames" {
+	run_split ltruss -k -u libc:isatty -u libc:lfind "$PROGS/stacks-walks" 30 100 found
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/stacks-walks" 30 100 found)" ]
+	[ "$(walks_frames 5)" = "$(printf '%s\n' '1000 100 tip by_way to_tip via_a rec_0' \
+		'1000 101 tip by_way to_tip via_b rec_0' '1000 102 tip by_way to_tip via_c rec_0')" ]
+}
+
+@test "-k's sparse copies and kept walks give the frames of whole copies walked afresh: sort(1)'s strcoll calls with them and without them (LTRUSS_NO_STACK_CACHE)" {
+	"$SRCDIR/bench/gen-lines.sh" 3000 >lines.txt
+	export LC_ALL=C.UTF-8
+	# The same environment's size, so that the stacks lie at the same places.
+	LTRUSS_NO_STACK_CACHX=1 run_split ltruss -k -u libc:strcoll -o kept.txt sort lines.txt
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(sort lines.txt)" ]
+	LTRUSS_NO_STACK_CACHE=1 run_split ltruss -k -u libc:strcoll -o fresh.txt sort lines.txt
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^ > sort+' kept.txt)" -gt 100000 ]
+	cmp kept.txt fresh.txt
+}
+
 @test "a stack deeper than -k N shows its N frames on every call: the copy goes as far as the walk reads" {
 	# Frames of 1.4 KiB: the copy's first 512 bytes hold the first only.
 	for n in 1 2 3 5; do

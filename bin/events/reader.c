@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -33,15 +34,15 @@
 #include "session-check.h"
 #include "session-slots.h"
 #include "trace.h"
+#include "xmalloc.h"
 
 #define BATCH 256
 #define PREFETCH 256 /* bytes ahead of the event read (peek) */
 
-/* An event copied out of a ring, with room for its longest payload. */
-struct ltr_event_copy {
-	struct ltr_event e;
-	uint64_t w[LTR_ENTER_WORDS + LTR_PAYLOAD_MAX / 8 + 1];
-};
+/* The longest event a ring may hold: the fixed words and the longest payload. */
+#define EVENT_MAX \
+	(sizeof(struct ltr_event) + 8 * (LTR_ENTER_WORDS + LTR_PAYLOAD_MAX / 8 + 1))
+#define COPY_MIN 4096 /* bytes of a copy's buffer, at least */
 
 struct cursor {
 	uint64_t tail;    /* next byte to read */
@@ -58,6 +59,12 @@ static uint32_t ring_size;
 static void (*sink)(const struct event_rec *r);
 static uint64_t cut, cut_slack; /* this round's clock reading; a second */
 static bool deferred;		/* an event waits for the next round */
+/*
+ * Where whole events are copied (peek), and its size: grown as events
+ * need, and given away to a sink that keeps an event (reader_take).
+ */
+static struct ltr_event *copy_buf;
+static size_t copy_size;
 
 void reader_init(uint32_t size, void (*to)(const struct event_rec *r))
 {
@@ -90,6 +97,19 @@ static void corrupt(const struct ltr_session *s, uint32_t i, const char *what)
 			    i, what);
 }
 
+/* copy_buf, with room for size bytes (its old content lost). */
+static struct ltr_event *copy_room(size_t size)
+{
+	if (copy_size < size) {
+		free(copy_buf);
+		copy_size = size > COPY_MIN ? (size + COPY_MIN - 1) &
+						      ~(size_t)(COPY_MIN - 1)
+					    : COPY_MIN;
+		copy_buf = xmalloc(copy_size);
+	}
+	return copy_buf;
+}
+
 /*
  * The fixed words of an event of type type in the whole layout, when the
  * interposer writes fewer into a ring (lib/session.h); 0 for the others.
@@ -107,7 +127,7 @@ static unsigned packed_words(uint8_t type)
  * w[6], the registers its call does not print and an EXIT's words after
  * %rax 0, the blobs after them (lib/session.h).  Returns the copy's size.
  */
-static size_t unpack(struct ltr_event_copy *ev, const struct ltr_event *p,
+static size_t unpack(struct ltr_event *ev, const struct ltr_event *p,
 		     size_t size, unsigned words, unsigned full)
 {
 	size_t fixed = sizeof(*p) + 8 * (size_t)words;
@@ -116,7 +136,7 @@ static size_t unpack(struct ltr_event_copy *ev, const struct ltr_event *p,
 		memcpy(ev, p, size);
 	} else {
 		memcpy(ev, p, fixed);
-		if (ev->e.type == LTR_EV_EXIT) {
+		if (ev->type == LTR_EV_EXIT) {
 			memset(&ev->w[words], 0, 8 * (size_t)(full - words));
 		} else {
 			uint64_t ret = ev->w[words - 1];
@@ -127,23 +147,39 @@ static size_t unpack(struct ltr_event_copy *ev, const struct ltr_event *p,
 		memcpy(&ev->w[full], (const unsigned char *)p + fixed,
 		       size - fixed);
 	}
-	ev->e.words = 0;
+	ev->words = 0;
 	return size + 8 * (size_t)(full - words);
 }
 
 /*
- * The next event of thread i, skipping padding, copied into *ev (the
- * traced process writes the ring: nothing is read twice), or only its
- * header unless whole; NULL if none.  A record whose header does not make
- * sense ends what the ring holds so far; a whole record that fails its
- * checks (session-check.c) is skipped.  An event written with fewer
- * fixed words comes out whole (unpack); its bytes in the ring are c->size.
+ * event_rec's take: the sink keeps the event it was given (copy_buf),
+ * spare becomes the buffer of the next copies.
+ */
+static void *reader_take(void *spare, size_t spare_size, size_t *size)
+{
+	void *ev = copy_buf;
+
+	*size = copy_size;
+	copy_buf = spare;
+	copy_size = spare ? spare_size : 0;
+	return ev;
+}
+
+/*
+ * The next event of thread i, skipping padding, copied (the traced
+ * process writes the ring: nothing is read twice) whole into copy_buf,
+ * or only its header into *head unless whole; NULL if none.  A record
+ * whose header does not make sense ends what the ring holds so far; a
+ * whole record that fails its checks (session-check.c) is skipped.  An
+ * event written with fewer fixed words comes out whole (unpack); its
+ * bytes in the ring are c->size.
  */
 static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
-				    struct ltr_event_copy *ev, bool whole)
+				    struct ltr_event *head, bool whole)
 {
 	struct cursor *c = &cursors[i];
 	const unsigned char *data = session_ring(s, i);
+	struct ltr_event *ev;
 
 	if (!data)
 		return NULL;
@@ -164,28 +200,28 @@ static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
 			c->tail += ring_size - off;
 			continue;
 		}
-		if (off + sizeof(ev->e) <= ring_size)
-			memcpy(&ev->e, p, sizeof(ev->e));
+		if (off + sizeof(*head) <= ring_size)
+			memcpy(head, p, sizeof(*head));
 		else
-			memset(&ev->e, 0, sizeof(ev->e));
-		size = ev->e.size;
-		full = packed_words(ev->e.type);
-		words = full && ev->e.words ? ev->e.words : full;
+			memset(head, 0, sizeof(*head));
+		size = head->size;
+		full = packed_words(head->type);
+		words = full && head->words ? head->words : full;
 		gap = 8 * (size_t)(full - words);
-		if (!check_event_min_size(ev->e.type) || words > full ||
-		    size + gap < check_event_min_size(ev->e.type) ||
-		    size + gap > sizeof(*ev) || size % 8 ||
+		if (!check_event_min_size(head->type) || words > full ||
+		    size + gap < check_event_min_size(head->type) ||
+		    size + gap > EVENT_MAX || size % 8 ||
 		    off + size > ring_size || c->tail + size > c->head) {
 			corrupt(s, i, "skipping the rest of it");
 			c->tail = c->head;
 			return NULL;
 		}
-		if (stamped_after_cut(ev->e.ts)) {
+		if (stamped_after_cut(head->ts)) {
 			deferred = true;
 			return NULL;
 		}
 		if (!whole)
-			return &ev->e;
+			return head;
 		/*
 		 * The next events were written by the traced thread on
 		 * another core: ask for their lines now, so that they travel
@@ -194,12 +230,15 @@ static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
 		__builtin_prefetch(&data[(off + PREFETCH) & (ring_size - 1)]);
 		__builtin_prefetch(&data[(off + PREFETCH + 64) & (ring_size - 1)]);
 		c->size = size;
-		if (full)
-			ev->e.size = (uint16_t)unpack(ev, p, size, words, full);
-		else
+		ev = copy_room(size + gap);
+		if (full) {
+			ev->size = (uint16_t)unpack(ev, p, size, words, full);
+		} else {
 			memcpy(ev, p, size);
-		if (check_event(&ev->e))
-			return &ev->e;
+			ev->size = (uint16_t)size;
+		}
+		if (check_event(ev))
+			return ev;
 		corrupt(s, i, "skipping it");
 		c->tail += size;
 	}
@@ -253,7 +292,7 @@ static size_t drain_round(struct ltr_session *s)
 		c->known = false;
 	}
 	for (;;) {
-		static struct ltr_event_copy copy;
+		struct ltr_event head;
 		const struct ltr_event *ev;
 		struct event_rec r;
 		uint64_t best_ts = UINT64_MAX, next_other = UINT64_MAX;
@@ -269,7 +308,7 @@ static size_t drain_round(struct ltr_session *s)
 			struct cursor *c = &cursors[i];
 
 			if (!c->known) {
-				ev = peek(s, i, &copy, false);
+				ev = peek(s, i, &head, false);
 				c->has_next = ev != NULL;
 				c->next_ts = ev ? ev->ts : 0;
 				c->known = true;
@@ -294,8 +333,9 @@ static size_t drain_round(struct ltr_session *s)
 		 */
 		r = (struct event_rec){ .slot = b,
 					.pid = session_slot(s, b)->pid,
-					.tid = session_slot(s, b)->tid };
-		while ((ev = peek(s, b, &copy, true)) != NULL && ev->ts <= next_other) {
+					.tid = session_slot(s, b)->tid,
+					.take = reader_take };
+		while ((ev = peek(s, b, &head, true)) != NULL && ev->ts <= next_other) {
 			r.ev = ev;
 			sink(&r);
 			cursors[b].tail += cursors[b].size;

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "call-blobs.h"
 #include "catalog.h"
 #include "clock.h"
 #include "error.h"
@@ -405,20 +406,6 @@ static void call_from_event(struct call *c, const struct ltr_event *ev)
 	c->blobs = event_blobs(ev, LTR_ENTER_WORDS, &c->blobs_len);
 }
 
-/* Keep the blobs of tc's call: the event they are in is reused. */
-static void call_keep_blobs(struct tcall *tc)
-{
-	if (!tc->c.blobs_len)
-		return;
-	if (tc->blobs_size < tc->c.blobs_len) {
-		free(tc->blobs);
-		tc->blobs = xmalloc(tc->c.blobs_len);
-		tc->blobs_size = tc->c.blobs_len;
-	}
-	memcpy(tc->blobs, tc->c.blobs, tc->c.blobs_len);
-	tc->c.blobs = tc->blobs;
-}
-
 /* Print the end of call tc of thread t with result r. */
 static void end_call(struct thread_trace *t, struct tcall *tc,
 		     const struct result *r)
@@ -647,7 +634,8 @@ static void event_trace(const struct event_rec *r)
 		}
 		open_parent(t);
 		t->depth++;
-		call_keep_blobs(tc);
+		call_blobs_keep(&tc->c, &tc->blobs, &tc->blobs_size, r->ev,
+				r->take);
 		tc->state = PENDING;
 		break;
 	case LTR_EV_CALL: {

@@ -26,6 +26,13 @@ struct event_rec {
 	uint32_t slot;
 	int32_t pid, tid;
 	const struct ltr_event *ev;
+	/*
+	 * If not NULL, the sink may keep ev, a copy its source would reuse
+	 * (reader.c's): take returns it, of *size bytes, and reuses spare
+	 * (spare_size bytes, or NULL) in its place; the caller frees what
+	 * it took.
+	 */
+	void *(*take)(void *spare, size_t spare_size, size_t *size);
 };
 
 /* One event, in the order its source gives them. */

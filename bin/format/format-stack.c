@@ -26,6 +26,9 @@
  * one of them, and libtcl's own frames (TclNRRunCallbacks...) say nothing
  * a reader of the script needs.  A stack with no libtcl frame shows them
  * after the line that says the copy ends, as Python's.
+ *
+ * The names of a walk that stack-cache.c keeps are kept too, and its
+ * lines joined (format-walks.c).
  */
 #include "config.h"
 
@@ -39,6 +42,7 @@
 #include "call-blobs.h"
 #include "format-args.h"
 #include "format-stack.h"
+#include "format-walks.h"
 #include "json-string.h"
 #include "output.h"
 #include "perfmap.h"
@@ -404,10 +408,12 @@ static unsigned merge_frames(const struct stack_objects *map, int pid,
 /*
  * The frames of call c of w (at most -k's native ones, and the Python
  * ones they ran), named into out (OUT_MAX); returns how many, and in
- * *end why they end.  -1: the call has no stack copy.
+ * *end why they end, in *kept (if not NULL) the names kept of their walk
+ * (NULL if none).  -1: the call has no stack copy.
  */
 static int call_frames(const struct who *w, const struct call *c,
-		       const struct named **out, enum stack_end *end)
+		       const struct named **out, enum stack_end *end,
+		       struct named_walk **kept)
 {
 	const struct ltr_blob *b = args_blob(c, LTR_BLOB_CALLSTACK);
 	struct stack_frame frames[STACK_FRAMES_MAX + STACK_START_FRAMES];
@@ -415,22 +421,43 @@ static int call_frames(const struct who *w, const struct call *c,
 	struct tcl_frame tcl[LTR_TCL_FRAMES_MAX];
 	struct interp_frames in = { py, 0, tcl, 0 };
 	const struct stack_objects *map;
-	unsigned n, nall;
+	unsigned n, nall, k, max = fmt.stack + STACK_START_FRAMES;
+	bool sparse;
+	struct named_walk *nw;
+	uint64_t walk;
 
+	if (kept)
+		*kept = NULL;
 	if (!b)
 		return -1;
 	map = objmap_sync();
-	n = nall = stack_unwind(map, w->pid, w->tid, b->data, b->len, frames,
-				fmt.stack + STACK_START_FRAMES, end);
+	sparse = b->flags & LTR_BLOBF_SPARSE;
+	in.np = pyframes_of(w->pid, c, py, LTR_PY_FRAMES_MAX);
+	in.nt = tclframes_of(w->pid, c, tcl, LTR_TCL_FRAMES_MAX);
+	/* A kept walk named before: its names, without its frames. */
+	if (!in.np && !in.nt &&
+	    (nw = named_walk_find(stack_kept(map, w->pid, b->data, b->len,
+					     sparse, max, &n, end))) != NULL) {
+		memcpy(out, nw->out, nw->n * sizeof(*out));
+		*end = nw->end;
+		if (kept)
+			*kept = nw;
+		return (int)nw->n;
+	}
+	n = nall = stack_unwind(map, w->pid, w->tid, b->data, b->len, sparse,
+				frames, max, end, &walk);
+	if (in.np || in.nt)
+		walk = 0; /* the names are not the walk's alone */
 	if (*end == STACK_END_START)
 		n = without_start(frames, n);
 	if (n > fmt.stack) {
 		n = fmt.stack;
 		*end = STACK_END_LIMIT;
 	}
-	in.np = pyframes_of(w->pid, c, py, LTR_PY_FRAMES_MAX);
-	in.nt = tclframes_of(w->pid, c, tcl, LTR_TCL_FRAMES_MAX);
-	return (int)merge_frames(map, w->pid, frames, n, nall, &in, *end, out);
+	k = merge_frames(map, w->pid, frames, n, nall, &in, *end, out);
+	if (walk)
+		named_walk_keep(walk, frames, nall, out, k, *end);
+	return (int)k;
 }
 
 int stack_names(const struct who *w, const struct call *c,
@@ -441,7 +468,7 @@ int stack_names(const struct who *w, const struct call *c,
 
 	if (!fmt.stack)
 		return -1;
-	n = call_frames(w, c, out, &end);
+	n = call_frames(w, c, out, &end, NULL);
 	/* The frames only, not where the stack copy ended among them. */
 	for (i = 0; i < n; i++)
 		if (out[i] != &gap)
@@ -518,40 +545,74 @@ static void put_stack_line(const char *lead, size_t lead_len,
 	output_line_end();
 }
 
-/* The line that says why the stack is cut short, after lead. */
-static void put_end_line(const char *lead, size_t lead_len,
-			 enum stack_end end)
+/* The line that says why the stack is cut short, into buf; its length. */
+static size_t end_line(char *buf, size_t size, enum stack_end end)
+{
+	int len = snprintf(buf, size, " > ... (%s)\n", end_text(end));
+
+	return len < 0 ? 0 : (size_t)len < size ? (size_t)len : size - 1;
+}
+
+/*
+ * Each line of frames[0..n), which end for end (the line that says so
+ * where the copy ends, or last), to put(arg, line, len).
+ */
+static void each_stack_line(const struct named **frames, unsigned n,
+			    enum stack_end end,
+			    void (*put)(void *arg, const char *text,
+					size_t len),
+			    void *arg)
 {
 	char text[128];
-	int len = snprintf(text, sizeof(text), " > ... (%s)\n",
-			   end_text(end));
+	bool gapped = false;
+	unsigned i;
 
-	put_stack_line(lead, lead_len, text, (size_t)len);
+	for (i = 0; i < n; i++) {
+		if (frames[i] == &gap) {
+			put(arg, text, end_line(text, sizeof(text), end));
+			gapped = true;
+			continue;
+		}
+		put(arg, frames[i]->line, frames[i]->line_len);
+	}
+	if (end_text(end) && !gapped)
+		put(arg, text, end_line(text, sizeof(text), end));
+}
+
+/* A stack line's lead: "[pid N] " and the call's indent. */
+struct lead {
+	char text[600];
+	size_t len;
+};
+
+/* each_stack_line's put: the line written after the lead. */
+static void put_led(void *arg, const char *text, size_t len)
+{
+	const struct lead *lead = arg;
+
+	put_stack_line(lead->text, lead->len, text, len);
 }
 
 void stack_text(const struct who *w, const struct call *c)
 {
 	const struct named *frames[OUT_MAX];
-	char lead[600];
+	struct named_walk *nw;
+	struct lead lead;
 	enum stack_end end;
-	size_t lead_len;
-	bool gapped = false;
-	int n, i;
+	int n;
 
-	if (!fmt.stack || (n = call_frames(w, c, frames, &end)) < 0)
+	if (!fmt.stack || (n = call_frames(w, c, frames, &end, &nw)) < 0)
 		return;
-	lead_len = line_lead(lead, sizeof(lead), w, c);
-	for (i = 0; i < n; i++) {
-		if (frames[i] == &gap) {
-			put_end_line(lead, lead_len, end);
-			gapped = true;
-			continue;
-		}
-		put_stack_line(lead, lead_len, frames[i]->line,
-			       frames[i]->line_len);
+	lead.len = line_lead(lead.text, sizeof(lead.text), w, c);
+	if (!nw || lead.len) {
+		each_stack_line(frames, (unsigned)n, end, put_led, &lead);
+		return;
 	}
-	if (end_text(end) && !gapped)
-		put_end_line(lead, lead_len, end);
+	/* A kept walk's lines, with no lead: joined once, then one copy. */
+	if (!nw->joined)
+		named_walk_join(nw, each_stack_line);
+	if (nw->text_len)
+		put_stack_line("", 0, nw->text, nw->text_len);
 }
 
 /*
@@ -582,7 +643,7 @@ void stack_json(const struct who *w, const struct call *c)
 	bool first = true;
 	int n, i;
 
-	if (!fmt.stack || (n = call_frames(w, c, frames, &end)) < 0)
+	if (!fmt.stack || (n = call_frames(w, c, frames, &end, NULL)) < 0)
 		return;
 	map = objmap_sync();
 	for (i = 0; i < n; i++)
@@ -648,7 +709,7 @@ size_t stack_path(char *buf, size_t size, const struct who *w,
 		last.fn = c->fn;
 		last.ts = c->ts_enter;
 		last.len = 0;
-		n = call_frames(w, c, frames, &end);
+		n = call_frames(w, c, frames, &end, NULL);
 		/* Outermost first, as the path of calls goes. */
 		for (k = n - 1; k >= 0; k--) {
 			const struct named *f = frames[k];
@@ -699,6 +760,7 @@ void stack_done_names(void)
 		}
 	}
 	strmap_clear(&tcl_names, named_free);
+	named_walks_done();
 	tclframes_done();
 	free(named_table);
 	named_table = NULL;

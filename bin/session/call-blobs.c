@@ -6,7 +6,11 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "call-blobs.h"
+#include "xmalloc.h"
 
 /*
  * The blob of type (and of index, unless any_index) among blobs[0..len),
@@ -40,6 +44,30 @@ const struct ltr_blob *args_blob_find(const unsigned char *blobs, size_t len,
 				      uint8_t type, uint8_t index)
 {
 	return blob_lookup(blobs, len, type, index, false);
+}
+
+void call_blobs_keep(struct call *c, unsigned char **buf, size_t *size,
+		     const void *ev,
+		     void *(*take)(void *spare, size_t spare_size,
+				   size_t *size))
+{
+	size_t off;
+
+	if (!c->blobs_len)
+		return;
+	if (take) {
+		off = (size_t)(c->blobs - (const unsigned char *)ev);
+		*buf = take(*buf, *size, size);
+		c->blobs = *buf + off;
+		return;
+	}
+	if (*size < c->blobs_len) {
+		free(*buf);
+		*buf = xmalloc(c->blobs_len);
+		*size = c->blobs_len;
+	}
+	memcpy(*buf, c->blobs, c->blobs_len);
+	c->blobs = *buf;
 }
 
 void event_blobs_each(int pid, const struct ltr_event *ev, uint8_t type,

@@ -24,6 +24,20 @@ const struct ltr_blob *args_blob_find(const unsigned char *blobs, size_t len,
 				      uint8_t type, uint8_t index);
 
 /*
+ * Keep the blobs of call c past the event ev they are in (its source
+ * reuses it) in *buf, of *size bytes (grown, reused).  With take (the
+ * source lends ev: trace.h's struct event_rec), ev itself is kept, its
+ * buffer swapped with *buf: -k's stack copies may be kilobytes a call,
+ * copied out of the ring once already; always, then, so that every
+ * buffer is one of the source's, big enough for the next event as a
+ * rule, and none is allocated again.  Else the blobs are copied.
+ */
+void call_blobs_keep(struct call *c, unsigned char **buf, size_t *size,
+		     const void *ev,
+		     void *(*take)(void *spare, size_t spare_size,
+				   size_t *size));
+
+/*
  * Call keep(pid, b) for each blob b of type in event ev of process pid,
  * if it is an ENTER or a CALL (its blobs checked: check_event).
  */

@@ -132,6 +132,35 @@ static bool varargs_ok(const struct ltr_blob *b)
 	return need <= b->len;
 }
 
+/*
+ * Is CALLSTACK blob b whole: its registers, then a copy, or a sparse
+ * one's span and words, each inside the span (session.h)?
+ */
+static bool callstack_ok(const struct ltr_blob *b)
+{
+	const unsigned char *p = b->data + sizeof(struct ltr_stack_regs);
+	struct ltr_stack_word w;
+	uint64_t span;
+	size_t n, i;
+
+	if (b->len < sizeof(struct ltr_stack_regs))
+		return false;
+	if (!(b->flags & LTR_BLOBF_SPARSE))
+		return true;
+	n = b->len - sizeof(struct ltr_stack_regs);
+	if (n < 8 || (n - 8) % sizeof(w))
+		return false;
+	memcpy(&span, p, 8);
+	if (span > LTR_STACK_SIZE_MAX || span % 8)
+		return false;
+	for (i = 8; i < n; i += sizeof(w)) {
+		memcpy(&w, p + i, sizeof(w));
+		if (w.off % 8 || w.off >= span)
+			return false;
+	}
+	return true;
+}
+
 /* Do the blobs of ev, after its fixed words, tile the rest of it? */
 static bool blobs_ok(const struct ltr_event *ev)
 {
@@ -153,8 +182,7 @@ static bool blobs_ok(const struct ltr_event *ev)
 		    b->type > LTR_BLOB_TCLCODE)
 			return false;
 
-		if (b->type == LTR_BLOB_CALLSTACK &&
-		    b->len < sizeof(struct ltr_stack_regs))
+		if (b->type == LTR_BLOB_CALLSTACK && !callstack_ok(b))
 			return false;
 		if (b->type == LTR_BLOB_VARARGS && !varargs_ok(b))
 			return false;

@@ -22,13 +22,15 @@
 
 #include <stddef.h>
 
+#include "stack-cache.h"
 #include "stack-hints.h"
 
 static struct ltr_stack_hint *hints; /* NULL: no hints */
 
 void stack_hints_start(struct ltr_session *s, unsigned frames)
 {
-	if (!frames || frames > LTR_STACK_FRAMES_MAX)
+	/* LTRUSS_NO_STACK_CACHE: every stack copied whole, and walked. */
+	if (!frames || frames > LTR_STACK_FRAMES_MAX || !stackcache_on())
 		return;
 	s->stack_frames = frames;
 	hints = s->stack_hints;

@@ -348,6 +348,7 @@ static int walk(rules_find_fn *find, void *arg,
 
 	first_regs(regs, val);
 	if (in) {
+		in->absolute = false;
 		in->regs = 0;
 		in->n = 0;
 		in->failed = false;
@@ -389,9 +390,11 @@ static int walk(rules_find_fn *find, void *arg,
 			*end = STACK_END_UNKNOWN;
 			return (int)n;
 		}
-		if (in && r->cfa_reg != R_RSP)
+		if (in && r->cfa_reg != R_RSP) {
+			in->absolute = true;
 			note_use(in, from[r->cfa_reg], r->cfa_reg,
 				 val[r->cfa_reg]);
+		}
 		cfa = val[r->cfa_reg] + (uint64_t)r->cfa_off;
 		/* Each caller's frame lies above its callee's: else garbage. */
 		if (cfa <= val[R_RSP]) {
@@ -432,6 +435,70 @@ static int walk(rules_find_fn *find, void *arg,
 outside:
 	*end = STACK_END_COPY;
 	return (int)n;
+}
+
+/*
+ * Would the walk's reads of frame r's saved registers, at cfa, fall
+ * inside the copy at sp?  (Below it, the walk would end there.)
+ */
+static bool saved_inside(const struct rule *r, uint64_t cfa, uint64_t sp)
+{
+	int i;
+
+	for (i = 0; i < NREGS - 1; i++)
+		if (r->how[i] == REG_AT && cfa + (uint64_t)r->off[i] < sp)
+			return false;
+	return true;
+}
+
+int rules_follow(rules_find_fn *find, void *arg,
+		 const struct ltr_stack_regs *regs, const unsigned char *words,
+		 size_t k, struct stack_frame *frames, unsigned max,
+		 enum stack_end *end)
+{
+	uint64_t frame_sp = regs->sp + 8, pc = regs->rip, lookup = pc - 1;
+	uint64_t cfa, rel;
+	struct ltr_stack_word w;
+	const struct rule *r;
+	unsigned n = 0;
+	size_t i = 0;
+
+	/* As walk() goes, a frame at a time; -1 where it would not. */
+	for (;;) {
+		struct rule_cache *rc = find(arg, lookup, &rel);
+
+		if (n && !rc) {
+			*end = STACK_END_ASTRAY;
+			return i == k ? (int)n : -1;
+		}
+		frames[n] = (struct stack_frame){ .pc = pc, .lookup = lookup,
+						  .sp = frame_sp };
+		if (++n == max) {
+			*end = STACK_END_LIMIT;
+			return i == k ? (int)n : -1;
+		}
+		if (!rc)
+			return -1;
+		r = rule_at(rc, rel);
+		if (r->kind == RULE_OUTERMOST) {
+			*end = STACK_END_START;
+			return i == k ? (int)n : -1;
+		}
+		if (r->kind != RULE_SIMPLE || !sp_framed(r) || i == k)
+			return -1;
+		memcpy(&w, words + i++ * sizeof(w), sizeof(w));
+		cfa = frame_sp + (uint64_t)r->cfa_off;
+		if (w.off != cfa - 8 - regs->sp || !saved_inside(r, cfa, regs->sp))
+			return -1;
+		frames[n - 1].cfa = cfa;
+		frame_sp = cfa;
+		if (!w.val) {
+			*end = STACK_END_START;
+			return i == k ? (int)n : -1;
+		}
+		pc = w.val;
+		lookup = pc - 1;
+	}
 }
 
 int rules_walk(rules_find_fn *find, void *arg,

@@ -44,8 +44,13 @@ struct rules_read {
  * a frame used (return addresses, saved registers a CFA was computed
  * from; a saved register only restored is read, its value never used).
  * The same inputs give the same frames: stack-cache.c keeps walks by them.
+ * A walk that computed no CFA from a register but the stack pointer
+ * (!absolute) read the copy only at offsets from the stack pointer: the
+ * same words at the same offsets of a copy at another stack pointer give
+ * the same frames, each that much higher or lower.
  */
 struct rules_inputs {
+	bool absolute; /* a CFA was computed from a register's value */
 	uint8_t regs;
 	uint64_t reg[6];
 	uint64_t reach;       /* 0: no read fell inside */
@@ -73,6 +78,20 @@ int rules_walk(rules_find_fn *find, void *arg,
 	       const struct ltr_stack_regs *regs, const unsigned char *copy,
 	       size_t len, struct stack_frame *frames, unsigned max,
 	       enum stack_end *end, struct rules_inputs *in);
+
+/*
+ * The frames rules_walk finds in the sparse copy (LTR_BLOBF_SPARSE) of
+ * k words (struct ltr_stack_word each) at regs: read off its words, when
+ * every frame the walk follows is one the interposer follows (its CFA
+ * the stack pointer plus a constant, its return address the word below:
+ * the words are then their return addresses, in order, and nothing else
+ * the walk reads changes its frames), checked frame by frame against the
+ * rules; -1 when one is not, or the words are not those (then walk it).
+ */
+int rules_follow(rules_find_fn *find, void *arg,
+		 const struct ltr_stack_regs *regs, const unsigned char *words,
+		 size_t k, struct stack_frame *frames, unsigned max,
+		 enum stack_end *end);
 
 /*
  * Would a walk of this copy (regs, [regs->sp, regs->sp + len)) read what

@@ -373,46 +373,207 @@ static unsigned libdw_walk(struct walk *w, int tid, enum stack_end *end)
 	return w->n;
 }
 
-unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
-		      const void *data, size_t len, struct stack_frame *frames,
-		      unsigned max, enum stack_end *end)
+/*
+ * The hash of a sparse copy: its span and its words[0..n).  Rotations
+ * and one multiplication at the end, not one a word: stack-cache.c
+ * compares the words themselves, the hash only spreads them.
+ */
+static uint64_t sparse_hash(const unsigned char *words, size_t n,
+			    uint64_t span)
 {
-	const struct ltr_stack_regs *regs = data;
-	const struct stack_object *o;
-	struct walk w = { .objs = objs, .frames = frames, .max = max };
+	uint64_t h = span, v[2];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(v, words + i * sizeof(v), sizeof(v));
+		h = (h << 7 | h >> 57) ^ v[0] ^ v[1];
+	}
+	h ^= h >> 29;
+	return h * 0x9e3779b97f4a7c15ull;
+}
+
+/*
+ * The sparse copy (LTR_BLOBF_SPARSE) words[0..n) of span bytes as the
+ * copy it stands for: written into a buffer of zeros (set) or cleared
+ * back (!set).  The buffer stays zero between calls: a call clears only
+ * the words it wrote.  The reader checked the words (session-check.c).
+ */
+static const unsigned char *sparse_copy(const unsigned char *words, size_t n,
+					uint64_t span, bool set)
+{
+	static uint64_t buf[LTR_STACK_SIZE_MAX / 8];
+	struct ltr_stack_word w;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&w, words + i * sizeof(w), sizeof(w));
+		if (w.off < span && span <= sizeof(buf))
+			buf[w.off / 8] = set ? w.val : 0;
+	}
+	return (const unsigned char *)buf;
+}
+
+/* Whose objects name the frames of pid's call at regs (a forked child's: its parent's). */
+static int walk_pid(const struct stack_objects *objs, int pid,
+		    const struct ltr_stack_regs *regs)
+{
+	const struct stack_object *o = objmap_at(objs, pid, regs->rip - 1);
+
+	return o ? o->pid : pid;
+}
+
+/* A call's stack being unwound: stack_unwind's arguments, and the key of its walk. */
+struct unwind {
+	const struct stack_objects *objs;
+	int pid, tid;
+	const struct ltr_stack_regs *regs;
+	struct stackcache_key key;
+	struct stack_frame *frames;
+	unsigned max;
+	enum stack_end *end;
+	uint64_t *walk;
+};
+
+/*
+ * The n frames w found of u's stack (reading in): their objects noted,
+ * the walk kept by u's key; returns n, its serial into *u->walk.
+ */
+static unsigned walk_keep(const struct unwind *u, struct walk *w,
+			  const struct rules_inputs *in, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		w->frames[i].obj = objmap_at(w->objs, w->pid,
+					     w->frames[i].lookup);
+	*u->walk = stackcache_add(u->objs, u->pid, &u->key, u->regs, u->max,
+				  in, u->frames, n, *u->end);
+	return n;
+}
+
+/*
+ * The walk of u's sparse copy, words[0..k), read off its words
+ * (rules_follow); -1 if it cannot be.  Not with LTRUSS_NO_STACK_CACHE,
+ * whose walks go the whole way.
+ */
+static int follow_words(const struct unwind *u, const unsigned char *words,
+			size_t k)
+{
+	struct walk w = { .objs = u->objs, .frames = u->frames,
+			  .max = u->max };
+	struct rules_inputs none = { 0 };
+	int r;
+
+	if (!stackcache_on())
+		return -1;
+	w.pid = walk_pid(u->objs, u->pid, u->regs);
+	r = rules_follow(walk_find, &w, u->regs, words, k, u->frames, u->max,
+			 u->end);
+	return r < 0 ? -1 : (int)walk_keep(u, &w, &none, (unsigned)r);
+}
+
+/* The walk of u's stack in a copy of len bytes at copy (no kept walk was). */
+static unsigned walk_copy(const struct unwind *u, const unsigned char *copy,
+			  size_t len)
+{
+	struct walk w = { .objs = u->objs, .frames = u->frames,
+			  .max = u->max };
 	struct rules_read reads[READS_MAX];
 	struct rules_inputs in = { .cap = READS_MAX, .r = reads };
+	int r;
+
+	w.pid = walk_pid(u->objs, u->pid, u->regs);
+	if (stack_hints_on()) {
+		in.hint = stack_hints_note;
+		in.hint_arg = (void *)(intptr_t)u->pid;
+	}
+	r = rules_walk(walk_find, &w, u->regs, copy, len, u->frames, u->max,
+		       u->end, &in);
+	if (r >= 0)
+		return walk_keep(u, &w, &in, (unsigned)r);
+	/* A frame the rules cannot follow: libdw's own walk. */
+	w.l = layout_of(w.pid, u->objs);
+	w.l->cur.regs = u->regs;
+	w.l->cur.bytes = copy;
+	w.l->cur.len = len;
+	return libdw_walk(&w, u->tid, u->end);
+}
+
+/*
+ * The key of the walk of the CALLSTACK blob data[0..len) (stack-cache.h)
+ * into *key, where its copy starts and how long (sparse: its words, and
+ * the span they stand for) into *copy and *len; false if it has none.
+ */
+static bool blob_key(const void *data, size_t *len, bool sparse,
+		     struct stackcache_key *key, const unsigned char **copy)
+{
+	const struct ltr_stack_regs *regs = data;
+	uint64_t span;
+
+	*key = (struct stackcache_key){ .hash = regs->sp };
+	*copy = (const unsigned char *)(regs + 1);
+	if (*len < sizeof(*regs) || !regs->rip)
+		return false;
+	*len -= sizeof(*regs);
+	if (!sparse)
+		return true;
+	if (*len < 8)
+		return false;
+	memcpy(&span, *copy, 8);
+	key->hash = sparse_hash(*copy + 8,
+				(*len - 8) / sizeof(struct ltr_stack_word), span);
+	key->words = *copy;
+	key->words_len = *len;
+	return true;
+}
+
+uint64_t stack_kept(const struct stack_objects *objs, int pid,
+		    const void *data, size_t len, bool sparse, unsigned max,
+		    unsigned *n, enum stack_end *end)
+{
+	struct stackcache_key key;
 	const unsigned char *copy;
+	uint64_t walk = 0;
+	int r;
+
+	if (!max || !blob_key(data, &len, sparse, &key, &copy))
+		return 0;
+	r = stackcache_find(objs, pid, &key, data, copy, len, max, NULL, end,
+			    &walk);
+	*n = r >= 0 ? (unsigned)r : 0;
+	return r >= 0 ? walk : 0;
+}
+
+unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
+		      const void *data, size_t len, bool sparse,
+		      struct stack_frame *frames, unsigned max,
+		      enum stack_end *end, uint64_t *walk)
+{
+	struct unwind u = { .objs = objs, .pid = pid, .tid = tid,
+			    .regs = data, .frames = frames, .max = max,
+			    .end = end, .walk = walk };
+	const unsigned char *copy;
+	uint64_t span;
+	size_t n;
 	int r;
 
 	*end = STACK_END_UNKNOWN;
-	if (!max || len < sizeof(*regs) || !regs->rip)
+	*walk = 0;
+	if (!max || !blob_key(data, &len, sparse, &u.key, &copy))
 		return 0;
-	copy = (const unsigned char *)(regs + 1);
-	len -= sizeof(*regs);
-	r = stackcache_find(objs, pid, regs, copy, len, max, frames, end);
+	r = stackcache_find(objs, pid, &u.key, u.regs, copy, len, max, frames,
+			    end, walk);
 	if (r >= 0)
 		return (unsigned)r;
-	o = objmap_at(objs, pid, regs->rip - 1);
-	w.pid = o ? o->pid : pid;
-	if (stack_hints_on()) {
-		in.hint = stack_hints_note;
-		in.hint_arg = (void *)(intptr_t)pid;
-	}
-	r = rules_walk(walk_find, &w, regs, copy, len, frames, max, end, &in);
-	if (r >= 0) {
-		for (w.n = 0; w.n < (unsigned)r; w.n++)
-			frames[w.n].obj = objmap_at(objs, w.pid,
-						    frames[w.n].lookup);
-		stackcache_add(objs, pid, regs, max, &in, frames, w.n, *end);
-		return w.n;
-	}
-	/* A frame the rules cannot follow: libdw's own walk. */
-	w.l = layout_of(w.pid, objs);
-	w.l->cur.regs = regs;
-	w.l->cur.bytes = copy;
-	w.l->cur.len = len;
-	return libdw_walk(&w, tid, end);
+	if (!sparse)
+		return walk_copy(&u, copy, len);
+	memcpy(&span, copy, 8);
+	n = (len - 8) / sizeof(struct ltr_stack_word);
+	if ((r = follow_words(&u, copy + 8, n)) >= 0)
+		return (unsigned)r;
+	r = (int)walk_copy(&u, sparse_copy(copy + 8, n, span, true), span);
+	sparse_copy(copy + 8, n, span, false);
+	return (unsigned)r;
 }
 
 bool stack_source(const struct stack_objects *objs, int pid, uint64_t addr,

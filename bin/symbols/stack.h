@@ -30,12 +30,26 @@ struct stack_frame {
 
 /*
  * Unwind the CALLSTACK blob data[0..len) (struct ltr_stack_regs, then the
- * copy) of a call by thread tid of process pid, whose objects objs lists,
- * into at most max frames; returns how many, and in *end why they end.
+ * copy, or with sparse the words of one: LTR_BLOBF_SPARSE) of a call by
+ * thread tid of process pid, whose objects objs lists, into at most max
+ * frames; returns how many, and in *end why they end.
+ * *walk: the serial of the kept walk they are (stack-cache.c), the same
+ * for every call whose copy gives that walk again, as long as objs does
+ * not grow, and never another walk's; 0 if the walk was not kept.
  */
 unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
-		      const void *data, size_t len, struct stack_frame *frames,
-		      unsigned max, enum stack_end *end);
+		      const void *data, size_t len, bool sparse,
+		      struct stack_frame *frames, unsigned max,
+		      enum stack_end *end, uint64_t *walk);
+
+/*
+ * The serial of the walk kept (stack-cache.c) that stack_unwind would
+ * give the same blob, the number of its frames into *n and why they end
+ * into *end, without the frames; 0 if none is kept.
+ */
+uint64_t stack_kept(const struct stack_objects *objs, int pid,
+		    const void *data, size_t len, bool sparse, unsigned max,
+		    unsigned *n, enum stack_end *end);
 
 /*
  * The source file and line of code address addr of process pid, from

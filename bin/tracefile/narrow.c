@@ -236,6 +236,7 @@ static void pass(const struct event_rec *r, uint32_t depth)
 	memcpy(copy, r->ev, r->ev->size);
 	ev->depth = (uint16_t)depth;
 	out.ev = ev;
+	out.take = NULL; /* ev is this copy, not the source's */
 	trace_event(&out);
 }
 

@@ -269,9 +269,12 @@ check_PROGRAMS += tests/progs/bin/stacks-chain tests/progs/bin/stacks-sort \
 	tests/progs/bin/stacks-forks tests/progs/bin/libnocfi.so \
 	tests/progs/bin/stacks-nocfi tests/progs/bin/stacks-signal \
 	tests/progs/bin/stacks-rounds tests/progs/bin/stacks-switch \
-	tests/progs/bin/stacks-jit tests/progs/bin/stacks-repeat
+	tests/progs/bin/stacks-jit tests/progs/bin/stacks-repeat \
+	tests/progs/bin/stacks-walks
 tests_progs_bin_stacks_repeat_SOURCES = $(STACKS_DIR)/repeat.c
 tests_progs_bin_stacks_repeat_CFLAGS = $(STACKS_CFLAGS)
+tests_progs_bin_stacks_walks_SOURCES = $(STACKS_DIR)/walks.c
+tests_progs_bin_stacks_walks_CFLAGS = $(STACKS_CFLAGS)
 tests_progs_bin_stacks_jit_SOURCES = $(STACKS_DIR)/jit.c
 tests_progs_bin_stacks_jit_CFLAGS = $(STACKS_CFLAGS)
 tests_progs_bin_stacks_rounds_SOURCES = $(STACKS_DIR)/rounds.c
