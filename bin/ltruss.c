@@ -27,6 +27,7 @@
 #include "interposer.h"
 #include "options.h"
 #include "output.h"
+#include "patch-hints.h"
 #include "patch-plan.h"
 #include "processes.h"
 #include "refusal.h"
@@ -317,6 +318,7 @@ int main(int argc, char **argv)
 	reports_print(out, &opts, session.s);
 	output_close(out, opts.output);
 	patch_failures(session.s);
+	patch_hints(&opts.cfg.sel);
 	if (session.s->stubs_exhausted)
 		warning_msg("%u functions were left untraced: more than %u distinct functions were selected",
 			    session.s->stubs_exhausted, LTR_MAX_FUNCS);

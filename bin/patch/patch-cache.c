@@ -25,7 +25,7 @@
 #include "patch-cache.h"
 #include "xmalloc.h"
 
-#define MAGIC "LTRPSCN1"
+#define MAGIC "LTRPSCN2"
 
 /* The header of a cache file; the branches, then the hits, follow. */
 struct header {
