@@ -93,12 +93,12 @@ a.out:depth(0x1, ...) {
 	[ "$(calls_of libpatch:patch_twice)" = "$(own_count patch_twice)" ]
 	# selfplt_leaf: 2 calls through the library's own PLT, the loader's
 	# binding of the library to itself, which one colon does not trace
-	same_output patch-selfplt 4 -- -c -u 'libselfplt:selfplt_leaf'
-	[ "$(calls_of libselfplt:selfplt_leaf)" -eq 4 ]
-	[ "$(tail -n 1 <<<"$err")" = "ltruss: warning: libselfplt:selfplt_leaf is also called from inside libselfplt (2 call sites), which -u 'libselfplt:selfplt_leaf' does not trace: -u 'libselfplt::selfplt_leaf' does" ]
-	same_output patch-selfplt 4 -- -c -u 'libselfplt::selfplt_leaf'
+	same_output patch-selfplt 4 -- -c -u 'libpatch:selfplt_leaf'
+	[ "$(calls_of libpatch:selfplt_leaf)" -eq 4 ]
+	[ "$(tail -n 1 <<<"$err")" = "ltruss: warning: libpatch:selfplt_leaf is also called from inside libpatch (2 call sites), which -u 'libpatch:selfplt_leaf' does not trace: -u 'libpatch::selfplt_leaf' does" ]
+	same_output patch-selfplt 4 -- -c -u 'libpatch::selfplt_leaf'
 	not grep -q 'also called' <<<"$err"
-	[ "$(calls_of libselfplt:selfplt_leaf)" -eq 12 ]
+	[ "$(calls_of libpatch:selfplt_leaf)" -eq 12 ]
 	[ "$(own_count selfplt_leaf)" -eq 12 ]
 }
 

@@ -42,15 +42,13 @@ tests_progs_bin_patch_unwind_SOURCES = tests/progs/patch/unwind.cc
 tests_progs_bin_patch_unwind_CXXFLAGS = -O2 -fPIE
 tests_progs_bin_patch_unwind_LDFLAGS = -pie
 
-# A library that calls its own exported function through its PLT
-# (libselfplt.so), called by patch-selfplt.
-check_PROGRAMS += tests/progs/bin/libselfplt.so tests/progs/bin/patch-selfplt
-tests_progs_bin_libselfplt_so_SOURCES = tests/progs/patch/libselfplt.c \
-	tests/progs/patch/libselfplt.h
-tests_progs_bin_libselfplt_so_CFLAGS = -fPIC -O2
-tests_progs_bin_libselfplt_so_LDFLAGS = -shared -Wl,-soname,libselfplt.so
+# libpatch's exported function that it calls through its own PLT
+# (selfplt.c), and a program that calls it too (patch-selfplt).
+tests_progs_bin_libpatch_so_SOURCES += tests/progs/patch/selfplt.c \
+	tests/progs/patch/selfplt.h
+check_PROGRAMS += tests/progs/bin/patch-selfplt
 tests_progs_bin_patch_selfplt_SOURCES = tests/progs/patch/selfplt-calls.c \
-	tests/progs/patch/libselfplt.h
+	tests/progs/patch/selfplt.h
 tests_progs_bin_patch_selfplt_CFLAGS = -O2 -fPIE
 tests_progs_bin_patch_selfplt_LDFLAGS = -pie -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN'
-tests_progs_bin_patch_selfplt_LDADD = tests/progs/bin/libselfplt.so
+tests_progs_bin_patch_selfplt_LDADD = tests/progs/bin/libpatch.so

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * selfplt-calls.c: calls libselfplt's selfplt_leaf N times itself and
+ * selfplt-calls.c: calls libpatch's selfplt_leaf N times itself and
  * selfplt_twice N times (which calls it twice); prints the library's own
  * count.  Usage: patch-selfplt [N]
  */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "libselfplt.h"
+#include "selfplt.h"
 
 int main(int argc, char **argv)
 {

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * libselfplt.c: an exported function the library calls itself through
- * its own PLT (default visibility: gcc keeps such calls interposable),
- * and that the program calls too.
+ * selfplt.c: a function of libpatch.so that the library calls itself
+ * through its own PLT (default visibility: gcc keeps such calls
+ * interposable), and that the program calls too.
  */
-#include "libselfplt.h"
+#include "selfplt.h"
 
 static unsigned n_leaf;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* libselfplt.h: the library of tests/patch.bats's hint fixture. */
-#ifndef LIBSELFPLT_H
-#define LIBSELFPLT_H
+/* selfplt.h: libpatch's function it calls through its own PLT (selfplt.c). */
+#ifndef SELFPLT_H
+#define SELFPLT_H
 
 int selfplt_leaf(int x);
 int selfplt_twice(int x);
