@@ -318,7 +318,9 @@ int main(int argc, char **argv)
 	reports_print(out, &opts, session.s);
 	output_close(out, opts.output);
 	patch_failures(session.s);
-	patch_hints(&opts.cfg.sel);
+	/* -c's text: a count is what the calls a one-colon rule misses mislead */
+	if (opts.count && !opts.trace && opts.summary_format == SUMMARY_TEXT)
+		patch_hints(&opts.cfg.sel);
 	if (session.s->stubs_exhausted)
 		warning_msg("%u functions were left untraced: more than %u distinct functions were selected",
 			    session.s->stubs_exhausted, LTR_MAX_FUNCS);

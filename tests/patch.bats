@@ -121,6 +121,15 @@ a.out:depth(0x1, ...) {
 	# the rule's own spelling of the library is the one suggested
 	run_split ltruss -c -u 'libpatch.so:patch_twice' "$PROGS/patch-lib" 4
 	[ "$(tail -n 1 <<<"$err")" = "ltruss: warning: libpatch:patch_twice is also called from inside libpatch (1 call site), which -u 'libpatch.so:patch_twice' does not trace: -u 'libpatch.so::patch_twice' does" ]
+	# only -c's text: a trace shows what it has, JSON and CSV are for programs
+	run_split ltruss -u 'libpatch:patch_twice' "$PROGS/patch-lib" 4
+	[ "$(grep -c '^libpatch:patch_twice(' <<<"$err")" -eq 4 ]
+	! grep -q warning <<<"$err"
+	for opt in -C '-c --summary-format json' '-c --summary-format csv'; do
+		run_split ltruss $opt -u 'libpatch:patch_twice' "$PROGS/patch-lib" 4
+		[ "$status" -eq 0 ]
+		! grep -q warning <<<"$err"
+	done
 	# excluded by a later rule, or patched by a '::' rule: nothing to say
 	run_split ltruss -c -u 'libpatch:patch_twice' -u '!libpatch:patch_twice' "$PROGS/patch-lib" 4
 	! grep -q warning <<<"$err"

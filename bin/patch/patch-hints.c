@@ -10,6 +10,13 @@
  * code holds: found by the scan that entry patching makes of a whole
  * object (patch-image.c), cached by build ID (patch-cache.c).
  *
+ * Only with -c, in text: a count is where the missed calls mislead, by a
+ * number that looks whole (the '::' form would have counted them).  A
+ * trace (-C too) shows the calls it has, and would end in such a line at
+ * almost every `-u libc:FUNC`, libc calling most of its functions itself;
+ * a JSON or CSV summary is read by programs, not by the person the hint
+ * is for.
+ *
  * When.  At the end of the run, over the objects the traced processes
  * recorded loading (the catalog: dlopen'ed ones and, with -f, those of
  * every process): which libraries a run loads is known for sure only then,

@@ -6,7 +6,7 @@
 #include "selection.h"
 
 /*
- * After the run: for each function that a one-colon rule naming its
+ * After the run (ltruss.c: with -c, in text): for each function that a one-colon rule naming its
  * library and itself exactly selects, in each object the run loaded (the
  * catalog's records), say on stderr how many direct calls of the object
  * to it were not traced, and the '::' rule that traces them.  Nothing

@@ -9,13 +9,13 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "error.h"
+#include "fd-util.h"
 #include "patch-image.h"
 #include "xmalloc.h"
 
@@ -488,12 +488,16 @@ bool image_open(struct image *im, const char *path, unsigned how)
 
 	memset(im, 0, sizeof(*im));
 	im->path = path;
-	im->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* A path a traced program named: never a FIFO or a device */
+	errno = 0;
+	im->fd = fd_open_regular(path);
 	if (im->fd < 0 || !(im->elf = elf_begin(im->fd, ELF_C_READ_MMAP, NULL))) {
+		const char *why = im->fd >= 0 ? elf_errmsg(-1) :
+				  errno ? strerror(errno) : "it is no regular file";
+
 		if (!(how & IMAGE_QUIET))
 			warning_msg("cannot read '%s' to patch its functions: %s",
-				    path,
-				    im->fd < 0 ? strerror(errno) : elf_errmsg(-1));
+				    path, why);
 		if (im->fd >= 0)
 			close(im->fd);
 		return false;
