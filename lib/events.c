@@ -97,9 +97,12 @@ static bool reader_gone(uint32_t *beat, unsigned *still)
 	return ++*still >= STILL_CHECKS;
 }
 
-bool ltr_reader_gone(uint32_t *beat, unsigned *still)
+bool ltr_reader_nap(uint32_t *beat, unsigned *still, unsigned *spins)
 {
-	return reader_gone(beat, still);
+	struct timespec ts = { 0, 50000 };
+
+	ltr_syscall3(SYS_nanosleep, (long)&ts, 0, 0);
+	return ++*spins % ALIVE_CHECK_EVERY != 0 || !reader_gone(beat, still);
 }
 
 /* Wait until the ring has room up to head end; false to give up (drop, detach). */

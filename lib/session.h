@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 15 /* bump on any change */
+#define LTR_SESSION_LAYOUT 17 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -46,7 +46,7 @@
 #define LTR_MAX_THREADS 512    /* thread slots; later threads share the last */
 #define LTR_MAX_RETIRED 65536  /* counters kept of slots handed back (-f) */
 #define LTR_MAX_PROCS 4096     /* processes registered (-f) */
-#define LTR_MAX_OBJECTS 16384  /* loaded objects recorded, all processes */
+#define LTR_MAX_OBJECTS 16384  /* object records at once: a ring (lib/objects.c) */
 #define LTR_STRINGS_SIZE (8u << 20) /* names of objects, functions, prototypes */
 #define LTR_MAX_CAPTURES 16384 /* functions with a prototype */
 #define LTR_CAPTURE_HASH 32768 /* buckets of the prototype index, a power of two */
@@ -546,14 +546,19 @@ struct ltr_patch {
 #define LTR_PATCH_EMEM 3   /* /proc/self/mem refused the write */
 #define LTR_PATCH_ESTUB 4  /* no stub left */
 
-/* A loaded object of a traced process, for symbolizing call sites. */
+/*
+ * A loaded object of a traced process, for symbolizing call sites.  The
+ * records are a ring: claim i (nobjects counts the claims) is stored in
+ * objects[i % LTR_MAX_OBJECTS], and seq says which claim a slot holds.
+ */
 struct ltr_objrec {
 	LTR_RELAYOUT_FIELD
 	int32_t pid;
 	uint32_t path;  /* offset of its file's path in strings[] */
 	uint64_t start; /* its segments' address range */
-	uint64_t end;   /* written last (release): 0 while being written */
+	uint64_t end;
 	uint64_t bias;  /* load bias: address = bias + ELF virtual address */
+	uint32_t seq;   /* written last (release): its claim + 1 once written */
 };
 
 /*
@@ -601,7 +606,12 @@ struct ltr_session {
 	uint32_t stubs_exhausted; /* atomic: targets left untraced, no stub */
 	uint32_t objects_seen;
 	uint32_t nprocs;      /* atomic: entries of procs[] in use */
-	uint32_t nobjects;    /* atomic: entries of objects[] in use */
+	uint32_t procs_exited; /* atomic: entries that recorded their exit */
+	uint32_t procs_released; /* atomic, by ltruss: of those, reported and their slots handed back */
+	uint32_t nobjects;    /* atomic: claims of objects[] so far (a ring) */
+	uint32_t objects_lost; /* atomic: records not stored, ltruss gone */
+	uint32_t objects_kept; /* written by ltruss: 1 = it copies every record */
+	uint32_t objects_copied; /* atomic, by ltruss: claims below it are copied */
 	uint32_t nretired;    /* atomic, written by ltruss: entries of retired[] */
 	uint32_t attach_enomem; /* atomic: a process could not map the session, out of address space */
 
