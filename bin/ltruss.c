@@ -137,6 +137,20 @@ static void reports_print(FILE *out, const struct options *opts,
 }
 
 /*
+ * After -c's text table: the calls a one-colon rule missed inside an
+ * object (a count is what they mislead), from the objects' records, read
+ * again (reports_print let them go) now that no process writes any.
+ */
+static void hints_print(const struct options *opts)
+{
+	if (!opts->count || opts->trace || opts->summary_format != SUMMARY_TEXT)
+		return;
+	objmap_final();
+	patch_hints(&opts->cfg.sel);
+	objmap_done();
+}
+
+/*
  * Say when object records were dropped (--drop: a process that found
  * their ring full went on without waiting): the frames and call sites in
  * those objects go unnamed, which matters only to the views that name them.
@@ -342,9 +356,7 @@ int main(int argc, char **argv)
 	reports_print(out, &opts, session.s);
 	output_close(out, opts.output);
 	patch_failures(session.s);
-	/* -c's text: a count is what the calls a one-colon rule misses mislead */
-	if (opts.count && !opts.trace && opts.summary_format == SUMMARY_TEXT)
-		patch_hints(&opts.cfg.sel);
+	hints_print(&opts);
 	if (session.s->stubs_exhausted)
 		warning_msg("%u functions were left untraced: more than %u distinct functions were selected",
 			    session.s->stubs_exhausted, LTR_MAX_FUNCS);

@@ -18,11 +18,13 @@
  * is for.
  *
  * When.  At the end of the run, over the objects the traced processes
- * recorded loading (the catalog: dlopen'ed ones and, with -f, those of
- * every process): which libraries a run loads is known for sure only then,
- * and scanning a large library at the start (libc for every
- * `-u libc:strlen`) would cost each run's start-up.  At the end it costs
- * the first run of an object, once (then the cache answers).
+ * recorded loading (objmap.c: dlopen'ed ones and, with -f, those of
+ * every process; of a run that loads more than the session's ring of
+ * records holds, without a view that keeps them all, the latest): which
+ * libraries a run loads is known for sure only then, and scanning a large
+ * library at the start (libc for every `-u libc:strlen`) would cost each
+ * run's start-up.  At the end it costs the first run of an object, once
+ * (then the cache answers).
  *
  * Which rules.  Only an include rule of one colon that names both its
  * library and its function without a glob character (`libc:free`,
@@ -38,8 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
 #include "error.h"
+#include "objmap.h"
 #include "patch-hints.h"
 #include "patch-image.h"
 #include "patch-plan.h"
@@ -135,9 +137,9 @@ static void object_hints(const char *path, const struct selection *sel,
 void patch_hints(const struct selection *sel)
 {
 	uint64_t budget = HINT_SCAN_BUDGET;
+	const struct stack_objects *objs;
 	struct strmap seen = { 0 };
-	uint32_t i, n;
-	size_t r;
+	size_t i, r;
 
 	/* --from: '::' is refused with it, so there is nothing to suggest */
 	if (sel->nfrom)
@@ -148,14 +150,12 @@ void patch_hints(const struct selection *sel)
 		return;
 	elf_version(EV_CURRENT);
 	image_decoder_init();
-	n = catalog_objects_used();
-	for (i = 0; i < n; i++) {
-		const char *path;
+	objs = objmap_sync();
+	for (i = 0; i < objs->n; i++) {
+		const char *path = objs->v[i].path;
 		void **slot;
 
-		if (!catalog_object_ready(i) ||
-		    !(path = catalog_string(catalog_object(i)->path)) ||
-		    path[0] != '/')
+		if (path[0] != '/')
 			continue;
 		slot = strmap_slot(&seen, path);
 		if (*slot)
