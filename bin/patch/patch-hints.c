@@ -3,12 +3,14 @@
  * patch-hints.c: after the run, the calls a one-colon rule missed because
  * the object made them to itself, and the '::' rule that would see them.
  *
- * `-u 'LIB:FUNC'` sees the calls that pass through the loader; the calls
- * LIB makes directly to its own FUNC never do, and only entry patching
- * (`-u 'LIB::FUNC'`) sees them.  Counting them would mean patching, so
- * what is said is how many direct calls (and jumps) to FUNC's entry LIB's
- * code holds: found by the scan that entry patching makes of a whole
- * object (patch-image.c), cached by build ID (patch-cache.c).
+ * `-u 'LIB:FUNC'` sees the calls from other objects; LIB's own calls of
+ * FUNC, direct ones and those through LIB's PLT that the loader binds
+ * back to LIB (a self-binding: only '::' selects those), it never sees;
+ * `-u 'LIB::FUNC'` does.  Counting them would mean patching, so what is
+ * said is how many such call sites (calls and jumps to FUNC's entry or to
+ * its PLT entry) LIB's code holds: found by the scan that entry patching
+ * makes of a whole object (patch-image.c), cached by build ID
+ * (patch-cache.c).
  *
  * Only with -c, in text: a count is where the missed calls mislead, by a
  * number that looks whole (the '::' form would have counted them).  A
