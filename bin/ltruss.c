@@ -27,6 +27,7 @@
 #include "interposer.h"
 #include "options.h"
 #include "output.h"
+#include "patch-hints.h"
 #include "patch-plan.h"
 #include "processes.h"
 #include "refusal.h"
@@ -147,6 +148,20 @@ static void reports_print(FILE *out, const struct options *opts,
 	symbolize_done();
 	objmap_done();
 	catalog_names_free();
+}
+
+/*
+ * After -c's text table: the calls a one-colon rule missed inside an
+ * object (a count is what they mislead), from the objects' records, read
+ * again (reports_print let them go) now that no process writes any.
+ */
+static void hints_print(const struct options *opts)
+{
+	if (!opts->count || opts->trace || opts->summary_format != SUMMARY_TEXT)
+		return;
+	objmap_final();
+	patch_hints(&opts->cfg.sel);
+	objmap_done();
 }
 
 /*
@@ -355,6 +370,7 @@ int main(int argc, char **argv)
 	reports_print(out, &opts, session.s);
 	output_close(out, opts.output);
 	patch_failures(session.s);
+	hints_print(&opts);
 	if (session.s->stubs_exhausted)
 		warning_msg("%u functions were left untraced: more than %u distinct functions were selected",
 			    session.s->stubs_exhausted, LTR_MAX_FUNCS);

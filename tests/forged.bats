@@ -228,6 +228,24 @@ assert names == ["prog\\xff\\xfe\x1b"], names
 	done
 }
 
+@test "-c's hints (what one colon misses inside an object) open no FIFO nor device the object table names" {
+	mkfifo fifo
+	(timeout 3 sh -c 'exec 3>fifo; touch opened' || true) &
+	writer=$!
+	run_split ltruss -c -o summary -u "$SEL" "$FORGE" caller "$PWD/fifo"
+	wait "$writer"
+	[ "$status" -eq 7 ]
+	[ ! -e opened ]
+	grep -Eq ' libc:getppid$' summary
+	# the objects ltruss does read, libc among them: said
+	grep -q "^ltruss: warning: libc:snprintf is also called from inside libc (" <<<"$err"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	run_split strace -o opens -e trace=open,openat "$LTRUSS" -c -o summary \
+		-u "$SEL" "$FORGE" caller /dev/zero </dev/null
+	[ "$status" -eq 7 ]
+	run ! grep -F '"/dev/zero"' opens
+}
+
 @test "--caller: an object path with control characters prints escaped" {
 	run_split ltruss --caller -o trace -u "$SEL" "$FORGE" caller $'/nonexistent/a\nb\x1b'
 	[ "$status" -eq 7 ]

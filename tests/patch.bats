@@ -75,11 +75,82 @@ a.out:depth(0x1, ...) {
 	[ "$status" -eq 0 ]
 	[ "$(calls_of a.out:sq)" = "" ]
 	# main calls sq, hop jumps to it
-	[ "$(tail -n 1 <<<"$err")" = "ltruss: warning: a.out:sq is also called directly from inside a.out (2 call sites), which -u 'a.out:sq' does not trace: -u 'a.out::sq' does" ]
+	[ "$(tail -n 1 <<<"$err")" = "ltruss: warning: a.out:sq is also called from inside a.out (2 call sites), which -u 'a.out:sq' does not trace: -u 'a.out::sq' does" ]
 	# said only when the calls are missed
 	run_split ltruss -c -u 'a.out:sq' -u 'a.out::sq' "$PROGS/patch-own" 3
-	not grep -q 'also called directly' <<<"$err"
+	not grep -q 'also called' <<<"$err"
 	[ "$(calls_of a.out:sq)" -eq 6 ]
+}
+
+@test "a library's function called from inside it: one colon says what it missed, '::' counts them" {
+	# patch_twice calls itself directly once (protected visibility)
+	same_output patch-lib 4 -- -c -u 'libpatch:patch_twice'
+	[ "$(calls_of libpatch:patch_twice)" -eq 4 ]
+	[ "$(grep -c '^ltruss: warning: ' <<<"$err")" -eq 1 ]
+	[ "$(tail -n 1 <<<"$err")" = "ltruss: warning: libpatch:patch_twice is also called from inside libpatch (1 call site), which -u 'libpatch:patch_twice' does not trace: -u 'libpatch::patch_twice' does" ]
+	same_output patch-lib 4 -- -c -u 'libpatch::patch_twice'
+	not grep -q 'also called' <<<"$err"
+	[ "$(calls_of libpatch:patch_twice)" = "$(own_count patch_twice)" ]
+	# selfplt_leaf: 2 calls through the library's own PLT, the loader's
+	# binding of the library to itself, which one colon does not trace
+	same_output patch-selfplt 4 -- -c -u 'libpatch:selfplt_leaf'
+	[ "$(calls_of libpatch:selfplt_leaf)" -eq 4 ]
+	[ "$(tail -n 1 <<<"$err")" = "ltruss: warning: libpatch:selfplt_leaf is also called from inside libpatch (2 call sites), which -u 'libpatch:selfplt_leaf' does not trace: -u 'libpatch::selfplt_leaf' does" ]
+	same_output patch-selfplt 4 -- -c -u 'libpatch::selfplt_leaf'
+	not grep -q 'also called' <<<"$err"
+	[ "$(calls_of libpatch:selfplt_leaf)" -eq 12 ]
+	[ "$(own_count selfplt_leaf)" -eq 12 ]
+}
+
+@test "the library hint: for a dlopen'ed library, under -f, by soname; never for a glob or an excluded function" {
+	local hint="ltruss: warning: libpatch:patch_twice is also called from inside libpatch (1 call site), which -u 'libpatch:patch_twice' does not trace: -u 'libpatch::patch_twice' does"
+	# globs name no object on purpose: nothing scanned, nothing said
+	for u in 'libpatch:patch_tw*' '*:patch_twice' 'libpatch*:patch_twice'; do
+		same_output patch-lib 4 -- -c -u "$u"
+		[ "$(calls_of libpatch:patch_twice)" -eq 4 ]
+		! grep -q warning <<<"$err"
+	done
+	[ ! -e "$HOME/.cache/ltruss" ]
+	run_split ltruss -c -u 'libpatch:patch_twice' "$PROGS/patch-dlopen" 3
+	[ "$status" -eq 0 ]
+	[ "$(calls_of libpatch:patch_twice)" -eq 3 ]
+	[ "$(tail -n 1 <<<"$err")" = "$hint" ]
+	run_split ltruss -f -c -u 'libpatch:patch_twice' sh -c "$PROGS/patch-lib 4"
+	[ "$status" -eq 0 ]
+	[ "$(tail -n 1 <<<"$err")" = "$hint" ]
+	# the rule's own spelling of the library is the one suggested
+	run_split ltruss -c -u 'libpatch.so:patch_twice' "$PROGS/patch-lib" 4
+	[ "$(tail -n 1 <<<"$err")" = "ltruss: warning: libpatch:patch_twice is also called from inside libpatch (1 call site), which -u 'libpatch.so:patch_twice' does not trace: -u 'libpatch.so::patch_twice' does" ]
+	# only -c's text: a trace shows what it has, JSON and CSV are for programs
+	run_split ltruss -u 'libpatch:patch_twice' "$PROGS/patch-lib" 4
+	[ "$(grep -c '^libpatch:patch_twice(' <<<"$err")" -eq 4 ]
+	! grep -q warning <<<"$err"
+	for opt in -C '-c --summary-format json' '-c --summary-format csv'; do
+		run_split ltruss $opt -u 'libpatch:patch_twice' "$PROGS/patch-lib" 4
+		[ "$status" -eq 0 ]
+		! grep -q warning <<<"$err"
+	done
+	# excluded by a later rule, or patched by a '::' rule: nothing to say
+	run_split ltruss -c -u 'libpatch:patch_twice' -u '!libpatch:patch_twice' "$PROGS/patch-lib" 4
+	! grep -q warning <<<"$err"
+	run_split ltruss -c -u 'libpatch:patch_twice' -u 'libpatch::patch_*' "$PROGS/patch-lib" 4
+	! grep -q warning <<<"$err"
+	[ "$(calls_of libpatch:patch_twice)" -eq 5 ]
+}
+
+@test "the library hint reads and fills the scan cache by build ID" {
+	local id file twice
+	id=$(readelf -n "$PROGS/libpatch.so" | awk '/Build ID/ { print $3 }')
+	file="$HOME/.cache/ltruss/patch/$id"
+	run_split ltruss -c -u 'libpatch:patch_twice' "$PROGS/patch-lib" 4
+	grep -q '(1 call site)' <<<"$err"
+	[ "$(head -c 8 "$file")" = LTRPSCN2 ]
+	# A forged cache: 7 calls onto patch_twice's entry.  Read, not decoded.
+	twice=$(nm "$PROGS/libpatch.so" | awk '$3 == "patch_twice" { print $1 }')
+	python3 -c 'import struct, sys
+sys.stdout.buffer.write(b"LTRPSCN2" + struct.pack("<QQ", 0, 1) + struct.pack("<QQ", int(sys.argv[1], 16), 7))' "$twice" > "$file"
+	run_split ltruss -c -u 'libpatch:patch_twice' "$PROGS/patch-lib" 4
+	[ "$(tail -n 1 <<<"$err")" = "ltruss: warning: libpatch:patch_twice is also called from inside libpatch (7 call sites), which -u 'libpatch:patch_twice' does not trace: -u 'libpatch::patch_twice' does" ]
 }
 
 @test "functions that cannot be patched are named once, with the reason" {
@@ -211,7 +282,7 @@ a.out:depth(0x1, ...) {
 	# A forged cache: one branch into sq's first bytes.  Read, it refuses sq.
 	sq=$(nm "$PROGS/patch-own" | awk '$3 == "sq" { print $1 }')
 	python3 -c 'import struct, sys
-sys.stdout.buffer.write(b"LTRPSCN1" + struct.pack("<QQ", 1, 0) + struct.pack("<QQQ", int(sys.argv[1], 16) + 2, 0x1234, 0))' "$sq" > "$file"
+sys.stdout.buffer.write(b"LTRPSCN2" + struct.pack("<QQ", 1, 0) + struct.pack("<QQQ", int(sys.argv[1], 16) + 2, 0x1234, 0))' "$sq" > "$file"
 	run_split ltruss -c -u 'a.out::sq' "$PROGS/patch-own" 3
 	[ "$status" -eq 0 ]
 	grep -qx 'ltruss: warning: a.out::sq is not traced: a branch at 0x1234 lands inside its first [0-9]* bytes' <<<"$err"
@@ -219,7 +290,7 @@ sys.stdout.buffer.write(b"LTRPSCN1" + struct.pack("<QQ", 1, 0) + struct.pack("<Q
 	echo damaged > "$file"
 	run_split ltruss -c -u 'a.out::sq' "$PROGS/patch-own" 3
 	[ "$(calls_of a.out:sq)" -eq 6 ]
-	[ "$(head -c 8 "$file")" = LTRPSCN1 ]
+	[ "$(head -c 8 "$file")" = LTRPSCN2 ]
 }
 
 @test "patched calls in every view: -w and --read, --json, --caller, --tree" {
@@ -295,9 +366,27 @@ sys.stdout.buffer.write(b"LTRPSCN1" + struct.pack("<QQ", 1, 0) + struct.pack("<Q
 	[ "$status" -eq 0 ]
 	[ "$out" = "$plain" ]
 	outside=$(calls_of libsqlite3:sqlite3_step)
+	# the library calls it through its own PLT: one colon says so
+	grep -Eqx "ltruss: warning: libsqlite3:sqlite3_step is also called from inside libsqlite3 \([0-9]+ call sites\), which -u 'libsqlite3:sqlite3_step' does not trace: -u 'libsqlite3::sqlite3_step' does" <<<"$err"
 	run_split ltruss -c -u 'libsqlite3::sqlite3_step' sqlite3 :memory: "$sql"
 	[ "$status" -eq 0 ]
 	[ "$out" = "$plain" ]
+	not grep -q 'also called' <<<"$err"
 	[ "$outside" -gt 0 ]
 	[ "$(calls_of libsqlite3:sqlite3_step)" -gt "$outside" ]
+}
+
+@test "libc: libc:free misses libc's own calls of free, says so, and libc::free counts them" {
+	plain=$(ls -l /usr)
+	run_split ltruss -c -u 'libc:free' ls -l /usr
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	outside=$(calls_of libc:free)
+	[ "$(grep -c '^ltruss: warning: ' <<<"$err")" -eq 1 ]
+	grep -Eqx "ltruss: warning: libc:free is also called from inside libc \([0-9]+ call sites\), which -u 'libc:free' does not trace: -u 'libc::free' does" <<<"$err"
+	run_split ltruss -c -u 'libc::free' ls -l /usr
+	[ "$status" -eq 0 ]
+	[ "$out" = "$plain" ]
+	not grep -q 'also called' <<<"$err"
+	[ "$(calls_of libc:free)" -gt "$outside" ]
 }

@@ -6,7 +6,8 @@
  * Decoding a large object whole takes tens of milliseconds (python3.11:
  * about 100), at every start that patches it.  What the plans need of it
  * is small: the branches that land inside some function's first bytes,
- * and how many land on each entry.  It is kept in
+ * and how many land on each entry (and on each PLT entry of the object's
+ * own functions: patch-hints.c).  It is kept in
  * $XDG_CACHE_HOME/ltruss/patch/BUILD-ID (else ~/.cache/...), one binary
  * file per object: a build ID names the bytes that were decoded, so the
  * file is never stale; an object without one is decoded every time.  A
@@ -25,7 +26,7 @@
 #include "patch-cache.h"
 #include "xmalloc.h"
 
-#define MAGIC "LTRPSCN1"
+#define MAGIC "LTRPSCN2"
 
 /* The header of a cache file; the branches, then the hits, follow. */
 struct header {

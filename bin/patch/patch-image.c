@@ -9,13 +9,13 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "error.h"
+#include "fd-util.h"
 #include "patch-image.h"
 #include "xmalloc.h"
 
@@ -45,6 +45,14 @@ static int fn_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Order functions by address only. */
+static int vaddr_cmp(const void *a, const void *b)
+{
+	const struct fn *x = a, *y = b;
+
+	return x->vaddr < y->vaddr ? -1 : x->vaddr > y->vaddr;
+}
+
 /* Order branches by target. */
 static int branch_cmp(const void *a, const void *b)
 {
@@ -68,6 +76,136 @@ const uint8_t *text_at(const struct image *im, uint64_t vaddr,
 		}
 	}
 	return NULL;
+}
+
+/* A GOT slot, and the name of the function it is bound to. */
+struct slot {
+	uint64_t slot;
+	const char *name;
+};
+
+/* Order GOT slots by address. */
+static int slot_cmp(const void *a, const void *b)
+{
+	const struct slot *x = a, *y = b;
+
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/*
+ * The GOT slots of im that its relocations bind to a function it defines
+ * itself, from every SHT_RELA section against dynscn; sorted, in *n.
+ */
+static struct slot *own_slots(const struct image *im, Elf_Scn *dynscn,
+			      size_t *n)
+{
+	Elf_Scn *scn = NULL;
+	struct slot *v = NULL;
+	size_t cap = 0, i, dynidx = elf_ndxscn(dynscn);
+	GElf_Shdr sh, dynsh;
+	Elf_Data *d, *syms = elf_getdata(dynscn, NULL);
+
+	*n = 0;
+	if (!syms || !gelf_getshdr(dynscn, &dynsh))
+		return NULL;
+	while ((scn = elf_nextscn(im->elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA ||
+		    sh.sh_link != dynidx || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Rela r;
+			GElf_Sym sym;
+			const char *name;
+			unsigned type;
+
+			if (!gelf_getrela(d, (int)i, &r))
+				continue;
+			type = (unsigned)GELF_R_TYPE(r.r_info);
+			if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) ||
+			    !gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym) ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF ||
+			    !(name = elf_strptr(im->elf, dynsh.sh_link, sym.st_name)))
+				continue;
+			if (*n == cap) {
+				cap = cap ? 2 * cap : 64;
+				v = xrealloc(v, cap * sizeof(*v));
+			}
+			v[(*n)++] = (struct slot){ r.r_offset, name };
+		}
+	}
+	if (*n)
+		qsort(v, *n, sizeof(*v), slot_cmp);
+	return v;
+}
+
+/* The GOT slot the PLT entry of n bytes at vaddr jumps through (jmp *slot(%rip)), or 0. */
+static uint64_t plt_slot(const uint8_t *bytes, uint64_t n, uint64_t vaddr)
+{
+	uint64_t off = 0;
+	ZydisDecodedInstruction in;
+
+	while (off < n && image_decode(bytes + off, n - off, &in)) {
+		if (in.meta.category == ZYDIS_CATEGORY_UNCOND_BR &&
+		    (in.attributes & ZYDIS_ATTRIB_HAS_MODRM) &&
+		    in.raw.modrm.mod == 0 && in.raw.modrm.rm == 5)
+			return rel_target(&in, vaddr + off);
+		off += in.length;
+	}
+	return 0;
+}
+
+/*
+ * The PLT entries of im that jump to a function of its own (a library's
+ * call to its exported function that the loader binds back to it): each
+ * entry of .plt, .plt.sec and .plt.got whose jmp *slot(%rip) reads a slot
+ * of own_slots().  The scan counts the calls that land on them.
+ */
+static void plts_read(struct image *im, Elf_Scn *dynscn)
+{
+	size_t nslots, shstrndx, cap = 0;
+	struct slot *slots = own_slots(im, dynscn, &nslots);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf_Data *d;
+
+	if (!nslots || elf_getshdrstrndx(im->elf, &shstrndx) != 0) {
+		free(slots);
+		return;
+	}
+	while ((scn = elf_nextscn(im->elf, scn)) != NULL) {
+		const char *name;
+		uint64_t size, at;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) ||
+		    !(name = elf_strptr(im->elf, shstrndx, sh.sh_name)) ||
+		    strncmp(name, ".plt", 4) != 0 ||
+		    !(d = elf_getdata(scn, NULL)) || !d->d_buf)
+			continue;
+		size = sh.sh_entsize ? sh.sh_entsize : 16;
+		for (at = 0; at + size <= d->d_size; at += size) {
+			struct slot key = {
+				plt_slot((const uint8_t *)d->d_buf + at, size,
+					 sh.sh_addr + at),
+				NULL
+			};
+			const struct slot *hit = bsearch(&key, slots, nslots,
+							 sizeof(*slots), slot_cmp);
+
+			if (!hit)
+				continue;
+			if (im->nplts == cap) {
+				cap = cap ? 2 * cap : 16;
+				im->plts = xrealloc(im->plts, cap * sizeof(*im->plts));
+			}
+			im->plts[im->nplts++] = (struct fn){ sh.sh_addr + at, size,
+							     hit->name, false };
+		}
+	}
+	free(slots);
+	if (im->nplts)
+		qsort(im->plts, im->nplts, sizeof(*im->plts), vaddr_cmp);
 }
 
 /* Read the executable sections and the function symbols of im. */
@@ -99,6 +237,8 @@ bool image_read(struct image *im)
 		}
 	}
 	im->stripped = !symscn;
+	if (dynscn)
+		plts_read(im, dynscn);
 	if (!symscn)
 		symscn = dynscn;
 	if (!symscn || !gelf_getshdr(symscn, &symsh) ||
@@ -165,10 +305,21 @@ static const struct fn *entry_holding(const struct image *im, uint64_t vaddr)
 	return &im->fns[lo - 1];
 }
 
+/* The PLT entry of im at vaddr, or NULL. */
+static const struct fn *plt_at(const struct image *im, uint64_t vaddr)
+{
+	const struct fn key = { .vaddr = vaddr };
+
+	return im->nplts ? bsearch(&key, im->plts, im->nplts, sizeof(*im->plts),
+				   vaddr_cmp)
+			 : NULL;
+}
+
 /*
  * Keep a branch decoded at from if it matters to a plan: one that lands
  * inside a function's first bytes, or a jmp of the function's own back
- * to its entry; count those that land on an entry.
+ * to its entry; count those that land on an entry, or on a PLT entry of
+ * the object's own functions (image_hints).
  */
 static void branch_keep(struct image *im, uint64_t target, uint64_t from,
 			bool call, size_t *cap, size_t *hcap)
@@ -176,15 +327,15 @@ static void branch_keep(struct image *im, uint64_t target, uint64_t from,
 	const struct fn *f = entry_holding(im, target);
 	struct patch_scan *sc = &im->scan;
 
-	if (!f)
+	if (!f && !plt_at(im, target))
 		return;
-	if (target == f->vaddr) {
+	if (!f || target == f->vaddr) {
 		if (sc->nhits == *hcap) {
 			*hcap = *hcap ? 2 * *hcap : 1024;
 			sc->hits = xrealloc(sc->hits, *hcap * sizeof(*sc->hits));
 		}
 		sc->hits[sc->nhits++] = (struct patch_hits){ target, 1 };
-		if (call || from < f->vaddr || from >= f->vaddr + f->size)
+		if (!f || call || from < f->vaddr || from >= f->vaddr + f->size)
 			return;
 	}
 	if (sc->nbranches == *cap) {
@@ -224,12 +375,19 @@ static void hits_fold(struct patch_scan *sc)
  * the cache, by build ID.  Undecodable bytes (data, padding) are stepped
  * over one at a time.
  */
-void image_scan(struct image *im)
+bool image_scan(struct image *im, uint64_t *budget)
 {
 	size_t cap = 0, hcap = 0, i;
+	uint64_t code = 0;
 
 	if (patch_cache_load(im->path, &im->scan))
-		return;
+		return true;
+	for (i = 0; i < im->ntexts; i++)
+		code += im->texts[i].size;
+	if (budget && code > *budget)
+		return false;
+	if (budget)
+		*budget -= code;
 	for (i = 0; i < im->ntexts; i++) {
 		const struct text *t = &im->texts[i];
 		uint64_t off = 0;
@@ -254,6 +412,7 @@ void image_scan(struct image *im)
 		      sizeof(*im->scan.branches), branch_cmp);
 	hits_fold(&im->scan);
 	patch_cache_save(im->path, &im->scan);
+	return true;
 }
 
 /* How many direct branches of im land on vaddr's entry. */
@@ -265,6 +424,16 @@ size_t entry_hits(const struct image *im, uint64_t vaddr)
 				     sizeof(*im->scan.hits), hits_cmp)
 			   : NULL;
 	return h ? h->n : 0;
+}
+
+size_t image_calls_to(const struct image *im, const struct fn *f)
+{
+	size_t i, n = entry_hits(im, f->vaddr);
+
+	for (i = 0; i < im->nplts; i++)
+		if (strcmp(im->plts[i].name, f->name) == 0)
+			n += entry_hits(im, im->plts[i].vaddr);
+	return n;
 }
 
 /* The first branch of im whose target is at or above vaddr (an index). */
@@ -283,25 +452,56 @@ size_t branch_from(const struct image *im, uint64_t vaddr)
 	return lo;
 }
 
-/* Open path into im; false (and a warning) if it cannot be read. */
-bool image_open(struct image *im, const char *path, bool main)
+/*
+ * Is the object of im a program rather than a library?  Recorded objects
+ * do not say which one a process ran: a fixed-address executable is one,
+ * and so is a position-independent one, flagged PIE by its linker or,
+ * from linkers that do not flag it, asking for an interpreter without a
+ * soname of its own (libc.so.6 asks for one too, but has a soname).
+ */
+static bool image_is_program(const struct image *im, bool pie)
+{
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	size_t i, n;
+
+	if (!gelf_getehdr(im->elf, &eh))
+		return false;
+	if (eh.e_type == ET_EXEC || pie)
+		return true;
+	if (im->names.soname || elf_getphdrnum(im->elf, &n) != 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(im->elf, (int)i, &ph) && ph.p_type == PT_INTERP)
+			return true;
+	return false;
+}
+
+/* Open path into im; false (and a warning unless IMAGE_QUIET) if it cannot be read. */
+bool image_open(struct image *im, const char *path, unsigned how)
 {
 	size_t len;
 	const char *sn;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
+	bool pie = false;
 
 	memset(im, 0, sizeof(*im));
 	im->path = path;
-	im->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* A path a traced program named: never a FIFO or a device */
+	errno = 0;
+	im->fd = fd_open_regular(path);
 	if (im->fd < 0 || !(im->elf = elf_begin(im->fd, ELF_C_READ_MMAP, NULL))) {
-		warning_msg("cannot read '%s' to patch its functions: %s", path,
-			    im->fd < 0 ? strerror(errno) : elf_errmsg(-1));
+		const char *why = im->fd >= 0 ? elf_errmsg(-1) :
+				  errno ? strerror(errno) : "it is no regular file";
+
+		if (!(how & IMAGE_QUIET))
+			warning_msg("cannot read '%s' to patch its functions: %s",
+				    path, why);
 		if (im->fd >= 0)
 			close(im->fd);
 		return false;
 	}
-	im->names.main = main;
 	im->names.path = path;
 	while ((scn = elf_nextscn(im->elf, scn)) != NULL) {
 		Elf_Data *d;
@@ -313,12 +513,18 @@ bool image_open(struct image *im, const char *path, bool main)
 		for (i = 0; sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Dyn dyn;
 
-			if (gelf_getdyn(d, (int)i, &dyn) && dyn.d_tag == DT_SONAME)
+			if (!gelf_getdyn(d, (int)i, &dyn))
+				continue;
+			if (dyn.d_tag == DT_SONAME)
 				im->names.soname = elf_strptr(im->elf, sh.sh_link,
 							      dyn.d_un.d_val);
+			else if (dyn.d_tag == DT_FLAGS_1)
+				pie = (dyn.d_un.d_val & DF_1_PIE) != 0;
 		}
 	}
-	sn = sel_short_name(im->names.soname, path, main, &len);
+	im->names.main = (how & IMAGE_MAIN) ||
+			 ((how & IMAGE_GUESS) && image_is_program(im, pie));
+	sn = sel_short_name(im->names.soname, path, im->names.main, &len);
 	if (len >= sizeof(im->short_name))
 		len = sizeof(im->short_name) - 1;
 	memcpy(im->short_name, sn, len);
@@ -334,6 +540,7 @@ void image_close(struct image *im)
 	free(im->scan.branches);
 	free(im->scan.hits);
 	free(im->resolvers);
+	free(im->plts);
 	elf_end(im->elf);
 	close(im->fd);
 }

@@ -39,6 +39,8 @@ struct image {
 	struct patch_scan scan; /* what image_scan keeps */
 	uint64_t entry; /* e_entry: jumped to once, never called */
 	bool stripped;  /* no .symtab: only the exported functions are named */
+	struct fn *plts; /* PLT entries to its own functions, by address */
+	size_t nplts;
 	uint64_t *resolvers; /* IFUNC resolvers: the loader calls them */
 	size_t nresolvers;
 };
@@ -49,14 +51,23 @@ void image_decoder_init(void);
 /* Decode one instruction of the n bytes at bytes into in; false if none. */
 bool image_decode(const uint8_t *bytes, size_t n, ZydisDecodedInstruction *in);
 
-/* Open path into im (main: the program); false (and a warning) if it cannot be read. */
-bool image_open(struct image *im, const char *path, bool main);
+/* How image_open reads an object. */
+#define IMAGE_MAIN 0x1u  /* it is the program (named "a.out") */
+#define IMAGE_GUESS 0x2u /* program or library: its ELF headers say */
+#define IMAGE_QUIET 0x4u /* no warning when it cannot be read */
+
+/* Open path into im (IMAGE_* flags); false (and a warning) if it cannot be read. */
+bool image_open(struct image *im, const char *path, unsigned how);
 
 /* Read the executable sections and the function symbols of im. */
 bool image_read(struct image *im);
 
-/* Find what matters to plans in im's code: from the cache, else by decoding it whole. */
-void image_scan(struct image *im);
+/*
+ * Find what matters to plans in im's code: from the cache, else by
+ * decoding it whole.  With budget, decode only if its code is no bigger
+ * than *budget bytes, then take them off; false: not scanned.
+ */
+bool image_scan(struct image *im, uint64_t *budget);
 
 /* Release what image_open, image_read and image_scan took. */
 void image_close(struct image *im);
@@ -69,6 +80,12 @@ uint64_t rel_target(const ZydisDecodedInstruction *in, uint64_t vaddr);
 
 /* How many direct branches of im land on vaddr's entry (after image_scan). */
 size_t entry_hits(const struct image *im, uint64_t vaddr);
+
+/*
+ * How many direct branches of im land on f's entry or on a PLT entry of
+ * im that the loader binds to f (after image_scan): im's own calls of f.
+ */
+size_t image_calls_to(const struct image *im, const struct fn *f);
 
 /* The first kept branch of im whose target is at or above vaddr (an index). */
 size_t branch_from(const struct image *im, uint64_t vaddr);

@@ -209,12 +209,10 @@ static const char *plan_one(const struct image *im, const struct fn *f,
 	return NULL;
 }
 
-/* Does a rule name exactly one function (no glob character)? */
-static bool rule_exact(const char *func)
+bool patch_glob_exact(const char *glob)
 {
-	return !strpbrk(func, "*?[");
+	return !strpbrk(glob, "*?[");
 }
-
 
 /* The include rule with '::' that decides for f in im, or NULL. */
 static const struct ltr_rule *rule_of(const struct image *im,
@@ -250,11 +248,7 @@ static bool crt_function(const struct image *im, const struct fn *f)
 	return false;
 }
 
-/*
- * Mark the functions of im a '::' rule selects; returns how many.  Of
- * aliases (one address, several names) the first selected stands for all.
- */
-static size_t mark_selected(struct image *im, const struct selection *sel)
+size_t patch_mark_selected(struct image *im, const struct selection *sel)
 {
 	uint64_t taken = 0;
 	size_t i, n = 0;
@@ -267,7 +261,7 @@ static size_t mark_selected(struct image *im, const struct selection *sel)
 		f->selected = sel_selected(sel->rules, sel->nrules, f->name,
 					   SEL_SELF, &im->names) &&
 			      (!crt_function(im, f) ||
-			       rule_exact(rule_of(im, f, sel)->func));
+			       patch_glob_exact(rule_of(im, f, sel)->func));
 		if (f->selected) {
 			taken = f->vaddr;
 			n++;
@@ -303,7 +297,7 @@ static void image_plan(struct image *im, struct ltr_session *s,
 		if (err) {
 			/* A glob's refusals: --list names them */
 			r = rule_of(im, f, sel);
-			if (r && rule_exact(r->func))
+			if (r && patch_glob_exact(r->func))
 				warning_msg("%s::%s is not traced: %s",
 					    im->short_name, f->name, err);
 			continue;
@@ -343,61 +337,6 @@ static int wants_patching(const struct selection *sel)
 }
 
 /*
- * Does a one-colon rule name a function of the program exactly, whose
- * calls from inside the program it does not see (hints_note)?
- */
-static bool wants_hints(const struct selection *sel)
-{
-	size_t i;
-
-	for (i = 0; i < sel->nrules; i++)
-		if (!(sel->rules[i].flags & (LTR_RULE_INNER | LTR_RULE_EXCLUDE)) &&
-		    rule_main_only(&sel->rules[i]) &&
-		    rule_exact(sel->rules[i].func))
-			return true;
-	return false;
-}
-
-/* The hints said after the run (patch_failures). */
-static char **hints;
-static size_t nhints;
-
-/*
- * Note each function of the program a one-colon rule selects by its exact
- * name, that a '::' rule would patch but none does, and that the program
- * calls or jumps to directly: those calls are not traced, and the end of
- * the run says so.
- */
-static void hints_note(struct image *im, const struct selection *sel)
-{
-	size_t i;
-
-	for (i = 0; i < im->nfns; i++) {
-		const struct fn *f = &im->fns[i];
-		const struct ltr_rule *r;
-		size_t sites = 0;
-		char *line;
-
-		if (f->selected ||
-		    !sel_selected(sel->rules, sel->nrules, f->name, 0, &im->names))
-			continue;
-		r = &sel->rules[sel_rule_of(sel->rules, sel->nrules, f->name, 0,
-					    &im->names)];
-		if (!rule_exact(r->func) || (r->flags & LTR_RULE_INNER))
-			continue;
-		sites = entry_hits(im, f->vaddr);
-		if (!sites)
-			continue;
-		if (asprintf(&line, "a.out:%s is also called directly from inside a.out (%zu call site%s), which -u 'a.out:%s' does not trace: -u 'a.out::%s' does",
-			     f->name, sites, sites == 1 ? "" : "s", f->name,
-			     f->name) < 0)
-			continue;
-		hints = xrealloc(hints, (nhints + 1) * sizeof(*hints));
-		hints[nhints++] = line;
-	}
-}
-
-/*
  * The '::' rules that name one function exactly, and what the objects
  * planned said of each: a name no object of the rule's library has
  * (a static function of a stripped program, a typo) traces nothing, and
@@ -414,7 +353,7 @@ static size_t nnamed;
 static bool rule_names_one(const struct ltr_rule *r)
 {
 	return (r->flags & LTR_RULE_INNER) && !(r->flags & LTR_RULE_EXCLUDE) &&
-	       rule_exact(r->func);
+	       patch_glob_exact(r->func);
 }
 
 /* Note, for each rule_names_one() rule of im's library, whether im has its function. */
@@ -463,22 +402,17 @@ static void named_report(const struct selection *sel)
 static void object_plan(const char *path, bool main, struct ltr_session *s,
 			const struct selection *sel, struct patch_report *rep)
 {
-	bool hint = main && !rep && wants_hints(sel);
 	struct image im;
-	size_t n = 0;
 
-	if (!image_open(&im, path, main))
+	if (!image_open(&im, path, main ? IMAGE_MAIN : 0))
 		return;
-	if ((hint || sel_lib_wanted(sel->rules, sel->nrules, &im.names)) &&
+	if (sel_lib_wanted(sel->rules, sel->nrules, &im.names) &&
 	    image_read(&im)) {
 		if (!rep)
 			named_note(&im, sel);
-		if ((n = mark_selected(&im, sel)) || hint) {
-			image_scan(&im);
-			if (n)
-				image_plan(&im, s, sel, rep);
-			if (hint)
-				hints_note(&im, sel);
+		if (patch_mark_selected(&im, sel)) {
+			image_scan(&im, NULL);
+			image_plan(&im, s, sel, rep);
 		}
 	}
 	image_close(&im);
@@ -544,7 +478,7 @@ void patch_plan(struct ltr_session *s, const char *command,
 	/* A patched call's caller is not known: --from cannot narrow it. */
 	if (sel->nfrom)
 		return;
-	if (!want && (rep || !wants_hints(sel)))
+	if (!want)
 		return;
 	elf_version(EV_CURRENT);
 	image_decoder_init();
@@ -562,7 +496,7 @@ void patch_plan(struct ltr_session *s, const char *command,
 			planned_add(deps[i].path);
 	}
 	/* Libraries opened later are planned when the program asks. */
-	if (want && !rep)
+	if (!rep)
 		run_sel = sel;
 	if (want == 2)
 		deps_free(deps, n);
@@ -599,10 +533,6 @@ void patch_failures(const struct ltr_session *s)
 				    s->strings + p->name, s->strings + p->object,
 				    failure_text(why));
 	}
-	for (i = 0; i < nhints; i++) {
-		warning_msg("%s", hints[i]);
-		free(hints[i]);
-	}
 	for (i = 0; i < nplanned; i++)
 		free(planned[i]);
 	free(planned);
@@ -611,7 +541,4 @@ void patch_failures(const struct ltr_session *s)
 	if (run_sel)
 		named_report(run_sel);
 	run_sel = NULL;
-	free(hints);
-	hints = NULL;
-	nhints = 0;
 }

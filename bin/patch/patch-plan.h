@@ -34,6 +34,18 @@ bool patch_serving(void);
  */
 void patch_serve(struct ltr_session *s);
 
+struct image;
+
+/* Does a glob name exactly one thing (no glob character)? */
+bool patch_glob_exact(const char *glob);
+
+/*
+ * Mark the functions of im a '::' rule selects (the C runtime's only by
+ * their exact name); returns how many.  Of aliases (one address, several
+ * names) the first selected stands for all.
+ */
+size_t patch_mark_selected(struct image *im, const struct selection *sel);
+
 /* After the run: say which planned functions the interposer could not patch, and why. */
 void patch_failures(const struct ltr_session *s);
 

@@ -18,6 +18,8 @@ LAZYLIB_FN(libelf, int, elf_end, (Elf *elf), (elf))
 LAZYLIB_FN(libelf, const char *, elf_errmsg, (int error), (error))
 LAZYLIB_FN(libelf, Elf_Data *, elf_getdata, (Elf_Scn *scn, Elf_Data *data),
 	   (scn, data))
+LAZYLIB_FN(libelf, int, elf_getshdrstrndx, (Elf *elf, size_t *dst),
+	   (elf, dst))
 LAZYLIB_FN(libelf, int, elf_getphdrnum, (Elf *elf, size_t *dst),
 	   (elf, dst))
 LAZYLIB_FN(libelf, Elf_Kind, elf_kind, (Elf *elf), (elf))

@@ -41,3 +41,14 @@ check_PROGRAMS += tests/progs/bin/patch-unwind
 tests_progs_bin_patch_unwind_SOURCES = tests/progs/patch/unwind.cc
 tests_progs_bin_patch_unwind_CXXFLAGS = -O2 -fPIE
 tests_progs_bin_patch_unwind_LDFLAGS = -pie
+
+# libpatch's exported function that it calls through its own PLT
+# (selfplt.c), and a program that calls it too (patch-selfplt).
+tests_progs_bin_libpatch_so_SOURCES += tests/progs/patch/selfplt.c \
+	tests/progs/patch/selfplt.h
+check_PROGRAMS += tests/progs/bin/patch-selfplt
+tests_progs_bin_patch_selfplt_SOURCES = tests/progs/patch/selfplt-calls.c \
+	tests/progs/patch/selfplt.h
+tests_progs_bin_patch_selfplt_CFLAGS = -O2 -fPIE
+tests_progs_bin_patch_selfplt_LDFLAGS = -pie -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN'
+tests_progs_bin_patch_selfplt_LDADD = tests/progs/bin/libpatch.so
