@@ -68,13 +68,17 @@ static bool has_prototype(const char *name, void *ctx)
 /*
  * The reader's sink when tracing live: an event as its ring holds it,
  * every event of the ring passed in order, its Python frames made whole
- * (pyreuse.c) before trace.c reads them.
+ * (pyreuse.c) before trace.c reads them.  A rebuilt event is pyreuse.c's
+ * copy, not the reader's: trace.c copies its blobs to keep them rather
+ * than take the reader's buffer (event_rec's take).
  */
 static void ring_event(const struct event_rec *r)
 {
 	struct event_rec whole = *r;
 
 	whole.ev = pyreuse_whole(r->slot, r->ev);
+	if (whole.ev != r->ev)
+		whole.take = NULL;
 	trace_event(&whole);
 }
 
