@@ -688,13 +688,27 @@ static void event_trace(const struct event_rec *r)
 	}
 }
 
-void trace_event(const struct event_rec *r)
+void trace_event_ingested(const struct event_rec *r)
 {
-	pyframes_ingest(r->pid, r->ev);
-	tclframes_ingest(r->pid, r->ev);
 	error_hold();
 	event_trace(r);
 	error_release();
+}
+
+void trace_ingest(const struct event_rec *r)
+{
+	/* Only an entry's blobs describe code: most events have none. */
+	if ((r->ev->type != LTR_EV_ENTER && r->ev->type != LTR_EV_CALL) ||
+	    r->ev->size <= check_event_min_size(r->ev->type))
+		return;
+	pyframes_ingest(r->pid, r->ev);
+	tclframes_ingest(r->pid, r->ev);
+}
+
+void trace_event(const struct event_rec *r)
+{
+	trace_ingest(r);
+	trace_event_ingested(r);
 }
 
 void trace_idle(void)

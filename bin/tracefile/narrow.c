@@ -31,8 +31,6 @@
 #include "error.h"
 #include "format.h"
 #include "narrow.h"
-#include "pyframes.h"
-#include "tclframes.h"
 #include "strmap.h"
 #include "trace.h"
 #include "tracefile-objects.h"
@@ -223,20 +221,24 @@ static void narrow_guest(const struct event_rec *r)
 	if (guests[r->slot])
 		guests[r->slot]->n = 0;
 	if (narrow_pid(r->ev->w[0] ? (int)r->ev->w[0] : was))
-		trace_event(r);
+		trace_event_ingested(r);
 }
 
-/* Pass ev on with depth depth. */
+/* Pass ev on with depth depth (a copy of it, if that is not its own). */
 static void pass(const struct event_rec *r, uint32_t depth)
 {
 	static uint64_t copy[(sizeof(struct ltr_event) + 65536) / 8];
 	struct ltr_event *ev = (struct ltr_event *)copy;
 	struct event_rec out = *r;
 
+	if (r->ev->depth == depth) {
+		trace_event_ingested(r);
+		return;
+	}
 	memcpy(copy, r->ev, r->ev->size);
 	ev->depth = (uint16_t)depth;
 	out.ev = ev;
-	trace_event(&out);
+	trace_event_ingested(&out);
 }
 
 /*
@@ -297,8 +299,7 @@ void narrow_event(const struct event_rec *r)
 	struct slot_kept *k;
 
 	/* Code objects described with calls left out serve those shown. */
-	pyframes_ingest(r->pid, r->ev);
-	tclframes_ingest(r->pid, r->ev);
+	trace_ingest(r);
 	if (r->slot < LTR_MAX_THREADS && r->ev->type == LTR_EV_GUEST) {
 		narrow_guest(r);
 		return;
@@ -311,7 +312,7 @@ void narrow_event(const struct event_rec *r)
 				: r->pid))
 		return;
 	if (!renumber) {
-		trace_event(r);
+		trace_event_ingested(r);
 		return;
 	}
 	k = kept_of(r->slot);
@@ -328,7 +329,7 @@ void narrow_event(const struct event_rec *r)
 		k->n = 0;
 		/* fall through */
 	default:
-		trace_event(r);
+		trace_event_ingested(r);
 	}
 }
 
