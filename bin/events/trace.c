@@ -204,6 +204,20 @@ size_t trace_counts(struct ltr_retired *rows, size_t max)
 	return n;
 }
 
+/* Give a finished call of t (just popped), self ticks its own, to the profiles. */
+static __attribute__((noinline)) void profile_stack(struct thread_trace *t,
+						    struct tcall *tc,
+						    const struct result *r,
+						    uint64_t self)
+{
+	const struct call *stack[MAX_DEPTH];
+	uint32_t i;
+
+	for (i = 0; i < t->depth; i++)
+		stack[i] = &t->stack[i].c;
+	profile_call(&t->who, stack, t->depth, &tc->c, r, self);
+}
+
 /*
  * Give a finished call of t (just popped) to the profiles and the counts
  * (end_call asks only when there are some).  A plain trace has neither:
@@ -212,19 +226,13 @@ size_t trace_counts(struct ltr_retired *rows, size_t max)
 static void profile_end(struct thread_trace *t, struct tcall *tc,
 			const struct result *r)
 {
-	const struct call *stack[MAX_DEPTH];
 	uint64_t dur = r->ts_exit - tc->c.ts_enter;
-	uint32_t i;
 
 	if (t->depth)
 		t->stack[t->depth - 1].child += dur;
 	count_call(t, &tc->c, r, dur, dur > tc->child ? dur - tc->child : 0);
-	if (!profiled)
-		return;
-	for (i = 0; i < t->depth; i++)
-		stack[i] = &t->stack[i].c;
-	profile_call(&t->who, stack, t->depth, &tc->c, r,
-		     dur > tc->child ? dur - tc->child : 0);
+	if (profiled)
+		profile_stack(t, tc, r, dur > tc->child ? dur - tc->child : 0);
 }
 
 /* Calls of thread t end with why (a process exec'd, exited or was killed). */

@@ -553,34 +553,41 @@ static const uint64_t byte_mask[9] = {
 /*
  * Read the fixed words of the ENTER, CALL or EXIT event of type at q
  * (its type byte read) into out against r, with no check a word (the
- * caller saw FAST_ROOM bytes left); advance d.  False: a count byte of
- * no encoding, read again the careful way.
+ * caller saw FAST_ROOM bytes left); advance d.  Most words repeat: the
+ * reference is copied whole, then each word a tag says changed is
+ * added its difference, in order.  False: a count byte of no encoding,
+ * read again the careful way.
  */
 static inline __attribute__((always_inline)) bool
 fixed_fast(struct tf_codec *c, struct dec *d, const struct tf_codec_ref *r,
 	   uint64_t *out, size_t fixed)
 {
 	const unsigned char *q = d->q;
-	const uint64_t *rw = r->w;
-	unsigned tags = 0, n;
+	unsigned tags, n, j;
 	uint64_t z;
-	size_t i;
+	size_t g;
 
-#pragma GCC unroll 16
-	for (i = 0; i < fixed; i++) {
-		if (i % 4 == 0)
-			d->tags = tags = *q++;
-		n = tags & 3;
-		tags >>= 2;
-		if (n == TAG_COUNTED) {
-			n = *q++;
-			if (n < 3 || n > 8)
-				return false;
+	memcpy(out, r->w, 8 * fixed);
+	out[2] = c->ts;
+	for (g = 0; g < fixed; g += 4) {
+		d->tags = tags = *q++;
+		/* The tags past the fixed words are the blobs' (blobs_get()). */
+		if (fixed - g < 4)
+			tags &= (1u << 2 * (fixed - g)) - 1;
+		while (tags) {
+			j = (unsigned)__builtin_ctz(tags) / 2;
+			n = (tags >> 2 * j) & 3;
+			tags &= ~(3u << 2 * j);
+			if (n == TAG_COUNTED) {
+				n = *q++;
+				if (n < 3 || n > 8)
+					return false;
+			}
+			memcpy(&z, q, 8);
+			z &= byte_mask[n];
+			q += n;
+			out[g + j] += (z >> 1) ^ -(z & 1);
 		}
-		memcpy(&z, q, 8);
-		z &= byte_mask[n];
-		q += n;
-		out[i] = (i == 2 ? c->ts : rw[i]) + ((z >> 1) ^ -(z & 1));
 	}
 	d->q = q;
 	d->k = (unsigned)fixed;
@@ -588,32 +595,23 @@ fixed_fast(struct tf_codec *c, struct dec *d, const struct tf_codec_ref *r,
 }
 
 /*
- * tf_decode() the fast way (fixed_fast()); NULL if the event is not one it
- * takes, else *err (NULL, or what is wrong with the event's blobs).
+ * The ENTER, CALL or EXIT event at q (of type, fixed words, FAST_ROOM
+ * bytes left) decoded the fast way into out (room bytes); NULL if it is
+ * not one that way takes (the careful way then says what is wrong, if
+ * anything is), else the end of it, and *err: NULL, or what is wrong
+ * with its blobs.
  */
-static const unsigned char *decode_fast(struct tf_codec *c,
-					const unsigned char *q,
-					const unsigned char *end, uint64_t *out,
-					size_t room, const char **err)
+static inline __attribute__((always_inline)) const unsigned char *
+decode_fast(struct tf_codec *c, const unsigned char *q,
+	    const unsigned char *end, uint64_t *out, size_t room,
+	    unsigned type, size_t fixed, const char **err)
 {
 	const struct ltr_event *ev = (const void *)out;
-	unsigned type = *q;
-	struct tf_codec_ref *r;
+	struct tf_codec_ref *r = &c->ref[type];
 	struct dec d = { .q = q + 1, .end = end };
-	size_t fixed, n;
+	size_t n;
 
-	if ((size_t)(end - q) < 1 + FAST_ROOM ||
-	    (type != LTR_EV_ENTER && type != LTR_EV_CALL &&
-	     type != LTR_EV_EXIT))
-		return NULL;
-	r = &c->ref[type];
-	fixed = check_event_min_size((uint8_t)type) / 8;
-	if (r->n < fixed || room < 8 * fixed)
-		return NULL;
-	/* A constant count each: the loop unrolled. */
-	if (fixed == LTR_ENTER_WORDS + 3 ? !fixed_fast(c, &d, r, out, LTR_ENTER_WORDS + 3)
-	    : fixed == LTR_EXIT_WORDS + 3 ? !fixed_fast(c, &d, r, out, LTR_EXIT_WORDS + 3)
-					  : true)
+	if (r->n < fixed || room < 8 * fixed || !fixed_fast(c, &d, r, out, fixed))
 		return NULL;
 	if (ev->size % 8 || ev->type != type || ev->size < 8 * fixed ||
 	    ev->size > room)
@@ -630,23 +628,20 @@ static const unsigned char *decode_fast(struct tf_codec *c,
 	return d.q;
 }
 
-const char *tf_decode(struct tf_codec *c, const unsigned char **p,
-		      const unsigned char *end, uint64_t *out, size_t room)
+/* tf_decode() with a check a word: the events the fast way does not take. */
+static __attribute__((noinline)) const char *
+decode_careful(struct tf_codec *c, const unsigned char **p,
+	       const unsigned char *end, uint64_t *out, size_t room)
 {
 	struct dec d = { .q = *p, .end = end };
 	const struct ltr_event *ev = (const void *)out;
 	struct tf_codec_ref *r;
-	const unsigned char *q;
 	unsigned type;
 	size_t n, fixed, i;
 	const char *err;
 
 	if (d.q >= end)
 		return "an event cut";
-	if ((q = decode_fast(c, d.q, end, out, room, &err))) {
-		*p = q;
-		return err;
-	}
 	type = *d.q++;
 	if (type >= TF_CODEC_TYPES)
 		return "an event of no type";
@@ -673,4 +668,25 @@ const char *tf_decode(struct tf_codec *c, const unsigned char **p,
 	c->ts = out[2];
 	*p = d.q;
 	return NULL;
+}
+
+const char *tf_decode(struct tf_codec *c, const unsigned char **p,
+		      const unsigned char *end, uint64_t *out, size_t room)
+{
+	const unsigned char *q = *p, *next = NULL;
+	const char *err = NULL;
+
+	/* A constant count of fixed words each: the loops unrolled. */
+	if (end - q > (ptrdiff_t)FAST_ROOM) {
+		if (*q == LTR_EV_ENTER || *q == LTR_EV_CALL)
+			next = decode_fast(c, q, end, out, room, *q,
+					   LTR_ENTER_WORDS + 3, &err);
+		else if (*q == LTR_EV_EXIT)
+			next = decode_fast(c, q, end, out, room, LTR_EV_EXIT,
+					   LTR_EXIT_WORDS + 3, &err);
+	}
+	if (!next)
+		return decode_careful(c, p, end, out, room);
+	*p = next;
+	return err;
 }
