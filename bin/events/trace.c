@@ -61,6 +61,7 @@ struct tcall {
 struct thread_trace {
 	struct who who;
 	uint32_t depth;
+	struct ltr_retired *row; /* the last row counting its calls (count_row()) */
 	struct thread_trace *guest; /* a vfork child writing this ring now */
 	struct tcall stack[MAX_DEPTH];
 };
@@ -137,26 +138,32 @@ bool trace_wants_calls(void)
 	return F != &format_silent || profiled || counted;
 }
 
-/* The row counting t's calls of fn (created empty), or NULL when the table is full. */
-static struct ltr_retired *count_row(const struct thread_trace *t, uint32_t fn)
+/*
+ * The row counting t's calls of fn (created empty), or NULL when the table
+ * is full.  A thread calls the same function again and again: its last
+ * row first (rows never move).
+ */
+static struct ltr_retired *count_row(struct thread_trace *t, uint32_t fn)
 {
 	uint32_t h = (uint32_t)(fn * 2654435761u ^ (uint32_t)t->who.pid);
-	struct ltr_retired *row;
+	struct ltr_retired *row = t->row;
 
+	if (row && row->fn == fn && row->pid == t->who.pid)
+		return row;
 	for (h %= COUNTED_MAX; counted[h].c.calls; h = (h + 1) % COUNTED_MAX)
 		if (counted[h].fn == fn && counted[h].pid == t->who.pid)
-			return &counted[h];
+			return t->row = &counted[h];
 	row = &counted[h];
 	if (ncounted + 1 >= COUNTED_MAX)
 		return NULL;
 	ncounted++;
 	row->pid = t->who.pid;
 	row->fn = fn;
-	return row;
+	return t->row = row;
 }
 
 /* Count a call of t that returned after dur ticks, self of them its own. */
-static void count_call(const struct thread_trace *t, const struct call *c,
+static void count_call(struct thread_trace *t, const struct call *c,
 		       const struct result *r, uint64_t dur, uint64_t self)
 {
 	struct ltr_retired *row;
@@ -184,7 +191,7 @@ static bool first_return_zero(uint32_t fn)
 }
 
 /* Count a call of t seen on entry only: a call, no time (as the interposer counts it). */
-static void count_entry_only(const struct thread_trace *t, uint32_t fn)
+static void count_entry_only(struct thread_trace *t, uint32_t fn)
 {
 	struct ltr_retired *row;
 
@@ -703,12 +710,8 @@ void trace_event_ingested(const struct event_rec *r)
 	error_release();
 }
 
-void trace_ingest(const struct event_rec *r)
+void trace_ingest_blobs(const struct event_rec *r)
 {
-	/* Only an entry's blobs describe code: most events have none. */
-	if ((r->ev->type != LTR_EV_ENTER && r->ev->type != LTR_EV_CALL) ||
-	    r->ev->size <= check_event_min_size(r->ev->type))
-		return;
 	pyframes_ingest(r->pid, r->ev);
 	tclframes_ingest(r->pid, r->ev);
 }

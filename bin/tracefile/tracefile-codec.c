@@ -670,23 +670,38 @@ decode_careful(struct tf_codec *c, const unsigned char **p,
 	return NULL;
 }
 
-const char *tf_decode(struct tf_codec *c, const unsigned char **p,
-		      const unsigned char *end, uint64_t *out, size_t room)
+size_t tf_decode_block(struct tf_codec *c, const unsigned char **p,
+		       const unsigned char *end, uint64_t *out, size_t room,
+		       const char **err)
 {
-	const unsigned char *q = *p, *next = NULL;
-	const char *err = NULL;
+	const unsigned char *q = *p, *next;
+	size_t used = 0;
 
-	/* A constant count of fixed words each: the loops unrolled. */
-	if (end - q > (ptrdiff_t)FAST_ROOM) {
-		if (*q == LTR_EV_ENTER || *q == LTR_EV_CALL)
-			next = decode_fast(c, q, end, out, room, *q,
-					   LTR_ENTER_WORDS + 3, &err);
-		else if (*q == LTR_EV_EXIT)
-			next = decode_fast(c, q, end, out, room, LTR_EV_EXIT,
-					   LTR_EXIT_WORDS + 3, &err);
+	*err = NULL;
+	for (; q < end; q = next) {
+		uint64_t *ev = out + used / 8;
+
+		/* A constant count of fixed words each: the loops unrolled. */
+		next = NULL;
+		if (end - q > (ptrdiff_t)FAST_ROOM) {
+			if (*q == LTR_EV_ENTER || *q == LTR_EV_CALL)
+				next = decode_fast(c, q, end, ev, room - used,
+						   *q, LTR_ENTER_WORDS + 3, err);
+			else if (*q == LTR_EV_EXIT)
+				next = decode_fast(c, q, end, ev, room - used,
+						   LTR_EV_EXIT,
+						   LTR_EXIT_WORDS + 3, err);
+		}
+		if (!next) {
+			next = q;
+			*err = decode_careful(c, &next, end, ev, room - used);
+		}
+		if (!*err && !check_event((const struct ltr_event *)ev))
+			*err = "an event no interposer writes";
+		if (*err)
+			break;
+		used += ((const struct ltr_event *)ev)->size;
 	}
-	if (!next)
-		return decode_careful(c, p, end, out, room);
-	*p = next;
-	return err;
+	*p = q;
+	return used;
 }
