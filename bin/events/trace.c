@@ -616,12 +616,47 @@ static void line_break(void)
 	output_flush();
 }
 
+/* An ENTER event of t: a call starts. */
+static void call_starts(struct thread_trace *t, const struct ltr_event *ev)
+{
+	struct tcall *tc;
+
+	/*
+	 * Dropped events (--drop) may leave the stack deeper than this.
+	 * Levels are those of the program, hidden calls included (console
+	 * pause, disable): a call's depth may be more than its place in
+	 * the stack.
+	 */
+	while (t->depth && t->stack[t->depth - 1].c.depth >= ev->depth)
+		drop_top(t);
+	if (t->depth >= MAX_DEPTH)
+		return;
+	tc = &t->stack[t->depth];
+	call_from_event(&tc->c, ev);
+	tc->child = 0;
+	tc->inherited = ev->flags & LTR_EVF_RESUME;
+	if (toggles_disabled(session, ev->fn)) {
+		tc->state = HIDDEN;
+		t->depth++;
+		return;
+	}
+	if (ev->flags & LTR_EVF_RESUME) {
+		/* Its entry was shown (by the parent): only its end is new. */
+		t->depth++;
+		tc->state = UNFINISHED;
+		return;
+	}
+	open_parent(t);
+	t->depth++;
+	call_keep_blobs(tc);
+	tc->state = PENDING;
+}
+
 /* One event (trace_event()), its warnings held until its lines are whole. */
 static void event_trace(const struct event_rec *r)
 {
 	const struct ltr_event *ev = r->ev;
 	struct thread_trace *t;
-	struct tcall *tc;
 
 	if (r->slot >= LTR_MAX_THREADS)
 		return;
@@ -633,38 +668,19 @@ static void event_trace(const struct event_rec *r)
 		guest_gone(t, LTR_END_KILLED, ev->ts);
 	if (t->guest && ev->type != LTR_EV_GUEST)
 		t = t->guest;
+	/*
+	 * Entries and exits, nearly every event, by tests: a jump table
+	 * (one indirect jump, entry and exit by turns) was mispredicted.
+	 */
+	if (ev->type == LTR_EV_ENTER) {
+		call_starts(t, ev);
+		return;
+	}
+	if (ev->type == LTR_EV_EXIT || ev->type == LTR_EV_UNWOUND) {
+		call_ends(t, ev);
+		return;
+	}
 	switch (ev->type) {
-	case LTR_EV_ENTER:
-		/*
-		 * Dropped events (--drop) may leave the stack deeper than
-		 * this.  Levels are those of the program, hidden calls
-		 * included (console pause, disable): a call's depth may be
-		 * more than its place in the stack.
-		 */
-		while (t->depth && t->stack[t->depth - 1].c.depth >= ev->depth)
-			drop_top(t);
-		if (t->depth >= MAX_DEPTH)
-			return;
-		tc = &t->stack[t->depth];
-		call_from_event(&tc->c, ev);
-		tc->child = 0;
-		tc->inherited = ev->flags & LTR_EVF_RESUME;
-		if (toggles_disabled(session, ev->fn)) {
-			tc->state = HIDDEN;
-			t->depth++;
-			break;
-		}
-		if (ev->flags & LTR_EVF_RESUME) {
-			/* Its entry was shown (by the parent): only its end is new. */
-			t->depth++;
-			tc->state = UNFINISHED;
-			break;
-		}
-		open_parent(t);
-		t->depth++;
-		call_keep_blobs(tc);
-		tc->state = PENDING;
-		break;
 	case LTR_EV_CALL: {
 		struct call c;
 
@@ -684,10 +700,6 @@ static void event_trace(const struct event_rec *r)
 		F->entry_only(&t->who, &c);
 		break;
 	}
-	case LTR_EV_EXIT:
-	case LTR_EV_UNWOUND:
-		call_ends(t, ev);
-		break;
 	case LTR_EV_THREAD:
 		/* A slot's owner; a previous one has gone, and so have its calls. */
 		end_all(t, LTR_END_EXITED);
