@@ -551,18 +551,18 @@ static const uint64_t byte_mask[9] = {
 };
 
 /*
- * Read the fixed words of the ENTER, CALL or EXIT event of type at q
- * (its type byte read) into out against r, with no check a word (the
- * caller saw FAST_ROOM bytes left); advance d.  Most words repeat: the
- * reference is copied whole, then each word a tag says changed is
- * added its difference, in order.  False: a count byte of no encoding,
- * read again the careful way.
+ * Read the fixed words of an ENTER, CALL or EXIT event at q (after its
+ * type byte) into out against r, with no check a word (the caller saw
+ * FAST_ROOM bytes left); returns the end of them, *tags the last tag
+ * byte read.  Most words repeat: the reference is copied whole, then each
+ * word a tag says changed is added its difference, in order.  NULL: a
+ * count byte of no encoding, read again the careful way.
  */
-static inline __attribute__((always_inline)) bool
-fixed_fast(struct tf_codec *c, struct dec *d, const struct tf_codec_ref *r,
-	   uint64_t *out, size_t fixed)
+static inline __attribute__((always_inline)) const unsigned char *
+fixed_fast(const struct tf_codec *c, const unsigned char *q,
+	   const struct tf_codec_ref *r, uint64_t *out, size_t fixed,
+	   unsigned *last)
 {
-	const unsigned char *q = d->q;
 	unsigned tags, n, b;
 	uint64_t z;
 	size_t g;
@@ -570,7 +570,7 @@ fixed_fast(struct tf_codec *c, struct dec *d, const struct tf_codec_ref *r,
 	memcpy(out, r->w, 8 * fixed);
 	out[2] = c->ts;
 	for (g = 0; g < fixed; g += 4) {
-		d->tags = tags = *q++;
+		*last = tags = *q++;
 		/* The tags past the fixed words are the blobs' (blobs_get()). */
 		if (fixed - g < 4)
 			tags &= (1u << 2 * (fixed - g)) - 1;
@@ -582,7 +582,7 @@ fixed_fast(struct tf_codec *c, struct dec *d, const struct tf_codec_ref *r,
 			if (n == TAG_COUNTED) {
 				n = *q++;
 				if (n < 3 || n > 8)
-					return false;
+					return NULL;
 			}
 			memcpy(&z, q, 8);
 			z &= byte_mask[n];
@@ -590,9 +590,7 @@ fixed_fast(struct tf_codec *c, struct dec *d, const struct tf_codec_ref *r,
 			out[g + b / 2] += (z >> 1) ^ -(z & 1);
 		}
 	}
-	d->q = q;
-	d->k = (unsigned)fixed;
-	return true;
+	return q;
 }
 
 /*
@@ -601,7 +599,7 @@ fixed_fast(struct tf_codec *c, struct dec *d, const struct tf_codec_ref *r,
  * not one that way takes (the careful way then says what is wrong, if
  * anything is), else the end of it, and *err: NULL, or what is wrong
  * with it.  One without blobs, most of them, needs no other check: its
- * size and type are those of the event.
+ * size and type (word 0's low 3 bytes) are those of its kind.
  */
 static inline __attribute__((always_inline)) const unsigned char *
 decode_fast(struct tf_codec *c, const unsigned char *q,
@@ -610,27 +608,27 @@ decode_fast(struct tf_codec *c, const unsigned char *q,
 {
 	const struct ltr_event *ev = (const void *)out;
 	struct tf_codec_ref *r = &c->ref[type];
-	struct dec d = { .q = q + 1, .end = end };
-	size_t n;
+	struct dec d = { .end = end, .k = (unsigned)fixed };
 
-	if (r->n < fixed || room < 8 * fixed || !fixed_fast(c, &d, r, out, fixed))
+	if (r->n < fixed || room < 8 * fixed ||
+	    !(q = fixed_fast(c, q + 1, r, out, fixed, &d.tags)))
 		return NULL;
-	*err = NULL;
-	if (ev->size == 8 * fixed && ev->type == type) {
+	if ((out[0] & 0xffffff) == (8 * fixed | type << 16)) {
 		r->nblobs = 0;
 	} else {
 		if (ev->size % 8 || ev->type != type || ev->size < 8 * fixed ||
 		    ev->size > room)
 			return NULL;
-		n = ev->size / 8;
-		*err = blobs_get(c, &d, r, out, fixed, n);
+		d.q = q;
+		*err = blobs_get(c, &d, r, out, fixed, ev->size / 8);
 		if (!*err && !check_event(ev))
 			*err = "an event no interposer writes";
+		q = d.q;
 	}
 	r->w = out;
 	r->n = ev->size / 8;
 	c->ts = out[2];
-	return d.q;
+	return q;
 }
 
 /* tf_decode() with a check a word: the events the fast way does not take. */

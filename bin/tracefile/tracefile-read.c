@@ -215,6 +215,7 @@ static size_t events_decode(const unsigned char *p, size_t n, size_t off)
 static void events_replay(const unsigned char *p, size_t n, size_t off)
 {
 	struct tf_events h;
+	struct event_rec r;
 	size_t i = 0, used;
 
 	if (n < sizeof(h))
@@ -224,14 +225,17 @@ static void events_replay(const unsigned char *p, size_t n, size_t off)
 		bad(off, "an events block of no thread slot");
 	used = events_decode(p, n, off);
 	slot_pid[h.slot] = h.pid;
+	/*
+	 * One record for the block, its event changed: written field by
+	 * field for each event, it was read back whole (a copy, two fields
+	 * at once) before the stores were done, and the load waited.
+	 */
+	r = (struct event_rec){ .slot = h.slot, .pid = h.pid, .tid = h.tid };
 	while (i < used) {
-		const struct ltr_event *ev = (const void *)((unsigned char *)decoded + i);
-		struct event_rec r = { .slot = h.slot, .pid = h.pid,
-				       .tid = h.tid, .ev = ev };
-
-		pause_replay(ev->ts);
+		r.ev = (const void *)((unsigned char *)decoded + i);
+		pause_replay(r.ev->ts);
 		narrow_event(&r);
-		i += ev->size;
+		i += r.ev->size;
 	}
 }
 
