@@ -569,6 +569,7 @@ fixed_fast(const struct tf_codec *c, const unsigned char *q,
 
 	memcpy(out, r->w, 8 * fixed);
 	out[2] = c->ts;
+#pragma GCC unroll 4
 	for (g = 0; g < fixed; g += 4) {
 		*last = tags = *q++;
 		/* The tags past the fixed words are the blobs' (blobs_get()). */
@@ -608,18 +609,20 @@ decode_fast(struct tf_codec *c, const unsigned char *q,
 {
 	const struct ltr_event *ev = (const void *)out;
 	struct tf_codec_ref *r = &c->ref[type];
-	struct dec d = { .end = end, .k = (unsigned)fixed };
+	unsigned last;
 
 	if (r->n < fixed || room < 8 * fixed ||
-	    !(q = fixed_fast(c, q + 1, r, out, fixed, &d.tags)))
+	    !(q = fixed_fast(c, q + 1, r, out, fixed, &last)))
 		return NULL;
 	if ((out[0] & 0xffffff) == (8 * fixed | type << 16)) {
 		r->nblobs = 0;
 	} else {
+		struct dec d = { .q = q, .end = end, .tags = last,
+				 .k = (unsigned)fixed };
+
 		if (ev->size % 8 || ev->type != type || ev->size < 8 * fixed ||
 		    ev->size > room)
 			return NULL;
-		d.q = q;
 		*err = blobs_get(c, &d, r, out, fixed, ev->size / 8);
 		if (!*err && !check_event(ev))
 			*err = "an event no interposer writes";
