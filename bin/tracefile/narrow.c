@@ -224,21 +224,27 @@ static void narrow_guest(const struct event_rec *r)
 		trace_event_ingested(r);
 }
 
-/* Pass ev on with depth depth (a copy of it, if that is not its own). */
-static inline void pass(const struct event_rec *r, uint32_t depth)
+/* Pass ev on with depth depth, a copy of it with that depth. */
+static __attribute__((noinline)) void pass_renumbered(const struct event_rec *r,
+						      uint32_t depth)
 {
 	static uint64_t copy[(sizeof(struct ltr_event) + 65536) / 8];
 	struct ltr_event *ev = (struct ltr_event *)copy;
 	struct event_rec out = *r;
 
-	if (r->ev->depth == depth) {
-		trace_event_ingested(r);
-		return;
-	}
 	memcpy(copy, r->ev, r->ev->size);
 	ev->depth = (uint16_t)depth;
 	out.ev = ev;
 	trace_event_ingested(&out);
+}
+
+/* Pass ev on with depth depth: as it is, if that is its own. */
+static inline void pass(const struct event_rec *r, uint32_t depth)
+{
+	if (r->ev->depth == depth)
+		trace_event_ingested(r);
+	else
+		pass_renumbered(r, depth);
 }
 
 /*
