@@ -30,13 +30,6 @@ tests_progs_bin_bhv_threads_LDFLAGS = $(BHV_LINK_FLAGS)
 tests_progs_bin_bhv_threads_LDADD = tests/progs/bin/libbhv.so
 tests_progs_bin_bhv_threads_DEPENDENCIES = tests/progs/bin/libbhv.so
 
-check_PROGRAMS += tests/progs/bin/bhv-nested
-tests_progs_bin_bhv_nested_SOURCES = $(BHV_DIR)/nested.c
-tests_progs_bin_bhv_nested_CFLAGS = $(BHV_CFLAGS)
-tests_progs_bin_bhv_nested_LDFLAGS = $(BHV_LINK_FLAGS)
-tests_progs_bin_bhv_nested_LDADD = tests/progs/bin/libbhv.so
-tests_progs_bin_bhv_nested_DEPENDENCIES = tests/progs/bin/libbhv.so
-
 check_PROGRAMS += tests/progs/bin/bhv-fork
 tests_progs_bin_bhv_fork_SOURCES = $(BHV_DIR)/fork.c
 tests_progs_bin_bhv_fork_CFLAGS = $(BHV_CFLAGS)
