@@ -26,6 +26,7 @@
 
 #include "catalog.h"
 #include "clock.h"
+#include "counts.h"
 #include "error.h"
 #include "format.h"
 #include "heap.h"
@@ -61,7 +62,7 @@ struct tcall {
 struct thread_trace {
 	struct who who;
 	uint32_t depth;
-	struct ltr_retired *row; /* the last row counting its calls (count_row()) */
+	struct ltr_retired *row; /* the last row counting its calls (counts.c) */
 	struct thread_trace *guest; /* a vfork child writing this ring now */
 	struct tcall stack[MAX_DEPTH];
 };
@@ -118,66 +119,26 @@ void trace_init(const struct format *f, struct ltr_session *s,
 	error_on_line_break(line_break);
 }
 
-/*
- * Counts of the calls trace.c ended, by process and function: the summary
- * of a narrowed --read (the recorded counters cannot be narrowed).  An
- * open-addressing table; once it is full, further rows are not counted.
- */
-#define COUNTED_MAX 65536u
-static struct ltr_retired *counted;
-static size_t ncounted;
+/* Calls are counted (trace_count_calls(): counts.c). */
+static bool counting;
 
 void trace_count_calls(void)
 {
-	if (!counted)
-		counted = xcalloc(COUNTED_MAX, sizeof(*counted));
+	counts_start();
+	counting = true;
 }
 
 bool trace_wants_calls(void)
 {
-	return F != &format_silent || profiled || counted;
-}
-
-/*
- * The row counting t's calls of fn (created empty), or NULL when the table
- * is full.  A thread calls the same function again and again: its last
- * row first (rows never move).
- */
-static struct ltr_retired *count_row(struct thread_trace *t, uint32_t fn)
-{
-	uint32_t h = (uint32_t)(fn * 2654435761u ^ (uint32_t)t->who.pid);
-	struct ltr_retired *row = t->row;
-
-	if (row && row->fn == fn && row->pid == t->who.pid)
-		return row;
-	for (h %= COUNTED_MAX; counted[h].c.calls; h = (h + 1) % COUNTED_MAX)
-		if (counted[h].fn == fn && counted[h].pid == t->who.pid)
-			return t->row = &counted[h];
-	row = &counted[h];
-	if (ncounted + 1 >= COUNTED_MAX)
-		return NULL;
-	ncounted++;
-	row->pid = t->who.pid;
-	row->fn = fn;
-	return t->row = row;
+	return F != &format_silent || profiled || counting;
 }
 
 /* Count a call of t that returned after dur ticks, self of them its own. */
 static void count_call(struct thread_trace *t, const struct call *c,
 		       const struct result *r, uint64_t dur, uint64_t self)
 {
-	struct ltr_retired *row;
-
-	if (!counted || !r->returned || !(row = count_row(t, c->fn)))
-		return;
-	if (!row->c.calls || dur < row->c.min)
-		row->c.min = dur;
-	row->c.calls++;
-	row->c.errors += r->failed;
-	row->c.total += dur;
-	row->c.self += self;
-	if (dur > row->c.max)
-		row->c.max = dur;
+	if (counting && r->returned)
+		counts_call(t->who.pid, c->fn, &t->row, dur, self, r->failed);
 }
 
 /*
@@ -190,25 +151,9 @@ static bool first_return_zero(uint32_t fn)
 	return catalog_func_flags(fn) & LTR_FN_SETJMP;
 }
 
-/* Count a call of t seen on entry only: a call, no time (as the interposer counts it). */
-static void count_entry_only(struct thread_trace *t, uint32_t fn)
-{
-	struct ltr_retired *row;
-
-	if (counted && (row = count_row(t, fn)))
-		row->c.calls++;
-}
-
 size_t trace_counts(struct ltr_retired *rows, size_t max)
 {
-	size_t i, n = 0;
-
-	for (i = 0; counted && i < COUNTED_MAX && n < max; i++)
-		if (counted[i].c.calls && rows)
-			rows[n++] = counted[i];
-		else
-			n += counted[i].c.calls != 0;
-	return n;
+	return counts_rows(rows, max);
 }
 
 /* Give a finished call of t (just popped), self ticks its own, to the profiles. */
@@ -439,7 +384,7 @@ static void end_call(struct thread_trace *t, struct tcall *tc,
 		     const struct result *r)
 {
 	/* Not even a call for a plain trace: a line a call comes through here. */
-	if ((counted || profiled) && tc->state != HIDDEN && !tc->inherited &&
+	if ((counting || profiled) && tc->state != HIDDEN && !tc->inherited &&
 	    tc->c.ts_enter && r->ts_exit >= tc->c.ts_enter)
 		profile_end(t, tc, r);
 	switch (tc->state) {
@@ -684,7 +629,8 @@ static void event_trace(const struct event_rec *r)
 	case LTR_EV_CALL: {
 		struct call c;
 
-		count_entry_only(t, ev->fn);
+		if (counting)
+			counts_entry_only(t->who.pid, ev->fn, &t->row);
 		if (toggles_disabled(session, ev->fn))
 			break;
 		open_parent(t);
@@ -831,7 +777,6 @@ void trace_done(void)
 
 	for (i = 0; i < LTR_MAX_THREADS; i++)
 		thread_free(i);
-	free(counted);
-	counted = NULL;
-	ncounted = 0;
+	counts_free();
+	counting = false;
 }
