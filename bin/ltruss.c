@@ -136,21 +136,17 @@ static void reports_print(FILE *out, const struct options *opts,
 }
 
 /*
- * Say when objects were loaded past the session's table of them (every
- * process records its own, so a long -f run fills it): the frames and
- * call sites in those go unnamed, which matters only to the views that
- * name them.
+ * Say when object records were dropped (--drop: a process that found
+ * their ring full went on without waiting): the frames and call sites in
+ * those objects go unnamed, which matters only to the views that name them.
  */
-static void objects_unrecorded_report(const struct options *opts,
-				      const struct ltr_session *s)
+static void objects_unrecorded_report(const struct ltr_session *s)
 {
-	uint32_t n = __atomic_load_n(&s->nobjects, __ATOMIC_RELAXED);
+	uint32_t n = __atomic_load_n(&s->objects_lost, __ATOMIC_RELAXED);
 
-	if (n <= LTR_MAX_OBJECTS ||
-	    !(opts->stack || opts->caller || opts->heap || opts->write))
-		return;
-	warning_msg("%u objects were loaded after the %u the session records (all processes together): addresses in them are not named (-k, --caller)",
-		    n - LTR_MAX_OBJECTS, LTR_MAX_OBJECTS);
+	if (n && s->objects_kept)
+		warning_msg("%u loaded objects went unrecorded (--drop): addresses in them are not named (-k, --caller)",
+			    n);
 }
 
 /* Say what the run could not show: its dropped events, lost returns. */
@@ -209,6 +205,27 @@ static int read_main(struct options *opts)
 }
 
 /*
+ * The session's object records are a ring (lib/objects.c): when a view
+ * names addresses, ltruss copies each record (objmap.c for the stacks and
+ * call sites, the trace file for -w) and says how far it got, so that a
+ * process may take the slots before.  Otherwise nobody waits for it.
+ */
+static void objects_pass(void)
+{
+	struct ltr_session *s = session.s;
+	uint32_t copied, file;
+
+	if (!s->objects_kept)
+		return;
+	copied = (uint32_t)objmap_sync()->n;
+	if (tracefile_recording()) {
+		file = tracefile_objects_copied();
+		copied = file < copied ? file : copied;
+	}
+	__atomic_store_n(&s->objects_copied, copied, __ATOMIC_RELEASE);
+}
+
+/*
  * Drain the rings, once the console's rules reached new functions.  Each
  * pass is counted: a process in another pid namespace, where ltruss's pid
  * means nothing, tells by it that ltruss lives (lib/events.c).
@@ -224,6 +241,7 @@ static size_t pump(void)
 	toggles_apply(session.s);
 	patch_serve(session.s);
 	tracefile_tick();
+	objects_pass();
 	return processes_pump();
 }
 
@@ -235,6 +253,7 @@ static void idle(void)
 	patch_serve(session.s);
 	session_threads_find(session.s, session.fd, session.ring_size);
 	tracefile_tick();
+	objects_pass();
 	output_flush();
 	clock_refine();
 }
@@ -267,6 +286,10 @@ int main(int argc, char **argv)
 	events = opts.trace || opts.tree || opts.folded || opts.chrome ||
 		 opts.heap || callsites_wanted(&opts);
 	session_create(&session, &opts, events);
+	/* The views that name addresses copy the object records as they come. */
+	session.s->objects_kept = events && (opts.stack || opts.caller ||
+					     opts.heap || opts.chrome ||
+					     opts.write);
 	patch_plan(session.s, opts.argv[0], &opts.cfg.sel, NULL);
 	if (opts.write)
 		tracefile_open(opts.write, session.s, &opts.cfg, opts.follow);
@@ -314,13 +337,14 @@ int main(int argc, char **argv)
 			o.core_dumped);
 	if (!opts.trace)
 		report_killed(out, pid, o.signal, o.core_dumped);
+	objmap_final();
 	reports_print(out, &opts, session.s);
 	output_close(out, opts.output);
 	patch_failures(session.s);
 	if (session.s->stubs_exhausted)
 		warning_msg("%u functions were left untraced: more than %u distinct functions were selected",
 			    session.s->stubs_exhausted, LTR_MAX_FUNCS);
-	objects_unrecorded_report(&opts, session.s);
+	objects_unrecorded_report(session.s);
 	losses_report(dropped, session.s->lost_returns);
 	/* After the "+++" line: the program's own status is shown there. */
 	if (untraced)

@@ -41,6 +41,8 @@ static struct ltr_session *session;
 static int trace_on;
 /* The pid whose end each entry was reported for (0: not yet). */
 static pid_t reported[LTR_MAX_PROCS];
+/* Whether each entry's recorded exit was counted in procs_released. */
+static bool released[LTR_MAX_PROCS];
 
 void processes_init(struct ltr_session *s, int tracing)
 {
@@ -141,6 +143,27 @@ static bool mark_reported(pid_t pid)
 }
 
 /*
+ * Count pid's entries that recorded their exit as released (its slots
+ * were just handed back): a thread that finds no slot free waits while
+ * some exited process is not released yet (lib/thread.c).
+ */
+static void exits_released(pid_t pid)
+{
+	uint32_t i, n = nprocs(), k = 0;
+
+	for (i = 0; i < n; i++)
+		if (reported[i] == pid && !released[i] &&
+		    __atomic_load_n(&session->procs[i].state,
+				    __ATOMIC_ACQUIRE) == LTR_PROC_EXITED) {
+			released[i] = true;
+			k++;
+		}
+	if (k)
+		__atomic_fetch_add(&session->procs_released, k,
+				   __ATOMIC_RELEASE);
+}
+
+/*
  * Did the loader stop pid before its program started, pid being other
  * than the program ltruss started (ltruss.c explains that one)?
  */
@@ -173,6 +196,7 @@ static void report(pid_t pid, int exit_status, int sig, bool core)
 	}
 	/* Last: its events are out (drained, then reported) before its slots go. */
 	slots_release(session, pid);
+	exits_released(pid);
 }
 
 /* Report pid's end from a wait status. */

@@ -308,9 +308,14 @@ void ltr_note_entry(const struct ltr_target *f, const struct ltr_regs *regs)
 	struct ltr_tstate *ts;
 	uintptr_t here = (uintptr_t)&ts;
 
-	/* A prototype (the user's) with stack arguments: regs has none. */
+	/*
+	 * A prototype (the user's) with stack arguments: regs has none.  Its
+	 * integer arguments still print: the event carries all six.
+	 */
+	static const struct ltr_capture all_regs = { .regs = 6 };
+
 	if (t.cap && t.cap->nstack)
-		t.cap = NULL;
+		t.cap = &all_regs;
 	if (ltr_forked() || !(ts = ltr_thread_self()) || busy_here(ts, here))
 		return;
 	ts->busy = here;

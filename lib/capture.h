@@ -141,10 +141,12 @@ void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		       uint8_t why);
 
 /*
- * Is ltruss gone (events.c)?  beat and still are the caller's, zero at
- * the start of one wait; call it between sleeps.
+ * Sleep a little while waiting on ltruss (events.c), as a process does
+ * for a plan or for room in the object records: false once ltruss is
+ * gone.  beat, still and spins are the caller's, zero at the start of
+ * one wait.  Raw system calls: errno stays the program's.
  */
-bool ltr_reader_gone(uint32_t *beat, unsigned *still);
+bool ltr_reader_nap(uint32_t *beat, unsigned *still, unsigned *spins);
 
 /* ---- arguments (args.c, safe-read.c, fault-copy.c) -------------------- */
 

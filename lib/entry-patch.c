@@ -323,15 +323,6 @@ static bool plans_name(const char *path)
 	return false;
 }
 
-/* Sleep a little while waiting on ltruss; false once ltruss is gone. */
-static bool wait_a_little(uint32_t *beat, unsigned *still, unsigned *spins)
-{
-	struct timespec ts = { 0, 50000 };
-
-	nanosleep(&ts, NULL);
-	return ++*spins % 64 != 0 || !ltr_reader_gone(beat, still);
-}
-
 /*
  * Ask ltruss to plan the object at path (main: the program), opened after
  * the start or by a program an exec started: the loader holds its lock
@@ -349,7 +340,7 @@ static void plans_ask(const char *path, bool main)
 	while (!__atomic_compare_exchange_n(&s->patch_req_lock, &free_, 1, false,
 					    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
 		free_ = 0;
-		if (!wait_a_little(&beat, &still, &spins))
+		if (!ltr_reader_nap(&beat, &still, &spins))
 			return;
 	}
 	s->patch_req_path = ltr_session_string(path);
@@ -357,7 +348,7 @@ static void plans_ask(const char *path, bool main)
 	__atomic_store_n(&s->patch_req, LTR_PATCH_REQ_ASKED, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&s->patch_req, __ATOMIC_ACQUIRE) !=
 	       LTR_PATCH_REQ_ANSWERED)
-		if (!wait_a_little(&beat, &still, &spins))
+		if (!ltr_reader_nap(&beat, &still, &spins))
 			break;
 	__atomic_store_n(&s->patch_req, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->patch_req_lock, 0, __ATOMIC_RELEASE);

@@ -10,6 +10,18 @@
  * wait (no such process, or a zombie its parent has not reaped: kill()
  * still finds those), the process detaches: it runs on untraced rather
  * than block.
+ *
+ * No lockstep.  ltruss hands space back every few hundred events.  A
+ * thread that waited only for room for its next event would write each
+ * time into the lines ltruss had just read, and ltruss would read those
+ * it had just written, a few hundred events at a time: both sides missing
+ * the cache on every line, the run 1.6-2.7x slower than one where they
+ * drift apart.  So a thread that finds its ring full waits until a
+ * quarter of it is free, then writes that quarter in one go, lines
+ * ltruss read long before, while ltruss reads on far ahead of it.  The
+ * tail is read only when the tail read last (tail_seen: it only grows)
+ * says the ring may be full: the fast path touches no line that ltruss
+ * writes.
  * Waiting uses raw system calls only: the program's errno and vector
  * registers stay untouched.
  */
@@ -97,21 +109,27 @@ static bool reader_gone(uint32_t *beat, unsigned *still)
 	return ++*still >= STILL_CHECKS;
 }
 
-bool ltr_reader_gone(uint32_t *beat, unsigned *still)
+bool ltr_reader_nap(uint32_t *beat, unsigned *still, unsigned *spins)
 {
-	return reader_gone(beat, still);
+	struct timespec ts = { 0, 50000 };
+
+	ltr_syscall3(SYS_nanosleep, (long)&ts, 0, 0);
+	return ++*spins % ALIVE_CHECK_EVERY != 0 || !reader_gone(beat, still);
 }
 
-/* Wait until the ring has room up to head end; false to give up (drop, detach). */
-static bool ring_wait(struct ltr_ring *r, uint64_t end)
+/*
+ * Wait until ts's ring has room up to head end (tail_seen says how far it
+ * got); false to give up (drop, detach).
+ */
+static bool ring_wait(struct ltr_tstate *ts, uint64_t end)
 {
+	struct ltr_ring *r = &ts->slot->ring;
 	unsigned spins, still = 0;
 	uint32_t beat = 0;
 
 	for (spins = 0;; spins++) {
-		uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
-
-		if (end - tail <= ltr_ring_size)
+		ts->tail_seen = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+		if (end - ts->tail_seen <= ltr_ring_size)
 			return true;
 		/* Tracing stopped while we wait: the session may be gone (creds.c). */
 		if (!(__atomic_load_n(&ltr_flags, __ATOMIC_ACQUIRE) &
@@ -127,9 +145,9 @@ static bool ring_wait(struct ltr_ring *r, uint64_t end)
 		} else if (spins < 128) {
 			ltr_syscall3(SYS_sched_yield, 0, 0, 0);
 		} else {
-			struct timespec ts = { 0, 50000 };
+			struct timespec t = { 0, 50000 };
 
-			ltr_syscall3(SYS_nanosleep, (long)&ts, 0, 0);
+			ltr_syscall3(SYS_nanosleep, (long)&t, 0, 0);
 			if (spins % ALIVE_CHECK_EVERY == 0 &&
 			    reader_gone(&beat, &still)) {
 				detach();
@@ -141,7 +159,10 @@ static bool ring_wait(struct ltr_ring *r, uint64_t end)
 
 /*
  * Reserve size bytes in ts's ring after waiting for room or padding to
- * its end; NULL when the event must be dropped.
+ * its end; NULL when the event must be dropped.  The tail is read again
+ * first: the one seen last may be old.  A ring that is full indeed is
+ * waited on until a quarter of it is free (see the top), or the event
+ * is dropped (--drop) if it does not fit.
  */
 static __attribute__((noinline)) struct ltr_event *
 reserve_slow(struct ltr_tstate *ts, uint32_t size)
@@ -151,8 +172,11 @@ reserve_slow(struct ltr_tstate *ts, uint32_t size)
 	uint64_t head = r->head;
 	uint32_t off = (uint32_t)(head & (ring_size - 1));
 	uint32_t pad = off + size > ring_size ? ring_size - off : 0;
+	uint32_t want = pad + size > ring_size / 4 ? pad + size : ring_size / 4;
 
-	if (unlikely(!ring_wait(r, head + pad + size))) {
+	ts->tail_seen = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+	if (head + pad + size - ts->tail_seen > ring_size &&
+	    unlikely(!ring_wait(ts, head + want))) {
 		r->dropped++;
 		return NULL;
 	}
@@ -171,7 +195,7 @@ reserve_slow(struct ltr_tstate *ts, uint32_t size)
 /*
  * Reserve size bytes in ts's ring; NULL when the event must be dropped.
  * Inlined into each kind of event: a call of a pair costs no call of
- * this, and only a full ring or its end takes the slow path.
+ * this, and only a ring that may be full or its end takes the slow path.
  */
 static inline __attribute__((always_inline)) struct ltr_event *
 reserve(struct ltr_tstate *ts, uint32_t size)
@@ -182,8 +206,7 @@ reserve(struct ltr_tstate *ts, uint32_t size)
 	uint32_t off = (uint32_t)(head & (ring_size - 1));
 
 	if (likely(off + size <= ring_size &&
-		   head + size - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) <=
-			   ring_size))
+		   head + size - ts->tail_seen <= ring_size))
 		return (struct ltr_event *)&ts->ring[off];
 	return reserve_slow(ts, size);
 }
@@ -224,6 +247,7 @@ event_new(struct ltr_tstate *ts, uint8_t type,
 	ev->type = type;
 	ev->flags = 0;
 	ev->depth = (uint16_t)depth;
+	ev->words = (uint16_t)words;
 	ev->fn = fn;
 	ev->ts = tsc;
 	return ev;
@@ -247,16 +271,15 @@ static uint32_t level_of(const struct ltr_tstate *ts, const struct ltr_frame *fr
 	return (uint32_t)(fr - ts->frames);
 }
 
-/* Copy the argument registers and the return address into w[]. */
-static void put_args(uint64_t *w, const struct ltr_regs *regs)
+/* Copy the first n (at most 6) argument registers into w[], no more. */
+static void put_args(uint64_t *w, const struct ltr_regs *regs, unsigned n)
 {
-	w[0] = regs->rdi;
-	w[1] = regs->rsi;
-	w[2] = regs->rdx;
-	w[3] = regs->rcx;
-	w[4] = regs->r8;
-	w[5] = regs->r9;
-	w[6] = regs->ret;
+	const uint64_t arg[6] = { regs->rdi, regs->rsi, regs->rdx,
+				  regs->rcx, regs->r8, regs->r9 };
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		w[i] = arg[i];
 }
 
 /*
@@ -264,11 +287,11 @@ static void put_args(uint64_t *w, const struct ltr_regs *regs)
  * stub, to keep pointers to it equal): report the function it leads to,
  * which ltruss can name.  Only the event's copy changes.
  */
-static void unstub_args(uint64_t *w, unsigned funcptrs)
+static void unstub_args(uint64_t *w, unsigned funcptrs, unsigned regs)
 {
 	unsigned n;
 
-	for (n = 0; n < 6; n++)
+	for (n = 0; n < regs; n++)
 		if ((funcptrs & (1u << n)) && ltr_is_stub(w[n]))
 			w[n] = ltr_targets[ltr_stub_index(w[n])].addr;
 }
@@ -296,6 +319,11 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 	struct ltr_event *ev;
 	size_t used = 0;
 	bool stack = unlikely(ltr_stack_size) && !fn_nostack(fn);
+	/* The registers it prints, then the return address (session.h). */
+	unsigned nregs = cap ? cap->regs : LTR_RAW_ARGS;
+
+	if (nregs > 6)
+		nregs = 6;
 
 	if (stack) {
 		extra += ltr_stack_blob_max() + ltr_py_blob_max() +
@@ -303,13 +331,13 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 		if (extra > LTR_PAYLOAD_MAX)
 			extra = LTR_PAYLOAD_MAX;
 	}
-	ev = event_new(ts, type, LTR_ENTER_WORDS, fn, depth, tsc, &extra);
+	ev = event_new(ts, type, nregs + 1, fn, depth, tsc, &extra);
 	if (!ev)
 		return tsc;
-	put_args(ev->w, regs);
-	ev->w[6] = ret;
+	put_args(ev->w, regs, nregs);
+	ev->w[nregs] = ret;
 	if (cap && cap->funcptrs)
-		unstub_args(ev->w, cap->funcptrs);
+		unstub_args(ev->w, cap->funcptrs, nregs);
 	if (cap && extra) {
 		used = ltr_args_entry(event_end(ev), extra, ts->pid, cap, regs);
 		event_grow(ev, used);
@@ -368,17 +396,22 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		    int errnum, uint8_t flags)
 {
 	size_t extra = fr->cap ? ltr_args_exit_max(fr->cap) : 0;
-	struct ltr_event *ev = event_new(ts, LTR_EV_EXIT, LTR_EXIT_WORDS,
-					 fr->fn, level_of(ts, fr), tsc, &extra);
+	/* %rax alone, unless a float return or an errno prints (session.h). */
+	bool all = err || (fr->cap && (fr->cap->flags & LTR_CAP_RET_XMM));
+	struct ltr_event *ev = event_new(ts, LTR_EV_EXIT,
+					 all ? LTR_EXIT_WORDS : 1, fr->fn,
+					 level_of(ts, fr), tsc, &extra);
 	unsigned char x87[16];
 	bool has_x87;
 
 	if (!ev)
 		return;
 	ev->w[0] = regs->rax;
-	ev->w[1] = regs->rdx;
-	ev->w[2] = regs->xmm0[0];
-	ev->w[3] = (uint64_t)(int64_t)errnum;
+	if (all) {
+		ev->w[1] = regs->rdx;
+		ev->w[2] = regs->xmm0[0];
+		ev->w[3] = (uint64_t)(int64_t)errnum;
+	}
 	ev->flags = flags | (err ? LTR_EVF_ERROR : 0);
 	if (fr->cap) {
 		has_x87 = fr->cap->flags & LTR_CAP_X87;

@@ -12,9 +12,11 @@
 #include <elf.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../common/select.h"
+#include "capture.h"
 #include "interposer.h"
 #include "objects.h"
 
@@ -150,6 +152,46 @@ uint32_t ltr_session_string(const char *s)
 	return off;
 }
 
+/*
+ * Claim the next object record into *i.  The records are a ring: when
+ * ltruss keeps them (a view that names addresses: -k, --caller, --heap,
+ * -w), the slot of claim n holds claim n - LTR_MAX_OBJECTS until ltruss
+ * has copied it, and the process waits for that before it claims, as for
+ * room in its ring of events; so a claimed record is always being written,
+ * and ltruss never waits long at one.  Otherwise nobody reads them and
+ * the slot is taken at once.  False: not stored (ltruss gone, tracing
+ * stopped, --drop), counted in objects_lost.
+ */
+static bool object_claim(uint32_t *i)
+{
+	struct ltr_session *s = ltr_session;
+	unsigned still = 0, spins = 0;
+	uint32_t beat = 0, n = __atomic_load_n(&s->nobjects, __ATOMIC_RELAXED);
+
+	for (;;) {
+		/* Signed: the copied mark is ltruss's, the claims anybody's. */
+		if (__atomic_load_n(&s->objects_kept, __ATOMIC_RELAXED) &&
+		    (int32_t)(n - __atomic_load_n(&s->objects_copied,
+						  __ATOMIC_ACQUIRE)) >=
+			    LTR_MAX_OBJECTS) {
+			if (!(__atomic_load_n(&ltr_flags, __ATOMIC_ACQUIRE) &
+			      LTR_F_TRACE) || (ltr_flags & LTR_F_DROP) ||
+			    !ltr_sys_ok(SYS_nanosleep) ||
+			    !ltr_reader_nap(&beat, &still, &spins)) {
+				__atomic_fetch_add(&s->objects_lost, 1,
+						   __ATOMIC_RELAXED);
+				return false;
+			}
+			n = __atomic_load_n(&s->nobjects, __ATOMIC_RELAXED);
+		} else if (__atomic_compare_exchange_n(&s->nobjects, &n, n + 1,
+						       false, __ATOMIC_ACQ_REL,
+						       __ATOMIC_RELAXED)) {
+			*i = n;
+			return true;
+		}
+	}
+}
+
 /* Record obj in the session, so that ltruss can symbolize addresses in it. */
 static void object_record(const struct ltr_object *obj)
 {
@@ -173,22 +215,23 @@ static void object_record(const struct ltr_object *obj)
 		return; /* the vDSO: no file */
 	/*
 	 * ltruss reads the records in order and waits at one claimed but not
-	 * written (its end still 0): what goes before the claim (a system
-	 * call, the path's copy) is done first, so that a process preempted
-	 * or killed holds up the records after its own for a few stores at
-	 * most.  The end is written last, released.
+	 * written (its seq not yet the claim's): what goes before the claim
+	 * (a system call, the path's copy) is done first, so that a process
+	 * preempted or killed holds up the records after its own for a few
+	 * stores at most (a second at most: then ltruss goes past it).  seq
+	 * is written last, released.
 	 */
 	pid = (int32_t)getpid();
 	path_off = ltr_session_string(path);
-	i = __atomic_fetch_add(&ltr_session->nobjects, 1, __ATOMIC_ACQ_REL);
-	if (i >= LTR_MAX_OBJECTS)
+	if (!object_claim(&i))
 		return;
-	rec = &ltr_session->objects[i];
+	rec = &ltr_session->objects[i % LTR_MAX_OBJECTS];
 	rec->pid = pid;
 	rec->path = path_off;
 	rec->start = obj->start;
+	rec->end = obj->end;
 	rec->bias = obj->bias;
-	__atomic_store_n(&rec->end, obj->end, __ATOMIC_RELEASE);
+	__atomic_store_n(&rec->seq, i + 1, __ATOMIC_RELEASE);
 }
 
 struct ltr_object *ltr_object_add(struct link_map *map, Lmid_t lmid)

@@ -128,7 +128,11 @@ void ltr_process_exiting(int status)
 		return;
 	}
 	self->status = status;
-	__atomic_store_n(&self->state, LTR_PROC_EXITED, __ATOMIC_RELEASE);
+	/* Counted once: an exit handler may call exit again. */
+	if (__atomic_exchange_n(&self->state, LTR_PROC_EXITED,
+				__ATOMIC_ACQ_REL) != LTR_PROC_EXITED)
+		__atomic_fetch_add(&ltr_session->procs_exited, 1,
+				   __ATOMIC_RELAXED);
 }
 
 /*

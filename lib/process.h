@@ -140,6 +140,7 @@ struct ltr_tstate {
 	uintptr_t tp;        /* its thread pointer: glibc's pthread_t */
 	struct ltr_thread *slot; /* counters and ring in the session */
 	unsigned char *ring;     /* the bytes of slot's ring */
+	uint64_t tail_seen;      /* slot's ring tail as last read (events.c) */
 	uint32_t shared_slot;    /* past LTR_MAX_THREADS: counts only, atomically */
 	uint32_t flag_mask;      /* LTR_F_* this thread may use */
 	struct ltr_tstate *next; /* all thread states, for reuse and flushing */

@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 15 /* bump on any change */
+#define LTR_SESSION_LAYOUT 18 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -46,7 +46,7 @@
 #define LTR_MAX_THREADS 512    /* thread slots; later threads share the last */
 #define LTR_MAX_RETIRED 65536  /* counters kept of slots handed back (-f) */
 #define LTR_MAX_PROCS 4096     /* processes registered (-f) */
-#define LTR_MAX_OBJECTS 16384  /* loaded objects recorded, all processes */
+#define LTR_MAX_OBJECTS 16384  /* object records at once: a ring (lib/objects.c) */
 #define LTR_STRINGS_SIZE (8u << 20) /* names of objects, functions, prototypes */
 #define LTR_MAX_CAPTURES 16384 /* functions with a prototype */
 #define LTR_CAPTURE_HASH 32768 /* buckets of the prototype index, a power of two */
@@ -128,6 +128,7 @@ struct ltr_toggle {
 #define LTR_CAP_IN 0x8u     /* an [in:argN] buffer: copy it on entry */
 #define LTR_CAP_IN_LEN32 0x10u /* its length is a 32-bit integer */
 #define LTR_CAP_STRUCT 0x20u /* a [struct:...]: copy it, and its in buffers */
+#define LTR_CAP_RET_XMM 0x40u /* returns a float or double in %xmm0 */
 
 #define LTR_STRUCT_IN 2    /* in buffers of a [struct:...] copied */
 #define LTR_STRUCT_BUF 0x80 /* STRING blob index of its in buffer k: this + k */
@@ -176,7 +177,8 @@ struct ltr_capture {
 	struct {          /* and of its 32-bit length */
 		uint8_t ptr, len;
 	} st_in[LTR_STRUCT_IN];
-	uint8_t reserved[2];
+	uint8_t regs;     /* argument registers it reads (events carry these) */
+	uint8_t reserved;
 };
 
 #define LTR_STACK_WORDS_MAX 8 /* stack words copied per call */
@@ -208,6 +210,15 @@ struct ltr_count {
  * by a PAD record filling the rest.  head and tail count bytes since the
  * start; the producer publishes a record with a release store of head,
  * ltruss frees space with a release store of tail.
+ *
+ * In a ring, an ENTER, CALL or EXIT carries only the fixed words its call
+ * will print (words says how many): an ENTER the argument registers its
+ * prototype reads (cap->regs; LTR_RAW_ARGS without one) then the return
+ * address, an EXIT %rax alone unless it returns a float or fails (then
+ * all four).  The writes of a call are most of what tracing costs the
+ * program.  ltruss puts the words back in place as it copies each event
+ * out (bin/events/reader.c), the others 0: everything after the reader,
+ * and trace files, see the whole layout, with words 0.
  */
 enum ltr_event_type {
 	LTR_EV_PAD = 1,   /* skip to the end of the ring */
@@ -231,6 +242,7 @@ enum ltr_end {
 };
 
 #define LTR_ENTER_WORDS 7
+#define LTR_RAW_ARGS 3 /* argument registers shown of a call without prototype */
 #define LTR_EXIT_WORDS 4
 #define LTR_UNTRACED_WORDS 2
 
@@ -433,7 +445,7 @@ struct ltr_event {
 	uint8_t type;   /* enum ltr_event_type */
 	uint8_t flags;
 	uint16_t depth; /* nesting level, 0 = outermost traced call */
-	uint16_t reserved;
+	uint16_t words; /* in a ring: the fixed words written (0: all; see above) */
 	uint32_t fn;    /* index in funcs[] */
 	uint32_t reserved2;
 	uint64_t ts;    /* TSC */
@@ -546,14 +558,19 @@ struct ltr_patch {
 #define LTR_PATCH_EMEM 3   /* /proc/self/mem refused the write */
 #define LTR_PATCH_ESTUB 4  /* no stub left */
 
-/* A loaded object of a traced process, for symbolizing call sites. */
+/*
+ * A loaded object of a traced process, for symbolizing call sites.  The
+ * records are a ring: claim i (nobjects counts the claims) is stored in
+ * objects[i % LTR_MAX_OBJECTS], and seq says which claim a slot holds.
+ */
 struct ltr_objrec {
 	LTR_RELAYOUT_FIELD
 	int32_t pid;
 	uint32_t path;  /* offset of its file's path in strings[] */
 	uint64_t start; /* its segments' address range */
-	uint64_t end;   /* written last (release): 0 while being written */
+	uint64_t end;
 	uint64_t bias;  /* load bias: address = bias + ELF virtual address */
+	uint32_t seq;   /* written last (release): its claim + 1 once written */
 };
 
 /*
@@ -601,7 +618,12 @@ struct ltr_session {
 	uint32_t stubs_exhausted; /* atomic: targets left untraced, no stub */
 	uint32_t objects_seen;
 	uint32_t nprocs;      /* atomic: entries of procs[] in use */
-	uint32_t nobjects;    /* atomic: entries of objects[] in use */
+	uint32_t procs_exited; /* atomic: entries that recorded their exit */
+	uint32_t procs_released; /* atomic, by ltruss: of those, reported and their slots handed back */
+	uint32_t nobjects;    /* atomic: claims of objects[] so far (a ring) */
+	uint32_t objects_lost; /* atomic: records not stored, ltruss gone */
+	uint32_t objects_kept; /* written by ltruss: 1 = it copies every record */
+	uint32_t objects_copied; /* atomic, by ltruss: claims below it are copied */
 	uint32_t nretired;    /* atomic, written by ltruss: entries of retired[] */
 	uint32_t attach_enomem; /* atomic: a process could not map the session, out of address space */
 

@@ -34,6 +34,8 @@ __thread struct ltr_tstate *ltr_tls_self
 volatile uint64_t *ltr_fork_guard;
 static struct ltr_tstate *threads;
 
+#define SLOT_WAIT_NAPS 200000 /* naps of 50 us: 10 s */
+
 void ltr_fork_guard_init(void)
 {
 	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
@@ -72,6 +74,43 @@ static int64_t slot_recycle(void)
 			return i;
 	}
 	return -1;
+}
+
+/*
+ * Are slots about to be handed back?  A process that recorded its exit
+ * holds its slots until ltruss has drained and reported it
+ * (bin/events/slots.c); ltruss counts those it released.
+ */
+static bool slots_coming(void)
+{
+	return (int32_t)(__atomic_load_n(&ltr_session->procs_exited,
+					 __ATOMIC_ACQUIRE) -
+			 __atomic_load_n(&ltr_session->procs_released,
+					 __ATOMIC_ACQUIRE)) > 0;
+}
+
+/*
+ * No slot is free, but processes that ended still hold some: wait for
+ * ltruss to hand one back, as a thread waits for room in its ring, rather
+ * than go untraced because ltruss is behind (a -f run of many short
+ * processes, -k slowing ltruss down).  Not with --drop, nor for -c alone
+ * (the shared slot counts as well); SLOT_WAIT_NAPS at most, in case an
+ * ended process never goes (ltruss reports it once it is reaped or a
+ * zombie).  The slot, or -1.
+ */
+static int64_t slot_wait(void)
+{
+	unsigned still = 0, spins = 0;
+	uint32_t beat = 0;
+	int64_t i = -1;
+
+	if ((ltr_flags & (LTR_F_TRACE | LTR_F_DROP)) != LTR_F_TRACE ||
+	    !ltr_sys_ok(SYS_nanosleep))
+		return -1;
+	while (i < 0 && slots_coming() && spins < SLOT_WAIT_NAPS &&
+	       ltr_reader_nap(&beat, &still, &spins))
+		i = slot_recycle();
+	return i;
 }
 
 /*
@@ -117,6 +156,8 @@ static void slot_take(struct ltr_tstate *ts)
 		__atomic_store_n(&ltr_session->nthreads, LTR_MAX_THREADS,
 				 __ATOMIC_RELAXED);
 		i = slot_recycle();
+		if (i < 0)
+			i = slot_wait();
 	}
 	if (i < 0) {
 		slot_share(ts, true);
@@ -130,6 +171,7 @@ static void slot_take(struct ltr_tstate *ts)
 		return;
 	}
 	ts->ring = ltr_slot_ring(slot);
+	ts->tail_seen = __atomic_load_n(&slot->ring.tail, __ATOMIC_ACQUIRE);
 	ltr_pidns_view(ts->pid, ts->tid, &slot->pid, &slot->tid);
 	__atomic_store_n(&ltr_session->slot_used[i], LTR_SLOT_TAKEN,
 			 __ATOMIC_RELEASE);

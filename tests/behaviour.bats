@@ -274,8 +274,9 @@ apply: 41"
 	expect_count 0 'ltruss: (warning|fatal)'
 	expect_count 30000 '<unwound>'
 	expect_count 0 '<no return'
-	# The 20000 outer calls that jumped, and the one after.
-	expect_count 20001 "^libbhv:bhv_apply\\($X, $X, $X\\)( \\{| = \\? <unwound>)\$"
+	# The 20000 outer calls that jumped, and the one after: an entry line
+	# that ltruss printed before the call ended (under load) is unfinished.
+	expect_count 20001 "^libbhv:bhv_apply\\($X, $X, $X\\)( \\{| = \\? <unwound>| <unfinished \\.\\.\\.>)\$"
 	assert_equal "$(tail -4 <<<"$err" | sed -E "s/^(libbhv:bhv_apply\\()$X, 0x14, $X\\)/\\1F, 0x14, ?)/")" \
 		"libbhv:bhv_apply(F, 0x14, ?) {
   libbhv:bhv_add3(0x14, 0x14, 0) = 0x28

@@ -638,3 +638,39 @@ vfork_run() {
 	grep -Eqx '\[pid [0-9]+\] \+\+\+ exited \(status 0\) \+\+\+' <<<"$err"
 	[ "$(grep -c 'killed' <<<"$err")" -eq 0 ] || { echo "$err"; false; }
 }
+
+@test "-f: 600 short processes while ltruss is stopped: each waits for an ended one's slot and is traced, none goes untraced" {
+	# 511 slots; an ended process keeps its own until ltruss, stopped
+	# here, drains and reports it.  Before, the 510th process on went
+	# untraced ("more than 511 threads at a time") though one ran at a time.
+	"$LTRUSS" -f -o trace -u 'libfix:fix_twice' sh -c 'touch started
+		while [ ! -e go ]; do sleep 0.01; done
+		for i in $(seq 600); do echo $i >progress; "$1" 1 >/dev/null; done' sh "$PROGS/fix-lazy" 2>err &
+	ltruss_pid=$!
+	for i in $(seq 1 200); do [ -e started ] && break; sleep 0.05; done
+	kill -STOP "$ltruss_pid"
+	touch go
+	# Until the loop is done (as before) or has not moved for 2 s (waiting).
+	last= same=0
+	for i in $(seq 1 600); do
+		sleep 0.1
+		now=$(cat progress 2>/dev/null || true)
+		[ "$now" = 600 ] && break
+		if [ "$now" = "$last" ]; then
+			same=$((same + 1))
+			[ "$same" -lt 20 ] || break
+		else
+			same=0
+		fi
+		last=$now
+	done
+	# The processes waited for ltruss, with fewer than 511 started.
+	[ "$(cat progress)" -lt 512 ]
+	kill -CONT "$ltruss_pid"
+	wait "$ltruss_pid"
+	[ "$(grep -c '^\[pid [0-9]*\] libfix:fix_twice(' trace)" -eq 600 ]
+	# The shell, its sleeps and the 600 ended well.
+	[ "$(grep -c '+++' trace)" -eq "$(grep -c '^\[pid [0-9]*\] +++ exited (status 0) +++$' trace)" ]
+	[ "$(grep -c '+++' trace)" -gt 600 ]
+	[ ! -s err ]
+}

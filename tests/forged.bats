@@ -140,7 +140,8 @@ assert "f\\x0a+++\\x20exited\\x20(status\\x200)\\x20+++\\x0a\\xff\\xfe" in funcs
 }
 
 @test "--chrome: a program path with bad UTF-8 in the object table is valid JSON" {
-	run_split ltruss --chrome trace.json -o trace -u "$SEL" "$FORGE" caller $'/nonexistent/prog\xff\xfe\x1b'
+	cp "$FORGE" $'prog\xff\xfe\x1b'
+	run_split ltruss --chrome trace.json -o trace -u "$SEL" ./$'prog\xff\xfe\x1b' caller /nonexistent/lib
 	[ "$status" -eq 7 ]
 	/usr/bin/python3 -c '
 import json, sys

@@ -271,7 +271,7 @@ once_through() {
 outside_kill() {
 	local target=$1 how=$2 pid pgid sender
 	shift 2
-	rm -f ready sender.txt
+	rm -f ready ready.sent sender.txt
 	if [ $# -gt 0 ]; then
 		setsid "$LTRUSS" "$@" -o trace.txt -u 'libfix:fix_add' "$PROGS/onesig" "$how" ready </dev/null >raw.txt 2>ltruss.err 3>&- &
 	else
@@ -283,6 +283,7 @@ outside_kill() {
 	[ "$pgid" = "$pid" ]
 	[ "$target" = group ] && target=-$pid || target=$pid
 	sh -c 'echo $$ >sender.txt; exec kill -TERM -- "$1"' sh "$target"
+	: >ready.sent
 	wait_exit "$pid"
 	sender=$(cat sender.txt)
 	sed "s/ from $sender / from SENDER /" raw.txt >out.txt

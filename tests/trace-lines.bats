@@ -324,6 +324,65 @@ run_stalled() {
 	grep -qx 'libc:printf("line %d of %s\\n", 2999, "printfs") = 21' <<<"$err"
 }
 
+# spin_complete FILE THREADS CALLS: the JSON Lines trace FILE of the spin
+# fixture holds, for each of its THREADS threads, its CALLS calls of
+# fix_add in the order made (the first argument counts 0, 1, 2... mod
+# 65536), each with its return; "complete", or what is wrong.
+spin_complete() {
+	/usr/bin/python3 - "$@" <<'EOF'
+import json, sys
+path, threads, calls = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+made, entered = {}, {}
+for line in open(path):
+    e = json.loads(line)
+    if e.get("func") != "fix_add":
+        continue
+    # A call is one "call", or an "enter" then its "exit" (split by a wait).
+    tid, n = e["tid"], made.get(e["tid"], 0)
+    arg, ret = hex(n % 65536) if n % 65536 else "0", hex(n % 65536 + 1)
+    if e["type"] != "exit" and (e["args"][:1] != [arg] or tid in entered):
+        sys.exit("thread %d: call %d is %s" % (tid, n, line.strip()))
+    if e["type"] == "enter":
+        entered[tid] = True
+        continue
+    if e["ret"] != ret or (e["type"] == "exit") != entered.pop(tid, False):
+        sys.exit("thread %d: call %d is %s" % (tid, n, line.strip()))
+    made[tid] = n + 1
+if len(made) != threads or set(made.values()) != {calls} or entered:
+    sys.exit("calls made by each thread: %s" % made)
+print("complete")
+EOF
+}
+
+# A thread that finds its ring full waits until a quarter of it is free
+# (lib/events.c): with 64K rings that four threads fill at once, and ltruss
+# formatting JSON (slower than they call), they wait again and again.
+@test "--buffer 64K, four threads keeping their rings full: every call of each, in order, live and recorded" {
+	plain=$("$PROGS/spin" 4 50000)
+	run_split ltruss --buffer 64K --json -o live.json -u 'libfix:fix_add' "$PROGS/spin" 4 50000
+	assert_equal "$status" 0
+	assert_equal "$out" "$plain"
+	assert_equal "$err" ""
+	run spin_complete live.json 4 50000
+	assert_output complete
+
+	run_split ltruss --buffer 64K -w rec.ltr -u 'libfix:fix_add' "$PROGS/spin" 4 50000
+	assert_equal "$status" 0
+	assert_equal "$out" "$plain"
+	run_split ltruss --read rec.ltr --json -o read.json
+	assert_equal "$status" 0
+	run spin_complete read.json 4 50000
+	assert_output complete
+}
+
+@test "--buffer 64K -f: processes one after another, each filling a ring another had, lose no call" {
+	run_split ltruss --buffer 64K -f -o trace.txt -u 'libbhv:bhv_add3' "$PROGS/foot-seqprocs" 30 20000
+	assert_equal "$status" 0
+	assert_equal "$out" "30 processes, statuses 960"
+	assert_equal "$(grep -c 'libbhv:bhv_add3(' trace.txt)" 600000
+	assert_equal "$(grep -c '^\[pid [0-9]*\] +++ exited (status 32) +++$' trace.txt)" 30
+}
+
 # peak_rss_kib BUFFER THREADS CALLS: ltruss's peak RSS tracing spin with --buffer BUFFER.
 peak_rss_kib() {
 	# An ASan build (maint/check-asan) keeps freed memory in a quarantine

@@ -77,12 +77,15 @@ static void capture_build(struct ltr_capture *cap, const struct proto *p)
 	size_t i;
 
 	nstack = abi_locate(p, locs, &ngp, &nxmm);
+	cap->regs = (uint8_t)ngp;
 	cap->nstack = (uint8_t)(nstack < LTR_STACK_WORDS_MAX ? nstack
 							     : LTR_STACK_WORDS_MAX);
 	if (nxmm)
 		cap->flags |= LTR_CAP_XMM;
 	if (p->ret.kind == CT_LDOUBLE)
 		cap->flags |= LTR_CAP_X87;
+	if (p->ret.kind == CT_FLOAT || p->ret.kind == CT_DOUBLE)
+		cap->flags |= LTR_CAP_RET_XMM;
 	cap->err = (uint8_t)p->err;
 	for (i = 0; i < p->nargs; i++) {
 		const struct parg *a = &p->args[i];

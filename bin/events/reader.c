@@ -45,6 +45,7 @@ struct ltr_event_copy {
 
 struct cursor {
 	uint64_t tail;    /* next byte to read */
+	uint64_t size;    /* bytes in the ring of the event copied out last */
 	uint64_t head;    /* published end, read once a round */
 	uint64_t next_ts; /* the time of the event at tail, if has_next */
 	bool known;       /* has_next and next_ts are those of tail */
@@ -90,11 +91,53 @@ static void corrupt(const struct ltr_session *s, uint32_t i, const char *what)
 }
 
 /*
+ * The fixed words of an event of type type in the whole layout, when the
+ * interposer writes fewer into a ring (lib/session.h); 0 for the others.
+ */
+static unsigned packed_words(uint8_t type)
+{
+	if (type == LTR_EV_ENTER || type == LTR_EV_CALL)
+		return LTR_ENTER_WORDS;
+	return type == LTR_EV_EXIT ? LTR_EXIT_WORDS : 0;
+}
+
+/*
+ * Copy record p, size bytes in the ring with words of its full fixed
+ * words, into ev in the whole layout: an ENTER's return address back in
+ * w[6], the registers its call does not print and an EXIT's words after
+ * %rax 0, the blobs after them (lib/session.h).  Returns the copy's size.
+ */
+static size_t unpack(struct ltr_event_copy *ev, const struct ltr_event *p,
+		     size_t size, unsigned words, unsigned full)
+{
+	size_t fixed = sizeof(*p) + 8 * (size_t)words;
+
+	if (words == full) {
+		memcpy(ev, p, size);
+	} else {
+		memcpy(ev, p, fixed);
+		if (ev->e.type == LTR_EV_EXIT) {
+			memset(&ev->w[words], 0, 8 * (size_t)(full - words));
+		} else {
+			uint64_t ret = ev->w[words - 1];
+
+			memset(&ev->w[words - 1], 0, 8 * (size_t)(full - words));
+			ev->w[full - 1] = ret;
+		}
+		memcpy(&ev->w[full], (const unsigned char *)p + fixed,
+		       size - fixed);
+	}
+	ev->e.words = 0;
+	return size + 8 * (size_t)(full - words);
+}
+
+/*
  * The next event of thread i, skipping padding, copied into *ev (the
  * traced process writes the ring: nothing is read twice), or only its
  * header unless whole; NULL if none.  A record whose header does not make
  * sense ends what the ring holds so far; a whole record that fails its
- * checks (session-check.c) is skipped.
+ * checks (session-check.c) is skipped.  An event written with fewer
+ * fixed words comes out whole (unpack); its bytes in the ring are c->size.
  */
 static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
 				    struct ltr_event_copy *ev, bool whole)
@@ -113,7 +156,8 @@ static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
 	while (c->tail < c->head && c->tail % 8 == 0) {
 		uint32_t off = (uint32_t)(c->tail & (ring_size - 1));
 		const struct ltr_event *p = (const void *)&data[off];
-		size_t size;
+		size_t size, gap;
+		unsigned full, words;
 
 		if (p->type == LTR_EV_PAD &&
 		    c->tail + (ring_size - off) <= c->head) {
@@ -125,9 +169,12 @@ static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
 		else
 			memset(&ev->e, 0, sizeof(ev->e));
 		size = ev->e.size;
-		if (!check_event_min_size(ev->e.type) ||
-		    size < check_event_min_size(ev->e.type) ||
-		    size > sizeof(*ev) || size % 8 ||
+		full = packed_words(ev->e.type);
+		words = full && ev->e.words ? ev->e.words : full;
+		gap = 8 * (size_t)(full - words);
+		if (!check_event_min_size(ev->e.type) || words > full ||
+		    size + gap < check_event_min_size(ev->e.type) ||
+		    size + gap > sizeof(*ev) || size % 8 ||
 		    off + size > ring_size || c->tail + size > c->head) {
 			corrupt(s, i, "skipping the rest of it");
 			c->tail = c->head;
@@ -146,8 +193,11 @@ static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
 		 */
 		__builtin_prefetch(&data[(off + PREFETCH) & (ring_size - 1)]);
 		__builtin_prefetch(&data[(off + PREFETCH + 64) & (ring_size - 1)]);
-		memcpy(ev, p, size);
-		ev->e.size = (uint16_t)size;
+		c->size = size;
+		if (full)
+			ev->e.size = (uint16_t)unpack(ev, p, size, words, full);
+		else
+			memcpy(ev, p, size);
 		if (check_event(&ev->e))
 			return &ev->e;
 		corrupt(s, i, "skipping it");
@@ -160,8 +210,8 @@ static const struct ltr_event *peek(struct ltr_session *s, uint32_t i,
  * Hand consumed space of thread i back to its producer.  Compared with the
  * ring's tail itself, not with what was stored there last: a program that
  * writes it back (or ahead) would otherwise wait for room for ever, with
- * ltruss idle.  The producer reads that line at each event: reading it
- * here costs no miss.
+ * ltruss idle.  The producer reads that line only when its ring may be
+ * full (lib/events.c): reading it here mostly costs no miss.
  */
 static void publish_tail(struct ltr_session *s, uint32_t i)
 {
@@ -248,7 +298,7 @@ static size_t drain_round(struct ltr_session *s)
 		while ((ev = peek(s, b, &copy, true)) != NULL && ev->ts <= next_other) {
 			r.ev = ev;
 			sink(&r);
-			cursors[b].tail += ev->size;
+			cursors[b].tail += cursors[b].size;
 			if (++count % BATCH == 0)
 				publish_tail(s, b);
 		}

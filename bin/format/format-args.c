@@ -27,7 +27,7 @@
 #include "session-check.h"
 #include "symbolize.h"
 
-#define RAW_ARGS 3 /* registers shown for a call without prototype */
+#define RAW_ARGS LTR_RAW_ARGS /* registers shown for a call without prototype */
 
 /*
  * What printing a function's values takes from its prototype, worked out

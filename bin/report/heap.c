@@ -41,6 +41,7 @@
 #include "heap-kinds.h"
 #include "heap-state.h"
 #include "heap.h"
+#include "objmap.h"
 #include "outfile.h"
 #include "xmalloc.h"
 
@@ -239,25 +240,17 @@ static void release(struct heap_proc *p, struct heap_block *b)
  */
 static bool called_from_inside(int pid, const struct call *c)
 {
-	const char *lib, *path, *name;
-	uint32_t i, n;
+	const struct stack_object *o;
+	const char *lib, *name;
 	size_t len;
 
 	if (c->fn >= LTR_MAX_FUNCS || !(lib = catalog_func_string(c->fn, true)))
 		return false;
-	n = catalog_objects_used();
-	for (i = 0; i < n; i++) {
-		const struct ltr_objrec *o = catalog_object(i);
-
-		if (o->pid != pid || c->caller < o->start || c->caller >= o->end)
-			continue;
-		path = catalog_string(o->path);
-		if (!path)
-			return false;
-		name = sel_short_name(NULL, path, false, &len);
-		return strlen(lib) == len && strncmp(name, lib, len) == 0;
-	}
-	return false;
+	o = objmap_own(objmap_sync(), pid, c->caller);
+	if (!o || !*o->path)
+		return false;
+	name = sel_short_name(NULL, o->path, false, &len);
+	return strlen(lib) == len && strncmp(name, lib, len) == 0;
 }
 
 /* p frees the block at addr, in call c. */

@@ -27,6 +27,7 @@
 #include "error.h"
 #include "format-stack.h"
 #include "heap.h"
+#include "objmap.h"
 #include "outfile.h"
 #include "profile.h"
 #include "session.h"
@@ -339,17 +340,17 @@ void profile_unfinished(const struct who *w, const struct call *c)
 /* Metadata events naming each process after its program. */
 static void chrome_process_names(void)
 {
-	uint32_t n = catalog_objects_used(), i, j;
+	const struct stack_objects *objs = objmap_sync();
+	size_t i, j;
 
-	for (i = 0; i < n; i++) {
-		int pid = catalog_object(i)->pid;
-		const char *path, *base;
+	for (i = 0; i < objs->n; i++) {
+		int pid = objs->v[i].pid;
+		const char *path = objs->v[i].path, *base;
 
 		/* The first object a process records is its program. */
-		for (j = 0; j < i && catalog_object(j)->pid != pid; j++)
+		for (j = 0; j < i && objs->v[j].pid != pid; j++)
 			;
-		if (j < i || !check_pid(pid) ||
-		    !(path = catalog_string(catalog_object(i)->path)))
+		if (j < i || !check_pid(pid) || !*path)
 			continue;
 		base = strrchr(path, '/');
 		fprintf(chrome, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":",

@@ -114,14 +114,13 @@ uint32_t catalog_objects_used(void)
 	if (!catalog.session)
 		return nobjects;
 	n = __atomic_load_n(&catalog.session->nobjects, __ATOMIC_ACQUIRE);
-	return n < LTR_MAX_OBJECTS ? n : LTR_MAX_OBJECTS;
+	return n;
 }
 
 const struct ltr_objrec *catalog_object(uint32_t i)
 {
 	if (catalog.session)
-		return i < LTR_MAX_OBJECTS ? &catalog.session->objects[i]
-					   : NULL;
+		return session_object(catalog.session, i);
 	return i < nobjects ? &objects[i] : NULL;
 }
 
@@ -146,21 +145,6 @@ const struct ltr_retired *catalog_retired(uint32_t i)
 	return &retired[i];
 }
 
-/* Grow *v (of *room entries of size bytes) to hold entry at, zeroed. */
-static void *room_for(void *v, uint32_t *room, uint32_t at, size_t size)
-{
-	uint32_t n = *room;
-
-	if (at < n)
-		return v;
-	while (n <= at)
-		n = n ? 2 * n : 64;
-	v = xrealloc(v, n * size);
-	memset((char *)v + *room * size, 0, (n - *room) * size);
-	*room = n;
-	return v;
-}
-
 void catalog_file_start(uint32_t strsize)
 {
 	catalog_file_free();
@@ -176,7 +160,7 @@ uint32_t catalog_name_add(const char *name)
 
 	if (*slot)
 		return (uint32_t)((uintptr_t)*slot - 1);
-	names = room_for(names, &names_room, nnames, sizeof(*names));
+	names = xgrow(names, &names_room, nnames, sizeof(*names));
 	names[nnames] = xstrdup(name);
 	*slot = (void *)(uintptr_t)(nnames + 1);
 	return nnames++;
@@ -186,7 +170,7 @@ bool catalog_func_add(uint32_t at, const struct ltr_func *f)
 {
 	if (at != nfuncs || at >= LTR_MAX_FUNCS)
 		return false;
-	funcs = room_for(funcs, &catalog.funcs_room, at, sizeof(*funcs));
+	funcs = xgrow(funcs, &catalog.funcs_room, at, sizeof(*funcs));
 	funcs[at] = *f;
 	catalog.funcs = funcs;
 	nfuncs = at + 1;
@@ -195,9 +179,9 @@ bool catalog_func_add(uint32_t at, const struct ltr_func *f)
 
 bool catalog_object_add(uint32_t at, const struct ltr_objrec *o)
 {
-	if (at != nobjects || at >= LTR_MAX_OBJECTS)
+	if (at != nobjects || at >= CATALOG_MAX_OBJECTS)
 		return false;
-	objects = room_for(objects, &objects_room, at, sizeof(*objects));
+	objects = xgrow(objects, &objects_room, at, sizeof(*objects));
 	objects[at] = *o;
 	nobjects = at + 1;
 	return true;
@@ -207,7 +191,7 @@ bool catalog_retired_add(const struct ltr_retired *r)
 {
 	if (nretired >= LTR_MAX_RETIRED)
 		return false;
-	retired = room_for(retired, &retired_room, nretired, sizeof(*retired));
+	retired = xgrow(retired, &retired_room, nretired, sizeof(*retired));
 	retired[nretired++] = *r;
 	return true;
 }
@@ -216,7 +200,7 @@ struct ltr_retired *catalog_retired_reset(uint32_t n)
 {
 	nretired = 0;
 	if (n)
-		retired = room_for(retired, &retired_room, n - 1,
+		retired = xgrow(retired, &retired_room, n - 1,
 				   sizeof(*retired));
 	nretired = n;
 	return retired;

@@ -73,10 +73,17 @@ void catalog_names_free(void);
  */
 const char *catalog_string(uint32_t off);
 
+/* The most object records a trace file may hold (a session's are a ring). */
+#define CATALOG_MAX_OBJECTS (1u << 22)
+
 /* Object records claimed (maybe not yet written). */
 uint32_t catalog_objects_used(void);
 
-/* Object record i, as it is now; NULL past catalog_objects_used(). */
+/*
+ * Object record i, as it is now; NULL past catalog_objects_used().  A
+ * live session's records are a ring: record i is there once
+ * catalog_object_ready(i), until ltruss says it copied it (objmap.c).
+ */
 const struct ltr_objrec *catalog_object(uint32_t i);
 
 /* Is object record i written (its process claims it before it fills it)? */

@@ -288,8 +288,14 @@ bool session_func_ready(const struct ltr_session *s, uint32_t fn)
 
 bool session_object_ready(const struct ltr_session *s, uint32_t i)
 {
-	return i < LTR_MAX_OBJECTS &&
-	       __atomic_load_n(&s->objects[i].end, __ATOMIC_ACQUIRE) != 0;
+	return __atomic_load_n(&session_object(s, i)->seq, __ATOMIC_ACQUIRE) ==
+	       i + 1;
+}
+
+const struct ltr_objrec *session_object(const struct ltr_session *s,
+					uint32_t i)
+{
+	return &s->objects[i % LTR_MAX_OBJECTS];
 }
 
 const char *session_string(const struct ltr_session *s, uint32_t off)

@@ -91,10 +91,24 @@ uint32_t session_funcs_used(const struct ltr_session *s);
 bool session_func_ready(const struct ltr_session *s, uint32_t fn);
 
 /*
- * Whether object record i is written: a process claims a record (nobjects)
- * before it fills it, and its end, written last, is 0 until then.
+ * How long a claimed object record may stay unwritten before ltruss goes
+ * on without it: its process was killed between the claim and the write.
+ */
+#define SESSION_OBJECT_WAIT_NS 1000000000ull
+
+/*
+ * Whether object record i (the i-th claim) is written: a process claims
+ * a record (nobjects) before it fills it, and writes its seq last.
  */
 bool session_object_ready(const struct ltr_session *s, uint32_t i);
+
+/*
+ * The slot of object record i in the session's ring: record i once
+ * session_object_ready() says so, and until ltruss has said it copied it
+ * (objects_copied), after which a later claim may take the slot.
+ */
+const struct ltr_objrec *session_object(const struct ltr_session *s,
+					uint32_t i);
 
 /*
  * The string at offset off of the session's string area, or NULL if it

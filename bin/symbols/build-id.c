@@ -51,7 +51,7 @@ struct expected {
 
 /*
  * Files read (path: struct known), and IDs expected (path: struct
- * expected): a trace file names up to LTR_MAX_OBJECTS objects, and each
+ * expected): a trace file names up to CATALOG_MAX_OBJECTS objects, and each
  * lookup costs the same however many there are.
  */
 static struct strmap known, expected;

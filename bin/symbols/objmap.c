@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "clock.h"
 #include "objmap.h"
 #include "session-check.h"
 #include "strmap.h"
@@ -55,6 +56,8 @@ static struct strmap paths;         /* each path's one copy */
 static struct ranges every;         /* every process's objects */
 static struct pid_ranges *pids;     /* by pid, open addressing */
 static size_t pids_size, pids_used; /* pids_size: a power of two, or 0 */
+static bool no_writers;              /* objmap_final() */
+static uint32_t last_claim;          /* then: the records there are */
 
 /* The first range of rs that ends after addr (rs->n if none). */
 static size_t ranges_after(const struct ranges *rs, uint64_t addr)
@@ -161,18 +164,56 @@ static const struct ranges *pid_ranges_find(int pid)
 	return p->used ? &p->r : NULL;
 }
 
-const struct stack_objects *objmap_sync(void)
+/*
+ * Is object record i, claimed and not written, one to go past?  Its
+ * process is still at it, or was killed before it wrote it: after
+ * SESSION_OBJECT_WAIT_NS, the latter, as tracefile-write.c decides too.
+ */
+static bool object_abandoned(uint32_t i)
+{
+	static uint32_t waiting = UINT32_MAX;
+	static uint64_t since;
+	uint64_t now;
+
+	if (no_writers)
+		return true;
+	now = clock_mono_ns();
+	if (waiting != i) {
+		waiting = i;
+		since = now;
+	}
+	return now - since >= SESSION_OBJECT_WAIT_NS;
+}
+
+/*
+ * The records claimed so far.  No process writes more than a ring ahead
+ * of the records copied (lib/objects.c): a count past that is forged,
+ * and is taken for that much, so that a forged count costs 16384 records.
+ */
+static uint32_t claims(void)
 {
 	uint32_t n = catalog_objects_used();
+
+	if (catalog.session && n - nobjects > LTR_MAX_OBJECTS)
+		n = (uint32_t)nobjects + LTR_MAX_OBJECTS;
+	return n;
+}
+
+const struct stack_objects *objmap_sync(void)
+{
+	static const struct ltr_objrec abandoned = { .path = UINT32_MAX };
+	uint32_t n = no_writers ? last_claim : claims();
 
 	for (; nobjects < n; nobjects++) {
 		const struct ltr_objrec *o = catalog_object((uint32_t)nobjects);
 		const char *path;
 		void **slot;
 
-		/* Claimed, not written yet: its process is still at it. */
-		if (!catalog_object_ready((uint32_t)nobjects))
-			break;
+		if (!catalog_object_ready((uint32_t)nobjects)) {
+			if (!object_abandoned((uint32_t)nobjects))
+				break;
+			o = &abandoned;
+		}
 		path = catalog_string(o->path);
 		if (nobjects == objects_size) {
 			objects_size = objects_size ? 2 * objects_size : 64;
@@ -180,7 +221,6 @@ const struct stack_objects *objmap_sync(void)
 					   objects_size * sizeof(*objects));
 		}
 		objects[nobjects].pid = o->pid;
-		objects[nobjects].rec = (uint32_t)nobjects;
 		slot = strmap_slot(&paths, path ? path : "");
 		if (!*slot)
 			*slot = xstrdup(path ? path : "");
@@ -216,6 +256,12 @@ const struct stack_object *objmap_at(const struct stack_objects *objs,
 	return o ? o : ranges_at(&every, addr);
 }
 
+void objmap_final(void)
+{
+	last_claim = claims();
+	no_writers = true;
+}
+
 void objmap_done(void)
 {
 	size_t i;
@@ -231,6 +277,7 @@ void objmap_done(void)
 	free(every.v);
 	every = (struct ranges){ 0 };
 	nobjects = objects_size = 0;
+	no_writers = false;
 	map.v = NULL;
 	map.n = 0;
 }

@@ -11,7 +11,6 @@
 /* A loaded object of a traced process: where its code is, which file. */
 struct stack_object {
 	int pid;
-	uint32_t rec;        /* its record in the catalog (catalog_object()) */
 	const char *path;    /* as it was when the record was copied (shared) */
 	uint64_t start, end; /* its segments' address range */
 	uint64_t bias;       /* load bias: address = bias + ELF virtual address */
@@ -20,14 +19,22 @@ struct stack_object {
 /*
  * The objects every traced process loaded, in the order they were
  * loaded (an exec or a dlopen adds more; nothing is ever removed): the
- * live session's records, or a trace file's.
+ * live session's records, or a trace file's.  v[i] is object record i;
+ * one its process claimed and never wrote has no addresses and path "".
  */
 struct stack_objects {
 	const struct stack_object *v;
 	size_t n;
 };
 
-/* The map of the catalog's object records (catalog.h), brought up to date. */
+/*
+ * The map of the catalog's object records (catalog.h), brought up to
+ * date: the records written so far, in order.  A live session's records
+ * are a ring: ltruss calls it often enough when a view needs them, and
+ * then tells the processes how far it copied (n), so that they may take
+ * the slots of the records before (bin/ltruss.c).  It goes past a record
+ * claimed and not written for SESSION_OBJECT_WAIT_NS.
+ */
 const struct stack_objects *objmap_sync(void);
 
 /*
@@ -41,6 +48,12 @@ const struct stack_object *objmap_at(const struct stack_objects *objs,
 /* The same, pid's own objects only. */
 const struct stack_object *objmap_own(const struct stack_objects *objs,
 				      int pid, uint64_t addr);
+
+/*
+ * No process will write a record any more (the run is over): a record
+ * still claimed and not written is gone past at once.
+ */
+void objmap_final(void);
 
 /* Free the map. */
 void objmap_done(void);

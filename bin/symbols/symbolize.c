@@ -154,9 +154,8 @@ const char *symbolize(int pid, uint64_t addr, char *buf, size_t size)
 	char printable[1024];
 	uint64_t off, delta;
 
-	/* The path as the session has it now, as --caller always showed it. */
-	path = o ? catalog_string(catalog_object(o->rec)->path) : NULL;
-	if (!path) {
+	path = o ? o->path : NULL;
+	if (!path || !*path) {
 		snprintf(buf, size, "0x%llx", (unsigned long long)addr);
 		return buf;
 	}

@@ -10,29 +10,37 @@
 
 #include <stdlib.h>
 
+#include "catalog.h"
 #include "tracefile-objects.h"
 #include "xmalloc.h"
-#include "lib/session.h"
 
-static char *paths[LTR_MAX_OBJECTS];
-static char *sonames[LTR_MAX_OBJECTS];
-static uint32_t count;
+/* An object's names, by index. */
+struct names {
+	char *path, *soname;
+};
+
+static struct names *objects;
+static uint32_t count, room;
 
 void tracefile_object_add(uint32_t i, const char *path)
 {
-	if (i >= LTR_MAX_OBJECTS)
+	if (i >= CATALOG_MAX_OBJECTS)
 		return;
-	free(paths[i]);
-	paths[i] = xstrdup(path);
+	objects = xgrow(objects, &room, i, sizeof(*objects));
+	free(objects[i].path);
+	objects[i].path = xstrdup(path);
 	if (i >= count)
 		count = i + 1;
 }
 
 bool tracefile_object_set_soname(uint32_t i, const char *soname)
 {
-	if (i >= LTR_MAX_OBJECTS || sonames[i])
+	if (i >= CATALOG_MAX_OBJECTS)
 		return false;
-	sonames[i] = xstrdup(soname);
+	objects = xgrow(objects, &room, i, sizeof(*objects));
+	if (objects[i].soname)
+		return false;
+	objects[i].soname = xstrdup(soname);
 	return true;
 }
 
@@ -43,22 +51,23 @@ uint32_t tracefile_objects(void)
 
 const char *tracefile_object_path(uint32_t i)
 {
-	return i < count ? paths[i] : NULL;
+	return i < count ? objects[i].path : NULL;
 }
 
 const char *tracefile_object_soname(uint32_t i)
 {
-	return i < LTR_MAX_OBJECTS ? sonames[i] : NULL;
+	return i < room ? objects[i].soname : NULL;
 }
 
 void tracefile_objects_free(void)
 {
 	uint32_t i;
 
-	for (i = 0; i < LTR_MAX_OBJECTS; i++) {
-		free(paths[i]);
-		free(sonames[i]);
-		paths[i] = sonames[i] = NULL;
+	for (i = 0; i < room; i++) {
+		free(objects[i].path);
+		free(objects[i].soname);
 	}
-	count = 0;
+	free(objects);
+	objects = NULL;
+	count = room = 0;
 }

@@ -192,24 +192,28 @@ static void func_load(uint32_t at, const unsigned char *p, size_t n,
  * (tracefile-write.c object_put()).  Each is looked at twice in all,
  * however many records and blocks the file has.
  */
-static struct id_pending {
-	size_t len;
-	unsigned char id[BUILD_ID_MAX];
-} *ids_pending[LTR_MAX_OBJECTS];
-static unsigned char id_seen[LTR_MAX_OBJECTS];
+static struct object_id {
+	struct id_pending {
+		size_t len;
+		unsigned char id[BUILD_ID_MAX];
+	} *pending;
+	bool seen;
+} *ids; /* by object index */
+static uint32_t ids_room;
 
 /* Object i is in the table: expect its build ID of its file, if recorded. */
 static void id_expect(uint32_t i)
 {
+	struct id_pending *id = i < ids_room ? ids[i].pending : NULL;
 	const char *file;
 
-	if (!catalog_object_ready(i) || !ids_pending[i])
+	if (!catalog_object_ready(i) || !id)
 		return;
 	file = catalog_string(catalog_object(i)->path);
 	if (file)
-		build_id_expect(file, ids_pending[i]->id, ids_pending[i]->len);
-	free(ids_pending[i]);
-	ids_pending[i] = NULL;
+		build_id_expect(file, id->id, id->len);
+	free(id);
+	ids[i].pending = NULL;
 }
 
 /*
@@ -225,7 +229,7 @@ static void object_load(uint32_t at, const unsigned char *p, size_t n,
 	const char *q = record_fields(&r, sizeof(r), p, n, off), *file;
 	struct ltr_objrec o = { 0 };
 
-	if (at != catalog_objects_used() || at >= LTR_MAX_OBJECTS)
+	if (at != catalog_objects_used() || at >= CATALOG_MAX_OBJECTS)
 		fail(off, "a table record that does not append");
 	o.pid = r.pid;
 	file = record_name(&q, (const char *)p + n, off);
@@ -243,13 +247,15 @@ static void object_load(uint32_t at, const unsigned char *p, size_t n,
 /* A BUILD_ID record for object at: its ID (p, n bytes). */
 static void id_load(uint32_t at, const unsigned char *p, size_t n, size_t off)
 {
-	if (at >= LTR_MAX_OBJECTS || !n || n > BUILD_ID_MAX)
+	if (at >= CATALOG_MAX_OBJECTS || !n || n > BUILD_ID_MAX)
 		fail(off, "a build ID record that does not add up");
-	if (id_seen[at]++)
+	ids = xgrow(ids, &ids_room, at, sizeof(*ids));
+	if (ids[at].seen)
 		fail(off, "a second build ID for one object");
-	ids_pending[at] = xcalloc(1, sizeof(*ids_pending[at]));
-	ids_pending[at]->len = n;
-	memcpy(ids_pending[at]->id, p, n);
+	ids[at].seen = true;
+	ids[at].pending = xcalloc(1, sizeof(*ids[at].pending));
+	ids[at].pending->len = n;
+	memcpy(ids[at].pending->id, p, n);
 	id_expect(at);
 }
 
@@ -304,7 +310,7 @@ void tracefile_tables_load(const unsigned char *p, size_t n, size_t off)
 			type_load(d, r.len, at);
 			break;
 		case TF_REC_SONAME:
-			if (r.at >= LTR_MAX_OBJECTS || !r.len ||
+			if (r.at >= CATALOG_MAX_OBJECTS || !r.len ||
 			    strnlen((const char *)d, r.len) != r.len - 1)
 				fail(at, "a soname record that does not add up");
 			if (!tracefile_object_set_soname(r.at, (const char *)d))
@@ -348,11 +354,11 @@ void tracefile_tables_free(void)
 	types = NULL;
 	strmap_clear(&type_names, NULL);
 	ntypes = 0;
-	for (i = 0; i < LTR_MAX_OBJECTS; i++) {
-		free(ids_pending[i]);
-		ids_pending[i] = NULL;
-		id_seen[i] = 0;
-	}
+	for (i = 0; i < ids_room; i++)
+		free(ids[i].pending);
+	free(ids);
+	ids = NULL;
+	ids_room = 0;
 	build_id_done();
 	tracefile_objects_free();
 	catalog_file_free();

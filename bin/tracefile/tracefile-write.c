@@ -51,7 +51,6 @@
 
 #define BUF_SIZE (2u << 20)  /* written when full, or once a second */
 #define CHUNK (1u << 20)     /* longest TABLES record */
-#define OBJECT_WAIT_NS 1000000000ull /* for a claimed object record */
 #define FLUSH_NS 1000000000ull
 #define NONE SIZE_MAX
 
@@ -295,7 +294,7 @@ static void func_put(uint32_t i)
  */
 static void object_put(uint32_t i)
 {
-	const struct ltr_objrec *o = &S->objects[i];
+	const struct ltr_objrec *o = session_object(S, i);
 	struct tf_object r = { .size = sizeof(r) };
 	const char *file = NULL, *soname;
 	unsigned char id[BUILD_ID_MAX];
@@ -325,12 +324,12 @@ static void object_put(uint32_t i)
  * the file in order, once, and the calls after this point may have their
  * stacks in the objects of the records after it.  Its process writes it
  * a few stores after the claim (lib/objects.c); one killed in between
- * never does, and after OBJECT_WAIT_NS the record goes as it is (its end
- * 0: --read takes it for an object with no addresses).
+ * never does, and after the deadline (SESSION_OBJECT_WAIT_NS from the
+ * first wait of this update: a forged count of claims holds ltruss up
+ * for no longer) the record goes with no addresses and no path.
  */
-static void object_wait(uint32_t i)
+static void object_wait(uint32_t i, uint64_t until)
 {
-	uint64_t until = clock_mono_ns() + OBJECT_WAIT_NS;
 	const struct timespec pause = { .tv_nsec = 50000 };
 
 	while (!session_object_ready(S, i) && clock_mono_ns() < until)
@@ -347,14 +346,29 @@ static void object_wait(uint32_t i)
 static void tables_update(bool final)
 {
 	uint32_t nf = session_funcs_used(S), objects, f = funcs_done, i;
+	uint64_t until;
+	bool forged;
 
 	while (f < nf && session_func_ready(S, f))
 		f++;
 	objects = __atomic_load_n(&S->nobjects, __ATOMIC_ACQUIRE);
-	if (objects > LTR_MAX_OBJECTS)
-		objects = LTR_MAX_OBJECTS;
-	for (i = objects_done; i < objects && !final; i++)
-		object_wait(i);
+	/*
+	 * No process claims further ahead of the records copied (lib/
+	 * objects.c): a count past that is forged, and the file takes only
+	 * the records written, waiting for none (and at the end, the rest of
+	 * one ring's worth), so that a forged count costs neither time nor
+	 * the file's size.
+	 */
+	forged = objects - objects_done > LTR_MAX_OBJECTS;
+	if (forged)
+		objects = objects_done + LTR_MAX_OBJECTS;
+	until = clock_mono_ns() + SESSION_OBJECT_WAIT_NS;
+	for (i = objects_done; i < objects && !final && !forged; i++)
+		object_wait(i, until);
+	if (forged && !final)
+		for (i = objects_done; i < objects; i++)
+			if (!session_object_ready(S, i))
+				objects = i;
 	if (f == funcs_done && objects <= objects_done)
 		return;
 	for (i = objects_done; i < objects; i++)
@@ -366,6 +380,17 @@ static void tables_update(bool final)
 	}
 	objects_done = objects > objects_done ? objects : objects_done;
 	block_close();
+}
+
+uint32_t tracefile_objects_copied(void)
+{
+	uint32_t claimed = __atomic_load_n(&S->nobjects, __ATOMIC_ACQUIRE);
+
+	if (fd < 0 || stopped)
+		return claimed;
+	if (claimed != objects_done)
+		tables_update(false);
+	return objects_done;
 }
 
 /* A CLOCK block with the rate measured so far (final: over the whole run). */

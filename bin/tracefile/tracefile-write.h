@@ -31,6 +31,13 @@ void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
 void tracefile_tick(void);
 
 /*
+ * While recording: write the object records claimed so far (waiting a
+ * little for those claimed and not yet written), and say how many the
+ * file has, or all claimed if recording stopped (the file needs no more).
+ */
+uint32_t tracefile_objects_copied(void);
+
+/*
  * Write the counters, the clock and the end (what was lost; the command
  * killed by signal sig, 0 if not), and close the file.
  */

@@ -54,3 +54,17 @@ char *xasprintf(const char *fmt, ...)
 	va_end(ap);
 	return checked(n < 0 ? NULL : s);
 }
+
+void *xgrow(void *v, uint32_t *room, uint32_t at, size_t size)
+{
+	uint32_t n = *room;
+
+	if (at < n)
+		return v;
+	while (n <= at)
+		n = n ? 2 * n : 64;
+	v = xrealloc(v, (size_t)n * size);
+	memset((char *)v + (size_t)*room * size, 0, (size_t)(n - *room) * size);
+	*room = n;
+	return v;
+}

@@ -20,6 +20,7 @@
 #include "bin/report/heap-blocks.h"
 #include "bin/report/heap-state.h"
 #include "bin/report/heap.h"
+#include "bin/symbols/objmap.h"
 #include "bin/util/outfile.h"
 #include "bin/config/selection.h"
 
@@ -55,20 +56,20 @@ const char *catalog_func_string(uint32_t fn, bool lib)
 	return NULL;
 }
 
-uint32_t catalog_objects_used(void)
+/* No objects recorded (objmap.h). */
+const struct stack_objects *objmap_sync(void)
 {
-	return 0;
+	static const struct stack_objects none;
+
+	return &none;
 }
 
-const struct ltr_objrec *catalog_object(uint32_t i)
+const struct stack_object *objmap_own(const struct stack_objects *objs,
+				      int pid, uint64_t addr)
 {
-	(void)i;
-	return NULL;
-}
-
-const char *catalog_string(uint32_t off)
-{
-	(void)off;
+	(void)objs;
+	(void)pid;
+	(void)addr;
 	return NULL;
 }
 

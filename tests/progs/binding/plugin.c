@@ -5,9 +5,13 @@
 int plugin_run(int x);
 void *plugin_add_address(void);
 
+/* Not a tail call: stacks of fix_add show a frame in this library. */
 int plugin_run(int x)
 {
-	return fix_add(x, 100);
+	int sum = fix_add(x, 100);
+
+	__asm__ volatile("" ::: "memory");
+	return sum;
 }
 
 /* fix_add's address as this library sees it (its GLOB_DAT slot). */

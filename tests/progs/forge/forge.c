@@ -292,6 +292,32 @@ static uint32_t forge_string(const char *s)
 	return off;
 }
 
+/*
+ * An object record of ours, appended as the interposer appends one: the
+ * program's own, at its addresses, under the path at offset path.  ltruss
+ * names the latest object at an address.
+ */
+int main(int argc, char **argv);
+
+static void forge_object(uint32_t path)
+{
+	uintptr_t here = (uintptr_t)&main;
+	struct ltr_objrec o;
+	uint32_t i, n = S->nobjects;
+
+	for (i = n - (n < LTR_MAX_OBJECTS ? n : LTR_MAX_OBJECTS); i < n; i++) {
+		o = S->objects[i % LTR_MAX_OBJECTS];
+		if (o.seq == i + 1 && o.start <= here && here < o.end)
+			break;
+	}
+	if (i == n)
+		fail("no object record holds main");
+	o.path = path;
+	n = __atomic_fetch_add(&S->nobjects, 1, __ATOMIC_ACQ_REL);
+	o.seq = n + 1;
+	S->objects[n % LTR_MAX_OBJECTS] = o;
+}
+
 /* A function entry of ours named lib:name; returns its index. */
 static uint32_t forge_func(const char *lib, const char *name)
 {
@@ -554,12 +580,7 @@ int main(int argc, char **argv)
 		slot->counts[f].calls = 1;
 		forge_call(f, 4, "HOME");
 	} else if (strcmp(mode, "caller") == 0 && argc > 2) {
-		uint32_t path = forge_string(argv[2]), i;
-		uintptr_t here = (uintptr_t)&main;
-
-		for (i = 0; i < S->nobjects && i < LTR_MAX_OBJECTS; i++)
-			if (S->objects[i].start <= here && here < S->objects[i].end)
-				S->objects[i].path = path;
+		forge_object(forge_string(argv[2]));
 		calls();
 	} else if (strcmp(mode, "exited-killed") == 0) {
 		uint32_t i;

@@ -13,7 +13,9 @@
  *              SIG_DFL again ("default")
  *   sysv       sysv_signal (SA_RESETHAND | SA_NODEFER), as resethand
  *   sigset     sigset(SIGTERM, h) (System V; its second call returns h)
- *   ignore     SIG_IGN: waits 500 ms after READY instead
+ *   ignore     SIG_IGN: waits for the file READY.sent (the sender's
+ *              mark once it sent the signal; 60 s at most) and 300 ms
+ *              more instead
  *   blocked    SA_SIGINFO, SIGTERM blocked until it is pending, 300 ms
  *              more, then unblocked
  *   fork       siginfo, then fork: the child waits for its own SIGTERM
@@ -115,6 +117,22 @@ static void wait_term(bool blocked)
 	sleep_ms(300);
 }
 
+/*
+ * Wait for the file READY.sent, which the sender makes once the signal
+ * is sent (an ignored signal leaves no other trace), and 300 ms more:
+ * a fixed wait ended before the signal came on a loaded machine.
+ */
+static void wait_sent(const char *ready)
+{
+	char sent[4096];
+	int i;
+
+	snprintf(sent, sizeof(sent), "%s.sent", ready);
+	for (i = 0; i < 6000 && access(sent, F_OK) != 0; i++)
+		sleep_ms(10);
+	sleep_ms(300);
+}
+
 /* The line of the result. */
 static void report(const char *how, bool info, bool own, bool reset)
 {
@@ -177,7 +195,7 @@ int main(int argc, char **argv)
 	    close(open(argv[2], O_WRONLY | O_CREAT, 0600)) < 0)
 		return 1;
 	if (strcmp(how, "ignore") == 0)
-		sleep_ms(500);
+		wait_sent(argv[2]);
 	else
 		wait_term(blocked);
 	if (blocked)
