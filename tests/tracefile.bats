@@ -154,6 +154,27 @@ typed_both() {
 	not grep -q 'ty_flags' <<<"$read"
 }
 
+@test "a narrowed --read -c of a recording of many blocks counts as the live -c of the narrower selection: threads, calls in calls, errors" {
+	# 8 threads of calls inside calls, close(-1) failing in each round:
+	# hundreds of blocks, most events decoded the fast way, passed on with
+	# their depths as recorded or renumbered, counted by function.
+	record t.ltr -u 'libbhv:*' -u 'libc:close,qsort' "$PROGS/bhv-threads" nested
+	[ "$out" = "$("$PROGS/bhv-threads" nested)" ]
+	[ "$(stat -c %s t.ltr)" -gt 1000000 ]
+	for sel in 'libbhv:*' 'libc:close libbhv:bhv_cmp_long' 'libc:qsort,close'; do
+		args=()
+		for s in $sel; do args+=(-u "$s"); done
+		run_split ltruss -c "${args[@]}" "$PROGS/bhv-threads" nested
+		[ "$status" -eq 0 ]
+		live=$(awk '{ print $(NF-2), $(NF-1), $NF }' <<<"$err" | sort)
+		run_split ltruss --read t.ltr -c "${args[@]}"
+		[ "$status" -eq 0 ]
+		read=$(awk '{ print $(NF-2), $(NF-1), $NF }' <<<"$out" | sort)
+		[ "$read" = "$live" ] || { echo "$sel"; diff <(echo "$live") <(echo "$read"); false; }
+	done
+	grep -qx '16000 16000 libc:close' <<<"$read"
+}
+
 @test "a narrowed --read -c counts the calls seen on entry only (exit) as the live -c does" {
 	sel='libc:getpid,exit,_exit,fork'
 	run_split ltruss -f -c -u "$sel" "$PROGS/procs" early-fork

@@ -27,6 +27,7 @@
 #include "call-blobs.h"
 #include "catalog.h"
 #include "clock.h"
+#include "counts.h"
 #include "error.h"
 #include "format.h"
 #include "heap.h"
@@ -62,6 +63,7 @@ struct tcall {
 struct thread_trace {
 	struct who who;
 	uint32_t depth;
+	struct ltr_retired *row; /* the last row counting its calls (counts.c) */
 	struct thread_trace *guest; /* a vfork child writing this ring now */
 	struct tcall stack[MAX_DEPTH];
 };
@@ -118,60 +120,26 @@ void trace_init(const struct format *f, struct ltr_session *s,
 	error_on_line_break(line_break);
 }
 
-/*
- * Counts of the calls trace.c ended, by process and function: the summary
- * of a narrowed --read (the recorded counters cannot be narrowed).  An
- * open-addressing table; once it is full, further rows are not counted.
- */
-#define COUNTED_MAX 65536u
-static struct ltr_retired *counted;
-static size_t ncounted;
+/* Calls are counted (trace_count_calls(): counts.c). */
+static bool counting;
 
 void trace_count_calls(void)
 {
-	if (!counted)
-		counted = xcalloc(COUNTED_MAX, sizeof(*counted));
+	counts_start();
+	counting = true;
 }
 
 bool trace_wants_calls(void)
 {
-	return F != &format_silent || profiled || counted;
-}
-
-/* The row counting t's calls of fn (created empty), or NULL when the table is full. */
-static struct ltr_retired *count_row(const struct thread_trace *t, uint32_t fn)
-{
-	uint32_t h = (uint32_t)(fn * 2654435761u ^ (uint32_t)t->who.pid);
-	struct ltr_retired *row;
-
-	for (h %= COUNTED_MAX; counted[h].c.calls; h = (h + 1) % COUNTED_MAX)
-		if (counted[h].fn == fn && counted[h].pid == t->who.pid)
-			return &counted[h];
-	row = &counted[h];
-	if (ncounted + 1 >= COUNTED_MAX)
-		return NULL;
-	ncounted++;
-	row->pid = t->who.pid;
-	row->fn = fn;
-	return row;
+	return F != &format_silent || profiled || counting;
 }
 
 /* Count a call of t that returned after dur ticks, self of them its own. */
-static void count_call(const struct thread_trace *t, const struct call *c,
+static void count_call(struct thread_trace *t, const struct call *c,
 		       const struct result *r, uint64_t dur, uint64_t self)
 {
-	struct ltr_retired *row;
-
-	if (!counted || !r->returned || !(row = count_row(t, c->fn)))
-		return;
-	if (!row->c.calls || dur < row->c.min)
-		row->c.min = dur;
-	row->c.calls++;
-	row->c.errors += r->failed;
-	row->c.total += dur;
-	row->c.self += self;
-	if (dur > row->c.max)
-		row->c.max = dur;
+	if (counting && r->returned)
+		counts_call(t->who.pid, c->fn, &t->row, dur, self, r->failed);
 }
 
 /*
@@ -184,25 +152,23 @@ static bool first_return_zero(uint32_t fn)
 	return catalog_func_flags(fn) & LTR_FN_SETJMP;
 }
 
-/* Count a call of t seen on entry only: a call, no time (as the interposer counts it). */
-static void count_entry_only(const struct thread_trace *t, uint32_t fn)
-{
-	struct ltr_retired *row;
-
-	if (counted && (row = count_row(t, fn)))
-		row->c.calls++;
-}
-
 size_t trace_counts(struct ltr_retired *rows, size_t max)
 {
-	size_t i, n = 0;
+	return counts_rows(rows, max);
+}
 
-	for (i = 0; counted && i < COUNTED_MAX && n < max; i++)
-		if (counted[i].c.calls && rows)
-			rows[n++] = counted[i];
-		else
-			n += counted[i].c.calls != 0;
-	return n;
+/* Give a finished call of t (just popped), self ticks its own, to the profiles. */
+static __attribute__((noinline)) void profile_stack(struct thread_trace *t,
+						    struct tcall *tc,
+						    const struct result *r,
+						    uint64_t self)
+{
+	const struct call *stack[MAX_DEPTH];
+	uint32_t i;
+
+	for (i = 0; i < t->depth; i++)
+		stack[i] = &t->stack[i].c;
+	profile_call(&t->who, stack, t->depth, &tc->c, r, self);
 }
 
 /*
@@ -213,19 +179,13 @@ size_t trace_counts(struct ltr_retired *rows, size_t max)
 static void profile_end(struct thread_trace *t, struct tcall *tc,
 			const struct result *r)
 {
-	const struct call *stack[MAX_DEPTH];
 	uint64_t dur = r->ts_exit - tc->c.ts_enter;
-	uint32_t i;
 
 	if (t->depth)
 		t->stack[t->depth - 1].child += dur;
 	count_call(t, &tc->c, r, dur, dur > tc->child ? dur - tc->child : 0);
-	if (!profiled)
-		return;
-	for (i = 0; i < t->depth; i++)
-		stack[i] = &t->stack[i].c;
-	profile_call(&t->who, stack, t->depth, &tc->c, r,
-		     dur > tc->child ? dur - tc->child : 0);
+	if (profiled)
+		profile_stack(t, tc, r, dur > tc->child ? dur - tc->child : 0);
 }
 
 /* Calls of thread t end with why (a process exec'd, exited or was killed). */
@@ -411,7 +371,7 @@ static void end_call(struct thread_trace *t, struct tcall *tc,
 		     const struct result *r)
 {
 	/* Not even a call for a plain trace: a line a call comes through here. */
-	if ((counted || profiled) && tc->state != HIDDEN && !tc->inherited &&
+	if ((counting || profiled) && tc->state != HIDDEN && !tc->inherited &&
 	    tc->c.ts_enter && r->ts_exit >= tc->c.ts_enter)
 		profile_end(t, tc, r);
 	switch (tc->state) {
@@ -588,12 +548,48 @@ static void line_break(void)
 	output_flush();
 }
 
+/* An ENTER event of t: a call starts. */
+static void call_starts(struct thread_trace *t, const struct event_rec *r)
+{
+	const struct ltr_event *ev = r->ev;
+	struct tcall *tc;
+
+	/*
+	 * Dropped events (--drop) may leave the stack deeper than this.
+	 * Levels are those of the program, hidden calls included (console
+	 * pause, disable): a call's depth may be more than its place in
+	 * the stack.
+	 */
+	while (t->depth && t->stack[t->depth - 1].c.depth >= ev->depth)
+		drop_top(t);
+	if (t->depth >= MAX_DEPTH)
+		return;
+	tc = &t->stack[t->depth];
+	call_from_event(&tc->c, ev);
+	tc->child = 0;
+	tc->inherited = ev->flags & LTR_EVF_RESUME;
+	if (toggles_disabled(session, ev->fn)) {
+		tc->state = HIDDEN;
+		t->depth++;
+		return;
+	}
+	if (ev->flags & LTR_EVF_RESUME) {
+		/* Its entry was shown (by the parent): only its end is new. */
+		t->depth++;
+		tc->state = UNFINISHED;
+		return;
+	}
+	open_parent(t);
+	t->depth++;
+	call_blobs_keep(&tc->c, &tc->blobs, &tc->blobs_size, r->ev, r->take);
+	tc->state = PENDING;
+}
+
 /* One event (trace_event()), its warnings held until its lines are whole. */
 static void event_trace(const struct event_rec *r)
 {
 	const struct ltr_event *ev = r->ev;
 	struct thread_trace *t;
-	struct tcall *tc;
 
 	if (r->slot >= LTR_MAX_THREADS)
 		return;
@@ -605,43 +601,24 @@ static void event_trace(const struct event_rec *r)
 		guest_gone(t, LTR_END_KILLED, ev->ts);
 	if (t->guest && ev->type != LTR_EV_GUEST)
 		t = t->guest;
+	/*
+	 * Entries and exits, nearly every event, by tests: a jump table
+	 * (one indirect jump, entry and exit by turns) was mispredicted.
+	 */
+	if (ev->type == LTR_EV_ENTER) {
+		call_starts(t, r);
+		return;
+	}
+	if (ev->type == LTR_EV_EXIT || ev->type == LTR_EV_UNWOUND) {
+		call_ends(t, ev);
+		return;
+	}
 	switch (ev->type) {
-	case LTR_EV_ENTER:
-		/*
-		 * Dropped events (--drop) may leave the stack deeper than
-		 * this.  Levels are those of the program, hidden calls
-		 * included (console pause, disable): a call's depth may be
-		 * more than its place in the stack.
-		 */
-		while (t->depth && t->stack[t->depth - 1].c.depth >= ev->depth)
-			drop_top(t);
-		if (t->depth >= MAX_DEPTH)
-			return;
-		tc = &t->stack[t->depth];
-		call_from_event(&tc->c, ev);
-		tc->child = 0;
-		tc->inherited = ev->flags & LTR_EVF_RESUME;
-		if (toggles_disabled(session, ev->fn)) {
-			tc->state = HIDDEN;
-			t->depth++;
-			break;
-		}
-		if (ev->flags & LTR_EVF_RESUME) {
-			/* Its entry was shown (by the parent): only its end is new. */
-			t->depth++;
-			tc->state = UNFINISHED;
-			break;
-		}
-		open_parent(t);
-		t->depth++;
-		call_blobs_keep(&tc->c, &tc->blobs, &tc->blobs_size, r->ev,
-				r->take);
-		tc->state = PENDING;
-		break;
 	case LTR_EV_CALL: {
 		struct call c;
 
-		count_entry_only(t, ev->fn);
+		if (counting)
+			counts_entry_only(t->who.pid, ev->fn, &t->row);
 		if (toggles_disabled(session, ev->fn))
 			break;
 		open_parent(t);
@@ -657,10 +634,6 @@ static void event_trace(const struct event_rec *r)
 		F->entry_only(&t->who, &c);
 		break;
 	}
-	case LTR_EV_EXIT:
-	case LTR_EV_UNWOUND:
-		call_ends(t, ev);
-		break;
 	case LTR_EV_THREAD:
 		/* A slot's owner; a previous one has gone, and so have its calls. */
 		end_all(t, LTR_END_EXITED);
@@ -676,13 +649,23 @@ static void event_trace(const struct event_rec *r)
 	}
 }
 
-void trace_event(const struct event_rec *r)
+void trace_event_ingested(const struct event_rec *r)
 {
-	pyframes_ingest(r->pid, r->ev);
-	tclframes_ingest(r->pid, r->ev);
 	error_hold();
 	event_trace(r);
 	error_release();
+}
+
+void trace_ingest_blobs(const struct event_rec *r)
+{
+	pyframes_ingest(r->pid, r->ev);
+	tclframes_ingest(r->pid, r->ev);
+}
+
+void trace_event(const struct event_rec *r)
+{
+	trace_ingest(r);
+	trace_event_ingested(r);
 }
 
 void trace_idle(void)
@@ -782,7 +765,6 @@ void trace_done(void)
 
 	for (i = 0; i < LTR_MAX_THREADS; i++)
 		thread_free(i);
-	free(counted);
-	counted = NULL;
-	ncounted = 0;
+	counts_free();
+	counting = false;
 }

@@ -38,6 +38,22 @@ struct event_rec {
 /* One event, in the order its source gives them. */
 void trace_event(const struct event_rec *r);
 
+/*
+ * trace_event() is these two: take the Python and Tcl code objects an
+ * event describes (narrow.c: those of every event, shown or not), and
+ * the event itself.
+ */
+void trace_ingest_blobs(const struct event_rec *r);
+void trace_event_ingested(const struct event_rec *r);
+
+/* Only an entry's blobs describe code, and most have none: asked inline. */
+static inline void trace_ingest(const struct event_rec *r)
+{
+	if ((r->ev->type == LTR_EV_ENTER || r->ev->type == LTR_EV_CALL) &&
+	    r->ev->size > sizeof(*r->ev) + 8 * LTR_ENTER_WORDS)
+		trace_ingest_blobs(r);
+}
+
 /* Nothing new came: show calls that have been blocking for a while. */
 void trace_idle(void);
 

@@ -193,7 +193,7 @@ static bool blobs_ok(const struct ltr_event *ev)
 	return true;
 }
 
-bool check_event(const struct ltr_event *ev)
+bool check_event_full(const struct ltr_event *ev)
 {
 	size_t min = check_event_min_size(ev->type);
 

@@ -31,8 +31,6 @@
 #include "error.h"
 #include "format.h"
 #include "narrow.h"
-#include "pyframes.h"
-#include "tclframes.h"
 #include "strmap.h"
 #include "trace.h"
 #include "tracefile-objects.h"
@@ -223,11 +221,12 @@ static void narrow_guest(const struct event_rec *r)
 	if (guests[r->slot])
 		guests[r->slot]->n = 0;
 	if (narrow_pid(r->ev->w[0] ? (int)r->ev->w[0] : was))
-		trace_event(r);
+		trace_event_ingested(r);
 }
 
-/* Pass ev on with depth depth. */
-static void pass(const struct event_rec *r, uint32_t depth)
+/* Pass ev on with depth depth, a copy of it with that depth. */
+static __attribute__((noinline)) void pass_renumbered(const struct event_rec *r,
+						      uint32_t depth)
 {
 	static uint64_t copy[(sizeof(struct ltr_event) + 65536) / 8];
 	struct ltr_event *ev = (struct ltr_event *)copy;
@@ -237,7 +236,16 @@ static void pass(const struct event_rec *r, uint32_t depth)
 	ev->depth = (uint16_t)depth;
 	out.ev = ev;
 	out.take = NULL; /* ev is this copy, not the source's */
-	trace_event(&out);
+	trace_event_ingested(&out);
+}
+
+/* Pass ev on with depth depth: as it is, if that is its own. */
+static inline void pass(const struct event_rec *r, uint32_t depth)
+{
+	if (r->ev->depth == depth)
+		trace_event_ingested(r);
+	else
+		pass_renumbered(r, depth);
 }
 
 /*
@@ -296,10 +304,10 @@ static void narrow_end(struct slot_kept *k, const struct event_rec *r)
 void narrow_event(const struct event_rec *r)
 {
 	struct slot_kept *k;
+	uint8_t type;
 
 	/* Code objects described with calls left out serve those shown. */
-	pyframes_ingest(r->pid, r->ev);
-	tclframes_ingest(r->pid, r->ev);
+	trace_ingest(r);
 	if (r->slot < LTR_MAX_THREADS && r->ev->type == LTR_EV_GUEST) {
 		narrow_guest(r);
 		return;
@@ -312,24 +320,20 @@ void narrow_event(const struct event_rec *r)
 				: r->pid))
 		return;
 	if (!renumber) {
-		trace_event(r);
+		trace_event_ingested(r);
 		return;
 	}
 	k = kept_of(r->slot);
-	switch (r->ev->type) {
-	case LTR_EV_ENTER:
-	case LTR_EV_CALL:
+	/* By tests, not a jump table: see event_trace(). */
+	type = r->ev->type;
+	if (type == LTR_EV_ENTER || type == LTR_EV_CALL) {
 		narrow_entry(k, r);
-		break;
-	case LTR_EV_EXIT:
-	case LTR_EV_UNWOUND:
+	} else if (type == LTR_EV_EXIT || type == LTR_EV_UNWOUND) {
 		narrow_end(k, r);
-		break;
-	case LTR_EV_THREAD:
-		k->n = 0;
-		/* fall through */
-	default:
-		trace_event(r);
+	} else {
+		if (type == LTR_EV_THREAD)
+			k->n = 0;
+		trace_event_ingested(r);
 	}
 }
 

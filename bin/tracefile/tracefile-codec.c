@@ -533,8 +533,113 @@ static const char *blobs_get(struct tf_codec *c, struct dec *d,
 	return NULL;
 }
 
-const char *tf_decode(struct tf_codec *c, const unsigned char **p,
-		      const unsigned char *end, uint64_t *out, size_t room)
+/*
+ * The fast way through the events most of a trace is made of: an ENTER,
+ * CALL or EXIT event, whose fixed words are read with no check a word
+ * when the block has room for the longest encoding of them (FAST_ROOM),
+ * against a reference that has them all.  A word of no encoding or a
+ * header that lies sends the event to the careful way (word_get()), read
+ * again from its start: nothing is changed before the fixed words are
+ * read, so that it finds the same and says what is wrong.
+ */
+#define FAST_WORDS (LTR_ENTER_WORDS + 3) /* the fixed words of ENTER and CALL */
+/* A tag byte a 4 words, a count byte and 8 a word, 8 a last load may read past. */
+#define FAST_ROOM ((FAST_WORDS + 3) / 4 + 9 * FAST_WORDS + 8)
+
+/* The n low bytes of a word. */
+static const uint64_t byte_mask[9] = {
+	0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffffull,
+	0xffffffffffffull, 0xffffffffffffffull, ~0ull,
+};
+
+/*
+ * Read the fixed words of an ENTER, CALL or EXIT event at q (after its
+ * type byte) into out against r, with no check a word (the caller saw
+ * FAST_ROOM bytes left); returns the end of them, *tags the last tag
+ * byte read.  Most words repeat: the reference is copied whole, then each
+ * word a tag says changed is added its difference, in order.  NULL: a
+ * count byte of no encoding, read again the careful way.
+ */
+static inline __attribute__((always_inline)) const unsigned char *
+fixed_fast(const struct tf_codec *c, const unsigned char *q,
+	   const struct tf_codec_ref *r, uint64_t *out, size_t fixed,
+	   unsigned *last)
+{
+	unsigned tags, n, b;
+	uint64_t z;
+	size_t g;
+
+	memcpy(out, r->w, 8 * fixed);
+	out[2] = c->ts;
+#pragma GCC unroll 4
+	for (g = 0; g < fixed; g += 4) {
+		*last = tags = *q++;
+		/* The tags past the fixed words are the blobs' (blobs_get()). */
+		if (fixed - g < 4)
+			tags &= (1u << 2 * (fixed - g)) - 1;
+		while (tags) {
+			/* b: the tag's bit, twice its word's rank. */
+			b = (unsigned)__builtin_ctz(tags) & ~1u;
+			n = (tags >> b) & 3;
+			tags ^= n << b;
+			if (n == TAG_COUNTED) {
+				n = *q++;
+				if (n < 3 || n > 8)
+					return NULL;
+			}
+			memcpy(&z, q, 8);
+			z &= byte_mask[n];
+			q += n;
+			out[g + b / 2] += (z >> 1) ^ -(z & 1);
+		}
+	}
+	return q;
+}
+
+/*
+ * The ENTER, CALL or EXIT event at q (of type, fixed words, FAST_ROOM
+ * bytes left) decoded the fast way into out (room bytes); NULL if it is
+ * not one that way takes (the careful way then says what is wrong, if
+ * anything is), else the end of it, and *err: NULL, or what is wrong
+ * with it.  One without blobs, most of them, needs no other check: its
+ * size and type (word 0's low 3 bytes) are those of its kind.
+ */
+static inline __attribute__((always_inline)) const unsigned char *
+decode_fast(struct tf_codec *c, const unsigned char *q,
+	    const unsigned char *end, uint64_t *out, size_t room,
+	    unsigned type, size_t fixed, const char **err)
+{
+	const struct ltr_event *ev = (const void *)out;
+	struct tf_codec_ref *r = &c->ref[type];
+	unsigned last;
+
+	if (r->n < fixed || room < 8 * fixed ||
+	    !(q = fixed_fast(c, q + 1, r, out, fixed, &last)))
+		return NULL;
+	if ((out[0] & 0xffffff) == (8 * fixed | type << 16)) {
+		r->nblobs = 0;
+	} else {
+		struct dec d = { .q = q, .end = end, .tags = last,
+				 .k = (unsigned)fixed };
+
+		if (ev->size % 8 || ev->type != type || ev->size < 8 * fixed ||
+		    ev->size > room)
+			return NULL;
+		*err = blobs_get(c, &d, r, out, fixed, ev->size / 8);
+		if (!*err && !check_event(ev))
+			*err = "an event no interposer writes";
+		q = d.q;
+	}
+	r->w = out;
+	r->n = ev->size / 8;
+	c->ts = out[2];
+	return q;
+}
+
+/* tf_decode() with a check a word: the events the fast way does not take. */
+static __attribute__((noinline)) const char *
+decode_careful(struct tf_codec *c, const unsigned char **p,
+	       const unsigned char *end, uint64_t *out, size_t room)
 {
 	struct dec d = { .q = *p, .end = end };
 	const struct ltr_event *ev = (const void *)out;
@@ -571,4 +676,40 @@ const char *tf_decode(struct tf_codec *c, const unsigned char **p,
 	c->ts = out[2];
 	*p = d.q;
 	return NULL;
+}
+
+size_t tf_decode_block(struct tf_codec *c, const unsigned char **p,
+		       const unsigned char *end, uint64_t *out, size_t room,
+		       const char **err)
+{
+	const unsigned char *q = *p, *next;
+	size_t used = 0;
+
+	*err = NULL;
+	for (; q < end; q = next) {
+		uint64_t *ev = out + used / 8;
+
+		/* A constant count of fixed words each: the loops unrolled. */
+		next = NULL;
+		if (end - q > (ptrdiff_t)FAST_ROOM) {
+			if (*q == LTR_EV_ENTER || *q == LTR_EV_CALL)
+				next = decode_fast(c, q, end, ev, room - used,
+						   *q, LTR_ENTER_WORDS + 3, err);
+			else if (*q == LTR_EV_EXIT)
+				next = decode_fast(c, q, end, ev, room - used,
+						   LTR_EV_EXIT,
+						   LTR_EXIT_WORDS + 3, err);
+		}
+		if (!next) {
+			next = q;
+			*err = decode_careful(c, &next, end, ev, room - used);
+			if (!*err && !check_event((const struct ltr_event *)ev))
+				*err = "an event no interposer writes";
+		}
+		if (*err)
+			break;
+		used += ((const struct ltr_event *)ev)->size;
+	}
+	*p = q;
+	return used;
 }

@@ -73,13 +73,16 @@ size_t tf_encode(struct tf_codec *c, const struct ltr_event *ev,
 		 unsigned char *out);
 
 /*
- * Decode the event at *p (before end) into out (room bytes, 8-aligned),
- * which stays where it is until the block ends; advance *p.  Returns
- * NULL, or what is wrong with the encoding: nothing is read at or past
+ * Decode the events from *p to end (a block's, after tf_codec_reset())
+ * into out (room bytes, 8-aligned), one after the other, each checked
+ * (check_event()); out stays where it is until the block ends.  Returns
+ * the bytes decoded, and *err: NULL, or what is wrong with the event *p
+ * is left at (the encoding, or the event).  Nothing is read at or past
  * end, nor written past out + room.
  */
-const char *tf_decode(struct tf_codec *c, const unsigned char **p,
-		      const unsigned char *end, uint64_t *out, size_t room);
+size_t tf_decode_block(struct tf_codec *c, const unsigned char **p,
+		       const unsigned char *end, uint64_t *out, size_t room,
+		       const char **err);
 
 /* Free the reference records. */
 void tf_codec_free(struct tf_codec *c);

@@ -179,7 +179,7 @@ static void blocks_check(void)
  * moment (trace_idle()): a pause before an event or a process end does
  * the same here, at the time the pause ended.
  */
-static void pause_replay(uint64_t ts)
+static inline void pause_replay(uint64_t ts)
 {
 	/* PAUSE_NS in ticks, give or take one: the conversion only near it. */
 	static uint64_t pause_ticks;
@@ -201,22 +201,14 @@ static void pause_replay(uint64_t ts)
  */
 static size_t events_decode(const unsigned char *p, size_t n, size_t off)
 {
-	const unsigned char *q = p + sizeof(struct tf_events), *end = p + n;
-	size_t used = 0;
+	const unsigned char *q = p + sizeof(struct tf_events);
+	size_t used;
 	const char *err;
 
 	tf_codec_reset(&codec);
-	while (q < end) {
-		size_t at = off + sizeof(struct tf_block) + (size_t)(q - p);
-
-		err = tf_decode(&codec, &q, end, decoded + used / 8,
-				DECODED_MAX - used);
-		if (err)
-			bad(at, err);
-		if (!check_event((const void *)(decoded + used / 8)))
-			bad(at, "an event no interposer writes");
-		used += ((const struct ltr_event *)(decoded + used / 8))->size;
-	}
+	used = tf_decode_block(&codec, &q, p + n, decoded, DECODED_MAX, &err);
+	if (err)
+		bad(off + sizeof(struct tf_block) + (size_t)(q - p), err);
 	return used;
 }
 
@@ -224,6 +216,7 @@ static size_t events_decode(const unsigned char *p, size_t n, size_t off)
 static void events_replay(const unsigned char *p, size_t n, size_t off)
 {
 	struct tf_events h;
+	struct event_rec r;
 	size_t i = 0, used;
 
 	if (n < sizeof(h))
@@ -233,13 +226,17 @@ static void events_replay(const unsigned char *p, size_t n, size_t off)
 		bad(off, "an events block of no thread slot");
 	used = events_decode(p, n, off);
 	slot_pid[h.slot] = h.pid;
+	/*
+	 * One record for the block, its event changed: written field by
+	 * field for each event, it was read back whole (a copy, two fields
+	 * at once) before the stores were done, and the load waited.
+	 */
+	r = (struct event_rec){ .slot = h.slot, .pid = h.pid, .tid = h.tid };
 	while (i < used) {
 		const struct ltr_event *ev = (const void *)((unsigned char *)decoded + i);
-		/* Python frames made whole before narrowing leaves any out. */
-		struct event_rec r = { .slot = h.slot, .pid = h.pid,
-				       .tid = h.tid,
-				       .ev = pyreuse_whole(h.slot, ev) };
 
+		/* Python frames made whole before narrowing leaves any out. */
+		r.ev = pyreuse_whole(h.slot, ev);
 		pause_replay(ev->ts);
 		narrow_event(&r);
 		i += ev->size;

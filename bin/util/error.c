@@ -30,9 +30,10 @@ static void text_clean(char *s)
  * a call left open ends first (the hook of error_on_line_break()), as for
  * any other line, so that the warning never splits one.
  */
-static unsigned held;
+unsigned error_held;
+size_t error_pending_len;
 static char *pending;
-static size_t pending_len, pending_size;
+static size_t pending_size;
 static void (*line_break)(void);
 
 /* Print one line: prefix, message, and the errno text when err != 0. */
@@ -49,9 +50,9 @@ static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
 	else
 		snprintf(line, sizeof(line), "ltruss: %s%s\n", prefix, buf);
 	n = strlen(line);
-	if (held && strcmp(prefix, "warning: ") == 0) {
-		if (pending_len + n > pending_size) {
-			pending_size = 2 * (pending_len + n);
+	if (error_held && strcmp(prefix, "warning: ") == 0) {
+		if (error_pending_len + n > pending_size) {
+			pending_size = 2 * (error_pending_len + n);
 			/*
 			 * Not xrealloc: it reports a failure through this
 			 * very function, which is the one without memory.
@@ -60,8 +61,8 @@ static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
 			if (!pending)
 				abort(); /* no memory even for a warning */
 		}
-		memcpy(pending + pending_len, line, n);
-		pending_len += n;
+		memcpy(pending + error_pending_len, line, n);
+		error_pending_len += n;
 		return;
 	}
 	if (line_break && strcmp(prefix, "warning: ") == 0)
@@ -70,20 +71,13 @@ static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
 	fflush(stderr);
 }
 
-void error_hold(void)
+void error_release_pending(void)
 {
-	held++;
-}
+	size_t pending_len_was = error_pending_len;
 
-void error_release(void)
-{
-	size_t pending_len_was = pending_len;
-
-	if (!held || --held || !pending_len)
-		return;
 	if (line_break)
 		line_break();
-	pending_len = 0;
+	error_pending_len = 0;
 	fprintf(stderr, "%.*s", (int)pending_len_was, pending);
 	fflush(stderr);
 }

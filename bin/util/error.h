@@ -3,15 +3,30 @@
 #ifndef LTRUSS_ERROR_H
 #define LTRUSS_ERROR_H
 
+#include <stddef.h>
+
 /* Exit status of ltruss's own errors (bad option, bad config, cannot trace). */
 #define EXIT_LTRUSS_ERROR 2
 
 /*
  * Hold warnings while a line of the trace is being written, and print
- * them once it is whole (error_release(), nested; trace.c).
+ * them once it is whole (error_release(), nested; trace.c).  Around
+ * every event: inline, with the held count and the bytes held here.
  */
-void error_hold(void);
-void error_release(void);
+extern unsigned error_held;
+extern size_t error_pending_len;
+void error_release_pending(void);
+
+static inline void error_hold(void)
+{
+	error_held++;
+}
+
+static inline void error_release(void)
+{
+	if (error_held && !--error_held && error_pending_len)
+		error_release_pending();
+}
 /* fn ends an open trace line before a warning is printed (NULL: none). */
 void error_on_line_break(void (*fn)(void));
 
