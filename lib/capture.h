@@ -148,6 +148,13 @@ void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
  */
 bool ltr_reader_nap(uint32_t *beat, unsigned *still, unsigned *spins);
 
+/*
+ * May a thread wait for ltruss now (events.c): events are traced (the
+ * session may be gone once tracing stops, creds.c) and --drop does not
+ * ask to go on instead.
+ */
+bool ltr_may_wait(void);
+
 /* ---- arguments (args.c, safe-read.c, fault-copy.c) -------------------- */
 
 /* Install the SIGSEGV/SIGBUS handler of the fast copy, when it is safe to. */

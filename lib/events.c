@@ -109,6 +109,12 @@ static bool reader_gone(uint32_t *beat, unsigned *still)
 	return ++*still >= STILL_CHECKS;
 }
 
+bool ltr_may_wait(void)
+{
+	return (__atomic_load_n(&ltr_flags, __ATOMIC_ACQUIRE) &
+		(LTR_F_TRACE | LTR_F_DROP)) == LTR_F_TRACE;
+}
+
 bool ltr_reader_nap(uint32_t *beat, unsigned *still, unsigned *spins)
 {
 	struct timespec ts = { 0, 50000 };
@@ -131,9 +137,7 @@ static bool ring_wait(struct ltr_tstate *ts, uint64_t end)
 		ts->tail_seen = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
 		if (end - ts->tail_seen <= ltr_ring_size)
 			return true;
-		/* Tracing stopped while we wait: the session may be gone (creds.c). */
-		if (!(__atomic_load_n(&ltr_flags, __ATOMIC_ACQUIRE) &
-		      LTR_F_TRACE) || (ltr_flags & LTR_F_DROP))
+		if (!ltr_may_wait())
 			return false;
 		if (spins < 64) {
 			__builtin_ia32_pause();

@@ -174,9 +174,7 @@ static bool object_claim(uint32_t *i)
 		    (int32_t)(n - __atomic_load_n(&s->objects_copied,
 						  __ATOMIC_ACQUIRE)) >=
 			    LTR_MAX_OBJECTS) {
-			if (!(__atomic_load_n(&ltr_flags, __ATOMIC_ACQUIRE) &
-			      LTR_F_TRACE) || (ltr_flags & LTR_F_DROP) ||
-			    !ltr_sys_ok(SYS_nanosleep) ||
+			if (!ltr_may_wait() || !ltr_sys_ok(SYS_nanosleep) ||
 			    !ltr_reader_nap(&beat, &still, &spins)) {
 				__atomic_fetch_add(&s->objects_lost, 1,
 						   __ATOMIC_RELAXED);

@@ -104,8 +104,7 @@ static int64_t slot_wait(void)
 	uint32_t beat = 0;
 	int64_t i = -1;
 
-	if ((ltr_flags & (LTR_F_TRACE | LTR_F_DROP)) != LTR_F_TRACE ||
-	    !ltr_sys_ok(SYS_nanosleep))
+	if (!ltr_may_wait() || !ltr_sys_ok(SYS_nanosleep))
 		return -1;
 	while (i < 0 && slots_coming() && spins < SLOT_WAIT_NAPS &&
 	       ltr_reader_nap(&beat, &still, &spins))
