@@ -154,39 +154,17 @@ static void reports_print(FILE *out, const struct options *opts,
 	catalog_names_free();
 }
 
-/* Was a call of lib:func (the library's short name) shown by the trace? */
-static bool fn_traced(const char *lib, const char *func)
-{
-	uint32_t fn, n = catalog_funcs_used();
-
-	for (fn = 0; fn < n; fn++) {
-		const char *name, *l;
-
-		if (!trace_fn_shown(fn))
-			continue;
-		name = catalog_func_string(fn, false);
-		l = catalog_func_string(fn, true);
-		if (name && l && !strcmp(name, func) && !strcmp(l, lib))
-			return true;
-	}
-	return false;
-}
-
 /*
- * After -c's text table, or a text trace that showed none of a rule's
- * calls: the calls a one-colon rule missed inside an object (patch-hints.c
- * says why only then), from the objects' records, read again
- * (reports_print let them go) now that no process writes any.
+ * After -c's text table: the calls a one-colon rule missed inside an
+ * object (a count is what they mislead), from the objects' records, read
+ * again (reports_print let them go) now that no process writes any.
  */
 static void hints_print(const struct options *opts)
 {
-	bool text_summary = opts->summary_format == SUMMARY_TEXT;
-
-	if (opts->trace ? opts->json || (opts->count && !text_summary)
-			: !opts->count || !text_summary)
+	if (!opts->count || opts->trace || opts->summary_format != SUMMARY_TEXT)
 		return;
 	objmap_final();
-	patch_hints(&opts->cfg.sel, opts->trace ? fn_traced : NULL);
+	patch_hints(&opts->cfg.sel);
 	objmap_done();
 }
 

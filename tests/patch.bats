@@ -82,25 +82,6 @@ a.out:depth(0x1, ...) {
 	[ "$(calls_of a.out:sq)" -eq 6 ]
 }
 
-@test "a trace whose one-colon rule showed no call says what it missed; a JSON trace does not" {
-	local hint="ltruss: warning: a.out:sq is also called from inside a.out (2 call sites), which -u 'a.out:sq' does not trace: -u 'a.out::sq' does"
-	# every call of sq is made inside a.out: the trace alone would be silent
-	same_output patch-own 3 -- -u 'a.out:sq'
-	! grep -q 'sq(' <<<"$err"
-	[ "$(tail -n 1 <<<"$err")" = "$hint" ]
-	same_output patch-own 3 -- -C -u 'a.out:sq'
-	[ "$(tail -n 1 <<<"$err")" = "$hint" ]
-	# each silent rule is said; one whose calls were traced is not (the
-	# library case: ...patch_twice traced, in "the library hint" below)
-	same_output patch-own 3 -- -u 'a.out:sq' -u 'a.out:hop'
-	[ "$(grep -c 'is also called from inside a.out' <<<"$err")" -eq 2 ]
-	# programs read JSON: no hint after a JSON trace or a JSON summary
-	for opt in --json '-C --summary-format json'; do
-		same_output patch-own 3 -- $opt -u 'a.out:sq'
-		! grep -q 'also called' <<<"$err"
-	done
-}
-
 @test "a library's function called from inside it: one colon says what it missed, '::' counts them" {
 	# patch_twice calls itself directly once (protected visibility)
 	same_output patch-lib 4 -- -c -u 'libpatch:patch_twice'
@@ -140,8 +121,7 @@ a.out:depth(0x1, ...) {
 	# the rule's own spelling of the library is the one suggested
 	run_split ltruss -c -u 'libpatch.so:patch_twice' "$PROGS/patch-lib" 4
 	[ "$(tail -n 1 <<<"$err")" = "ltruss: warning: libpatch:patch_twice is also called from inside libpatch (1 call site), which -u 'libpatch.so:patch_twice' does not trace: -u 'libpatch.so::patch_twice' does" ]
-	# -c's text, or a trace that showed nothing: this one shows its calls,
-	# and JSON and CSV are for programs
+	# only -c's text: a trace shows what it has, JSON and CSV are for programs
 	run_split ltruss -u 'libpatch:patch_twice' "$PROGS/patch-lib" 4
 	[ "$(grep -c '^libpatch:patch_twice(' <<<"$err")" -eq 4 ]
 	! grep -q warning <<<"$err"

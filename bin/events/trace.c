@@ -122,8 +122,6 @@ void trace_init(const struct format *f, struct ltr_session *s,
 
 /* Calls are counted (trace_count_calls(): counts.c). */
 static bool counting;
-/* Functions with a call shown (trace_fn_shown()), by function index. */
-static uint64_t shown[LTR_MAX_FUNCS / 64];
 
 void trace_count_calls(void)
 {
@@ -152,11 +150,6 @@ static void count_call(struct thread_trace *t, const struct call *c,
 static bool first_return_zero(uint32_t fn)
 {
 	return catalog_func_flags(fn) & LTR_FN_SETJMP;
-}
-
-bool trace_fn_shown(uint32_t fn)
-{
-	return fn < LTR_MAX_FUNCS && (shown[fn / 64] >> (fn % 64) & 1);
 }
 
 size_t trace_counts(struct ltr_retired *rows, size_t max)
@@ -580,8 +573,6 @@ static void call_starts(struct thread_trace *t, const struct event_rec *r)
 		t->depth++;
 		return;
 	}
-	if (ev->fn < LTR_MAX_FUNCS)
-		shown[ev->fn / 64] |= 1ull << (ev->fn % 64);
 	if (ev->flags & LTR_EVF_RESUME) {
 		/* Its entry was shown (by the parent): only its end is new. */
 		t->depth++;

@@ -80,9 +80,6 @@ void trace_count_calls(void);
  */
 bool trace_wants_calls(void);
 
-/* Was a call of function fn shown (traced and not hidden) in this run? */
-bool trace_fn_shown(uint32_t fn);
-
 /* Copy at most max rows of those counts to rows (NULL: count them); returns how many. */
 size_t trace_counts(struct ltr_retired *rows, size_t max);
 

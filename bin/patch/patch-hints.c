@@ -12,14 +12,12 @@
  * makes of a whole object (patch-image.c), cached by build ID
  * (patch-cache.c).
  *
- * With -c, in text: a count is where the missed calls mislead, by a
- * number that looks whole (the '::' form would have counted them).  After
- * a text trace (-C too), only for a rule that traced no call at all: a
- * trace shows the calls it has, and a hint after every `-u libc:FUNC`
- * (libc calls most of its functions itself) would be noise, but a trace
- * that stays silent looks like "never called" when the calls were there.
- * A JSON or CSV summary, or a JSON trace, is read by programs, not by the
- * person the hint is for.
+ * Only with -c, in text: a count is where the missed calls mislead, by a
+ * number that looks whole (the '::' form would have counted them).  A
+ * trace (-C too) shows the calls it has, and would end in such a line at
+ * almost every `-u libc:FUNC`, libc calling most of its functions itself;
+ * a JSON or CSV summary is read by programs, not by the person the hint
+ * is for.
  *
  * When.  At the end of the run, over the objects the traced processes
  * recorded loading (objmap.c: dlopen'ed ones and, with -f, those of
@@ -62,32 +60,18 @@ static bool rule_hinted(const struct ltr_rule *r)
 	       patch_glob_exact(r->lib) && patch_glob_exact(r->func);
 }
 
-/*
- * What the hints are asked: the rules, and after a trace, whether the
- * calls of a library's function were traced at all (NULL: -c, where every
- * miss is said).
- */
-struct hint_query {
-	const struct selection *sel;
-	bool (*traced)(const char *lib, const char *func);
-};
-
-/* The rule_hinted() rule that decides for f in im and wants its misses said, or NULL. */
+/* The rule_hinted() rule that decides for f in im, or NULL. */
 static const struct ltr_rule *hint_rule(const struct image *im,
 					const struct fn *f,
-					const struct hint_query *q)
+					const struct selection *sel)
 {
-	const struct selection *sel = q->sel;
 	size_t i;
 
 	if (!sel_selected(sel->rules, sel->nrules, f->name, 0, &im->names))
 		return NULL;
 	i = sel_rule_of(sel->rules, sel->nrules, f->name, 0, &im->names);
-	if (i >= sel->nrules || !rule_hinted(&sel->rules[i]))
-		return NULL;
-	if (q->traced && q->traced(im->short_name, f->name))
-		return NULL;
-	return &sel->rules[i];
+	return i < sel->nrules && rule_hinted(&sel->rules[i]) ? &sel->rules[i]
+							      : NULL;
 }
 
 /* Is the function at f's address selected by a '::' rule (by f or an alias)? */
@@ -105,18 +89,18 @@ static bool patched(const struct image *im, const struct fn *f)
 
 /* Does some function of im want a hint (before the scan tells its call sites)? */
 static bool image_wants_hints(const struct image *im,
-			      const struct hint_query *q)
+			      const struct selection *sel)
 {
 	size_t i;
 
 	for (i = 0; i < im->nfns; i++)
-		if (!patched(im, &im->fns[i]) && hint_rule(im, &im->fns[i], q))
+		if (!patched(im, &im->fns[i]) && hint_rule(im, &im->fns[i], sel))
 			return true;
 	return false;
 }
 
 /* Say, for each function of the scanned im a hinted rule decides, its direct call sites. */
-static void image_hints(const struct image *im, const struct hint_query *q)
+static void image_hints(const struct image *im, const struct selection *sel)
 {
 	size_t i;
 
@@ -125,7 +109,7 @@ static void image_hints(const struct image *im, const struct hint_query *q)
 		const struct ltr_rule *r;
 		size_t sites;
 
-		if (patched(im, f) || !(r = hint_rule(im, f, q)) ||
+		if (patched(im, f) || !(r = hint_rule(im, f, sel)) ||
 		    !(sites = image_calls_to(im, f)))
 			continue;
 		warning_msg("%s:%s is also called from inside %s (%zu call site%s), which -u '%s:%s' does not trace: -u '%s::%s' does",
@@ -136,26 +120,24 @@ static void image_hints(const struct image *im, const struct hint_query *q)
 }
 
 /* Say the hints of the object at path, scanning it if the budget allows. */
-static void object_hints(const char *path, const struct hint_query *q,
+static void object_hints(const char *path, const struct selection *sel,
 			 uint64_t *budget)
 {
 	struct image im;
 
 	if (!image_open(&im, path, IMAGE_GUESS | IMAGE_QUIET))
 		return;
-	if (sel_lib_wanted(q->sel->rules, q->sel->nrules, &im.names) &&
+	if (sel_lib_wanted(sel->rules, sel->nrules, &im.names) &&
 	    image_read(&im)) {
-		patch_mark_selected(&im, q->sel);
-		if (image_wants_hints(&im, q) && image_scan(&im, budget))
-			image_hints(&im, q);
+		patch_mark_selected(&im, sel);
+		if (image_wants_hints(&im, sel) && image_scan(&im, budget))
+			image_hints(&im, sel);
 	}
 	image_close(&im);
 }
 
-void patch_hints(const struct selection *sel,
-		 bool (*traced)(const char *lib, const char *func))
+void patch_hints(const struct selection *sel)
 {
-	const struct hint_query q = { sel, traced };
 	uint64_t budget = HINT_SCAN_BUDGET;
 	const struct stack_objects *objs;
 	struct strmap seen = { 0 };
@@ -181,7 +163,7 @@ void patch_hints(const struct selection *sel,
 		if (*slot)
 			continue;
 		*slot = &seen; /* any non-NULL value: seen */
-		object_hints(path, &q, &budget);
+		object_hints(path, sel, &budget);
 	}
 	strmap_clear(&seen, NULL);
 }

@@ -3,20 +3,15 @@
 #ifndef LTRUSS_PATCH_HINTS_H
 #define LTRUSS_PATCH_HINTS_H
 
-#include <stdbool.h>
-
 #include "selection.h"
 
 /*
- * After the run (ltruss.c: -c in text, or a text trace): for each function
- * that a one-colon rule naming its library and itself exactly selects, in
- * each object the run loaded (the catalog's records), say on stderr how
- * many direct calls of the object to it were not traced, and the '::'
- * rule that traces them.  Nothing without such a rule.  traced, if not
- * NULL, tells whether a call of LIB:FUNC (short name) was traced at all:
- * after a trace only a rule that traced nothing is said.
+ * After the run (ltruss.c: with -c, in text): for each function that a one-colon rule naming its
+ * library and itself exactly selects, in each object the run loaded (the
+ * catalog's records), say on stderr how many direct calls of the object
+ * to it were not traced, and the '::' rule that traces them.  Nothing
+ * without such a rule.
  */
-void patch_hints(const struct selection *sel,
-		 bool (*traced)(const char *lib, const char *func));
+void patch_hints(const struct selection *sel);
 
 #endif
