@@ -84,6 +84,13 @@ size_t tf_decode_block(struct tf_codec *c, const unsigned char **p,
 		       const unsigned char *end, uint64_t *out, size_t room,
 		       const char **err);
 
+/*
+ * tf_encode() the general way, every type: the events tf_encode()'s fast
+ * way does not take, and its reference in the unit tests.
+ */
+size_t tf_encode_any(struct tf_codec *c, const struct ltr_event *ev,
+		     unsigned char *out);
+
 /* Free the reference records. */
 void tf_codec_free(struct tf_codec *c);
 
