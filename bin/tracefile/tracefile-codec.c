@@ -23,7 +23,11 @@
  * from one event to the next, where a varint's loop mispredicted on most
  * words.  The writer encodes one event for each half a call of the traced
  * program, on the other core: on the loop, where the program's side is
- * cheapest, it is what bounds -w.
+ * cheapest, it is what bounds -w.  So the events most traces are made of,
+ * an ENTER, CALL or EXIT without blobs, go a way of their own, the same
+ * bytes with a constant count of words (encode_fixed()).  What is left
+ * of -w's cost an event is mostly the reader's (reader.c: the copy out of
+ * the ring), then write(2).
  * The size in word 0 says how many words follow, so it is checked before
  * anything is written past the header.  The reserved fields of an event's
  * header words are left to the ring's old contents by the interposer:
