@@ -16,15 +16,13 @@
 
 static jmp_buf env;
 
-/* A deterministic pseudo-random number (xorshift64). */
+/* A deterministic pseudo-random number (a 64-bit LCG, its high bits mixed down). */
 static uint64_t rnd(void)
 {
-	static uint64_t x = 0x9e3779b97f4a7c15ull;
+	static uint64_t x = 1;
 
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return x;
+	x = x * 6364136223846793005ull + 1442695040888963407ull;
+	return x ^ (x >> 29);
 }
 
 /* The next value of a word: the same, one more, a little less, a jump, 0. */
