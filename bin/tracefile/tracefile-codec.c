@@ -25,9 +25,7 @@
  * program, on the other core: on the loop, where the program's side is
  * cheapest, it is what bounds -w.  So the events most traces are made of,
  * an ENTER, CALL or EXIT without blobs, go a way of their own, the same
- * bytes with a constant count of words (encode_fixed()).  What is left
- * of -w's cost an event is mostly the reader's (reader.c: the copy out of
- * the ring), then write(2).
+ * bytes with a constant count of words (tracefile-encode.c).
  * The size in word 0 says how many words follow, so it is checked before
  * anything is written past the header.  The reserved fields of an event's
  * header words are left to the ring's old contents by the interposer:
@@ -97,13 +95,6 @@ PIN(LTR_BLOBF_TRUNCATED == 0x1 && LTR_BLOBF_FAULT == 0x2);
 PIN(sizeof(struct ltr_stack_regs) == 64 && offsetof(struct ltr_stack_regs, rbp) == 16);
 PIN(LTR_VA_INT == 1 && LTR_VA_DOUBLE == 2 && LTR_VA_LDOUBLE == 3);
 PIN(LTR_VA_STRING == 4 && LTR_VA_POINTER == 5);
-
-/* A word's 2-bit tag: its bytes, 0 to 2, or a count byte (3 to 8) says. */
-#define TAG_COUNTED 3
-
-/* The reserved fields of words 0 and 1 of an event header, written as 0. */
-#define W0_KEPT 0x0000ffffffffffffull
-#define W1_KEPT 0x00000000ffffffffull
 
 /* The reference of every type before the first event of a block. */
 static const uint64_t zeros[TF_CODEC_WORDS];
@@ -226,7 +217,7 @@ static inline unsigned z_put(unsigned char **p, uint64_t z)
 	/* 8 bytes: the writer's buffer has room past the end. */
 	memcpy(*p, &z, 8);
 	*p += n;
-	return n > 2 ? TAG_COUNTED : n;
+	return n > 2 ? TF_TAG_COUNTED : n;
 }
 
 /* Write the zigzagged words z[0..n) at p, a tag byte a 4; returns the end. */
@@ -351,8 +342,8 @@ size_t tf_encode_any(struct tf_codec *c, const struct ltr_event *ev,
 	 * too, but for a forged ring's THREAD or GUEST event longer than
 	 * another: read as 0 past its end, as the reader does.
 	 */
-	copy[0] = w[0] & W0_KEPT;
-	copy[1] = w[1] & W1_KEPT;
+	copy[0] = w[0] & TF_W0_KEPT;
+	copy[1] = w[1] & TF_W1_KEPT;
 	copy[2] = w[2];
 	z[0] = zigzag(copy[0], rw[0]);
 	z[1] = zigzag(copy[1], rw[1]);
@@ -400,89 +391,6 @@ size_t tf_encode_any(struct tf_codec *c, const struct ltr_event *ev,
 	return (size_t)(p - out);
 }
 
-/* z_put() of the difference d, known not to be 0: fewer steps. */
-static inline unsigned z_put_changed(unsigned char **p, uint64_t d)
-{
-	uint64_t z = (d << 1) ^ (uint64_t)((int64_t)d >> 63);
-	unsigned n = (71 - (unsigned)__builtin_clzll(z)) / 8;
-
-	**p = (unsigned char)n;
-	*p += n > 2;
-	memcpy(*p, &z, 8);
-	*p += n;
-	return n > 2 ? TAG_COUNTED : n;
-}
-
-/*
- * The fast way through the events most of a trace is made of: an ENTER,
- * CALL or EXIT event without blobs, of a constant count of fixed words,
- * encoded as tf_encode_any() does, byte for byte, but with no loop a
- * count decides and no words stored to be read again; a word that
- * repeats (most of them) costs a load, a subtraction and a branch, and
- * only a word that changed is stored into the reference, in place (word
- * 2, the timestamp, is encoded against c->ts, never the reference's).
- * The reference needs no check of its length: every event of these
- * types has its fixed words at least (check_event()).  The first event
- * of its type in a block, encoded against the zeros, goes the general
- * way: the reference is then one of the writer's copies.
- */
-static inline __attribute__((always_inline)) size_t
-encode_fixed(struct tf_codec *c, const uint64_t *w, unsigned type,
-	     size_t fixed, unsigned char *out)
-{
-	struct tf_codec_ref *r = &c->ref[type];
-	uint64_t *ref = c->copy[type], d, word;
-	unsigned char *p = out + 1, *tag = NULL;
-	unsigned tags = 0;
-	size_t i;
-
-	if (r->w != ref) {
-		ref += TF_CODEC_WORDS;
-		if (r->w != ref)
-			return tf_encode_any(c, (const void *)w, out);
-	}
-	out[0] = (unsigned char)type;
-	/* Unrolled whole: which word starts or ends a tag's 4 is known. */
-#pragma GCC unroll 16
-	for (i = 0; i < fixed; i++) {
-		if (i % 4 == 0) {
-			tag = p++;
-			tags = 0;
-		}
-		word = w[i] & (i == 0 ? W0_KEPT : i == 1 ? W1_KEPT : ~0ull);
-		d = word - (i == 2 ? c->ts : ref[i]);
-		if (d) {
-			tags |= z_put_changed(&p, d)
-				<< 2 * (i % 4);
-			ref[i] = word;
-		}
-		if (i % 4 == 3 || i == fixed - 1)
-			*tag = (unsigned char)tags;
-	}
-	r->n = (uint32_t)fixed;
-	r->nblobs = 0;
-	c->ts = w[2];
-	return (size_t)(p - out);
-}
-
-size_t tf_encode(struct tf_codec *c, const struct ltr_event *ev,
-		 unsigned char *out)
-{
-	/* Word 0's low 3 bytes: its size and type, those of a kind without blobs. */
-	switch (*(const uint32_t *)ev & 0xffffff) {
-	case 8 * (LTR_ENTER_WORDS + 3) | LTR_EV_ENTER << 16:
-		return encode_fixed(c, (const void *)ev, LTR_EV_ENTER,
-				    LTR_ENTER_WORDS + 3, out);
-	case 8 * (LTR_ENTER_WORDS + 3) | LTR_EV_CALL << 16:
-		return encode_fixed(c, (const void *)ev, LTR_EV_CALL,
-				    LTR_ENTER_WORDS + 3, out);
-	case 8 * (LTR_EXIT_WORDS + 3) | LTR_EV_EXIT << 16:
-		return encode_fixed(c, (const void *)ev, LTR_EV_EXIT,
-				    LTR_EXIT_WORDS + 3, out);
-	}
-	return tf_encode_any(c, ev, out);
-}
-
 /* The words of one event being read. */
 struct dec {
 	const unsigned char *q;   /* the next byte */
@@ -521,7 +429,7 @@ word_get(struct dec *d, uint64_t *w, uint64_t ref)
 		d->tags = *d->q++;
 	}
 	n = (d->tags >> (2 * (d->k++ % 4))) & 3;
-	if (n == TAG_COUNTED) {
+	if (n == TF_TAG_COUNTED) {
 		if (d->q >= d->end)
 			return "a word that runs past its event";
 		n = *d->q++;
@@ -669,7 +577,7 @@ fixed_fast(const struct tf_codec *c, const unsigned char *q,
 			b = (unsigned)__builtin_ctz(tags) & ~1u;
 			n = (tags >> b) & 3;
 			tags ^= n << b;
-			if (n == TAG_COUNTED) {
+			if (n == TF_TAG_COUNTED) {
 				n = *q++;
 				if (n < 3 || n > 8)
 					return NULL;
