@@ -256,7 +256,8 @@ assert_dlrace_traced() {
 # load to after the last call: it formats (or records) libswapa.so's calls
 # once libswapb.so has taken its addresses.
 dlswap_behind() {
-	ltruss "$@" "$PROGS/dlswap" "$PWD" >out.txt 2>err.txt &
+	# ltruss itself, not the helper's timeout, is the process stopped.
+	"$LTRUSS" "$@" "$PROGS/dlswap" "$PWD" </dev/null >out.txt 2>err.txt &
 	local pid=$! i
 	for i in $(seq 1 200); do [ -e started ] && break; sleep 0.05; done
 	kill -STOP "$pid"
