@@ -288,6 +288,10 @@ dlswap_frames() {
 	[ "$(cat out.txt)" = "$plain" ]
 	ltruss --read swap.ltr -k -o read.txt
 	[ "$(dlswap_frames read.txt)" = "$expected" ]
+	# --json -k names them (and their lines) the same way.
+	ltruss --read swap.ltr --json -k -o read.json
+	[ "$(grep -o '"stack":\[{"func":"[a-z_]*","off":[0-9]*,"object":"[^"]*/lib[a-z]*\.so","file":"[^"]*swaplib\.c"' read.json |
+		sed -E 's/.*"func":"([a-z_]*)".*\/(lib[a-z]*\.so)".*/\1 \2/')" = "$(printf 'swapa_inner libswapa.so\n%.0s' 1 2 3; printf 'swapb_inner libswapb.so\n%.0s' 1 2 3)" ]
 	# --caller names the call site the same way.
 	rm started go loaded
 	dlswap_behind --caller -o caller.txt -u 'libfix:fix_add'
