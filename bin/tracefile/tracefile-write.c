@@ -312,6 +312,7 @@ static void object_put(uint32_t i)
 		r.start = o->start;
 		r.end = o->end > o->start ? o->end : o->start;
 		r.bias = o->bias;
+		r.mapped = session_object_mapped(o);
 	}
 	if (file && strlen(file) + 1 > CHUNK)
 		file = NULL;
