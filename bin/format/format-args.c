@@ -34,13 +34,79 @@
  * once per function: a line asks for it once per value, and a full trace
  * prints millions of lines.
  */
+/*
+ * How a value prints when its text is a number alone (args_value_quick):
+ * integers, pointers and registers of a line are most of a trace's
+ * values, and written at once they skip args_value's dispatch, its
+ * bounded buffer and its NUL.  Q_NONE: args_value prints it.
+ */
+enum quick_kind { Q_NONE, Q_RAW, Q_POINTER, Q_SIGNED, Q_UNSIGNED, Q_VOID };
+
+struct quick {
+	uint8_t kind; /* enum quick_kind */
+	uint8_t size; /* Q_SIGNED, Q_UNSIGNED: bytes of the value */
+	uint8_t reg;  /* the integer register a parameter is in */
+};
+
 struct fn_view {
 	const struct proto *p;             /* NULL: no prototype */
 	struct arg_loc locs[PROTO_MAX_ARGS]; /* where each parameter is */
+	struct quick quick[PROTO_MAX_ARGS];  /* how each parameter prints, when quick */
+	struct quick quick_ret;            /* and the returned value */
 	unsigned at_entry;                 /* parameters before the first output one */
 	bool conditions;                   /* some parameter has an [if:] */
 	bool known;                        /* filled in (its entry was ready) */
 };
+
+/*
+ * How a value of type t prints when it is a number alone (put_scalar's
+ * integers and pointers), or Q_NONE.
+ */
+static struct quick quick_of(const struct ptype *t)
+{
+	struct quick q = { Q_NONE, t->size, 0 };
+
+	switch (t->kind) {
+	case CT_INT:
+		q.kind = Q_SIGNED;
+		break;
+	case CT_UINT:
+		if (!t->octal)
+			q.kind = Q_UNSIGNED;
+		break;
+	case CT_POINTER:
+	case CT_FILE:
+	case CT_VALIST:
+		q.kind = Q_POINTER;
+		break;
+	default:
+		break;
+	}
+	return q;
+}
+
+/* Fill in how v's parameters and return print when quick (quick_of). */
+static void view_fill_quick(struct fn_view *v)
+{
+	const struct proto *p = v->p;
+	unsigned i;
+
+	memset(v->quick, 0, sizeof(v->quick));
+	for (i = 0; i < p->nargs && i < PROTO_MAX_ARGS; i++) {
+		const struct parg *a = &p->args[i];
+
+		/* What args_value prints with put_scalar, from a register. */
+		if (a->out != OUT_NONE || a->in != IN_NONE ||
+		    v->locs[i].where != AT_GP)
+			continue;
+		v->quick[i] = quick_of(&a->type);
+		v->quick[i].reg = v->locs[i].index;
+	}
+	/* args_return's cases: void, then put_scalar's. */
+	v->quick_ret = quick_of(&p->ret);
+	if (p->ret.kind == CT_VOID)
+		v->quick_ret.kind = Q_VOID;
+}
 
 /* Fill v for function fn. */
 static void view_fill(struct fn_view *v, uint32_t fn)
@@ -60,6 +126,7 @@ static void view_fill(struct fn_view *v, uint32_t fn)
 	for (i = 0; i < v->p->nargs; i++)
 		if (v->p->args[i].if_arg)
 			v->conditions = true;
+	view_fill_quick(v);
 }
 
 /* Each function's view, kept once the interposer has filled its entry in. */
@@ -455,6 +522,69 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 		put_scalar(&o, &a->type, v, pid);
 	}
 	return o.len;
+}
+
+/* Value v printed at dst as q says (not Q_NONE); its length. */
+static inline size_t quick_at(char *dst, struct quick q, uint64_t v)
+{
+	int64_t sv;
+	unsigned n;
+
+	switch (q.kind) {
+	case Q_RAW: /* put_raw */
+		if (v)
+			return format_hex_at(dst, v);
+		*dst = '0';
+		return 1;
+	case Q_POINTER: /* put_pointer */
+		if (v)
+			return format_hex_at(dst, v);
+		memcpy(dst, "NULL", 4);
+		return 4;
+	case Q_SIGNED: /* put_signed */
+		sv = sign_extend(v, q.size);
+		v = sv < 0 ? 0 - (uint64_t)sv : (uint64_t)sv;
+		n = format_decimal_digits(v);
+		*dst = '-';
+		format_decimal_at(dst + (sv < 0), v, n);
+		return (sv < 0) + n;
+	case Q_UNSIGNED: /* put_decimal */
+		v = zero_extend(v, q.size);
+		n = format_decimal_digits(v);
+		format_decimal_at(dst, v, n);
+		return n;
+	case Q_VOID:
+		memcpy(dst, "<void>", 6);
+		return 6;
+	}
+	return 0;
+}
+
+size_t args_value_quick(char *dst, const struct call *c, unsigned i)
+{
+	const struct fn_view *view = view_of(c);
+	struct quick q;
+
+	if (!view->p)
+		return i < RAW_ARGS
+			       ? quick_at(dst, (struct quick){ Q_RAW, 8, 0 },
+					  c->args[i])
+			       : 0;
+	if (i >= view->p->nargs || i >= PROTO_MAX_ARGS)
+		return 0;
+	q = view->quick[i];
+	return q.kind ? quick_at(dst, q, c->args[q.reg]) : 0;
+}
+
+size_t args_return_quick(char *dst, const struct call *c,
+			 const struct result *r)
+{
+	const struct fn_view *view = view_of(c);
+
+	if (!view->p)
+		return quick_at(dst, (struct quick){ Q_RAW, 8, 0 }, r->rax);
+	return view->quick_ret.kind ? quick_at(dst, view->quick_ret, r->rax)
+				    : 0;
 }
 
 /* Does put_scalar (or put_pointer) print a value of kind k with digits and letters only? */

@@ -53,6 +53,21 @@ bool args_return_plain(const struct call *c);
 size_t args_return(char *buf, size_t size, int pid, const struct call *c,
 		   const struct result *r);
 
+/* Room args_value_quick and args_return_quick need at dst. */
+#define ARGS_QUICK_ROOM 24
+
+/*
+ * Value i of call c at dst, when its text is a number alone (an integer,
+ * a pointer, a register of a call without prototype): the same text as
+ * args_value's, without its NUL.  Returns its length, or 0 when the value
+ * is of another kind: args_value prints it then.
+ */
+size_t args_value_quick(char *dst, const struct call *c, unsigned i);
+
+/* Likewise the returned value of c (r->returned), as args_return prints it. */
+size_t args_return_quick(char *dst, const struct call *c,
+			 const struct result *r);
+
 struct arg_loc;
 
 /* The prototype of c's function (NULL: none), and *locs where its parameters are. */

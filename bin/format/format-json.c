@@ -182,6 +182,15 @@ static inline struct obj obj_value_room(struct obj o, bool comma)
 	return o;
 }
 
+/* The n bytes at o.p + 1, printed with nothing to escape, quoted. */
+static inline struct obj obj_quoted(struct obj o, size_t n)
+{
+	o.p[0] = '"';
+	o.p[n + 1] = '"';
+	o.p += n + 2;
+	return o;
+}
+
 /*
  * The value of n bytes printed at o.p + 1, as a JSON string; plain: its
  * type is printed with nothing to escape (args_value_plain).
@@ -195,10 +204,7 @@ static inline struct obj obj_value(struct obj o, size_t n, bool plain)
 		memcpy(value, o.p + 1, n);
 		return obj_string_n(o, value, n);
 	}
-	o.p[0] = '"';
-	o.p[n + 1] = '"';
-	o.p += n + 2;
-	return o;
+	return obj_quoted(o, n);
 }
 
 /* s[0..n) as a JSON string at p (room for JSON_ESCAPED_MAX(n) + 2); returns the end. */
@@ -283,6 +289,7 @@ static struct obj json_call_head(enum obj_type type, const struct who *w,
 {
 	unsigned i, n = args_count(c), shown = 0;
 	uint64_t hidden = args_hidden(c);
+	size_t k;
 	struct obj o = obj_begin(OBJ_PIECE);
 	const char *names;
 	size_t len;
@@ -304,9 +311,12 @@ static struct obj json_call_head(enum obj_type type, const struct who *w,
 		if (i < 64 && (hidden >> i & 1))
 			continue;
 		o = obj_value_room(o, shown++);
-		o = obj_value(o, args_value(o.p + 1, ARG_TEXT_MAX, w->pid, c,
-					    r, i),
-			      args_value_plain(c, i));
+		if ((k = args_value_quick(o.p + 1, c, i)) != 0)
+			o = obj_quoted(o, k);
+		else
+			o = obj_value(o, args_value(o.p + 1, ARG_TEXT_MAX,
+						    w->pid, c, r, i),
+				      args_value_plain(c, i));
 	}
 	o = obj_lit(o, "]");
 	if (fmt.caller && c->caller) {
@@ -333,10 +343,15 @@ static void json_result(struct obj o, const struct who *w,
 
 	o = obj_lit(o, ",\"ret\":");
 	if (r && r->returned) {
+		size_t k;
+
 		o = obj_value_room(o, false);
-		o = obj_value(o, args_return(o.p + 1, ARG_TEXT_MAX, w->pid, c,
-					     r),
-			      args_return_plain(c));
+		if ((k = args_return_quick(o.p + 1, c, r)) != 0)
+			o = obj_quoted(o, k);
+		else
+			o = obj_value(o, args_return(o.p + 1, ARG_TEXT_MAX,
+						     w->pid, c, r),
+				      args_return_plain(c));
 	} else {
 		o = obj_lit(o, "null");
 	}

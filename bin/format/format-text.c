@@ -192,6 +192,7 @@ static bool put_args(struct line *l, const struct who *w, const struct call *c,
 	uint64_t hidden = args_hidden(c);
 	unsigned i;
 	bool first = true;
+	size_t k;
 
 	/* Each value is written in place, at the end of the line. */
 	for (i = from; i < to; i++) {
@@ -202,6 +203,11 @@ static bool put_args(struct line *l, const struct who *w, const struct call *c,
 		first = false;
 		if (TEXT_LINE_MAX - l->len < 2)
 			break;
+		if (TEXT_LINE_MAX - l->len > ARGS_QUICK_ROOM &&
+		    (k = args_value_quick(l->buf + l->len, c, i)) != 0) {
+			l->len += k;
+			continue;
+		}
 		l->len += args_value(l->buf + l->len, TEXT_LINE_MAX - l->len,
 				     w->pid, c, r, i);
 	}
@@ -255,6 +261,8 @@ static void put_call_rest(struct line *l, const struct who *w,
 static void put_result(struct line *l, const struct who *w,
 		       const struct call *c, const struct result *r)
 {
+	size_t k;
+
 	put_lit(l, " = ");
 	if (!r->returned) {
 		put_lit(l, "? <");
@@ -263,7 +271,10 @@ static void put_result(struct line *l, const struct who *w,
 		return;
 	}
 	/* Written in place, like the arguments. */
-	if (TEXT_LINE_MAX - l->len >= 2)
+	if (TEXT_LINE_MAX - l->len > ARGS_QUICK_ROOM &&
+	    (k = args_return_quick(l->buf + l->len, c, r)) != 0)
+		l->len += k;
+	else if (TEXT_LINE_MAX - l->len >= 2)
 		l->len += args_return(l->buf + l->len, TEXT_LINE_MAX - l->len,
 				      w->pid, c, r);
 	if (args_errno_name(r)) {

@@ -80,38 +80,10 @@ void put_signed(struct out *o, int64_t v)
 	put_decimal(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
 }
 
-/*
- * The 8 hex digits of h as ASCII, the first in the lowest byte (the order
- * a little-endian store puts them in): each nibble spread to a byte of
- * its own, then made a digit, all eight at once.  Pointers are most
- * values of a trace: a digit at a time, this was the reader's most
- * expensive function.
- */
-static inline uint64_t hex8(uint32_t h)
-{
-	const uint64_t ones = 0x0101010101010101ull;
-	uint64_t t = h, letters;
-
-	t = (t | t << 16) & 0x0000ffff0000ffffull;
-	t = (t | t << 8) & 0x00ff00ff00ff00ffull;
-	t = (t | t << 4) & 0x0f0f0f0f0f0f0f0full; /* lowest nibble in byte 0 */
-	letters = ((t + 6 * ones) >> 4) & ones;   /* 1 in each byte >= 10 */
-	t += '0' * ones + ('a' - '0' - 10) * letters;
-	return __builtin_bswap64(t);
-}
-
-/*
- * Append v as 0x and lowercase hex digits ("0" stays "0x0"), stored
- * straight to their place, 8 at a time: the first word shifted so that
- * its leading zeros fall off, the last one over its tail.
- */
+/* Append v as 0x and lowercase hex digits ("0" stays "0x0"). */
 static void put_hex(struct out *o, uint64_t v)
 {
-	size_t digits = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
-	uint64_t hi, lo;
-	char *p;
-
-	if (o->len + 2 + 16 + 1 > o->size) {
+	if (o->len + FORMAT_HEX_ROOM + 1 > o->size) {
 		char tmp[18];
 		size_t n = sizeof(tmp);
 
@@ -122,20 +94,7 @@ static void put_hex(struct out *o, uint64_t v)
 		put_bytes(o, tmp + n, sizeof(tmp) - n);
 		return;
 	}
-	p = o->buf + o->len;
-	p[0] = '0';
-	p[1] = 'x';
-	lo = hex8((uint32_t)v);
-	if (digits <= 8) {
-		/* The zeros shifted in end the text. */
-		lo >>= 8 * (8 - digits);
-		memcpy(p + 2, &lo, 8);
-	} else {
-		hi = hex8((uint32_t)(v >> 32)) >> 8 * (16 - digits);
-		memcpy(p + 2, &hi, 8);
-		memcpy(p + 2 + digits - 8, &lo, 8);
-	}
-	o->len += 2 + digits;
+	o->len += format_hex_at(o->buf + o->len, v);
 	o->buf[o->len] = '\0';
 }
 
