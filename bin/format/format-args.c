@@ -53,6 +53,7 @@ struct fn_view {
 	struct arg_loc locs[PROTO_MAX_ARGS]; /* where each parameter is */
 	struct quick quick[PROTO_MAX_ARGS];  /* how each parameter prints, when quick */
 	struct quick quick_ret;            /* and the returned value */
+	bool all_quick;                    /* every value quick, none hidden, no varargs */
 	unsigned at_entry;                 /* parameters before the first output one */
 	bool conditions;                   /* some parameter has an [if:] */
 	bool known;                        /* filled in (its entry was ready) */
@@ -92,15 +93,18 @@ static void view_fill_quick(struct fn_view *v)
 	unsigned i;
 
 	memset(v->quick, 0, sizeof(v->quick));
+	v->all_quick = !v->conditions && !p->variadic && p->nargs <= PROTO_MAX_ARGS;
 	for (i = 0; i < p->nargs && i < PROTO_MAX_ARGS; i++) {
 		const struct parg *a = &p->args[i];
 
 		/* What args_value prints with put_scalar, from a register. */
-		if (a->out != OUT_NONE || a->in != IN_NONE ||
-		    v->locs[i].where != AT_GP)
-			continue;
-		v->quick[i] = quick_of(&a->type);
-		v->quick[i].reg = v->locs[i].index;
+		if (a->out == OUT_NONE && a->in == IN_NONE && !a->format &&
+		    v->locs[i].where == AT_GP) {
+			v->quick[i] = quick_of(&a->type);
+			v->quick[i].reg = v->locs[i].index;
+		}
+		if (!v->quick[i].kind)
+			v->all_quick = false;
 	}
 	/* args_return's cases: void, then put_scalar's. */
 	v->quick_ret = quick_of(&p->ret);
@@ -574,6 +578,44 @@ size_t args_value_quick(char *dst, const struct call *c, unsigned i)
 		return 0;
 	q = view->quick[i];
 	return q.kind ? quick_at(dst, q, c->args[q.reg]) : 0;
+}
+
+/* Value v at dst as q says, between quotes when json, then sep (len 1 or 2); the end. */
+static inline char *quick_item(char *dst, struct quick q, uint64_t v,
+			       bool json, const char *sep)
+{
+	*dst = '"';
+	dst += json;
+	dst += quick_at(dst, q, v);
+	*dst = '"';
+	dst += json;
+	memcpy(dst, sep, 2);
+	return dst + 1 + !json;
+}
+
+bool args_list_quick(char *dst, const struct call *c, bool json, size_t *len)
+{
+	const struct fn_view *view = view_of(c);
+	const char *sep = json ? "," : ", ";
+	char *p = dst;
+	unsigned i, n;
+
+	if (!view->p) {
+		for (i = 0; i < RAW_ARGS; i++)
+			p = quick_item(p, (struct quick){ Q_RAW, 8, 0 },
+				       c->args[i], json, sep);
+	} else {
+		/* args_count's varargs: a blob only printf-like calls have. */
+		if (!view->all_quick || (c->blobs_len && varargs_blob(c)))
+			return false;
+		n = (unsigned)view->p->nargs;
+		for (i = 0; i < n; i++)
+			p = quick_item(p, view->quick[i],
+				       c->args[view->quick[i].reg], json, sep);
+	}
+	/* No separator after the last. */
+	*len = p == dst ? 0 : (size_t)(p - dst) - (json ? 1 : 2);
+	return true;
 }
 
 size_t args_return_quick(char *dst, const struct call *c,

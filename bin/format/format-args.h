@@ -68,6 +68,17 @@ size_t args_value_quick(char *dst, const struct call *c, unsigned i);
 size_t args_return_quick(char *dst, const struct call *c,
 			 const struct result *r);
 
+/* Room args_list_quick needs at dst. */
+#define ARGS_LIST_ROOM (PROTO_MAX_ARGS * (ARGS_QUICK_ROOM + 4))
+
+/*
+ * Every value of call c at dst, when each is quick (args_value_quick),
+ * none is hidden and there are no varargs: as text, "1, 0x2, NULL", or as
+ * JSON, "\"1\",\"0x2\",\"NULL\"".  *len is their length; false (nothing
+ * kept) when some value must be printed by args_value.
+ */
+bool args_list_quick(char *dst, const struct call *c, bool json, size_t *len);
+
 struct arg_loc;
 
 /* The prototype of c's function (NULL: none), and *locs where its parameters are. */

@@ -287,8 +287,8 @@ static struct obj json_call_head(enum obj_type type, const struct who *w,
 				 const struct call *c,
 				 const struct result *r, uint64_t tsc)
 {
-	unsigned i, n = args_count(c), shown = 0;
-	uint64_t hidden = args_hidden(c);
+	unsigned i, n = 0, shown = 0;
+	uint64_t hidden = 0;
 	size_t k;
 	struct obj o = obj_begin(OBJ_PIECE);
 	const char *names;
@@ -307,6 +307,13 @@ static struct obj json_call_head(enum obj_type type, const struct who *w,
 	}
 	o = obj_dec(o, c->depth);
 	o = obj_lit(o, ",\"args\":[");
+	o = obj_need(o, ARGS_LIST_ROOM);
+	if (args_list_quick(o.p, c, true, &k)) {
+		o.p += k;
+	} else {
+		n = args_count(c);
+		hidden = args_hidden(c);
+	}
 	for (i = 0; i < n; i++) {
 		if (i < 64 && (hidden >> i & 1))
 			continue;

@@ -38,12 +38,24 @@ struct line {
 static uint64_t last_line_ns; /* for -r */
 
 /* Append n bytes of s, cut at the end of the buffer. */
-static void put_mem(struct line *l, const char *s, size_t n)
+static __attribute__((noinline)) void put_mem_cut(struct line *l,
+						  const char *s, size_t n)
 {
 	if (n > TEXT_LINE_MAX - l->len)
 		n = TEXT_LINE_MAX - l->len;
 	memcpy(l->buf + l->len, s, n);
 	l->len += n;
+}
+
+/* Append n bytes of s (a literal's few bytes: stored inline). */
+static inline void put_mem(struct line *l, const char *s, size_t n)
+{
+	if (__builtin_expect(n <= TEXT_LINE_MAX - l->len, 1)) {
+		memcpy(l->buf + l->len, s, n);
+		l->len += n;
+		return;
+	}
+	put_mem_cut(l, s, n);
 }
 
 static void put_str(struct line *l, const char *s)
@@ -218,9 +230,15 @@ static bool put_args(struct line *l, const struct who *w, const struct call *c,
 static void put_call(struct line *l, const struct who *w, const struct call *c,
 		     const struct result *r)
 {
+	size_t k;
+
 	put_name(l, c);
 	put_char(l, '(');
-	put_args(l, w, c, r, 0, args_count(c));
+	if (TEXT_LINE_MAX - l->len > ARGS_LIST_ROOM &&
+	    args_list_quick(l->buf + l->len, c, false, &k))
+		l->len += k;
+	else
+		put_args(l, w, c, r, 0, args_count(c));
 	put_char(l, ')');
 }
 
