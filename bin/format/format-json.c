@@ -191,6 +191,46 @@ static inline struct obj obj_quoted(struct obj o, size_t n)
 	return o;
 }
 
+/* The most quotes and backslashes obj_escape_in_place escapes. */
+#define IN_PLACE_MAX 16
+
+/*
+ * The value of n bytes at p + 1 escaped where it is, when it is printable
+ * ASCII whose only bytes to escape are a few quotes and backslashes: a
+ * string's text ("\"abc\"", "\"a\\n\""), a name.  Each run between them
+ * is moved right once, from the last; json_escape would write the same.
+ * Returns false, nothing changed, for any other value (a control
+ * character, a byte of UTF-8, too many to escape).  On success p[0] is
+ * how many were escaped: the escaped value is n + p[0] bytes at p + 1.
+ */
+static bool obj_escape_in_place(char *p, size_t n)
+{
+	unsigned char *t = (unsigned char *)p + 1;
+	size_t pos[IN_PLACE_MAX], i = 0, end;
+	unsigned k = 0, j;
+
+	if (n + IN_PLACE_MAX + 2 > VALUE_ROOM)
+		return false;
+	for (;;) {
+		i += format_plain(t + i, n - i);
+		if (i == n)
+			break;
+		if ((t[i] != '"' && t[i] != '\\') || k == IN_PLACE_MAX)
+			return false;
+		pos[k++] = i++;
+	}
+	for (j = k, end = n; j-- > 0; end = pos[j]) {
+		char ch = (char)t[pos[j]];
+
+		memmove(t + pos[j] + 1 + j + 1, t + pos[j] + 1,
+			end - pos[j] - 1);
+		t[pos[j] + j] = '\\';
+		t[pos[j] + j + 1] = (unsigned char)ch;
+	}
+	p[0] = (char)k;
+	return true;
+}
+
 /*
  * The value of n bytes printed at o.p + 1, as a JSON string; plain: its
  * type is printed with nothing to escape (args_value_plain).
@@ -201,6 +241,8 @@ static inline struct obj obj_value(struct obj o, size_t n, bool plain)
 
 	if (!plain &&
 	    format_plain((const unsigned char *)o.p + 1, n) < n) {
+		if (obj_escape_in_place(o.p, n))
+			return obj_quoted(o, n + (unsigned char)o.p[0]);
 		memcpy(value, o.p + 1, n);
 		return obj_string_n(o, value, n);
 	}
