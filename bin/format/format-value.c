@@ -219,14 +219,22 @@ void put_quoted(struct out *o, const unsigned char *s, size_t len,
 			i += run;
 			if (i == len)
 				break;
-			ch = s[i];
-			if (escapes[ch].before_digit && i + 1 < len &&
-			    s[i + 1] >= '0' && s[i + 1] <= '7') {
-				d += escape_byte(d, ch, s[i + 1]);
-				continue;
-			}
-			memcpy(d, escapes[ch].text, 4);
-			d += escapes[ch].len;
+			/*
+			 * The bytes to escape in a row (UTF-8 comes in pairs
+			 * and triples), each by table, until a plain one
+			 * (escaped as itself: 1 byte).
+			 */
+			do {
+				ch = s[i];
+				if (escapes[ch].before_digit && i + 1 < len &&
+				    s[i + 1] >= '0' && s[i + 1] <= '7') {
+					d += escape_byte(d, ch, s[i + 1]);
+				} else {
+					memcpy(d, escapes[ch].text, 4);
+					d += escapes[ch].len;
+				}
+			} while (++i < len && escapes[s[i]].len != 1);
+			i--; /* the loop's i++ */
 		}
 		memcpy(d, cut ? "\"...\0" : "\"\0", cut ? 5 : 2);
 		o->len = (size_t)(d - o->buf) + (cut ? 4 : 1);
