@@ -467,13 +467,29 @@ unsigned args_count_at_entry(const struct call *c)
 	return args_count(c);
 }
 
-size_t args_value(char *buf, size_t size, int pid, const struct call *c,
-		  const struct result *r, unsigned i)
+/*
+ * The length of o's value; *escaped: it is the inside of a JSON string
+ * as it stands (a --json value whose strings put_quoted wrote escaped,
+ * or digits alone).  SIZE_MAX when a string escaped so sits beside other
+ * text: the value must be printed again as text.
+ */
+static size_t out_end(const struct out *o, bool *escaped)
+{
+	if (o->json_done && o->unsafe)
+		return SIZE_MAX;
+	*escaped = o->json && !o->unsafe;
+	return o->len;
+}
+
+/* args_value, or args_value_json when json (see out_end). */
+static size_t value_into(char *buf, size_t size, bool json, bool *escaped,
+			 int pid, const struct call *c,
+			 const struct result *r, unsigned i)
 {
 	const struct fn_view *view = view_of(c);
 	const struct proto *p = view->p;
 	const struct arg_loc *locs = view->locs;
-	struct out o = { buf, size, 0 };
+	struct out o = { buf, size, 0, json, false, false };
 	const struct parg *a;
 	uint64_t v, hi;
 
@@ -481,7 +497,7 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 	if (!p) {
 		if (i < RAW_ARGS)
 			put_raw(&o, c->args[i]);
-		return o.len;
+		return out_end(&o, escaped);
 	}
 	if (i >= p->nargs) {
 		const struct ltr_blob *va = varargs_blob(c);
@@ -490,12 +506,12 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 
 		if (va && (f = printf_format(c, p, locs, &flen)) != NULL)
 			put_vararg(&o, c, va, f, flen, i - (unsigned)p->nargs);
-		return o.len;
+		return out_end(&o, escaped);
 	}
 	a = &p->args[i];
 	if (!word_at(c, locs[i], 0, &v)) {
 		put_text(&o, "?");
-		return o.len;
+		return out_end(&o, escaped);
 	}
 	if (a->out != OUT_NONE) {
 		const struct ltr_blob *b = NULL;
@@ -525,7 +541,26 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 	} else {
 		put_scalar(&o, &a->type, v, pid);
 	}
-	return o.len;
+	return out_end(&o, escaped);
+}
+
+size_t args_value(char *buf, size_t size, int pid, const struct call *c,
+		  const struct result *r, unsigned i)
+{
+	bool escaped;
+
+	return value_into(buf, size, false, &escaped, pid, c, r, i);
+}
+
+size_t args_value_json(char *buf, size_t size, int pid, const struct call *c,
+		       const struct result *r, unsigned i, bool *escaped)
+{
+	size_t n = value_into(buf, size, true, escaped, pid, c, r, i);
+
+	if (n != SIZE_MAX)
+		return n;
+	*escaped = false;
+	return args_value(buf, size, pid, c, r, i);
 }
 
 /* Value v printed at dst as q says (not Q_NONE); its length. */
@@ -653,18 +688,20 @@ bool args_return_plain(const struct call *c)
 	return !p || kind_plain(p->ret.kind);
 }
 
-size_t args_return(char *buf, size_t size, int pid, const struct call *c,
-		   const struct result *r)
+/* args_return, or args_return_json when json (see out_end). */
+static size_t return_into(char *buf, size_t size, bool json, bool *escaped,
+			  int pid, const struct call *c,
+			  const struct result *r)
 {
 	const struct proto *p = view_of(c)->p;
-	struct out o = { buf, size, 0 };
+	struct out o = { buf, size, 0, json, false, false };
 	const struct ltr_blob *b;
 	union { uint64_t u; double d; float f; } bits = { .u = r->xmm0 };
 
 	buf[0] = '\0';
 	if (!p) {
 		put_raw(&o, r->rax);
-		return o.len;
+		return out_end(&o, escaped);
 	}
 	switch (p->ret.kind) {
 	case CT_VOID:
@@ -690,7 +727,26 @@ size_t args_return(char *buf, size_t size, int pid, const struct call *c,
 	default:
 		put_scalar(&o, &p->ret, r->rax, pid);
 	}
-	return o.len;
+	return out_end(&o, escaped);
+}
+
+size_t args_return(char *buf, size_t size, int pid, const struct call *c,
+		   const struct result *r)
+{
+	bool escaped;
+
+	return return_into(buf, size, false, &escaped, pid, c, r);
+}
+
+size_t args_return_json(char *buf, size_t size, int pid, const struct call *c,
+			const struct result *r, bool *escaped)
+{
+	size_t n = return_into(buf, size, true, escaped, pid, c, r);
+
+	if (n != SIZE_MAX)
+		return n;
+	*escaped = false;
+	return args_return(buf, size, pid, c, r);
 }
 
 const char *args_errno_name(const struct result *r)

@@ -42,6 +42,18 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 		  const struct result *r, unsigned i);
 
 /*
+ * args_value for a --json value: *escaped says whether buf holds it as
+ * the inside of a JSON string already (its strings escaped for JSON as
+ * they were printed: the common case), or as text, to be escaped.
+ */
+size_t args_value_json(char *buf, size_t size, int pid, const struct call *c,
+		       const struct result *r, unsigned i, bool *escaped);
+
+/* Likewise args_return. */
+size_t args_return_json(char *buf, size_t size, int pid, const struct call *c,
+			const struct result *r, bool *escaped);
+
+/*
  * Is value i of c (args_value), or its return (args_return), printed with
  * no byte that a quoted string must escape, whatever the value: a number,
  * an address, NULL?  Strings, characters, names and symbols may need one.

@@ -332,6 +332,7 @@ static struct obj json_call_head(enum obj_type type, const struct who *w,
 	unsigned i, n = 0, shown = 0;
 	uint64_t hidden = 0;
 	size_t k;
+	bool escaped;
 	struct obj o = obj_begin(OBJ_PIECE);
 	const char *names;
 	size_t len;
@@ -360,12 +361,14 @@ static struct obj json_call_head(enum obj_type type, const struct who *w,
 		if (i < 64 && (hidden >> i & 1))
 			continue;
 		o = obj_value_room(o, shown++);
-		if ((k = args_value_quick(o.p + 1, c, i)) != 0)
+		if ((k = args_value_quick(o.p + 1, c, i)) != 0) {
 			o = obj_quoted(o, k);
-		else
-			o = obj_value(o, args_value(o.p + 1, ARG_TEXT_MAX,
-						    w->pid, c, r, i),
-				      args_value_plain(c, i));
+			continue;
+		}
+		k = args_value_json(o.p + 1, ARG_TEXT_MAX, w->pid, c, r, i,
+				    &escaped);
+		o = escaped ? obj_quoted(o, k)
+			    : obj_value(o, k, args_value_plain(c, i));
 	}
 	o = obj_lit(o, "]");
 	if (fmt.caller && c->caller) {
@@ -393,14 +396,14 @@ static void json_result(struct obj o, const struct who *w,
 	o = obj_lit(o, ",\"ret\":");
 	if (r && r->returned) {
 		size_t k;
+		bool escaped = true;
 
 		o = obj_value_room(o, false);
-		if ((k = args_return_quick(o.p + 1, c, r)) != 0)
-			o = obj_quoted(o, k);
-		else
-			o = obj_value(o, args_return(o.p + 1, ARG_TEXT_MAX,
-						     w->pid, c, r),
-				      args_return_plain(c));
+		if ((k = args_return_quick(o.p + 1, c, r)) == 0)
+			k = args_return_json(o.p + 1, ARG_TEXT_MAX, w->pid, c,
+					     r, &escaped);
+		o = escaped ? obj_quoted(o, k)
+			    : obj_value(o, k, args_return_plain(c));
 	} else {
 		o = obj_lit(o, "null");
 	}

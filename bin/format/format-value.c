@@ -20,6 +20,7 @@ void put_printf(struct out *o, const char *f, ...)
 	va_list ap;
 	int n;
 
+	o->unsafe = true;
 	if (o->len + 1 >= o->size)
 		return;
 	va_start(ap, f);
@@ -39,6 +40,7 @@ void put_printf(struct out *o, const char *f, ...)
 /* Append n bytes of s. */
 static void put_bytes(struct out *o, const char *s, size_t n)
 {
+	o->unsafe = true;
 	if (o->len + 1 >= o->size)
 		return;
 	if (n > o->size - 1 - o->len)
@@ -178,10 +180,19 @@ static struct {
 	bool before_digit; /* a short octal escape: longer before a digit */
 } escapes[256];
 
-/* Fill escapes[] on first use. */
+/*
+ * The same escapes as the inside of a JSON string: each '"' and '\\' of
+ * them escaped again ("\\303" for byte 0303, "\\\"" for '"').
+ */
+static struct {
+	char text[8];
+	unsigned char len;
+} json_escapes[256];
+
+/* Fill escapes[] and json_escapes[] on first use. */
 static void escapes_init(void)
 {
-	unsigned ch;
+	unsigned ch, k;
 
 	for (ch = 0; ch < 256; ch++) {
 		escapes[ch].len = (unsigned char)escape_byte(escapes[ch].text,
@@ -189,7 +200,54 @@ static void escapes_init(void)
 		escapes[ch].before_digit =
 			escape_byte((char[4]){ 0 }, (unsigned char)ch, '0') !=
 			escapes[ch].len;
+		for (k = 0; k < escapes[ch].len; k++) {
+			char c = escapes[ch].text[k];
+
+			if (c == '"' || c == '\\')
+				json_escapes[ch].text[json_escapes[ch].len++] = '\\';
+			json_escapes[ch].text[json_escapes[ch].len++] = c;
+		}
 	}
+}
+
+/*
+ * put_quoted's text, escaped for the inside of a JSON string, straight
+ * into o (room for 8 bytes a byte): a --json string value written once,
+ * not as text then escaped again.  Its octal escapes and quotes have one
+ * more backslash each; nothing else changes.
+ */
+static void put_quoted_json(struct out *o, const unsigned char *s, size_t len,
+			    bool cut)
+{
+	char *d = o->buf + o->len;
+	size_t i;
+
+	memcpy(d, "\\\"", 2);
+	d += 2;
+	for (i = 0; i < len; i++) {
+		unsigned char ch;
+		size_t run = format_plain_copy(d, s + i, len - i);
+
+		d += run;
+		i += run;
+		if (i == len)
+			break;
+		do {
+			ch = s[i];
+			if (escapes[ch].before_digit && i + 1 < len &&
+			    s[i + 1] >= '0' && s[i + 1] <= '7') {
+				*d++ = '\\';
+				d += escape_byte(d, ch, s[i + 1]);
+			} else {
+				memcpy(d, json_escapes[ch].text, 8);
+				d += json_escapes[ch].len;
+			}
+		} while (++i < len && escapes[s[i]].len != 1);
+		i--; /* the loop's i++ */
+	}
+	memcpy(d, cut ? "\\\"...\0" : "\\\"\0", cut ? 6 : 3);
+	o->len = (size_t)(d - o->buf) + (cut ? 5 : 2);
+	o->json_done = true;
 }
 
 /*
@@ -205,6 +263,12 @@ void put_quoted(struct out *o, const unsigned char *s, size_t len,
 
 	if (!escapes['a'].len)
 		escapes_init();
+	/* Room for every byte as 5 (8 stored), the quotes and "...". */
+	if (o->json && len < o->size && o->len + 8 * len + 16 < o->size) {
+		put_quoted_json(o, s, len, cut);
+		return;
+	}
+	o->unsafe = true; /* the text's quotes and backslashes */
 	/* Room for every byte as 4, 4 more written past the last, the quotes. */
 	if (len < o->size && o->len + 4 * len + 16 < o->size) {
 		d = o->buf + o->len;
