@@ -250,14 +250,14 @@ NUMBERS_YAML="$SRCDIR/tests/progs/typed/numbers.yaml"
 }
 
 @test "--json strings hold the text's value, whatever it escapes, at every -s" {
-	# Strings of quotes, backslashes, control bytes, UTF-8 and DEL in runs
-	# of every length: a --json value is the text line's value as a JSON
-	# string, which jq must read back.
+	# Strings of quotes, backslashes, control bytes (one before a digit),
+	# UTF-8 and DEL in runs of every length: a --json value is the text
+	# line's value as a JSON string, which jq must read back.
 	for s in 32 5 4096; do
 		run_split ltruss -s "$s" -F "$NUMBERS_YAML" "$PROGS/numbers" strings
 		[ "$status" -eq 0 ]
 		sed -n 's/^libnumbers:num_str(\(.*\)) = [0-9]*$/\1/p' <<<"$err" >text.$s
-		[ "$(wc -l <text.$s)" -eq 104 ]
+		[ "$(wc -l <text.$s)" -eq 130 ]
 		run_split ltruss -s "$s" --json -F "$NUMBERS_YAML" "$PROGS/numbers" strings
 		[ "$status" -eq 0 ]
 		jq -r 'select(.func == "num_str") | .args[0]' <<<"$err" >json.$s

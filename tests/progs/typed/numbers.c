@@ -33,7 +33,8 @@ static const char *hex(char *buf, uint64_t v, const char *zero)
 static void strings(void)
 {
 	static const char *const tails[] = { "", "\n", "\001", "\303\251",
-					     "\177", "0", "\"", "\\" };
+					     "\177", "0", "\"", "\\",
+					     "\0017", "\3037" };
 	static const char plain[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 	char s[1024];
 	size_t t, n;
