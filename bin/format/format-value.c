@@ -211,43 +211,57 @@ static void escapes_init(void)
 }
 
 /*
- * put_quoted's text, escaped for the inside of a JSON string, straight
- * into o (room for 8 bytes a byte): a --json string value written once,
- * not as text then escaped again.  Its octal escapes and quotes have one
- * more backslash each; nothing else changes.
+ * s[0..len) quoted at d, "..." after it when cut, NUL-terminated; returns
+ * the end (at the NUL).  Room for 4 bytes a byte and 16 more, or 8 and
+ * 16 when json: put_quoted's text escaped for the inside of a JSON string
+ * (its quotes and octal escapes with one more backslash each, by a table
+ * of its own), for a --json value written once, not as text then escaped
+ * again.
  */
-static void put_quoted_json(struct out *o, const unsigned char *s, size_t len,
-			    bool cut)
+static inline char *quoted_at(char *d, const unsigned char *s, size_t len,
+			      bool cut, bool json)
 {
-	char *d = o->buf + o->len;
 	size_t i;
 
-	memcpy(d, "\\\"", 2);
-	d += 2;
+	if (json)
+		*d++ = '\\';
+	*d++ = '"';
 	for (i = 0; i < len; i++) {
 		unsigned char ch;
+
+		/* The plain bytes up to the next to escape, whole. */
 		size_t run = format_plain_copy(d, s + i, len - i);
 
 		d += run;
 		i += run;
 		if (i == len)
 			break;
+		/*
+		 * The bytes to escape in a row (UTF-8 comes in pairs and
+		 * triples), each by table, until a plain one (escaped as
+		 * itself: 1 byte).
+		 */
 		do {
 			ch = s[i];
 			if (escapes[ch].before_digit && i + 1 < len &&
 			    s[i + 1] >= '0' && s[i + 1] <= '7') {
-				*d++ = '\\';
+				if (json)
+					*d++ = '\\';
 				d += escape_byte(d, ch, s[i + 1]);
-			} else {
+			} else if (json) {
 				memcpy(d, json_escapes[ch].text, 8);
 				d += json_escapes[ch].len;
+			} else {
+				memcpy(d, escapes[ch].text, 4);
+				d += escapes[ch].len;
 			}
 		} while (++i < len && escapes[s[i]].len != 1);
 		i--; /* the loop's i++ */
 	}
-	memcpy(d, cut ? "\\\"...\0" : "\\\"\0", cut ? 6 : 3);
-	o->len = (size_t)(d - o->buf) + (cut ? 5 : 2);
-	o->json_done = true;
+	if (json)
+		*d++ = '\\';
+	memcpy(d, cut ? "\"...\0" : "\"\0", cut ? 5 : 2);
+	return d + (cut ? 4 : 1);
 }
 
 /*
@@ -258,50 +272,23 @@ static void put_quoted_json(struct out *o, const unsigned char *s, size_t len,
 void put_quoted(struct out *o, const unsigned char *s, size_t len,
 		bool cut)
 {
-	char tmp[256], *d;
+	char tmp[256];
 	size_t i, n = 0;
 
 	if (!escapes['a'].len)
 		escapes_init();
 	/* Room for every byte as 5 (8 stored), the quotes and "...". */
 	if (o->json && len < o->size && o->len + 8 * len + 16 < o->size) {
-		put_quoted_json(o, s, len, cut);
+		o->len = (size_t)(quoted_at(o->buf + o->len, s, len, cut,
+					    true) - o->buf);
+		o->json_done = true;
 		return;
 	}
 	o->unsafe = true; /* the text's quotes and backslashes */
 	/* Room for every byte as 4, 4 more written past the last, the quotes. */
 	if (len < o->size && o->len + 4 * len + 16 < o->size) {
-		d = o->buf + o->len;
-		*d++ = '"';
-		for (i = 0; i < len; i++) {
-			unsigned char ch;
-
-			/* The plain bytes up to the next to escape, whole. */
-			size_t run = format_plain_copy(d, s + i, len - i);
-
-			d += run;
-			i += run;
-			if (i == len)
-				break;
-			/*
-			 * The bytes to escape in a row (UTF-8 comes in pairs
-			 * and triples), each by table, until a plain one
-			 * (escaped as itself: 1 byte).
-			 */
-			do {
-				ch = s[i];
-				if (escapes[ch].before_digit && i + 1 < len &&
-				    s[i + 1] >= '0' && s[i + 1] <= '7') {
-					d += escape_byte(d, ch, s[i + 1]);
-				} else {
-					memcpy(d, escapes[ch].text, 4);
-					d += escapes[ch].len;
-				}
-			} while (++i < len && escapes[s[i]].len != 1);
-			i--; /* the loop's i++ */
-		}
-		memcpy(d, cut ? "\"...\0" : "\"\0", cut ? 5 : 2);
-		o->len = (size_t)(d - o->buf) + (cut ? 4 : 1);
+		o->len = (size_t)(quoted_at(o->buf + o->len, s, len, cut,
+					    false) - o->buf);
 		return;
 	}
 	put_text(o, "\"");
