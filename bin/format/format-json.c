@@ -274,8 +274,7 @@ static const char *names_of(uint32_t fn, size_t *len)
 	if (!names[fn].text) {
 		const char *lib = format_lib(fn), *func = format_func(fn);
 		size_t a = strlen(lib), b = strlen(func);
-		char *text = xcalloc(1, FORMAT_CHUNKS(JSON_ESCAPED_MAX(a + b) + 32));
-		char *p = text;
+		char *text = xmalloc(JSON_ESCAPED_MAX(a + b) + 32), *p = text;
 
 		p = mempcpy(p, ",\"lib\":", 7);
 		p = string_at(p, lib, a);
@@ -301,7 +300,7 @@ static struct obj obj_head(struct obj o, enum obj_type type,
 {
 	static const char *const types[] = { "call", "enter", "exit" };
 	static struct who last;
-	static char text[3][3 * FORMAT_CHUNK]; /* whole chunks copied */
+	static char text[3][96];
 	static size_t len[3];
 	unsigned t;
 
@@ -322,10 +321,7 @@ static struct obj obj_head(struct obj o, enum obj_type type,
 		}
 		last = *w;
 	}
-	o = obj_need(o, sizeof(text[type]));
-	format_copy_chunks(o.p, text[type], len[type]);
-	o.p += len[type];
-	return o;
+	return obj_mem(o, text[type], len[type]);
 }
 
 /* The keys every call object has, up to and including args (r: its return, or NULL). */
@@ -344,9 +340,7 @@ static struct obj json_call_head(enum obj_type type, const struct who *w,
 	o = obj_head(o, type, w);
 	o = obj_ts(o, clock_realtime_ns(tsc));
 	if ((names = names_of(c->fn, &len)) != NULL) {
-		o = obj_need(o, FORMAT_CHUNKS(len));
-		format_copy_chunks(o.p, names, len);
-		o.p += len;
+		o = obj_mem(o, names, len);
 	} else {
 		o = obj_lit(o, ",\"lib\":");
 		o = obj_string(o, format_lib(c->fn));

@@ -179,21 +179,14 @@ static void put_name(struct line *l, const struct call *c)
 		const char *lib = format_lib(fn), *func = format_func(fn);
 		size_t a = strlen(lib), b = strlen(func);
 
-		names[fn].text = xcalloc(1, FORMAT_CHUNKS(a + b + 2));
+		names[fn].text = xmalloc(a + b + 2);
 		memcpy(names[fn].text, lib, a);
 		names[fn].text[a] = ':';
 		memcpy(names[fn].text + a + 1, func, b + 1);
 		names[fn].len = a + 1 + b;
 	}
 	if (fn < LTR_MAX_FUNCS && names[fn].text) {
-		size_t n = names[fn].len;
-
-		if (FORMAT_CHUNKS(n) <= TEXT_LINE_MAX - l->len) {
-			format_copy_chunks(l->buf + l->len, names[fn].text, n);
-			l->len += n;
-		} else {
-			put_mem(l, names[fn].text, n);
-		}
+		put_mem(l, names[fn].text, names[fn].len);
 		return;
 	}
 	put_str(l, format_lib(fn));

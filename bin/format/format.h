@@ -207,25 +207,6 @@ static inline size_t format_hex_at(char *dst, uint64_t v)
 	return 2 + digits;
 }
 
-/* Bytes a name kept for format_copy_chunks is padded to a multiple of. */
-#define FORMAT_CHUNK 32
-
-/* n rounded up to a multiple of FORMAT_CHUNK. */
-#define FORMAT_CHUNKS(n) (((n) + FORMAT_CHUNK - 1) & ~(size_t)(FORMAT_CHUNK - 1))
-
-/*
- * n bytes of src (its room padded to FORMAT_CHUNKS(n)) at dst (room for
- * as many), whole chunks at a time: a function's name, copied on every
- * line, without a call to memcpy for a length it cannot know.
- */
-static inline void format_copy_chunks(char *dst, const char *src, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i += FORMAT_CHUNK)
-		__builtin_memcpy(dst + i, src + i, FORMAT_CHUNK);
-}
-
 /*
  * A mask with the high bit set in the bytes of x (8 bytes of a string)
  * that a quoted string, text or JSON, cannot hold as they are: control
