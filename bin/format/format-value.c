@@ -218,8 +218,8 @@ static void escapes_init(void)
  * of its own), for a --json value written once, not as text then escaped
  * again.
  */
-static inline char *quoted_at(char *d, const unsigned char *s, size_t len,
-			      bool cut, bool json)
+static inline __attribute__((always_inline)) char *
+quoted_at(char *d, const unsigned char *s, size_t len, bool cut, bool json)
 {
 	size_t i;
 

@@ -254,8 +254,8 @@ static inline unsigned format_plain16(const unsigned char *s)
  * at, unless dst is NULL: whole words are stored, of which only the plain
  * bytes count, never past dst[n - 1].
  */
-static inline size_t format_plain_copy(char *dst, const unsigned char *s,
-				       size_t n)
+static inline __attribute__((always_inline)) size_t
+format_plain_copy(char *dst, const unsigned char *s, size_t n)
 {
 	size_t i = 0;
 	uint64_t x, m;
