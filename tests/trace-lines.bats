@@ -149,6 +149,32 @@ load helpers
 	done
 }
 
+@test "-o FILE of a long trace: the file holds what stdout would, and no blocks reserved past its end" {
+	# ltruss reserves the file's blocks 16 MiB ahead of its writes once
+	# it passes 1 MiB (output.c), and releases the rest when done.
+	run_split ltruss -w rec.ltr -u 'libfix:fix_add' "$PROGS/fix-lazy" 200000
+	[ "$status" -eq 0 ]
+	for json in "" --json; do
+		run_split ltruss --read rec.ltr $json
+		[ "$status" -eq 0 ]
+		printf '%s\n' "$out" >expected$json
+		run_split ltruss --read rec.ltr $json -o trace
+		[ "$status" -eq 0 ]
+		cmp expected$json trace
+		bytes=$(stat -c %s trace)
+		[ "$bytes" -gt $((4 << 20)) ]
+		# what the file holds, and less than a reservation past it
+		[ "$(($(stat -c '%b * %B' trace)))" -lt $((bytes + (4 << 20))) ]
+	done
+	# and live, as the program runs
+	run_split ltruss -o live -u 'libfix:fix_add' "$PROGS/fix-lazy" 200000
+	[ "$status" -eq 0 ]
+	bytes=$(stat -c %s live)
+	[ "$bytes" -gt $((4 << 20)) ]
+	[ "$(($(stat -c '%b * %B' live)))" -lt $((bytes + (4 << 20))) ]
+	[ "$(grep -c '^libfix:fix_add(' live)" -eq "$(grep -c '^libfix:fix_add(' expected)" ]
+}
+
 @test "-o FILE holds what stdout would (--read): -k's frames under their call, -C's summary after the lines, text and --json" {
 	run_split ltruss -w rec.ltr -k -u 'libc:puts' -u 'libfix:fix_add' "$PROGS/stacks-chain"
 	[ "$status" -eq 0 ]

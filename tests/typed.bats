@@ -233,3 +233,39 @@ ctypes.CDLL(None).printf(b"%s%s%s%s%s\n", s, s, s, s, s)'
 	run jq -c 'select(.func == "printf") | [(.args[1:][] | length), (.args[1] | test("^\"(\\\\377){4096}\"$"))]' trace.json
 	[ "$output" = '[16386,16386,16386,16386,16386,true]' ]
 }
+
+NUMBERS_YAML="$SRCDIR/tests/progs/typed/numbers.yaml"
+
+@test "integers and pointers at their limits print as printf prints them, text and --json" {
+	# numbers prints each call it makes as it should show: every integer
+	# size signed and unsigned (registers holding bits above the type),
+	# INT64_MIN, UINT64_MAX, 0, digit-count and hex-word boundaries.
+	run_split ltruss -F "$NUMBERS_YAML" "$PROGS/numbers"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/numbers")" ]
+	diff <(grep -v '^+++' <<<"$err" | sed 's/^libnumbers://') - <<<"$out"
+	run_split ltruss --json -F "$NUMBERS_YAML" "$PROGS/numbers"
+	[ "$status" -eq 0 ]
+	diff <(jq -r 'select(.type == "call") | "\(.func)(\(.args | join(", "))) = \(.ret)"' <<<"$err") - <<<"$out"
+}
+
+@test "--json strings hold the text's value, whatever it escapes, at every -s" {
+	# Strings of quotes, backslashes, control bytes (one before a digit),
+	# UTF-8 and DEL in runs of every length: a --json value is the text
+	# line's value as a JSON string, which jq must read back.
+	for s in 32 5 4096; do
+		run_split ltruss -s "$s" -F "$NUMBERS_YAML" "$PROGS/numbers" strings
+		[ "$status" -eq 0 ]
+		sed -n 's/^libnumbers:num_str(\(.*\)) = [0-9]*$/\1/p' <<<"$err" >text.$s
+		[ "$(wc -l <text.$s)" -eq 130 ]
+		run_split ltruss -s "$s" --json -F "$NUMBERS_YAML" "$PROGS/numbers" strings
+		[ "$status" -eq 0 ]
+		jq -r 'select(.func == "num_str") | .args[0]' <<<"$err" >json.$s
+		diff text.$s json.$s
+	done
+	# cut strings, and values with few and with many bytes to escape
+	grep -q '"\.\.\.$' text.32
+	# (a --json value escapes up to 16 where it is printed: both sides)
+	read -r few many < <(awk '{ n = gsub(/["\\]/, "&"); if (NR == 1 || n < lo) lo = n; if (n > hi) hi = n } END { print lo, hi }' text.4096)
+	[ "$few" -le 16 ] && [ "$many" -gt 17 ]
+}

@@ -34,13 +34,83 @@
  * once per function: a line asks for it once per value, and a full trace
  * prints millions of lines.
  */
+/*
+ * How a value prints when its text is a number alone (args_value_quick):
+ * integers, pointers and registers of a line are most of a trace's
+ * values, and written at once they skip args_value's dispatch, its
+ * bounded buffer and its NUL.  Q_NONE: args_value prints it.
+ */
+enum quick_kind { Q_NONE, Q_RAW, Q_POINTER, Q_SIGNED, Q_UNSIGNED, Q_VOID };
+
+struct quick {
+	uint8_t kind; /* enum quick_kind */
+	uint8_t size; /* Q_SIGNED, Q_UNSIGNED: bytes of the value */
+	uint8_t reg;  /* the integer register a parameter is in */
+};
+
 struct fn_view {
 	const struct proto *p;             /* NULL: no prototype */
 	struct arg_loc locs[PROTO_MAX_ARGS]; /* where each parameter is */
+	struct quick quick[PROTO_MAX_ARGS];  /* how each parameter prints, when quick */
+	struct quick quick_ret;            /* and the returned value */
+	bool all_quick;                    /* every value quick, none hidden, no varargs */
 	unsigned at_entry;                 /* parameters before the first output one */
 	bool conditions;                   /* some parameter has an [if:] */
 	bool known;                        /* filled in (its entry was ready) */
 };
+
+/*
+ * How a value of type t prints when it is a number alone (put_scalar's
+ * integers and pointers), or Q_NONE.
+ */
+static struct quick quick_of(const struct ptype *t)
+{
+	struct quick q = { Q_NONE, t->size, 0 };
+
+	switch (t->kind) {
+	case CT_INT:
+		q.kind = Q_SIGNED;
+		break;
+	case CT_UINT:
+		if (!t->octal)
+			q.kind = Q_UNSIGNED;
+		break;
+	case CT_POINTER:
+	case CT_FILE:
+	case CT_VALIST:
+		q.kind = Q_POINTER;
+		break;
+	default:
+		break;
+	}
+	return q;
+}
+
+/* Fill in how v's parameters and return print when quick (quick_of). */
+static void view_fill_quick(struct fn_view *v)
+{
+	const struct proto *p = v->p;
+	unsigned i;
+
+	memset(v->quick, 0, sizeof(v->quick));
+	v->all_quick = !v->conditions && !p->variadic && p->nargs <= PROTO_MAX_ARGS;
+	for (i = 0; i < p->nargs && i < PROTO_MAX_ARGS; i++) {
+		const struct parg *a = &p->args[i];
+
+		/* What args_value prints with put_scalar, from a register. */
+		if (a->out == OUT_NONE && a->in == IN_NONE && !a->format &&
+		    v->locs[i].where == AT_GP) {
+			v->quick[i] = quick_of(&a->type);
+			v->quick[i].reg = v->locs[i].index;
+		}
+		if (!v->quick[i].kind)
+			v->all_quick = false;
+	}
+	/* args_return's cases: void, then put_scalar's. */
+	v->quick_ret = quick_of(&p->ret);
+	if (p->ret.kind == CT_VOID)
+		v->quick_ret.kind = Q_VOID;
+}
 
 /* Fill v for function fn. */
 static void view_fill(struct fn_view *v, uint32_t fn)
@@ -60,6 +130,7 @@ static void view_fill(struct fn_view *v, uint32_t fn)
 	for (i = 0; i < v->p->nargs; i++)
 		if (v->p->args[i].if_arg)
 			v->conditions = true;
+	view_fill_quick(v);
 }
 
 /* Each function's view, kept once the interposer has filled its entry in. */
@@ -396,13 +467,29 @@ unsigned args_count_at_entry(const struct call *c)
 	return args_count(c);
 }
 
-size_t args_value(char *buf, size_t size, int pid, const struct call *c,
-		  const struct result *r, unsigned i)
+/*
+ * The length of o's value; *escaped: it is the inside of a JSON string
+ * as it stands (a --json value whose strings put_quoted wrote escaped,
+ * or digits alone).  SIZE_MAX when a string escaped so sits beside other
+ * text: the value must be printed again as text.
+ */
+static size_t out_end(const struct out *o, bool *escaped)
+{
+	if (o->json_done && o->unsafe)
+		return SIZE_MAX;
+	*escaped = o->json && !o->unsafe;
+	return o->len;
+}
+
+/* args_value, or args_value_json when json (see out_end). */
+static size_t value_into(char *buf, size_t size, bool json, bool *escaped,
+			 int pid, const struct call *c,
+			 const struct result *r, unsigned i)
 {
 	const struct fn_view *view = view_of(c);
 	const struct proto *p = view->p;
 	const struct arg_loc *locs = view->locs;
-	struct out o = { buf, size, 0 };
+	struct out o = { buf, size, 0, json, false, false };
 	const struct parg *a;
 	uint64_t v, hi;
 
@@ -410,7 +497,7 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 	if (!p) {
 		if (i < RAW_ARGS)
 			put_raw(&o, c->args[i]);
-		return o.len;
+		return out_end(&o, escaped);
 	}
 	if (i >= p->nargs) {
 		const struct ltr_blob *va = varargs_blob(c);
@@ -419,12 +506,12 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 
 		if (va && (f = printf_format(c, p, locs, &flen)) != NULL)
 			put_vararg(&o, c, va, f, flen, i - (unsigned)p->nargs);
-		return o.len;
+		return out_end(&o, escaped);
 	}
 	a = &p->args[i];
 	if (!word_at(c, locs[i], 0, &v)) {
 		put_text(&o, "?");
-		return o.len;
+		return out_end(&o, escaped);
 	}
 	if (a->out != OUT_NONE) {
 		const struct ltr_blob *b = NULL;
@@ -454,7 +541,127 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 	} else {
 		put_scalar(&o, &a->type, v, pid);
 	}
-	return o.len;
+	return out_end(&o, escaped);
+}
+
+size_t args_value(char *buf, size_t size, int pid, const struct call *c,
+		  const struct result *r, unsigned i)
+{
+	bool escaped;
+
+	return value_into(buf, size, false, &escaped, pid, c, r, i);
+}
+
+size_t args_value_json(char *buf, size_t size, int pid, const struct call *c,
+		       const struct result *r, unsigned i, bool *escaped)
+{
+	size_t n = value_into(buf, size, true, escaped, pid, c, r, i);
+
+	if (n != SIZE_MAX)
+		return n;
+	*escaped = false;
+	return args_value(buf, size, pid, c, r, i);
+}
+
+/* Value v printed at dst as q says (not Q_NONE); its length. */
+static inline size_t quick_at(char *dst, struct quick q, uint64_t v)
+{
+	int64_t sv;
+	unsigned n;
+
+	switch (q.kind) {
+	case Q_RAW: /* put_raw */
+		if (v)
+			return format_hex_at(dst, v);
+		*dst = '0';
+		return 1;
+	case Q_POINTER: /* put_pointer */
+		if (v)
+			return format_hex_at(dst, v);
+		memcpy(dst, "NULL", 4);
+		return 4;
+	case Q_SIGNED: /* put_signed */
+		sv = sign_extend(v, q.size);
+		v = sv < 0 ? 0 - (uint64_t)sv : (uint64_t)sv;
+		n = format_decimal_digits(v);
+		*dst = '-';
+		format_decimal_at(dst + (sv < 0), v, n);
+		return (sv < 0) + n;
+	case Q_UNSIGNED: /* put_decimal */
+		v = zero_extend(v, q.size);
+		n = format_decimal_digits(v);
+		format_decimal_at(dst, v, n);
+		return n;
+	case Q_VOID:
+		memcpy(dst, "<void>", 6);
+		return 6;
+	}
+	return 0;
+}
+
+size_t args_value_quick(char *dst, const struct call *c, unsigned i)
+{
+	const struct fn_view *view = view_of(c);
+	struct quick q;
+
+	if (!view->p)
+		return i < RAW_ARGS
+			       ? quick_at(dst, (struct quick){ Q_RAW, 8, 0 },
+					  c->args[i])
+			       : 0;
+	if (i >= view->p->nargs || i >= PROTO_MAX_ARGS)
+		return 0;
+	q = view->quick[i];
+	return q.kind ? quick_at(dst, q, c->args[q.reg]) : 0;
+}
+
+/* Value v at dst as q says, between quotes when json, then sep (len 1 or 2); the end. */
+static inline char *quick_item(char *dst, struct quick q, uint64_t v,
+			       bool json, const char *sep)
+{
+	*dst = '"';
+	dst += json;
+	dst += quick_at(dst, q, v);
+	*dst = '"';
+	dst += json;
+	memcpy(dst, sep, 2);
+	return dst + 1 + !json;
+}
+
+bool args_list_quick(char *dst, const struct call *c, bool json, size_t *len)
+{
+	const struct fn_view *view = view_of(c);
+	const char *sep = json ? "," : ", ";
+	char *p = dst;
+	unsigned i, n;
+
+	if (!view->p) {
+		for (i = 0; i < RAW_ARGS; i++)
+			p = quick_item(p, (struct quick){ Q_RAW, 8, 0 },
+				       c->args[i], json, sep);
+	} else {
+		/* args_count's varargs: a blob only printf-like calls have. */
+		if (!view->all_quick || (c->blobs_len && varargs_blob(c)))
+			return false;
+		n = (unsigned)view->p->nargs;
+		for (i = 0; i < n; i++)
+			p = quick_item(p, view->quick[i],
+				       c->args[view->quick[i].reg], json, sep);
+	}
+	/* No separator after the last. */
+	*len = p == dst ? 0 : (size_t)(p - dst) - (json ? 1 : 2);
+	return true;
+}
+
+size_t args_return_quick(char *dst, const struct call *c,
+			 const struct result *r)
+{
+	const struct fn_view *view = view_of(c);
+
+	if (!view->p)
+		return quick_at(dst, (struct quick){ Q_RAW, 8, 0 }, r->rax);
+	return view->quick_ret.kind ? quick_at(dst, view->quick_ret, r->rax)
+				    : 0;
 }
 
 /* Does put_scalar (or put_pointer) print a value of kind k with digits and letters only? */
@@ -481,18 +688,20 @@ bool args_return_plain(const struct call *c)
 	return !p || kind_plain(p->ret.kind);
 }
 
-size_t args_return(char *buf, size_t size, int pid, const struct call *c,
-		   const struct result *r)
+/* args_return, or args_return_json when json (see out_end). */
+static size_t return_into(char *buf, size_t size, bool json, bool *escaped,
+			  int pid, const struct call *c,
+			  const struct result *r)
 {
 	const struct proto *p = view_of(c)->p;
-	struct out o = { buf, size, 0 };
+	struct out o = { buf, size, 0, json, false, false };
 	const struct ltr_blob *b;
 	union { uint64_t u; double d; float f; } bits = { .u = r->xmm0 };
 
 	buf[0] = '\0';
 	if (!p) {
 		put_raw(&o, r->rax);
-		return o.len;
+		return out_end(&o, escaped);
 	}
 	switch (p->ret.kind) {
 	case CT_VOID:
@@ -518,7 +727,26 @@ size_t args_return(char *buf, size_t size, int pid, const struct call *c,
 	default:
 		put_scalar(&o, &p->ret, r->rax, pid);
 	}
-	return o.len;
+	return out_end(&o, escaped);
+}
+
+size_t args_return(char *buf, size_t size, int pid, const struct call *c,
+		   const struct result *r)
+{
+	bool escaped;
+
+	return return_into(buf, size, false, &escaped, pid, c, r);
+}
+
+size_t args_return_json(char *buf, size_t size, int pid, const struct call *c,
+			const struct result *r, bool *escaped)
+{
+	size_t n = return_into(buf, size, true, escaped, pid, c, r);
+
+	if (n != SIZE_MAX)
+		return n;
+	*escaped = false;
+	return args_return(buf, size, pid, c, r);
 }
 
 const char *args_errno_name(const struct result *r)

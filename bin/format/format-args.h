@@ -42,6 +42,18 @@ size_t args_value(char *buf, size_t size, int pid, const struct call *c,
 		  const struct result *r, unsigned i);
 
 /*
+ * args_value for a --json value: *escaped says whether buf holds it as
+ * the inside of a JSON string already (its strings escaped for JSON as
+ * they were printed: the common case), or as text, to be escaped.
+ */
+size_t args_value_json(char *buf, size_t size, int pid, const struct call *c,
+		       const struct result *r, unsigned i, bool *escaped);
+
+/* Likewise args_return. */
+size_t args_return_json(char *buf, size_t size, int pid, const struct call *c,
+			const struct result *r, bool *escaped);
+
+/*
  * Is value i of c (args_value), or its return (args_return), printed with
  * no byte that a quoted string must escape, whatever the value: a number,
  * an address, NULL?  Strings, characters, names and symbols may need one.
@@ -52,6 +64,32 @@ bool args_return_plain(const struct call *c);
 /* The returned value of c ("3", "NULL", "0x7f..", "<void>") into buf; its length. */
 size_t args_return(char *buf, size_t size, int pid, const struct call *c,
 		   const struct result *r);
+
+/* Room args_value_quick and args_return_quick need at dst. */
+#define ARGS_QUICK_ROOM 24
+
+/*
+ * Value i of call c at dst, when its text is a number alone (an integer,
+ * a pointer, a register of a call without prototype): the same text as
+ * args_value's, without its NUL.  Returns its length, or 0 when the value
+ * is of another kind: args_value prints it then.
+ */
+size_t args_value_quick(char *dst, const struct call *c, unsigned i);
+
+/* Likewise the returned value of c (r->returned), as args_return prints it. */
+size_t args_return_quick(char *dst, const struct call *c,
+			 const struct result *r);
+
+/* Room args_list_quick needs at dst. */
+#define ARGS_LIST_ROOM (PROTO_MAX_ARGS * (ARGS_QUICK_ROOM + 4))
+
+/*
+ * Every value of call c at dst, when each is quick (args_value_quick),
+ * none is hidden and there are no varargs: as text, "1, 0x2, NULL", or as
+ * JSON, "\"1\",\"0x2\",\"NULL\"".  *len is their length; false (nothing
+ * kept) when some value must be printed by args_value.
+ */
+bool args_list_quick(char *dst, const struct call *c, bool json, size_t *len);
 
 struct arg_loc;
 

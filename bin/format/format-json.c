@@ -182,6 +182,55 @@ static inline struct obj obj_value_room(struct obj o, bool comma)
 	return o;
 }
 
+/* The n bytes at o.p + 1, printed with nothing to escape, quoted. */
+static inline struct obj obj_quoted(struct obj o, size_t n)
+{
+	o.p[0] = '"';
+	o.p[n + 1] = '"';
+	o.p += n + 2;
+	return o;
+}
+
+/* The most quotes and backslashes obj_escape_in_place escapes. */
+#define IN_PLACE_MAX 16
+
+/*
+ * The value of n bytes at p + 1 escaped where it is, when it is printable
+ * ASCII whose only bytes to escape are a few quotes and backslashes: a
+ * string's text ("\"abc\"", "\"a\\n\""), a name.  Each run between them
+ * is moved right once, from the last; json_escape would write the same.
+ * Returns false, nothing changed, for any other value (a control
+ * character, a byte of UTF-8, too many to escape).  On success p[0] is
+ * how many were escaped: the escaped value is n + p[0] bytes at p + 1.
+ */
+static bool obj_escape_in_place(char *p, size_t n)
+{
+	unsigned char *t = (unsigned char *)p + 1;
+	size_t pos[IN_PLACE_MAX], i = 0, end;
+	unsigned k = 0, j;
+
+	if (n + IN_PLACE_MAX + 2 > VALUE_ROOM)
+		return false;
+	for (;;) {
+		i += format_plain(t + i, n - i);
+		if (i == n)
+			break;
+		if ((t[i] != '"' && t[i] != '\\') || k == IN_PLACE_MAX)
+			return false;
+		pos[k++] = i++;
+	}
+	for (j = k, end = n; j-- > 0; end = pos[j]) {
+		char ch = (char)t[pos[j]];
+
+		memmove(t + pos[j] + 1 + j + 1, t + pos[j] + 1,
+			end - pos[j] - 1);
+		t[pos[j] + j] = '\\';
+		t[pos[j] + j + 1] = (unsigned char)ch;
+	}
+	p[0] = (char)k;
+	return true;
+}
+
 /*
  * The value of n bytes printed at o.p + 1, as a JSON string; plain: its
  * type is printed with nothing to escape (args_value_plain).
@@ -192,13 +241,12 @@ static inline struct obj obj_value(struct obj o, size_t n, bool plain)
 
 	if (!plain &&
 	    format_plain((const unsigned char *)o.p + 1, n) < n) {
+		if (obj_escape_in_place(o.p, n))
+			return obj_quoted(o, n + (unsigned char)o.p[0]);
 		memcpy(value, o.p + 1, n);
 		return obj_string_n(o, value, n);
 	}
-	o.p[0] = '"';
-	o.p[n + 1] = '"';
-	o.p += n + 2;
-	return o;
+	return obj_quoted(o, n);
 }
 
 /* s[0..n) as a JSON string at p (room for JSON_ESCAPED_MAX(n) + 2); returns the end. */
@@ -281,8 +329,10 @@ static struct obj json_call_head(enum obj_type type, const struct who *w,
 				 const struct call *c,
 				 const struct result *r, uint64_t tsc)
 {
-	unsigned i, n = args_count(c), shown = 0;
-	uint64_t hidden = args_hidden(c);
+	unsigned i, n = 0, shown = 0;
+	uint64_t hidden = 0;
+	size_t k;
+	bool escaped;
 	struct obj o = obj_begin(OBJ_PIECE);
 	const char *names;
 	size_t len;
@@ -300,13 +350,25 @@ static struct obj json_call_head(enum obj_type type, const struct who *w,
 	}
 	o = obj_dec(o, c->depth);
 	o = obj_lit(o, ",\"args\":[");
+	o = obj_need(o, ARGS_LIST_ROOM);
+	if (args_list_quick(o.p, c, true, &k)) {
+		o.p += k;
+	} else {
+		n = args_count(c);
+		hidden = args_hidden(c);
+	}
 	for (i = 0; i < n; i++) {
 		if (i < 64 && (hidden >> i & 1))
 			continue;
 		o = obj_value_room(o, shown++);
-		o = obj_value(o, args_value(o.p + 1, ARG_TEXT_MAX, w->pid, c,
-					    r, i),
-			      args_value_plain(c, i));
+		if ((k = args_value_quick(o.p + 1, c, i)) != 0) {
+			o = obj_quoted(o, k);
+			continue;
+		}
+		k = args_value_json(o.p + 1, ARG_TEXT_MAX, w->pid, c, r, i,
+				    &escaped);
+		o = escaped ? obj_quoted(o, k)
+			    : obj_value(o, k, args_value_plain(c, i));
 	}
 	o = obj_lit(o, "]");
 	if (fmt.caller && c->caller) {
@@ -333,10 +395,15 @@ static void json_result(struct obj o, const struct who *w,
 
 	o = obj_lit(o, ",\"ret\":");
 	if (r && r->returned) {
+		size_t k;
+		bool escaped = true;
+
 		o = obj_value_room(o, false);
-		o = obj_value(o, args_return(o.p + 1, ARG_TEXT_MAX, w->pid, c,
-					     r),
-			      args_return_plain(c));
+		if ((k = args_return_quick(o.p + 1, c, r)) == 0)
+			k = args_return_json(o.p + 1, ARG_TEXT_MAX, w->pid, c,
+					     r, &escaped);
+		o = escaped ? obj_quoted(o, k)
+			    : obj_value(o, k, args_return_plain(c));
 	} else {
 		o = obj_lit(o, "null");
 	}

