@@ -343,7 +343,7 @@ int main(int argc, char **argv)
 		perror_msg_and_die("cannot become a subreaper for -f");
 
 	clock_start();
-	pid = launch_start(path, opts.argv, session.fd);
+	pid = launch_start(path, opts.argv, session.fd, session.s->shipped.fd);
 	/* The program's environment is built: DEBUGINFOD_URLS is ltruss's. */
 	debuginfo_setup(opts.debuginfod);
 	check_init(pid, opts.follow);

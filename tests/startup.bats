@@ -1,13 +1,13 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
 # startup.bats: a short run costs only what it uses: no writer thread, no libdw, libelf, readline,
-# no wakes of ltruss while the program pauses.
+# Zydis, no copy of the shipped prototypes, no wakes of ltruss while the program pauses.
 
 load helpers
 
 # The traced command is ltruss's own child: /proc/$PPID is ltruss.
 
-@test "a run without -k or the console has neither libdw, libelf nor readline loaded" {
+@test "a run without -k, the console or '::' has neither libdw, libelf, readline nor Zydis loaded" {
 	run_split ltruss -c sh -c 'cat /proc/$PPID/maps'
 	[ "$status" -eq 0 ]
 	# ltruss itself is there, with the libraries it uses at every start.
@@ -17,6 +17,7 @@ load helpers
 	[[ "$out" != *"libelf"* ]]
 	[[ "$out" != *"libreadline"* ]]
 	[[ "$out" != *"liblzma"* ]]
+	[[ "$out" != *"libZydis"* ]]
 }
 
 @test "-c -o FILE: no writer thread for a short run, the summary still written" {
@@ -65,4 +66,43 @@ load helpers
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 40 ]
 	[ "$(awk '{ print $2 }' <<<"$out")" -lt 260 ]
+}
+
+# The 512-byte blocks of ltruss's session in use (its memfd's st_blocks),
+# as a shell traced by ltruss sees them through ltruss's descriptors.
+SESSION_BLOCKS='for f in /proc/$PPID/fd/*; do case $(readlink "$f") in *ltruss-session*) stat -L -c %b "$f";; esac; done'
+
+@test "the session holds no copy of the shipped prototypes: a short run uses under 128 KiB of it" {
+	run_split ltruss -u libc:getpid sh -c "$SESSION_BLOCKS"
+	[ "$status" -eq 0 ]
+	# The copy of the compiled captures, their index and names was 440 KiB.
+	[ -n "$out" ]
+	[ "$out" -lt 256 ]
+}
+
+@test "shipped prototypes, mapped from the table, type the calls of the command and of a program it execs (-f)" {
+	run_split ltruss -f -u 'libc:open' sh -c 'cat /etc/hostname; exec cat /etc/hostname'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(cat /etc/hostname; cat /etc/hostname)" ]
+	[ "$(grep -Ec '^(\[pid [0-9]+\] )?libc:open\("/etc/hostname", O_RDONLY\) = [0-9]+$' <<<"$err")" -eq 2 ]
+}
+
+@test "a filter's prototype wins over the shipped one of the same name, in the table mapped by the program" {
+	cat >proto.yaml <<'YAML'
+version: 1
+trace:
+  - lib: "libc.so*"
+    functions: ["open"]
+prototypes:
+  - "int open(const char *path, int flags)"
+YAML
+	run_split ltruss -F ./proto.yaml cat /etc/hostname
+	[ "$status" -eq 0 ]
+	grep -Eqx 'libc:open\("/etc/hostname", 0\) = [0-9]+' <<<"$err"
+}
+
+@test "the command does not inherit the table of prototypes: its descriptors are its own" {
+	run_split ltruss -u libc:getpid sh -c 'ls /proc/$$/fd'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(sh -c 'ls /proc/$$/fd' </dev/null)" ]
 }

@@ -5,8 +5,10 @@
  *
  * Parsing the ~3 300 shipped declarations and their YAML took most of
  * ltruss's start-up.  The table (bin/config/shipped-format.h) holds what the
- * start needs as it will sit in the session (the interposer's captures,
- * their index and names: one copy), and, for what only the output needs,
+ * interposer reads (the captures, their index and names), which each
+ * traced process maps from it (lib/shipped.c: ltruss keeps it open and
+ * names it in the session, nothing is copied), and, for what only the
+ * output needs,
  * each winning declaration's text and each named type's values: a
  * prototype is parsed by ltruss's own parser when a traced function that
  * has it is printed, a type decoded when a value of it is.
@@ -41,6 +43,8 @@
 struct shipped {
 	const unsigned char *map;
 	size_t size;
+	int fd;                      /* kept open: traced processes map it (lib/shipped.c) */
+	uint64_t ino, dev;
 	const struct shipped_header *h;
 	const struct shipped_source *sources;
 	const struct shipped_proto *protos;
@@ -244,14 +248,14 @@ struct shipped *shipped_open(const char *path, const char *dir, char *why,
 		return NULL;
 	}
 	/*
-	 * Populated: the checks below read most of it, and the session gets
-	 * a copy of a good part; one system call maps the ~150 pages from the
-	 * page cache, where reading them took a page fault every 16 pages.
+	 * Populated: the checks below read most of it; one system call maps
+	 * the ~150 pages from the page cache, where reading them took a page
+	 * fault every 16 pages.
 	 */
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
 		   fd, 0);
-	close(fd);
 	if (map == MAP_FAILED) {
+		close(fd);
 		refuse(why, why_size, "%s", strerror(errno));
 		return NULL;
 	}
@@ -259,6 +263,17 @@ struct shipped *shipped_open(const char *path, const char *dir, char *why,
 	sh->map = map;
 	sh->size = (size_t)st.st_size;
 	sh->h = map;
+	/*
+	 * Out of the program's way, by the session's (fd-util.c): the
+	 * command inherits it (launch.c) until the interposer maps it.
+	 */
+	sh->fd = fcntl(fd, F_DUPFD_CLOEXEC, 700);
+	if (sh->fd >= 0)
+		close(fd);
+	else
+		sh->fd = fd;
+	sh->ino = (uint64_t)st.st_ino;
+	sh->dev = (uint64_t)st.st_dev;
 	if (!layout_check(sh, why, why_size) ||
 	    !sources_check(sh, dir, why, why_size)) {
 		shipped_close(sh);
@@ -292,6 +307,7 @@ void shipped_close(struct shipped *sh)
 	free(sh->proto_cache);
 	free(sh->type_cache);
 	munmap((void *)sh->map, sh->size);
+	close(sh->fd);
 	free(sh);
 }
 
@@ -397,29 +413,25 @@ const struct named_type *shipped_find_type(struct shipped *sh,
 	return NULL;
 }
 
-/*
- * Copy n bytes to dst in the session, its pages made first by one
- * madvise, not by a page fault each (some 90 faults of the ~400 KiB).
- */
-static void copy_populated(void *dst, const void *src, size_t n)
-{
-	uintptr_t a = (uintptr_t)dst & ~(uintptr_t)4095;
-	uintptr_t e = ((uintptr_t)dst + n + 4095) & ~(uintptr_t)4095;
-
-	if (n)
-		madvise((void *)a, e - a, MADV_POPULATE_WRITE);
-	memcpy(dst, src, n);
-}
-
 uint32_t shipped_to_session(const struct shipped *sh, struct ltr_session *s)
 {
-	copy_populated(s->captures, sh->captures,
-		       sh->h->ncaptures * sizeof(*sh->captures));
-	copy_populated(s->capture_index, sh->index, sizeof(s->capture_index));
-	copy_populated(s->strings, sh->sstrings, sh->h->nsstrings);
-	s->ncaptures = sh->h->ncaptures;
-	s->strings_used = sh->h->nsstrings;
-	return sh->h->ncaptures;
+	const struct shipped_header *h = sh->h;
+
+	s->shipped.fd = sh->fd;
+	s->shipped.ncaptures = h->ncaptures;
+	s->shipped.ino = sh->ino;
+	s->shipped.dev = sh->dev;
+	s->shipped.size = sh->size;
+	s->shipped.captures = h->captures;
+	s->shipped.index = h->index;
+	s->shipped.strings = h->sstrings;
+	s->shipped.nstrings = h->nsstrings;
+	return h->ncaptures;
+}
+
+long shipped_find_capture(const struct shipped *sh, const char *name)
+{
+	return captures_find(sh->index, sh->captures, sh->sstrings, name);
 }
 
 bool shipped_capture_alias(const struct shipped *sh, uint32_t i)
@@ -435,4 +447,9 @@ const char *shipped_capture_decl(const struct shipped *sh, uint32_t i)
 const struct proto *shipped_capture_proto(struct shipped *sh, uint32_t i)
 {
 	return proto_at(sh, sh->capture_protos[i] & ~SHIPPED_ALIAS);
+}
+
+int shipped_fd(const struct shipped *sh)
+{
+	return sh ? sh->fd : -1;
 }

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * shipped.c: the shipped prototypes' captures, read from ltruss's compiled
+ * table (conf/prototypes.tbl) mapped read-only, not from the session.
+ *
+ * ltruss used to copy the table's captures, their index and names (440
+ * KiB) into the session at every start; now it checks the table, keeps it
+ * open and names it in the session (struct ltr_shipped), and each process
+ * maps it at attach: a file's pages from the page cache, shared, nothing
+ * copied.  The session's own captures (a filter's prototypes) are looked
+ * up first (lib/stubs.c), so that they win.
+ *
+ * Never trusted blindly: the descriptor must be the file ltruss opened
+ * (inode, device, size), the sections must lie within it, and the table is
+ * read only through process_vm_readv(2), which fails where a plain read
+ * would fault (a table overwritten in place, cut short, while the program
+ * runs).  A capture found is copied into the process's own memory, which
+ * the hot path reads.  Without the table, functions trace on with
+ * registers only, as functions without a prototype do.
+ */
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "interposer.h"
+#include "objects.h"
+
+#define COPIES 4096 /* shipped captures a process binds, at most */
+
+static struct ltr_shipped table; /* as the session named it at attach */
+static uintptr_t table_map;      /* 0: no table */
+/* The captures found, copied; copy_of[capture]: its copy + 1, 0 if none yet. */
+static struct ltr_capture copies[COPIES];
+static uint16_t copy_of[LTR_MAX_CAPTURES];
+static uint32_t ncopies;
+
+/* Is fd the table ltruss opened (arg: struct ltr_shipped)? */
+static bool is_table(int fd, const void *arg)
+{
+	const struct ltr_shipped *t = arg;
+	struct stat st;
+
+	return fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	       (uint64_t)st.st_ino == t->ino && (uint64_t)st.st_dev == t->dev &&
+	       (uint64_t)st.st_size == t->size;
+}
+
+/* Do the sections t names lie within its file? */
+static bool table_fits(const struct ltr_shipped *t)
+{
+	return t->ncaptures <= LTR_MAX_CAPTURES && t->nstrings &&
+	       (uint64_t)t->captures +
+			       (uint64_t)t->ncaptures * sizeof(struct ltr_capture) <=
+		       t->size &&
+	       (uint64_t)t->index + LTR_CAPTURE_HASH * sizeof(uint32_t) <=
+		       t->size &&
+	       (uint64_t)t->strings + t->nstrings <= t->size;
+}
+
+void ltr_shipped_map(const struct ltr_session *s, long long pid,
+		     bool inherited)
+{
+	void *map;
+	int fd;
+
+	/* A copy: the program can write the session. */
+	table = s->shipped;
+	if (table.fd < 0)
+		return;
+	fd = -1;
+	if (table_fits(&table)) {
+		if (inherited && is_table(table.fd, &table))
+			fd = table.fd;
+		else
+			fd = ltr_peer_open(pid, table.fd, O_RDONLY, is_table,
+					   &table);
+	}
+	if (fd < 0) {
+		ltr_warn("warning", "cannot open ltruss's compiled prototypes: functions are traced without their shipped prototypes");
+		return;
+	}
+	map = mmap(NULL, table.size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED) {
+		ltr_warn("warning", "cannot map ltruss's compiled prototypes: functions are traced without their shipped prototypes");
+		return;
+	}
+	table_map = (uintptr_t)map;
+}
+
+/* Copy n bytes at offset off of the table into dst; false if they cannot be read. */
+static bool table_read(void *dst, uint64_t off, size_t n)
+{
+	struct iovec local = { dst, n };
+	struct iovec remote = { (void *)(table_map + off), n };
+
+	if (off > table.size || n > table.size - off)
+		return false;
+	return ltr_syscall6(SYS_process_vm_readv,
+			    ltr_syscall3(SYS_getpid, 0, 0, 0), (long)&local, 1,
+			    (long)&remote, 1, 0) == (long)n;
+}
+
+/* Is the table's string at offset off (of its names) name? */
+static bool name_is(uint32_t off, const char *name)
+{
+	char buf[256];
+	size_t len = ltr_strlen(name) + 1, i;
+
+	if (len > sizeof(buf) || off >= table.nstrings ||
+	    len > table.nstrings - off ||
+	    !table_read(buf, (uint64_t)table.strings + off, len))
+		return false;
+	for (i = 0; i < len; i++)
+		if (buf[i] != name[i])
+			return false;
+	return true;
+}
+
+const struct ltr_capture *ltr_shipped_find(const char *name, int32_t *number)
+{
+	uint32_t h = ltr_name_hash(name), n, idx;
+	struct ltr_capture c;
+
+	if (!table_map || !ltr_sys_ok(SYS_process_vm_readv) ||
+	    !ltr_sys_ok(SYS_getpid))
+		return NULL;
+	for (n = 0; n < LTR_CAPTURE_HASH; n++, h++) {
+		h &= LTR_CAPTURE_HASH - 1;
+		if (!table_read(&idx, table.index + (uint64_t)h * sizeof(idx),
+				sizeof(idx)) ||
+		    !idx || idx > table.ncaptures)
+			return NULL;
+		if (copy_of[idx - 1]) {
+			c = copies[copy_of[idx - 1] - 1];
+		} else if (!table_read(&c, table.captures + (uint64_t)(idx - 1) *
+							      sizeof(c),
+				       sizeof(c))) {
+			return NULL;
+		}
+		if (!name_is(c.name, name))
+			continue;
+		*number = (int32_t)(idx - 1);
+		if (!copy_of[idx - 1]) {
+			if (ncopies >= COPIES)
+				return NULL;
+			copies[ncopies++] = c;
+			copy_of[idx - 1] = (uint16_t)ncopies;
+		}
+		return &copies[copy_of[idx - 1] - 1];
+	}
+	return NULL;
+}
+
+uint32_t ltr_shipped_count(void)
+{
+	return table.fd >= 0 && table.ncaptures <= LTR_MAX_CAPTURES
+		       ? table.ncaptures
+		       : 0;
+}
