@@ -85,10 +85,10 @@ int ltr_peer_open(long long pid, long long fd, int flags,
 /*
  * Map the compiled shipped captures session s names (struct ltr_shipped):
  * ltruss's descriptor, taken as it is if inherited, else through
- * /proc/PID/fd; without it, shipped prototypes are unknown (warned once).
+ * /proc/PID/fd; without it, shipped prototypes are unknown (counted in
+ * s->shipped_unmapped, for ltruss to say).
  */
-void ltr_shipped_map(const struct ltr_session *s, long long pid,
-		     bool inherited);
+void ltr_shipped_map(struct ltr_session *s, long long pid, bool inherited);
 
 /* The slot shared by the threads past LTR_MAX_THREADS - 1, mapped at attach. */
 extern struct ltr_thread *ltr_slot_shared;

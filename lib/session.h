@@ -685,6 +685,7 @@ struct ltr_session {
 	uint32_t objects_copied; /* atomic, by ltruss: claims below it are copied */
 	uint32_t nretired;    /* atomic, written by ltruss: entries of retired[] */
 	uint32_t attach_enomem; /* atomic: a process could not map the session, out of address space */
+	uint32_t shipped_unmapped; /* atomic: processes that could not map the shipped table (struct ltr_shipped) */
 
 	/* Written by a console, applied by ltruss (bin/events/toggles.c). */
 	uint32_t toggles_lock; /* atomic: a console is changing toggles[] */

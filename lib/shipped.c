@@ -16,7 +16,9 @@
  * would fault (a table overwritten in place, cut short, while the program
  * runs).  A capture found is copied into the process's own memory, which
  * the hot path reads.  Without the table, functions trace on with
- * registers only, as functions without a prototype do.
+ * registers only, as functions without a prototype do, and the process
+ * counts itself in the session (shipped_unmapped) for ltruss to say so:
+ * nothing is written to the program's stderr.
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -62,8 +64,7 @@ static bool table_fits(const struct ltr_shipped *t)
 	       (uint64_t)t->strings + t->nstrings <= t->size;
 }
 
-void ltr_shipped_map(const struct ltr_session *s, long long pid,
-		     bool inherited)
+void ltr_shipped_map(struct ltr_session *s, long long pid, bool inherited)
 {
 	void *map;
 	int fd;
@@ -80,14 +81,12 @@ void ltr_shipped_map(const struct ltr_session *s, long long pid,
 			fd = ltr_peer_open(pid, table.fd, O_RDONLY, is_table,
 					   &table);
 	}
-	if (fd < 0) {
-		ltr_warn("warning", "cannot open ltruss's compiled prototypes: functions are traced without their shipped prototypes");
-		return;
-	}
-	map = mmap(NULL, table.size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
+	map = fd < 0 ? MAP_FAILED
+		     : mmap(NULL, table.size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (fd >= 0)
+		close(fd);
 	if (map == MAP_FAILED) {
-		ltr_warn("warning", "cannot map ltruss's compiled prototypes: functions are traced without their shipped prototypes");
+		__atomic_fetch_add(&s->shipped_unmapped, 1, __ATOMIC_RELAXED);
 		return;
 	}
 	table_map = (uintptr_t)map;

@@ -106,3 +106,29 @@ YAML
 	[ "$status" -eq 0 ]
 	[ "$out" = "$(sh -c 'ls /proc/$$/fd' </dev/null)" ]
 }
+
+@test "the command's start reads no /proc/self/maps: whether RELRO is read-only is asked of the page itself" {
+	command -v strace >/dev/null || fail "strace is needed"
+	run_split strace -f -qq -e trace=open,openat -o start.strace "$LTRUSS" -c -u 'libfix:fix_add' "$PROGS/fix-noplt"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/fix-noplt")" ]
+	# The -fno-plt program's calls go through GOT slots in RELRO, patched
+	# at its start: counted, as many as without strace.
+	calls=$(awk '$NF == "libfix:fix_add" { print $(NF - 2) }' <<<"$err")
+	[ "$calls" -gt 0 ]
+	run_split ltruss -c -u 'libfix:fix_add' "$PROGS/fix-noplt"
+	[ "$(awk '$NF == "libfix:fix_add" { print $(NF - 2) }' <<<"$err")" = "$calls" ]
+	grep -q 'fix-noplt' start.strace
+	not grep -q '/proc/self/maps' start.strace
+}
+
+@test "a process that cannot map the compiled prototypes traces on without them, and ltruss says so" {
+	# forge names a descriptor of the table that ltruss does not hold, then execs cat /dev/null.
+	run_split ltruss -f -u 'libc:getenv,getppid,snprintf,read,open' "$PROGS/forge" table-fd
+	[ "$status" -eq 0 ]
+	[ -z "$out" ]
+	# forge's own open, typed; cat's, with the registers only.
+	grep -q '^libc:open("/dev/zero", O_RDONLY) = ' <<<"$err"
+	grep -Eq '^libc:open\(0x[0-9a-f]+, 0, 0x[0-9a-f]+\) = 0x[0-9a-f]+$' <<<"$err"
+	[ "$(grep '^ltruss:' <<<"$err")" = "ltruss: warning: 1 traced processes could not map ltruss's compiled prototypes: their calls are shown without the shipped prototypes" ]
+}
