@@ -92,57 +92,67 @@ void ltr_shipped_map(struct ltr_session *s, long long pid, bool inherited)
 	table_map = (uintptr_t)map;
 }
 
-/* Copy n bytes at offset off of the table into dst; false if they cannot be read. */
-static bool table_read(void *dst, uint64_t off, size_t n)
+/* Copy n bytes at offset off of the table into dst (pid: this process); false if they cannot be read. */
+static bool table_read(long pid, void *dst, uint64_t off, size_t n)
 {
 	struct iovec local = { dst, n };
 	struct iovec remote = { (void *)(table_map + off), n };
 
 	if (off > table.size || n > table.size - off)
 		return false;
-	return ltr_syscall6(SYS_process_vm_readv,
-			    ltr_syscall3(SYS_getpid, 0, 0, 0), (long)&local, 1,
+	return ltr_syscall6(SYS_process_vm_readv, pid, (long)&local, 1,
 			    (long)&remote, 1, 0) == (long)n;
 }
 
-/* Is the table's string at offset off (of its names) name? */
-static bool name_is(uint32_t off, const char *name)
+/* Is the table's name at offset off name (len bytes with its NUL)? */
+static bool name_is(long pid, uint32_t off, const char *name, size_t len)
 {
 	char buf[256];
-	size_t len = ltr_strlen(name) + 1, i;
 
-	if (len > sizeof(buf) || off >= table.nstrings ||
-	    len > table.nstrings - off ||
-	    !table_read(buf, (uint64_t)table.strings + off, len))
-		return false;
-	for (i = 0; i < len; i++)
-		if (buf[i] != name[i])
-			return false;
-	return true;
+	return len <= sizeof(buf) && off < table.nstrings &&
+	       len <= table.nstrings - off &&
+	       table_read(pid, buf, (uint64_t)table.strings + off, len) &&
+	       !buf[len - 1] && ltr_strcmp(buf, name) == 0;
 }
+
+/*
+ * Slots of the index read at once: a lookup reads them, then a capture
+ * and its name per slot that holds one (two system calls, none for a
+ * capture copied before).
+ */
+#define PROBES 16
 
 const struct ltr_capture *ltr_shipped_find(const char *name, int32_t *number)
 {
-	uint32_t h = ltr_name_hash(name), n, idx;
+	uint32_t h = ltr_name_hash(name) & (LTR_CAPTURE_HASH - 1);
+	uint32_t slots[PROBES], idx, n, k = PROBES, got = 0;
+	size_t len = ltr_strlen(name) + 1;
 	struct ltr_capture c;
+	long pid;
 
 	if (!table_map || !ltr_sys_ok(SYS_process_vm_readv) ||
 	    !ltr_sys_ok(SYS_getpid))
 		return NULL;
-	for (n = 0; n < LTR_CAPTURE_HASH; n++, h++) {
-		h &= LTR_CAPTURE_HASH - 1;
-		if (!table_read(&idx, table.index + (uint64_t)h * sizeof(idx),
-				sizeof(idx)) ||
-		    !idx || idx > table.ncaptures)
-			return NULL;
-		if (copy_of[idx - 1]) {
-			c = copies[copy_of[idx - 1] - 1];
-		} else if (!table_read(&c, table.captures + (uint64_t)(idx - 1) *
-							      sizeof(c),
-				       sizeof(c))) {
-			return NULL;
+	pid = ltr_syscall3(SYS_getpid, 0, 0, 0);
+	for (n = 0; n < LTR_CAPTURE_HASH; n++, k++, h = (h + 1) & (LTR_CAPTURE_HASH - 1)) {
+		if (k >= got) { /* the next slots, up to the index's end */
+			got = LTR_CAPTURE_HASH - h < PROBES ? LTR_CAPTURE_HASH - h
+							    : PROBES;
+			if (!table_read(pid, slots, table.index + (uint64_t)h * 4,
+					got * 4))
+				return NULL;
+			k = 0;
 		}
-		if (!name_is(c.name, name))
+		idx = slots[k];
+		if (!idx || idx > table.ncaptures)
+			return NULL;
+		if (copy_of[idx - 1])
+			c = copies[copy_of[idx - 1] - 1];
+		else if (!table_read(pid, &c,
+				     table.captures + (uint64_t)(idx - 1) * sizeof(c),
+				     sizeof(c)))
+			return NULL;
+		if (!name_is(pid, c.name, name, len))
 			continue;
 		*number = (int32_t)(idx - 1);
 		if (!copy_of[idx - 1]) {

@@ -87,20 +87,6 @@ SESSION_BLOCKS='for f in /proc/$PPID/fd/*; do case $(readlink "$f") in *ltruss-s
 	[ "$(grep -Ec '^(\[pid [0-9]+\] )?libc:open\("/etc/hostname", O_RDONLY\) = [0-9]+$' <<<"$err")" -eq 2 ]
 }
 
-@test "a filter's prototype wins over the shipped one of the same name, in the table mapped by the program" {
-	cat >proto.yaml <<'YAML'
-version: 1
-trace:
-  - lib: "libc.so*"
-    functions: ["open"]
-prototypes:
-  - "int open(const char *path, int flags)"
-YAML
-	run_split ltruss -F ./proto.yaml cat /etc/hostname
-	[ "$status" -eq 0 ]
-	grep -Eqx 'libc:open\("/etc/hostname", 0\) = [0-9]+' <<<"$err"
-}
-
 @test "the command does not inherit the table of prototypes: its descriptors are its own" {
 	run_split ltruss -u libc:getpid sh -c 'ls /proc/$$/fd'
 	[ "$status" -eq 0 ]
