@@ -55,7 +55,7 @@ int shipped_fd(const struct shipped *sh);
 /* Is shipped capture i a "64" alias (open64 for open)? */
 bool shipped_capture_alias(const struct shipped *sh, uint32_t i);
 
-/* The declaration shipped capture i was compiled from. */
+/* The declaration shipped capture i was compiled from (NULL: a damaged table). */
 const char *shipped_capture_decl(const struct shipped *sh, uint32_t i);
 
 /* The prototype shipped capture i was compiled from, parsed on first use. */
