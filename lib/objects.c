@@ -198,6 +198,7 @@ static void object_record(const struct ltr_object *obj)
 	struct ltr_objrec *rec;
 	uint32_t i, path_off;
 	int32_t pid;
+	uint64_t mapped;
 	ssize_t n;
 
 	if (!obj->end)
@@ -220,6 +221,12 @@ static void object_record(const struct ltr_object *obj)
 	 * is written last, released.
 	 */
 	pid = (int32_t)getpid();
+	/*
+	 * Mapped, not yet relocated nor run: every call made in it, from
+	 * its constructors on, is stamped later; read before the claim, so
+	 * that one process's records are in the order of their times.
+	 */
+	mapped = ltr_now();
 	path_off = ltr_session_string(path);
 	if (!object_claim(&i))
 		return;
@@ -229,6 +236,7 @@ static void object_record(const struct ltr_object *obj)
 	rec->start = obj->start;
 	rec->end = obj->end;
 	rec->bias = obj->bias;
+	rec->mapped = mapped;
 	__atomic_store_n(&rec->seq, i + 1, __ATOMIC_RELEASE);
 }
 

@@ -594,6 +594,9 @@ struct ltr_patch {
  * A loaded object of a traced process, for symbolizing call sites.  The
  * records are a ring: claim i (nobjects counts the claims) is stored in
  * objects[i % LTR_MAX_OBJECTS], and seq says which claim a slot holds.
+ * mapped says when it was loaded, on the clock of the events (the TSC), so
+ * that ltruss names a call's addresses by the objects there at the call,
+ * not by one loaded there since (bin/symbols/objmap.c).
  */
 struct ltr_objrec {
 	LTR_RELAYOUT_FIELD
@@ -602,6 +605,7 @@ struct ltr_objrec {
 	uint64_t start; /* its segments' address range */
 	uint64_t end;
 	uint64_t bias;  /* load bias: address = bias + ELF virtual address */
+	uint64_t mapped; /* ltr_now() in la_objopen; 0: since the start */
 	uint32_t seq;   /* written last (release): its claim + 1 once written */
 };
 

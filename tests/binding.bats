@@ -252,6 +252,53 @@ assert_dlrace_traced() {
 	[ "$(grep -c '(?)' read.txt)" -eq 0 ]
 }
 
+# Run dlswap under ltruss ARGS..., ltruss stopped from before the first
+# load to after the last call: it formats (or records) libswapa.so's calls
+# once libswapb.so has taken its addresses.
+dlswap_behind() {
+	# ltruss itself, not the helper's timeout, is the process stopped.
+	"$LTRUSS" "$@" "$PROGS/dlswap" "$PWD" </dev/null >out.txt 2>err.txt &
+	local pid=$! i
+	for i in $(seq 1 200); do [ -e started ] && break; sleep 0.05; done
+	kill -STOP "$pid"
+	touch go
+	for i in $(seq 1 200); do [ -e loaded ] && break; sleep 0.05; done
+	kill -CONT "$pid"
+	wait "$pid"
+}
+
+# The frames of trace file or text $1: each of the six fix_add calls'
+# first two, on one line.
+dlswap_frames() {
+	grep -A2 '^libfix:fix_add(' "$1" | grep '^ > ' | sed -E 's/\+0x[0-9a-f]+//; s/ \(.*\/(lib[a-z]+\.so)\)$/ \1/' | paste -d' ' - -
+}
+
+@test "-k names a frame by the object mapped there when the call was made, not by one loaded there later" {
+	plain=$("$PROGS/dlswap")
+	# The test needs libswapb.so where libswapa.so was.
+	[ "$plain" = "sum 612, same addresses" ]
+	expected=$(printf ' > swapa_inner libswapa.so  > swapa_run libswapa.so\n%.0s' 1 2 3
+		printf ' > swapb_inner libswapb.so  > swapb_run libswapb.so\n%.0s' 1 2 3)
+	dlswap_behind -k -o live.txt -u 'libfix:fix_add'
+	[ "$(cat out.txt)" = "$plain" ]
+	[ ! -s err.txt ]
+	[ "$(dlswap_frames live.txt)" = "$expected" ]
+	rm started go loaded
+	dlswap_behind -k -w swap.ltr -u 'libfix:fix_add'
+	[ "$(cat out.txt)" = "$plain" ]
+	ltruss --read swap.ltr -k -o read.txt
+	[ "$(dlswap_frames read.txt)" = "$expected" ]
+	# --json -k names them (and their lines) the same way.
+	ltruss --read swap.ltr --json -k -o read.json
+	[ "$(grep -o '"stack":\[{"func":"[a-z_]*","off":[0-9]*,"object":"[^"]*/lib[a-z]*\.so","file":"[^"]*swaplib\.c"' read.json |
+		sed -E 's/.*"func":"([a-z_]*)".*\/(lib[a-z]*\.so)".*/\1 \2/')" = "$(printf 'swapa_inner libswapa.so\n%.0s' 1 2 3; printf 'swapb_inner libswapb.so\n%.0s' 1 2 3)" ]
+	# --caller names the call site the same way.
+	rm started go loaded
+	dlswap_behind --caller -o caller.txt -u 'libfix:fix_add'
+	[ "$(grep -c '^libfix:fix_add(.* \[from swapa_inner+0x[0-9a-f]*\]$' caller.txt)" -eq 3 ]
+	[ "$(grep -c '^libfix:fix_add(.* \[from swapb_inner+0x[0-9a-f]*\]$' caller.txt)" -eq 3 ]
+}
+
 @test "dlopen and dlsym themselves traced (entry only) still find the caller's RUNPATH" {
 	traced_vs_plain fix-dlopen -- -u 'libc:dlopen,dlsym'
 	[ "$status" -eq 0 ]

@@ -246,6 +246,19 @@ assert names == ["prog\\xff\\xfe\x1b"], names
 	run ! grep -F '"/dev/zero"' opens
 }
 
+@test "--caller: an object record mapped at a time to come counts as mapped since the start, live and read" {
+	# Live, ltruss copies the record after the process wrote it: a later
+	# time is forged.  Taken at its word, it would hide the object from
+	# every call, and a file recorded with it from --read.
+	run_split ltruss --caller -o trace -u "$SEL" "$FORGE" caller /nonexistent/later 0xfffffffffffffff0
+	[ "$status" -eq 7 ]
+	[ "$(grep -c '^libc:getppid() = [0-9]* \[from later+0x[0-9a-f]*\]$' trace)" -ge 2 ]
+	run_split ltruss -w t.ltr -u "$SEL" "$FORGE" caller /nonexistent/later 0xfffffffffffffff0
+	[ "$status" -eq 7 ]
+	ltruss --read t.ltr --caller -o read
+	[ "$(grep -c '^libc:getppid() = [0-9]* \[from later+0x[0-9a-f]*\]$' read)" -ge 2 ]
+}
+
 @test "--caller: an object path with control characters prints escaped" {
 	run_split ltruss --caller -o trace -u "$SEL" "$FORGE" caller $'/nonexistent/a\nb\x1b'
 	[ "$status" -eq 7 ]

@@ -593,6 +593,25 @@ rounds_read() {
 	[ "$read_out" = "$err" ]
 }
 
+@test "-w: calls whose words repeat, creep or jump, a level down or seen on entry only: --read prints the live trace, byte for byte (bhv-words)" {
+	local sel=(-u 'libbhv:*' -u 'libc:_setjmp' -u 'libc:longjmp')
+	# No address randomization: the callback and jmp_buf passed are the same in both runs.
+	run_split setarch -R timeout -k 5 60 "$LTRUSS" -o live.txt "${sel[@]}" "$PROGS/bhv-words" 3000
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/bhv-words" 3000)" ]
+	run_split setarch -R timeout -k 5 60 "$LTRUSS" -w t.ltr "${sel[@]}" "$PROGS/bhv-words" 3000
+	[ "$status" -eq 0 ]
+	[ "$err" = "+++ exited (status 0) +++" ]
+	ltruss --read t.ltr -o read.txt
+	# Each kind of call is there: at the top, a level down, on entry only;
+	# arguments and returns of all 64 bits.
+	[ "$(grep -c '^libbhv:bhv_add3(' live.txt)" -eq 3000 ]
+	[ "$(grep -c '^  libbhv:bhv_add3(' live.txt)" -eq 600 ]
+	[ "$(grep -c '^libc:longjmp(.* <no return ...>$' live.txt)" -eq 429 ]
+	grep -qE '^libbhv:bhv_add3\(0x[89a-f][0-9a-f]{15}, .* = 0x[0-9a-f]{16}$' live.txt
+	cmp live.txt read.txt
+}
+
 # lying MODE WHAT: the typed fixture recorded, made to lie by ltr-mutate
 # MODE (checksum right), read: the lines before the lie, then one error
 # line saying WHAT, exit 2.

@@ -313,8 +313,8 @@ static struct obj json_call_head(enum obj_type type, const struct who *w,
 		char buf[512];
 
 		o = obj_lit(o, ",\"caller\":");
-		o = obj_string(o, symbolize(w->pid, c->caller,
-					    buf, sizeof(buf)));
+		o = obj_string(o, symbolize_at(w->pid, c->caller, c->ts_enter,
+					       buf, sizeof(buf)));
 	}
 	/* The stack goes with the call's first object ("call", "enter"). */
 	if (fmt.stack && type != OBJ_EXIT) {

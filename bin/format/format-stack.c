@@ -430,7 +430,7 @@ static int call_frames(const struct who *w, const struct call *c,
 		*kept = NULL;
 	if (!b)
 		return -1;
-	map = objmap_sync();
+	map = objmap_sync_at(c->ts_enter);
 	sparse = b->flags & LTR_BLOBF_SPARSE;
 	in.np = pyframes_of(w->pid, c, py, LTR_PY_FRAMES_MAX);
 	in.nt = tclframes_of(w->pid, c, tcl, LTR_TCL_FRAMES_MAX);
@@ -645,7 +645,7 @@ void stack_json(const struct who *w, const struct call *c)
 
 	if (!fmt.stack || (n = call_frames(w, c, frames, &end, NULL)) < 0)
 		return;
-	map = objmap_sync();
+	map = objmap_sync_at(c->ts_enter);
 	for (i = 0; i < n; i++)
 		if (frames[i] != &gap && !frames[i]->python && !frames[i]->tcl)
 			named_source(map, (struct named *)frames[i]);

@@ -288,7 +288,8 @@ static void put_caller(struct line *l, const struct who *w, const struct call *c
 	if (!fmt.caller || !c->caller)
 		return;
 	put_lit(l, " [from ");
-	put_str(l, symbolize(w->pid, c->caller, buf, sizeof(buf)));
+	put_str(l, symbolize_at(w->pid, c->caller, c->ts_enter, buf,
+				sizeof(buf)));
 	put_char(l, ']');
 }
 

@@ -246,7 +246,7 @@ static bool called_from_inside(int pid, const struct call *c)
 
 	if (c->fn >= LTR_MAX_FUNCS || !(lib = catalog_func_string(c->fn, true)))
 		return false;
-	o = objmap_own(objmap_sync(), pid, c->caller);
+	o = objmap_own(objmap_sync_at(c->ts_enter), pid, c->caller);
 	if (!o || !*o->path)
 		return false;
 	name = sel_short_name(NULL, o->path, false, &len);

@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "error.h"
 #include "session-check.h"
 
@@ -331,6 +332,13 @@ const struct ltr_objrec *session_object(const struct ltr_session *s,
 					uint32_t i)
 {
 	return &s->objects[i % LTR_MAX_OBJECTS];
+}
+
+uint64_t session_object_mapped(const struct ltr_objrec *o)
+{
+	uint64_t t = o->mapped;
+
+	return t > clock_tsc() ? 0 : t;
 }
 
 const char *session_string(const struct ltr_session *s, uint32_t off)

@@ -111,6 +111,13 @@ const struct ltr_objrec *session_object(const struct ltr_session *s,
 					uint32_t i);
 
 /*
+ * When record o's object was mapped (TSC): 0, since the start, if it says
+ * a time to come (forged: a process records an object before ltruss
+ * copies it).
+ */
+uint64_t session_object_mapped(const struct ltr_objrec *o);
+
+/*
  * The string at offset off of the session's string area, or NULL if it
  * is not a whole string there (the traced process writes that memory).
  * Raw bytes: to open a file by; print only what check_name() gives.

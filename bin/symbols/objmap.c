@@ -17,6 +17,24 @@
  * arrays of disjoint address ranges, its process's and all processes'
  * together, where it takes the addresses it covers from the objects
  * before it: a lookup is a binary search, whatever the counts.
+ *
+ * ltruss formats a call after the process made it, maybe long after: the
+ * process may have unloaded a library since and loaded another at its
+ * addresses, whose record is copied already.  So each record says when
+ * its object was mapped (the TSC, as events), and a call's addresses are
+ * looked up in a view of the map at the call's time (objmap_sync_at): the
+ * records up to the first one mapped later (in claim order, by the
+ * highest time so far: one process's records are in the order of their
+ * times, several processes' nearly so).  The sorted ranges hold the latest
+ * object at each address; when it is later than the view (a library
+ * loaded where another was, after the call), the view's object there is
+ * found by going back over its process's records from the view's end: a
+ * few, as the calls formatted late are the calls made just before the
+ * loads copied early.  An object's time is not trusted to be sane
+ * (forged, or 0 in records and files of ltrusses before it: mapped since
+ * the start): a live one later than ltruss's clock counts as 0, the walk
+ * back is bounded, and whatever the times, a view's lookup that finds no
+ * object answers as the latest map does.
  */
 #include "config.h"
 
@@ -42,16 +60,28 @@ struct ranges {
 	size_t n, size;
 };
 
-/* The ranges of one process's objects (an entry of pids[]). */
+/* Records, by index in objects[], in claim order. */
+struct records {
+	size_t *v;
+	size_t n, size;
+};
+
+/* The ranges of one process's objects (an entry of pids[]), and its records. */
 struct pid_ranges {
 	int pid;
 	bool used;
 	struct ranges r;
+	struct records own;
 };
+
+/* Records a view's lookup goes back over at most (see above). */
+#define HISTORY_MAX 4096
 
 static struct stack_object *objects;
 static size_t nobjects, objects_size;
+static uint64_t *upto;              /* upto[i]: the latest time of records 0..i */
 static struct stack_objects map;
+static struct stack_objects view;   /* objmap_sync_at's */
 static struct strmap paths;         /* each path's one copy */
 static struct ranges every;         /* every process's objects */
 static struct pid_ranges *pids;     /* by pid, open addressing */
@@ -106,14 +136,53 @@ static void ranges_add(struct ranges *rs, uint64_t start, uint64_t end,
 	rs->n = rs->n - (j - i) + n;
 }
 
-/* The object of rs at addr, or NULL. */
-static const struct stack_object *ranges_at(const struct ranges *rs,
-					    uint64_t addr)
+/* Record j of own (all records if own is NULL). */
+static size_t record_of(const struct records *own, size_t j)
 {
-	size_t i = ranges_after(rs, addr);
+	return own ? own->v[j] : j;
+}
+
+/* How many records of own (all records if NULL) are among the first k. */
+static size_t records_before(const struct records *own, size_t k)
+{
+	size_t lo = 0, hi;
+
+	if (!own)
+		return k;
+	hi = own->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (own->v[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The object at addr of rs, whose records are own (NULL: all), in the
+ * view of the first k records, or NULL.
+ */
+static const struct stack_object *ranges_at(const struct ranges *rs,
+					    const struct records *own,
+					    uint64_t addr, size_t k)
+{
+	size_t i = ranges_after(rs, addr), j, steps;
 
 	if (i == rs->n || rs->v[i].start > addr)
 		return NULL;
+	if (rs->v[i].obj < k)
+		return &objects[rs->v[i].obj];
+	/* Loaded there after the view's time: the one there before. */
+	j = records_before(own, k);
+	for (steps = 0; j > 0 && steps < HISTORY_MAX; j--, steps++) {
+		const struct stack_object *o = &objects[record_of(own, j - 1)];
+
+		if (o->start <= addr && addr < o->end)
+			return o;
+	}
 	return &objects[rs->v[i].obj];
 }
 
@@ -127,8 +196,8 @@ static struct pid_ranges *pid_slot(int pid)
 	return &pids[i];
 }
 
-/* The ranges of pid's objects, made empty on first use. */
-static struct ranges *pid_ranges(int pid)
+/* pid's ranges and records, made empty on first use. */
+static struct pid_ranges *pid_ranges(int pid)
 {
 	struct pid_ranges *p;
 
@@ -150,18 +219,18 @@ static struct ranges *pid_ranges(int pid)
 		p->pid = pid;
 		pids_used++;
 	}
-	return &p->r;
+	return p;
 }
 
-/* The ranges of pid's objects, or NULL if it has none. */
-static const struct ranges *pid_ranges_find(int pid)
+/* pid's ranges and records, or NULL if it has none. */
+static const struct pid_ranges *pid_ranges_find(int pid)
 {
 	const struct pid_ranges *p;
 
 	if (!pids_size)
 		return NULL;
 	p = pid_slot(pid);
-	return p->used ? &p->r : NULL;
+	return p->used ? p : NULL;
 }
 
 /*
@@ -199,6 +268,18 @@ static uint32_t claims(void)
 	return n;
 }
 
+/* Append record i (entered into p's ranges) to p's records. */
+static void records_add(struct pid_ranges *p, size_t i)
+{
+	struct records *r = &p->own;
+
+	if (r->n == r->size) {
+		r->size = r->size ? 2 * r->size : 16;
+		r->v = xrealloc(r->v, r->size * sizeof(*r->v));
+	}
+	r->v[r->n++] = i;
+}
+
 const struct stack_objects *objmap_sync(void)
 {
 	static const struct ltr_objrec abandoned = { .path = UINT32_MAX };
@@ -219,6 +300,7 @@ const struct stack_objects *objmap_sync(void)
 			objects_size = objects_size ? 2 * objects_size : 64;
 			objects = xrealloc(objects,
 					   objects_size * sizeof(*objects));
+			upto = xrealloc(upto, objects_size * sizeof(*upto));
 		}
 		objects[nobjects].pid = o->pid;
 		slot = strmap_slot(&paths, path ? path : "");
@@ -228,10 +310,17 @@ const struct stack_objects *objmap_sync(void)
 		objects[nobjects].start = o->start;
 		objects[nobjects].end = o->end;
 		objects[nobjects].bias = o->bias;
+		objects[nobjects].mapped = catalog.session ? session_object_mapped(o)
+							  : o->mapped;
+		upto[nobjects] = objects[nobjects].mapped;
+		if (nobjects && upto[nobjects - 1] > upto[nobjects])
+			upto[nobjects] = upto[nobjects - 1];
 		if (o->start < o->end) {
+			struct pid_ranges *p = pid_ranges(o->pid);
+
 			ranges_add(&every, o->start, o->end, nobjects);
-			ranges_add(pid_ranges(o->pid), o->start, o->end,
-				   nobjects);
+			ranges_add(&p->r, o->start, o->end, nobjects);
+			records_add(p, nobjects);
 		}
 	}
 	map.v = objects;
@@ -239,13 +328,36 @@ const struct stack_objects *objmap_sync(void)
 	return &map;
 }
 
+const struct stack_objects *objmap_sync_at(uint64_t when)
+{
+	size_t lo = 0, hi;
+
+	objmap_sync();
+	view.v = objects;
+	view.n = nobjects;
+	if (!nobjects || upto[nobjects - 1] <= when)
+		return &view;
+	/* The first record mapped after when, by the latest time so far. */
+	hi = nobjects;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (upto[mid] <= when)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	view.n = lo;
+	return &view;
+}
+
 const struct stack_object *objmap_own(const struct stack_objects *objs,
 				      int pid, uint64_t addr)
 {
-	const struct ranges *rs = pid_ranges_find(pid);
+	const struct pid_ranges *p = pid_ranges_find(pid);
 
-	(void)objs; /* the only map there is: its ranges are ours */
-	return rs ? ranges_at(rs, addr) : NULL;
+	/* objs: the map or a view of it, whose ranges are ours. */
+	return p ? ranges_at(&p->r, &p->own, addr, objs->n) : NULL;
 }
 
 const struct stack_object *objmap_at(const struct stack_objects *objs,
@@ -253,7 +365,7 @@ const struct stack_object *objmap_at(const struct stack_objects *objs,
 {
 	const struct stack_object *o = objmap_own(objs, pid, addr);
 
-	return o ? o : ranges_at(&every, addr);
+	return o ? o : ranges_at(&every, NULL, addr, objs->n);
 }
 
 void objmap_final(void)
@@ -269,8 +381,12 @@ void objmap_done(void)
 	strmap_clear(&paths, free);
 	free(objects);
 	objects = NULL;
-	for (i = 0; i < pids_size; i++)
+	free(upto);
+	upto = NULL;
+	for (i = 0; i < pids_size; i++) {
 		free(pids[i].r.v);
+		free(pids[i].own.v);
+	}
 	free(pids);
 	pids = NULL;
 	pids_size = pids_used = 0;
@@ -280,4 +396,5 @@ void objmap_done(void)
 	no_writers = false;
 	map.v = NULL;
 	map.n = 0;
+	view = map;
 }

@@ -14,6 +14,7 @@ struct stack_object {
 	const char *path;    /* as it was when the record was copied (shared) */
 	uint64_t start, end; /* its segments' address range */
 	uint64_t bias;       /* load bias: address = bias + ELF virtual address */
+	uint64_t mapped;     /* TSC when it was loaded; 0: since the start */
 };
 
 /*
@@ -21,6 +22,7 @@ struct stack_object {
  * loaded (an exec or a dlopen adds more; nothing is ever removed): the
  * live session's records, or a trace file's.  v[i] is object record i;
  * one its process claimed and never wrote has no addresses and path "".
+ * A view at a time (objmap_sync_at) is the first n of them.
  */
 struct stack_objects {
 	const struct stack_object *v;
@@ -38,9 +40,18 @@ struct stack_objects {
 const struct stack_objects *objmap_sync(void);
 
 /*
- * The object of objs (the map objmap_sync() gave) holding addr in process
- * pid: pid's own (the latest loaded), else any process's (a forked child
- * records none of its own); NULL if none.  A binary search.
+ * The same, seen at TSC reading when (a call's): the records of the
+ * objects loaded by then, so that a lookup names an address by the object
+ * there at that time, not by one loaded there since (objmap.c).  Valid
+ * until the next call.
+ */
+const struct stack_objects *objmap_sync_at(uint64_t when);
+
+/*
+ * The object of objs (the map objmap_sync() or objmap_sync_at() gave)
+ * holding addr in process pid: pid's own (the latest loaded in objs),
+ * else any process's (a forked child records none of its own); NULL if
+ * none.  A binary search.
  */
 const struct stack_object *objmap_at(const struct stack_objects *objs,
 				     int pid, uint64_t addr);

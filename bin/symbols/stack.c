@@ -232,9 +232,18 @@ static void layout_add(struct layout *l, const struct stack_object *o)
 						&thread_callbacks, l);
 }
 
-/* Has l's process loaded an object since l was begun?  (Each looked at once.) */
+/*
+ * Has l's process loaded an object since l was begun?  (Each looked at
+ * once.)  Or is objs a view of the map at a time before objects l was
+ * given (objmap_sync_at: a call formatted after a later one's loads)?
+ */
 static bool layout_stale(struct layout *l, const struct stack_objects *objs)
 {
+	size_t i;
+
+	for (i = objs->n; i < l->seen; i++)
+		if (objs->v[i].pid == l->pid)
+			return true;
 	for (; l->seen < objs->n; l->seen++)
 		if (objs->v[l->seen].pid == l->pid)
 			return true;

@@ -149,7 +149,14 @@ const char *symbolize_file(const char *path, uint64_t off, uint64_t *delta)
 
 const char *symbolize(int pid, uint64_t addr, char *buf, size_t size)
 {
-	const struct stack_object *o = objmap_at(objmap_sync(), pid, addr);
+	return symbolize_at(pid, addr, UINT64_MAX, buf, size);
+}
+
+const char *symbolize_at(int pid, uint64_t addr, uint64_t when, char *buf,
+			 size_t size)
+{
+	const struct stack_object *o = objmap_at(objmap_sync_at(when), pid,
+						 addr);
 	const char *path, *base, *name;
 	char printable[1024];
 	uint64_t off, delta;

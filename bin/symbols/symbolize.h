@@ -14,6 +14,10 @@
  */
 const char *symbolize(int pid, uint64_t addr, char *buf, size_t size);
 
+/* The same, by the objects loaded at TSC reading when (a call's caller). */
+const char *symbolize_at(int pid, uint64_t addr, uint64_t when, char *buf,
+			 size_t size);
+
 /*
  * The function of the ELF file at path holding virtual address off: its
  * name as in the symbol table (printable), and *delta, off's distance

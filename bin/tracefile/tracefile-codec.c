@@ -23,7 +23,9 @@
  * from one event to the next, where a varint's loop mispredicted on most
  * words.  The writer encodes one event for each half a call of the traced
  * program, on the other core: on the loop, where the program's side is
- * cheapest, it is what bounds -w.
+ * cheapest, it is what bounds -w.  So the events most traces are made of,
+ * an ENTER, CALL or EXIT without blobs, go a way of their own, the same
+ * bytes with a constant count of words (tracefile-encode.c).
  * The size in word 0 says how many words follow, so it is checked before
  * anything is written past the header.  The reserved fields of an event's
  * header words are left to the ring's old contents by the interposer:
@@ -93,13 +95,6 @@ PIN(LTR_BLOBF_TRUNCATED == 0x1 && LTR_BLOBF_FAULT == 0x2);
 PIN(sizeof(struct ltr_stack_regs) == 64 && offsetof(struct ltr_stack_regs, rbp) == 16);
 PIN(LTR_VA_INT == 1 && LTR_VA_DOUBLE == 2 && LTR_VA_LDOUBLE == 3);
 PIN(LTR_VA_STRING == 4 && LTR_VA_POINTER == 5);
-
-/* A word's 2-bit tag: its bytes, 0 to 2, or a count byte (3 to 8) says. */
-#define TAG_COUNTED 3
-
-/* The reserved fields of words 0 and 1 of an event header, written as 0. */
-#define W0_KEPT 0x0000ffffffffffffull
-#define W1_KEPT 0x00000000ffffffffull
 
 /* The reference of every type before the first event of a block. */
 static const uint64_t zeros[TF_CODEC_WORDS];
@@ -222,7 +217,7 @@ static inline unsigned z_put(unsigned char **p, uint64_t z)
 	/* 8 bytes: the writer's buffer has room past the end. */
 	memcpy(*p, &z, 8);
 	*p += n;
-	return n > 2 ? TAG_COUNTED : n;
+	return n > 2 ? TF_TAG_COUNTED : n;
 }
 
 /* Write the zigzagged words z[0..n) at p, a tag byte a 4; returns the end. */
@@ -326,8 +321,8 @@ static unsigned char *bytes_put(struct tf_codec *c, unsigned char *p,
 	return p + len;
 }
 
-size_t tf_encode(struct tf_codec *c, const struct ltr_event *ev,
-		 unsigned char *out)
+size_t tf_encode_any(struct tf_codec *c, const struct ltr_event *ev,
+		     unsigned char *out)
 {
 	const uint64_t *w = (const void *)ev;
 	struct tf_codec_ref *r = &c->ref[ev->type];
@@ -347,8 +342,8 @@ size_t tf_encode(struct tf_codec *c, const struct ltr_event *ev,
 	 * too, but for a forged ring's THREAD or GUEST event longer than
 	 * another: read as 0 past its end, as the reader does.
 	 */
-	copy[0] = w[0] & W0_KEPT;
-	copy[1] = w[1] & W1_KEPT;
+	copy[0] = w[0] & TF_W0_KEPT;
+	copy[1] = w[1] & TF_W1_KEPT;
 	copy[2] = w[2];
 	z[0] = zigzag(copy[0], rw[0]);
 	z[1] = zigzag(copy[1], rw[1]);
@@ -434,7 +429,7 @@ word_get(struct dec *d, uint64_t *w, uint64_t ref)
 		d->tags = *d->q++;
 	}
 	n = (d->tags >> (2 * (d->k++ % 4))) & 3;
-	if (n == TAG_COUNTED) {
+	if (n == TF_TAG_COUNTED) {
 		if (d->q >= d->end)
 			return "a word that runs past its event";
 		n = *d->q++;
@@ -582,7 +577,7 @@ fixed_fast(const struct tf_codec *c, const unsigned char *q,
 			b = (unsigned)__builtin_ctz(tags) & ~1u;
 			n = (tags >> b) & 3;
 			tags ^= n << b;
-			if (n == TAG_COUNTED) {
+			if (n == TF_TAG_COUNTED) {
 				n = *q++;
 				if (n < 3 || n > 8)
 					return NULL;

@@ -33,6 +33,13 @@
 #define TF_CODEC_MAX(size) \
 	(1 + (size) + ((size) / 8 + 3) / 4 + 2 * ((size) / 8) + 8)
 
+/* A word's 2-bit tag: its bytes, 0 to 2, or a count byte (3 to 8) says. */
+#define TF_TAG_COUNTED 3
+
+/* The reserved fields of words 0 and 1 of an event header, written as 0. */
+#define TF_W0_KEPT 0x0000ffffffffffffull
+#define TF_W1_KEPT 0x00000000ffffffffull
+
 /* The reference event of a type: where it is, and where its blobs are. */
 struct tf_codec_ref {
 	const uint64_t *w;                /* its words, or NULL: none yet */
@@ -83,6 +90,13 @@ size_t tf_encode(struct tf_codec *c, const struct ltr_event *ev,
 size_t tf_decode_block(struct tf_codec *c, const unsigned char **p,
 		       const unsigned char *end, uint64_t *out, size_t room,
 		       const char **err);
+
+/*
+ * tf_encode() the general way, every type: the events tf_encode()'s fast
+ * way does not take, and its reference in the unit tests.
+ */
+size_t tf_encode_any(struct tf_codec *c, const struct ltr_event *ev,
+		     unsigned char *out);
 
 /* Free the reference records. */
 void tf_codec_free(struct tf_codec *c);

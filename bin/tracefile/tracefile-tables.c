@@ -125,11 +125,13 @@ static void proto_load(uint32_t at, const unsigned char *p, size_t n,
 
 /*
  * The struct of a FUNC or OBJECT record (p, n bytes), of at least min
- * bytes (the ones this version reads; a later writer may add fields,
- * skipped), copied to r (min bytes); returns where its names start.
+ * bytes (the ones of the first version of the struct), copied to r, whose
+ * size bytes this version reads: the fields an earlier writer had not yet
+ * are 0, the ones a later writer added skipped.  Returns where its names
+ * start.
  */
-static const char *record_fields(void *r, size_t min, const unsigned char *p,
-				 size_t n, size_t off)
+static const char *record_fields(void *r, size_t min, size_t size,
+				 const unsigned char *p, size_t n, size_t off)
 {
 	uint32_t fields;
 
@@ -138,7 +140,8 @@ static const char *record_fields(void *r, size_t min, const unsigned char *p,
 	memcpy(&fields, p, sizeof(fields));
 	if (fields < min || fields > n || fields % 8)
 		fail(off, "a table record too short");
-	memcpy(r, p, min);
+	memset(r, 0, size);
+	memcpy(r, p, fields < size ? fields : size);
 	return (const char *)p + fields;
 }
 
@@ -169,7 +172,7 @@ static void func_load(uint32_t at, const unsigned char *p, size_t n,
 		      size_t off)
 {
 	struct tf_func r;
-	const char *q = record_fields(&r, sizeof(r), p, n, off);
+	const char *q = record_fields(&r, sizeof(r), sizeof(r), p, n, off);
 	const char *end = (const char *)p + n, *name, *lib;
 	struct ltr_func f = { 0 };
 
@@ -226,7 +229,8 @@ static void object_load(uint32_t at, const unsigned char *p, size_t n,
 			size_t off)
 {
 	struct tf_object r;
-	const char *q = record_fields(&r, sizeof(r), p, n, off), *file;
+	const char *q = record_fields(&r, TF_OBJECT_MIN, sizeof(r), p, n, off);
+	const char *file;
 	struct ltr_objrec o = { 0 };
 
 	if (at != catalog_objects_used() || at >= CATALOG_MAX_OBJECTS)
@@ -237,6 +241,7 @@ static void object_load(uint32_t at, const unsigned char *p, size_t n,
 	o.start = r.start;
 	o.end = r.end;
 	o.bias = r.bias;
+	o.mapped = r.mapped; /* 0 in files before it: since the start */
 	if (r.start >= r.end)
 		o.start = o.end = UINT64_MAX;
 	catalog_object_add(at, &o);

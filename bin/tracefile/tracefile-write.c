@@ -64,7 +64,12 @@ static size_t len;
 static size_t open_at = NONE;   /* offset of the open block's header */
 static uint32_t open_type;      /* and its type */
 static struct tf_events open_events; /* whose events the open block holds */
-static size_t open_raw;         /* bytes of ring records in it, decoded */
+/*
+ * Bytes of ring records, decoded, that the open EVENTS block may still
+ * take (TF_EVENTS_MAX in all); 0 when no EVENTS block is open, so that
+ * one test an event says both.
+ */
+static size_t events_room;
 static struct tf_codec codec;
 static uint64_t flushed_ns;
 static bool stopped;
@@ -98,6 +103,7 @@ static void block_close(void)
 	while (len % 8)
 		buf[len++] = 0;
 	open_at = NONE;
+	events_room = 0;
 }
 
 /* Hand the buffer's whole blocks to the writer; fill its spare one next. */
@@ -306,6 +312,7 @@ static void object_put(uint32_t i)
 		r.start = o->start;
 		r.end = o->end > o->start ? o->end : o->start;
 		r.bias = o->bias;
+		r.mapped = session_object_mapped(o);
 	}
 	if (file && strlen(file) + 1 > CHUNK)
 		file = NULL;
@@ -452,7 +459,7 @@ static void events_open(const struct event_rec *r, size_t n)
 					  .tid = r->tid };
 	block_open(TF_EVENTS, sizeof(open_events) + n);
 	put(&open_events, sizeof(open_events));
-	open_raw = 0;
+	events_room = TF_EVENTS_MAX;
 	tf_codec_reset(&codec);
 }
 
@@ -466,17 +473,15 @@ void tracefile_event(const struct event_rec *r)
 		return;
 	if (ev->fn >= funcs_done || S->nobjects != objects_done)
 		tables_update(false);
-	if (open_at == NONE || open_type != TF_EVENTS ||
-	    open_events.slot != r->slot || open_events.pid != r->pid ||
-	    open_events.tid != r->tid ||
-	    open_raw + ev->size > TF_EVENTS_MAX) {
+	if (ev->size > events_room || open_events.slot != r->slot ||
+	    open_events.pid != r->pid || open_events.tid != r->tid) {
 		events_open(r, n);
 	} else if (len + n + 8 > BUF_SIZE) {
 		flush();
 		events_open(r, n);
 	}
 	/* A block holds at most TF_EVENTS_MAX bytes decoded, or one event. */
-	open_raw += ev->size;
+	events_room -= ev->size;
 	len += tf_encode(&codec, ev, buf + len);
 }
 

@@ -122,14 +122,20 @@ struct tf_func {
 	uint32_t flags;  /* TF_FN_* */
 };
 
-/* An object a process loaded: this, then its file's path, NUL-terminated. */
+/*
+ * An object a process loaded: this, then its file's path, NUL-terminated.
+ * mapped came later (the struct was TF_OBJECT_MIN bytes before): a record
+ * without it reads as 0, mapped since the start.
+ */
 struct tf_object {
 	uint32_t size;   /* sizeof(struct tf_object) when written */
 	int32_t pid;
 	uint64_t start;  /* its segments' address range; start == end: none */
 	uint64_t end;
 	uint64_t bias;   /* load bias: address = bias + ELF virtual address */
+	uint64_t mapped; /* TSC when it was loaded, as events' times; 0: unknown */
 };
+#define TF_OBJECT_MIN 32 /* the fields every version's records have */
 
 struct tf_record {
 	uint32_t type; /* enum tf_record_type */

@@ -58,6 +58,13 @@ tests_progs_bin_bhv_signal_LDFLAGS = $(BHV_LINK_FLAGS)
 tests_progs_bin_bhv_signal_LDADD = tests/progs/bin/libbhv.so
 tests_progs_bin_bhv_signal_DEPENDENCIES = tests/progs/bin/libbhv.so
 
+check_PROGRAMS += tests/progs/bin/bhv-words
+tests_progs_bin_bhv_words_SOURCES = $(BHV_DIR)/words.c
+tests_progs_bin_bhv_words_CFLAGS = $(BHV_CFLAGS)
+tests_progs_bin_bhv_words_LDFLAGS = $(BHV_LINK_FLAGS)
+tests_progs_bin_bhv_words_LDADD = tests/progs/bin/libbhv.so
+tests_progs_bin_bhv_words_DEPENDENCIES = tests/progs/bin/libbhv.so
+
 check_PROGRAMS += tests/progs/bin/bhv-longjmp
 tests_progs_bin_bhv_longjmp_SOURCES = $(BHV_DIR)/longjmp.c
 tests_progs_bin_bhv_longjmp_CFLAGS = $(BHV_CFLAGS)

@@ -235,6 +235,21 @@ tests_progs_bin_forkthreads_LDADD = tests/progs/bin/libmanyf.so -ldl
 tests_progs_bin_dlcycle_SOURCES = tests/progs/binding/dlcycle.c
 tests_progs_bin_dlcycle_LDFLAGS = $(LOADER_LINK)
 tests_progs_bin_dlcycle_LDADD = -ldl
+# Two builds of one plugin, loaded one after the other at the same
+# addresses (-k names each call's frames by the object there then).
+check_PROGRAMS += tests/progs/bin/dlswap tests/progs/bin/plugin/libswapa.so \
+	tests/progs/bin/plugin/libswapb.so
+tests_progs_bin_dlswap_SOURCES = tests/progs/binding/dlswap.c
+tests_progs_bin_dlswap_LDFLAGS = $(LOADER_LINK)
+tests_progs_bin_dlswap_LDADD = -ldl
+tests_progs_bin_plugin_libswapa_so_SOURCES = tests/progs/binding/swaplib.c
+tests_progs_bin_plugin_libswapa_so_CFLAGS = $(PLUGIN_CFLAGS) -DSWAP_NAME=swapa
+tests_progs_bin_plugin_libswapa_so_LDFLAGS = $(PLUGIN_LINK) -Wl,-soname,libswapa.so
+tests_progs_bin_plugin_libswapa_so_LDADD = $(FIX_LIB)
+tests_progs_bin_plugin_libswapb_so_SOURCES = tests/progs/binding/swaplib.c
+tests_progs_bin_plugin_libswapb_so_CFLAGS = $(PLUGIN_CFLAGS) -DSWAP_NAME=swapb
+tests_progs_bin_plugin_libswapb_so_LDFLAGS = $(PLUGIN_LINK) -Wl,-soname,libswapb.so
+tests_progs_bin_plugin_libswapb_so_LDADD = $(FIX_LIB)
 tests_progs_bin_ptrid_SOURCES = tests/progs/binding/ptrid.c
 tests_progs_bin_ptrid_CFLAGS = -O0 -fPIE -fno-builtin
 tests_progs_bin_ptrid_LDFLAGS = -pie $(FIX_RPATH)

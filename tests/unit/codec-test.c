@@ -282,16 +282,76 @@ static void test_bad_count(struct tf_codec *c)
 	    "a count byte of no encoding is found at its event, the events before it decoded");
 }
 
+/* Encode the block's events with encode (on c) into out; the bytes. */
+static size_t block_encode(struct tf_codec *c, unsigned char *out,
+			   size_t (*encode)(struct tf_codec *,
+					    const struct ltr_event *,
+					    unsigned char *))
+{
+	size_t i, len = 0;
+
+	tf_codec_reset(c);
+	for (i = 0; i < nevents; i++)
+		len += encode(c, (const void *)((unsigned char *)events + starts[i]),
+			      out + len);
+	return len;
+}
+
+/*
+ * tf_encode()'s fast way (an ENTER, CALL or EXIT without blobs) writes
+ * the bytes the general way (tf_encode_any()) writes, whatever came
+ * before it in its block (none of its type, one of its type with blobs,
+ * others), and writes the reserved fields of the header (the ring's
+ * words count, reserved2) as 0 as that way does.
+ */
+static void test_fast_same(struct tf_codec *c, struct tf_codec *any)
+{
+	static const size_t sizes[] = { 1, 2, 5, 40, 400, MAX_EVENTS };
+	static unsigned char again[sizeof(encoded)];
+	bool ok = true;
+	size_t round, k, i, len, len_any;
+	struct ltr_event *ev;
+
+	for (round = 0; round < 40; round++) {
+		for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+			block_make(c, sizes[k], round % 2);
+			for (i = 0; round % 4 >= 2 && i < nevents; i++) {
+				ev = (void *)((unsigned char *)events + starts[i]);
+				ev->words = (uint16_t)rnd();
+				ev->reserved2 = (uint32_t)rnd();
+			}
+			len = block_encode(c, again, tf_encode);
+			if (len != encoded_len ||
+			    memcmp(again, encoded, len) != 0) {
+				printf("# %zu events: the reserved fields change the encoding\n",
+				       nevents);
+				ok = false;
+			}
+			len_any = block_encode(any, again, tf_encode_any);
+			if (len_any != encoded_len ||
+			    memcmp(again, encoded, len_any) != 0) {
+				printf("# %zu events: %zu bytes the fast way, %zu the general way\n",
+				       nevents, encoded_len, len_any);
+				ok = false;
+			}
+		}
+	}
+	tap(ok, "the fast way encodes every event as the general way does, byte for byte");
+}
+
 int main(void)
 {
-	struct tf_codec c;
+	struct tf_codec c, any;
 
 	tf_codec_init(&c);
+	tf_codec_init(&any);
 	test_whole(&c, false);
 	test_whole(&c, true);
 	test_cut(&c);
 	test_bad_count(&c);
+	test_fast_same(&c, &any);
 	tf_codec_free(&c);
+	tf_codec_free(&any);
 	printf("1..%u\n", test_number);
 	return failures != 0;
 }

@@ -21,7 +21,8 @@
  *                   written back to 0 (every later call waits for room)
  *   strings-used    strings_used near 2^32, then a dlopen (new names)
  *   names           a function named with a newline, an escape and bad UTF-8
- *   caller PATH     its object records name PATH (a FIFO, a device)
+ *   caller PATH [TIME]  its object records name PATH (a FIFO, a device),
+ *                   mapped at TIME (a TSC reading) if given
  *   exited-killed   records "exited 0", then is killed by SIGKILL
  *   pids            a thread event naming tid 18446744072375762944
  *   partial         a call shown as blocking, popped by the return of a
@@ -297,12 +298,13 @@ static uint32_t forge_string(const char *s)
 
 /*
  * An object record of ours, appended as the interposer appends one: the
- * program's own, at its addresses, under the path at offset path.  ltruss
- * names the latest object at an address.
+ * program's own, at its addresses, under the path at offset path, mapped
+ * when the program's was, or at time mapped if not 0.  ltruss names the
+ * latest object at an address mapped by a call's time.
  */
 int main(int argc, char **argv);
 
-static void forge_object(uint32_t path)
+static void forge_object(uint32_t path, uint64_t mapped)
 {
 	uintptr_t here = (uintptr_t)&main;
 	struct ltr_objrec o;
@@ -316,6 +318,8 @@ static void forge_object(uint32_t path)
 	if (i == n)
 		fail("no object record holds main");
 	o.path = path;
+	if (mapped)
+		o.mapped = mapped;
 	n = __atomic_fetch_add(&S->nobjects, 1, __ATOMIC_ACQ_REL);
 	o.seq = n + 1;
 	S->objects[n % LTR_MAX_OBJECTS] = o;
@@ -583,7 +587,9 @@ int main(int argc, char **argv)
 		slot->counts[f].calls = 1;
 		forge_call(f, 4, "HOME");
 	} else if (strcmp(mode, "caller") == 0 && argc > 2) {
-		forge_object(forge_string(argv[2]));
+		/* A third argument: the time it says it was mapped. */
+		forge_object(forge_string(argv[2]),
+			     argc > 3 ? strtoull(argv[3], NULL, 0) : 0);
 		calls();
 	} else if (strcmp(mode, "exited-killed") == 0) {
 		uint32_t i;
