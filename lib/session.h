@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 21 /* bump on any change */
+#define LTR_SESSION_LAYOUT 22 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
