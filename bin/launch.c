@@ -246,16 +246,20 @@ static void block_forwarded(sigset_t *old)
 }
 
 /*
- * In the child: keep the session fd open, restore the signal mask, exec.
+ * In the child: keep the session fd and the compiled prototypes' (table_fd,
+ * -1 if none: lib/shipped.c maps it) open, restore the signal mask, exec.
  * Signals are as ltruss found them (its handlers are installed after the
  * fork).  The report pipe's read end is close-on-exec.
  */
 static void exec_child(const char *path, char **argv, char **env,
-		       int session_fd, int report_fd, const sigset_t *mask)
+		       int session_fd, int table_fd, int report_fd,
+		       const sigset_t *mask)
 {
 	int err;
 
 	fcntl(session_fd, F_SETFD, 0);
+	if (table_fd >= 0)
+		fcntl(table_fd, F_SETFD, 0);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	execve(path, argv, env);
 	err = errno;
@@ -277,18 +281,20 @@ static void exec_child(const char *path, char **argv, char **env,
  * a SIGTERM meant for it must not end ltruss instead.
  */
 static pid_t spawn(const char *path, char **argv, char **env, int session_fd,
-		   int report_fd, sigset_t *mask)
+		   int table_fd, int report_fd, sigset_t *mask)
 {
 	pid_t pid;
 
 	block_forwarded(mask);
 	pid = vfork();
 	if (pid == 0)
-		exec_child(path, argv, env, session_fd, report_fd, mask);
+		exec_child(path, argv, env, session_fd, table_fd, report_fd,
+			   mask);
 	return pid;
 }
 
-pid_t launch_start(const char *path, char **argv, int session_fd)
+pid_t launch_start(const char *path, char **argv, int session_fd,
+		   int table_fd)
 {
 	size_t own, i;
 	char **env = child_environment(paths_interposer(), session_fd,
@@ -301,7 +307,7 @@ pid_t launch_start(const char *path, char **argv, int session_fd)
 	if (pipe2(report, O_CLOEXEC) < 0)
 		perror_msg_and_die("cannot create a pipe");
 	fflush(NULL);
-	pid = spawn(path, argv, env, session_fd, report[1], &mask);
+	pid = spawn(path, argv, env, session_fd, table_fd, report[1], &mask);
 	if (pid < 0)
 		perror_msg_and_die("cannot fork");
 	child_pid = pid;

@@ -16,9 +16,11 @@ struct outcome {
 
 /*
  * Start path with argv, the interposer preloaded and the session fd
- * inherited; returns its pid.  Exits 2 when the command cannot be started.
+ * inherited, and table_fd, the compiled prototypes (-1: none); returns
+ * its pid.  Exits 2 when the command cannot be started.
  */
-pid_t launch_start(const char *path, char **argv, int session_fd);
+pid_t launch_start(const char *path, char **argv, int session_fd,
+		   int table_fd);
 
 #include <stdbool.h>
 

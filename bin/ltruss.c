@@ -182,6 +182,19 @@ static void objects_unrecorded_report(const struct ltr_session *s)
 			    n);
 }
 
+/*
+ * Say that processes traced without the shipped prototypes' captures,
+ * which they map from the compiled table ltruss holds open (lib/shipped.c).
+ */
+static void shipped_unmapped_report(const struct ltr_session *s)
+{
+	uint32_t n = __atomic_load_n(&s->shipped_unmapped, __ATOMIC_RELAXED);
+
+	if (n)
+		warning_msg("%u traced processes could not map ltruss's compiled prototypes: their calls are shown without the shipped prototypes",
+			    n);
+}
+
 /* Say what the run could not show: its dropped events, lost returns. */
 static void losses_report(unsigned long long dropped, uint32_t lost_returns)
 {
@@ -343,7 +356,7 @@ int main(int argc, char **argv)
 		perror_msg_and_die("cannot become a subreaper for -f");
 
 	clock_start();
-	pid = launch_start(path, opts.argv, session.fd);
+	pid = launch_start(path, opts.argv, session.fd, session.s->shipped.fd);
 	/* The program's environment is built: DEBUGINFOD_URLS is ltruss's. */
 	debuginfo_setup(opts.debuginfod);
 	check_init(pid, opts.follow);
@@ -379,6 +392,7 @@ int main(int argc, char **argv)
 		warning_msg("%u functions were left untraced: more than %u distinct functions were selected",
 			    session.s->stubs_exhausted, LTR_MAX_FUNCS);
 	objects_unrecorded_report(session.s);
+	shipped_unmapped_report(session.s);
 	losses_report(dropped, session.s->lost_returns);
 	/* After the "+++" line: the program's own status is shown there. */
 	if (untraced)

@@ -256,6 +256,41 @@ static void proc_fd_path(char *path, long long pid, long long fd)
 	ltr_utoa(path + n + 4, (uint32_t)fd);
 }
 
+/* is_session_fd for ltr_peer_open: arg points to the inode. */
+static bool is_session(int fd, const void *arg)
+{
+	return is_session_fd(fd, *(const long long *)arg);
+}
+
+int ltr_peer_open(long long pid, long long fd, int flags,
+		  bool (*is)(int fd, const void *arg), const void *arg)
+{
+	char path[64];
+	int pfd, rfd;
+
+	/*
+	 * Whatever the number names is looked at through O_PATH before it
+	 * is opened, so that a stale or made-up value never opens a device
+	 * (a terminal would become the controlling one) or a FIFO.
+	 */
+	proc_fd_path(path, pid, fd);
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
+		return -1;
+	if (!is(pfd, arg)) {
+		close(pfd);
+		return -1;
+	}
+	proc_fd_path(path, -1, pfd);
+	rfd = open(path, flags | O_CLOEXEC | O_NOCTTY);
+	close(pfd);
+	return rfd;
+}
+
+/* Whose the session is, as LTRUSS_SESSION names it: ltruss's pid; taken as inherited. */
+static long long session_pid = -1;
+static bool session_inherited;
+
 /*
  * Open the session named by value "FD:PID:INODE[:USERNS:PIDNS]"; -1 if it
  * cannot be had, with why (size bytes) saying so.  The descriptor FD is
@@ -266,8 +301,7 @@ static int session_open(const char *value, bool inherited, char *why,
 			size_t size)
 {
 	long long fd, pid, ino, userns = 0, pidns = 0;
-	char path[64];
-	int pfd, rfd;
+	int rfd;
 
 	ltr_strlcpy(why, "the session in " LTR_ENV_SESSION " is gone or not this user's",
 		    size);
@@ -280,27 +314,14 @@ static int session_open(const char *value, bool inherited, char *why,
 		userns = parse_number(&value);
 		pidns = userns < 0 ? -1 : parse_number(&value);
 	}
-	if (inherited && is_session_fd((int)fd, ino))
+	session_pid = pid;
+	session_inherited = inherited && is_session_fd((int)fd, ino);
+	if (session_inherited)
 		return (int)fd;
-	/*
-	 * Not inherited (exec'd by a traced process): ltruss still has it.
-	 * Whatever the variable names is looked at through O_PATH before it
-	 * is opened, so that a stale or made-up value never opens a device
-	 * (a terminal would become the controlling one) or a FIFO.
-	 */
-	proc_fd_path(path, pid, fd);
-	pfd = open(path, O_PATH | O_CLOEXEC);
-	if (pfd < 0) {
+	/* Not inherited (exec'd by a traced process): ltruss still has it. */
+	rfd = ltr_peer_open(pid, fd, O_RDWR, is_session, &ino);
+	if (rfd < 0)
 		other_namespace(userns, pidns, pid, why, size);
-		return -1;
-	}
-	if (!is_session_fd(pfd, ino)) {
-		close(pfd);
-		return -1;
-	}
-	proc_fd_path(path, -1, pfd);
-	rfd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
-	close(pfd);
 	return rfd;
 }
 
@@ -475,6 +496,7 @@ void ltr_attach(void)
 	env_restore();
 	ltr_flags = s->flags;
 	ltr_session = s;
+	ltr_shipped_map(s, session_pid, session_inherited);
 	ltr_stack_init();
 	ltr_fork_guard_init();
 }

@@ -37,9 +37,11 @@
  * still zero are left for the next pass.
  */
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 
 #include "arch/x86_64/cpu.h"
 #include "hooks.h"
@@ -75,6 +77,33 @@ static int page_writable(uintptr_t addr)
 	return ltr_maps_find(addr, &m) ? m.writable : -1;
 }
 
+/*
+ * Is the page at addr writable?  Asked at start only (la_preinit: one
+ * thread, every object relocated, nobody else writes there): the word at
+ * addr is written back over itself by process_vm_writev(2), which honours
+ * the page's protection and fails with EFAULT where a plain write would
+ * fault.  One system call where reading /proc/self/maps took four and
+ * the kernel's naming of every mapping, at each start.  1 yes, 0 no, -1
+ * cannot tell (then as page_writable).
+ */
+static int page_writable_at_start(uintptr_t addr)
+{
+	uint64_t word;
+	struct iovec local = { &word, sizeof(word) };
+	struct iovec remote = { (void *)addr, sizeof(word) };
+	long n;
+
+	if (!ltr_sys_ok(SYS_process_vm_writev) || !ltr_sys_ok(SYS_getpid))
+		return page_writable(addr);
+	word = __atomic_load_n((const uint64_t *)addr, __ATOMIC_RELAXED);
+	n = ltr_syscall6(SYS_process_vm_writev,
+			 ltr_syscall3(SYS_getpid, 0, 0, 0), (long)&local, 1,
+			 (long)&remote, 1, 0);
+	if (n == (long)sizeof(word))
+		return 1;
+	return n == -EFAULT ? 0 : page_writable(addr);
+}
+
 /* Has the loader finished relocating obj (its RELRO is read-only)? */
 static bool relocated(const struct ltr_object *obj)
 {
@@ -95,8 +124,9 @@ static void slot_write(const struct ltr_object *obj, uint64_t *slot,
 	bool relro = (uintptr_t)slot >= obj->relro_start &&
 		     (uintptr_t)slot < obj->relro_end;
 
+	/* -1: at start (ltr_got_patch), when nothing else writes the page. */
 	if (relro && *locked < 0)
-		*locked = page_writable(obj->relro_start) != 1;
+		*locked = page_writable_at_start(obj->relro_start) != 1;
 	relro = relro && *locked;
 	if (relro && mprotect((void *)page, PAGE_SIZE, PROT_READ | PROT_WRITE)) {
 		ltr_warn("warning", "cannot patch a read-only GOT slot; some calls stay untraced");

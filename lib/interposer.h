@@ -75,6 +75,21 @@ void ltr_attach(void);
 /* Open the session again (by ltruss's /proc/PID/fd), to map more of it; -1 if it cannot. */
 int ltr_session_reopen(void);
 
+/*
+ * Open ltruss's (pid's) descriptor fd as /proc/PID/fd/FD with flags, if
+ * is(the O_PATH descriptor, arg) says it is the file meant; -1 if not.
+ */
+int ltr_peer_open(long long pid, long long fd, int flags,
+		  bool (*is)(int fd, const void *arg), const void *arg);
+
+/*
+ * Map the compiled shipped captures session s names (struct ltr_shipped):
+ * ltruss's descriptor, taken as it is if inherited, else through
+ * /proc/PID/fd; without it, shipped prototypes are unknown (counted in
+ * s->shipped_unmapped, for ltruss to say).
+ */
+void ltr_shipped_map(struct ltr_session *s, long long pid, bool inherited);
+
 /* The slot shared by the threads past LTR_MAX_THREADS - 1, mapped at attach. */
 extern struct ltr_thread *ltr_slot_shared;
 

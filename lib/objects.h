@@ -112,6 +112,15 @@ bool ltr_select_call(const struct ltr_object *caller,
 		     const struct ltr_object *callee, const char *name);
 
 /* The last rule selecting name in callee (its depth limit, its flags), or NULL. */
+/*
+ * The shipped capture of name from ltruss's compiled table (a copy in
+ * this process), or NULL; *number: its capture index (lib/shipped.c).
+ */
+const struct ltr_capture *ltr_shipped_find(const char *name, int32_t *number);
+
+/* Captures in the shipped table: the session's own come after them. */
+uint32_t ltr_shipped_count(void);
+
 const struct ltr_rule *ltr_select_rule(const struct ltr_object *callee,
 				       const char *name);
 

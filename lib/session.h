@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 21 /* bump on any change */
+#define LTR_SESSION_LAYOUT 22 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -610,6 +610,32 @@ struct ltr_objrec {
 };
 
 /*
+ * The shipped prototypes' captures are not copied into the session: they
+ * stay in ltruss's compiled table (conf/prototypes.tbl, its layout in
+ * bin/config/shipped-format.h), which each traced process maps read-only
+ * (lib/shipped.c) from the descriptor ltruss keeps open (inherited, or
+ * /proc/PID/fd/FD as the session's).  Copying them (440 KiB into the
+ * session's shared memory) was most of ltruss's session set-up, at every
+ * start.  Captures [0, ncaptures) are the table's; the session's own
+ * captures[i] (a filter's prototypes, which win over the table's: looked
+ * up first) is capture ncaptures + i.  ltruss checked the table before
+ * the start; a process checks the file is the same (inode, size) and every
+ * offset it reads against size, and without it traces on, its shipped
+ * prototypes unknown.
+ */
+struct ltr_shipped {
+	int32_t fd;          /* ltruss's descriptor of the table; -1: none */
+	uint32_t ncaptures;  /* captures in the table */
+	uint64_t ino;        /* the file's inode and device, as ltruss opened it */
+	uint64_t dev;
+	uint64_t size;       /* its bytes */
+	uint32_t captures;   /* offset of its struct ltr_capture[ncaptures] */
+	uint32_t index;      /* offset of its uint32_t[LTR_CAPTURE_HASH]: capture + 1; 0 = empty */
+	uint32_t strings;    /* offset of the names its captures' name fields index */
+	uint32_t nstrings;   /* bytes of those names, the last a NUL */
+};
+
+/*
  * The session header, at offset 0 of the file; the thread slots follow
  * it, from the next page (ltr_slot_offset()): slot i's struct ltr_thread,
  * then its ring of ring_size bytes, page-aligned, so that each is mapped
@@ -634,7 +660,7 @@ struct ltr_session {
 	uint32_t nrules;
 	uint32_t nfrom;
 	uint32_t strsize;     /* -s */
-	uint32_t ncaptures;   /* entries of captures[] in use */
+	uint32_t ncaptures;   /* entries of captures[] in use (after shipped's: see struct ltr_shipped) */
 	uint32_t control;     /* atomic: LTR_CTL_*, read on every call */
 	int32_t owner_pid;    /* ltruss's pid (the console checks it lives) */
 	uint64_t start_time;  /* CLOCK_REALTIME ns when the run started */
@@ -646,6 +672,7 @@ struct ltr_session {
 	uint32_t lost_returns;
 	uint32_t stack_size;   /* -k: bytes of the stack copied per call; 0 = none */
 	uint32_t stack_frames; /* -k: frames ltruss's walk reads, at most; 0 = copy stack_size bytes, no stack_hints[] */
+	struct ltr_shipped shipped; /* the compiled shipped captures, mapped by each process */
 
 	/* Written by the interposer. */
 	uint32_t nfuncs;      /* atomic: entries of funcs[] in use */
@@ -662,6 +689,7 @@ struct ltr_session {
 	uint32_t objects_copied; /* atomic, by ltruss: claims below it are copied */
 	uint32_t nretired;    /* atomic, written by ltruss: entries of retired[] */
 	uint32_t attach_enomem; /* atomic: a process could not map the session, out of address space */
+	uint32_t shipped_unmapped; /* atomic: processes that could not map the shipped table (struct ltr_shipped) */
 
 	/* Written by a console, applied by ltruss (bin/events/toggles.c). */
 	uint32_t toggles_lock; /* atomic: a console is changing toggles[] */

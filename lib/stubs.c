@@ -203,24 +203,33 @@ static int64_t target_reuse(const char *name, uint32_t name_hash,
 	return -1;
 }
 
-/* The captures ltruss compiled from name's prototype, or NULL. */
-static const struct ltr_capture *capture_find(const char *name)
+/*
+ * The captures ltruss compiled from name's prototype, or NULL; *number:
+ * its capture index (funcs[].capture).  The session's (a filter's
+ * prototypes, captures after the shipped table's) win over the table's
+ * (lib/shipped.c).
+ */
+static const struct ltr_capture *capture_find(const char *name,
+					      int32_t *number)
 {
 	const struct ltr_session *s = ltr_session;
-	uint32_t h, idx;
+	uint32_t h, idx, nshipped = ltr_shipped_count();
 
+	*number = -1;
 	for (h = ltr_name_hash(name) & (LTR_CAPTURE_HASH - 1);
 	     (idx = s->capture_index[h]) != 0; h = (h + 1) & (LTR_CAPTURE_HASH - 1)) {
 		const struct ltr_capture *c;
 
-		if (idx > s->ncaptures || idx > LTR_MAX_CAPTURES)
+		if (idx > s->ncaptures || idx > LTR_MAX_CAPTURES - nshipped)
 			return NULL;
 		c = &s->captures[idx - 1];
 		if (c->name < LTR_STRINGS_SIZE &&
-		    ltr_strcmp(s->strings + c->name, name) == 0)
+		    ltr_strcmp(s->strings + c->name, name) == 0) {
+			*number = (int32_t)(nshipped + idx - 1);
 			return c;
+		}
 	}
-	return NULL;
+	return ltr_shipped_find(name, number);
 }
 
 /*
@@ -289,10 +298,9 @@ static void func_index_add(uint32_t fn, uint32_t name_hash)
 /* Claim and fill an entry of the session's function table; -1 if full. */
 static int64_t func_new(const char *name, uint32_t name_hash,
 			const struct ltr_object *obj, uint32_t flags,
-			const struct ltr_capture *cap, uint32_t depth)
+			int32_t capture, uint32_t depth)
 {
 	struct ltr_session *s = ltr_session;
-	int32_t capture = cap ? (int32_t)(cap - s->captures) : -1;
 	int64_t found = func_find(name, name_hash, obj, flags, capture, depth);
 	uint32_t fn;
 
@@ -318,6 +326,7 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 {
 	uint32_t name_hash = ltr_name_hash(name);
 	const struct ltr_capture *cap;
+	int32_t capture;
 	const struct ltr_rule *rule;
 	uint32_t h, flags, depth;
 	int64_t idx, other, fn = -1;
@@ -336,7 +345,7 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 	rule = ltr_select_rule(obj, name);
 	flags = entry_flags(name) | (ltr_no_hijack ? LTR_FN_ENTRY_ONLY : 0) |
 		(rule && (rule->flags & LTR_RULE_NOSTACK) ? LTR_FN_NOSTACK : 0);
-	cap = capture_find(name);
+	cap = capture_find(name, &capture);
 	depth = rule ? rule->depth : 0;
 	idx = target_reuse(name, name_hash, obj, depth, &other);
 	if (idx >= 0)
@@ -344,7 +353,7 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 	else if ((idx = ntargets) >= LTR_NSTUBS)
 		idx = other;
 	if (idx >= 0 && fn < 0)
-		fn = func_new(name, name_hash, obj, flags, cap, depth);
+		fn = func_new(name, name_hash, obj, flags, capture, depth);
 	if (idx < 0 || fn < 0) {
 		__atomic_fetch_add(&ltr_session->stubs_exhausted, 1,
 				   __ATOMIC_RELAXED);

@@ -1,13 +1,13 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
 # startup.bats: a short run costs only what it uses: no writer thread, no libdw, libelf, readline,
-# no wakes of ltruss while the program pauses.
+# Zydis, no copy of the shipped prototypes, no wakes of ltruss while the program pauses.
 
 load helpers
 
 # The traced command is ltruss's own child: /proc/$PPID is ltruss.
 
-@test "a run without -k or the console has neither libdw, libelf nor readline loaded" {
+@test "a run without -k, the console or '::' has neither libdw, libelf, readline nor Zydis loaded" {
 	run_split ltruss -c sh -c 'cat /proc/$PPID/maps'
 	[ "$status" -eq 0 ]
 	# ltruss itself is there, with the libraries it uses at every start.
@@ -17,6 +17,7 @@ load helpers
 	[[ "$out" != *"libelf"* ]]
 	[[ "$out" != *"libreadline"* ]]
 	[[ "$out" != *"liblzma"* ]]
+	[[ "$out" != *"libZydis"* ]]
 }
 
 @test "-c -o FILE: no writer thread for a short run, the summary still written" {
@@ -65,4 +66,72 @@ load helpers
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -eq 40 ]
 	[ "$(awk '{ print $2 }' <<<"$out")" -lt 260 ]
+}
+
+# The 512-byte blocks of ltruss's session in use (its memfd's st_blocks),
+# as a shell traced by ltruss sees them through ltruss's descriptors.
+SESSION_BLOCKS='for f in /proc/$PPID/fd/*; do case $(readlink "$f") in *ltruss-session*) stat -L -c %b "$f";; esac; done'
+
+@test "the session holds no copy of the shipped prototypes: a short run uses under 128 KiB of it" {
+	run_split ltruss -u libc:getpid sh -c "$SESSION_BLOCKS"
+	[ "$status" -eq 0 ]
+	# The copy of the compiled captures, their index and names was 440 KiB.
+	[ -n "$out" ]
+	[ "$out" -lt 256 ]
+}
+
+@test "shipped prototypes, mapped from the table, type the calls of the command and of a program it execs (-f)" {
+	run_split ltruss -f -u 'libc:open' sh -c 'cat /etc/hostname; exec cat /etc/hostname'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(cat /etc/hostname; cat /etc/hostname)" ]
+	[ "$(grep -Ec '^(\[pid [0-9]+\] )?libc:open\("/etc/hostname", O_RDONLY\) = [0-9]+$' <<<"$err")" -eq 2 ]
+}
+
+@test "the command does not inherit the table of prototypes: its descriptors are its own" {
+	run_split ltruss -u libc:getpid sh -c 'ls /proc/$$/fd'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(sh -c 'ls /proc/$$/fd' </dev/null)" ]
+}
+
+@test "the command's start reads no /proc/self/maps: whether RELRO is read-only is asked of the page itself" {
+	command -v strace >/dev/null || fail "strace is needed"
+	# LeakSanitizer cannot run under ptrace (maint/check-asan's ltruss).
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	run_split strace -f -qq -e trace=open,openat,execve -o start.strace "$LTRUSS" -c -u 'libfix:fix_add' "$PROGS/fix-noplt"
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/fix-noplt")" ]
+	# The -fno-plt program's calls go through GOT slots in RELRO, patched
+	# at its start: counted, as many as without strace.
+	calls=$(awk '$NF == "libfix:fix_add" { print $(NF - 2) }' <<<"$err")
+	[ "$calls" -gt 0 ]
+	run_split ltruss -c -u 'libfix:fix_add' "$PROGS/fix-noplt"
+	[ "$(awk '$NF == "libfix:fix_add" { print $(NF - 2) }' <<<"$err")" = "$calls" ]
+	# The program's own lines (an ASan build of ltruss reads its maps itself).
+	pid=$(awk '/execve\(".*\/fix-noplt"/ { print $1; exit }' start.strace)
+	[ -n "$pid" ]
+	grep -q "^$pid .*libltruss.so" start.strace
+	not grep -q "^$pid .*/proc/self/maps" start.strace
+}
+
+@test "a process that cannot map the compiled prototypes traces on without them, and ltruss says so" {
+	# forge names a descriptor of the table that ltruss does not hold, then execs cat /dev/null.
+	run_split ltruss -f -u 'libc:getenv,getppid,snprintf,read,open' "$PROGS/forge" table-fd
+	[ "$status" -eq 0 ]
+	[ -z "$out" ]
+	# forge's own open, typed; cat's, with the registers only.
+	grep -q '^libc:open("/dev/zero", O_RDONLY) = ' <<<"$err"
+	grep -Eq '^libc:open\(0x[0-9a-f]+, 0, 0x[0-9a-f]+\) = 0x[0-9a-f]+$' <<<"$err"
+	[ "$(grep '^ltruss:' <<<"$err")" = "ltruss: warning: 1 traced processes could not map ltruss's compiled prototypes: their calls are shown without the shipped prototypes" ]
+}
+
+@test "ltruss -c true and its command take under 450 page faults together (over 600 when ltruss copied the prototypes and cleared tables it never used at exit)" {
+	command -v /usr/bin/time >/dev/null || fail "/usr/bin/time is needed (apt-get install time)"
+	# An AddressSanitizer build (maint/check-asan) maps its shadow memory: no bound holds.
+	if ldd "$LTRUSS" | grep -q libasan; then
+		skip "an AddressSanitizer build of ltruss"
+	fi
+	run_split /usr/bin/time -f '%R' "$LTRUSS" -c true
+	[ "$status" -eq 0 ]
+	faults=$(tail -n 1 <<<"$err")
+	[ "$faults" -lt 450 ] || { echo "$faults page faults"; false; }
 }

@@ -8,9 +8,12 @@
  * index (capture_index[]) ltruss builds here, before the program starts.
  *
  * The shipped prototypes' captures and index come compiled
- * (bin/config/shipped.c) and are copied in first; a filter's prototype then
- * replaces the shipped capture of its name in place, so that the filter's
- * wins, as a later prototype always does.
+ * (bin/config/shipped.c), and traced processes map them from the table
+ * (struct ltr_shipped in lib/session.h): they are captures [0, nshipped).
+ * A filter's prototype gets a capture of the session's (nshipped + i),
+ * which the interposer looks up before the table's, so that the filter's
+ * wins over a shipped one of the same name, as a later prototype always
+ * does.
  */
 #include "config.h"
 
@@ -141,29 +144,23 @@ static void capture_build(struct ltr_capture *cap, const struct proto *p)
 
 /*
  * Add a capture for p under name (alias: its "64" name), unless name has
- * one that won: a newer prototype's, or a real shipped one against an
- * alias.  A shipped capture is replaced in place.
+ * one that won: a newer prototype's (the session's), or a real shipped
+ * one against an alias.  A shipped capture of the name is outdone by the
+ * session's, looked up first.
  */
 static void capture_add(struct ltr_session *s, const char *name,
 			const struct proto *p, bool alias)
 {
 	struct ltr_capture *cap;
 	long i = captures_find(s->capture_index, s->captures, s->strings, name);
-	uint32_t h, off;
+	uint32_t h;
 
-	if (i >= 0) {
-		if ((uint32_t)i >= nshipped || capture_protos[i] ||
-		    (alias && !shipped_capture_alias(shipped, (uint32_t)i)))
-			return;
-		cap = &s->captures[i];
-		off = cap->name;
-		memset(cap, 0, sizeof(*cap));
-		cap->name = off;
-		capture_build(cap, p);
-		capture_protos[i] = p;
+	if (i >= 0)
 		return;
-	}
-	if (s->ncaptures >= LTR_MAX_CAPTURES) {
+	i = shipped ? shipped_find_capture(shipped, name) : -1;
+	if (i >= 0 && alias && !shipped_capture_alias(shipped, (uint32_t)i))
+		return;
+	if (nshipped + s->ncaptures >= LTR_MAX_CAPTURES) {
 		warning_msg("more than %u prototypes: the rest print as registers",
 			    LTR_MAX_CAPTURES);
 		return;
@@ -172,7 +169,7 @@ static void capture_add(struct ltr_session *s, const char *name,
 	memset(cap, 0, sizeof(*cap));
 	cap->name = session_intern(s, name);
 	capture_build(cap, p);
-	capture_protos[s->ncaptures - 1] = p;
+	capture_protos[nshipped + s->ncaptures - 1] = p;
 	for (h = ltr_name_hash(name) & (LTR_CAPTURE_HASH - 1);
 	     s->capture_index[h]; h = (h + 1) & (LTR_CAPTURE_HASH - 1))
 		;
@@ -184,6 +181,7 @@ void captures_compile(struct ltr_session *s, const struct config *cfg)
 	size_t i;
 
 	shipped = cfg->shipped;
+	s->shipped.fd = -1;
 	nshipped = shipped ? shipped_to_session(shipped, s) : 0;
 	/* Newest first: the first capture of a name is the one that wins. */
 	for (i = cfg->nprotos; i-- > 0;)

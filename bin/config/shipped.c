@@ -5,8 +5,10 @@
  *
  * Parsing the ~3 300 shipped declarations and their YAML took most of
  * ltruss's start-up.  The table (bin/config/shipped-format.h) holds what the
- * start needs as it will sit in the session (the interposer's captures,
- * their index and names: one copy), and, for what only the output needs,
+ * interposer reads (the captures, their index and names), which each
+ * traced process maps from it (lib/shipped.c: ltruss keeps it open and
+ * names it in the session, nothing is copied), and, for what only the
+ * output needs,
  * each winning declaration's text and each named type's values: a
  * prototype is parsed by ltruss's own parser when a traced function that
  * has it is printed, a type decoded when a value of it is.
@@ -41,6 +43,8 @@
 struct shipped {
 	const unsigned char *map;
 	size_t size;
+	int fd;                      /* kept open: traced processes map it (lib/shipped.c) */
+	uint64_t ino, dev;
 	const struct shipped_header *h;
 	const struct shipped_source *sources;
 	const struct shipped_proto *protos;
@@ -134,12 +138,12 @@ static bool layout_check(struct shipped *sh, char *why, size_t size)
 	sh->index = (const void *)(sh->map + h->index);
 	sh->sstrings = (const char *)sh->map + h->sstrings;
 	sh->strings = (const char *)sh->map + h->strings;
-	/* What goes into the session, where the interposer trusts it. */
-	for (i = 0; i < h->ncaptures; i++)
-		if (sh->captures[i].name >= h->nsstrings ||
-		    (sh->capture_protos[i] & ~SHIPPED_ALIAS) >= h->nprotos)
-			return refuse(why, size, "damaged (a capture is out of bounds)");
-	/* Each capture once: the index keeps empty slots, probes end. */
+	/*
+	 * Each capture once: the index keeps empty slots, probes end.  The
+	 * captures (230 KiB) and the prototypes are bounds-checked as they
+	 * are read (lookup, proto_of, proto_at), not all here: a start reads
+	 * a few.  The interposer checks what it reads itself (lib/shipped.c).
+	 */
 	for (i = 0, used = 0; i < LTR_CAPTURE_HASH; i++) {
 		if (sh->index[i] > h->ncaptures)
 			return refuse(why, size, "damaged (its index is out of bounds)");
@@ -147,9 +151,6 @@ static bool layout_check(struct shipped *sh, char *why, size_t size)
 	}
 	if (used != h->ncaptures)
 		return refuse(why, size, "damaged (its index does not match)");
-	for (i = 0; i < h->nprotos; i++)
-		if (sh->protos[i].source >= h->nsources)
-			return refuse(why, size, "damaged (a prototype is out of bounds)");
 	for (i = 0; i < h->ntypes; i++)
 		if (sh->types[i].source >= h->nsources ||
 		    (uint64_t)sh->types[i].enums + sh->types[i].nenums > h->nvalues ||
@@ -243,15 +244,10 @@ struct shipped *shipped_open(const char *path, const char *dir, char *why,
 		refuse(why, why_size, "not a table of prototypes");
 		return NULL;
 	}
-	/*
-	 * Populated: the checks below read most of it, and the session gets
-	 * a copy of a good part; one system call maps the ~150 pages from the
-	 * page cache, where reading them took a page fault every 16 pages.
-	 */
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
-		   fd, 0);
-	close(fd);
+	/* Not populated: a run reads a few of its ~160 pages. */
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (map == MAP_FAILED) {
+		close(fd);
 		refuse(why, why_size, "%s", strerror(errno));
 		return NULL;
 	}
@@ -259,6 +255,17 @@ struct shipped *shipped_open(const char *path, const char *dir, char *why,
 	sh->map = map;
 	sh->size = (size_t)st.st_size;
 	sh->h = map;
+	/*
+	 * Out of the program's way, by the session's (fd-util.c): the
+	 * command inherits it (launch.c) until the interposer maps it.
+	 */
+	sh->fd = fcntl(fd, F_DUPFD_CLOEXEC, 700);
+	if (sh->fd >= 0)
+		close(fd);
+	else
+		sh->fd = fd;
+	sh->ino = (uint64_t)st.st_ino;
+	sh->dev = (uint64_t)st.st_dev;
 	if (!layout_check(sh, why, why_size) ||
 	    !sources_check(sh, dir, why, why_size)) {
 		shipped_close(sh);
@@ -292,19 +299,29 @@ void shipped_close(struct shipped *sh)
 	free(sh->proto_cache);
 	free(sh->type_cache);
 	munmap((void *)sh->map, sh->size);
+	close(sh->fd);
 	free(sh);
 }
 
 /* Prototype i, parsed on first use (NULL if it does not parse). */
 static const struct proto *proto_at(struct shipped *sh, uint32_t i)
 {
-	const struct shipped_proto *sp = &sh->protos[i];
+	const struct shipped_proto *sp;
 	unsigned errcol;
 	const char *err;
 	struct proto *p;
 
+	if (i >= sh->h->nprotos)
+		return NULL; /* proto_of said so */
 	if (sh->proto_cache[i])
 		return sh->proto_cache[i];
+	sp = &sh->protos[i];
+	if (sp->source >= sh->h->nsources) {
+		if (!sh->damaged)
+			warning_msg("the compiled prototypes are damaged (a prototype is out of bounds); run make");
+		sh->damaged = true;
+		return NULL;
+	}
 	p = xcalloc(1, sizeof(*p));
 	/* Parsed when the table was made: only a damaged table fails here. */
 	if (!proto_parse(str(sh, sp->decl), p, &errcol, &err)) {
@@ -337,13 +354,43 @@ void shipped_resolve(struct shipped *sh,
 			resolve(sh->proto_cache[i], ctx);
 }
 
+/*
+ * The capture of name in the table's index, or -1; the index and the
+ * captures bounds-checked as they are read (layout_check leaves them).
+ */
+static long lookup(const struct shipped *sh, const char *name)
+{
+	uint32_t h = ltr_name_hash(name) & (LTR_CAPTURE_HASH - 1), n, idx;
+
+	for (n = 0; n < LTR_CAPTURE_HASH && (idx = sh->index[h]) != 0;
+	     n++, h = (h + 1) & (LTR_CAPTURE_HASH - 1)) {
+		uint32_t off;
+
+		if (idx > sh->h->ncaptures)
+			return -1;
+		off = sh->captures[idx - 1].name;
+		if (off < sh->h->nsstrings && strcmp(sh->sstrings + off, name) == 0)
+			return (long)idx - 1;
+	}
+	return -1;
+}
+
+/* The prototype (index in protos[]) capture i was compiled from; nprotos if out of bounds. */
+static uint32_t proto_of(const struct shipped *sh, uint32_t i)
+{
+	uint32_t p = i < sh->h->ncaptures ? sh->capture_protos[i] & ~SHIPPED_ALIAS
+					  : sh->h->nprotos;
+
+	return p < sh->h->nprotos ? p : sh->h->nprotos;
+}
+
 const struct proto *shipped_find_proto(struct shipped *sh, const char *name)
 {
-	long i = captures_find(sh->index, sh->captures, sh->sstrings, name);
+	long i = lookup(sh, name);
 
 	if (i < 0 || shipped_capture_alias(sh, (uint32_t)i))
 		return NULL;
-	return proto_at(sh, sh->capture_protos[i]);
+	return proto_at(sh, proto_of(sh, (uint32_t)i));
 }
 
 /* Type i, decoded on first use. */
@@ -397,42 +444,45 @@ const struct named_type *shipped_find_type(struct shipped *sh,
 	return NULL;
 }
 
-/*
- * Copy n bytes to dst in the session, its pages made first by one
- * madvise, not by a page fault each (some 90 faults of the ~400 KiB).
- */
-static void copy_populated(void *dst, const void *src, size_t n)
-{
-	uintptr_t a = (uintptr_t)dst & ~(uintptr_t)4095;
-	uintptr_t e = ((uintptr_t)dst + n + 4095) & ~(uintptr_t)4095;
-
-	if (n)
-		madvise((void *)a, e - a, MADV_POPULATE_WRITE);
-	memcpy(dst, src, n);
-}
-
 uint32_t shipped_to_session(const struct shipped *sh, struct ltr_session *s)
 {
-	copy_populated(s->captures, sh->captures,
-		       sh->h->ncaptures * sizeof(*sh->captures));
-	copy_populated(s->capture_index, sh->index, sizeof(s->capture_index));
-	copy_populated(s->strings, sh->sstrings, sh->h->nsstrings);
-	s->ncaptures = sh->h->ncaptures;
-	s->strings_used = sh->h->nsstrings;
-	return sh->h->ncaptures;
+	const struct shipped_header *h = sh->h;
+
+	s->shipped.fd = sh->fd;
+	s->shipped.ncaptures = h->ncaptures;
+	s->shipped.ino = sh->ino;
+	s->shipped.dev = sh->dev;
+	s->shipped.size = sh->size;
+	s->shipped.captures = h->captures;
+	s->shipped.index = h->index;
+	s->shipped.strings = h->sstrings;
+	s->shipped.nstrings = h->nsstrings;
+	return h->ncaptures;
+}
+
+long shipped_find_capture(const struct shipped *sh, const char *name)
+{
+	return lookup(sh, name);
 }
 
 bool shipped_capture_alias(const struct shipped *sh, uint32_t i)
 {
-	return (sh->capture_protos[i] & SHIPPED_ALIAS) != 0;
+	return i < sh->h->ncaptures && (sh->capture_protos[i] & SHIPPED_ALIAS);
 }
 
 const char *shipped_capture_decl(const struct shipped *sh, uint32_t i)
 {
-	return str(sh, sh->protos[sh->capture_protos[i] & ~SHIPPED_ALIAS].decl);
+	uint32_t p = proto_of(sh, i);
+
+	return p < sh->h->nprotos ? str(sh, sh->protos[p].decl) : NULL;
 }
 
 const struct proto *shipped_capture_proto(struct shipped *sh, uint32_t i)
 {
-	return proto_at(sh, sh->capture_protos[i] & ~SHIPPED_ALIAS);
+	return proto_at(sh, proto_of(sh, i));
+}
+
+int shipped_fd(const struct shipped *sh)
+{
+	return sh ? sh->fd : -1;
 }

@@ -41,15 +41,21 @@ const struct named_type *shipped_find_type(struct shipped *sh,
 					   const char *name);
 
 /*
- * Copy the compiled captures, their index and their names into a new
- * session s; returns how many captures it holds.
+ * Name the compiled captures to a new session s, whose processes map them
+ * from the table (struct ltr_shipped); returns how many the table holds.
  */
 uint32_t shipped_to_session(const struct shipped *sh, struct ltr_session *s);
+
+/* The index of the table's capture of name (a "64" alias too), or -1. */
+long shipped_find_capture(const struct shipped *sh, const char *name);
+
+/* The descriptor of the open table, which the traced command inherits. */
+int shipped_fd(const struct shipped *sh);
 
 /* Is shipped capture i a "64" alias (open64 for open)? */
 bool shipped_capture_alias(const struct shipped *sh, uint32_t i);
 
-/* The declaration shipped capture i was compiled from. */
+/* The declaration shipped capture i was compiled from (NULL: a damaged table). */
 const char *shipped_capture_decl(const struct shipped *sh, uint32_t i);
 
 /* The prototype shipped capture i was compiled from, parsed on first use. */

@@ -24,6 +24,12 @@
 #define NAMED_WALKS 4096 /* walks whose names are kept, by serial */
 
 static struct named_walk named_walks[NAMED_WALKS];
+/*
+ * Has a walk been kept since the last named_walks_done?  Not, in most
+ * runs: the table (230 KiB) is then never touched, and clearing it at exit
+ * would cost a run its pages (56 page faults, at every exit).
+ */
+static bool named_walks_used;
 
 struct named_walk *named_walk_find(uint64_t walk)
 {
@@ -47,6 +53,7 @@ void named_walk_keep(uint64_t walk, const struct stack_frame *frames,
 		nw->out_size = n;
 		nw->out = xmalloc(n * sizeof(*out));
 	}
+	named_walks_used = true;
 	nw->walk = walk;
 	nw->end = end;
 	nw->n = n;
@@ -92,6 +99,9 @@ void named_walks_done(void)
 {
 	size_t i;
 
+	if (!named_walks_used)
+		return;
+	named_walks_used = false;
 	for (i = 0; i < NAMED_WALKS; i++) {
 		free(named_walks[i].out);
 		free(named_walks[i].text);

@@ -64,11 +64,16 @@ static const struct stack_object *map_v; /* the map the walks were made with */
 static size_t map_n;
 static unsigned turn; /* the way replaced next */
 static uint64_t serials; /* the serial of the walk kept last */
+/* A walk kept since the last stackcache_done (else its tables are untouched: left so at exit). */
+static bool slots_used;
 
 void stackcache_done(void)
 {
 	size_t i;
 
+	if (!slots_used)
+		return;
+	slots_used = false;
 	for (i = 0; i < SLOTS; i++) {
 		free(slots[i]);
 		slots[i] = NULL;
@@ -220,6 +225,7 @@ uint64_t stackcache_add(const struct stack_objects *objs, int pid,
 		memcpy((unsigned char *)(k->in.r + in->n), key->words,
 		       key->words_len);
 	slots[i] = k;
+	slots_used = true;
 	hashes[i] = k->hash;
 	return k->serial;
 }

@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <cpuid.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "crc32.h"
@@ -69,11 +71,23 @@ static uint32_t by_instruction(uint32_t crc, const unsigned char *b, size_t n)
 	return (uint32_t)c;
 }
 
+/*
+ * Has the CPU the SSE4.2 instructions?  Asked here, at the first CRC, not
+ * by __builtin_cpu_supports: that links libgcc's CPU model, whose
+ * constructor runs a dozen CPUID instructions at every start (each one a
+ * trip to the hypervisor in a virtual machine), -w or not.
+ */
+static bool has_sse42(void)
+{
+	unsigned a, b, c, d;
+
+	return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSE4_2);
+}
+
 uint32_t crc32_update(uint32_t crc, const void *p, size_t n)
 {
 	if (!mode) {
-		__builtin_cpu_init();
-		mode = __builtin_cpu_supports("sse4.2") ? 1 : 2;
+		mode = has_sse42() ? 1 : 2;
 		if (mode == 2)
 			tables_make();
 	}

@@ -36,6 +36,9 @@
  *                   distinct call paths
  *   dropped         its ring says it dropped 6139169733415101650 events
  *   fuzz SEED SECS  random writes over everything, and calls, for SECS
+ *   table-fd        the session names a descriptor of the compiled
+ *                   prototypes that ltruss does not hold, then it execs
+ *                   cat /dev/null (-f: traced, without them)
  *
  * The traced calls it makes are getenv(), getppid(), snprintf() and
  * read(): the tests select them with -u 'libc:getenv,getppid,snprintf,read'.
@@ -670,6 +673,10 @@ int main(int argc, char **argv)
 			forge_event(&f, LTR_EV_EXIT, first + i, 0, LTR_EXIT_WORDS);
 			ring_put(&f, f.e.size);
 		}
+	} else if (strcmp(mode, "table-fd") == 0) {
+		S->shipped.fd = 999;
+		execl("/bin/cat", "cat", "/dev/null", (char *)NULL);
+		fail("cannot run cat");
 	} else if (strcmp(mode, "fuzz") == 0 && argc > 3) {
 		fuzz(strtoull(argv[2], NULL, 0), (unsigned)atoi(argv[3]));
 	} else {
