@@ -70,12 +70,20 @@ static bool has_prototype(const char *name, void *ctx)
  * every event of the ring passed in order, its Python frames made whole
  * (pyreuse.c) before trace.c reads them.  A rebuilt event is pyreuse.c's
  * copy, not the reader's: trace.c copies its blobs to keep them rather
- * than take the reader's buffer (event_rec's take).
+ * than take the reader's buffer (event_rec's take).  Python's frames
+ * come with -k's stacks only; without them, no event is looked into
+ * (a forged frames blob is then ignored, as every view leaves it).
  */
+static bool python_frames; /* -k: events may carry Python's frames */
+
 static void ring_event(const struct event_rec *r)
 {
 	struct event_rec whole = *r;
 
+	if (!python_frames) {
+		trace_event(r);
+		return;
+	}
 	whole.ev = pyreuse_whole(r->slot, r->ev);
 	if (whole.ev != r->ev)
 		whole.take = NULL;
@@ -339,6 +347,7 @@ int main(int argc, char **argv)
 	patch_plan(session.s, opts.argv[0], &opts.cfg.sel, NULL);
 	if (opts.write)
 		tracefile_open(opts.write, session.s, &opts.cfg, opts.follow);
+	python_frames = opts.stack;
 	reader_init(session.ring_size,
 		    opts.write ? tracefile_event : ring_event);
 	registry_add(session.fd);
