@@ -4,8 +4,10 @@
  * (bin/events/reader.c) for what a real run does only now and then under load:
  * a thread publishes an event just after ltruss read its ring's head, and
  * another thread, whose head ltruss reads next, publishes a later event
- * that depends on it (a block handed over and freed).  The rings, the
- * clock and the session's checks are the stubs below.
+ * that depends on it (a block handed over and freed); and events packed
+ * with fewer fixed words (lib/session.h), which the reader hands on in
+ * the whole layout.  The rings, the clock and the session's checks are
+ * the stubs below.
  */
 #include "config.h"
 
@@ -144,8 +146,12 @@ static uint64_t seen_ts[8];
 static uint32_t seen_slot[8];
 static unsigned nseen;
 
+static unsigned char last[512]; /* the last event handed on, whole */
+
 static void sink(const struct event_rec *r)
 {
+	if (r->ev->size <= sizeof(last))
+		memcpy(last, r->ev, r->ev->size);
 	if (nseen < 8) {
 		seen_ts[nseen] = r->ev->ts;
 		seen_slot[nseen] = r->slot;
@@ -172,6 +178,65 @@ static void race(void)
 	write_event(1, 1100);
 	publish(1);
 	now = 2000;
+}
+
+/*
+ * Write into slot 0 an event of type as the interposer packs it: words
+ * fixed words (an ENTER's last is its return address), then a blob of
+ * 8 bytes; publish it.  Returns its size in the ring.
+ */
+static size_t write_packed(uint8_t type, unsigned words, uint64_t ts)
+{
+	struct ltr_event *e =
+		(void *)&slots[0].ring[slots[0].slot.ring.head % RING];
+	size_t size = sizeof(*e) + 8 * (size_t)words + 8;
+	unsigned k;
+
+	memset(e, 0xee, size); /* what is not written must not show */
+	e->size = (uint16_t)size;
+	e->type = type;
+	e->flags = 0;
+	e->words = (uint16_t)words;
+	e->ts = ts;
+	for (k = 0; k < words; k++)
+		e->w[k] = 0x100 + k;
+	memcpy(&e->w[words], "blobdata", 8);
+	slots[0].slot.ring.head += size;
+	return size;
+}
+
+/* An event packed with fewer fixed words comes out in the whole layout. */
+static void packed(struct ltr_session *s)
+{
+	const struct ltr_event *ev = (const void *)last;
+	size_t size;
+	unsigned k;
+	bool ok;
+
+	/* A whole event first: the reader's copy then holds no zeros. */
+	reset(5000);
+	write_packed(LTR_EV_ENTER, LTR_ENTER_WORDS, 3000);
+	size = write_packed(LTR_EV_ENTER, 4, 4000);
+	reader_drain(s);
+	ok = nseen == 2 && ev->type == LTR_EV_ENTER && ev->words == 0 &&
+	     ev->size == size + 8 * (LTR_ENTER_WORDS - 4);
+	for (k = 0; ok && k < 3; k++)
+		ok = ev->w[k] == 0x100 + k;
+	for (k = 3; ok && k < LTR_ENTER_WORDS - 1; k++)
+		ok = ev->w[k] == 0;
+	ok = ok && ev->w[LTR_ENTER_WORDS - 1] == 0x103 &&
+	     !memcmp(&ev->w[LTR_ENTER_WORDS], "blobdata", 8);
+	tap(ok, "a packed ENTER: its arguments, 0 for the registers left out, the return address last, the blob after");
+
+	reset(6000);
+	size = write_packed(LTR_EV_EXIT, 1, 5000);
+	reader_drain(s);
+	ok = nseen == 1 && ev->type == LTR_EV_EXIT && ev->words == 0 &&
+	     ev->size == size + 8 * (LTR_EXIT_WORDS - 1) && ev->w[0] == 0x100;
+	for (k = 1; ok && k < LTR_EXIT_WORDS; k++)
+		ok = ev->w[k] == 0;
+	ok = ok && !memcmp(&ev->w[LTR_EXIT_WORDS], "blobdata", 8);
+	tap(ok, "a packed EXIT: %rax, 0 for the words left out, the blob after");
 }
 
 int main(void)
@@ -204,6 +269,8 @@ int main(void)
 	n = reader_drain(s);
 	tap(n == 2 && seen_slot[0] == 1 && seen_slot[1] == 0,
 	    "published events are read in the order of their stamps");
+
+	packed(s);
 
 	printf("1..%u\n", test_number);
 	return failures ? 1 : 0;
