@@ -271,7 +271,8 @@ static void objects_pass(void)
 
 	if (!s->objects_kept)
 		return;
-	copied = (uint32_t)objmap_sync()->n;
+	objmap_sync();
+	copied = objmap_copied();
 	if (tracefile_recording()) {
 		file = tracefile_objects_copied();
 		copied = file < copied ? file : copied;

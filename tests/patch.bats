@@ -138,6 +138,16 @@ a.out:depth(0x1, ...) {
 	[ "$(calls_of libpatch:patch_twice)" -eq 5 ]
 }
 
+@test "the library hint after a run that loaded more objects than the session's ring holds, twice over" {
+	# 17000 dlopen cycles of a plugin and libfix: 34000 object records,
+	# read at the end from a ring of 16384 that -c lets processes write over
+	run_split ltruss -c -u 'libfix:fix_add' "$PROGS/dlcycle" 17000
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/dlcycle" 17000)" ]
+	[ "$(calls_of libfix:fix_add)" -eq 34000 ]
+	[ "$(tail -n 1 <<<"$err")" = "ltruss: warning: libfix:fix_add is also called from inside libfix (1 call site), which -u 'libfix:fix_add' does not trace: -u 'libfix::fix_add' does" ]
+}
+
 @test "the library hint reads and fills the scan cache by build ID" {
 	local id file twice
 	id=$(readelf -n "$PROGS/libpatch.so" | awk '/Build ID/ { print $3 }')

@@ -88,6 +88,13 @@ static struct pid_ranges *pids;     /* by pid, open addressing */
 static size_t pids_size, pids_used; /* pids_size: a power of two, or 0 */
 static bool no_writers;              /* objmap_final() */
 static uint32_t last_claim;          /* then: the records there are */
+/*
+ * The claim of objects[0].  A map built as the run goes starts at 0; one
+ * built after it (the hints after -c, when no view kept the records)
+ * finds in the session's ring only the last LTR_MAX_OBJECTS claims, the
+ * earlier ones written over, and starts at the oldest the ring holds.
+ */
+static uint32_t first_claim;
 
 /* The first range of rs that ends after addr (rs->n if none). */
 static size_t ranges_after(const struct ranges *rs, uint64_t addr)
@@ -255,16 +262,21 @@ static bool object_abandoned(uint32_t i)
 }
 
 /*
- * The records claimed so far.  No process writes more than a ring ahead
- * of the records copied (lib/objects.c): a count past that is forged,
- * and is taken for that much, so that a forged count costs 16384 records.
+ * The records claimed so far (a claim number: objects[] holds those from
+ * first_claim on).  No process writes more than a ring ahead of the
+ * records copied (lib/objects.c): a count past that is forged, and is
+ * taken for that much, so that a forged count costs 16384 records.
  */
 static uint32_t claims(void)
 {
 	uint32_t n = catalog_objects_used();
 
-	if (catalog.session && n - nobjects > LTR_MAX_OBJECTS)
-		n = (uint32_t)nobjects + LTR_MAX_OBJECTS;
+	if (!catalog.session)
+		return n;
+	if (!nobjects && n - first_claim > LTR_MAX_OBJECTS)
+		first_claim = n - LTR_MAX_OBJECTS;
+	if (n - (first_claim + (uint32_t)nobjects) > LTR_MAX_OBJECTS)
+		n = first_claim + (uint32_t)nobjects + LTR_MAX_OBJECTS;
 	return n;
 }
 
@@ -285,13 +297,14 @@ const struct stack_objects *objmap_sync(void)
 	static const struct ltr_objrec abandoned = { .path = UINT32_MAX };
 	uint32_t n = no_writers ? last_claim : claims();
 
-	for (; nobjects < n; nobjects++) {
-		const struct ltr_objrec *o = catalog_object((uint32_t)nobjects);
+	for (; (int32_t)(n - first_claim - (uint32_t)nobjects) > 0; nobjects++) {
+		uint32_t claim = first_claim + (uint32_t)nobjects;
+		const struct ltr_objrec *o = catalog_object(claim);
 		const char *path;
 		void **slot;
 
-		if (!catalog_object_ready((uint32_t)nobjects)) {
-			if (!object_abandoned((uint32_t)nobjects))
+		if (!catalog_object_ready(claim)) {
+			if (!object_abandoned(claim))
 				break;
 			o = &abandoned;
 		}
@@ -326,6 +339,11 @@ const struct stack_objects *objmap_sync(void)
 	map.v = objects;
 	map.n = nobjects;
 	return &map;
+}
+
+uint32_t objmap_copied(void)
+{
+	return first_claim + (uint32_t)nobjects;
 }
 
 const struct stack_objects *objmap_sync_at(uint64_t when)
@@ -393,6 +411,7 @@ void objmap_done(void)
 	free(every.v);
 	every = (struct ranges){ 0 };
 	nobjects = objects_size = 0;
+	first_claim = 0;
 	no_writers = false;
 	map.v = NULL;
 	map.n = 0;

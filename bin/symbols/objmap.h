@@ -33,11 +33,14 @@ struct stack_objects {
  * The map of the catalog's object records (catalog.h), brought up to
  * date: the records written so far, in order.  A live session's records
  * are a ring: ltruss calls it often enough when a view needs them, and
- * then tells the processes how far it copied (n), so that they may take
- * the slots of the records before (bin/ltruss.c).  It goes past a record
- * claimed and not written for SESSION_OBJECT_WAIT_NS.
+ * then tells the processes how far it copied (objmap_copied()), so that
+ * they may take the slots of the records before (bin/ltruss.c).  It goes
+ * past a record claimed and not written for SESSION_OBJECT_WAIT_NS.
  */
 const struct stack_objects *objmap_sync(void);
+
+/* The claims copied by objmap_sync() so far: the claim after its last record. */
+uint32_t objmap_copied(void);
 
 /*
  * The same, seen at TSC reading when (a call's): the records of the
