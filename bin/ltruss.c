@@ -78,12 +78,13 @@ static bool python_frames; /* -k: events may carry Python's frames */
 
 static void ring_event(const struct event_rec *r)
 {
-	struct event_rec whole = *r;
+	struct event_rec whole;
 
 	if (!python_frames) {
 		trace_event(r);
 		return;
 	}
+	whole = *r;
 	whole.ev = pyreuse_whole(r->slot, r->ev);
 	if (whole.ev != r->ev)
 		whole.take = NULL;
