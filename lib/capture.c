@@ -341,13 +341,15 @@ void ltr_frames_end_thread(enum ltr_end why)
 
 /*
  * Push the frame of a call of f hijacked through rets[] entry k, its
- * return address at regs->ret, and hijack it.  The new frame.
+ * return address at regs->ret, and hijack it; d: ts->depth.  The new frame.
  */
 static inline __attribute__((always_inline)) struct ltr_frame *
-frame_push(struct ltr_tstate *ts, const struct ltr_target *f,
+frame_push(struct ltr_tstate *ts, uint32_t d, const struct ltr_target *f,
 	   struct ltr_regs *regs, uint32_t k)
 {
-	struct ltr_frame *fr = &ts->frames[ts->depth++];
+	struct ltr_frame *fr = &ts->frames[d];
+
+	ts->depth = d + 1;
 
 	fr->slot = &regs->ret;
 	fr->ret = regs->ret;
@@ -398,7 +400,7 @@ struct ltr_entry_to ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 		return on_entry_full(regs, f);
 	ts->busy = (uintptr_t)slot;
 	k = ltr_ret_take_free(ts, slot, *slot);
-	fr = frame_push(ts, f, regs, k);
+	fr = frame_push(ts, d, f, regs, k);
 	fr->t0 = ltr_rdtsc();
 	ts->busy = 0;
 	return (struct ltr_entry_to){ f->addr, ltr_tramp_call_of(k) };
@@ -447,7 +449,7 @@ on_entry_full(struct ltr_regs *regs, const struct ltr_target *f)
 		ts->busy = 0;
 		return to;
 	}
-	fr = frame_push(ts, f, regs, (uint32_t)k);
+	fr = frame_push(ts, ts->depth, f, regs, (uint32_t)k);
 	t0 = ltr_now();
 	if (flags & LTR_F_TRACE) {
 		if (hidden(fn, f->depth, ts->depth - 1)) {
