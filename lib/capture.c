@@ -339,9 +339,77 @@ void ltr_frames_end_thread(enum ltr_end why)
 	ts->busy = busy;
 }
 
+/*
+ * Push the frame of a call of f hijacked through rets[] entry k, its
+ * return address at regs->ret, and hijack it; d: ts->depth.  The new frame.
+ */
+static inline __attribute__((always_inline)) struct ltr_frame *
+frame_push(struct ltr_tstate *ts, uint32_t d, const struct ltr_target *f,
+	   struct ltr_regs *regs, uint32_t k)
+{
+	struct ltr_frame *fr = &ts->frames[d];
+
+	ts->depth = d + 1;
+
+	fr->slot = &regs->ret;
+	fr->ret = regs->ret;
+	fr->fn = f->fn;
+	fr->flags = 0;
+	fr->child = 0;
+	fr->cap = f->cap;
+	fr->rec = k;
+	regs->ret = ltr_tramp_of(k);
+	return fr;
+}
+
+static struct ltr_entry_to on_entry_full(struct ltr_regs *regs,
+					 const struct ltr_target *f);
+
+/*
+ * The plain calls of -c, on entry and on return.  Counting only, most
+ * calls need nothing of what the general paths look after: no fork, no
+ * activation of the interposer to pass through (a signal handler's call),
+ * no dead frame below, nothing pending (a second return), no event, no
+ * unwinder of the program's own to keep safe, room on the shadow stack and
+ * in rets[], the time-stamp counter readable.  ltr_on_entry and ltr_on_exit
+ * check just that, from values loaded once, and do the rest without any
+ * call, so that they need no callee-saved register (nothing to save and
+ * restore); any other call goes the general way (on_entry_full,
+ * exit_full), which checks everything again and does the same for a
+ * plain call.  The frame and the counters are the same either way.
+ */
 struct ltr_entry_to ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 {
 	const struct ltr_target *f = &ltr_targets[stub];
+	struct ltr_tstate *ts = ltr_tls_self;
+	uint64_t *slot = &regs->ret;
+	struct ltr_frame *fr;
+	uint32_t d, k;
+
+	if (unlikely(!ts || ltr_fork_pending() ||
+		     (f->flags & (LTR_FN_PATCHED | LTR_FN_ENTRY_ONLY)) ||
+		     __atomic_load_n(&ltr_own_unwinders, __ATOMIC_RELAXED) ||
+		     __atomic_load_n(&ltr_no_tsc, __ATOMIC_RELAXED)))
+		return on_entry_full(regs, f);
+	d = ts->depth;
+	if (unlikely(ts->busy || ts->again || !ts->nfree ||
+		     d >= ts->max_depth ||
+		     __atomic_load_n(&ts->shares_tls, __ATOMIC_ACQUIRE) ||
+		     (ltr_flags & ts->flag_mask & LTR_F_TRACE) ||
+		     (d && (uintptr_t)ts->frames[d - 1].slot <= (uintptr_t)slot)))
+		return on_entry_full(regs, f);
+	ts->busy = (uintptr_t)slot;
+	k = ltr_ret_take_free(ts, slot, *slot);
+	fr = frame_push(ts, d, f, regs, k);
+	fr->t0 = ltr_rdtsc();
+	ts->busy = 0;
+	return (struct ltr_entry_to){ f->addr, ltr_tramp_call_of(k) };
+}
+
+/* ltr_on_entry's general case. */
+static __attribute__((noinline)) struct ltr_entry_to
+on_entry_full(struct ltr_regs *regs, const struct ltr_target *f)
+{
 	struct ltr_entry_to to = { f->addr, f->addr };
 	uint32_t fn = f->fn;
 	struct ltr_tstate *ts;
@@ -381,15 +449,7 @@ struct ltr_entry_to ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 		ts->busy = 0;
 		return to;
 	}
-	fr = &ts->frames[ts->depth++];
-	fr->slot = &regs->ret;
-	fr->ret = regs->ret;
-	fr->fn = fn;
-	fr->flags = 0;
-	fr->child = 0;
-	fr->cap = f->cap;
-	fr->rec = (uint32_t)k;
-	regs->ret = ltr_tramp_of((uint32_t)k);
+	fr = frame_push(ts, ts->depth, f, regs, (uint32_t)k);
 	t0 = ltr_now();
 	if (flags & LTR_F_TRACE) {
 		if (hidden(fn, f->depth, ts->depth - 1)) {
@@ -480,6 +540,26 @@ static void frames_skipped(struct ltr_tstate *ts, uint32_t i, uintptr_t slot)
 }
 
 /*
+ * Frame i of ts returned at time now, with rax: its time goes to its
+ * caller's callees, and it is counted if flags say so.  Did it fail?
+ */
+static inline __attribute__((always_inline)) bool
+frame_count(struct ltr_tstate *ts, uint32_t i, uint64_t rax, uint64_t now,
+	    uint32_t flags)
+{
+	struct ltr_frame *fr = &ts->frames[i];
+	uint64_t dur = now - fr->t0, child = fr->child;
+	bool err = fr->cap && call_failed(fr->cap->err, rax);
+
+	if (i > 0)
+		fr[-1].child += dur;
+	/* A call both processes return from is one call: the parent's. */
+	if ((flags & LTR_F_COUNT) && !(fr->flags & LTR_FR_INHERITED))
+		count_call(ts, fr->fn, child, dur, err);
+	return err;
+}
+
+/*
  * Frame i of ts, returned through entry k at time now with regs (the
  * frames a longjmp skipped above it gone): count it, report it, take it
  * off.  Its real return address.
@@ -489,7 +569,7 @@ frame_returned(struct ltr_tstate *ts, uint32_t i, uint32_t k,
 	       const struct ltr_retregs *regs, uint64_t now)
 {
 	struct ltr_frame *fr = &ts->frames[i];
-	uint64_t ret = fr->ret, dur, child;
+	uint64_t ret = fr->ret;
 	uint32_t flags;
 	bool err;
 
@@ -499,15 +579,8 @@ frame_returned(struct ltr_tstate *ts, uint32_t i, uint32_t k,
 		frame_remove(ts, i);
 		return ret;
 	}
-	dur = now - fr->t0;
-	child = fr->child;
-	if (i > 0)
-		fr[-1].child += dur;
-	err = fr->cap && call_failed(fr->cap->err, regs->rax);
 	flags = ltr_flags & ts->flag_mask;
-	/* A call both processes return from is one call: the parent's. */
-	if ((flags & LTR_F_COUNT) && !(fr->flags & LTR_FR_INHERITED))
-		count_call(ts, fr->fn, child, dur, err);
+	err = frame_count(ts, i, regs->rax, now, flags);
 	if ((flags & LTR_F_TRACE) && frame_shown(ts, i))
 		ltr_event_exit(ts, fr, regs, now, err,
 			       !err ? 0
@@ -538,9 +611,52 @@ exit_slow(struct ltr_tstate *ts, const struct ltr_retregs *regs,
 	return frame_returned(ts, (uint32_t)i, k, regs, now);
 }
 
+static uint64_t exit_full(struct ltr_retregs *regs, uint64_t *slot,
+			  uint64_t now);
+
+/* ltr_on_exit where the time-stamp counter faults. */
+static __attribute__((noinline)) uint64_t
+exit_no_tsc(struct ltr_retregs *regs, uint64_t *slot)
+{
+	return exit_full(regs, slot, ltr_now());
+}
+
+/* The return of a traced call; the plain ones of -c (see ltr_on_entry). */
 uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 {
-	uint64_t now = ltr_now();
+	uint64_t now, ret;
+	/* The thread that hijacked the return: never one sharing its TLS. */
+	struct ltr_tstate *ts = ltr_tls_self;
+	/* Trampoline k pushed k into the slot. */
+	uint32_t k = (uint32_t)*slot, d, flags;
+	struct ltr_frame *fr;
+	uintptr_t busy;
+
+	if (unlikely(__atomic_load_n(&ltr_no_tsc, __ATOMIC_RELAXED)))
+		return exit_no_tsc(regs, slot);
+	now = ltr_rdtsc();
+	d = ts->depth;
+	flags = ltr_flags & ts->flag_mask;
+	if (unlikely(!d || ltr_fork_pending() || ts->again ||
+		     ts->shared_slot || (flags & LTR_F_TRACE)))
+		return exit_full(regs, slot, now);
+	fr = &ts->frames[d - 1];
+	if (unlikely(fr->rec != k || fr->slot != slot))
+		return exit_full(regs, slot, now);
+	busy = ts->busy;
+	ts->busy = (uintptr_t)slot;
+	ret = fr->ret;
+	frame_count(ts, d - 1, regs->rax, now, flags);
+	ltr_ret_give(ts, k);
+	ts->depth = d - 1;
+	ts->busy = busy;
+	return ret;
+}
+
+/* ltr_on_exit's general case, the return come at time now. */
+static __attribute__((noinline)) uint64_t
+exit_full(struct ltr_retregs *regs, uint64_t *slot, uint64_t now)
+{
 	/* The thread that hijacked the return: never one sharing its TLS. */
 	struct ltr_tstate *ts = ltr_tls_self;
 	/* Trampoline k pushed k into the slot. */

@@ -36,6 +36,25 @@ void ltr_rets_forget(struct ltr_tstate *ts);
 /* ts has no free entry in rets[]: try to free some; false if none (said once). */
 bool ltr_rets_refill(struct ltr_tstate *ts);
 
+/* Entry k of ts's rets[] now holds the return through slot to ret: k. */
+static inline uint32_t ltr_ret_use(struct ltr_tstate *ts, uint32_t k,
+				   uint64_t *slot, uint64_t ret)
+{
+	struct ltr_ret *r = &ts->rets[k];
+
+	r->slot = slot;
+	r->ret = ret;
+	r->away = 0;
+	return k;
+}
+
+/* Take the last freed entry of ts's rets[] (there is one), as ltr_ret_use. */
+static inline uint32_t ltr_ret_take_free(struct ltr_tstate *ts, uint64_t *slot,
+					 uint64_t ret)
+{
+	return ltr_ret_use(ts, ts->free_rets[--ts->nfree], slot, ret);
+}
+
 /*
  * Take a free entry of ts's rets[] for the return through slot to ret;
  * -1 if none is free, even after a reclaim.
@@ -43,23 +62,14 @@ bool ltr_rets_refill(struct ltr_tstate *ts);
 static inline int32_t ltr_ret_take(struct ltr_tstate *ts, uint64_t *slot,
 				   uint64_t ret)
 {
-	struct ltr_ret *r;
-	uint32_t k;
-
 	/* Freed ones first: a thread touches as few entries as it nests. */
 	if (likely(ts->nfree))
-		k = ts->free_rets[--ts->nfree];
-	else if (ts->fresh < LTR_RETS)
-		k = ts->fresh++;
-	else if (ltr_rets_refill(ts))
-		k = ts->free_rets[--ts->nfree];
-	else
-		return -1;
-	r = &ts->rets[k];
-	r->slot = slot;
-	r->ret = ret;
-	r->away = 0;
-	return (int32_t)k;
+		return (int32_t)ltr_ret_take_free(ts, slot, ret);
+	if (ts->fresh < LTR_RETS)
+		return (int32_t)ltr_ret_use(ts, ts->fresh++, slot, ret);
+	if (ltr_rets_refill(ts))
+		return (int32_t)ltr_ret_take_free(ts, slot, ret);
+	return -1;
 }
 
 /* Entry k of ts's rets[] is free again: its return passed, or cannot come. */

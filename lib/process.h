@@ -249,10 +249,16 @@ static inline struct ltr_tstate *ltr_thread_self(void)
  */
 bool ltr_fork_noticed(void);
 
+/* Has this process forked, unnoticed yet (ltr_forked() must look)? */
+static inline bool ltr_fork_pending(void)
+{
+	return ltr_fork_guard && *ltr_fork_guard == 0;
+}
+
 /* Is this process a forked child that must not be traced? */
 static inline bool ltr_forked(void)
 {
-	return ltr_fork_guard && *ltr_fork_guard == 0 && ltr_fork_noticed();
+	return ltr_fork_pending() && ltr_fork_noticed();
 }
 
 /* ---- second returns (returns.c) ---------------------------------------- */

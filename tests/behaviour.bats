@@ -122,6 +122,32 @@ expect_good_sums() {
 	expect_count 1 '^\+\+\+ exited \(status 0\) \+\+\+$'
 }
 
+# count_rows: "calls errors function" of each function row of the summary in $err.
+count_rows() {
+	awk 'NF == 9 && $1 ~ /^[0-9.]+$/ && $7 ~ /^[0-9]+$/ { print $7, $8, $9 }' <<<"$err" | sort
+}
+
+@test "-c counts what a trace counts: longjmp, exceptions, coroutines, fork, threads, calls nested 1100 deep" {
+	local args rows sel=(-u 'libbhv:*' -u 'libbhvxx:*' -u 'libcoro:*')
+
+	# -c alone takes the interposer's plain path (capture.c); with a trace
+	# (-C) every call goes the general way: the counts must not differ.
+	for args in bhv-longjmp "bhv-longjmp 20000" bhv-exceptions stk-coro \
+		"stk-copystack 34" bhv-fork bhv-threads "stk-deep 1100"; do
+		# shellcheck disable=SC2086
+		set -- "$PROGS/"$args
+		compare_traced -c "${sel[@]}" -- "$@"
+		rows=$(count_rows)
+		[ -n "$rows" ] || fail "$args: no summary: $err"
+		compare_traced -C "${sel[@]}" -- "$@"
+		assert_equal "$(count_rows)" "$rows"
+	done
+	# Nested calls: the time of the callees is not the caller's own.
+	run_split ltruss -c --summary-format json -u 'libbhv:bhv_apply' "$PROGS/stk-deep" 1000
+	run jq -r '.functions[] | select(.function == "bhv_apply") | (.self_ns < .total_ns / 2)' <<<"$err"
+	assert_output true
+}
+
 @test "fork: the child runs untraced, the parent's trace and output are unchanged" {
 	compare_traced -u 'libbhv:*' -- "$PROGS/bhv-fork"
 	assert_equal "$out" "parent before: 6
