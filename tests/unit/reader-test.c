@@ -239,6 +239,45 @@ static void packed(struct ltr_session *s)
 	tap(ok, "a packed EXIT: %rax, 0 for the words left out, the blob after");
 }
 
+/*
+ * Every count of words an ENTER or EXIT may be packed with comes out
+ * whole: each word written, 0 for the others, the return address last
+ * (an ENTER's), the blob after.  The copy of the fixed words is a few
+ * stores of constant size that overlap (reader.c: copy_fixed), one set
+ * for each size: each count tries one.
+ */
+static void packed_every_count(struct ltr_session *s)
+{
+	static const uint8_t types[] = { LTR_EV_ENTER, LTR_EV_CALL, LTR_EV_EXIT };
+	const struct ltr_event *ev = (const void *)last;
+	unsigned t, words, full, k, bad = 0;
+	uint64_t want;
+
+	for (t = 0; t < sizeof(types); t++) {
+		full = types[t] == LTR_EV_EXIT ? LTR_EXIT_WORDS : LTR_ENTER_WORDS;
+		for (words = 1; words < full; words++) {
+			reset(9000);
+			write_packed(types[t], words, 8000);
+			reader_drain(s);
+			if (nseen != 1 || ev->type != types[t] || ev->ts != 8000) {
+				bad++;
+				continue;
+			}
+			for (k = 0; k < full; k++) {
+				want = k < words ? 0x100 + k : 0;
+				/* An ENTER's last word written is its return address. */
+				if (full == LTR_ENTER_WORDS && k == full - 1)
+					want = 0x100 + words - 1;
+				else if (full == LTR_ENTER_WORDS && k == words - 1)
+					want = 0;
+				bad += ev->w[k] != want;
+			}
+			bad += memcmp(&ev->w[full], "blobdata", 8) != 0;
+		}
+	}
+	tap(!bad, "an ENTER, a CALL and an EXIT packed with each count of words come out whole");
+}
+
 int main(void)
 {
 	static char session_stub;
@@ -271,6 +310,7 @@ int main(void)
 	    "published events are read in the order of their stamps");
 
 	packed(s);
+	packed_every_count(s);
 
 	printf("1..%u\n", test_number);
 	return failures ? 1 : 0;
