@@ -44,6 +44,7 @@
 #include "session-slots.h"
 #include "retired.h"
 #include "tracefile-codec.h"
+#include "tracefile-encode.h"
 #include "tracefile-write.h"
 #include "tracefile.h"
 #include "writer.h"
@@ -482,7 +483,7 @@ void tracefile_event(const struct event_rec *r)
 	}
 	/* A block holds at most TF_EVENTS_MAX bytes decoded, or one event. */
 	events_room -= ev->size;
-	len += tf_encode(&codec, ev, buf + len);
+	len += tf_encode_inline(&codec, ev, buf + len);
 }
 
 void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
