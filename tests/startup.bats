@@ -177,3 +177,15 @@ skip_under_asan() {
 	all=$(tail -n 1 <<<"$err")
 	[ $((all - one)) -lt 80 ] || { echo "$one, $all page faults"; false; }
 }
+
+@test "the command's start opens its RELRO page once for all the slots patched there, not once a slot" {
+	# true's RELRO page holds two slots ltruss patches (each made writable and read-only again before).
+	run_split strace -f -qq -e trace=mprotect,execve -o start.strace "$LTRUSS" -c true
+	[ "$status" -eq 0 ]
+	pid=$(awk '/execve\(".*\/true"/ { print $1; exit }' start.strace)
+	[ -n "$pid" ]
+	[ "$(grep -c "^$pid .*mprotect(.*PROT_READ|PROT_WRITE)" start.strace)" -eq 1 ]
+	[ "$(grep -c "^$pid .*mprotect(.*PROT_READ)" start.strace)" -ge 1 ]
+	# Its calls are still counted.
+	grep -Eq ' libc:__cxa_finalize$' <<<"$err"
+}
