@@ -189,3 +189,16 @@ skip_under_asan() {
 	# Its calls are still counted.
 	grep -Eq ' libc:__cxa_finalize$' <<<"$err"
 }
+
+@test "ltruss resolves its conf directory once at start, not once for each file it finds there" {
+	# The prototypes, ltruss.yaml and the compiled table are all in the build tree's conf/:
+	# realpath read each component's link three times.  (Twice in a
+	# build outside the source tree: the source's conf/ and the build's.)
+	run_split strace -qq -e trace=readlink -o start.strace "$LTRUSS" -c true
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^readlink(".*/conf",' start.strace)" -le 2 ]
+	# And it finds them.
+	run_split ltruss --version
+	[[ "$out" == *"compiled prototypes: $LTRUSS_TOP_BUILDDIR/conf/prototypes.tbl"* ]] ||
+		[[ "$out" == *"compiled prototypes: $(realpath "$LTRUSS_TOP_BUILDDIR")/conf/prototypes.tbl"* ]]
+}
