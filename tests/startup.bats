@@ -202,3 +202,12 @@ skip_under_asan() {
 	[[ "$out" == *"compiled prototypes: $LTRUSS_TOP_BUILDDIR/conf/prototypes.tbl"* ]] ||
 		[[ "$out" == *"compiled prototypes: $(realpath "$LTRUSS_TOP_BUILDDIR")/conf/prototypes.tbl"* ]]
 }
+
+@test "ltruss -c true and its command take under 320 page faults together (337 before options, exit scans and ltruss's small variables spread among its tables)" {
+	command -v /usr/bin/time >/dev/null || fail "/usr/bin/time is needed (apt-get install time)"
+	skip_under_asan
+	run_split /usr/bin/time -f '%R' "$LTRUSS" -c true
+	[ "$status" -eq 0 ]
+	faults=$(tail -n 1 <<<"$err")
+	[ "$faults" -lt 320 ] || { echo "$faults page faults"; false; }
+}
