@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,7 +272,10 @@ void options_parse(struct options *opts, int argc, char **argv)
 	const char *err;
 	int c;
 
-	memset(opts, 0, sizeof(*opts));
+	/* All but cfg: config_init leaves the selection's arrays untouched. */
+	memset(opts, 0, offsetof(struct options, cfg));
+	memset(&opts->cfg + 1, 0,
+	       sizeof(*opts) - offsetof(struct options, cfg) - sizeof(opts->cfg));
 	config_init(cfg);
 	/* A trace file carries the declarations its functions were typed by. */
 	cfg->keep_decls = true;

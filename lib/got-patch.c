@@ -113,12 +113,14 @@ static bool relocated(const struct ltr_object *obj)
 }
 
 /*
- * Write value into slot.  A RELRO page is opened for the time of the write
- * and made read-only again only if it was read-only: *locked caches, for
- * one object and pass, whether its RELRO is (-1: not asked yet).
+ * Write value into slot.  A RELRO page is opened for the writes of one
+ * pass (one mprotect for all its slots there, not two a slot: jq's start
+ * made six) and made read-only again by page_close only if it was
+ * read-only: *locked caches, for one object and pass, whether its RELRO
+ * is (-1: not asked yet); *open, the page opened (0: none).
  */
 static void slot_write(const struct ltr_object *obj, uint64_t *slot,
-		       uintptr_t value, int *locked)
+		       uintptr_t value, int *locked, uintptr_t *open)
 {
 	uintptr_t page = (uintptr_t)slot & ~(PAGE_SIZE - 1);
 	bool relro = (uintptr_t)slot >= obj->relro_start &&
@@ -128,13 +130,24 @@ static void slot_write(const struct ltr_object *obj, uint64_t *slot,
 	if (relro && *locked < 0)
 		*locked = page_writable_at_start(obj->relro_start) != 1;
 	relro = relro && *locked;
-	if (relro && mprotect((void *)page, PAGE_SIZE, PROT_READ | PROT_WRITE)) {
-		ltr_warn("warning", "cannot patch a read-only GOT slot; some calls stay untraced");
-		return;
+	if (relro && page != *open) {
+		if (*open)
+			mprotect((void *)*open, PAGE_SIZE, PROT_READ);
+		*open = 0;
+		if (mprotect((void *)page, PAGE_SIZE, PROT_READ | PROT_WRITE)) {
+			ltr_warn("warning", "cannot patch a read-only GOT slot; some calls stay untraced");
+			return;
+		}
+		*open = page;
 	}
 	__atomic_store_n(slot, value, __ATOMIC_RELEASE);
-	if (relro)
-		mprotect((void *)page, PAGE_SIZE, PROT_READ);
+}
+
+/* Make the RELRO page slot_write opened read-only again. */
+static void page_close(uintptr_t open)
+{
+	if (open)
+		mprotect((void *)open, PAGE_SIZE, PROT_READ);
 }
 
 /* Read obj's dynamic section into t; false if it has no RELA table to walk. */
@@ -150,6 +163,7 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 	size_t i;
 	bool complete = true;
 	int locked = at_start ? -1 : 1; /* relocated(): RELRO read-only */
+	uintptr_t open = 0;
 
 	if (obj->flags & LTR_OBJ_PATCHED)
 		return true;
@@ -196,8 +210,9 @@ bool ltr_got_patch(struct ltr_object *obj, bool at_start)
 			continue;
 		target = ltr_bind(obj, def, name, value);
 		if (target != value)
-			slot_write(obj, slot, target, &locked);
+			slot_write(obj, slot, target, &locked, &open);
 	}
+	page_close(open);
 	if (complete || at_start || ++obj->patch_passes >= MAX_PASSES)
 		obj->flags |= LTR_OBJ_PATCHED;
 	return obj->flags & LTR_OBJ_PATCHED;

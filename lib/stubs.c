@@ -35,12 +35,33 @@
 #include "objects.h"
 
 #define HASH_SIZE (2 * LTR_NSTUBS) /* a power of two */
+#define HASH_SMALL 1024 /* the first index's buckets: one page */
 #define STUB_SIZE 16
+
+/*
+ * The hash index of stubs starts as one page and moves to the whole
+ * table at HASH_SMALL / 2 targets.  A program binds a few dozen
+ * functions; their buckets spread over the whole 128 KiB table cost two
+ * page faults each (read, then written), ~50 for jq, at every start.
+ * Buckets hold stub index + 1, 0 = empty.  The move happens under the
+ * lock and publishes the new index with a release store; the old one is
+ * never written again, so a lookup that read the old one finds what it
+ * held, and misses only targets added since: those it finds again under
+ * the lock (ltr_stub_for).
+ */
+struct hash_index {
+	uint32_t *buckets;
+	uint32_t size; /* a power of two */
+};
 
 struct ltr_target ltr_targets[LTR_NSTUBS];
 static uint32_t ntargets;
 static uint32_t nforgotten; /* targets of unloaded objects */
-static uint32_t hash_index[HASH_SIZE]; /* stub index + 1; 0 = empty */
+static uint32_t buckets_small[HASH_SMALL];
+static uint32_t buckets_whole[HASH_SIZE];
+static const struct hash_index index_small = { buckets_small, HASH_SMALL };
+static const struct hash_index index_whole = { buckets_whole, HASH_SIZE };
+static const struct hash_index *hash_index = &index_small;
 static int lock;
 static __thread int holding_lock __attribute__((tls_model("initial-exec")));
 
@@ -102,11 +123,12 @@ void ltr_stubs_after_fork(void)
 	holding_lock = 0;
 }
 
-/* The hash bucket for addr bound by a name of hash name_hash. */
-static uint32_t hash_of(uintptr_t addr, uint32_t name_hash)
+/* The bucket of index x for addr bound by a name of hash name_hash. */
+static uint32_t hash_of(const struct hash_index *x, uintptr_t addr,
+			uint32_t name_hash)
 {
 	return (uint32_t)(((addr ^ name_hash) * 0x9e3779b97f4a7c15ull) >> 40) &
-	       (HASH_SIZE - 1);
+	       (x->size - 1);
 }
 
 /* Was target t bound by name (of hash name_hash)? */
@@ -142,11 +164,13 @@ bool ltr_is_stub(uintptr_t addr)
 static uintptr_t stub_find(uintptr_t addr, const char *name,
 			   uint32_t name_hash)
 {
+	const struct hash_index *x = __atomic_load_n(&hash_index,
+						     __ATOMIC_ACQUIRE);
 	uint32_t h, idx, probes;
 
-	for (h = hash_of(addr, name_hash), probes = 0; probes < HASH_SIZE &&
-	     (idx = __atomic_load_n(&hash_index[h], __ATOMIC_ACQUIRE)) != 0;
-	     h = (h + 1) & (HASH_SIZE - 1), probes++) {
+	for (h = hash_of(x, addr, name_hash), probes = 0; probes < x->size &&
+	     (idx = __atomic_load_n(&x->buckets[h], __ATOMIC_ACQUIRE)) != 0;
+	     h = (h + 1) & (x->size - 1), probes++) {
 		const struct ltr_target *t = &ltr_targets[idx - 1];
 
 		/* forgotten first: a reused target clears it after its addr is set */
@@ -157,13 +181,39 @@ static uintptr_t stub_find(uintptr_t addr, const char *name,
 	return 0;
 }
 
-/* Can hash entry h be overwritten (empty, or its target forgotten or moved)? */
-static bool hash_entry_dead(uint32_t h)
+/* Can bucket h of x be overwritten (empty, or its target forgotten or moved)? */
+static bool hash_entry_dead(const struct hash_index *x, uint32_t h)
 {
-	uint32_t idx = hash_index[h];
+	uint32_t idx = x->buckets[h];
 
 	return idx == 0 || ltr_targets[idx - 1].forgotten ||
 	       ltr_targets[idx - 1].hpos != h;
+}
+
+/* Put target idx into a free bucket of x (the lock held): its hpos. */
+static void hash_put(const struct hash_index *x, uint32_t idx)
+{
+	const struct ltr_target *t = &ltr_targets[idx];
+	uint32_t h;
+
+	for (h = hash_of(x, t->addr, t->name_hash); !hash_entry_dead(x, h);
+	     h = (h + 1) & (x->size - 1))
+		;
+	ltr_targets[idx].hpos = h;
+	__atomic_store_n(&x->buckets[h], idx + 1, __ATOMIC_RELEASE);
+}
+
+/* Move to the whole index before the small one is half full (the lock held). */
+static void hash_grow(void)
+{
+	uint32_t idx;
+
+	if (hash_index != &index_small || ntargets < HASH_SMALL / 2)
+		return;
+	for (idx = 0; idx < ntargets; idx++)
+		if (!ltr_targets[idx].forgotten)
+			hash_put(&index_whole, idx);
+	__atomic_store_n(&hash_index, &index_whole, __ATOMIC_RELEASE);
 }
 
 /* Is function entry f one of obj's library (by its short name)? */
@@ -328,7 +378,7 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 	const struct ltr_capture *cap;
 	int32_t capture;
 	const struct ltr_rule *rule;
-	uint32_t h, flags, depth;
+	uint32_t flags, depth;
 	int64_t idx, other, fn = -1;
 	uintptr_t stub;
 
@@ -360,6 +410,7 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 		spin_unlock();
 		return 0;
 	}
+	hash_grow(); /* before idx changes: a reused one is forgotten still */
 	ltr_targets[idx].addr = addr;
 	ltr_targets[idx].fn = (uint32_t)fn;
 	ltr_targets[idx].flags = flags;
@@ -370,12 +421,8 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 		ntargets = (uint32_t)idx + 1;
 	else
 		nforgotten--;
-	for (h = hash_of(addr, name_hash); !hash_entry_dead(h);
-	     h = (h + 1) & (HASH_SIZE - 1))
-		;
-	ltr_targets[idx].hpos = h;
 	__atomic_store_n(&ltr_targets[idx].forgotten, 0, __ATOMIC_RELEASE);
-	__atomic_store_n(&hash_index[h], (uint32_t)idx + 1, __ATOMIC_RELEASE);
+	hash_put(hash_index, (uint32_t)idx);
 	spin_unlock();
 	return (uintptr_t)ltr_stubs + STUB_SIZE * (uint32_t)idx;
 }

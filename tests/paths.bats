@@ -204,6 +204,33 @@ stale_warning() {
 	grep -qx 'libc:strrchr("/bin/echo", 47) = "/echo"' <<<"$err"
 }
 
+# put_u32 FILE OFFSET VALUE: write VALUE as 4 little-endian bytes at OFFSET of FILE.
+put_u32() {
+	printf "$(printf '\\%03o' $(($3 & 255)) $(($3 >> 8 & 255)) $(($3 >> 16 & 255)) $(($3 >> 24 & 255)))" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+@test "a compiled table whose index is damaged: a warning, and the same typed trace" {
+	copy_tree
+	local tbl="$TREE/conf/prototypes.tbl" index at
+	# The header's index offset (struct shipped_header), then its first used bucket.
+	index=$(od -An -tu4 -j76 -N4 "$tbl" | tr -d ' ')
+	at=$(od -An -v -tu4 -w4 -j"$index" -N131072 "$tbl" | awk '$1 != 0 { print NR - 1; exit }')
+	[ -n "$at" ]
+	cp "$tbl" good.tbl
+	put_u32 "$tbl" $((index + 4 * at)) 4294967295
+	run_tree -u 'libc:strrchr' /bin/echo hi
+	[ "$status" -eq 0 ]
+	assert_equal "$(grep '^ltruss:' <<<"$err")" "$(stale_warning "damaged (its index is out of bounds)")"
+	grep -qx 'libc:strrchr("/bin/echo", 47) = "/echo"' <<<"$err"
+	cp good.tbl "$tbl"
+	put_u32 "$tbl" $((index + 4 * at)) 0
+	run_tree -u 'libc:strrchr' /bin/echo hi
+	[ "$status" -eq 0 ]
+	assert_equal "$(grep '^ltruss:' <<<"$err")" "$(stale_warning "damaged (its index does not match)")"
+	grep -qx 'libc:strrchr("/bin/echo", 47) = "/echo"' <<<"$err"
+}
+
 @test "a filter's prototype wins over the compiled shipped one" {
 	cat >f.yaml <<'EOF2'
 trace:

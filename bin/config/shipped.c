@@ -103,11 +103,15 @@ static const char *str(const struct shipped *sh, uint32_t off)
 	return off < sh->h->nstrings ? sh->strings + off : "";
 }
 
+/* Four buckets of the index (GCC and Clang vectors: SSE2 on x86-64). */
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+
 /* Point sh's sections into the map and check they are sound. */
 static bool layout_check(struct shipped *sh, char *why, size_t size)
 {
 	const struct shipped_header *h = sh->h;
-	uint32_t i, used;
+	uint32_t i, used, bad;
+	u32x4 used4 = { 0 }, bad4 = { 0 }, v, top;
 
 	if (sh->size < sizeof(*h) || memcmp(h->magic, SHIPPED_MAGIC, 8) != 0)
 		return refuse(why, size, "not a table of prototypes");
@@ -144,11 +148,24 @@ static bool layout_check(struct shipped *sh, char *why, size_t size)
 	 * are read (lookup, proto_of, proto_at), not all here: a start reads
 	 * a few.  The interposer checks what it reads itself (lib/shipped.c).
 	 */
-	for (i = 0, used = 0; i < LTR_CAPTURE_HASH; i++) {
-		if (sh->index[i] > h->ncaptures)
-			return refuse(why, size, "damaged (its index is out of bounds)");
-		used += sh->index[i] != 0;
+	/*
+	 * Four buckets a step, the used ones and those out of bounds counted
+	 * in each lane (a true comparison is all ones: -1): a bucket at a
+	 * time, with an early return, it took 260 000 instructions, a
+	 * quarter of ltruss's own at a start.
+	 */
+	top = (u32x4){ 0, 0, 0, 0 } + h->ncaptures;
+	for (i = 0; i < LTR_CAPTURE_HASH; i += 4) {
+		memcpy(&v, sh->index + i, sizeof(v));
+		bad4 -= (u32x4)(v > top);
+		used4 -= (u32x4)(v != 0);
 	}
+	for (i = 0, used = 0, bad = 0; i < 4; i++) {
+		used += used4[i];
+		bad += bad4[i];
+	}
+	if (bad)
+		return refuse(why, size, "damaged (its index is out of bounds)");
 	if (used != h->ncaptures)
 		return refuse(why, size, "damaged (its index does not match)");
 	for (i = 0; i < h->ntypes; i++)

@@ -50,6 +50,7 @@
 static bool enabled;
 static FILE *folded;
 static unsigned char kinds[LTR_MAX_FUNCS];
+static bool kinds_known; /* some kinds[] set: heap_done clears them (16 KiB) */
 static struct heap_proc **procs, *last_proc;
 static size_t nprocs;
 static struct heap_stack **stacks, **table; /* by id; by hash */
@@ -89,8 +90,10 @@ static enum heap_kind kind(uint32_t fn)
 {
 	if (fn >= LTR_MAX_FUNCS)
 		return HEAP_NONE;
-	if (!(kinds[fn] & KIND_KNOWN))
+	if (!(kinds[fn] & KIND_KNOWN)) {
 		kinds[fn] = KIND_KNOWN | heap_kind_of(format_func_raw(fn));
+		kinds_known = true;
+	}
 	return (enum heap_kind)(kinds[fn] & ~KIND_KNOWN);
 }
 
@@ -408,5 +411,7 @@ void heap_done(void)
 	last_proc = NULL;
 	nstacks = stacks_size = table_size = nprocs = 0;
 	heap_blocks_done();
-	memset(kinds, 0, sizeof(kinds));
+	if (kinds_known)
+		memset(kinds, 0, sizeof(kinds));
+	kinds_known = false;
 }

@@ -25,6 +25,7 @@
 #define CODE_BUCKETS 4096
 
 static struct py_code *codes[CODE_BUCKETS];
+static size_t ncodes; /* in codes[]: done() scans no bucket when none */
 
 /* The bucket of code object addr of process pid. */
 static size_t code_bucket(int pid, uint64_t addr)
@@ -130,6 +131,7 @@ static void code_keep(int pid, const struct ltr_blob *b)
 	h = code_bucket(pid, d->code);
 	c->next = codes[h];
 	codes[h] = c;
+	ncodes++;
 	c->firstlineno = d->firstlineno;
 	c->qualname = str_utf8(p, d->qualname_len, d->qualname_kind);
 	p += d->qualname_len;
@@ -217,11 +219,12 @@ void pyframes_done(void)
 {
 	size_t i;
 
-	for (i = 0; i < CODE_BUCKETS; i++) {
+	for (i = 0; ncodes && i < CODE_BUCKETS; i++) {
 		struct py_code *c;
 
 		while ((c = codes[i]) != NULL) {
 			codes[i] = c->next;
+			ncodes--;
 			free(c->qualname);
 			free(c->filename);
 			free(c->linetable);

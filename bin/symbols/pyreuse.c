@@ -38,6 +38,7 @@ struct chain {
 };
 
 static struct chain *chains[LTR_MAX_THREADS];
+static size_t nchains; /* made: pyreuse_done scans no slot when none */
 
 /* The copies handed out: an event's size is 16 bits, a multiple of 8. */
 #define COPY_MAX 65528
@@ -72,8 +73,10 @@ static size_t rebuild(uint32_t slot, const struct ltr_blob *b,
 	size_t m = (b->len - sizeof(*h) - sizeof(*ch)) / sizeof(*own);
 	size_t outer = ch->outer, max;
 
-	if (!k)
+	if (!k) {
 		k = chains[slot] = xcalloc(1, sizeof(*k));
+		nchains++;
+	}
 	*oh = *h;
 	oh->flags &= ~LTR_PYF_CHAIN;
 	if (outer && (!k->whole || k->seq + 1 != ch->seq || outer > k->n)) {
@@ -138,8 +141,10 @@ void pyreuse_done(void)
 {
 	size_t i;
 
-	for (i = 0; i < LTR_MAX_THREADS; i++) {
-		free(chains[i]);
-		chains[i] = NULL;
-	}
+	for (i = 0; nchains && i < LTR_MAX_THREADS; i++)
+		if (chains[i]) {
+			free(chains[i]);
+			chains[i] = NULL;
+			nchains--;
+		}
 }

@@ -47,6 +47,7 @@ struct tcl_code {
 };
 
 static struct tcl_code *codes[CODE_BUCKETS];
+static size_t ncodes; /* in codes[]: done() scans no bucket when none */
 
 /* The bucket of ByteCode addr of process pid. */
 static size_t code_bucket(int pid, uint64_t addr)
@@ -101,6 +102,7 @@ static void code_keep(int pid, const struct ltr_blob *b)
 	c->ncmds = d->ncmds;
 	c->next = codes[h];
 	codes[h] = c;
+	ncodes++;
 	if (d->type != 4 || !d->path_len)
 		return;
 	c->nloc = d->nloc;
@@ -267,11 +269,12 @@ void tclframes_done(void)
 {
 	size_t i;
 
-	for (i = 0; i < CODE_BUCKETS; i++) {
+	for (i = 0; ncodes && i < CODE_BUCKETS; i++) {
 		struct tcl_code *c;
 
 		while ((c = codes[i]) != NULL) {
 			codes[i] = c->next;
+			ncodes--;
 			free(c->file);
 			free(c->lines);
 			free(c->map);

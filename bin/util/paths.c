@@ -73,6 +73,38 @@ path_set(char *buf, const char *fmt, ...)
 }
 
 /*
+ * path without its "." components and doubled slashes, which name the
+ * same file in any case: so that equal directories spelt apart
+ * ("BIN/../." and "BIN/.././conf/..") compare equal.  Each realpath
+ * costs a readlink a component.
+ */
+static void path_tidy(char *out, const char *path)
+{
+	const char *p = path;
+	size_t n = 0;
+
+	while (*p) {
+		size_t len = strcspn(p, "/");
+
+		if (len == 0 || (len == 1 && p[0] == '.')) {
+			if (n == 0 && path[0] == '/')
+				out[n++] = '/';
+		} else {
+			if (n && out[n - 1] != '/')
+				out[n++] = '/';
+			memcpy(out + n, p, len);
+			n += len;
+		}
+		p += len;
+		if (*p == '/')
+			p++;
+	}
+	if (n == 0)
+		out[n++] = '.';
+	out[n] = '\0';
+}
+
+/*
  * Fill l: the interposer in lib, filters/ under top, the prototypes,
  * types and annotations in shipped, ltruss.yaml in conf, and the
  * prototypes compiled from shipped in compiled.  Each directory is made
@@ -83,13 +115,20 @@ static void layout_fill(struct layout *l, const char *name, const char *lib,
 			const char *top, const char *shipped, const char *conf,
 			const char *compiled)
 {
-	char real[5][PATH_MAX];
+	char tidy[5][PATH_MAX], real[5][PATH_MAX];
 	const char *dirs[5] = { lib, top, shipped, conf, compiled };
-	int i;
+	int i, k;
 
-	for (i = 0; i < 5; i++)
-		if (!realpath(dirs[i], real[i]))
+	for (i = 0; i < 5; i++) {
+		path_tidy(tidy[i], dirs[i]);
+		/* The build tree's conf/ is three of them: resolved once. */
+		for (k = 0; k < i && strcmp(tidy[k], tidy[i]) != 0; k++)
+			;
+		if (k < i)
+			memcpy(real[i], real[k], sizeof(real[i]));
+		else if (!realpath(tidy[i], real[i]))
 			path_set(real[i], "%s", dirs[i]);
+	}
 	l->name = name;
 	path_set(l->interposer, "%s/libltruss.so", real[0]);
 	path_set(l->filters, "%s/filters", real[1]);
