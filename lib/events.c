@@ -152,20 +152,22 @@ bool ltr_reader_nap(uint32_t *beat, unsigned *still, unsigned *spins)
 }
 
 /*
- * Sleep until ltruss has handed back r's ring up to need (the tail that
- * leaves room), moved its tail at all, or FUTEX_NAP_NS passed (see the
- * top).  Returns the futex's answer: 0 or -EAGAIN (look again),
- * -ETIMEDOUT (is ltruss alive?), -EINTR (a signal), or a refusal.
+ * Sleep until ltruss has handed back r's ring up to head end (its tail at
+ * end less a ring), moved its tail at all, or FUTEX_NAP_NS passed (see the
+ * top).  A tail that says there is no room in any way (a program that
+ * wrote over it, ahead of head) sleeps too: ltruss writes it back.
+ * Returns the futex's answer: 0 or -EAGAIN (look again), -ETIMEDOUT (is
+ * ltruss alive?), -EINTR (a signal), or a refusal.
  */
-static long ring_sleep(struct ltr_ring *r, uint64_t need)
+static long ring_sleep(struct ltr_ring *r, uint64_t end)
 {
 	struct timespec t = { 0, FUTEX_NAP_NS };
 	uint64_t tail;
 	long ret = 0;
 
-	__atomic_store_n(&r->wake_at, need, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&r->wake_at, end - ltr_ring_size, __ATOMIC_SEQ_CST);
 	tail = __atomic_load_n(&r->tail, __ATOMIC_SEQ_CST);
-	if (tail < need)
+	if (end - tail > ltr_ring_size)
 		ret = ltr_syscall6(SYS_futex, (long)&r->tail, FUTEX_WAIT,
 				   (uint32_t)tail, (long)&t, 0, 0);
 	__atomic_store_n(&r->wake_at, 0, __ATOMIC_RELAXED);
@@ -197,7 +199,7 @@ static bool ring_wait(struct ltr_tstate *ts, uint64_t end)
 			continue;
 		}
 		if (can_futex()) {
-			slept = ring_sleep(r, end - ltr_ring_size);
+			slept = ring_sleep(r, end);
 			if (slept == -ETIMEDOUT) {
 				if (reader_gone(&beat, &still))
 					goto gone;
