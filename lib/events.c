@@ -24,10 +24,9 @@
  * writes.
  *
  * Asleep, not spinning.  The wait sleeps on a futex until ltruss has
- * freed that quarter: spinning or yielding burnt the program's CPU (on a
- * full ring, 4x its cost under -c) and, with more threads runnable than
- * cores, split runs into fast and slow ones by how the scheduler happened
- * to place them.  The thread stores the tail it needs in the ring
+ * freed that quarter: pauses, sched_yield and short naps were counted as
+ * the program's own CPU, and yielding with more threads runnable than
+ * cores left it to the scheduler which of them ran.  The thread stores the tail it needs in the ring
  * (wake_at), then reads tail again and sleeps on tail's low word if it is
  * still short, with the value it read: ltruss stores tail, then reads
  * wake_at (both sequentially consistent), so either the thread sees the
