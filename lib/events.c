@@ -22,10 +22,27 @@
  * tail is read only when the tail read last (tail_seen: it only grows)
  * says the ring may be full: the fast path touches no line that ltruss
  * writes.
+ *
+ * Asleep, not spinning.  The wait sleeps on a futex until ltruss has
+ * freed that quarter: pauses, sched_yield and short naps were counted as
+ * the program's own CPU, and yielding with more threads runnable than
+ * cores left it to the scheduler which of them ran.  The thread stores the tail it needs in the ring
+ * (wake_at), then reads tail again and sleeps on tail's low word if it is
+ * still short, with the value it read: ltruss stores tail, then reads
+ * wake_at (both sequentially consistent), so either the thread sees the
+ * new tail or ltruss sees wake_at and wakes it, and a tail moved between
+ * the read and the sleep makes the sleep return at once.  The futex is
+ * shared (not FUTEX_PRIVATE): the session is a shared mapping, which
+ * ltruss and the processes of a run (forked, exec'd, in other pid
+ * namespaces) map at different addresses.  A sleep lasts FUTEX_NAP_NS at
+ * most, after which the thread checks that ltruss lives; where the
+ * futex is refused (seccomp) it naps with nanosleep instead.
  * Waiting uses raw system calls only: the program's errno and vector
  * registers stay untouched.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <sys/syscall.h>
 #include <time.h>
 
@@ -36,7 +53,8 @@
 #include "objects.h"
 #include "process.h"
 
-#define ALIVE_CHECK_EVERY 64 /* sleeps between checks that ltruss lives */
+#define ALIVE_CHECK_EVERY 64 /* naps between checks that ltruss lives */
+#define FUTEX_NAP_NS 5000000 /* a sleep on a full ring, at most (then: alive?) */
 #define SECCOMP_SPINS (1u << 24) /* pauses (about a second) before a drop */
 #define STILL_CHECKS 1000 /* checks (seconds) without a pass of ltruss: gone */
 
@@ -81,10 +99,19 @@ static bool process_gone(int32_t pid)
 	       (close_paren[2] == 'Z' || close_paren[2] == 'X');
 }
 
+static bool futex_refused; /* the kernel said no to a futex wait */
+
+/* May the ring wait sleep on its futex (seccomp may forbid it)? */
+static bool can_futex(void)
+{
+	return !__atomic_load_n(&futex_refused, __ATOMIC_RELAXED) &&
+	       ltr_sys_ok(SYS_futex);
+}
+
 /* May the ring wait sleep and check on ltruss (seccomp may forbid it)? */
 static bool can_sleep(void)
 {
-	return ltr_sys_ok(SYS_sched_yield) && ltr_sys_ok(SYS_nanosleep) &&
+	return (can_futex() || ltr_sys_ok(SYS_nanosleep)) &&
 	       ltr_sys_ok(SYS_kill) && ltr_sys_ok(SYS_getpid);
 }
 
@@ -124,14 +151,38 @@ bool ltr_reader_nap(uint32_t *beat, unsigned *still, unsigned *spins)
 }
 
 /*
+ * Sleep until ltruss has handed back r's ring up to head end (its tail at
+ * end less a ring), moved its tail at all, or FUTEX_NAP_NS passed (see the
+ * top).  A tail that says there is no room in any way (a program that
+ * wrote over it, ahead of head) sleeps too: ltruss writes it back.
+ * Returns the futex's answer: 0 or -EAGAIN (look again), -ETIMEDOUT (is
+ * ltruss alive?), -EINTR (a signal), or a refusal.
+ */
+static long ring_sleep(struct ltr_ring *r, uint64_t end)
+{
+	struct timespec t = { 0, FUTEX_NAP_NS };
+	uint64_t tail;
+	long ret = 0;
+
+	__atomic_store_n(&r->wake_at, end - ltr_ring_size, __ATOMIC_SEQ_CST);
+	tail = __atomic_load_n(&r->tail, __ATOMIC_SEQ_CST);
+	if (end - tail > ltr_ring_size)
+		ret = ltr_syscall6(SYS_futex, (long)&r->tail, FUTEX_WAIT,
+				   (uint32_t)tail, (long)&t, 0, 0);
+	__atomic_store_n(&r->wake_at, 0, __ATOMIC_RELAXED);
+	return ret;
+}
+
+/*
  * Wait until ts's ring has room up to head end (tail_seen says how far it
  * got); false to give up (drop, detach).
  */
 static bool ring_wait(struct ltr_tstate *ts, uint64_t end)
 {
 	struct ltr_ring *r = &ts->slot->ring;
-	unsigned spins, still = 0;
+	unsigned spins, naps = 0, still = 0;
 	uint32_t beat = 0;
+	long slept;
 
 	for (spins = 0;; spins++) {
 		ts->tail_seen = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
@@ -139,26 +190,30 @@ static bool ring_wait(struct ltr_tstate *ts, uint64_t end)
 			return true;
 		if (!ltr_may_wait())
 			return false;
-		if (spins < 64) {
-			__builtin_ia32_pause();
-		} else if (unlikely(!can_sleep())) {
+		if (unlikely(!can_sleep())) {
 			/* Under seccomp: spin a while, then drop rather than be killed. */
 			if (spins > SECCOMP_SPINS)
 				return false;
 			__builtin_ia32_pause();
-		} else if (spins < 128) {
-			ltr_syscall3(SYS_sched_yield, 0, 0, 0);
-		} else {
-			struct timespec t = { 0, 50000 };
-
-			ltr_syscall3(SYS_nanosleep, (long)&t, 0, 0);
-			if (spins % ALIVE_CHECK_EVERY == 0 &&
-			    reader_gone(&beat, &still)) {
-				detach();
-				return false;
+			continue;
+		}
+		if (can_futex()) {
+			slept = ring_sleep(r, end);
+			if (slept == -ETIMEDOUT) {
+				if (reader_gone(&beat, &still))
+					goto gone;
+			} else if (slept && slept != -EAGAIN && slept != -EINTR) {
+				/* A filter seen too late returned an error. */
+				__atomic_store_n(&futex_refused, true,
+						 __ATOMIC_RELAXED);
 			}
+		} else if (!ltr_reader_nap(&beat, &still, &naps)) {
+			goto gone;
 		}
 	}
+gone:
+	detach();
+	return false;
 }
 
 /*

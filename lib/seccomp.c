@@ -3,7 +3,7 @@
  * seccomp.c: which of the interposer's own system calls seccomp allows.
  *
  * The hot path makes a few system calls of its own: the ring wait
- * (sched_yield, nanosleep, and kill to see whether ltruss lives), string
+ * (futex, nanosleep, and kill to see whether ltruss lives), string
  * copies (process_vm_readv), a new thread's state (getpid, gettid, mmap,
  * tgkill; in another pid namespace, readlinkat, openat, read and close of
  * /proc: lib/pidns.c), the alternate-stack check (sigaltstack).  A program under
@@ -49,7 +49,7 @@
 
 /* The system calls of the interposer's hot path; bit i of a mask is ours[i]. */
 static const long ours[] = {
-	SYS_sched_yield, SYS_nanosleep, SYS_kill, SYS_process_vm_readv,
+	SYS_futex, SYS_nanosleep, SYS_kill, SYS_process_vm_readv,
 	SYS_getpid, SYS_gettid, SYS_mmap, SYS_tgkill, SYS_sigaltstack,
 	SYS_readlinkat, SYS_openat, SYS_read, SYS_close, SYS_open,
 	SYS_arch_prctl,

@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 22 /* bump on any change */
+#define LTR_SESSION_LAYOUT 23 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -484,13 +484,20 @@ struct ltr_event {
 	uint64_t w[];
 };
 
-/* The indexes of a thread's ring; its bytes follow its slot (ltr_slot_offset). */
+/*
+ * The indexes of a thread's ring; its bytes follow its slot (ltr_slot_offset).
+ * A thread that finds its ring full sets wake_at to the tail it needs and
+ * sleeps on the futex of tail's low 32 bits (shared: processes map the
+ * session); ltruss, once it has moved tail there, clears wake_at and
+ * wakes it (lib/events.c, bin/events/reader.c).
+ */
 struct ltr_ring {
 	uint64_t head;     /* written by the traced thread */
 	uint64_t dropped;  /* events dropped (--drop) */
 	char pad1[48];
-	uint64_t tail;     /* written by ltruss */
-	char pad2[56];
+	uint64_t tail;     /* written by ltruss; its low word is the futex */
+	uint64_t wake_at;  /* a thread sleeps until tail reaches this; 0: none */
+	char pad2[48];
 };
 
 /* Thread slot states (the session's slot_used[]). */

@@ -412,6 +412,26 @@ EOF
 	assert_output complete
 }
 
+# The waits themselves: each one sleeps on the ring's futex (shared: the
+# session is a shared mapping) until ltruss has freed a quarter of the ring,
+# some 180 calls here; no sched_yield, no nanosleep from either side.
+@test "--buffer 64K, rings kept full: the program sleeps on a futex until a quarter is free, never spins" {
+	command -v strace >/dev/null || fail "strace is needed"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	plain=$("$PROGS/spin" 2 100000)
+	run_split timeout 120 strace -f -qq -o sys -e trace=sched_yield,nanosleep,clock_nanosleep,futex \
+		"$LTRUSS" --buffer 64K --json -o live.json -u 'libfix:fix_add' "$PROGS/spin" 2 100000
+	assert_equal "$status" 0
+	assert_equal "$out" "$plain"
+	run spin_complete live.json 2 100000
+	assert_output complete
+	assert_equal "$(grep -Ec '(sched_yield|nanosleep)\(' sys)" 0
+	waits=$(grep -c 'futex(0x[0-9a-f]*, FUTEX_WAIT, ' sys || true)
+	[ "$waits" -ge 1 ] || fail "the rings never filled: nothing tested"
+	# 200000 calls, one wait or two a quarter of a ring
+	[ "$waits" -le 2500 ] || fail "$waits futex waits"
+}
+
 @test "--buffer 64K -f: processes one after another, each filling a ring another had, lose no call" {
 	run_split ltruss --buffer 64K -f -o trace.txt -u 'libbhv:bhv_add3' "$PROGS/foot-seqprocs" 30 20000
 	assert_equal "$status" 0

@@ -23,10 +23,14 @@
  */
 #include "config.h"
 
+#include <limits.h>
+#include <linux/futex.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "error.h"
@@ -293,19 +297,29 @@ peek(struct ltr_session *s, uint32_t i, struct ltr_event *head, bool whole)
 }
 
 /*
- * Hand consumed space of thread i back to its producer.  Compared with the
- * ring's tail itself, not with what was stored there last: a program that
- * writes it back (or ahead) would otherwise wait for room for ever, with
- * ltruss idle.  The producer reads that line only when its ring may be
- * full (lib/events.c): reading it here mostly costs no miss.
+ * Hand consumed space of thread i back to its producer, and wake it if it
+ * sleeps on a full ring and now has the room it asked for (wake_at; the
+ * handshake is at the top of lib/events.c: tail stored, then wake_at read,
+ * both sequentially consistent).  Compared with the ring's tail itself,
+ * not with what was stored there last: a program that writes it back (or
+ * ahead) would otherwise wait for room for ever, with ltruss idle.  The
+ * producer writes that line only when its ring is full (lib/events.c):
+ * reading it here mostly costs no miss.  A forged wake_at costs a futex
+ * wake at most.
  */
 static void publish_tail(struct ltr_session *s, uint32_t i)
 {
 	struct ltr_thread *slot = session_slot(s, i);
-	uint64_t *tail = slot ? &slot->ring.tail : NULL;
+	uint64_t t = cursors[i].tail, at;
 
-	if (tail && __atomic_load_n(tail, __ATOMIC_RELAXED) != cursors[i].tail)
-		__atomic_store_n(tail, cursors[i].tail, __ATOMIC_RELEASE);
+	if (!slot || __atomic_load_n(&slot->ring.tail, __ATOMIC_RELAXED) == t)
+		return;
+	__atomic_store_n(&slot->ring.tail, t, __ATOMIC_SEQ_CST);
+	at = __atomic_load_n(&slot->ring.wake_at, __ATOMIC_SEQ_CST);
+	if (at && t >= at &&
+	    __atomic_exchange_n(&slot->ring.wake_at, 0, __ATOMIC_RELAXED))
+		syscall(SYS_futex, &slot->ring.tail, FUTEX_WAKE, INT_MAX, NULL,
+			NULL, 0);
 }
 
 /* One round: the events published so far and stamped before it began. */
