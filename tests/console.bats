@@ -362,26 +362,6 @@ as_nobody() {
 	assert_equal "$err" "ltruss: error: session $other is not yours: only the user who runs an ltruss can attach to it"
 }
 
-@test "without XDG_RUNTIME_DIR, sessions are registered on the /dev/shm tmpfs, where the console finds them" {
-	[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not a tmpfs here"
-	(
-		unset XDG_RUNTIME_DIR
-		exec "$LTRUSS" -o trace -u 'libfix:*' "$PROGS/until" "$BATS_TEST_TMPDIR/$STOP" \
-			</dev/null >prog.out 2>ltruss.err 3>&-
-	) &
-	TRACER=$!
-	entry=/dev/shm/ltruss-$(id -u)/$TRACER
-	wait_until test -e "$entry"
-	[ ! -e "/tmp/ltruss-$(id -u)/$TRACER" ]
-	[ "$(stat -c '%a %u' "${entry%/*}" "$entry")" = "700 $(id -u)"$'\n'"600 $(id -u)" ]
-	out=$(unset XDG_RUNTIME_DIR; console --console="$TRACER" <<<stats)
-	grep -q ' total$' <<<"$out"
-	touch "$STOP"
-	wait "$TRACER"
-	[ ! -e "$entry" ]
-	[ ! -s ltruss.err ]
-}
-
 @test "the registry directory is trusted only if it is the user's own, not a link" {
 	mkdir elsewhere
 	ln -s "$BATS_TEST_TMPDIR/elsewhere" "$XDG_RUNTIME_DIR/ltruss"

@@ -8,8 +8,7 @@
  * writes one small file, named after its pid, into a directory private
  * to the user:
  *
- *     $XDG_RUNTIME_DIR/ltruss/PID    (else /dev/shm/ltruss-UID/PID,
- *                                     or /tmp/ltruss-UID/PID)
+ *     $XDG_RUNTIME_DIR/ltruss/PID    (else /tmp/ltruss-UID/PID)
  *     FD:PID:INODE                   (as in LTRUSS_SESSION)
  *
  * The console reads the entries and opens /proc/PID/fd/FD; it keeps the
@@ -24,11 +23,7 @@
  * a symbolic link, owned by the user (its mode is narrowed back to 0700 if
  * needed); entries are opened relative to it without following links, and
  * written whole under a temporary name, then renamed, so that a console
- * never reads half of one.  Without $XDG_RUNTIME_DIR (root, sudo, a
- * container) the entry goes to /dev/shm when it is a tmpfs shared as /tmp
- * is (sticky, writable by all): on a disk's file system, making, renaming
- * and removing it took 0.1 to 0.25 ms of every run's start and exit,
- * against ~0.02 in memory.  ltruss removes its entry when it exits (atexit:
+ * never reads half of one.  ltruss removes its entry when it exits (atexit:
  * also on error exits, and the signals it forwards end it normally); an
  * ltruss killed outright leaves a stale entry for the next console.
  */
@@ -38,13 +33,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/magic.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -55,21 +47,7 @@ static int dir_fd = -1;
 static char dir_path[PATH_MAX];
 static int registered_pid; /* this ltruss's entry, removed on exit */
 
-/* Is path a tmpfs directory that all may write in, sticky as /tmp is? */
-static bool shared_tmpfs(const char *path)
-{
-	struct statfs fs;
-	struct stat st;
-
-	return statfs(path, &fs) == 0 && fs.f_type == TMPFS_MAGIC &&
-	       stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
-	       (st.st_mode & (S_ISVTX | 0777)) == (S_ISVTX | 0777);
-}
-
-/*
- * Choose the directory: $XDG_RUNTIME_DIR/ltruss if it is ours, else in
- * /dev/shm if it is a shared tmpfs, else in /tmp (see the top).
- */
+/* Choose the directory: $XDG_RUNTIME_DIR/ltruss if it is ours, else /tmp. */
 static void dir_choose(void)
 {
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
@@ -80,8 +58,7 @@ static void dir_choose(void)
 	    st.st_uid == geteuid())
 		snprintf(dir_path, sizeof(dir_path), "%s/ltruss", xdg);
 	else
-		snprintf(dir_path, sizeof(dir_path), "%s/ltruss-%u",
-			 shared_tmpfs("/dev/shm") ? "/dev/shm" : "/tmp",
+		snprintf(dir_path, sizeof(dir_path), "/tmp/ltruss-%u",
 			 (unsigned)geteuid());
 }
 
