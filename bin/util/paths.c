@@ -75,8 +75,9 @@ path_set(char *buf, const char *fmt, ...)
 /*
  * path without its "." components and doubled slashes, which name the
  * same file in any case: so that equal directories spelt apart
- * ("BIN/../." and "BIN/.././conf/..") compare equal.  Each realpath
- * costs a readlink a component.
+ * ("BIN/../././conf", the source tree's conf/ in a build in place, and
+ * "BIN/../conf") compare equal.  Each realpath costs a readlink a
+ * component.
  */
 static void path_tidy(char *out, const char *path)
 {
