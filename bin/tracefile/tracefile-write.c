@@ -43,6 +43,7 @@
 #include "session-check.h"
 #include "session-slots.h"
 #include "retired.h"
+#include "segments.h"
 #include "tracefile-codec.h"
 #include "tracefile-encode.h"
 #include "tracefile-write.h"
@@ -60,18 +61,26 @@ static struct writer writer;
 static const char *path;
 static const struct ltr_session *S;
 static const struct config *cfg;
-static unsigned char *buf;
-static size_t len;
-static size_t open_at = NONE;   /* offset of the open block's header */
-static uint32_t open_type;      /* and its type */
-static struct tf_events open_events; /* whose events the open block holds */
 /*
- * Bytes of ring records, decoded, that the open EVENTS block may still
- * take (TF_EVENTS_MAX in all); 0 when no EVENTS block is open, so that
- * one test an event says both.
+ * Where blocks are made: the file's buffer (F, on the reader's thread),
+ * or a segment's (on a worker, segments.c), each with its own codec.
  */
-static size_t events_room;
-static struct tf_codec codec;
+struct blocks {
+	unsigned char *buf;
+	size_t len;
+	size_t open_at;       /* offset of the open block's header, or NONE */
+	uint32_t open_type;   /* and its type */
+	struct tf_events open_events; /* whose events the open block holds */
+	/*
+	 * Bytes of ring records, decoded, that the open EVENTS block may
+	 * still take (TF_EVENTS_MAX in all); 0 when no EVENTS block is open,
+	 * so that one test an event says both.
+	 */
+	size_t events_room;
+	struct tf_codec *codec;
+};
+static struct tf_codec file_codec;
+static struct blocks F = { .open_at = NONE, .codec = &file_codec };
 static uint64_t flushed_ns;
 static bool stopped;
 static uint32_t funcs_done, objects_done;
@@ -91,57 +100,69 @@ static bool write_ok(int err)
 	return false;
 }
 
-/* Close the open block: its length and checksum, padding to 8 bytes. */
-static void block_close(void)
+/* Close b's open block: its length and checksum, padding to 8 bytes. */
+static void blocks_close(struct blocks *o)
 {
 	struct tf_block *b;
 
-	if (open_at == NONE)
+	if (o->open_at == NONE)
 		return;
-	b = (struct tf_block *)(buf + open_at);
-	b->len = (uint32_t)(len - open_at - sizeof(*b));
+	b = (struct tf_block *)(o->buf + o->open_at);
+	b->len = (uint32_t)(o->len - o->open_at - sizeof(*b));
 	b->crc = crc32_update(0, b + 1, b->len);
-	while (len % 8)
-		buf[len++] = 0;
-	open_at = NONE;
-	events_room = 0;
+	while (o->len % 8)
+		o->buf[o->len++] = 0;
+	o->open_at = NONE;
+	o->events_room = 0;
+}
+
+/* Close the file buffer's open block. */
+static void block_close(void)
+{
+	blocks_close(&F);
 }
 
 /* Hand the buffer's whole blocks to the writer; fill its spare one next. */
 static void flush(void)
 {
 	block_close();
-	if (len && write_ok(writer_error(&writer)))
-		buf = writer_swap(&writer, buf, len);
-	len = 0;
+	if (F.len && write_ok(writer_error(&writer)))
+		F.buf = writer_swap(&writer, F.buf, F.len);
+	F.len = 0;
 	flushed_ns = clock_mono_ns();
 }
 
 /* Make room for a block of n more bytes (none open), flushing if needed. */
 static void room(size_t n)
 {
-	if (len + n + 8 > BUF_SIZE)
+	if (F.len + n + 8 > BUF_SIZE)
 		flush();
+}
+
+/* Open a block of type in o (closing the open one), its room made. */
+static void blocks_open(struct blocks *o, uint32_t type)
+{
+	struct tf_block b = { .type = type };
+
+	memcpy(o->buf + o->len, &b, sizeof(b));
+	o->open_at = o->len;
+	o->open_type = type;
+	o->len += sizeof(b);
 }
 
 /* Open a block of type (closing the open one); room for n bytes in it. */
 static void block_open(uint32_t type, size_t n)
 {
-	struct tf_block b = { .type = type };
-
 	block_close();
-	room(sizeof(b) + n);
-	memcpy(buf + len, &b, sizeof(b));
-	open_at = len;
-	open_type = type;
-	len += sizeof(b);
+	room(sizeof(struct tf_block) + n);
+	blocks_open(&F, type);
 }
 
 /* Append n bytes to the open block. */
 static void put(const void *p, size_t n)
 {
-	memcpy(buf + len, p, n);
-	len += n;
+	memcpy(F.buf + F.len, p, n);
+	F.len += n;
 }
 
 /* Write a whole block of type with payload p (n bytes). */
@@ -160,18 +181,18 @@ static void record_put(uint32_t type, uint32_t at, const void *p, size_t n,
 			       .len = (uint32_t)(n + tail_len) };
 	size_t need = sizeof(r) + n + tail_len + 8;
 
-	if (open_at != NONE &&
-	    (open_type != TF_TABLES || len - open_at + need > TF_BLOCK_MAX ||
-	     len + need + 8 > BUF_SIZE))
+	if (F.open_at != NONE &&
+	    (F.open_type != TF_TABLES || F.len - F.open_at + need > TF_BLOCK_MAX ||
+	     F.len + need + 8 > BUF_SIZE))
 		block_close();
-	if (open_at == NONE)
+	if (F.open_at == NONE)
 		block_open(TF_TABLES, need);
 	put(&r, sizeof(r));
 	put(p, n);
 	if (tail_len)
 		put(tail, tail_len);
-	while (len % 8)
-		buf[len++] = 0;
+	while (F.len % 8)
+		F.buf[F.len++] = 0;
 }
 
 /* Has the named type called name been written? Note it if not. */
@@ -379,6 +400,8 @@ static void tables_update(bool final)
 				objects = i;
 	if (f == funcs_done && objects <= objects_done)
 		return;
+	/* The events encoded so far come before the records added here. */
+	segments_collect(true);
 	for (i = objects_done; i < objects; i++)
 		object_put(i);
 	/* A function's prototype comes before it: the reader binds the two. */
@@ -424,8 +447,8 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 	fd = outfile_open(file, 0600, "-w");
 	if (fd < 0)
 		perror_msg_and_die("cannot write the trace file '%s' (-w)", file);
-	buf = xmalloc(BUF_SIZE);
-	tf_codec_init(&codec);
+	F.buf = xmalloc(BUF_SIZE);
+	tf_codec_init(F.codec);
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, TF_MAGIC, sizeof(h.magic));
 	h.version = TF_VERSION;
@@ -453,15 +476,161 @@ bool tracefile_recording(void)
 	return fd >= 0;
 }
 
-/* Open an EVENTS block for the slot, process and thread of r. */
-static void events_open(const struct event_rec *r, size_t n)
+/* Open an EVENTS block in o for the slot, process and thread of r (o's room made). */
+static void events_open(struct blocks *o, const struct event_rec *r)
 {
-	open_events = (struct tf_events){ .slot = r->slot, .pid = r->pid,
-					  .tid = r->tid };
-	block_open(TF_EVENTS, sizeof(open_events) + n);
-	put(&open_events, sizeof(open_events));
-	events_room = TF_EVENTS_MAX;
-	tf_codec_reset(&codec);
+	o->open_events = (struct tf_events){ .slot = r->slot, .pid = r->pid,
+					     .tid = r->tid };
+	blocks_open(o, TF_EVENTS);
+	memcpy(o->buf + o->len, &o->open_events, sizeof(o->open_events));
+	o->len += sizeof(o->open_events);
+	o->events_room = TF_EVENTS_MAX;
+	tf_codec_reset(o->codec);
+}
+
+/* Does r's event need an EVENTS block of its own in o (none open, another thread's, or full)? */
+static inline bool events_new(const struct blocks *o, const struct event_rec *r)
+{
+	return r->ev->size > o->events_room || o->open_events.slot != r->slot ||
+	       o->open_events.pid != r->pid || o->open_events.tid != r->tid;
+}
+
+/* Encode r's event into o's open EVENTS block (room made, events_new() asked). */
+static inline __attribute__((always_inline)) void
+events_put(struct blocks *o, const struct event_rec *r)
+{
+	/* A block holds at most TF_EVENTS_MAX bytes decoded, or one event. */
+	o->events_room -= r->ev->size;
+	o->len += tf_encode_inline(o->codec, r->ev, o->buf + o->len);
+}
+
+/*
+ * Several busy rings: encoding on workers (segments.c).  Every WINDOW
+ * events the reader's thread looks at how many slots gave a good part of
+ * them (BUSY_SHARE); with two or more, the events of the next window are
+ * copied into segments, which workers encode into whole EVENTS blocks,
+ * copied into the file in the order the reader merged them (deliver()).
+ * A segment's blocks start from nothing (an EVENTS block's codec does), so
+ * the file reads as if one thread had encoded it: the same events in the
+ * same order, only cut into blocks at other places.  Anything else the
+ * reader's thread writes (TABLES, PROC, CLOCK, the end) is written after
+ * every segment queued before it is delivered (segments_collect(true)):
+ * the records an event names precede it as before.  With one busy ring,
+ * events are encoded here as before: a copy and a hand-over would only
+ * add to the work.
+ */
+#define WINDOW 65536u
+#define BUSY_SHARE (WINDOW / 16)
+/* A segment's record of an event: whose it is, then the event, whole. */
+struct seg_event {
+	uint32_t slot;
+	int32_t pid, tid;
+	uint32_t unused;
+};
+
+static bool par;                           /* events go to segments */
+static uint32_t win_events, win_nslots;
+static uint32_t win_count[LTR_MAX_THREADS]; /* this window's events a slot */
+static uint32_t win_slots[LTR_MAX_THREADS]; /* the slots counted */
+static struct tf_codec worker_codec[SEGMENTS_MAX_WORKERS];
+static unsigned long long segments_encoded;
+
+/* A worker: encode seg's events into whole EVENTS blocks in its out. */
+static void segment_encode(struct segment *seg, unsigned worker)
+{
+	struct blocks o = { .open_at = NONE, .codec = &worker_codec[worker] };
+	const unsigned char *p = seg->in, *end = seg->in + seg->in_len;
+	struct seg_event h;
+	struct event_rec r;
+
+	if (!o.codec->z)
+		tf_codec_init(o.codec);
+	if (seg->out_size < seg->need) {
+		free(seg->out);
+		seg->out_size = seg->need;
+		seg->out = xmalloc(seg->out_size);
+	}
+	o.buf = seg->out;
+	while (p < end) {
+		memcpy(&h, p, sizeof(h));
+		r = (struct event_rec){ .slot = h.slot, .pid = h.pid,
+					.tid = h.tid,
+					.ev = (const void *)(p + sizeof(h)) };
+		if (events_new(&o, &r)) {
+			blocks_close(&o);
+			events_open(&o, &r);
+		}
+		events_put(&o, &r);
+		p += sizeof(h) + r.ev->size;
+	}
+	blocks_close(&o);
+	seg->out_len = o.len;
+}
+
+/* The reader's thread: copy an encoded segment's blocks into the file. */
+static void segment_deliver(struct segment *seg)
+{
+	segments_encoded++;
+	if (stopped || !seg->out_len)
+		return;
+	block_close();
+	room(seg->out_len);
+	memcpy(F.buf + F.len, seg->out, seg->out_len);
+	F.len += seg->out_len;
+}
+
+/* At the end of a window: are two slots or more busy? */
+static bool window_busy(void)
+{
+	uint32_t i, busy = 0;
+
+	for (i = 0; i < win_nslots; i++) {
+		busy += win_count[win_slots[i]] >= BUSY_SHARE;
+		win_count[win_slots[i]] = 0;
+	}
+	win_nslots = win_events = 0;
+	return busy >= 2;
+}
+
+/*
+ * Count r's event in the window and, with several busy rings, copy it
+ * into a segment; false if it is to be encoded here.
+ */
+static inline bool segment_event(const struct event_rec *r)
+{
+	size_t size = r->ev->size, rec = sizeof(struct seg_event) + size;
+	struct seg_event h = { .slot = r->slot, .pid = r->pid, .tid = r->tid };
+	struct segment *seg;
+
+	if (r->slot < LTR_MAX_THREADS && !win_count[r->slot]++)
+		win_slots[win_nslots++] = r->slot;
+	if (++win_events == WINDOW) {
+		bool busy = window_busy() &&
+			    segments_start(segment_encode, segment_deliver);
+
+		if (par && !busy)
+			segments_collect(true);
+		par = busy;
+	}
+	if (!par)
+		return false;
+	seg = segments_filling();
+	if (seg->in_len && seg->in_len + rec > SEGMENT_BYTES) {
+		segments_submit();
+		segments_collect(false);
+		seg = segments_filling();
+	}
+	if (!seg->in) {
+		seg->in_size = SEGMENT_BYTES + sizeof(h) + 65536;
+		seg->in = xmalloc(seg->in_size);
+	}
+	memcpy(seg->in + seg->in_len, &h, sizeof(h));
+	memcpy(seg->in + seg->in_len + sizeof(h), r->ev, size);
+	seg->in_len += rec;
+	/* Each event may open a block: its header, the EVENTS header, padding. */
+	seg->need += TF_CODEC_MAX(size) + sizeof(struct tf_block) +
+		     sizeof(struct tf_events) + 8;
+	return true;
 }
 
 void tracefile_event(const struct event_rec *r)
@@ -474,16 +643,17 @@ void tracefile_event(const struct event_rec *r)
 		return;
 	if (ev->fn >= funcs_done || S->nobjects != objects_done)
 		tables_update(false);
-	if (ev->size > events_room || open_events.slot != r->slot ||
-	    open_events.pid != r->pid || open_events.tid != r->tid) {
-		events_open(r, n);
-	} else if (len + n + 8 > BUF_SIZE) {
+	if (segment_event(r))
+		return;
+	if (events_new(&F, r)) {
+		block_close();
+		room(sizeof(struct tf_block) + sizeof(struct tf_events) + n);
+		events_open(&F, r);
+	} else if (F.len + n + 8 > BUF_SIZE) {
 		flush();
-		events_open(r, n);
+		events_open(&F, r);
 	}
-	/* A block holds at most TF_EVENTS_MAX bytes decoded, or one event. */
-	events_room -= ev->size;
-	len += tf_encode_inline(&codec, ev, buf + len);
+	events_put(&F, r);
 }
 
 void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
@@ -495,17 +665,24 @@ void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
 				      (multi ? TF_PROC_MULTI : 0),
 			     .ts = tsc };
 
+	if (fd < 0)
+		return;
+	segments_collect(true);
 	/* A failed write is said before the live trace's "+++" line. */
-	if (fd < 0 || !write_ok(writer_sync(&writer)))
+	if (!write_ok(writer_sync(&writer)))
 		return;
 	block_write(TF_PROC, &p, sizeof(p));
 }
 
 void tracefile_tick(void)
 {
-	if (fd < 0 || !write_ok(writer_error(&writer)) ||
+	if (fd < 0)
+		return;
+	segments_collect(false);
+	if (!write_ok(writer_error(&writer)) ||
 	    clock_mono_ns() - flushed_ns < FLUSH_NS)
 		return;
+	segments_collect(true);
 	tables_update(false);
 	clock_put(false);
 	flush();
@@ -568,6 +745,13 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 
 	if (fd < 0)
 		return;
+	if (getenv("LTRUSS_DEBUG_SEGMENTS"))
+		fprintf(stderr, "ltruss: debug: %u encoding workers, %llu segments\n",
+			segments_workers(), segments_encoded);
+	segments_stop();
+	for (i = 0; i < SEGMENTS_MAX_WORKERS; i++)
+		if (worker_codec[i].z)
+			tf_codec_free(&worker_codec[i]);
 	/* What is left is written here: no thread started just for it. */
 	write_ok(writer_stop(&writer));
 	if (!stopped) {
@@ -581,8 +765,8 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 	if (close(fd) < 0 && !stopped)
 		perror_msg("cannot write the trace file '%s' (-w)", path);
 	fd = -1;
-	free(buf);
-	tf_codec_free(&codec);
+	free(F.buf);
+	tf_codec_free(F.codec);
 	build_id_done();
 	for (i = 0; i < ntypes_done; i++)
 		free(types_done[i]);
