@@ -80,6 +80,9 @@ static bool deferred;		/* an event waits for the next round */
  */
 static struct ltr_event *copy_buf;
 static size_t copy_size;
+/* Where the sink asked the next event to be copied (reader_copy_to()), and its room. */
+static unsigned char *copy_to;
+static size_t copy_to_room;
 
 /* ts was stamped after this round began, by the TSC (see the top). */
 static bool stamped_after_cut(uint64_t ts)
@@ -200,6 +203,12 @@ static size_t unpack(struct ltr_event *ev, const struct ltr_event *p,
 	return size + 8 * (size_t)(full - words);
 }
 
+void reader_copy_to(void *at, size_t room)
+{
+	copy_to = at;
+	copy_to_room = at ? room : 0;
+}
+
 /*
  * event_rec's take: the sink keeps the event it was given (copy_buf),
  * spare becomes the buffer of the next copies.
@@ -281,7 +290,8 @@ peek(struct ltr_session *s, uint32_t i, struct ltr_event *head, bool whole)
 		__builtin_prefetch(&data[(off + PREFETCH) & (ring_size - 1)]);
 		__builtin_prefetch(&data[(off + PREFETCH + 64) & (ring_size - 1)]);
 		c->size = size;
-		ev = copy_room(size + gap);
+		ev = size + gap <= copy_to_room ? (void *)copy_to
+						 : copy_room(size + gap);
 		if (full) {
 			ev->size = (uint16_t)unpack(ev, p, size, words, full);
 		} else {

@@ -17,6 +17,15 @@
 void reader_init(uint32_t size,
 		 void (*sink)(const struct event_rec *r));
 
+/*
+ * Copy the next events (those that fit in room bytes) to at, until the
+ * sink says otherwise; NULL: to the reader's own buffer.  A sink that
+ * keeps events in a buffer of its own (-w's segments) saves a copy: an
+ * event handed on at at is there; one peeked and not handed on yet may
+ * be overwritten at the next call of the sink.
+ */
+void reader_copy_to(void *at, size_t room);
+
 /* Pass every event published so far to the sink, oldest first; returns how many. */
 size_t reader_drain(struct ltr_session *s);
 

@@ -40,6 +40,7 @@
 #include "fd-util.h"
 #include "outfile.h"
 #include "prototype.h"
+#include "reader.h"
 #include "session-check.h"
 #include "session-slots.h"
 #include "retired.h"
@@ -366,6 +367,17 @@ static void object_wait(uint32_t i, uint64_t until)
 }
 
 /*
+ * Deliver every segment queued (the one being filled too): what the
+ * reader's thread writes next comes after their events.  The reader no
+ * longer copies into the segment handed over.
+ */
+static void segments_flush(void)
+{
+	reader_copy_to(NULL, 0);
+	segments_collect(true);
+}
+
+/*
  * Append what the session's tables gained since the last time: the
  * functions filled in so far (in order), their prototypes, the objects
  * recorded, and the strings they name.  Only those strings: the string
@@ -401,7 +413,7 @@ static void tables_update(bool final)
 	if (f == funcs_done && objects <= objects_done)
 		return;
 	/* The events encoded so far come before the records added here. */
-	segments_collect(true);
+	segments_flush();
 	for (i = objects_done; i < objects; i++)
 		object_put(i);
 	/* A function's prototype comes before it: the reader binds the two. */
@@ -592,15 +604,30 @@ static bool window_busy(void)
 	return busy >= 2;
 }
 
+/* The segment being filled, its buffer allocated. */
+static struct segment *segment_filling(void)
+{
+	struct segment *seg = segments_filling();
+
+	if (!seg->in) {
+		/* Room for an event of any size while in_len is below SEGMENT_BYTES. */
+		seg->in_size = SEGMENT_BYTES + sizeof(struct seg_event) + 65536;
+		seg->in = xmalloc(seg->in_size);
+	}
+	return seg;
+}
+
 /*
- * Count r's event in the window and, with several busy rings, copy it
- * into a segment; false if it is to be encoded here.
+ * Count r's event in the window and, with several busy rings, put it in
+ * the segment being filled (the reader copied it there, if it could:
+ * reader_copy_to()); false if it is to be encoded here.
  */
 static inline bool segment_event(const struct event_rec *r)
 {
 	size_t size = r->ev->size, rec = sizeof(struct seg_event) + size;
 	struct seg_event h = { .slot = r->slot, .pid = r->pid, .tid = r->tid };
 	struct segment *seg;
+	unsigned char *at;
 
 	if (r->slot < LTR_MAX_THREADS && !win_count[r->slot]++)
 		win_slots[win_nslots++] = r->slot;
@@ -609,27 +636,28 @@ static inline bool segment_event(const struct event_rec *r)
 			    segments_start(segment_encode, segment_deliver);
 
 		if (par && !busy)
-			segments_collect(true);
+			segments_flush();
 		par = busy;
 	}
 	if (!par)
 		return false;
-	seg = segments_filling();
-	if (seg->in_len && seg->in_len + rec > SEGMENT_BYTES) {
-		segments_submit();
-		segments_collect(false);
-		seg = segments_filling();
-	}
-	if (!seg->in) {
-		seg->in_size = SEGMENT_BYTES + sizeof(h) + 65536;
-		seg->in = xmalloc(seg->in_size);
-	}
-	memcpy(seg->in + seg->in_len, &h, sizeof(h));
-	memcpy(seg->in + seg->in_len + sizeof(h), r->ev, size);
+	seg = segment_filling();
+	at = seg->in + seg->in_len;
+	memcpy(at, &h, sizeof(h));
+	if ((const void *)r->ev != at + sizeof(h))
+		memcpy(at + sizeof(h), r->ev, size);
 	seg->in_len += rec;
 	/* Each event may open a block: its header, the EVENTS header, padding. */
 	seg->need += TF_CODEC_MAX(size) + sizeof(struct tf_block) +
 		     sizeof(struct tf_events) + 8;
+	if (seg->in_len >= SEGMENT_BYTES) {
+		segments_submit();
+		segments_collect(false);
+		seg = segment_filling();
+	}
+	/* The next event goes straight where its record will be. */
+	reader_copy_to(seg->in + seg->in_len + sizeof(h),
+		       seg->in_size - seg->in_len - sizeof(h));
 	return true;
 }
 
@@ -667,7 +695,7 @@ void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
 
 	if (fd < 0)
 		return;
-	segments_collect(true);
+	segments_flush();
 	/* A failed write is said before the live trace's "+++" line. */
 	if (!write_ok(writer_sync(&writer)))
 		return;
@@ -682,7 +710,7 @@ void tracefile_tick(void)
 	if (!write_ok(writer_error(&writer)) ||
 	    clock_mono_ns() - flushed_ns < FLUSH_NS)
 		return;
-	segments_collect(true);
+	segments_flush();
 	tables_update(false);
 	clock_put(false);
 	flush();
@@ -748,6 +776,7 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 	if (getenv("LTRUSS_DEBUG_SEGMENTS"))
 		fprintf(stderr, "ltruss: debug: %u encoding workers, %llu segments\n",
 			segments_workers(), segments_encoded);
+	reader_copy_to(NULL, 0);
 	segments_stop();
 	for (i = 0; i < SEGMENTS_MAX_WORKERS; i++)
 		if (worker_codec[i].z)
