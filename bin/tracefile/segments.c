@@ -38,6 +38,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "clock.h"
 #include "segments.h"
 #include "xmalloc.h"
 
@@ -51,6 +52,7 @@ static struct segment segs[NSEG];
 static bool done[NSEG];
 static uint64_t queued, taken, released;
 static bool stop;
+static uint64_t worker_cpu_ns; /* added by each worker as it ends, under lock */
 static pthread_t threads[MAX_WORKERS];
 static unsigned nworkers, nsegs;
 static void (*encode_fn)(struct segment *seg, unsigned worker);
@@ -76,6 +78,7 @@ static void *worker_main(void *arg)
 		done[n % nsegs] = true;
 		pthread_cond_signal(&finished);
 	}
+	worker_cpu_ns += clock_thread_ns();
 	pthread_mutex_unlock(&lock);
 	return NULL;
 }
@@ -93,11 +96,14 @@ static unsigned cores(void)
 bool segments_start(void (*encode)(struct segment *seg, unsigned worker),
 		    void (*deliver)(struct segment *seg))
 {
-	unsigned want = cores() - 1, i;
+	static bool tried; /* once: a thread that could not start will not */
+	unsigned want, i, n = cores();
 	sigset_t all, old;
 
-	if (nworkers)
-		return true;
+	if (tried)
+		return nworkers > 0;
+	tried = true;
+	want = n > 1 ? n - 1 : 0;
 	if (want > MAX_WORKERS)
 		want = MAX_WORKERS;
 	encode_fn = encode;
@@ -172,12 +178,12 @@ void segments_collect(bool all)
 		;
 }
 
-void segments_stop(void)
+uint64_t segments_stop(void)
 {
 	unsigned i;
 
 	if (!nworkers)
-		return;
+		return 0;
 	segments_collect(true);
 	pthread_mutex_lock(&lock);
 	stop = true;
@@ -190,4 +196,5 @@ void segments_stop(void)
 		free(segs[i].out);
 	}
 	nworkers = 0;
+	return worker_cpu_ns;
 }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * A run of drained events, copied whole by the reader's thread (in), that
@@ -51,7 +52,10 @@ void segments_collect(bool all);
 /* Workers running. */
 unsigned segments_workers(void);
 
-/* Stop the workers (nothing pending) and free the segments. */
-void segments_stop(void);
+/*
+ * Deliver what is pending, stop the workers and free the segments;
+ * returns the CPU time the workers took, in ns (0: there were none).
+ */
+uint64_t segments_stop(void);
 
 #endif

@@ -56,6 +56,11 @@ uint64_t clock_mono_ns(void)
 	return now_ns(CLOCK_MONOTONIC);
 }
 
+uint64_t clock_thread_ns(void)
+{
+	return now_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
 /*
  * Read the TSC and CLOCK_MONOTONIC together: a TSC read between two clock
  * reads, paired with their middle, the tightest of a few tries; *error

@@ -35,4 +35,7 @@ uint64_t clock_tsc(void);
 /* CLOCK_MONOTONIC in nanoseconds (for intervals of ltruss's own work). */
 uint64_t clock_mono_ns(void);
 
+/* The calling thread's CPU time in nanoseconds. */
+uint64_t clock_thread_ns(void);
+
 #endif
