@@ -777,7 +777,7 @@ by_thread() {
 	[ "$status" -eq 0 ]
 	[ "$out" = "$("$PROGS/busythreads" 4 100000)" ]
 	# The workers took part: segments were encoded off the reader's thread.
-	grep -Eqx 'ltruss: debug: [1-9][0-9]* encoding workers, [1-9][0-9]* segments' <<<"$err"
+	grep -Eq '^ltruss: debug: [1-9][0-9]* encoding workers, [1-9][0-9]* segments,' <<<"$err"
 	run_split ltruss --json -o live.json -F ./fix.yaml "$PROGS/busythreads" 4 100000
 	[ "$status" -eq 0 ]
 	ltruss --read t.ltr --json >read.json

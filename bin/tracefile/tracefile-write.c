@@ -45,8 +45,8 @@
 #include "session-slots.h"
 #include "retired.h"
 #include "segments.h"
+#include "tracefile-blocks.h"
 #include "tracefile-codec.h"
-#include "tracefile-encode.h"
 #include "tracefile-write.h"
 #include "tracefile.h"
 #include "writer.h"
@@ -55,31 +55,12 @@
 #define BUF_SIZE (2u << 20)  /* written when full, or once a second */
 #define CHUNK (1u << 20)     /* longest TABLES record */
 #define FLUSH_NS 1000000000ull
-#define NONE SIZE_MAX
 
 static int fd = -1;
 static struct writer writer;
 static const char *path;
 static const struct ltr_session *S;
 static const struct config *cfg;
-/*
- * Where blocks are made: the file's buffer (F, on the reader's thread),
- * or a segment's (on a worker, segments.c), each with its own codec.
- */
-struct blocks {
-	unsigned char *buf;
-	size_t len;
-	size_t open_at;       /* offset of the open block's header, or NONE */
-	uint32_t open_type;   /* and its type */
-	struct tf_events open_events; /* whose events the open block holds */
-	/*
-	 * Bytes of ring records, decoded, that the open EVENTS block may
-	 * still take (TF_EVENTS_MAX in all); 0 when no EVENTS block is open,
-	 * so that one test an event says both.
-	 */
-	size_t events_room;
-	struct tf_codec *codec;
-};
 static struct tf_codec file_codec;
 static struct blocks F = { .open_at = NONE, .codec = &file_codec };
 static uint64_t flushed_ns;
@@ -99,22 +80,6 @@ static bool write_ok(int err)
 		   path);
 	stopped = true;
 	return false;
-}
-
-/* Close b's open block: its length and checksum, padding to 8 bytes. */
-static void blocks_close(struct blocks *o)
-{
-	struct tf_block *b;
-
-	if (o->open_at == NONE)
-		return;
-	b = (struct tf_block *)(o->buf + o->open_at);
-	b->len = (uint32_t)(o->len - o->open_at - sizeof(*b));
-	b->crc = crc32_update(0, b + 1, b->len);
-	while (o->len % 8)
-		o->buf[o->len++] = 0;
-	o->open_at = NONE;
-	o->events_room = 0;
 }
 
 /* Close the file buffer's open block. */
@@ -138,17 +103,6 @@ static void room(size_t n)
 {
 	if (F.len + n + 8 > BUF_SIZE)
 		flush();
-}
-
-/* Open a block of type in o (closing the open one), its room made. */
-static void blocks_open(struct blocks *o, uint32_t type)
-{
-	struct tf_block b = { .type = type };
-
-	memcpy(o->buf + o->len, &b, sizeof(b));
-	o->open_at = o->len;
-	o->open_type = type;
-	o->len += sizeof(b);
 }
 
 /* Open a block of type (closing the open one); room for n bytes in it. */
@@ -488,34 +442,6 @@ bool tracefile_recording(void)
 	return fd >= 0;
 }
 
-/* Open an EVENTS block in o for the slot, process and thread of r (o's room made). */
-static void events_open(struct blocks *o, const struct event_rec *r)
-{
-	o->open_events = (struct tf_events){ .slot = r->slot, .pid = r->pid,
-					     .tid = r->tid };
-	blocks_open(o, TF_EVENTS);
-	memcpy(o->buf + o->len, &o->open_events, sizeof(o->open_events));
-	o->len += sizeof(o->open_events);
-	o->events_room = TF_EVENTS_MAX;
-	tf_codec_reset(o->codec);
-}
-
-/* Does r's event need an EVENTS block of its own in o (none open, another thread's, or full)? */
-static inline bool events_new(const struct blocks *o, const struct event_rec *r)
-{
-	return r->ev->size > o->events_room || o->open_events.slot != r->slot ||
-	       o->open_events.pid != r->pid || o->open_events.tid != r->tid;
-}
-
-/* Encode r's event into o's open EVENTS block (room made, events_new() asked). */
-static inline __attribute__((always_inline)) void
-events_put(struct blocks *o, const struct event_rec *r)
-{
-	/* A block holds at most TF_EVENTS_MAX bytes decoded, or one event. */
-	o->events_room -= r->ev->size;
-	o->len += tf_encode_inline(o->codec, r->ev, o->buf + o->len);
-}
-
 /*
  * Several busy rings: encoding on workers (segments.c).  Every WINDOW
  * events the reader's thread looks at how many slots gave a good part of
@@ -578,6 +504,15 @@ static void segment_encode(struct segment *seg, unsigned worker)
 	blocks_close(&o);
 	seg->out_len = o.len;
 }
+
+/*
+ * A record is at least 16 + 24 bytes, its need (segment_event) under 3
+ * times that; a segment holds less than SEGMENT_BYTES and one event more:
+ * its blocks fit in the file's buffer, whatever it holds.
+ */
+_Static_assert(3 * (SEGMENT_BYTES + sizeof(struct seg_event) + 65536) + 8 <=
+		       BUF_SIZE,
+	       "a segment's blocks fit in the file's buffer");
 
 /* The reader's thread: copy an encoded segment's blocks into the file. */
 static void segment_deliver(struct segment *seg)
