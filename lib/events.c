@@ -252,12 +252,11 @@ reserve_slow(struct ltr_tstate *ts, uint32_t size)
 }
 
 /*
- * Reserve size bytes in ts's ring; NULL when the event must be dropped.
- * Inlined into each kind of event: a call of a pair costs no call of
- * this, and only a ring that may be full or its end takes the slow path.
+ * size bytes at the head of ts's ring if they are free as far as the
+ * tail seen last says, and before its end; else NULL (reserve_slow).
  */
 static inline __attribute__((always_inline)) struct ltr_rec *
-reserve(struct ltr_tstate *ts, uint32_t size)
+reserve_now(struct ltr_tstate *ts, uint32_t size)
 {
 	struct ltr_ring *r = &ts->slot->ring;
 	uint32_t ring_size = ltr_ring_size;
@@ -267,7 +266,20 @@ reserve(struct ltr_tstate *ts, uint32_t size)
 	if (likely(off + size <= ring_size &&
 		   head + size - ts->tail_seen <= ring_size))
 		return (struct ltr_rec *)&ts->ring[off];
-	return reserve_slow(ts, size);
+	return NULL;
+}
+
+/*
+ * Reserve size bytes in ts's ring; NULL when the event must be dropped.
+ * Inlined into each kind of event: a call of a pair costs no call of
+ * this, and only a ring that may be full or its end takes the slow path.
+ */
+static inline __attribute__((always_inline)) struct ltr_rec *
+reserve(struct ltr_tstate *ts, uint32_t size)
+{
+	struct ltr_rec *ev = reserve_now(ts, size);
+
+	return likely(ev) ? ev : reserve_slow(ts, size);
 }
 
 /* Publish the event reserved last. */
@@ -276,12 +288,25 @@ static void commit(struct ltr_ring *r, const struct ltr_rec *ev)
 	__atomic_store_n(&r->head, r->head + ev->size, __ATOMIC_RELEASE);
 }
 
+/* Fill ev's header: its first 8 bytes in one store (struct ltr_rec). */
+static inline __attribute__((always_inline)) void
+header(struct ltr_rec *ev, uint32_t size, uint8_t type, uint32_t words,
+       uint32_t fn, uint32_t depth, uint8_t flags, uint64_t tsc)
+{
+	uint64_t head = (uint64_t)size | (uint64_t)(type | words << 4) << 16 |
+			(uint64_t)flags << 24 |
+			(uint64_t)(uint16_t)depth << 32 |
+			(uint64_t)(uint16_t)fn << 48;
+
+	__builtin_memcpy(ev, &head, sizeof(head));
+	ev->ts = tsc;
+}
+
 /*
  * Reserve and fill an event header with room for words fixed words and up
  * to *extra bytes of blobs (cut to what fits: *extra says); NULL if
  * dropped.  The size is set to the fixed part: blobs written later are
- * added with event_grow before the commit.  The header's first 8 bytes
- * are one store (struct ltr_rec), not five.
+ * added with event_grow before the commit.
  */
 static inline __attribute__((always_inline)) struct ltr_rec *
 event_new(struct ltr_tstate *ts, uint8_t type, uint32_t words, uint32_t fn,
@@ -289,7 +314,6 @@ event_new(struct ltr_tstate *ts, uint8_t type, uint32_t words, uint32_t fn,
 {
 	uint32_t size = (uint32_t)(sizeof(struct ltr_rec) + 8 * words);
 	struct ltr_rec *ev;
-	uint64_t head;
 
 	/*
 	 * A reservation of at most half the ring always fits, PAD included:
@@ -301,13 +325,25 @@ event_new(struct ltr_tstate *ts, uint8_t type, uint32_t words, uint32_t fn,
 		*extra = ltr_ring_size / 2 - size;
 	ev = reserve(ts, size + (uint32_t)*extra);
 
-	if (!ev)
-		return NULL;
-	head = (uint64_t)size | (uint64_t)(type | words << 4) << 16 |
-	       (uint64_t)flags << 24 | (uint64_t)(uint16_t)depth << 32 |
-	       (uint64_t)(uint16_t)fn << 48;
-	__builtin_memcpy(ev, &head, sizeof(head));
-	ev->ts = tsc;
+	if (ev)
+		header(ev, size, type, words, fn, depth, flags, tsc);
+	return ev;
+}
+
+/*
+ * As event_new without blobs, when the ring has room at once (no wait,
+ * no PAD); else NULL, and the caller takes its general path.  A short
+ * path that calls nothing keeps no registers to save.
+ */
+static inline __attribute__((always_inline)) struct ltr_rec *
+event_now(struct ltr_tstate *ts, uint8_t type, uint32_t words, uint32_t fn,
+	  uint32_t depth, uint8_t flags, uint64_t tsc)
+{
+	uint32_t size = (uint32_t)(sizeof(struct ltr_rec) + 8 * words);
+	struct ltr_rec *ev = reserve_now(ts, size);
+
+	if (likely(ev))
+		header(ev, size, type, words, fn, depth, flags, tsc);
 	return ev;
 }
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
@@ -341,7 +377,8 @@ static uint32_t level_of(const struct ltr_tstate *ts, const struct ltr_frame *fr
  * Copy the first n (at most 6) argument registers into w[], no more:
  * straight from regs, not through a copy of all six on the stack.
  */
-static void put_args(uint64_t *w, const struct ltr_regs *regs, unsigned n)
+static inline __attribute__((always_inline)) void
+put_args(uint64_t *w, const struct ltr_regs *regs, unsigned n)
 {
 	switch (n) {
 	case 6:
@@ -393,9 +430,10 @@ static bool fn_nostack(uint32_t fn)
  * An ENTER or CALL event: the registers, and what the prototype copies.
  * Copying strings and buffers takes microseconds: the event is stamped
  * after it, so that a call's time is the function's, not ours.  Returns
- * the stamp.
+ * the stamp.  (event_call's short path does the calls that copy nothing.)
  */
-static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
+static __attribute__((noinline)) uint64_t
+event_call_blobs(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 			   uint32_t depth, const struct ltr_capture *cap,
 			   const struct ltr_regs *regs, uint64_t ret,
 			   uint64_t tsc)
@@ -453,6 +491,45 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 	return ev->ts;
 }
 
+/*
+ * Does an entry with captures cap copy nothing but its registers: no
+ * string, buffer, struct, vector register, varargs, stack word or
+ * function pointer to look up (nor -k's stack)?
+ */
+static inline bool entry_plain(const struct ltr_capture *cap)
+{
+	return likely(!ltr_stack_size) &&
+	       (!cap || (!cap->strings && !cap->nstack && !cap->funcptrs &&
+			 !(cap->flags & (LTR_CAP_XMM | LTR_CAP_PRINTF |
+					 LTR_CAP_IN | LTR_CAP_STRUCT))));
+}
+
+/*
+ * An ENTER or CALL event.  Most calls copy nothing but registers into a
+ * ring with room: they take a short path that calls nothing, not the
+ * general one (its pushes of callee-saved registers and size checks
+ * were a third of what an event cost).  Returns the stamp.
+ */
+static inline __attribute__((always_inline)) uint64_t
+event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn, uint32_t depth,
+	   const struct ltr_capture *cap, const struct ltr_regs *regs,
+	   uint64_t ret, uint64_t tsc)
+{
+	unsigned nregs = cap ? cap->regs : LTR_RAW_ARGS;
+	struct ltr_rec *ev;
+
+	if (nregs > 6)
+		nregs = 6;
+	if (!entry_plain(cap) ||
+	    !(ev = event_now(ts, type, nregs + 1, fn, depth, 0, tsc)))
+		return event_call_blobs(ts, type, fn, depth, cap, regs, ret,
+					tsc);
+	put_args(ev->w, regs, nregs);
+	ev->w[nregs] = ret;
+	commit(&ts->slot->ring, ev);
+	return tsc;
+}
+
 uint64_t ltr_event_enter(struct ltr_tstate *ts, const struct ltr_frame *fr,
 			 const struct ltr_regs *regs, uint64_t tsc)
 {
@@ -476,9 +553,11 @@ static void read_x87(unsigned char buf[16])
 	*(uint32_t *)(buf + 12) = 0;
 }
 
-void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
-		    const struct ltr_retregs *regs, uint64_t tsc, bool err,
-		    int errnum, uint8_t flags)
+/* An EXIT in general: ltr_event_exit's short path could not take it. */
+static __attribute__((noinline)) void
+exit_blobs(struct ltr_tstate *ts, const struct ltr_frame *fr,
+	   const struct ltr_retregs *regs, uint64_t tsc, bool err, int errnum,
+	   uint8_t flags)
 {
 	size_t extra = fr->cap ? ltr_args_exit_max(fr->cap) : 0;
 	/* %rax alone, unless a float return or an errno prints (session.h). */
@@ -506,6 +585,34 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		event_grow(ev, ltr_args_exit(event_end(ev), extra, ts->pid, fr,
 					     regs->rax, has_x87 ? x87 : NULL));
 	}
+	commit(&ts->slot->ring, ev);
+}
+
+/*
+ * Does a return of a call with captures cap print %rax alone, with no
+ * blob: no output argument, no float, no long double?
+ */
+static inline bool exit_plain(const struct ltr_capture *cap)
+{
+	_Static_assert(LTR_MAX_OUT == 2, "exit_plain looks at two outputs");
+	return !cap || (!(cap->flags & (LTR_CAP_X87 | LTR_CAP_RET_XMM)) &&
+			!cap->out[0].mode && !cap->out[1].mode);
+}
+
+/* Most returns print %rax alone: a short path, as for entries. */
+void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
+		    const struct ltr_retregs *regs, uint64_t tsc, bool err,
+		    int errnum, uint8_t flags)
+{
+	struct ltr_rec *ev;
+
+	if (unlikely(err) || !exit_plain(fr->cap) ||
+	    !(ev = event_now(ts, LTR_EV_EXIT, 1, fr->fn, level_of(ts, fr),
+			     flags, tsc))) {
+		exit_blobs(ts, fr, regs, tsc, err, errnum, flags);
+		return;
+	}
+	ev->w[0] = regs->rax;
 	commit(&ts->slot->ring, ev);
 }
 
