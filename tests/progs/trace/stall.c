@@ -5,6 +5,7 @@
  * calls fill the ring with nothing draining it, so what ltruss shows
  * afterwards under --drop is what one ring holds.
  */
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,18 +18,21 @@
 /* Have all of process pid's threads stopped (state T in their stat)? */
 static int all_stopped(pid_t pid)
 {
-	char path[64], buf[512], *p;
-	int tid, stopped = 1;
-	FILE *tasks, *f;
+	char path[320], buf[512], *p;
+	int stopped = 1;
+	struct dirent *d;
+	DIR *tasks;
+	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	snprintf(buf, sizeof(buf), "ls %s", path);
-	tasks = popen(buf, "r");
+	tasks = opendir(path);
 	if (!tasks)
 		return 0;
-	while (stopped && fscanf(tasks, "%d", &tid) == 1) {
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid,
-			 tid);
+	while (stopped && (d = readdir(tasks)) != NULL) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid,
+			 d->d_name);
 		f = fopen(path, "r");
 		if (!f)
 			continue;
@@ -38,7 +42,7 @@ static int all_stopped(pid_t pid)
 		p = strrchr(buf, ')');
 		stopped = p && (p[2] == 'T' || p[2] == 't');
 	}
-	pclose(tasks);
+	closedir(tasks);
 	return stopped;
 }
 
