@@ -235,11 +235,7 @@ static bool other_namespace(long long userns, long long pidns,
  * Write "/proc/PID/fd/FD" into path (64 bytes), "/proc/thread-self/fd/FD"
  * if pid < 0 (not /proc/self: once the main thread has called
  * pthread_exit, /proc/self is a zombie's, with no descriptors to show,
- * while the other threads still take slots).  Not snprintf: this runs
- * when a thread's first traced call maps its slot (slot-map.c), inside
- * the program's call, and the audit namespace's printf uses vector
- * string functions that would clobber the caller's vector argument
- * registers (printf's doubles).
+ * while the other threads still take slots).
  */
 static void proc_fd_path(char *path, long long pid, long long fd)
 {
