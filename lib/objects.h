@@ -78,6 +78,8 @@ struct ltr_dynamic {
 	bool textrel;          /* it has text relocations */
 	ElfW(Rela) *rela;      /* DT_RELA: relasz bytes, entries of relaent */
 	size_t relasz, relaent;
+	uintptr_t gnu_hash;    /* DT_GNU_HASH, if it hashes some symbol; or 0 */
+	size_t nunhashed;      /* the symbols below it are unhashed: every undefined one */
 };
 
 /* Read obj's dynamic section into t; false if it has no symbols and strings to look up. */
