@@ -181,7 +181,14 @@ static const struct {
 	[T_PLTREL] = { DT_PLTREL, false },
 };
 
-bool ltr_dynamic_read(const struct ltr_object *obj, struct ltr_dynamic *t)
+/*
+ * Read obj's dynamic section into t; false if it has no symbols and
+ * strings.  Once an object, at la_objopen: what it reads (the loader has
+ * relocated the section's addresses by then, or dyn_ptr does) never
+ * changes while the object is loaded, and every lookup used to read it
+ * again, hash tables and relocations counted (libc: ~4 000 instructions).
+ */
+static bool dynamic_scan(const struct ltr_object *obj, struct ltr_dynamic *t)
 {
 	const struct link_map *map = obj->map;
 	const ElfW(Dyn) *d;
@@ -237,6 +244,17 @@ bool ltr_dynamic_read(const struct ltr_object *obj, struct ltr_dynamic *t)
 		t->relasz = v[T_RELASZ];
 	}
 	return t->syms && t->strtab;
+}
+
+void ltr_dynamic_load(struct ltr_object *obj)
+{
+	obj->dyn_ok = dynamic_scan(obj, &obj->dyn);
+}
+
+bool ltr_dynamic_read(const struct ltr_object *obj, struct ltr_dynamic *t)
+{
+	*t = obj->dyn;
+	return obj->dyn_ok;
 }
 
 const char *ltr_dynamic_str(const struct ltr_dynamic *t, size_t off)

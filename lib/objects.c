@@ -252,7 +252,8 @@ struct ltr_object *ltr_object_add(struct link_map *map, Lmid_t lmid)
 		obj->flags |= LTR_OBJ_MAIN;
 		main_object = obj;
 	}
-	ranges_of(obj); /* first: soname_of reads only inside its segments */
+	ranges_of(obj); /* first: the dynamic data is read only inside its segments */
+	ltr_dynamic_load(obj);
 	obj->soname = soname_of(obj);
 	short_name_of(obj);
 	obj->name_off = ltr_session_string(obj->short_name);
