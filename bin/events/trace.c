@@ -584,12 +584,14 @@ static void call_starts(struct thread_trace *t, const struct event_rec *r)
 	open_parent(t);
 	if (++t->depth > t->deepest)
 		t->deepest = t->depth;
-	call_blobs_keep(&tc->c, &tc->blobs, &tc->blobs_size, r->ev, r->take);
+	if (tc->c.blobs_len)
+		call_blobs_keep(&tc->c, &tc->blobs, &tc->blobs_size, r->ev,
+				r->take);
 	tc->state = PENDING;
 }
 
-/* One event (trace_event()), its warnings held until its lines are whole. */
-static void event_trace(const struct event_rec *r)
+/* event_trace() of an event other than an entry or an end of a known thread's own calls. */
+static __attribute__((noinline)) void event_other(const struct event_rec *r)
 {
 	const struct ltr_event *ev = r->ev;
 	struct thread_trace *t;
@@ -650,6 +652,30 @@ static void event_trace(const struct event_rec *r)
 		guest_switch(t, ev);
 		break;
 	}
+}
+
+/*
+ * One event (trace_event()), its warnings held until its lines are whole.
+ * Nearly every one is an entry or an end in a thread's slot known and
+ * without a vfork child: those here, the rest apart (event_other), so
+ * that their way saves no registers for the others'.
+ */
+static void event_trace(const struct event_rec *r)
+{
+	const struct ltr_event *ev = r->ev;
+	struct thread_trace *t;
+
+	if (r->slot < LTR_MAX_THREADS && (t = threads[r->slot]) && !t->guest) {
+		if (ev->type == LTR_EV_ENTER) {
+			call_starts(t, r);
+			return;
+		}
+		if (ev->type == LTR_EV_EXIT || ev->type == LTR_EV_UNWOUND) {
+			call_ends(t, ev);
+			return;
+		}
+	}
+	event_other(r);
 }
 
 void trace_event_ingested(const struct event_rec *r)
