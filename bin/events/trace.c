@@ -687,8 +687,13 @@ void trace_event_ingested(const struct event_rec *r)
 
 void trace_ingest_blobs(const struct event_rec *r)
 {
-	pyframes_ingest(r->pid, r->ev);
-	tclframes_ingest(r->pid, r->ev);
+	/* -k's calls all have blobs, few of them code: looked through once. */
+	uint32_t types = event_blob_types(r->ev);
+
+	if (types & 1u << LTR_BLOB_PYCODE)
+		pyframes_ingest(r->pid, r->ev);
+	if (types & 1u << LTR_BLOB_TCLCODE)
+		tclframes_ingest(r->pid, r->ev);
 }
 
 void trace_event(const struct event_rec *r)
