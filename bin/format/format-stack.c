@@ -415,7 +415,7 @@ static int call_frames(const struct who *w, const struct call *c,
 		       const struct named **out, enum stack_end *end,
 		       struct named_walk **kept)
 {
-	const struct ltr_blob *b = args_blob(c, LTR_BLOB_CALLSTACK);
+	const struct ltr_blob *b;
 	struct stack_frame frames[STACK_FRAMES_MAX + STACK_START_FRAMES];
 	struct py_frame py[LTR_PY_FRAMES_MAX];
 	struct tcl_frame tcl[LTR_TCL_FRAMES_MAX];
@@ -429,12 +429,12 @@ static int call_frames(const struct who *w, const struct call *c,
 
 	if (kept)
 		*kept = NULL;
+	/* Its stack copy, and Python's or Tcl's frames (most calls have neither): one look. */
+	types = args_blob_types(c, LTR_BLOB_CALLSTACK, &b);
 	if (!b)
 		return -1;
 	map = objmap_sync_at(c->ts_enter);
 	sparse = b->flags & LTR_BLOBF_SPARSE;
-	/* Most calls have neither: their blobs looked through once. */
-	types = args_blob_types(c);
 	if (types & 1u << LTR_BLOB_PYFRAMES)
 		in.np = pyframes_of(w->pid, c, py, LTR_PY_FRAMES_MAX);
 	if (types & 1u << LTR_BLOB_TCLFRAMES)

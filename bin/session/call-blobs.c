@@ -40,11 +40,13 @@ const struct ltr_blob *args_blob(const struct call *c, uint8_t type)
 	return blob_lookup(c->blobs, c->blobs_len, type, 0, true);
 }
 
-uint32_t args_blob_types(const struct call *c)
+uint32_t args_blob_types(const struct call *c, uint8_t type,
+			 const struct ltr_blob **first)
 {
 	uint32_t types = 0;
 	size_t off = 0;
 
+	*first = NULL;
 	/* blob_lookup's walk: it stops where blob_lookup would. */
 	while (c->blobs && off + sizeof(struct ltr_blob) <= c->blobs_len) {
 		const struct ltr_blob *b = (const void *)(c->blobs + off);
@@ -52,6 +54,8 @@ uint32_t args_blob_types(const struct call *c)
 
 		if (size > c->blobs_len - off)
 			break;
+		if (b->type == type && !*first)
+			*first = b;
 		if (b->type < 32)
 			types |= 1u << b->type;
 		off += (size_t)size;

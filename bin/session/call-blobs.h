@@ -19,8 +19,12 @@ const struct ltr_blob *blob_lookup(const unsigned char *blobs, size_t len,
 /* The first blob of type the interposer copied at c's entry, or NULL. */
 const struct ltr_blob *args_blob(const struct call *c, uint8_t type);
 
-/* The types args_blob() finds for c, one bit each (1u << type), in one pass. */
-uint32_t args_blob_types(const struct call *c);
+/*
+ * The types args_blob() finds for c, one bit each (1u << type), and
+ * args_blob(c, type) into *first, in one pass.
+ */
+uint32_t args_blob_types(const struct call *c, uint8_t type,
+			 const struct ltr_blob **first);
 
 /* The blob of type and index among blobs[0..len), or NULL. */
 const struct ltr_blob *args_blob_find(const unsigned char *blobs, size_t len,
