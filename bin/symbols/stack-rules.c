@@ -185,8 +185,9 @@ static struct rule *rule_slot(struct rule_cache *rc, uint64_t pc)
 	return &rc->r[i];
 }
 
-/* The rules at pc of rc's file, computed on first use. */
-static const struct rule *rule_at(struct rule_cache *rc, uint64_t pc)
+/* rule_at() of a pc not computed yet, or when rc must grow first. */
+static __attribute__((noinline)) const struct rule *
+rule_new(struct rule_cache *rc, uint64_t pc)
 {
 	struct rule *r;
 
@@ -208,6 +209,16 @@ static const struct rule *rule_at(struct rule_cache *rc, uint64_t pc)
 		rc->used++;
 	}
 	return r;
+}
+
+/* The rules at pc of rc's file, computed on first use: a lookup, after it. */
+static inline const struct rule *rule_at(struct rule_cache *rc, uint64_t pc)
+{
+	const struct rule *r;
+
+	if (rc->used < rc->size / 2 && (r = rule_slot(rc, pc))->kind)
+		return r;
+	return rule_new(rc, pc);
 }
 
 bool rules_have_cfi(struct rule_cache *rc, uint64_t pc)

@@ -164,19 +164,13 @@ static struct found *found_at(const struct walk *w, uint64_t pc, bool *hit)
 	return f;
 }
 
-/* The rules at pc of the walk's process, and the address in their file. */
-static struct rule_cache *walk_find(void *arg, uint64_t pc, uint64_t *rel)
+/* walk_find() of a pc not kept in its slot f: looked up, and kept. */
+static __attribute__((noinline)) struct rule_cache *
+walk_lookup(const struct walk *w, uint64_t pc, uint64_t *rel, struct found *f)
 {
-	const struct walk *w = arg;
 	const struct stack_object *o;
 	struct rule_cache *rc;
-	bool hit;
-	struct found *f = found_at(w, pc, &hit);
 
-	if (hit) {
-		*rel = pc - f->obj->bias;
-		return f->rc;
-	}
 	o = objmap_own(w->objs, w->pid, pc);
 	if (!o)
 		return NULL;
@@ -186,6 +180,19 @@ static struct rule_cache *walk_find(void *arg, uint64_t pc, uint64_t *rel)
 		*f = (struct found){ .pc = pc, .v = w->objs->v, .n = w->objs->n,
 				     .pid = w->pid, .obj = o, .rc = rc };
 	return rc;
+}
+
+/* The rules at pc of the walk's process, and the address in their file. */
+static struct rule_cache *walk_find(void *arg, uint64_t pc, uint64_t *rel)
+{
+	const struct walk *w = arg;
+	bool hit;
+	struct found *f = found_at(w, pc, &hit);
+
+	if (!hit)
+		return walk_lookup(w, pc, rel, f);
+	*rel = pc - f->obj->bias;
+	return f->rc;
 }
 
 /* The object of frame address lookup of w's process: objmap_at(), kept by walk_find. */
