@@ -688,7 +688,9 @@ void trace_event_ingested(const struct event_rec *r)
 void trace_ingest_blobs(const struct event_rec *r)
 {
 	/* -k's calls all have blobs, few of them code: looked through once. */
-	uint32_t types = event_blob_types(r->ev);
+	uint32_t types = r->blob_types & EVENT_BLOB_TYPES_KNOWN
+				 ? r->blob_types
+				 : event_blob_types(r->ev);
 
 	if (types & 1u << LTR_BLOB_PYCODE)
 		pyframes_ingest(r->pid, r->ev);
