@@ -590,7 +590,21 @@ static void call_starts(struct thread_trace *t, const struct event_rec *r)
 	tc->state = PENDING;
 }
 
-/* event_trace() of an event other than an entry or an end of a known thread's own calls. */
+/* An entry or an end of t's calls, taken (by tests: a jump table was mispredicted); else false. */
+static inline bool call_event(struct thread_trace *t, const struct event_rec *r)
+{
+	if (r->ev->type == LTR_EV_ENTER) {
+		call_starts(t, r);
+		return true;
+	}
+	if (r->ev->type == LTR_EV_EXIT || r->ev->type == LTR_EV_UNWOUND) {
+		call_ends(t, r->ev);
+		return true;
+	}
+	return false;
+}
+
+/* event_trace() of the other events, apart: so the entries' way saves no registers. */
 static __attribute__((noinline)) void event_other(const struct event_rec *r)
 {
 	const struct ltr_event *ev = r->ev;
@@ -606,18 +620,8 @@ static __attribute__((noinline)) void event_other(const struct event_rec *r)
 		guest_gone(t, LTR_END_KILLED, ev->ts);
 	if (t->guest && ev->type != LTR_EV_GUEST)
 		t = t->guest;
-	/*
-	 * Entries and exits, nearly every event, by tests: a jump table
-	 * (one indirect jump, entry and exit by turns) was mispredicted.
-	 */
-	if (ev->type == LTR_EV_ENTER) {
-		call_starts(t, r);
+	if (call_event(t, r))
 		return;
-	}
-	if (ev->type == LTR_EV_EXIT || ev->type == LTR_EV_UNWOUND) {
-		call_ends(t, ev);
-		return;
-	}
 	switch (ev->type) {
 	case LTR_EV_CALL: {
 		struct call c;
@@ -655,26 +659,16 @@ static __attribute__((noinline)) void event_other(const struct event_rec *r)
 }
 
 /*
- * One event (trace_event()), its warnings held until its lines are whole.
- * Nearly every one is an entry or an end in a thread's slot known and
- * without a vfork child: those here, the rest apart (event_other), so
- * that their way saves no registers for the others'.
+ * One event (trace_event()), its warnings held until its lines are whole;
+ * an entry or an end of a known slot's thread (no vfork child) straight.
  */
 static void event_trace(const struct event_rec *r)
 {
-	const struct ltr_event *ev = r->ev;
 	struct thread_trace *t;
 
-	if (r->slot < LTR_MAX_THREADS && (t = threads[r->slot]) && !t->guest) {
-		if (ev->type == LTR_EV_ENTER) {
-			call_starts(t, r);
-			return;
-		}
-		if (ev->type == LTR_EV_EXIT || ev->type == LTR_EV_UNWOUND) {
-			call_ends(t, ev);
-			return;
-		}
-	}
+	if (r->slot < LTR_MAX_THREADS && (t = threads[r->slot]) && !t->guest &&
+	    call_event(t, r))
+		return;
 	event_other(r);
 }
 
