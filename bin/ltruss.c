@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "call-blobs.h"
 #include "catalog.h"
 #include "clock.h"
 #include "debuginfo.h"
@@ -85,9 +86,13 @@ static void ring_event(const struct event_rec *r)
 		return;
 	}
 	whole = *r;
-	whole.ev = pyreuse_whole(r->slot, r->ev);
-	if (whole.ev != r->ev)
-		whole.take = NULL;
+	/* Its blobs looked through once, here: most have no Python frames. */
+	whole.blob_types = event_blob_types(r->ev) | EVENT_BLOB_TYPES_KNOWN;
+	if (whole.blob_types & 1u << LTR_BLOB_PYFRAMES) {
+		whole.ev = pyreuse_whole(r->slot, r->ev);
+		if (whole.ev != r->ev)
+			whole.take = NULL;
+	}
 	trace_event(&whole);
 }
 

@@ -20,21 +20,17 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <time.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <unistd.h>
 
 #include "arch/x86_64/cpu.h"
 #include "frames.h"
 #include "hooks.h"
 #include "interposer.h"
 #include "process.h"
+#include "sys.h"
 #include "../common/tunables.h"
-
-extern char **environ;
 
 struct ltr_session *ltr_session;
 uint32_t ltr_flags;
@@ -159,7 +155,7 @@ static char **env_find(const char *name)
 {
 	char **e;
 
-	for (e = environ; e && *e; e++)
+	for (e = ltr_environ; e && *e; e++)
 		if (ltr_env_is(*e, name))
 			return e;
 	return NULL;
@@ -203,8 +199,8 @@ static bool is_session_fd(int fd, long long ino)
 {
 	struct stat st;
 
-	return fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	       (long long)st.st_ino == ino && st.st_uid == geteuid() &&
+	return fd >= 0 && ltr_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	       (long long)st.st_ino == ino && st.st_uid == ltr_geteuid() &&
 	       !(st.st_mode & 077) &&
 	       (size_t)st.st_size >= sizeof(struct ltr_session);
 }
@@ -221,14 +217,15 @@ static bool other_namespace(long long userns, long long pidns,
 
 	if (userns > 0 && (mine = ltr_ns_inode("user")) &&
 	    (long long)mine != userns) {
-		snprintf(why, size, "this process is in another user namespace (user:[%lu]) than ltruss (user:[%lld]), which may not open its session",
-			 mine, userns);
+		ltr_format(why, size, "this process is in another user namespace (user:[%llu]) than ltruss (user:[%llu]), which may not open its session",
+			   (unsigned long long)mine, (unsigned long long)userns);
 		return true;
 	}
 	if (pidns > 0 && (mine = ltr_ns_inode("pid")) &&
 	    (long long)mine != pidns) {
-		snprintf(why, size, "this process is in another pid namespace (pid:[%lu]) than ltruss (pid:[%lld]), whose /proc does not show ltruss's pid %lld",
-			 mine, pidns, pid);
+		ltr_format(why, size, "this process is in another pid namespace (pid:[%llu]) than ltruss (pid:[%llu]), whose /proc does not show ltruss's pid %llu",
+			   (unsigned long long)mine, (unsigned long long)pidns,
+			   (unsigned long long)pid);
 		return true;
 	}
 	return false;
@@ -238,11 +235,7 @@ static bool other_namespace(long long userns, long long pidns,
  * Write "/proc/PID/fd/FD" into path (64 bytes), "/proc/thread-self/fd/FD"
  * if pid < 0 (not /proc/self: once the main thread has called
  * pthread_exit, /proc/self is a zombie's, with no descriptors to show,
- * while the other threads still take slots).  Not snprintf: this runs
- * when a thread's first traced call maps its slot (slot-map.c), inside
- * the program's call, and the audit namespace's printf uses vector
- * string functions that would clobber the caller's vector argument
- * registers (printf's doubles).
+ * while the other threads still take slots).
  */
 static void proc_fd_path(char *path, long long pid, long long fd)
 {
@@ -274,17 +267,17 @@ int ltr_peer_open(long long pid, long long fd, int flags,
 	 * (a terminal would become the controlling one) or a FIFO.
 	 */
 	proc_fd_path(path, pid, fd);
-	pfd = open(path, O_PATH | O_CLOEXEC);
+	pfd = ltr_open(path, O_PATH | O_CLOEXEC);
 	if (pfd < 0)
 		return -1;
 	if (!is(pfd, arg)) {
-		close(pfd);
+		ltr_close(pfd);
 		return -1;
 	}
 	proc_fd_path(path, -1, pfd);
-	rfd = open(path, flags | O_CLOEXEC | O_NOCTTY);
-	close(pfd);
-	return rfd;
+	rfd = ltr_open(path, flags | O_CLOEXEC | O_NOCTTY);
+	ltr_close(pfd);
+	return rfd < 0 ? -1 : rfd;
 }
 
 /* Whose the session is, as LTRUSS_SESSION names it: ltruss's pid; taken as inherited. */
@@ -375,25 +368,25 @@ static bool rings_fit(const struct ltr_session *s, int fd)
 
 	return size >= LTR_RING_SIZE_MIN && size <= LTR_RING_SIZE_MAX &&
 	       !(size & (size - 1)) && s->total_size == ltr_session_size(size) &&
-	       fstat(fd, &st) == 0 && (uint64_t)st.st_size >= s->total_size;
+	       ltr_fstat(fd, &st) == 0 && (uint64_t)st.st_size >= s->total_size;
 }
 
 /*
- * Warn that the session cannot be mapped (what), saying why (errno); tell
- * ltruss too (in the header s, mapped writable), which would otherwise
- * look for a reason in the loader.
+ * Warn that the session cannot be mapped (what), saying why (err, the
+ * mmap's errno); tell ltruss too (in the header s, mapped writable), which
+ * would otherwise look for a reason in the loader.
  */
-static void map_failed(struct ltr_session *s, const char *what)
+static void map_failed(struct ltr_session *s, const char *what, int err)
 {
 	char why[160];
 
-	if (s && errno == ENOMEM)
+	if (s && err == ENOMEM)
 		__atomic_store_n(&s->attach_enomem, 1, __ATOMIC_RELAXED);
 
-	snprintf(why, sizeof(why), "%s: %s%s", what,
-		 errno == ENOMEM ? "no address space left (ENOMEM)"
+	ltr_format(why, sizeof(why), "%s: %s%s", what,
+		   err == ENOMEM ? "no address space left (ENOMEM)"
 				 : "mmap failed",
-		 errno == ENOMEM ? ", raise the limit (ulimit -v)" : "");
+		   err == ENOMEM ? ", raise the limit (ulimit -v)" : "");
 	ltr_warn("not tracing", why);
 }
 
@@ -420,35 +413,36 @@ static struct ltr_session *session_map(int fd)
 	uint32_t ring;
 	void *shared;
 
-	s = mmap(NULL, SESSION_PROBE, PROT_READ | PROT_WRITE,
+	s = ltr_mmap(NULL, SESSION_PROBE, PROT_READ | PROT_WRITE,
 		 MAP_SHARED, fd, 0);
-	if (s == MAP_FAILED) {
-		map_failed(NULL, "cannot map the session");
+	if (ltr_map_error(s)) {
+		map_failed(NULL, "cannot map the session", ltr_map_error(s));
 		return NULL;
 	}
 	if (s->magic != LTR_SESSION_MAGIC || s->version != LTR_SESSION_VERSION ||
-	    s->header_size != sizeof(*s) || s->owner_uid != geteuid() ||
+	    s->header_size != sizeof(*s) || s->owner_uid != ltr_geteuid() ||
 	    !rings_fit(s, fd)) {
 		ltr_warn("not tracing",
 			 "the session was made by another ltruss version or user");
-		munmap(s, SESSION_PROBE);
+		ltr_munmap(s, SESSION_PROBE);
 		return NULL;
 	}
 	ring = s->ring_size;
-	whole = mmap(NULL, ltr_header_size_lib(), PROT_READ | PROT_WRITE,
+	whole = ltr_mmap(NULL, ltr_header_size_lib(), PROT_READ | PROT_WRITE,
 		     MAP_SHARED, fd, 0);
-	if (whole == MAP_FAILED) {
-		map_failed(s, "cannot map the session");
-		munmap(s, SESSION_PROBE);
+	if (ltr_map_error(whole)) {
+		map_failed(s, "cannot map the session", ltr_map_error(whole));
+		ltr_munmap(s, SESSION_PROBE);
 		return NULL;
 	}
-	munmap(s, SESSION_PROBE);
-	shared = mmap(NULL, ltr_page_up(sizeof(struct ltr_thread)),
+	ltr_munmap(s, SESSION_PROBE);
+	shared = ltr_mmap(NULL, ltr_page_up(sizeof(struct ltr_thread)),
 		      PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		      (off_t)ltr_slot_offset(LTR_MAX_THREADS - 1, ring));
-	if (shared == MAP_FAILED) {
-		map_failed(whole, "cannot map the session's thread slots");
-		munmap(whole, ltr_header_size_lib());
+	if (ltr_map_error(shared)) {
+		map_failed(whole, "cannot map the session's thread slots",
+			   ltr_map_error(shared));
+		ltr_munmap(whole, ltr_header_size_lib());
 		return NULL;
 	}
 	ltr_slot_shared = shared;
@@ -485,7 +479,7 @@ void ltr_attach(void)
 		return;
 	}
 	s = session_map(fd);
-	close(fd);
+	ltr_close(fd);
 	if (!s) {
 		env_restore();
 		return;

@@ -18,6 +18,12 @@
  * index of a program that exports nothing): the symbols the relocations
  * name count too.
  *
+ * A name is looked up as the loader looks it up, through DT_GNU_HASH when
+ * the object has one (libc's ~3 000 symbols were compared one by one, a
+ * few times in every traced process: ~65 000 instructions a lookup): its
+ * defined symbols are all hashed, its undefined ones all come before the
+ * first hashed one.
+ *
  * And nothing read from an object is trusted to lie where it says: every
  * table must lie inside one of the object's PT_LOAD segments, a string
  * table must end with a NUL (so every name that starts in it ends in it),
@@ -60,6 +66,22 @@ static size_t sysv_count(const struct ltr_object *obj, uintptr_t hash)
 	return ((const uint32_t *)hash)[1];
 }
 
+/* The buckets of DT_GNU_HASH at hash, its header and buckets checked to lie in obj; NULL if not. */
+static const uint32_t *gnu_buckets(const struct ltr_object *obj, uintptr_t hash)
+{
+	const uint32_t *h = (const uint32_t *)hash, *buckets;
+
+	if (!hash || hash % 4 || !ltr_object_holds(obj, hash, 4 * sizeof(uint32_t)))
+		return NULL;
+	/* Header, then h[2] bloom words of ElfW(Addr), then the buckets. */
+	buckets = (const uint32_t *)(hash + 4 * sizeof(uint32_t) +
+				     (uintptr_t)h[2] * sizeof(ElfW(Addr)));
+	if (!ltr_object_holds(obj, (uintptr_t)buckets,
+			      (size_t)h[0] * sizeof(uint32_t)))
+		return NULL;
+	return buckets;
+}
+
 /*
  * The number of symbols DT_GNU_HASH at hash covers, or 0: one past the end
  * of the chain of the highest bucket; the first hashed index if no bucket
@@ -71,16 +93,10 @@ static size_t gnu_count(const struct ltr_object *obj, uintptr_t hash)
 	uintptr_t chain, end;
 	uint32_t nbuckets, symoffset, i, top = 0;
 
-	if (!hash || hash % 4 || !ltr_object_holds(obj, hash, 4 * sizeof(uint32_t)))
+	if (!(buckets = gnu_buckets(obj, hash)))
 		return 0;
 	nbuckets = h[0];
 	symoffset = h[1];
-	/* Header, then h[2] bloom words of ElfW(Addr), then the buckets. */
-	buckets = (const uint32_t *)(hash + 4 * sizeof(uint32_t) +
-				     (uintptr_t)h[2] * sizeof(ElfW(Addr)));
-	if (!ltr_object_holds(obj, (uintptr_t)buckets,
-			      (size_t)nbuckets * sizeof(uint32_t)))
-		return 0;
 	for (i = 0; i < nbuckets; i++)
 		if (buckets[i] > top)
 			top = buckets[i];
@@ -100,6 +116,27 @@ static size_t gnu_count(const struct ltr_object *obj, uintptr_t hash)
 			return (size_t)i + 1;
 	}
 	return 0;
+}
+
+/*
+ * Does DT_GNU_HASH at hash hash some symbol (a bucket has a chain), with a
+ * bloom filter the loader can use, all inside obj?  Then names can be
+ * looked up through it (gnu_find).
+ */
+static bool gnu_usable(const struct ltr_object *obj, uintptr_t hash)
+{
+	const uint32_t *h = (const uint32_t *)hash, *buckets;
+	uint32_t i;
+
+	if (!(buckets = gnu_buckets(obj, hash)) || !h[2] ||
+	    (h[2] & (h[2] - 1)) ||
+	    !ltr_object_holds(obj, hash + 4 * sizeof(uint32_t),
+			      (size_t)h[2] * sizeof(ElfW(Addr))))
+		return false;
+	for (i = 0; i < h[0]; i++)
+		if (buckets[i])
+			return true;
+	return false;
 }
 
 /* One past the highest symbol index the RELA table at rela (size bytes, ent each) names, or 0. */
@@ -144,7 +181,14 @@ static const struct {
 	[T_PLTREL] = { DT_PLTREL, false },
 };
 
-bool ltr_dynamic_read(const struct ltr_object *obj, struct ltr_dynamic *t)
+/*
+ * Read obj's dynamic section into t; false if it has no symbols and
+ * strings.  Once an object, at la_objopen: what it reads (the loader has
+ * relocated the section's addresses by then, or dyn_ptr does) never
+ * changes while the object is loaded, and every lookup used to read it
+ * again, hash tables and relocations counted (libc: ~4 000 instructions).
+ */
+static bool dynamic_scan(const struct ltr_object *obj, struct ltr_dynamic *t)
 {
 	const struct link_map *map = obj->map;
 	const ElfW(Dyn) *d;
@@ -187,6 +231,12 @@ bool ltr_dynamic_read(const struct ltr_object *obj, struct ltr_dynamic *t)
 		t->syms = (const ElfW(Sym) *)v[T_SYMTAB];
 	else
 		t->nsyms = 0;
+	t->nunhashed = t->nsyms;
+	if (t->nsyms && gnu_usable(obj, v[T_GNU_HASH]) &&
+	    ((const uint32_t *)v[T_GNU_HASH])[1] <= t->nsyms) {
+		t->gnu_hash = v[T_GNU_HASH];
+		t->nunhashed = ((const uint32_t *)t->gnu_hash)[1];
+	}
 	if (v[T_RELA] && v[T_RELA] % 8 == 0 &&
 	    t->relaent >= sizeof(ElfW(Rela)) &&
 	    ltr_object_holds(obj, v[T_RELA], v[T_RELASZ])) {
@@ -194,6 +244,17 @@ bool ltr_dynamic_read(const struct ltr_object *obj, struct ltr_dynamic *t)
 		t->relasz = v[T_RELASZ];
 	}
 	return t->syms && t->strtab;
+}
+
+void ltr_dynamic_load(struct ltr_object *obj)
+{
+	obj->dyn_ok = dynamic_scan(obj, &obj->dyn);
+}
+
+bool ltr_dynamic_read(const struct ltr_object *obj, struct ltr_dynamic *t)
+{
+	*t = obj->dyn;
+	return obj->dyn_ok;
 }
 
 const char *ltr_dynamic_str(const struct ltr_dynamic *t, size_t off)
@@ -206,25 +267,76 @@ const ElfW(Sym) *ltr_dynamic_sym(const struct ltr_dynamic *t, size_t i)
 	return i < t->nsyms ? &t->syms[i] : NULL;
 }
 
+/* Is sym of t named name, and of type (LTR_SYM_UNDEF: undefined)? */
+static bool sym_is(const struct ltr_dynamic *t, const ElfW(Sym) *sym,
+		  const char *name, int type)
+{
+	bool fits = type == LTR_SYM_UNDEF ?
+			    sym->st_shndx == SHN_UNDEF :
+			    sym->st_shndx != SHN_UNDEF && sym->st_value &&
+				    (int)ELF64_ST_TYPE(sym->st_info) == type;
+	const char *s;
+
+	return fits && (s = ltr_dynamic_str(t, sym->st_name)) != NULL &&
+	       ltr_strcmp(s, name) == 0;
+}
+
+/*
+ * The first defined symbol name of type in t, through its DT_GNU_HASH
+ * (the loader's dl_new_hash, bloom filter, bucket and chain), every word
+ * read checked to lie in obj; NULL if none.
+ */
+static const ElfW(Sym) *gnu_find(const struct ltr_object *obj,
+				 const struct ltr_dynamic *t,
+				 const char *name, int type)
+{
+	const uint32_t *h = (const uint32_t *)t->gnu_hash, *buckets;
+	const ElfW(Addr) *bloom;
+	uint32_t nbuckets = h[0], symoffset = h[1], nbloom = h[2],
+		 shift = h[3], hash = 5381, i;
+	const unsigned char *c;
+	uintptr_t chain, end;
+	ElfW(Addr) word;
+
+	for (c = (const unsigned char *)name; *c; c++)
+		hash = hash * 33 + *c;
+	bloom = (const ElfW(Addr) *)(t->gnu_hash + 4 * sizeof(uint32_t));
+	word = bloom[(hash / 64) & (nbloom - 1)];
+	if (!((word >> (hash % 64)) & (word >> ((hash >> (shift % 32)) % 64)) & 1))
+		return NULL;
+	buckets = (const uint32_t *)(bloom + nbloom);
+	chain = (uintptr_t)(buckets + nbuckets);
+	end = segment_end(obj, chain);
+	for (i = buckets[hash % nbuckets]; i >= symoffset && i < t->nsyms; i++) {
+		uintptr_t at = chain + (uintptr_t)(i - symoffset) * sizeof(uint32_t);
+		uint32_t h2;
+
+		if (!end || at >= end || end - at < sizeof(uint32_t))
+			return NULL;
+		h2 = *(const uint32_t *)at;
+		if ((h2 | 1) == (hash | 1) && sym_is(t, &t->syms[i], name, type))
+			return &t->syms[i];
+		if (h2 & 1)
+			break;
+	}
+	return NULL;
+}
+
 const ElfW(Sym) *ltr_dynamic_find(const struct ltr_object *obj,
 				  const char *name, int type)
 {
 	struct ltr_dynamic t;
 	const ElfW(Sym) *sym;
-	const char *s;
-	size_t i;
+	size_t i, n;
 
 	if (!ltr_dynamic_read(obj, &t))
 		return NULL;
-	for (i = 0; (sym = ltr_dynamic_sym(&t, i)) != NULL; i++) {
-		bool fits = type == LTR_SYM_UNDEF ?
-				    sym->st_shndx == SHN_UNDEF :
-				    sym->st_shndx != SHN_UNDEF && sym->st_value &&
-					    (int)ELF64_ST_TYPE(sym->st_info) == type;
-
-		if (fits && (s = ltr_dynamic_str(&t, sym->st_name)) != NULL &&
-		    ltr_strcmp(s, name) == 0)
+	if (t.gnu_hash && type != LTR_SYM_UNDEF)
+		return gnu_find(obj, &t, name, type);
+	/* Undefined symbols: all before the first hashed one. */
+	n = type == LTR_SYM_UNDEF ? t.nunhashed : t.nsyms;
+	for (i = 0; i < n && (sym = ltr_dynamic_sym(&t, i)) != NULL; i++)
+		if (sym_is(&t, sym, name, type))
 			return sym;
-	}
 	return NULL;
 }

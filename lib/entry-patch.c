@@ -36,11 +36,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "capture.h"
 #include "interposer.h"
 #include "objects.h"
+#include "sys.h"
 
 #define ISLAND 96      /* bytes of one function's part of the code area */
 #define COPY_AT 16     /* where the relocated copy starts in it */
@@ -191,20 +191,20 @@ static bool island_fill(uint8_t *scratch, uintptr_t area,
 /* Map size bytes of scratch read-execute at area, through a memfd; false if refused. */
 static bool area_map(const void *scratch, uintptr_t area, size_t size)
 {
-	int fd = memfd_create("ltruss-patch", MFD_CLOEXEC);
+	int fd = ltr_memfd_create("ltruss-patch", MFD_CLOEXEC);
 	void *m = MAP_FAILED;
 
 	if (fd < 0)
 		return false;
-	if (write(fd, scratch, size) == (ssize_t)size)
-		m = mmap((void *)area, size, PROT_READ | PROT_EXEC,
+	if (ltr_write(fd, scratch, size) == (ssize_t)size)
+		m = ltr_mmap((void *)area, size, PROT_READ | PROT_EXEC,
 			 MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, 0);
-	close(fd);
-	if (m != MAP_FAILED && (uintptr_t)m != area) {
-		munmap(m, size); /* a kernel that took the address as a hint */
+	ltr_close(fd);
+	if (!ltr_map_error(m) && (uintptr_t)m != area) {
+		ltr_munmap(m, size); /* a kernel that took the address as a hint */
 		m = MAP_FAILED;
 	}
-	return m != MAP_FAILED;
+	return !ltr_map_error(m);
 }
 
 /* Mark the n plans of mine[] failed for why. */
@@ -226,7 +226,7 @@ static bool entry_write(int mem, const struct ltr_patch *p, uintptr_t bias,
 	uint8_t jmp[5] = { 0xe9 };
 
 	__builtin_memcpy(jmp + 1, &rel, 4);
-	return pwrite(mem, jmp, 5, (off_t)at) == 5;
+	return ltr_pwrite(mem, jmp, 5, (off_t)at) == 5;
 }
 
 /* The path plans name obj by: its l_name, the program's /proc/self/exe. */
@@ -237,7 +237,7 @@ static const char *object_path(const struct ltr_object *obj, char *buf,
 
 	if (!(obj->flags & LTR_OBJ_MAIN))
 		return obj->path;
-	n = readlink("/proc/self/exe", buf, size - 1);
+	n = ltr_readlink("/proc/self/exe", buf, size - 1);
 	if (n <= 0)
 		return "";
 	buf[n] = '\0';
@@ -254,15 +254,15 @@ static void area_apply(struct ltr_object *obj, uint32_t n)
 	int mem;
 
 	/* The scratch first: the kernel may put it where the area would go. */
-	scratch = mmap(NULL, size, PROT_READ | PROT_WRITE,
+	scratch = ltr_mmap(NULL, size, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (scratch == MAP_FAILED) {
+	if (ltr_map_error(scratch)) {
 		plans_failed(n, LTR_PATCH_EAREA);
 		return;
 	}
 	area = area_place(obj, size);
 	if (!area) {
-		munmap(scratch, size);
+		ltr_munmap(scratch, size);
 		plans_failed(n, LTR_PATCH_EAREA);
 		return;
 	}
@@ -284,12 +284,12 @@ static void area_apply(struct ltr_object *obj, uint32_t n)
 		ltr_targets[ltr_stub_index(stub)].flags |= LTR_FN_PATCHED;
 	}
 	if (!area_map(scratch, area, size)) {
-		munmap(scratch, size);
+		ltr_munmap(scratch, size);
 		plans_failed(n, LTR_PATCH_EAREA);
 		return;
 	}
-	munmap(scratch, size);
-	mem = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+	ltr_munmap(scratch, size);
+	mem = ltr_open("/proc/self/mem", O_RDWR | O_CLOEXEC);
 	for (i = 0; i < n; i++) {
 		struct ltr_patch *p;
 
@@ -309,7 +309,7 @@ static void area_apply(struct ltr_object *obj, uint32_t n)
 		}
 	}
 	if (mem >= 0)
-		close(mem);
+		ltr_close(mem);
 }
 
 /* Does a plan in the session name the object at path? */

@@ -223,7 +223,7 @@ gone:
  * waited on until a quarter of it is free (see the top), or the event
  * is dropped (--drop) if it does not fit.
  */
-static __attribute__((noinline)) struct ltr_event *
+static __attribute__((noinline)) struct ltr_rec *
 reserve_slow(struct ltr_tstate *ts, uint32_t size)
 {
 	struct ltr_ring *r = &ts->slot->ring;
@@ -240,24 +240,23 @@ reserve_slow(struct ltr_tstate *ts, uint32_t size)
 		return NULL;
 	}
 	if (pad) {
-		struct ltr_event *p = (struct ltr_event *)&ts->ring[off];
+		struct ltr_rec *p = (struct ltr_rec *)&ts->ring[off];
 
 		p->size = 0; /* a PAD runs to the end of the ring */
-		p->type = LTR_EV_PAD;
+		p->kind = LTR_EV_PAD;
 		head += pad;
 		__atomic_store_n(&r->head, head, __ATOMIC_RELEASE);
 		off = 0;
 	}
-	return (struct ltr_event *)&ts->ring[off];
+	return (struct ltr_rec *)&ts->ring[off];
 }
 
 /*
- * Reserve size bytes in ts's ring; NULL when the event must be dropped.
- * Inlined into each kind of event: a call of a pair costs no call of
- * this, and only a ring that may be full or its end takes the slow path.
+ * size bytes at the head of ts's ring if they are free as far as the
+ * tail seen last says, and before its end; else NULL (reserve_slow).
  */
-static inline __attribute__((always_inline)) struct ltr_event *
-reserve(struct ltr_tstate *ts, uint32_t size)
+static inline __attribute__((always_inline)) struct ltr_rec *
+reserve_now(struct ltr_tstate *ts, uint32_t size)
 {
 	struct ltr_ring *r = &ts->slot->ring;
 	uint32_t ring_size = ltr_ring_size;
@@ -266,14 +265,41 @@ reserve(struct ltr_tstate *ts, uint32_t size)
 
 	if (likely(off + size <= ring_size &&
 		   head + size - ts->tail_seen <= ring_size))
-		return (struct ltr_event *)&ts->ring[off];
-	return reserve_slow(ts, size);
+		return (struct ltr_rec *)&ts->ring[off];
+	return NULL;
+}
+
+/*
+ * Reserve size bytes in ts's ring; NULL when the event must be dropped.
+ * Inlined into each kind of event: a call of a pair costs no call of
+ * this, and only a ring that may be full or its end takes the slow path.
+ */
+static inline __attribute__((always_inline)) struct ltr_rec *
+reserve(struct ltr_tstate *ts, uint32_t size)
+{
+	struct ltr_rec *ev = reserve_now(ts, size);
+
+	return likely(ev) ? ev : reserve_slow(ts, size);
 }
 
 /* Publish the event reserved last. */
-static void commit(struct ltr_ring *r, const struct ltr_event *ev)
+static void commit(struct ltr_ring *r, const struct ltr_rec *ev)
 {
 	__atomic_store_n(&r->head, r->head + ev->size, __ATOMIC_RELEASE);
+}
+
+/* Fill ev's header: its first 8 bytes in one store (struct ltr_rec). */
+static inline __attribute__((always_inline)) void
+header(struct ltr_rec *ev, uint32_t size, uint8_t type, uint32_t words,
+       uint32_t fn, uint32_t depth, uint8_t flags, uint64_t tsc)
+{
+	uint64_t head = (uint64_t)size | (uint64_t)(type | words << 4) << 16 |
+			(uint64_t)flags << 24 |
+			(uint64_t)(uint16_t)depth << 32 |
+			(uint64_t)(uint16_t)fn << 48;
+
+	__builtin_memcpy(ev, &head, sizeof(head));
+	ev->ts = tsc;
 }
 
 /*
@@ -282,13 +308,12 @@ static void commit(struct ltr_ring *r, const struct ltr_event *ev)
  * dropped.  The size is set to the fixed part: blobs written later are
  * added with event_grow before the commit.
  */
-static inline __attribute__((always_inline)) struct ltr_event *
-event_new(struct ltr_tstate *ts, uint8_t type,
-				   uint32_t words, uint32_t fn, uint32_t depth,
-				   uint64_t tsc, size_t *extra)
+static inline __attribute__((always_inline)) struct ltr_rec *
+event_new(struct ltr_tstate *ts, uint8_t type, uint32_t words, uint32_t fn,
+	  uint32_t depth, uint8_t flags, uint64_t tsc, size_t *extra)
 {
-	uint32_t size = (uint32_t)(sizeof(struct ltr_event) + 8 * words);
-	struct ltr_event *ev;
+	uint32_t size = (uint32_t)(sizeof(struct ltr_rec) + 8 * words);
+	struct ltr_rec *ev;
 
 	/*
 	 * A reservation of at most half the ring always fits, PAD included:
@@ -300,26 +325,44 @@ event_new(struct ltr_tstate *ts, uint8_t type,
 		*extra = ltr_ring_size / 2 - size;
 	ev = reserve(ts, size + (uint32_t)*extra);
 
-	if (!ev)
-		return NULL;
-	ev->size = (uint16_t)size;
-	ev->type = type;
-	ev->flags = 0;
-	ev->depth = (uint16_t)depth;
-	ev->words = (uint16_t)words;
-	ev->fn = fn;
-	ev->ts = tsc;
+	if (ev)
+		header(ev, size, type, words, fn, depth, flags, tsc);
 	return ev;
 }
 
+/*
+ * As event_new without blobs, when the ring has room at once (no wait,
+ * no PAD); else NULL, and the caller takes its general path.  A short
+ * path that calls nothing keeps no registers to save.
+ */
+static inline __attribute__((always_inline)) struct ltr_rec *
+event_now(struct ltr_tstate *ts, uint8_t type, uint32_t words, uint32_t fn,
+	  uint32_t depth, uint8_t flags, uint64_t tsc)
+{
+	uint32_t size = (uint32_t)(sizeof(struct ltr_rec) + 8 * words);
+	struct ltr_rec *ev = reserve_now(ts, size);
+
+	if (likely(ev))
+		header(ev, size, type, words, fn, depth, flags, tsc);
+	return ev;
+}
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
+		       offsetof(struct ltr_rec, kind) == 2 &&
+		       offsetof(struct ltr_rec, flags) == 3 &&
+		       offsetof(struct ltr_rec, depth) == 4 &&
+		       offsetof(struct ltr_rec, fn) == 6 &&
+		       offsetof(struct ltr_rec, ts) == 8 &&
+		       LTR_MAX_FUNCS <= 65536 && LTR_ENTER_WORDS < 16,
+	       "event_new's one store of a header");
+
 /* Where the blobs of ev go (after its fixed words). */
-static void *event_end(struct ltr_event *ev)
+static void *event_end(struct ltr_rec *ev)
 {
 	return (unsigned char *)ev + ev->size;
 }
 
 /* Count bytes of blobs written after ev's fixed words. */
-static void event_grow(struct ltr_event *ev, size_t bytes)
+static void event_grow(struct ltr_rec *ev, size_t bytes)
 {
 	ev->size = (uint16_t)(ev->size + bytes);
 }
@@ -330,15 +373,35 @@ static uint32_t level_of(const struct ltr_tstate *ts, const struct ltr_frame *fr
 	return (uint32_t)(fr - ts->frames);
 }
 
-/* Copy the first n (at most 6) argument registers into w[], no more. */
-static void put_args(uint64_t *w, const struct ltr_regs *regs, unsigned n)
+/*
+ * Copy the first n (at most 6) argument registers into w[], no more:
+ * straight from regs, not through a copy of all six on the stack.
+ */
+static inline __attribute__((always_inline)) void
+put_args(uint64_t *w, const struct ltr_regs *regs, unsigned n)
 {
-	const uint64_t arg[6] = { regs->rdi, regs->rsi, regs->rdx,
-				  regs->rcx, regs->r8, regs->r9 };
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		w[i] = arg[i];
+	switch (n) {
+	case 6:
+		w[5] = regs->r9;
+		/* fall through */
+	case 5:
+		w[4] = regs->r8;
+		/* fall through */
+	case 4:
+		w[3] = regs->rcx;
+		/* fall through */
+	case 3:
+		w[2] = regs->rdx;
+		/* fall through */
+	case 2:
+		w[1] = regs->rsi;
+		/* fall through */
+	case 1:
+		w[0] = regs->rdi;
+		/* fall through */
+	default:
+		break;
+	}
 }
 
 /*
@@ -367,15 +430,16 @@ static bool fn_nostack(uint32_t fn)
  * An ENTER or CALL event: the registers, and what the prototype copies.
  * Copying strings and buffers takes microseconds: the event is stamped
  * after it, so that a call's time is the function's, not ours.  Returns
- * the stamp.
+ * the stamp.  (event_call's short path does the calls that copy nothing.)
  */
-static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
+static __attribute__((noinline)) uint64_t
+event_call_blobs(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 			   uint32_t depth, const struct ltr_capture *cap,
 			   const struct ltr_regs *regs, uint64_t ret,
 			   uint64_t tsc)
 {
 	size_t extra = cap ? ltr_args_entry_max(cap) : 0;
-	struct ltr_event *ev;
+	struct ltr_rec *ev;
 	size_t used = 0;
 	bool stack = unlikely(ltr_stack_size) && !fn_nostack(fn);
 	/* The registers it prints, then the return address (session.h). */
@@ -390,7 +454,7 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 		if (extra > LTR_PAYLOAD_MAX)
 			extra = LTR_PAYLOAD_MAX;
 	}
-	ev = event_new(ts, type, nregs + 1, fn, depth, tsc, &extra);
+	ev = event_new(ts, type, nregs + 1, fn, depth, 0, tsc, &extra);
 	if (!ev)
 		return tsc;
 	put_args(ev->w, regs, nregs);
@@ -427,6 +491,45 @@ static uint64_t event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 	return ev->ts;
 }
 
+/*
+ * Does an entry with captures cap copy nothing but its registers: no
+ * string, buffer, struct, vector register, varargs, stack word or
+ * function pointer to look up (nor -k's stack)?
+ */
+static inline bool entry_plain(const struct ltr_capture *cap)
+{
+	return likely(!ltr_stack_size) &&
+	       (!cap || (!cap->strings && !cap->nstack && !cap->funcptrs &&
+			 !(cap->flags & (LTR_CAP_XMM | LTR_CAP_PRINTF |
+					 LTR_CAP_IN | LTR_CAP_STRUCT))));
+}
+
+/*
+ * An ENTER or CALL event.  Most calls copy nothing but registers into a
+ * ring with room: they take a short path that calls nothing, not the
+ * general one (its pushes of callee-saved registers and size checks
+ * were a third of what an event cost).  Returns the stamp.
+ */
+static inline __attribute__((always_inline)) uint64_t
+event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn, uint32_t depth,
+	   const struct ltr_capture *cap, const struct ltr_regs *regs,
+	   uint64_t ret, uint64_t tsc)
+{
+	unsigned nregs = cap ? cap->regs : LTR_RAW_ARGS;
+	struct ltr_rec *ev;
+
+	if (nregs > 6)
+		nregs = 6;
+	if (!entry_plain(cap) ||
+	    !(ev = event_now(ts, type, nregs + 1, fn, depth, 0, tsc)))
+		return event_call_blobs(ts, type, fn, depth, cap, regs, ret,
+					tsc);
+	put_args(ev->w, regs, nregs);
+	ev->w[nregs] = ret;
+	commit(&ts->slot->ring, ev);
+	return tsc;
+}
+
 uint64_t ltr_event_enter(struct ltr_tstate *ts, const struct ltr_frame *fr,
 			 const struct ltr_regs *regs, uint64_t tsc)
 {
@@ -450,16 +553,20 @@ static void read_x87(unsigned char buf[16])
 	*(uint32_t *)(buf + 12) = 0;
 }
 
-void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
-		    const struct ltr_retregs *regs, uint64_t tsc, bool err,
-		    int errnum, uint8_t flags)
+/* An EXIT in general: ltr_event_exit's short path could not take it. */
+static __attribute__((noinline)) void
+exit_blobs(struct ltr_tstate *ts, const struct ltr_frame *fr,
+	   const struct ltr_retregs *regs, uint64_t tsc, bool err, int errnum,
+	   uint8_t flags)
 {
 	size_t extra = fr->cap ? ltr_args_exit_max(fr->cap) : 0;
 	/* %rax alone, unless a float return or an errno prints (session.h). */
 	bool all = err || (fr->cap && (fr->cap->flags & LTR_CAP_RET_XMM));
-	struct ltr_event *ev = event_new(ts, LTR_EV_EXIT,
-					 all ? LTR_EXIT_WORDS : 1, fr->fn,
-					 level_of(ts, fr), tsc, &extra);
+	struct ltr_rec *ev = event_new(ts, LTR_EV_EXIT,
+				       all ? LTR_EXIT_WORDS : 1, fr->fn,
+				       level_of(ts, fr),
+				       flags | (err ? LTR_EVF_ERROR : 0), tsc,
+				       &extra);
 	unsigned char x87[16];
 	bool has_x87;
 
@@ -471,7 +578,6 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		ev->w[2] = regs->xmm0[0];
 		ev->w[3] = (uint64_t)(int64_t)errnum;
 	}
-	ev->flags = flags | (err ? LTR_EVF_ERROR : 0);
 	if (fr->cap) {
 		has_x87 = fr->cap->flags & LTR_CAP_X87;
 		if (has_x87)
@@ -482,24 +588,51 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 	commit(&ts->slot->ring, ev);
 }
 
+/*
+ * Does a return of a call with captures cap print %rax alone, with no
+ * blob: no output argument, no float, no long double?
+ */
+static inline bool exit_plain(const struct ltr_capture *cap)
+{
+	_Static_assert(LTR_MAX_OUT == 2, "exit_plain looks at two outputs");
+	return !cap || (!(cap->flags & (LTR_CAP_X87 | LTR_CAP_RET_XMM)) &&
+			!cap->out[0].mode && !cap->out[1].mode);
+}
+
+/* Most returns print %rax alone: a short path, as for entries. */
+void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
+		    const struct ltr_retregs *regs, uint64_t tsc, bool err,
+		    int errnum, uint8_t flags)
+{
+	struct ltr_rec *ev;
+
+	if (unlikely(err) || !exit_plain(fr->cap) ||
+	    !(ev = event_now(ts, LTR_EV_EXIT, 1, fr->fn, level_of(ts, fr),
+			     flags, tsc))) {
+		exit_blobs(ts, fr, regs, tsc, err, errnum, flags);
+		return;
+	}
+	ev->w[0] = regs->rax;
+	commit(&ts->slot->ring, ev);
+}
+
 void ltr_event_unwound(struct ltr_tstate *ts, const struct ltr_frame *fr,
 		       uint8_t why)
 {
 	size_t none = 0;
-	struct ltr_event *ev = event_new(ts, LTR_EV_UNWOUND, 0, fr->fn,
-					 level_of(ts, fr), ltr_now(), &none);
+	struct ltr_rec *ev = event_new(ts, LTR_EV_UNWOUND, 0, fr->fn,
+				       level_of(ts, fr), why, ltr_now(), &none);
 
 	if (!ev)
 		return;
-	ev->flags = why;
 	commit(&ts->slot->ring, ev);
 }
 
 void ltr_event_untraced(struct ltr_tstate *ts, const char *name)
 {
 	size_t none = 0;
-	struct ltr_event *ev = event_new(ts, LTR_EV_UNTRACED, LTR_UNTRACED_WORDS,
-					 0, 0, ltr_now(), &none);
+	struct ltr_rec *ev = event_new(ts, LTR_EV_UNTRACED, LTR_UNTRACED_WORDS,
+				       0, 0, 0, ltr_now(), &none);
 
 	if (!ev)
 		return;
@@ -513,8 +646,8 @@ static bool event_resume(struct ltr_tstate *ts, uint32_t fn, uint32_t depth,
 			 uint64_t t0, uint64_t ret)
 {
 	size_t none = 0;
-	struct ltr_event *ev = event_new(ts, LTR_EV_ENTER, LTR_ENTER_WORDS, fn,
-					 depth, t0, &none);
+	struct ltr_rec *ev = event_new(ts, LTR_EV_ENTER, LTR_ENTER_WORDS, fn,
+				       depth, LTR_EVF_RESUME, t0, &none);
 	uint32_t w;
 
 	if (!ev)
@@ -522,7 +655,6 @@ static bool event_resume(struct ltr_tstate *ts, uint32_t fn, uint32_t depth,
 	for (w = 0; w < LTR_ENTER_WORDS; w++)
 		ev->w[w] = 0;
 	ev->w[6] = ret;
-	ev->flags = LTR_EVF_RESUME;
 	commit(&ts->slot->ring, ev);
 	return true;
 }
@@ -545,11 +677,12 @@ void ltr_event_returns_again(struct ltr_tstate *ts, uint32_t fn,
 			     uint64_t tsc)
 {
 	size_t none = 0;
-	struct ltr_event *ev;
+	struct ltr_rec *ev;
 
 	if (!event_resume(ts, fn, depth, t0, 0))
 		return;
-	ev = event_new(ts, LTR_EV_EXIT, LTR_EXIT_WORDS, fn, depth, tsc, &none);
+	ev = event_new(ts, LTR_EV_EXIT, LTR_EXIT_WORDS, fn, depth, 0, tsc,
+		       &none);
 	if (!ev)
 		return;
 	ev->w[0] = rax;
@@ -560,8 +693,8 @@ void ltr_event_returns_again(struct ltr_tstate *ts, uint32_t fn,
 void ltr_event_guest(struct ltr_tstate *ts, int32_t pid, enum ltr_end why)
 {
 	size_t none = 0;
-	struct ltr_event *ev = event_new(ts, LTR_EV_GUEST, 2, 0, 0,
-					 ltr_now(), &none);
+	struct ltr_rec *ev = event_new(ts, LTR_EV_GUEST, 2, 0, 0, 0,
+				       ltr_now(), &none);
 
 	if (!ev)
 		return;
@@ -573,8 +706,8 @@ void ltr_event_guest(struct ltr_tstate *ts, int32_t pid, enum ltr_end why)
 void ltr_event_thread(struct ltr_tstate *ts)
 {
 	size_t none = 0;
-	struct ltr_event *ev = event_new(ts, LTR_EV_THREAD, 1, 0, 0,
-					 ltr_now(), &none);
+	struct ltr_rec *ev = event_new(ts, LTR_EV_THREAD, 1, 0, 0, 0,
+				       ltr_now(), &none);
 
 	if (!ev)
 		return;

@@ -36,6 +36,7 @@
 #include "lock.h"
 #include "objects.h"
 #include "process.h"
+#include "sys.h"
 #include "../common/tunables.h"
 
 /* What an exec carries: "LTRUSS_SESSION=...", and our path for LD_AUDIT. */
@@ -69,7 +70,6 @@ typedef void *(*popen_fn)(const char *, const char *);
 
 #define REAL(h, type) ((type)ltr_hook_real[h])
 
-extern char **environ;
 
 void ltr_exec_remember(const char *session, const char *audit)
 {
@@ -211,8 +211,8 @@ static char **carry_env(struct carry *c, char *const *envp, bool carries)
 }
 
 /*
- * The program's environ (its libc's, or the program's copy of it); our
- * own libc's, which starts as the same array, if it cannot be found.
+ * The program's environ (its libc's, or the program's copy of it); the
+ * array the process started with (sys.c) if it cannot be found.
  */
 static char ***program_environ(void)
 {
@@ -220,7 +220,7 @@ static char ***program_environ(void)
 
 	if (!env)
 		env = ltr_libc_data("__environ");
-	return env ? env : &environ;
+	return env ? env : &ltr_environ;
 }
 
 /* The real function name of the program's libc (cached in *cache). */

@@ -47,6 +47,7 @@
 #include "hooks.h"
 #include "interposer.h"
 #include "objects.h"
+#include "sys.h"
 
 #define MAX_PASSES 64 /* give up on slots that never get a value */
 
@@ -132,9 +133,9 @@ static void slot_write(const struct ltr_object *obj, uint64_t *slot,
 	relro = relro && *locked;
 	if (relro && page != *open) {
 		if (*open)
-			mprotect((void *)*open, PAGE_SIZE, PROT_READ);
+			ltr_mprotect((void *)*open, PAGE_SIZE, PROT_READ);
 		*open = 0;
-		if (mprotect((void *)page, PAGE_SIZE, PROT_READ | PROT_WRITE)) {
+		if (ltr_mprotect((void *)page, PAGE_SIZE, PROT_READ | PROT_WRITE)) {
 			ltr_warn("warning", "cannot patch a read-only GOT slot; some calls stay untraced");
 			return;
 		}
@@ -147,7 +148,7 @@ static void slot_write(const struct ltr_object *obj, uint64_t *slot,
 static void page_close(uintptr_t open)
 {
 	if (open)
-		mprotect((void *)open, PAGE_SIZE, PROT_READ);
+		ltr_mprotect((void *)open, PAGE_SIZE, PROT_READ);
 }
 
 /* Read obj's dynamic section into t; false if it has no RELA table to walk. */
@@ -256,7 +257,7 @@ void ltr_got_prebind(struct ltr_object *obj)
 	lo = (uintptr_t)t.rela & ~(PAGE_SIZE - 1);
 	hi = ((uintptr_t)t.rela + t.relasz + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 	prot = segment_prot(obj, (uintptr_t)t.rela);
-	if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE))
+	if (ltr_mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE))
 		return;
 	for (i = 0; i < t.relasz / t.relaent; i++) {
 		ElfW(Rela) *r = &t.rela[i];
@@ -271,5 +272,5 @@ void ltr_got_prebind(struct ltr_object *obj)
 		r->r_info = ELF64_R_INFO(ELF64_R_SYM(r->r_info),
 					 R_X86_64_JUMP_SLOT);
 	}
-	mprotect((void *)lo, hi - lo, prot);
+	ltr_mprotect((void *)lo, hi - lo, prot);
 }

@@ -145,11 +145,21 @@ void ltr_hook_note(enum ltr_hook h, uint64_t a0, uint64_t a1, uint64_t a2)
 	ltr_hook_note_regs(h, &regs);
 }
 
-/* The index of the hook at addr, or -1 if addr is no hook. */
+/* The bounds of this object, from the linker: every hook lies within. */
+extern const char __ehdr_start[] __attribute__((visibility("hidden")));
+extern const char _end[] __attribute__((visibility("hidden")));
+
+/*
+ * The index of the hook at addr, or -1 if addr is no hook.  GOT patching
+ * asks of every slot's value: one outside this object is none, without
+ * the walk over the table.
+ */
 static int hook_index(uintptr_t addr)
 {
 	int i;
 
+	if (addr < (uintptr_t)__ehdr_start || addr >= (uintptr_t)_end)
+		return -1;
 	for (i = 0; i < LTR_H_COUNT; i++)
 		if ((uintptr_t)hooks[i].hook == addr)
 			return i;

@@ -176,8 +176,11 @@ int ltr_strcmp(const char *a, const char *b);
 int ltr_strncmp(const char *a, const char *b, size_t n);
 void ltr_strlcpy(char *dst, const char *src, size_t size);
 bool ltr_env_is(const char *s, const char *name);
-/* Write v in decimal at buf (room for 11 bytes), NUL-terminated; its length. */
-size_t ltr_utoa(char *buf, uint32_t v);
+/* Write v in decimal at buf (room for 21 bytes), NUL-terminated; its length. */
+size_t ltr_utoa(char *buf, uint64_t v);
+/* fmt into buf of size bytes, with %s and %llu only (mem.c); its length. */
+size_t ltr_format(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Trampolines (trampoline.S). */
 extern const char ltr_stubs[], ltr_stubs_end[], ltr_tramp_blocks[];

@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * mem.c: the interposer's own memcpy, memset and string helpers.
+ * mem.c: the interposer's own memcpy, memset, memcmp and string helpers.
  *
- * The compiler may emit calls to memcpy and memset for struct copies.  Had
- * they reached libc's versions, those use AVX registers and would clobber
- * the program's float arguments on the entry path.  These plain versions,
- * hidden in this object, keep every byte of the interposer on general
- * registers (the object is built with -mgeneral-regs-only).
+ * The compiler may emit calls to memcpy, memset and memcmp (struct copies,
+ * __builtin_memcmp).  Had they reached libc's versions, those use AVX
+ * registers and would clobber the program's float arguments on the entry
+ * path; and the interposer links no libc at all (sys.c says why).  These
+ * plain versions, hidden in this object, keep every byte of the
+ * interposer on general registers (the object is built with
+ * -mgeneral-regs-only).
  */
+#include <stdarg.h>
+
 #include "interposer.h"
 
 void *memcpy(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
 
 void *memcpy(void *dst, const void *src, size_t n)
 {
@@ -30,6 +35,16 @@ void *memset(void *dst, int c, size_t n)
 	while (n--)
 		*d++ = (unsigned char)c;
 	return dst;
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+	const unsigned char *p = a, *q = b;
+
+	for (; n; n--, p++, q++)
+		if (*p != *q)
+			return *p - *q;
+	return 0;
 }
 
 size_t ltr_strlen(const char *s)
@@ -78,10 +93,10 @@ bool ltr_env_is(const char *s, const char *name)
 	return !name[i] && s[i] == '=';
 }
 
-/* Write v in decimal at buf (room for 11 bytes), NUL-terminated; its length. */
-size_t ltr_utoa(char *buf, uint32_t v)
+/* Write v in decimal at buf (room for 21 bytes), NUL-terminated; its length. */
+size_t ltr_utoa(char *buf, uint64_t v)
 {
-	char digits[10];
+	char digits[20];
 	size_t k = 0, n = 0;
 
 	do
@@ -89,6 +104,43 @@ size_t ltr_utoa(char *buf, uint32_t v)
 	while ((v /= 10) != 0);
 	while (k)
 		buf[n++] = digits[--k];
+	buf[n] = '\0';
+	return n;
+}
+
+/*
+ * snprintf's little brother: fmt into buf (size bytes, NUL-terminated,
+ * cut short if need be), with %s (a string) and %llu (unsigned long long)
+ * only, which gcc checks as it checks printf's.  Its length.
+ */
+size_t ltr_format(char *buf, size_t size, const char *fmt, ...)
+{
+	char num[21];
+	const char *s;
+	size_t n = 0;
+	va_list ap;
+
+	if (!size)
+		return 0;
+	va_start(ap, fmt);
+	for (; *fmt; fmt++) {
+		if (fmt[0] == '%' && fmt[1] == 's') {
+			s = va_arg(ap, const char *);
+			fmt++;
+		} else if (fmt[0] == '%' && fmt[1] == 'l' && fmt[2] == 'l' &&
+			   fmt[3] == 'u') {
+			ltr_utoa(num, va_arg(ap, unsigned long long));
+			s = num;
+			fmt += 3;
+		} else {
+			if (n + 1 < size)
+				buf[n++] = *fmt;
+			continue;
+		}
+		for (; *s && n + 1 < size; s++)
+			buf[n++] = *s;
+	}
+	va_end(ap);
 	buf[n] = '\0';
 	return n;
 }

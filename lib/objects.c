@@ -10,15 +10,14 @@
  * namespace's malloc, whose lock a forked child may find held forever.
  */
 #include <elf.h>
-#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <unistd.h>
 
 #include "../common/select.h"
 #include "capture.h"
 #include "interposer.h"
 #include "objects.h"
+#include "sys.h"
 
 static struct ltr_object *objects;
 static struct ltr_object *main_object;
@@ -46,10 +45,10 @@ static void *object_mem(size_t size)
 	if (size > 65536)
 		return NULL;
 	if (!next || (size_t)(end - next) < size) {
-		void *p = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		void *p = ltr_mmap(NULL, 65536, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-		if (p == MAP_FAILED)
+		if (ltr_map_error(p))
 			return NULL;
 		next = p;
 		end = next + 65536;
@@ -86,8 +85,8 @@ static void ranges_of(struct ltr_object *obj)
 	uintptr_t lo = UINTPTR_MAX, hi = 0, base = obj->map->l_addr;
 
 	if (obj->flags & LTR_OBJ_MAIN) {
-		ph = (const ElfW(Phdr) *)getauxval(AT_PHDR);
-		n = getauxval(AT_PHNUM);
+		ph = (const ElfW(Phdr) *)ltr_getauxval(AT_PHDR);
+		n = ltr_getauxval(AT_PHNUM);
 		/* The load bias of a PIE program: where its PT_PHDR landed. */
 		for (i = 0; ph && i < n; i++)
 			if (ph[i].p_type == PT_PHDR)
@@ -204,7 +203,7 @@ static void object_record(const struct ltr_object *obj)
 	if (!obj->end)
 		return;
 	if (obj->flags & LTR_OBJ_MAIN) {
-		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		n = ltr_readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 		if (n <= 0)
 			return;
 		exe[n] = '\0';
@@ -220,7 +219,7 @@ static void object_record(const struct ltr_object *obj)
 	 * stores at most (a second at most: then ltruss goes past it).  seq
 	 * is written last, released.
 	 */
-	pid = (int32_t)getpid();
+	pid = (int32_t)ltr_getpid();
 	/*
 	 * Mapped, not yet relocated nor run: every call made in it, from
 	 * its constructors on, is stamped later; read before the claim, so
@@ -253,7 +252,8 @@ struct ltr_object *ltr_object_add(struct link_map *map, Lmid_t lmid)
 		obj->flags |= LTR_OBJ_MAIN;
 		main_object = obj;
 	}
-	ranges_of(obj); /* first: soname_of reads only inside its segments */
+	ranges_of(obj); /* first: the dynamic data is read only inside its segments */
+	ltr_dynamic_load(obj);
 	obj->soname = soname_of(obj);
 	short_name_of(obj);
 	obj->name_off = ltr_session_string(obj->short_name);

@@ -18,6 +18,24 @@
 #define LTR_OBJ_NONPIE 0x10u  /* the program, linked at a fixed address */
 #define LTR_OBJ_HOOKS 0x20u   /* defines functions lib/unwind.c hooks */
 
+/*
+ * A loaded object's dynamic data (lib/dynamic.c), each table checked to lie
+ * inside its PT_LOAD segments, or left out (NULL, size 0).
+ */
+struct ltr_dynamic {
+	const ElfW(Sym) *syms; /* nsyms entries, counted from its hash table */
+	size_t nsyms;
+	const char *strtab;    /* strsz bytes, the last a NUL */
+	size_t strsz;
+	size_t soname;         /* DT_SONAME's offset in strtab, if have_soname */
+	bool have_soname;
+	bool textrel;          /* it has text relocations */
+	ElfW(Rela) *rela;      /* DT_RELA: relasz bytes, entries of relaent */
+	size_t relasz, relaent;
+	uintptr_t gnu_hash;    /* DT_GNU_HASH, if it hashes some symbol; or 0 */
+	size_t nunhashed;      /* the symbols below it are unhashed: every undefined one */
+};
+
 /* A loaded object, registered in la_objopen. */
 struct ltr_object {
 	struct link_map *map;
@@ -33,6 +51,8 @@ struct ltr_object {
 	uintptr_t relro_start, relro_end;
 	const ElfW(Phdr) *phdr; /* its program headers (NULL: none found) */
 	size_t phnum;
+	struct ltr_dynamic dyn; /* its dynamic data, read once (ltr_dynamic_load) */
+	bool dyn_ok;            /* dyn has symbols and strings */
 	struct ltr_object *next;
 };
 
@@ -64,23 +84,10 @@ void *ltr_libc_function(const char *name);
 /* The variable name of the program's libc (its copy in the program if any), or NULL. */
 void *ltr_libc_data(const char *name);
 
-/*
- * A loaded object's dynamic data (lib/dynamic.c), each table checked to lie
- * inside its PT_LOAD segments, or left out (NULL, size 0).
- */
-struct ltr_dynamic {
-	const ElfW(Sym) *syms; /* nsyms entries, counted from its hash table */
-	size_t nsyms;
-	const char *strtab;    /* strsz bytes, the last a NUL */
-	size_t strsz;
-	size_t soname;         /* DT_SONAME's offset in strtab, if have_soname */
-	bool have_soname;
-	bool textrel;          /* it has text relocations */
-	ElfW(Rela) *rela;      /* DT_RELA: relasz bytes, entries of relaent */
-	size_t relasz, relaent;
-};
+/* Read obj's dynamic section, once, when it is added (its segments known). */
+void ltr_dynamic_load(struct ltr_object *obj);
 
-/* Read obj's dynamic section into t; false if it has no symbols and strings to look up. */
+/* obj's dynamic data into t; false if it has no symbols and strings to look up. */
 bool ltr_dynamic_read(const struct ltr_object *obj, struct ltr_dynamic *t);
 
 /* The string at offset off of t's string table, or NULL past its end. */

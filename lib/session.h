@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 23 /* bump on any change */
+#define LTR_SESSION_LAYOUT 24 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -216,9 +216,11 @@ struct ltr_count {
  * prototype reads (cap->regs; LTR_RAW_ARGS without one) then the return
  * address, an EXIT %rax alone unless it returns a float or fails (then
  * all four).  The writes of a call are most of what tracing costs the
- * program.  ltruss puts the words back in place as it copies each event
- * out (bin/events/reader.c), the others 0: everything after the reader,
- * and trace files, see the whole layout, with words 0.
+ * program.  And every record of a ring has the short header of struct
+ * ltr_rec, not struct ltr_event's.  ltruss puts the header and the words
+ * back in place as it copies each event out (bin/events/reader.c), the
+ * others 0: everything after the reader, and trace files, see the whole
+ * layout (struct ltr_event), with words 0.
  */
 enum ltr_event_type {
 	LTR_EV_PAD = 1,   /* skip to the end of the ring */
@@ -472,17 +474,39 @@ struct ltr_blob {
 	unsigned char data[];
 };
 
+/* An event, as ltruss hands it on from the reader (bin/events/reader.c). */
 struct ltr_event {
 	uint16_t size;  /* bytes, header included, a multiple of 8 */
 	uint8_t type;   /* enum ltr_event_type */
 	uint8_t flags;
 	uint16_t depth; /* nesting level, 0 = outermost traced call */
-	uint16_t words; /* in a ring: the fixed words written (0: all; see above) */
+	uint16_t words; /* 0 (the fixed words of the type's whole layout) */
 	uint32_t fn;    /* index in funcs[] */
 	uint32_t reserved2;
 	uint64_t ts;    /* TSC */
 	uint64_t w[];
 };
+
+/*
+ * An event as a ring holds it: struct ltr_event's header in 16 bytes
+ * instead of 24, for the 16 bytes of a call's ENTER and EXIT are a fifth
+ * of what the program writes a call and ltruss's core reads back.  The
+ * first 8 bytes are one store of the interposer (lib/events.c), the
+ * stamp the other.  kind is the type in its low 4 bits, the fixed words
+ * written in the high 4 (0: all of the type's layout); fn fits in 16 bits
+ * (LTR_MAX_FUNCS).  A PAD is a record whose kind is LTR_EV_PAD.
+ */
+struct ltr_rec {
+	uint16_t size;  /* bytes in the ring, this header included, a multiple of 8 */
+	uint8_t kind;   /* type | words << 4 */
+	uint8_t flags;
+	uint16_t depth;
+	uint16_t fn;
+	uint64_t ts;
+	uint64_t w[];
+};
+#define LTR_REC_TYPE(kind) ((kind) & 0xfu)
+#define LTR_REC_WORDS(kind) ((unsigned)(kind) >> 4)
 
 /*
  * The indexes of a thread's ring; its bytes follow its slot (ltr_slot_offset).

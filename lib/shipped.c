@@ -27,10 +27,10 @@
 #include <stddef.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "interposer.h"
 #include "objects.h"
+#include "sys.h"
 
 static struct ltr_shipped table; /* as the session named it at attach */
 /* Its sections, once mapped (NULL before, and without it). */
@@ -44,7 +44,7 @@ static bool is_table(int fd, const void *arg)
 	const struct ltr_shipped *t = arg;
 	struct stat st;
 
-	return fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	return fd >= 0 && ltr_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	       (uint64_t)st.st_ino == t->ino && (uint64_t)st.st_dev == t->dev &&
 	       (uint64_t)st.st_size == t->size;
 }
@@ -80,16 +80,16 @@ void ltr_shipped_map(struct ltr_session *s, long long pid, bool inherited)
 					   &table);
 	}
 	map = fd < 0 ? MAP_FAILED
-		     : mmap(NULL, table.size, PROT_READ, MAP_PRIVATE, fd, 0);
+		     : ltr_mmap(NULL, table.size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (fd >= 0)
-		close(fd);
+		ltr_close(fd);
 	/* Its names end with a NUL: a name read stops within them. */
-	if (map != MAP_FAILED &&
+	if (!ltr_map_error(map) &&
 	    ((const char *)map)[table.strings + table.nstrings - 1] != '\0') {
-		munmap(map, table.size);
+		ltr_munmap(map, table.size);
 		map = MAP_FAILED;
 	}
-	if (map == MAP_FAILED) {
+	if (ltr_map_error(map)) {
 		__atomic_fetch_add(&s->shipped_unmapped, 1, __ATOMIC_RELAXED);
 		return;
 	}

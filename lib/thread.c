@@ -28,6 +28,7 @@
 #include "interposer.h"
 #include "objects.h"
 #include "process.h"
+#include "sys.h"
 
 __thread struct ltr_tstate *ltr_tls_self
 	__attribute__((tls_model("initial-exec")));
@@ -38,13 +39,13 @@ static struct ltr_tstate *threads;
 
 void ltr_fork_guard_init(void)
 {
-	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p = ltr_mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	if (p == MAP_FAILED)
+	if (ltr_map_error(p))
 		return;
-	if (madvise(p, 4096, MADV_WIPEONFORK) != 0) {
-		munmap(p, 4096);
+	if (ltr_madvise(p, 4096, MADV_WIPEONFORK) != 0) {
+		ltr_munmap(p, 4096);
 		ltr_warn("warning", "no MADV_WIPEONFORK: forked children will be traced as their parent");
 		return;
 	}
@@ -267,9 +268,9 @@ struct ltr_tstate *ltr_thread_create(void)
 		}
 		return ts;
 	}
-	p = mmap(NULL, sizeof(*ts), PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
+	p = ltr_mmap(NULL, sizeof(*ts), PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (ltr_map_error(p))
 		return NULL;
 	ts = p;
 	ts->pid = pid;

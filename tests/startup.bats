@@ -20,6 +20,38 @@ load helpers
 	[[ "$out" != *"libZydis"* ]]
 }
 
+@test "the interposer needs no libc: a traced process loads and maps one libc, not a second for the audit namespace" {
+	# The interposer's own dynamic section needs no library.
+	run readelf -d "$LTRUSS_TOP_BUILDDIR/lib/libltruss.so"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"(SONAME)"* ]]
+	[[ "$output" != *"(NEEDED)"* ]]
+	# One libc mapped from its start (offset 0) in the traced shell.
+	run_split ltruss -c sh -c 'cat /proc/$$/maps'
+	[ "$status" -eq 0 ]
+	[[ "$out" == *"/libltruss.so"* ]]
+	[ "$(printf '%s\n' "$out" | awk '$6 ~ /\/libc\.so\.6$/ && $3 == "00000000"' | wc -l)" -eq 1 ]
+	# The loader loads libc once: for the program (namespace [0]), never for namespace [1].
+	LD_DEBUG=files "$LTRUSS" -c /bin/true 2>ld.txt
+	grep -q 'file=libc\.so\.6 \[0\];  needed by /bin/true' ld.txt
+	not grep -q 'file=libc\.so\.6 \[1\]' ld.txt
+}
+
+@test "the interposer adds under 160 000 instructions to a traced true (475 000 with a second libc, each symbol looked up one by one, the dynamic section read at each lookup)" {
+	command -v valgrind >/dev/null || fail "valgrind is needed (apt-get install valgrind)"
+	skip_under_asan
+	run_split valgrind --tool=callgrind --callgrind-out-file=native.cg /bin/true
+	[ "$status" -eq 0 ]
+	native=$(awk '/^summary:/ { print $2 }' native.cg)
+	# ltruss and the command each write their own file; the command's says "cmd: /bin/true".
+	run_split valgrind --tool=callgrind --trace-children=yes --run-libc-freeres=no \
+		--callgrind-out-file="$BATS_TEST_TMPDIR/cg.%p" "$LTRUSS" -c /bin/true
+	[ "$status" -eq 0 ]
+	traced=$(awk '/^cmd: +\/bin\/true$/ { f = 1 } f && /^summary:/ { print $2; exit }' "$BATS_TEST_TMPDIR"/cg.*)
+	[ -n "$native" ] && [ -n "$traced" ]
+	[ $((traced - native)) -lt 160000 ] || { echo "$native native, $traced traced"; false; }
+}
+
 @test "-c -o FILE: no writer thread for a short run, the summary still written" {
 	run_split ltruss -c -o trace.txt -u libc:getpid sh -c 'ls /proc/$PPID/task | wc -l'
 	[ "$status" -eq 0 ]

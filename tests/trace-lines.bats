@@ -474,6 +474,23 @@ peak_rss_kib() {
 	[ "$(grep -c '^libfix:fix_add(' trace.txt)" -lt 200000 ]
 }
 
+@test "--buffer 64K --drop: a call of three integers takes 72 bytes of ring, so 900 calls fit while ltruss is stopped" {
+	# stall stops ltruss, makes 2000 calls, then lets it go on: what the
+	# trace shows is what one ring held.  An ENTER of three registers and
+	# the return address, and an EXIT of %rax, each with a 16-byte header
+	# (lib/session.h, struct ltr_rec): 72 bytes a call; 65536 / 72 = 910
+	# (88 bytes a call with 24-byte headers: 744).
+	"$LTRUSS" --drop --buffer 64K -o trace.txt -u 'libfix:fix_add' "$PROGS/stall" 2000 >stall.out 2>ltruss.err </dev/null
+	[ "$(cat stall.out)" = "done 2001000" ]
+	grep -qx 'libfix:fix_add(0, 0x1, .*) = 0x1' trace.txt
+	entered=$(grep -c '^libfix:fix_add(' trace.txt)
+	returned=$(grep -c ' = 0x[0-9a-f]*$' trace.txt)
+	[ "$returned" -ge 900 ]
+	# Every event is shown or counted dropped: two a call.
+	dropped=$(sed -n 's/^ltruss: warning: \([0-9]*\) events were dropped (--drop): ltruss could not keep up$/\1/p' ltruss.err)
+	[ $((entered + returned + dropped)) -eq 4000 ]
+}
+
 @test "C++ names are demangled, and printed raw with --no-demangle" {
 	run_split ltruss -u 'libstdc++:_Znwm,_ZdlPvm' "$PROGS/cxx"
 	[ "$status" -eq 0 ]

@@ -105,6 +105,31 @@ typed_both() {
 	not grep -q 'status 0' <<<"$out"
 }
 
+@test "--pid and -u together: a narrowed --read shows the picked process's selected calls only" {
+	record t.ltr -f -u 'libc:getpid' "$PROGS/procs" early-fork
+	child=$(ltruss --read t.ltr | sed -nE 's/^\[pid +([0-9]+)\] \+\+\+ exited \(status 3\) \+\+\+$/\1/p')
+	[ -n "$child" ]
+	run_split ltruss --read t.ltr --pid "$child" -u 'libc:getpid'
+	[ "$status" -eq 0 ]
+	# -u selects what was recorded: the same lines as --pid alone, the parent's left out.
+	[ "$out" = "$(ltruss --read t.ltr --pid "$child")" ]
+	[ "$(grep -c 'getpid' <<<"$out")" -eq 1 ]
+	not grep -q 'status 0' <<<"$out"
+}
+
+@test "a vfork child's calls in its parent's ring: -u selecting every call reads as the file unnarrowed" {
+	record t.ltr -f -u 'libc:getpid,getppid,vfork' "$PROGS/vforks" nested
+	whole=$(ltruss --read t.ltr)
+	grep -Eq '<\.\.\. libc:vfork resumed> = [1-9][0-9]*$' <<<"$whole" || { echo "$whole"; false; }
+	grep -q 'getppid' <<<"$whole" || { echo "$whole"; false; }
+	# The child's calls keep their own depths, and the parent's vfork stays open for its return.
+	run_split ltruss --read t.ltr -u 'libc:*'
+	[ "$status" -eq 0 ]
+	[ "$out" = "$whole" ] || { diff <(echo "$whole") <(echo "$out"); false; }
+	run_split ltruss --read t.ltr -D 5
+	[ "$out" = "$whole" ] || { diff <(echo "$whole") <(echo "$out"); false; }
+}
+
 @test "-u and -D narrow what --read prints, with depths as a live trace of the narrower selection" {
 	record t.ltr -F "$TYPED_YAML" "$PROGS/typed"
 	run_split ltruss --read t.ltr -u 'libtyped:ty_string'

@@ -13,8 +13,9 @@
 #
 # What memcheck sees there, and what it does not (valgrind 3.19):
 # * --run-libc-freeres=no: at exit valgrind calls __libc_freeres, which
-#   with any audit module (an empty one too) frees memory of the audit
-#   namespace's own libc: a false "Invalid free" unrelated to ltruss.
+#   with any audit module (an empty one too) frees memory the loader took
+#   with its own early malloc (_dl_find_object_freeres): a false "Invalid
+#   free" unrelated to ltruss, which brings no libc of its own.
 # * The interposer maps its tables (~900 MB, mostly untouched) before the
 #   program's libraries load; after such a mapping valgrind reads no
 #   symbols of the objects loaded later (an empty audit module with one

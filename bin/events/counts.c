@@ -25,15 +25,13 @@ void counts_start(void)
 		counted = xcalloc(COUNTED_MAX, sizeof(*counted));
 }
 
-/* The row counting pid's calls of fn (created empty), or NULL when the table is full. */
-static struct ltr_retired *row_of(int pid, uint32_t fn,
-				  struct ltr_retired **last)
+/* row_of() when the thread's last row is not pid's row of fn: the table. */
+static __attribute__((noinline)) struct ltr_retired *
+row_lookup(int pid, uint32_t fn, struct ltr_retired **last)
 {
 	uint32_t h = (uint32_t)(fn * 2654435761u ^ (uint32_t)pid);
-	struct ltr_retired *row = *last;
+	struct ltr_retired *row;
 
-	if (row && row->fn == fn && row->pid == pid)
-		return row;
 	for (h %= COUNTED_MAX; counted[h].c.calls; h = (h + 1) % COUNTED_MAX)
 		if (counted[h].fn == fn && counted[h].pid == pid)
 			return *last = &counted[h];
@@ -44,6 +42,17 @@ static struct ltr_retired *row_of(int pid, uint32_t fn,
 	row->pid = pid;
 	row->fn = fn;
 	return *last = row;
+}
+
+/* The row counting pid's calls of fn (created empty), or NULL when the table is full. */
+static inline struct ltr_retired *row_of(int pid, uint32_t fn,
+					 struct ltr_retired **last)
+{
+	struct ltr_retired *row = *last;
+
+	if (row && row->fn == fn && row->pid == pid)
+		return row;
+	return row_lookup(pid, fn, last);
 }
 
 void counts_call(int pid, uint32_t fn, struct ltr_retired **last,

@@ -145,62 +145,92 @@ void reader_init(uint32_t size, void (*to)(const struct event_rec *r))
 	}
 }
 
+/* Bytes an event grows by from the ring's header to the whole one. */
+#define HEADER_GROWTH (sizeof(struct ltr_event) - sizeof(struct ltr_rec))
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
+		       offsetof(struct ltr_event, type) == 2 &&
+		       offsetof(struct ltr_event, flags) == 3 &&
+		       offsetof(struct ltr_event, depth) == 4 &&
+		       offsetof(struct ltr_event, words) == 6 &&
+		       offsetof(struct ltr_event, fn) == 8 &&
+		       offsetof(struct ltr_event, reserved2) == 12 &&
+		       offsetof(struct ltr_event, ts) == 16 &&
+		       offsetof(struct ltr_rec, fn) == 6 &&
+		       offsetof(struct ltr_rec, ts) == 8,
+	       "unpack's three stores of a header");
+
 /*
- * Copy n bytes, 32 <= n <= 96, in three or four stores of 32 bytes that
- * may overlap.  memcpy() of a size only known at run time became `rep
- * movsq', whose start-up took two fifths of the reader's cycles (perf,
- * -w on the loop): an event's fixed words are 32 to 80 bytes.
+ * Copy n bytes, 8 <= n <= 64 and a multiple of 8, in two stores of 8, 16
+ * or 32 bytes that may overlap: a memcpy() of a size only known at run
+ * time becomes `rep movsq', whose start-up took two fifths of the
+ * reader's cycles (perf, -w on the loop): an event's fixed words are 8
+ * to 56 bytes.
  */
-static inline void copy_fixed(void *to, const void *from, size_t n)
+static inline void copy_words(void *to, const void *from, size_t n)
 {
-	_Static_assert(sizeof(struct ltr_event) + 8 >= 32 &&
-			       sizeof(struct ltr_event) + 8 * LTR_ENTER_WORDS <= 96,
-		       "an event's fixed part is 32 to 96 bytes");
 	unsigned char *d = to;
 	const unsigned char *s = from;
 
-	memcpy(d, s, 32);
-	if (n > 64)
-		memcpy(d + 32, s + 32, 32);
-	memcpy(d + n - 32, s + n - 32, 32);
+	if (n >= 32) {
+		memcpy(d, s, 32);
+		memcpy(d + n - 32, s + n - 32, 32);
+	} else if (n >= 16) {
+		memcpy(d, s, 16);
+		memcpy(d + n - 16, s + n - 16, 16);
+	} else {
+		memcpy(d, s, 8);
+	}
 }
 
 /*
- * Copy record p, size bytes in the ring with words of its full fixed
- * words, into ev in the whole layout: an ENTER's return address back in
- * w[6], the registers its call does not print and an EXIT's words after
- * %rax 0, the blobs after them (lib/session.h).  Returns the copy's size.
+ * Copy record p, size bytes in the ring with words of its type's full
+ * fixed words (full; 0: a type the interposer never packs), whose header
+ * rec was read already, into ev in the whole layout: struct ltr_event's
+ * header, an ENTER's return address back in w[6], the registers its
+ * call does not print and an EXIT's words after %rax 0, the blobs after
+ * them (lib/session.h).  The header comes from rec, not from the ring,
+ * which the program may have changed since.
  */
-static size_t unpack(struct ltr_event *ev, const struct ltr_event *p,
-		     size_t size, unsigned words, unsigned full)
+static void unpack(struct ltr_event *ev, const struct ltr_rec *rec,
+		   const struct ltr_rec *p, size_t size, unsigned words,
+		   unsigned full)
 {
 	size_t fixed = sizeof(*p) + 8 * (size_t)words;
+	uint64_t r, h[3];
 
-	if (words == full) {
-		memcpy(ev, p, size);
-	} else {
-		/*
-		 * Every event goes through here: the words are zeroed by a
-		 * store of a constant size (a few vector stores, not a call
-		 * of memset) before the record's own words go over them.
-		 * Which layout is full's (the header read once), not the
-		 * ring's type, which the program may have changed since.
-		 */
-		if (full == LTR_EXIT_WORDS) {
-			memset(ev->w, 0, 8 * LTR_EXIT_WORDS);
-			copy_fixed(ev, p, fixed);
-		} else {
-			memset(ev->w, 0, 8 * LTR_ENTER_WORDS);
-			copy_fixed(ev, p, fixed);
-			ev->w[full - 1] = ev->w[words - 1];
-			ev->w[words - 1] = 0;
-		}
-		if (size > fixed)
-			memcpy(&ev->w[full], (const unsigned char *)p + fixed,
-			       size - fixed);
+	/*
+	 * The header in three stores: rec's first word has kind's type,
+	 * flags and depth where struct ltr_event has them, and fn in its
+	 * top 16 bits; the size, the words (0) and reserved2 (0) change.
+	 */
+	memcpy(&r, rec, sizeof(r));
+	h[0] = (r & 0x0000ffffff0f0000ull) |
+	       (size + HEADER_GROWTH + 8 * (size_t)(full - words));
+	h[1] = r >> 48;
+	h[2] = rec->ts;
+	memcpy(ev, h, sizeof(h));
+	if (!full) {
+		memcpy(ev->w, p->w, size - sizeof(*p));
+		return;
 	}
-	ev->words = 0;
-	return size + 8 * (size_t)(full - words);
+	/*
+	 * Every call goes through here: the words are zeroed by a store of
+	 * a constant size (a few vector stores, not a call of memset) before
+	 * the record's own go over them.
+	 */
+	if (full == LTR_EXIT_WORDS) {
+		memset(ev->w, 0, 8 * LTR_EXIT_WORDS);
+		copy_words(ev->w, p->w, 8 * (size_t)words);
+	} else {
+		memset(ev->w, 0, 8 * LTR_ENTER_WORDS);
+		copy_words(ev->w, p->w, 8 * (size_t)words);
+		ev->w[full - 1] = ev->w[words - 1];
+		if (words < full)
+			ev->w[words - 1] = 0;
+	}
+	if (size > fixed)
+		memcpy(&ev->w[full], (const unsigned char *)p + fixed,
+		       size - fixed);
 }
 
 void reader_copy_to(void *at, size_t room)
@@ -226,11 +256,11 @@ static void *reader_take(void *spare, size_t spare_size, size_t *size)
 /*
  * The next event of thread i, skipping padding, copied (the traced
  * process writes the ring: nothing is read twice) whole into copy_buf,
- * or only its header into *head unless whole; NULL if none.  A record
+ * or only its stamp into head->ts unless whole; NULL if none.  A record
  * whose header does not make sense ends what the ring holds so far; a
- * whole record that fails its checks (session-check.c) is skipped.  An
- * event written with fewer fixed words comes out whole (unpack); its
- * bytes in the ring are c->size.  Inlined in the one loop that calls it
+ * whole record that fails its checks (session-check.c) is skipped.  A
+ * record (struct ltr_rec, fewer fixed words) comes out a whole struct
+ * ltr_event (unpack); its bytes in the ring are c->size.  Inlined in the one loop that calls it
  * for every event: a call, and saving its registers, was a tenth of
  * the reader's work an event.
  */
@@ -251,24 +281,28 @@ peek(struct ltr_session *s, uint32_t i, struct ltr_event *head, bool whole)
 	}
 	while (c->tail < c->head && c->tail % 8 == 0) {
 		uint32_t off = (uint32_t)(c->tail & (ring_size - 1));
-		const struct ltr_event *p = (const void *)&data[off];
+		const struct ltr_rec *p = (const void *)&data[off];
+		struct ltr_rec rec;
 		size_t size, gap, min_size;
-		unsigned full, words;
+		unsigned full, words, type;
 
-		if (p->type == LTR_EV_PAD &&
+		if (LTR_REC_TYPE(p->kind) == LTR_EV_PAD &&
 		    c->tail + (ring_size - off) <= c->head) {
 			c->tail += ring_size - off;
 			continue;
 		}
-		if (off + sizeof(*head) <= ring_size)
-			memcpy(head, p, sizeof(*head));
+		if (off + sizeof(rec) <= ring_size)
+			memcpy(&rec, p, sizeof(rec));
 		else
-			memset(head, 0, sizeof(*head));
-		size = head->size;
-		full = kinds[head->type].full;
-		min_size = kinds[head->type].min_size;
-		words = full && head->words ? head->words : full;
-		gap = 8 * (size_t)(full - words);
+			memset(&rec, 0, sizeof(rec));
+		size = rec.size;
+		type = LTR_REC_TYPE(rec.kind);
+		full = kinds[type].full;
+		min_size = kinds[type].min_size;
+		words = full && LTR_REC_WORDS(rec.kind) ? LTR_REC_WORDS(rec.kind)
+							 : full;
+		/* What the whole layout adds: its header, the words left out. */
+		gap = HEADER_GROWTH + 8 * (size_t)(full - words);
 		if (!min_size || words > full || size + gap < min_size ||
 		    size + gap > EVENT_MAX || size % 8 ||
 		    off + size > ring_size || c->tail + size > c->head) {
@@ -276,12 +310,14 @@ peek(struct ltr_session *s, uint32_t i, struct ltr_event *head, bool whole)
 			c->tail = c->head;
 			return NULL;
 		}
-		if (stamped_after_cut(head->ts)) {
+		if (stamped_after_cut(rec.ts)) {
 			deferred = true;
 			return NULL;
 		}
-		if (!whole)
+		if (!whole) {
+			head->ts = rec.ts;
 			return head;
+		}
 		/*
 		 * The next events were written by the traced thread on
 		 * another core: ask for their lines now, so that they travel
@@ -292,12 +328,7 @@ peek(struct ltr_session *s, uint32_t i, struct ltr_event *head, bool whole)
 		c->size = size;
 		ev = size + gap <= copy_to_room ? (void *)copy_to
 						 : copy_room(size + gap);
-		if (full) {
-			ev->size = (uint16_t)unpack(ev, p, size, words, full);
-		} else {
-			memcpy(ev, p, size);
-			ev->size = (uint16_t)size;
-		}
+		unpack(ev, &rec, p, size, words, full);
 		if (check_event(ev))
 			return ev;
 		corrupt(s, i, "skipping it");
@@ -434,8 +465,8 @@ size_t reader_drain(struct ltr_session *s)
 }
 
 /*
- * An ENTER and an EXIT without blobs (120 bytes) take a traced thread at
- * least 40 ns: 3 bytes a nanosecond.  In ring_size / 16 ns such a thread
+ * An ENTER and an EXIT without blobs (48 to 120 bytes) take a traced thread
+ * at least 40 ns: 3 bytes a nanosecond.  In ring_size / 16 ns such a thread
  * fills a fifth of its ring, and one that copies strings at 8 bytes a
  * nanosecond half of it.  Longer than 100 us adds nothing: a pass then
  * takes a thousand events or more already.

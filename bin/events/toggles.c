@@ -219,12 +219,10 @@ void toggles_apply(struct ltr_session *s)
 	decide_new(s);
 }
 
-bool toggles_disabled(struct ltr_session *s, uint32_t fn)
+bool toggles_disabled_live(struct ltr_session *s, uint32_t fn)
 {
 	if (fn >= LTR_MAX_FUNCS)
 		return false;
-	if (!s) /* a trace file's: as recorded */
-		return catalog_func_flags(fn) & LTR_FN_DISABLED;
 	if (fn >= decided)
 		decide_new(s);
 	return __atomic_load_n(&s->funcs[fn].flags, __ATOMIC_RELAXED) &

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "catalog.h"
 #include "lib/session.h"
 
 /*
@@ -30,7 +31,16 @@ void toggles_apply(struct ltr_session *s);
  * Is function fn of s disabled?  A function not seen before is decided
  * first.  s NULL: a trace file's function, as it was recorded.
  */
-bool toggles_disabled(struct ltr_session *s, uint32_t fn);
+bool toggles_disabled_live(struct ltr_session *s, uint32_t fn);
+
+/* toggles_disabled_live(), a trace file's function asked inline (--read: every entry). */
+static inline bool toggles_disabled(struct ltr_session *s, uint32_t fn)
+{
+	if (!s)
+		return fn < LTR_MAX_FUNCS &&
+		       (catalog_func_flags(fn) & LTR_FN_DISABLED);
+	return toggles_disabled_live(s, fn);
+}
 
 /* Does glob match function raw of lib (as lib:func or func, raw or shown)? */
 bool toggles_match(const char *glob, const char *lib, const char *raw);

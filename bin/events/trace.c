@@ -584,12 +584,28 @@ static void call_starts(struct thread_trace *t, const struct event_rec *r)
 	open_parent(t);
 	if (++t->depth > t->deepest)
 		t->deepest = t->depth;
-	call_blobs_keep(&tc->c, &tc->blobs, &tc->blobs_size, r->ev, r->take);
+	if (tc->c.blobs_len)
+		call_blobs_keep(&tc->c, &tc->blobs, &tc->blobs_size, r->ev,
+				r->take);
 	tc->state = PENDING;
 }
 
-/* One event (trace_event()), its warnings held until its lines are whole. */
-static void event_trace(const struct event_rec *r)
+/* An entry or an end of t's calls, taken (by tests: a jump table was mispredicted); else false. */
+static inline bool call_event(struct thread_trace *t, const struct event_rec *r)
+{
+	if (r->ev->type == LTR_EV_ENTER) {
+		call_starts(t, r);
+		return true;
+	}
+	if (r->ev->type == LTR_EV_EXIT || r->ev->type == LTR_EV_UNWOUND) {
+		call_ends(t, r->ev);
+		return true;
+	}
+	return false;
+}
+
+/* event_trace() of the other events, apart: so the entries' way saves no registers. */
+static __attribute__((noinline)) void event_other(const struct event_rec *r)
 {
 	const struct ltr_event *ev = r->ev;
 	struct thread_trace *t;
@@ -604,18 +620,8 @@ static void event_trace(const struct event_rec *r)
 		guest_gone(t, LTR_END_KILLED, ev->ts);
 	if (t->guest && ev->type != LTR_EV_GUEST)
 		t = t->guest;
-	/*
-	 * Entries and exits, nearly every event, by tests: a jump table
-	 * (one indirect jump, entry and exit by turns) was mispredicted.
-	 */
-	if (ev->type == LTR_EV_ENTER) {
-		call_starts(t, r);
+	if (call_event(t, r))
 		return;
-	}
-	if (ev->type == LTR_EV_EXIT || ev->type == LTR_EV_UNWOUND) {
-		call_ends(t, ev);
-		return;
-	}
 	switch (ev->type) {
 	case LTR_EV_CALL: {
 		struct call c;
@@ -652,6 +658,20 @@ static void event_trace(const struct event_rec *r)
 	}
 }
 
+/*
+ * One event (trace_event()), its warnings held until its lines are whole;
+ * an entry or an end of a known slot's thread (no vfork child) straight.
+ */
+static void event_trace(const struct event_rec *r)
+{
+	struct thread_trace *t;
+
+	if (r->slot < LTR_MAX_THREADS && (t = threads[r->slot]) && !t->guest &&
+	    call_event(t, r))
+		return;
+	event_other(r);
+}
+
 void trace_event_ingested(const struct event_rec *r)
 {
 	error_hold();
@@ -661,8 +681,15 @@ void trace_event_ingested(const struct event_rec *r)
 
 void trace_ingest_blobs(const struct event_rec *r)
 {
-	pyframes_ingest(r->pid, r->ev);
-	tclframes_ingest(r->pid, r->ev);
+	/* -k's calls all have blobs, few of them code: looked through once. */
+	uint32_t types = r->blob_types & EVENT_BLOB_TYPES_KNOWN
+				 ? r->blob_types
+				 : event_blob_types(r->ev);
+
+	if (types & 1u << LTR_BLOB_PYCODE)
+		pyframes_ingest(r->pid, r->ev);
+	if (types & 1u << LTR_BLOB_TCLCODE)
+		tclframes_ingest(r->pid, r->ev);
 }
 
 void trace_event(const struct event_rec *r)

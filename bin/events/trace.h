@@ -33,7 +33,13 @@ struct event_rec {
 	 * it took.
 	 */
 	void *(*take)(void *spare, size_t spare_size, size_t *size);
+	/*
+	 * The types of ev's blobs (event_blob_types()) with
+	 * EVENT_BLOB_TYPES_KNOWN, if its source looked already; else 0.
+	 */
+	uint32_t blob_types;
 };
+#define EVENT_BLOB_TYPES_KNOWN (1u << 31)
 
 /* One event, in the order its source gives them. */
 void trace_event(const struct event_rec *r);

@@ -415,25 +415,30 @@ static int call_frames(const struct who *w, const struct call *c,
 		       const struct named **out, enum stack_end *end,
 		       struct named_walk **kept)
 {
-	const struct ltr_blob *b = args_blob(c, LTR_BLOB_CALLSTACK);
+	const struct ltr_blob *b;
 	struct stack_frame frames[STACK_FRAMES_MAX + STACK_START_FRAMES];
 	struct py_frame py[LTR_PY_FRAMES_MAX];
 	struct tcl_frame tcl[LTR_TCL_FRAMES_MAX];
 	struct interp_frames in = { py, 0, tcl, 0 };
 	const struct stack_objects *map;
 	unsigned n, nall, k, max = fmt.stack + STACK_START_FRAMES;
+	uint32_t types;
 	bool sparse;
 	struct named_walk *nw;
 	uint64_t walk;
 
 	if (kept)
 		*kept = NULL;
+	/* Its stack copy, and Python's or Tcl's frames (most calls have neither): one look. */
+	types = args_blob_types(c, LTR_BLOB_CALLSTACK, &b);
 	if (!b)
 		return -1;
 	map = objmap_sync_at(c->ts_enter);
 	sparse = b->flags & LTR_BLOBF_SPARSE;
-	in.np = pyframes_of(w->pid, c, py, LTR_PY_FRAMES_MAX);
-	in.nt = tclframes_of(w->pid, c, tcl, LTR_TCL_FRAMES_MAX);
+	if (types & 1u << LTR_BLOB_PYFRAMES)
+		in.np = pyframes_of(w->pid, c, py, LTR_PY_FRAMES_MAX);
+	if (types & 1u << LTR_BLOB_TCLFRAMES)
+		in.nt = tclframes_of(w->pid, c, tcl, LTR_TCL_FRAMES_MAX);
 	/* A kept walk named before: its names, without its frames. */
 	if (!in.np && !in.nt &&
 	    (nw = named_walk_find(stack_kept(map, w->pid, b->data, b->len,

@@ -40,6 +40,29 @@ const struct ltr_blob *args_blob(const struct call *c, uint8_t type)
 	return blob_lookup(c->blobs, c->blobs_len, type, 0, true);
 }
 
+uint32_t args_blob_types(const struct call *c, uint8_t type,
+			 const struct ltr_blob **first)
+{
+	uint32_t types = 0;
+	size_t off = 0;
+
+	*first = NULL;
+	/* blob_lookup's walk: it stops where blob_lookup would. */
+	while (c->blobs && off + sizeof(struct ltr_blob) <= c->blobs_len) {
+		const struct ltr_blob *b = (const void *)(c->blobs + off);
+		uint64_t size = sizeof(*b) + (((uint64_t)b->len + 7) & ~(uint64_t)7);
+
+		if (size > c->blobs_len - off)
+			break;
+		if (b->type == type && !*first)
+			*first = b;
+		if (b->type < 32)
+			types |= 1u << b->type;
+		off += (size_t)size;
+	}
+	return types;
+}
+
 const struct ltr_blob *args_blob_find(const unsigned char *blobs, size_t len,
 				      uint8_t type, uint8_t index)
 {
@@ -68,6 +91,26 @@ void call_blobs_keep(struct call *c, unsigned char **buf, size_t *size,
 	}
 	memcpy(*buf, c->blobs, c->blobs_len);
 	c->blobs = *buf;
+}
+
+uint32_t event_blob_types(const struct ltr_event *ev)
+{
+	const unsigned char *p = (const unsigned char *)ev->w, *end;
+	uint32_t types = 0;
+
+	if (ev->type != LTR_EV_ENTER && ev->type != LTR_EV_CALL)
+		return 0;
+	end = (const unsigned char *)ev + ev->size;
+	p += LTR_ENTER_WORDS * 8;
+	/* event_blobs_each's walk. */
+	while (p + sizeof(struct ltr_blob) <= end) {
+		const struct ltr_blob *b = (const void *)p;
+
+		if (b->type < 32)
+			types |= 1u << b->type;
+		p += sizeof(*b) + ((b->len + 7) & ~7u);
+	}
+	return types;
 }
 
 void event_blobs_each(int pid, const struct ltr_event *ev, uint8_t type,

@@ -19,6 +19,13 @@ const struct ltr_blob *blob_lookup(const unsigned char *blobs, size_t len,
 /* The first blob of type the interposer copied at c's entry, or NULL. */
 const struct ltr_blob *args_blob(const struct call *c, uint8_t type);
 
+/*
+ * The types args_blob() finds for c, one bit each (1u << type), and
+ * args_blob(c, type) into *first, in one pass.
+ */
+uint32_t args_blob_types(const struct call *c, uint8_t type,
+			 const struct ltr_blob **first);
+
 /* The blob of type and index among blobs[0..len), or NULL. */
 const struct ltr_blob *args_blob_find(const unsigned char *blobs, size_t len,
 				      uint8_t type, uint8_t index);
@@ -36,6 +43,9 @@ void call_blobs_keep(struct call *c, unsigned char **buf, size_t *size,
 		     const void *ev,
 		     void *(*take)(void *spare, size_t spare_size,
 				   size_t *size));
+
+/* The types event_blobs_each() finds in ev, one bit each (1u << type), in one pass. */
+uint32_t event_blob_types(const struct ltr_event *ev);
 
 /*
  * Call keep(pid, b) for each blob b of type in event ev of process pid,

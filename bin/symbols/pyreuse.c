@@ -110,8 +110,8 @@ static size_t rebuild(uint32_t slot, const struct ltr_blob *b,
 	return sizeof(*out) + out->len;
 }
 
-const struct ltr_event *pyreuse_whole(uint32_t slot,
-				      const struct ltr_event *ev)
+const struct ltr_event *pyreuse_blob(uint32_t slot,
+				     const struct ltr_event *ev)
 {
 	const struct ltr_blob *b = frames_blob(ev);
 	const struct ltr_py_head *h;

@@ -12,7 +12,17 @@
  * ring passed in order: ev itself, or a copy whose Python frames are
  * whole, valid until the next call.
  */
-const struct ltr_event *pyreuse_whole(uint32_t slot, const struct ltr_event *ev);
+const struct ltr_event *pyreuse_blob(uint32_t slot, const struct ltr_event *ev);
+
+/* The same, asked inline: most events carry no blob (--read, every event). */
+static inline const struct ltr_event *pyreuse_whole(uint32_t slot,
+						    const struct ltr_event *ev)
+{
+	if ((ev->type != LTR_EV_ENTER && ev->type != LTR_EV_CALL) ||
+	    ev->size <= sizeof(*ev) + 8 * LTR_ENTER_WORDS)
+		return ev;
+	return pyreuse_blob(slot, ev);
+}
 
 /* Forget every ring's frames. */
 void pyreuse_done(void);

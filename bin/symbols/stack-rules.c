@@ -56,6 +56,10 @@ struct rule {
 	int64_t ra_off;    /* the return address is at CFA + ra_off */
 	uint8_t how[NREGS - 1]; /* enum reg_how of each callee-saved register */
 	int64_t off[NREGS - 1]; /* REG_AT: saved at CFA + off */
+	/* Of the above, for each frame of a walk: asked once (rule_derive). */
+	bool framed;            /* sp_framed() */
+	bool any_at;            /* a register is REG_AT */
+	int64_t at_low;         /* the lowest of their offsets */
 };
 
 /* The rules of one file's pcs, by open addressing. */
@@ -142,6 +146,8 @@ static void rule_from_frame(Dwarf_Frame *frame, struct rule *r)
 	r->kind = RULE_SIMPLE;
 }
 
+static void rule_derive(struct rule *r);
+
 /*
  * Ask libdw for the rules at pc of module mod (NULL: none), from
  * .eh_frame or else .debug_frame.
@@ -165,6 +171,7 @@ static void rule_compute(Dwfl_Module *mod, uint64_t pc, struct rule *r)
 	}
 	rule_from_frame(frame, r);
 	free(frame);
+	rule_derive(r);
 }
 
 /* The slot of pc among rc's rules (rc->size > 0): its own, or a free one. */
@@ -178,8 +185,9 @@ static struct rule *rule_slot(struct rule_cache *rc, uint64_t pc)
 	return &rc->r[i];
 }
 
-/* The rules at pc of rc's file, computed on first use. */
-static const struct rule *rule_at(struct rule_cache *rc, uint64_t pc)
+/* rule_at() of a pc not computed yet, or when rc must grow first. */
+static __attribute__((noinline)) const struct rule *
+rule_new(struct rule_cache *rc, uint64_t pc)
 {
 	struct rule *r;
 
@@ -201,6 +209,16 @@ static const struct rule *rule_at(struct rule_cache *rc, uint64_t pc)
 		rc->used++;
 	}
 	return r;
+}
+
+/* The rules at pc of rc's file, computed on first use: a lookup, after it. */
+static inline const struct rule *rule_at(struct rule_cache *rc, uint64_t pc)
+{
+	const struct rule *r;
+
+	if (rc->used < rc->size / 2 && (r = rule_slot(rc, pc))->kind)
+		return r;
+	return rule_new(rc, pc);
 }
 
 bool rules_have_cfi(struct rule_cache *rc, uint64_t pc)
@@ -262,7 +280,7 @@ static void note_use(struct rules_inputs *in, int from, int reg, uint64_t v)
  * saved registers below the CFA (so that all the walk reads of it lies
  * below)?
  */
-static bool sp_framed(const struct rule *r)
+static bool framed_of(const struct rule *r)
 {
 	int i;
 
@@ -272,6 +290,29 @@ static bool sp_framed(const struct rule *r)
 		if (r->how[i] == REG_AT && r->off[i] >= 0)
 			return false;
 	return true;
+}
+
+/* What every walk asks of r, asked once when r is computed. */
+static void rule_derive(struct rule *r)
+{
+	int i;
+
+	r->framed = framed_of(r);
+	r->any_at = false;
+	r->at_low = 0;
+	for (i = 0; i < NREGS - 1; i++) {
+		if (r->how[i] != REG_AT)
+			continue;
+		if (!r->any_at || r->off[i] < r->at_low)
+			r->at_low = r->off[i];
+		r->any_at = true;
+	}
+}
+
+/* framed_of(r), as rule_derive kept it. */
+static bool sp_framed(const struct rule *r)
+{
+	return r->framed;
 }
 
 /* The registers of a walk's first frame, by R_*. */
@@ -445,6 +486,11 @@ static bool saved_inside(const struct rule *r, uint64_t cfa, uint64_t sp)
 {
 	int i;
 
+	if (!r->any_at)
+		return true;
+	/* The lowest address, if none wraps (offsets below 0: sp_framed). */
+	if (r->at_low < 0 && cfa >= (uint64_t)-r->at_low)
+		return cfa + (uint64_t)r->at_low >= sp;
 	for (i = 0; i < NREGS - 1; i++)
 		if (r->how[i] == REG_AT && cfa + (uint64_t)r->off[i] < sp)
 			return false;

@@ -136,16 +136,73 @@ static struct stack_file *file_of(const struct stack_objects *objs,
 	return obj_files[i];
 }
 
+/*
+ * walk_find's answers kept by pc, for the map (objs) and process they
+ * were found in: a stack walked for the first time is mostly frames of
+ * pcs walked before (sort's merges, at other depths), and the lookups of
+ * a pc's object and file were most of what each of its frames cost.
+ * Replaced in place; forgotten with the files (stack_done).
+ */
+#define FOUND_SLOTS 1024
+struct found {
+	uint64_t pc;
+	const struct stack_object *v; /* the map's, as objs gave it */
+	size_t n;
+	int pid;
+	const struct stack_object *obj; /* objmap_own's, so objmap_at's too */
+	struct rule_cache *rc; /* NULL: an empty slot */
+};
+static struct found found[FOUND_SLOTS];
+
+/* pc's slot among found[], and whether it holds pc of w's map and process. */
+static struct found *found_at(const struct walk *w, uint64_t pc, bool *hit)
+{
+	struct found *f = &found[(pc * 0x9e3779b97f4a7c15ull) >> 54];
+
+	*hit = f->rc && f->pc == pc && f->pid == w->pid &&
+	       f->v == w->objs->v && f->n == w->objs->n;
+	return f;
+}
+
+/* walk_find() of a pc not kept in its slot f: looked up, and kept. */
+static __attribute__((noinline)) struct rule_cache *
+walk_lookup(const struct walk *w, uint64_t pc, uint64_t *rel, struct found *f)
+{
+	const struct stack_object *o;
+	struct rule_cache *rc;
+
+	o = objmap_own(w->objs, w->pid, pc);
+	if (!o)
+		return NULL;
+	*rel = pc - o->bias;
+	rc = files_rules(file_of(w->objs, o));
+	if (rc)
+		*f = (struct found){ .pc = pc, .v = w->objs->v, .n = w->objs->n,
+				     .pid = w->pid, .obj = o, .rc = rc };
+	return rc;
+}
+
 /* The rules at pc of the walk's process, and the address in their file. */
 static struct rule_cache *walk_find(void *arg, uint64_t pc, uint64_t *rel)
 {
 	const struct walk *w = arg;
-	const struct stack_object *o = objmap_own(w->objs, w->pid, pc);
+	bool hit;
+	struct found *f = found_at(w, pc, &hit);
 
-	if (!o)
-		return NULL;
-	*rel = pc - o->bias;
-	return files_rules(file_of(w->objs, o));
+	if (!hit)
+		return walk_lookup(w, pc, rel, f);
+	*rel = pc - f->obj->bias;
+	return f->rc;
+}
+
+/* The object of frame address lookup of w's process: objmap_at(), kept by walk_find. */
+static const struct stack_object *walk_object(const struct walk *w,
+					      uint64_t lookup)
+{
+	bool hit;
+	struct found *f = found_at(w, lookup, &hit);
+
+	return hit ? f->obj : objmap_at(w->objs, w->pid, lookup);
 }
 
 /* The one thread of a copy. */
@@ -453,8 +510,7 @@ static unsigned walk_keep(const struct unwind *u, struct walk *w,
 	unsigned i;
 
 	for (i = 0; i < n; i++)
-		w->frames[i].obj = objmap_at(w->objs, w->pid,
-					     w->frames[i].lookup);
+		w->frames[i].obj = walk_object(w, w->frames[i].lookup);
 	*u->walk = stackcache_add(u->objs, u->pid, &u->key, u->regs, u->max,
 				  in, u->frames, n, *u->end);
 	return n;
@@ -619,6 +675,7 @@ void stack_done(void)
 		free(l);
 	}
 	stackcache_done();
+	memset(found, 0, sizeof(found));
 	files_done();
 	free(obj_files);
 	obj_files = NULL;

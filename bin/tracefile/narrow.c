@@ -55,6 +55,7 @@ static unsigned max_depth;
 static const int *pids;
 static size_t npids;
 static bool renumber;
+static bool by_slot; /* renumber, and no --pid: narrow_event's quick way */
 static unsigned char decided[LTR_MAX_FUNCS]; /* 0: not yet; 1 shown; 2 not */
 static uint32_t rule_depth[LTR_MAX_FUNCS]; /* its rule's depth, 0: no limit */
 static struct slot_kept *slots[LTR_MAX_THREADS];
@@ -118,6 +119,7 @@ void narrow_init(const struct selection *sel, unsigned depth,
 	pids = pid_list;
 	npids = n;
 	renumber = selection || max_depth;
+	by_slot = renumber && !npids;
 }
 
 bool narrow_calls(void)
@@ -174,18 +176,12 @@ static bool rule_lib_matches(const struct ltr_rule *rule, size_t i, void *ctx)
 	return e->match[i] == 1;
 }
 
-/* Is function fn selected by the -u rules (the last that matches wins)? */
-static bool fn_selected(uint32_t fn)
+/* Decide function fn by the -u rules (the last that matches wins), once. */
+static __attribute__((noinline)) bool fn_decide(uint32_t fn)
 {
 	const struct ltr_rule *r;
 	size_t i;
 
-	if (!selection)
-		return true;
-	if (fn >= LTR_MAX_FUNCS)
-		return false;
-	if (decided[fn])
-		return decided[fn] == 1;
 	decided[fn] = 2;
 	i = sel_rule_for(selection->rules, selection->nrules,
 			 format_func_raw(fn), 0, rule_lib_matches,
@@ -196,6 +192,18 @@ static bool fn_selected(uint32_t fn)
 		rule_depth[fn] = r->depth;
 	}
 	return decided[fn] == 1;
+}
+
+/* Is function fn selected by the -u rules?  A table lookup, after the first time. */
+static inline bool fn_selected(uint32_t fn)
+{
+	if (!selection)
+		return true;
+	if (fn >= LTR_MAX_FUNCS)
+		return false;
+	if (decided[fn])
+		return decided[fn] == 1;
+	return fn_decide(fn);
 }
 
 /* The shown calls of slot i, or of the vfork child writing its ring. */
@@ -301,19 +309,18 @@ static void narrow_end(struct slot_kept *k, const struct event_rec *r)
 		pass(r, i);
 }
 
-void narrow_event(const struct event_rec *r)
+/* narrow_event() of an event its quick way does not take. */
+static __attribute__((noinline)) void narrow_other(const struct event_rec *r)
 {
 	struct slot_kept *k;
-	uint8_t type;
+	uint8_t type = r->ev->type;
 
-	/* Code objects described with calls left out serve those shown. */
-	trace_ingest(r);
-	if (r->slot < LTR_MAX_THREADS && r->ev->type == LTR_EV_GUEST) {
+	if (r->slot < LTR_MAX_THREADS && type == LTR_EV_GUEST) {
 		narrow_guest(r);
 		return;
 	}
 	/* A new owner of the slot: a vfork child of the last one is gone. */
-	if (r->slot < LTR_MAX_THREADS && r->ev->type == LTR_EV_THREAD)
+	if (r->slot < LTR_MAX_THREADS && type == LTR_EV_THREAD)
 		guest_pid[r->slot] = 0;
 	if (!narrow_pid(r->slot < LTR_MAX_THREADS && guest_pid[r->slot]
 				? guest_pid[r->slot]
@@ -325,7 +332,6 @@ void narrow_event(const struct event_rec *r)
 	}
 	k = kept_of(r->slot);
 	/* By tests, not a jump table: see event_trace(). */
-	type = r->ev->type;
 	if (type == LTR_EV_ENTER || type == LTR_EV_CALL) {
 		narrow_entry(k, r);
 	} else if (type == LTR_EV_EXIT || type == LTR_EV_UNWOUND) {
@@ -335,6 +341,32 @@ void narrow_event(const struct event_rec *r)
 			k->n = 0;
 		trace_event_ingested(r);
 	}
+}
+
+void narrow_event(const struct event_rec *r)
+{
+	struct slot_kept *k;
+	uint8_t type = r->ev->type;
+
+	/* Code objects described with calls left out serve those shown. */
+	trace_ingest(r);
+	/*
+	 * Nearly every event: an entry or an end in a thread's own slot
+	 * (no vfork child in it), no --pid, its shown calls made already;
+	 * the rest apart, so that this way saves no registers.
+	 */
+	if (by_slot && r->slot < LTR_MAX_THREADS && !guest_pid[r->slot] &&
+	    (k = slots[r->slot])) {
+		if (type == LTR_EV_ENTER || type == LTR_EV_CALL) {
+			narrow_entry(k, r);
+			return;
+		}
+		if (type == LTR_EV_EXIT || type == LTR_EV_UNWOUND) {
+			narrow_end(k, r);
+			return;
+		}
+	}
+	narrow_other(r);
 }
 
 /* Free a struct lib_entry. */

@@ -98,6 +98,10 @@ tests_progs_bin_uninit_LDADD = $(FIX_LIB)
 tests_progs_bin_slow_SOURCES = tests/progs/trace/slow.c
 tests_progs_bin_slow_LDFLAGS = $(FIX_RPATH)
 tests_progs_bin_slow_LDADD = $(FIX_LIB)
+check_PROGRAMS += tests/progs/bin/stall
+tests_progs_bin_stall_SOURCES = tests/progs/trace/stall.c
+tests_progs_bin_stall_LDFLAGS = $(FIX_RPATH)
+tests_progs_bin_stall_LDADD = $(FIX_LIB)
 check_PROGRAMS += tests/progs/bin/ltr-mutate
 tests_progs_bin_ltr_mutate_SOURCES = tests/progs/trace/ltr-mutate.c bin/util/crc32.c \
 	tests/progs/trace/ltr-encode.h

@@ -4,9 +4,9 @@
  * (bin/events/reader.c) for what a real run does only now and then under load:
  * a thread publishes an event just after ltruss read its ring's head, and
  * another thread, whose head ltruss reads next, publishes a later event
- * that depends on it (a block handed over and freed); and events packed
- * with fewer fixed words (lib/session.h), which the reader hands on in
- * the whole layout.  The rings, the clock and the session's checks are
+ * that depends on it (a block handed over and freed); and records with
+ * a short header and fewer fixed words (struct ltr_rec, lib/session.h),
+ * which the reader hands on in the whole layout.  The rings, the clock and the session's checks are
  * the stubs below.
  */
 #include "config.h"
@@ -23,7 +23,8 @@
 #include "bin/session/session-slots.h"
 
 #define RING 4096
-#define EVENT_SIZE (sizeof(struct ltr_event) + 8 * LTR_ENTER_WORDS)
+#define EVENT_SIZE (sizeof(struct ltr_rec) + 8 * LTR_ENTER_WORDS) /* in a ring */
+#define GROWTH (sizeof(struct ltr_event) - sizeof(struct ltr_rec))
 
 static unsigned test_number;
 static unsigned failures;
@@ -47,12 +48,12 @@ static void (*on_second_head)(void);	/* runs as slot 1's head is read */
 /* Write an ENTER event stamped ts into slot i's ring, unpublished. */
 static void write_event(uint32_t i, uint64_t ts)
 {
-	struct ltr_event *e =
+	struct ltr_rec *e =
 		(void *)&slots[i].ring[slots[i].slot.ring.head % RING];
 
 	memset(e, 0, EVENT_SIZE);
 	e->size = EVENT_SIZE;
-	e->type = LTR_EV_ENTER;
+	e->kind = LTR_EV_ENTER;
 	e->ts = ts;
 }
 
@@ -187,16 +188,17 @@ static void race(void)
  */
 static size_t write_packed(uint8_t type, unsigned words, uint64_t ts)
 {
-	struct ltr_event *e =
+	struct ltr_rec *e =
 		(void *)&slots[0].ring[slots[0].slot.ring.head % RING];
 	size_t size = sizeof(*e) + 8 * (size_t)words + 8;
 	unsigned k;
 
 	memset(e, 0xee, size); /* what is not written must not show */
 	e->size = (uint16_t)size;
-	e->type = type;
-	e->flags = 0;
-	e->words = (uint16_t)words;
+	e->kind = (uint8_t)(type | words << 4);
+	e->flags = 0x80;
+	e->depth = 0x1234;
+	e->fn = 0x4321;
 	e->ts = ts;
 	for (k = 0; k < words; k++)
 		e->w[k] = 0x100 + k;
@@ -219,20 +221,23 @@ static void packed(struct ltr_session *s)
 	size = write_packed(LTR_EV_ENTER, 4, 4000);
 	reader_drain(s);
 	ok = nseen == 2 && ev->type == LTR_EV_ENTER && ev->words == 0 &&
-	     ev->size == size + 8 * (LTR_ENTER_WORDS - 4);
+	     ev->size == size + GROWTH + 8 * (LTR_ENTER_WORDS - 4) &&
+	     ev->flags == 0x80 && ev->depth == 0x1234 && ev->fn == 0x4321 &&
+	     ev->reserved2 == 0 && ev->ts == 4000;
 	for (k = 0; ok && k < 3; k++)
 		ok = ev->w[k] == 0x100 + k;
 	for (k = 3; ok && k < LTR_ENTER_WORDS - 1; k++)
 		ok = ev->w[k] == 0;
 	ok = ok && ev->w[LTR_ENTER_WORDS - 1] == 0x103 &&
 	     !memcmp(&ev->w[LTR_ENTER_WORDS], "blobdata", 8);
-	tap(ok, "a packed ENTER: its arguments, 0 for the registers left out, the return address last, the blob after");
+	tap(ok, "a packed ENTER: the whole header, its arguments, 0 for the registers left out, the return address last, the blob after");
 
 	reset(6000);
 	size = write_packed(LTR_EV_EXIT, 1, 5000);
 	reader_drain(s);
 	ok = nseen == 1 && ev->type == LTR_EV_EXIT && ev->words == 0 &&
-	     ev->size == size + 8 * (LTR_EXIT_WORDS - 1) && ev->w[0] == 0x100;
+	     ev->size == size + GROWTH + 8 * (LTR_EXIT_WORDS - 1) &&
+	     ev->w[0] == 0x100 && ev->fn == 0x4321 && ev->ts == 5000;
 	for (k = 1; ok && k < LTR_EXIT_WORDS; k++)
 		ok = ev->w[k] == 0;
 	ok = ok && !memcmp(&ev->w[LTR_EXIT_WORDS], "blobdata", 8);
@@ -242,9 +247,7 @@ static void packed(struct ltr_session *s)
 /*
  * Every count of words an ENTER or EXIT may be packed with comes out
  * whole: each word written, 0 for the others, the return address last
- * (an ENTER's), the blob after.  The copy of the fixed words is a few
- * stores of constant size that overlap (reader.c: copy_fixed), one set
- * for each size: each count tries one.
+ * (an ENTER's), the blob after.
  */
 static void packed_every_count(struct ltr_session *s)
 {
@@ -259,7 +262,8 @@ static void packed_every_count(struct ltr_session *s)
 			reset(9000);
 			write_packed(types[t], words, 8000);
 			reader_drain(s);
-			if (nseen != 1 || ev->type != types[t] || ev->ts != 8000) {
+			if (nseen != 1 || ev->type != types[t] || ev->ts != 8000 ||
+			    ev->size != sizeof(struct ltr_rec) + 8 * full + 8 + GROWTH) {
 				bad++;
 				continue;
 			}
@@ -279,17 +283,17 @@ static void packed_every_count(struct ltr_session *s)
 }
 
 /*
- * Write into slot 0 a record of type, size bytes, with all its fixed
- * words (words 0) and publish it.
+ * Write into slot 0 a record of kind (a type, words 0: all its fixed
+ * words), size bytes in the ring, and publish it.
  */
-static void write_record(uint8_t type, uint16_t size, uint64_t ts)
+static void write_record(uint8_t kind, uint16_t size, uint64_t ts)
 {
-	struct ltr_event *e =
+	struct ltr_rec *e =
 		(void *)&slots[0].ring[slots[0].slot.ring.head % RING];
 
 	memset(e, 0, size);
 	e->size = size;
-	e->type = type;
+	e->kind = kind;
 	e->ts = ts;
 	slots[0].slot.ring.head += size;
 }
@@ -307,7 +311,8 @@ static void too_short(struct ltr_session *s)
 	unsigned t, bad = 0;
 
 	for (t = 0; t < sizeof(types); t++) {
-		uint16_t min = (uint16_t)check_event_min_size(types[t]);
+		/* In the whole layout: a ring's record is GROWTH bytes less. */
+		uint16_t min = (uint16_t)(check_event_min_size(types[t]) - GROWTH);
 
 		reset(12000);
 		write_record(types[t], (uint16_t)(min - 8), 11000);
@@ -319,7 +324,11 @@ static void too_short(struct ltr_session *s)
 		bad += nseen != 1;
 	}
 	reset(12000);
-	write_record(200, 64, 11000);
+	write_record(13, 64, 11000);
+	reader_drain(s);
+	bad += nseen != 0;
+	reset(12000);
+	write_record(0, 64, 11000);
 	reader_drain(s);
 	bad += nseen != 0;
 	tap(!bad, "a record shorter than its type's smallest, or of no type a ring carries, is not handed on");

@@ -190,10 +190,10 @@ static void ring_put(const void *ev, uint32_t size)
 		usleep(1000);
 	}
 	if (pad) {
-		struct ltr_event *p = (void *)(ring + off);
+		struct ltr_rec *p = (void *)(ring + off);
 
 		p->size = 0;
-		p->type = LTR_EV_PAD;
+		p->kind = LTR_EV_PAD;
 		head += pad;
 		off = 0;
 	}
@@ -203,7 +203,7 @@ static void ring_put(const void *ev, uint32_t size)
 
 /* A room for one forged event and its blobs. */
 struct forged {
-	struct ltr_event e;
+	struct ltr_rec e; /* as a ring holds it */
 	uint64_t w[64];
 };
 
@@ -215,8 +215,8 @@ static uint32_t forge_event(struct forged *f, uint8_t type, uint32_t fn,
 
 	memset(f, 0, sizeof(*f));
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	f->e.type = type;
-	f->e.fn = fn;
+	f->e.kind = type; /* all its fixed words */
+	f->e.fn = (uint16_t)fn;
 	f->e.depth = depth;
 	f->e.ts = __builtin_ia32_rdtsc();
 	f->e.size = (uint16_t)(sizeof(f->e) + 8 * words);
@@ -266,7 +266,7 @@ static void forge_call(uint32_t fn, uint32_t len, const char *arg)
 static void fill_ring(uint32_t fn)
 {
 	uint32_t rs = S->ring_size, i;
-	unsigned char stack[40] = { 0 };
+	unsigned char stack[48] = { 0 };
 	struct forged f;
 
 	forge_event(&f, LTR_EV_CALL, fn, 0, LTR_ENTER_WORDS);
