@@ -376,7 +376,8 @@ static struct ltr_entry_to on_entry_full(struct ltr_regs *regs,
  * copy registers alone (events-now.h: no string, buffer, -k stack, float
  * or errno, the call shown, not hidden) into a ring with room at once.
  * ltr_on_entry and ltr_on_exit check just that, from values loaded once,
- * and do the rest without any call, so that they need no callee-saved
+ * and do the rest without any call (a traced one in entry_traced and
+ * exit_traced, reached by a jump), so that they need no callee-saved
  * register (nothing to save and restore); any other call goes the
  * general way (on_entry_full, exit_full), which checks everything again
  * and does the same for a plain call.  The frame, the counters and the
@@ -671,7 +672,7 @@ exit_no_tsc(struct ltr_retregs *regs, uint64_t *slot)
 
 /*
  * The plain return (see ltr_on_entry) of frame fr, the innermost (d) of
- * ts, through entry k at time now; ev: its EXIT, reserved, or NULL.  The
+ * ts, through entry k at time now with rax: counted and taken off.  Its
  * real return address.
  */
 static inline __attribute__((always_inline)) uint64_t
