@@ -59,6 +59,7 @@
 
 #include "arch/x86_64/cpu.h"
 #include "capture.h"
+#include "events-now.h"
 #include "hooks.h"
 #include "interposer.h"
 #include "objects.h"
@@ -366,18 +367,28 @@ static struct ltr_entry_to on_entry_full(struct ltr_regs *regs,
 					 const struct ltr_target *f);
 
 /*
- * The plain calls of -c, on entry and on return.  Counting only, most
- * calls need nothing of what the general paths look after: no fork, no
- * activation of the interposer to pass through (a signal handler's call),
- * no dead frame below, nothing pending (a second return), no event, no
- * unwinder of the program's own to keep safe, room on the shadow stack and
- * in rets[], the time-stamp counter readable.  ltr_on_entry and ltr_on_exit
- * check just that, from values loaded once, and do the rest without any
- * call, so that they need no callee-saved register (nothing to save and
- * restore); any other call goes the general way (on_entry_full,
- * exit_full), which checks everything again and does the same for a
- * plain call.  The frame and the counters are the same either way.
+ * The plain calls, on entry and on return.  Most calls need nothing of
+ * what the general paths look after: no fork, no activation of the
+ * interposer to pass through (a signal handler's call), no dead frame
+ * below, nothing pending (a second return), no unwinder of the program's
+ * own to keep safe, room on the shadow stack and in rets[], the
+ * time-stamp counter readable; and, when they are traced, events that
+ * copy registers alone (events-now.h: no string, buffer, -k stack, float
+ * or errno, the call shown, not hidden) into a ring with room at once.
+ * ltr_on_entry and ltr_on_exit check just that, from values loaded once,
+ * and do the rest without any call (a traced one in entry_traced and
+ * exit_traced, reached by a jump), so that they need no callee-saved
+ * register (nothing to save and restore); any other call goes the
+ * general way (on_entry_full, exit_full), which checks everything again
+ * and does the same for a plain call.  The frame, the counters and the
+ * events are the same either way.  An event is reserved (busy set: a
+ * signal handler's calls pass through) before anything changes, so that
+ * a ring without room leaves the call to the general way untouched.
  */
+static __attribute__((noinline)) struct ltr_entry_to
+entry_traced(struct ltr_regs *regs, const struct ltr_target *f,
+	     struct ltr_tstate *ts, uint32_t d);
+
 struct ltr_entry_to ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 {
 	const struct ltr_target *f = &ltr_targets[stub];
@@ -395,13 +406,51 @@ struct ltr_entry_to ltr_on_entry(struct ltr_regs *regs, uint32_t stub)
 	if (unlikely(ts->busy || ts->again || !ts->nfree ||
 		     d >= ts->max_depth ||
 		     __atomic_load_n(&ts->shares_tls, __ATOMIC_ACQUIRE) ||
-		     (ltr_flags & ts->flag_mask & LTR_F_TRACE) ||
 		     (d && (uintptr_t)ts->frames[d - 1].slot <= (uintptr_t)slot)))
 		return on_entry_full(regs, f);
+	/* A jump, not a call: this one keeps no register either way. */
+	if (ltr_flags & ts->flag_mask & LTR_F_TRACE)
+		return entry_traced(regs, f, ts, d);
 	ts->busy = (uintptr_t)slot;
 	k = ltr_ret_take_free(ts, slot, *slot);
 	fr = frame_push(ts, d, f, regs, k);
 	fr->t0 = ltr_rdtsc();
+	ts->busy = 0;
+	return (struct ltr_entry_to){ f->addr, ltr_tramp_call_of(k) };
+}
+
+/*
+ * ltr_on_entry's plain call (f at depth d of ts) when it is traced: its
+ * ENTER written inline if it copies registers alone, is shown, and the
+ * ring has room; else the general way.
+ */
+static __attribute__((noinline)) struct ltr_entry_to
+entry_traced(struct ltr_regs *regs, const struct ltr_target *f,
+	     struct ltr_tstate *ts, uint32_t d)
+{
+	const struct ltr_capture *cap = f->cap;
+	unsigned nregs = cap ? cap->regs : LTR_RAW_ARGS;
+	struct ltr_rec *ev;
+	uint64_t t0;
+	uint32_t k;
+
+	if (unlikely(!entry_plain(cap) || (cap && cap->out[0].mode) ||
+		     hidden(f->fn, f->depth, d)))
+		return on_entry_full(regs, f);
+	if (nregs > 6)
+		nregs = 6;
+	ts->busy = (uintptr_t)&regs->ret;
+	t0 = ltr_rdtsc();
+	ev = event_now(ts, LTR_EV_ENTER, nregs + 1, f->fn, d, 0, t0);
+	if (unlikely(!ev)) {
+		ts->busy = 0;
+		return on_entry_full(regs, f);
+	}
+	put_args(ev->w, regs, nregs);
+	ev->w[nregs] = regs->ret; /* the real return address, before the push */
+	k = ltr_ret_take_free(ts, &regs->ret, regs->ret);
+	frame_push(ts, d, f, regs, k)->t0 = t0;
+	commit(&ts->slot->ring, ev);
 	ts->busy = 0;
 	return (struct ltr_entry_to){ f->addr, ltr_tramp_call_of(k) };
 }
@@ -621,7 +670,28 @@ exit_no_tsc(struct ltr_retregs *regs, uint64_t *slot)
 	return exit_full(regs, slot, ltr_now());
 }
 
-/* The return of a traced call; the plain ones of -c (see ltr_on_entry). */
+/*
+ * The plain return (see ltr_on_entry) of frame fr, the innermost (d) of
+ * ts, through entry k at time now with rax: counted and taken off.  Its
+ * real return address.
+ */
+static inline __attribute__((always_inline)) uint64_t
+exit_pop(struct ltr_tstate *ts, struct ltr_frame *fr, uint32_t d, uint32_t k,
+	 uint64_t rax, uint64_t now, uint32_t flags)
+{
+	uint64_t ret = fr->ret;
+
+	frame_count(ts, d - 1, rax, now, flags);
+	ltr_ret_give(ts, k);
+	ts->depth = d - 1;
+	return ret;
+}
+
+static __attribute__((noinline)) uint64_t
+exit_traced(struct ltr_retregs *regs, uint64_t *slot, struct ltr_tstate *ts,
+	    uint32_t d, uint64_t now);
+
+/* The return of a traced call; the plain ones (see ltr_on_entry). */
 uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 {
 	uint64_t now, ret;
@@ -637,18 +707,50 @@ uint64_t ltr_on_exit(struct ltr_retregs *regs, uint64_t *slot)
 	now = ltr_rdtsc();
 	d = ts->depth;
 	flags = ltr_flags & ts->flag_mask;
-	if (unlikely(!d || ltr_fork_pending() || ts->again ||
-		     ts->shared_slot || (flags & LTR_F_TRACE)))
+	if (unlikely(!d || ltr_fork_pending() || ts->again || ts->shared_slot))
 		return exit_full(regs, slot, now);
 	fr = &ts->frames[d - 1];
 	if (unlikely(fr->rec != k || fr->slot != slot))
 		return exit_full(regs, slot, now);
+	/* A jump, not a call: this one keeps no register either way. */
+	if ((flags & LTR_F_TRACE) && !(fr->flags & LTR_FR_HIDDEN))
+		return exit_traced(regs, slot, ts, d, now);
 	busy = ts->busy;
 	ts->busy = (uintptr_t)slot;
-	ret = fr->ret;
-	frame_count(ts, d - 1, regs->rax, now, flags);
-	ltr_ret_give(ts, k);
-	ts->depth = d - 1;
+	ret = exit_pop(ts, fr, d, k, regs->rax, now, flags);
+	ts->busy = busy;
+	return ret;
+}
+
+/*
+ * ltr_on_exit's plain return (the innermost frame, d, of ts, at time now)
+ * of a call shown: its EXIT written inline if it prints %rax alone, with
+ * no error (whose errno would print), and the ring has room; else the
+ * general way.
+ */
+static __attribute__((noinline)) uint64_t
+exit_traced(struct ltr_retregs *regs, uint64_t *slot, struct ltr_tstate *ts,
+	    uint32_t d, uint64_t now)
+{
+	struct ltr_frame *fr = &ts->frames[d - 1];
+	const struct ltr_capture *cap = fr->cap;
+	uintptr_t busy = ts->busy;
+	struct ltr_rec *ev;
+	uint64_t ret;
+
+	if (unlikely(!exit_plain(cap) ||
+		     (cap && call_failed(cap->err, regs->rax))))
+		return exit_full(regs, slot, now);
+	ts->busy = (uintptr_t)slot;
+	ev = event_now(ts, LTR_EV_EXIT, 1, fr->fn, d - 1, 0, now);
+	if (unlikely(!ev)) {
+		ts->busy = busy;
+		return exit_full(regs, slot, now);
+	}
+	ev->w[0] = regs->rax;
+	ret = exit_pop(ts, fr, d, (uint32_t)*slot, regs->rax, now,
+		       ltr_flags & ts->flag_mask);
+	commit(&ts->slot->ring, ev);
 	ts->busy = busy;
 	return ret;
 }

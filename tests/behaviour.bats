@@ -131,7 +131,8 @@ count_rows() {
 	local args rows sel=(-u 'libbhv:*' -u 'libbhvxx:*' -u 'libcoro:*')
 
 	# -c alone takes the interposer's plain path (capture.c); with a trace
-	# (-C) every call goes the general way: the counts must not differ.
+	# (-C) the calls take the traced one, which writes events: the counts
+	# must not differ.
 	for args in bhv-longjmp "bhv-longjmp 20000" bhv-exceptions stk-coro \
 		"stk-copystack 34" bhv-fork bhv-threads "stk-deep 1100"; do
 		# shellcheck disable=SC2086
@@ -146,6 +147,62 @@ count_rows() {
 	run_split ltruss -c --summary-format json -u 'libbhv:bhv_apply' "$PROGS/stk-deep" 1000
 	run jq -r '.functions[] | select(.function == "bhv_apply") | (.self_ns < .total_ns / 2)' <<<"$err"
 	assert_output true
+}
+
+# json_calls: the events of the --json trace in file $1, each thread's on a
+# line in its order, without what differs from run to run (times, ids,
+# addresses) or with -k (stacks); the threads sorted.
+json_calls() {
+	sed -E 's/0x[0-9a-f]{6,}/ADDR/g' "$1" |
+		jq -sc 'map(select(.tid)) | group_by(.tid) |
+			map(map(del(.ts, .dur_ns, .pid, .tid, .stack, .stack_end))) | sort | .[]'
+}
+
+# json_nested: every thread's events in file $1 (--json) nest: an entry at
+# the depth of the calls in progress, a return (or an unwound call) at the
+# depth of one of them, the same function; none left at the end.
+json_nested() {
+	jq -r 'select(.type == "enter" or .type == "exit" or .type == "call") |
+			[.tid, .type, .depth, .func] | @tsv' "$1" |
+		awk -F'\t' '
+			function bad(why) { print NR ": " why ": " $0; exit 1 }
+			$2 == "enter" { if ($3 != n[$1] + 0) bad("entry depth"); f[$1, $3] = $4; n[$1]++ }
+			$2 == "call" { if ($3 != n[$1] + 0) bad("call depth") }
+			$2 == "exit" {
+				if ($3 >= n[$1] + 0 || f[$1, $3] != $4) bad("return depth")
+				for (i = $3; i < n[$1] - 1; i++) f[$1, i] = f[$1, i + 1]
+				n[$1]--
+			}
+			END { for (t in n) if (n[t]) { print "thread " t ": " n[t] " calls open"; exit 1 } }'
+}
+
+@test "a trace's plain calls print what the general path prints: longjmp, exceptions, coroutines, fork, threads, calls nested 1100 deep, hidden ones" {
+	local args calls t=$BATS_TEST_TMPDIR/trace.json
+	local sel=(-u 'libbhv:*' -u 'libbhvxx:*' -u 'libcoro:*')
+
+	# Without -k the calls that copy only registers write their events
+	# inline (capture.c's short path); -k sends every entry the general way
+	# (events-now.h: entry_plain).  The events must be the same and nest
+	# as the calls did.  (-c's counts against -C's: the test above.)  To a
+	# file: the interposer's warnings cut into lines on stderr.
+	for args in bhv-longjmp "bhv-longjmp 20000" bhv-exceptions stk-coro \
+		"stk-copystack 34" bhv-fork bhv-threads "stk-deep 1100" \
+		"-D 3 stk-deep 20"; do
+		# shellcheck disable=SC2086
+		set -- $args
+		local opts=()
+		while [ "${1#-}" != "$1" ]; do opts+=("$1" "$2"); shift 2; done
+		set -- "$PROGS/$@"
+		compare_traced --json -o "$t" "${opts[@]}" "${sel[@]}" -- "$@"
+		calls=$(json_calls "$t")
+		[ -n "$calls" ] || fail "$args: no trace: $err"
+		json_nested "$t" || fail "$args: the events do not nest"
+		compare_traced --json -o "$t" -k "${opts[@]}" "${sel[@]}" -- "$@"
+		if [ "$(json_calls "$t")" != "$calls" ]; then
+			diff <(jq -c '.[]' <<<"$calls") <(json_calls "$t" | jq -c '.[]') | head -20 >&2 || true
+			fail "$args: the trace differs with -k (the general path)"
+		fi
+	done
 }
 
 @test "fork: the child runs untraced, the parent's trace and output are unchanged" {

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * events-now.h: the events written with no call (events.c, and capture.c's
+ * short paths for the plain calls of a trace).
+ *
+ * An ENTER that copies only registers, or an EXIT that prints %rax alone,
+ * into a ring with room at once (no wait, no PAD) needs nothing of the
+ * general writers of events.c: these inline pieces reserve, fill and
+ * publish it in a few stores.  Whoever finds event_now() NULL, or the call
+ * not plain (entry_plain, exit_plain), takes the general way, which
+ * writes the same record.
+ */
+#ifndef LTR_EVENTS_NOW_H
+#define LTR_EVENTS_NOW_H
+
+#include "frames.h"
+#include "interposer.h"
+#include "process.h"
+
+/*
+ * size bytes at the head of ts's ring if they are free as far as the
+ * tail seen last says, and before its end; else NULL (events.c's
+ * reserve_slow waits).
+ */
+static inline __attribute__((always_inline)) struct ltr_rec *
+reserve_now(struct ltr_tstate *ts, uint32_t size)
+{
+	struct ltr_ring *r = &ts->slot->ring;
+	uint32_t ring_size = ltr_ring_size;
+	uint64_t head = r->head;
+	uint32_t off = (uint32_t)(head & (ring_size - 1));
+
+	if (likely(off + size <= ring_size &&
+		   head + size - ts->tail_seen <= ring_size))
+		return (struct ltr_rec *)&ts->ring[off];
+	return NULL;
+}
+
+/* Publish the event reserved last. */
+static inline void commit(struct ltr_ring *r, const struct ltr_rec *ev)
+{
+	__atomic_store_n(&r->head, r->head + ev->size, __ATOMIC_RELEASE);
+}
+
+/* Fill ev's header: its first 8 bytes in one store (struct ltr_rec). */
+static inline __attribute__((always_inline)) void
+header(struct ltr_rec *ev, uint32_t size, uint8_t type, uint32_t words,
+       uint32_t fn, uint32_t depth, uint8_t flags, uint64_t tsc)
+{
+	uint64_t head = (uint64_t)size | (uint64_t)(type | words << 4) << 16 |
+			(uint64_t)flags << 24 |
+			(uint64_t)(uint16_t)depth << 32 |
+			(uint64_t)(uint16_t)fn << 48;
+
+	__builtin_memcpy(ev, &head, sizeof(head));
+	ev->ts = tsc;
+}
+
+/*
+ * As event_new without blobs, when the ring has room at once (no wait,
+ * no PAD); else NULL, and the caller takes its general path.  A short
+ * path that calls nothing keeps no registers to save.
+ */
+static inline __attribute__((always_inline)) struct ltr_rec *
+event_now(struct ltr_tstate *ts, uint8_t type, uint32_t words, uint32_t fn,
+	  uint32_t depth, uint8_t flags, uint64_t tsc)
+{
+	uint32_t size = (uint32_t)(sizeof(struct ltr_rec) + 8 * words);
+	struct ltr_rec *ev = reserve_now(ts, size);
+
+	if (likely(ev))
+		header(ev, size, type, words, fn, depth, flags, tsc);
+	return ev;
+}
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
+		       offsetof(struct ltr_rec, kind) == 2 &&
+		       offsetof(struct ltr_rec, flags) == 3 &&
+		       offsetof(struct ltr_rec, depth) == 4 &&
+		       offsetof(struct ltr_rec, fn) == 6 &&
+		       offsetof(struct ltr_rec, ts) == 8 &&
+		       LTR_MAX_FUNCS <= 65536 && LTR_ENTER_WORDS < 16,
+	       "header's one store");
+
+/*
+ * Copy the first n (at most 6) argument registers into w[], no more:
+ * straight from regs, not through a copy of all six on the stack.
+ */
+static inline __attribute__((always_inline)) void
+put_args(uint64_t *w, const struct ltr_regs *regs, unsigned n)
+{
+	switch (n) {
+	case 6:
+		w[5] = regs->r9;
+		/* fall through */
+	case 5:
+		w[4] = regs->r8;
+		/* fall through */
+	case 4:
+		w[3] = regs->rcx;
+		/* fall through */
+	case 3:
+		w[2] = regs->rdx;
+		/* fall through */
+	case 2:
+		w[1] = regs->rsi;
+		/* fall through */
+	case 1:
+		w[0] = regs->rdi;
+		/* fall through */
+	default:
+		break;
+	}
+}
+
+/*
+ * Does an entry with captures cap copy nothing but its registers: no
+ * string, buffer, struct, vector register, varargs, stack word or
+ * function pointer to look up (nor -k's stack)?
+ */
+static inline bool entry_plain(const struct ltr_capture *cap)
+{
+	return likely(!ltr_stack_size) &&
+	       (!cap || (!cap->strings && !cap->nstack && !cap->funcptrs &&
+			 !(cap->flags & (LTR_CAP_XMM | LTR_CAP_PRINTF |
+					 LTR_CAP_IN | LTR_CAP_STRUCT))));
+}
+
+/*
+ * Does a return of a call with captures cap print %rax alone, with no
+ * blob: no output argument, no float, no long double?
+ */
+static inline bool exit_plain(const struct ltr_capture *cap)
+{
+	_Static_assert(LTR_MAX_OUT == 2, "exit_plain looks at two outputs");
+	return !cap || (!(cap->flags & (LTR_CAP_X87 | LTR_CAP_RET_XMM)) &&
+			!cap->out[0].mode && !cap->out[1].mode);
+}
+
+#endif
