@@ -432,6 +432,26 @@ EOF
 	[ "$waits" -le 2500 ] || fail "$waits futex waits"
 }
 
+# Without -o the trace and the interposer's warnings share stderr.  stdio
+# wrote its buffer whenever the next bytes did not fit, cut inside a line,
+# and a warning written then landed inside it: one --json -k run in five
+# of calls nesting past 1024 was not JSON.  Each write of ltruss's ends a
+# line now (a line under 64 KiB), so the warning stands on its own line.
+@test "--json to stderr: every write ends a line, so the interposer's warning never lands inside one" {
+	command -v strace >/dev/null || fail "strace is needed"
+	plain=$("$PROGS/stk-deep" 1100)
+	run_split timeout 120 strace -f -qq -s 1048576 -o sys -e trace=write \
+		"$LTRUSS" --json -k -u 'libbhv:*' "$PROGS/stk-deep" 1100
+	assert_equal "$status" 0
+	assert_equal "$out" "$plain"
+	writes=$(grep -c '^[0-9]* *write(2, ' sys)
+	[ "$writes" -ge 4 ] || fail "$writes writes to stderr: too few to cut a line"
+	cut=$(grep '^[0-9]* *write(2, ' sys | grep -vc '\\n", [0-9]*) = ' || true)
+	assert_equal "$cut writes cut a line" "0 writes cut a line"
+	assert_equal "$(grep -c '^ltruss: warning: more than 1024 traced calls in progress' <<<"$err")" 1
+	grep -v '^ltruss: ' <<<"$err" | jq -c . >/dev/null || fail "a line of the trace is not JSON"
+}
+
 @test "--buffer 64K -f: processes one after another, each filling a ring another had, lose no call" {
 	run_split ltruss --buffer 64K -f -o trace.txt -u 'libbhv:bhv_add3' "$PROGS/foot-seqprocs" 30 20000
 	assert_equal "$status" 0
