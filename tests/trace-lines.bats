@@ -439,6 +439,8 @@ EOF
 # line now (a line under 64 KiB), so the warning stands on its own line.
 @test "--json to stderr: every write ends a line, so the interposer's warning never lands inside one" {
 	command -v strace >/dev/null || fail "strace is needed"
+	# LeakSanitizer cannot run under ptrace (maint/check-asan).
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	plain=$("$PROGS/stk-deep" 1100)
 	run_split timeout 120 strace -f -qq -s 1048576 -o sys -e trace=write \
 		"$LTRUSS" --json -k -u 'libbhv:*' "$PROGS/stk-deep" 1100
