@@ -429,7 +429,6 @@ entry_traced(struct ltr_regs *regs, const struct ltr_target *f,
 	     struct ltr_tstate *ts, uint32_t d)
 {
 	const struct ltr_capture *cap = f->cap;
-	unsigned nregs = cap ? cap->regs : LTR_RAW_ARGS;
 	struct ltr_rec *ev;
 	uint64_t t0;
 	uint32_t k;
@@ -437,17 +436,14 @@ entry_traced(struct ltr_regs *regs, const struct ltr_target *f,
 	if (unlikely(!entry_plain(cap) || (cap && cap->out[0].mode) ||
 		     hidden(f->fn, f->depth, d)))
 		return on_entry_full(regs, f);
-	if (nregs > 6)
-		nregs = 6;
 	ts->busy = (uintptr_t)&regs->ret;
 	t0 = ltr_rdtsc();
-	ev = event_now(ts, LTR_EV_ENTER, nregs + 1, f->fn, d, 0, t0);
+	/* The real return address, before the push. */
+	ev = enter_now(ts, LTR_EV_ENTER, f->fn, d, cap, regs, &regs->ret, t0);
 	if (unlikely(!ev)) {
 		ts->busy = 0;
 		return on_entry_full(regs, f);
 	}
-	put_args(ev->w, regs, nregs);
-	ev->w[nregs] = regs->ret; /* the real return address, before the push */
 	k = ltr_ret_take_free(ts, &regs->ret, regs->ret);
 	frame_push(ts, d, f, regs, k)->t0 = t0;
 	commit(&ts->slot->ring, ev);
@@ -742,12 +738,11 @@ exit_traced(struct ltr_retregs *regs, uint64_t *slot, struct ltr_tstate *ts,
 		     (cap && call_failed(cap->err, regs->rax))))
 		return exit_full(regs, slot, now);
 	ts->busy = (uintptr_t)slot;
-	ev = event_now(ts, LTR_EV_EXIT, 1, fr->fn, d - 1, 0, now);
+	ev = exit_now(ts, fr->fn, d - 1, 0, regs->rax, now);
 	if (unlikely(!ev)) {
 		ts->busy = busy;
 		return exit_full(regs, slot, now);
 	}
-	ev->w[0] = regs->rax;
 	ret = exit_pop(ts, fr, d, (uint32_t)*slot, regs->rax, now,
 		       ltr_flags & ts->flag_mask);
 	commit(&ts->slot->ring, ev);

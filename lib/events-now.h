@@ -112,6 +112,51 @@ put_args(uint64_t *w, const struct ltr_regs *regs, unsigned n)
 	}
 }
 
+/* The argument registers an ENTER of a call with captures cap carries. */
+static inline unsigned enter_regs(const struct ltr_capture *cap)
+{
+	unsigned n = cap ? cap->regs : LTR_RAW_ARGS;
+
+	return n > 6 ? 6 : n;
+}
+
+/*
+ * A plain ENTER or CALL (entry_plain: registers alone) of fn at depth,
+ * its registers and the return address at *ret written, not yet
+ * published; NULL if the ring has no room at once.  (*ret is read last:
+ * a value carried across the reservation cost capture.c's short path a
+ * callee-saved register.)
+ */
+static inline __attribute__((always_inline)) struct ltr_rec *
+enter_now(struct ltr_tstate *ts, uint8_t type, uint32_t fn, uint32_t depth,
+	  const struct ltr_capture *cap, const struct ltr_regs *regs,
+	  const uint64_t *ret, uint64_t tsc)
+{
+	unsigned nregs = enter_regs(cap);
+	struct ltr_rec *ev = event_now(ts, type, nregs + 1, fn, depth, 0, tsc);
+
+	if (likely(ev)) {
+		put_args(ev->w, regs, nregs);
+		ev->w[nregs] = *ret;
+	}
+	return ev;
+}
+
+/*
+ * A plain EXIT (exit_plain: %rax alone) of fn at depth, written, not yet
+ * published; NULL if the ring has no room at once.
+ */
+static inline __attribute__((always_inline)) struct ltr_rec *
+exit_now(struct ltr_tstate *ts, uint32_t fn, uint32_t depth, uint8_t flags,
+	 uint64_t rax, uint64_t tsc)
+{
+	struct ltr_rec *ev = event_now(ts, LTR_EV_EXIT, 1, fn, depth, flags, tsc);
+
+	if (likely(ev))
+		ev->w[0] = rax;
+	return ev;
+}
+
 /*
  * Does an entry with captures cap copy nothing but its registers: no
  * string, buffer, struct, vector register, varargs, stack word or

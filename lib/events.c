@@ -350,10 +350,7 @@ event_call_blobs(struct ltr_tstate *ts, uint8_t type, uint32_t fn,
 	size_t used = 0;
 	bool stack = unlikely(ltr_stack_size) && !fn_nostack(fn);
 	/* The registers it prints, then the return address (session.h). */
-	unsigned nregs = cap ? cap->regs : LTR_RAW_ARGS;
-
-	if (nregs > 6)
-		nregs = 6;
+	unsigned nregs = enter_regs(cap);
 
 	if (stack) {
 		extra += ltr_stack_blob_max() + ltr_py_blob_max() +
@@ -409,17 +406,12 @@ event_call(struct ltr_tstate *ts, uint8_t type, uint32_t fn, uint32_t depth,
 	   const struct ltr_capture *cap, const struct ltr_regs *regs,
 	   uint64_t ret, uint64_t tsc)
 {
-	unsigned nregs = cap ? cap->regs : LTR_RAW_ARGS;
 	struct ltr_rec *ev;
 
-	if (nregs > 6)
-		nregs = 6;
 	if (!entry_plain(cap) ||
-	    !(ev = event_now(ts, type, nregs + 1, fn, depth, 0, tsc)))
+	    !(ev = enter_now(ts, type, fn, depth, cap, regs, &ret, tsc)))
 		return event_call_blobs(ts, type, fn, depth, cap, regs, ret,
 					tsc);
-	put_args(ev->w, regs, nregs);
-	ev->w[nregs] = ret;
 	commit(&ts->slot->ring, ev);
 	return tsc;
 }
@@ -490,12 +482,11 @@ void ltr_event_exit(struct ltr_tstate *ts, const struct ltr_frame *fr,
 	struct ltr_rec *ev;
 
 	if (unlikely(err) || !exit_plain(fr->cap) ||
-	    !(ev = event_now(ts, LTR_EV_EXIT, 1, fr->fn, level_of(ts, fr),
-			     flags, tsc))) {
+	    !(ev = exit_now(ts, fr->fn, level_of(ts, fr), flags, regs->rax,
+			    tsc))) {
 		exit_blobs(ts, fr, regs, tsc, err, errnum, flags);
 		return;
 	}
-	ev->w[0] = regs->rax;
 	commit(&ts->slot->ring, ev);
 }
 
