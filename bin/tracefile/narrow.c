@@ -309,6 +309,23 @@ static void narrow_end(struct slot_kept *k, const struct event_rec *r)
 		pass(r, i);
 }
 
+/* An entry or an end, narrowed with k's shown calls; false for any other event. */
+static inline bool narrow_call(struct slot_kept *k, const struct event_rec *r)
+{
+	uint8_t type = r->ev->type;
+
+	/* By tests, not a jump table: see event_trace(). */
+	if (type == LTR_EV_ENTER || type == LTR_EV_CALL) {
+		narrow_entry(k, r);
+		return true;
+	}
+	if (type == LTR_EV_EXIT || type == LTR_EV_UNWOUND) {
+		narrow_end(k, r);
+		return true;
+	}
+	return false;
+}
+
 /* narrow_event() of an event its quick way does not take. */
 static __attribute__((noinline)) void narrow_other(const struct event_rec *r)
 {
@@ -331,22 +348,16 @@ static __attribute__((noinline)) void narrow_other(const struct event_rec *r)
 		return;
 	}
 	k = kept_of(r->slot);
-	/* By tests, not a jump table: see event_trace(). */
-	if (type == LTR_EV_ENTER || type == LTR_EV_CALL) {
-		narrow_entry(k, r);
-	} else if (type == LTR_EV_EXIT || type == LTR_EV_UNWOUND) {
-		narrow_end(k, r);
-	} else {
-		if (type == LTR_EV_THREAD)
-			k->n = 0;
-		trace_event_ingested(r);
-	}
+	if (narrow_call(k, r))
+		return;
+	if (type == LTR_EV_THREAD)
+		k->n = 0;
+	trace_event_ingested(r);
 }
 
 void narrow_event(const struct event_rec *r)
 {
 	struct slot_kept *k;
-	uint8_t type = r->ev->type;
 
 	/* Code objects described with calls left out serve those shown. */
 	trace_ingest(r);
@@ -356,16 +367,8 @@ void narrow_event(const struct event_rec *r)
 	 * the rest apart, so that this way saves no registers.
 	 */
 	if (by_slot && r->slot < LTR_MAX_THREADS && !guest_pid[r->slot] &&
-	    (k = slots[r->slot])) {
-		if (type == LTR_EV_ENTER || type == LTR_EV_CALL) {
-			narrow_entry(k, r);
-			return;
-		}
-		if (type == LTR_EV_EXIT || type == LTR_EV_UNWOUND) {
-			narrow_end(k, r);
-			return;
-		}
-	}
+	    (k = slots[r->slot]) && narrow_call(k, r))
+		return;
 	narrow_other(r);
 }
 
