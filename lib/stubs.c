@@ -266,6 +266,9 @@ static const struct ltr_capture *capture_find(const char *name,
 	uint32_t h, idx, nshipped = ltr_shipped_count();
 
 	*number = -1;
+	/* No filter prototypes: their index, never written, is not read (its pages never faulted). */
+	if (!__atomic_load_n(&s->ncaptures, __ATOMIC_RELAXED))
+		return ltr_shipped_find(name, number);
 	for (h = ltr_name_hash(name) & (LTR_CAPTURE_HASH - 1);
 	     (idx = s->capture_index[h]) != 0; h = (h + 1) & (LTR_CAPTURE_HASH - 1)) {
 		const struct ltr_capture *c;
@@ -294,7 +297,20 @@ static const struct ltr_capture *capture_find(const char *name,
  * sums a function's entries by name, as it did before this index.  The
  * index is in the session, which the program can write: an entry that
  * names no function entry, or another function, is passed over.
+ *
+ * The index is 128 KiB of the shared session, and each page of it a
+ * process first touches is a page fault of shared memory (8 us each on a
+ * virtual machine): spread by name hash, jq's 300 functions touched all
+ * 32 pages at every start.  So a function goes first into its page-sized
+ * chain, the first FUNC_SMALL buckets probed from name_hash's, and into
+ * the whole index only when FUNC_SMALL_PROBES of those are taken.
+ * Buckets are only ever filled: a function looked up whose short chain
+ * still has an empty bucket before FUNC_SMALL_PROBES was never put into
+ * the whole index (that bucket was empty when it was put), so the lookup
+ * stops there; only a function whose short chain is full looks further.
  */
+#define FUNC_SMALL 1024 /* buckets of the first page of func_index */
+#define FUNC_SMALL_PROBES 16
 
 /* Does funcs[fn] stand for name of obj, with these flags, capture and depth? */
 static bool func_is(uint32_t fn, const char *name, const struct ltr_object *obj,
@@ -312,16 +328,25 @@ static bool func_is(uint32_t fn, const char *name, const struct ltr_object *obj,
 	       ltr_strcmp(s->strings + f->name, name) == 0 && func_of(f, obj);
 }
 
+/* The n-th bucket of name_hash's chain: its short one (FUNC_SMALL_PROBES), then its whole one. */
+static uint32_t func_bucket(uint32_t name_hash, uint32_t n)
+{
+	if (n < FUNC_SMALL_PROBES)
+		return (name_hash + n) & (FUNC_SMALL - 1);
+	return (name_hash + n - FUNC_SMALL_PROBES) & (LTR_FUNC_HASH - 1);
+}
+
 /* The entry of funcs[] an earlier process made for this function; -1 if none. */
 static int64_t func_find(const char *name, uint32_t name_hash,
 			 const struct ltr_object *obj, uint32_t flags,
 			 int32_t cap, uint32_t depth)
 {
 	const uint32_t *index = ltr_session->func_index;
-	uint32_t h = name_hash & (LTR_FUNC_HASH - 1), n, v;
+	uint32_t n, v;
 
-	for (n = 0; n < LTR_FUNC_HASH; n++, h = (h + 1) & (LTR_FUNC_HASH - 1)) {
-		v = __atomic_load_n(&index[h], __ATOMIC_ACQUIRE);
+	for (n = 0; n < FUNC_SMALL_PROBES + LTR_FUNC_HASH; n++) {
+		v = __atomic_load_n(&index[func_bucket(name_hash, n)],
+				    __ATOMIC_ACQUIRE);
 		if (!v)
 			break;
 		if (func_is(v - 1, name, obj, flags, cap, depth))
@@ -330,15 +355,16 @@ static int64_t func_find(const char *name, uint32_t name_hash,
 	return -1;
 }
 
-/* Put funcs[fn] into func_index, in the first empty bucket from name_hash's. */
+/* Put funcs[fn] into func_index, in the first empty bucket of name_hash's chain. */
 static void func_index_add(uint32_t fn, uint32_t name_hash)
 {
 	uint32_t *index = ltr_session->func_index;
-	uint32_t h = name_hash & (LTR_FUNC_HASH - 1), n, empty;
+	uint32_t n, empty;
 
-	for (n = 0; n < LTR_FUNC_HASH; n++, h = (h + 1) & (LTR_FUNC_HASH - 1)) {
+	for (n = 0; n < FUNC_SMALL_PROBES + LTR_FUNC_HASH; n++) {
 		empty = 0;
-		if (__atomic_compare_exchange_n(&index[h], &empty, fn + 1, false,
+		if (__atomic_compare_exchange_n(&index[func_bucket(name_hash, n)],
+						&empty, fn + 1, false,
 						__ATOMIC_RELEASE,
 						__ATOMIC_RELAXED))
 			return;

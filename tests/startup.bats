@@ -259,3 +259,20 @@ skip_under_asan() {
 	[ -n "$n" ]
 	[ "$n" -lt 850000 ] || { echo "$n instructions"; false; }
 }
+
+@test "400 traced functions take under 32 pages more of the session than one (over 70 more when they were spread by name over the whole function index and read the whole empty prototype index)" {
+	# -f: manycalls is the shell's child; $PPID, in the shell, is ltruss.
+	local one all
+	run_split ltruss -f -c -u 'libmanyf:f100' sh -c '"$1" >/dev/null; '"$SESSION_BLOCKS" sh "$PROGS/manycalls"
+	[ "$status" -eq 0 ]
+	one=$out
+	run_split ltruss -f -c -u 'libmanyf:*' sh -c '"$1" >/dev/null; '"$SESSION_BLOCKS" sh "$PROGS/manycalls"
+	[ "$status" -eq 0 ]
+	all=$out
+	# Every one of the 400 counted.
+	[ "$(grep -Ec ' libmanyf:f[0-9]+$' <<<"$err")" -eq 400 ]
+	[ -n "$one" ] && [ -n "$all" ]
+	# st_blocks: 512-byte blocks, 8 a page.  What remains is the counters of
+	# 400 functions (the thread's and, once it ended, the retired ones).
+	[ $((all - one)) -lt 256 ] || { echo "$one, $all blocks"; false; }
+}
