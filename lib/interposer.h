@@ -182,6 +182,26 @@ size_t ltr_utoa(char *buf, uint64_t v);
 size_t ltr_format(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* ---- sets of names (nameset.c) ----------------------------------------- */
+
+#define LTR_NAMESET_SIZE 256 /* slots, a power of two: at least twice the names */
+
+struct ltr_nameset_slot {
+	const char *name; /* NULL: empty */
+	uint32_t hash;    /* ltr_name_hash(name) */
+	uint32_t value;
+};
+
+struct ltr_nameset {
+	struct ltr_nameset_slot slot[LTR_NAMESET_SIZE];
+};
+
+/* Put name, with value, into s (before any lookup; it stays referenced). */
+void ltr_nameset_add(struct ltr_nameset *s, const char *name, uint32_t value);
+/* Is name (of hash ltr_name_hash(name)) in s?  *value: its value. */
+bool ltr_nameset_find(const struct ltr_nameset *s, const char *name,
+		      uint32_t hash, uint32_t *value);
+
 /* Trampolines (trampoline.S). */
 extern const char ltr_stubs[], ltr_stubs_end[], ltr_tramp_blocks[];
 

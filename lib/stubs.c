@@ -144,15 +144,21 @@ static bool target_named(const struct ltr_target *t, const char *name,
 	       ltr_strcmp(ltr_session->strings + off, name) == 0;
 }
 
-/* The LTR_FN_* flags entry_only[] gives name (0 if it is not there). */
-static uint32_t entry_flags(const char *name)
+/* The LTR_FN_* flags entry_only[] gives name (0 if it is not there); the lock held. */
+static uint32_t entry_flags(const char *name, uint32_t name_hash)
 {
-	size_t i;
+	static struct ltr_nameset names; /* entry_only[] by name */
+	static bool filled;
+	uint32_t i;
 
-	for (i = 0; i < sizeof(entry_only) / sizeof(entry_only[0]); i++)
-		if (ltr_strcmp(name, entry_only[i].name) == 0)
-			return entry_only[i].flags;
-	return 0;
+	if (!filled) {
+		for (i = 0; i < sizeof(entry_only) / sizeof(entry_only[0]); i++)
+			ltr_nameset_add(&names, entry_only[i].name, i);
+		filled = true;
+	}
+	return ltr_nameset_find(&names, name, name_hash, &i) ?
+		       entry_only[i].flags :
+		       0;
 }
 
 bool ltr_is_stub(uintptr_t addr)
@@ -419,7 +425,7 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 		return stub;
 	}
 	rule = ltr_select_rule(obj, name);
-	flags = entry_flags(name) | (ltr_no_hijack ? LTR_FN_ENTRY_ONLY : 0) |
+	flags = entry_flags(name, name_hash) | (ltr_no_hijack ? LTR_FN_ENTRY_ONLY : 0) |
 		(rule && (rule->flags & LTR_RULE_NOSTACK) ? LTR_FN_NOSTACK : 0);
 	cap = capture_find(name, &capture);
 	depth = rule ? rule->depth : 0;
