@@ -186,12 +186,10 @@ static bool hook_names_filled;
 
 void ltr_hooks_init(void)
 {
-	uint32_t i;
-
 	if (hook_names_filled)
 		return;
-	for (i = 0; i < LTR_H_COUNT; i++)
-		ltr_nameset_add(&hook_names, hooks[i].name, i);
+	ltr_nameset_init(&hook_names, &hooks[0].name, sizeof(hooks[0]),
+			 LTR_H_COUNT);
 	hook_names_filled = true;
 }
 

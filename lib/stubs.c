@@ -152,8 +152,9 @@ static uint32_t entry_flags(const char *name, uint32_t name_hash)
 	uint32_t i;
 
 	if (!filled) {
-		for (i = 0; i < sizeof(entry_only) / sizeof(entry_only[0]); i++)
-			ltr_nameset_add(&names, entry_only[i].name, i);
+		ltr_nameset_init(&names, &entry_only[0].name,
+				 sizeof(entry_only[0]),
+				 sizeof(entry_only) / sizeof(entry_only[0]));
 		filled = true;
 	}
 	return ltr_nameset_find(&names, name, name_hash, &i) ?
