@@ -320,3 +320,20 @@ skip_under_asan() {
 	traced=$(tail -n 1 <<<"$err")
 	[ $((traced - native)) -lt 250 ] || { echo "$native native, $traced traced"; false; }
 }
+
+@test "the session's registry entry is written while the command starts, not before: after its exec" {
+	command -v strace >/dev/null || fail "strace is needed"
+	# LeakSanitizer cannot run under ptrace (maint/check-asan's ltruss).
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	# The entry appears for a console while the command runs ($PPID: ltruss).
+	run_split strace -f -qq -e trace=execve,renameat -o start.strace "$LTRUSS" -c -u 'libc:getpid' sh -c \
+		'while [ ! -e "$XDG_RUNTIME_DIR/ltruss/$PPID" ]; do sleep 0.01; done; echo "$PPID"'
+	[ "$status" -eq 0 ]
+	ltruss_pid=$(awk 'NR == 1 { print $1 }' start.strace)
+	[ "$out" = "$ltruss_pid" ]
+	# Renamed into place by ltruss after the command's exec (vfork: ltruss waits for it).
+	exec_line=$(grep -n 'execve("/usr/bin/sh"\|execve("/bin/sh"' start.strace | head -n 1 | cut -d: -f1)
+	rename_line=$(grep -n "^$ltruss_pid renameat(" start.strace | head -n 1 | cut -d: -f1)
+	[ -n "$exec_line" ] && [ -n "$rename_line" ]
+	[ "$rename_line" -gt "$exec_line" ] || { cat start.strace; false; }
+}
