@@ -239,13 +239,13 @@ skip_under_asan() {
 		[[ "$out" == *"compiled prototypes: $(realpath "$LTRUSS_TOP_BUILDDIR")/conf/prototypes.tbl"* ]]
 }
 
-@test "ltruss -c true and its command take under 320 page faults together (337 before options, exit scans and ltruss's small variables spread among its tables)" {
+@test "ltruss -c true and its command take under 265 page faults together (over 275 when ltruss cleared an unused cache at exit and made its paths in PATH_MAX buffers; 337 before options, exit scans and ltruss's small variables spread among its tables)" {
 	command -v /usr/bin/time >/dev/null || fail "/usr/bin/time is needed (apt-get install time)"
 	skip_under_asan
 	run_split /usr/bin/time -f '%R' "$LTRUSS" -c true
 	[ "$status" -eq 0 ]
 	faults=$(tail -n 1 <<<"$err")
-	[ "$faults" -lt 320 ] || { echo "$faults page faults"; false; }
+	[ "$faults" -lt 265 ] || { echo "$faults page faults"; false; }
 }
 
 @test "ltruss -c true runs under 650 000 instructions of its own (over 700 000 when it cleared, walked and freed caches of all 2 500 shipped prototypes it never used; 1.1 million when it cleared its options twice and checked the prototypes' index a bucket at a time)" {
