@@ -320,8 +320,8 @@ skip_under_asan() {
 	ltruss_pid=$(awk 'NR == 1 { print $1 }' start.strace)
 	[ "$out" = "$ltruss_pid" ]
 	# Renamed into place by ltruss after the command's exec (vfork: ltruss waits for it).
-	exec_line=$(grep -n 'execve("/usr/bin/sh"\|execve("/bin/sh"' start.strace | head -n 1 | cut -d: -f1)
+	exec_line=$(grep -n -E 'execve\("[^"]*/sh", \["sh"' start.strace | head -n 1 | cut -d: -f1)
 	rename_line=$(grep -n "^$ltruss_pid renameat(" start.strace | head -n 1 | cut -d: -f1)
-	[ -n "$exec_line" ] && [ -n "$rename_line" ]
+	[ -n "$exec_line" ] && [ -n "$rename_line" ] || { cat start.strace; false; }
 	[ "$rename_line" -gt "$exec_line" ] || { cat start.strace; false; }
 }
