@@ -308,16 +308,22 @@ static const struct ltr_capture *capture_find(const char *name,
  * The index is 128 KiB of the shared session, and each page of it a
  * process first touches is a page fault of shared memory (8 us each on a
  * virtual machine): spread by name hash, jq's 300 functions touched all
- * 32 pages at every start.  So a function goes first into its page-sized
- * chain, the first FUNC_SMALL buckets probed from name_hash's, and into
+ * 32 pages at every start.  So a function goes first into its short
+ * chain, in one page of FUNC_SMALL buckets, probed from name_hash's, and into
  * the whole index only when FUNC_SMALL_PROBES of those are taken.
  * Buckets are only ever filled: a function looked up whose short chain
  * still has an empty bucket before FUNC_SMALL_PROBES was never put into
  * the whole index (that bucket was empty when it was put), so the lookup
  * stops there; only a function whose short chain is full looks further.
  */
-#define FUNC_SMALL 1024 /* buckets of the first page of func_index */
+#define FUNC_SMALL 1024 /* buckets of a page of func_index */
 #define FUNC_SMALL_PROBES 16
+/* The short chains' page: func_index's first whole one (the session is mapped page-aligned). */
+#define FUNC_SMALL_START                                                     \
+	((4096 - offsetof(struct ltr_session, func_index) % 4096) % 4096 / 4)
+_Static_assert(FUNC_SMALL_START + FUNC_SMALL <= LTR_FUNC_HASH &&
+		       offsetof(struct ltr_session, func_index) % 4 == 0,
+	       "the short chains' page lies within func_index");
 
 /* Does funcs[fn] stand for name of obj, with these flags, capture and depth? */
 static bool func_is(uint32_t fn, const char *name, const struct ltr_object *obj,
@@ -339,7 +345,7 @@ static bool func_is(uint32_t fn, const char *name, const struct ltr_object *obj,
 static uint32_t func_bucket(uint32_t name_hash, uint32_t n)
 {
 	if (n < FUNC_SMALL_PROBES)
-		return (name_hash + n) & (FUNC_SMALL - 1);
+		return FUNC_SMALL_START + ((name_hash + n) & (FUNC_SMALL - 1));
 	return (name_hash + n - FUNC_SMALL_PROBES) & (LTR_FUNC_HASH - 1);
 }
 
