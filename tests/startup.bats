@@ -321,7 +321,8 @@ skip_under_asan() {
 	[ "$out" = "$ltruss_pid" ]
 	# Renamed into place by ltruss after the command's exec (vfork: ltruss waits for it).
 	exec_line=$(grep -n -E 'execve\("[^"]*/sh", \["sh"' start.strace | head -n 1 | cut -d: -f1)
-	rename_line=$(grep -n "^$ltruss_pid renameat(" start.strace | head -n 1 | cut -d: -f1)
+	# (strace pads a short pid with spaces.)
+	rename_line=$(awk -v p="$ltruss_pid" '$1 == p && $2 ~ /^renameat\(/ { print NR; exit }' start.strace)
 	[ -n "$exec_line" ] && [ -n "$rename_line" ] || { cat start.strace; false; }
 	[ "$rename_line" -gt "$exec_line" ] || { cat start.strace; false; }
 }
