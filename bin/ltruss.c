@@ -358,9 +358,11 @@ int main(int argc, char **argv)
 	python_frames = opts.stack;
 	reader_init(session.ring_size,
 		    opts.write ? tracefile_event : ring_event);
-	registry_add(session.fd);
-	if (opts.interactive)
+	/* -i: the console it starts finds the session in the registry. */
+	if (opts.interactive) {
+		registry_add(session.fd);
 		console_spawn();
+	}
 	format_setup(out, session.s, &opts);
 	trace_init(format_chosen(&opts), session.s, opts.write != NULL);
 	/* -k, live: the interposer copies no more than the walks will read. */
@@ -374,6 +376,13 @@ int main(int argc, char **argv)
 
 	clock_start();
 	pid = launch_start(path, opts.argv, session.fd, session.s->shipped.fd);
+	/*
+	 * For a console later: the entry's file (ten system calls, a
+	 * directory entry made and renamed) is written while the command
+	 * execs and loads, on the other core, not before it starts.
+	 */
+	if (!opts.interactive)
+		registry_add(session.fd);
 	/* The program's environment is built: DEBUGINFOD_URLS is ltruss's. */
 	debuginfo_setup(opts.debuginfod);
 	check_init(pid, opts.follow);

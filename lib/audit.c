@@ -45,6 +45,7 @@ unsigned int la_version(unsigned int version)
 {
 	if (version < 1)
 		return 0;
+	ltr_hooks_init();
 	ltr_attach();
 	if (ltr_session)
 		ltr_process_register(true);

@@ -180,27 +180,17 @@ uintptr_t ltr_unhook(uintptr_t addr)
 	return real ? (uintptr_t)real : addr;
 }
 
-/*
- * Could name be a hook's?  A test of its first letter against those of
- * the table, made before the string comparisons: every binding asks.
- */
-static bool maybe_hook(const char *name)
+/* The hooks by name (nameset.c): every binding asks, filled by ltr_hooks_init. */
+static struct ltr_nameset hook_names;
+static bool hook_names_filled;
+
+void ltr_hooks_init(void)
 {
-	static uint64_t first[4];
-	static bool ready;
-	size_t i;
-
-	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
-		for (i = 0; i < LTR_H_COUNT; i++) {
-			unsigned char c = (unsigned char)hooks[i].name[0];
-
-			__atomic_or_fetch(&first[c / 64], 1ull << (c % 64),
-					  __ATOMIC_RELAXED);
-		}
-		__atomic_store_n(&ready, true, __ATOMIC_RELEASE);
-	}
-	return first[(unsigned char)name[0] / 64] >>
-	       ((unsigned char)name[0] % 64) & 1;
+	if (hook_names_filled)
+		return;
+	ltr_nameset_init(&hook_names, &hooks[0].name, sizeof(hooks[0]),
+			 LTR_H_COUNT);
+	hook_names_filled = true;
 }
 
 /*
@@ -225,32 +215,26 @@ static void bind_through_stub(size_t i, const char *name, uintptr_t real,
 uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
 		       const struct ltr_object *def, bool forked)
 {
-	size_t i;
+	uint32_t i;
 
-	if (!maybe_hook(name))
+	if (!ltr_nameset_find(&hook_names, name, ltr_name_hash(name), &i))
 		return 0;
-	for (i = 0; i < LTR_H_COUNT; i++) {
-		if (ltr_strcmp(name, hooks[i].name) != 0)
-			continue;
-		if ((hooks[i].follow_only && !(ltr_flags & LTR_F_FOLLOW)) ||
-		    (forked && !hooks[i].creds))
-			return 0;
-		if (hooks[i].via_stub) {
-			bind_through_stub(i, name, real, selected, def);
-			return (uintptr_t)hooks[i].hook;
-		}
-		__atomic_store_n(&ltr_hook_real[i], (void *)real,
-				 __ATOMIC_RELEASE);
-		/* Its stub, never bound, gives it a name and counters. */
-		if (selected && !traced_stub[i]) {
-			uintptr_t stub = ltr_stub_for(real, name, def);
-
-			if (stub)
-				__atomic_store_n(&traced_stub[i],
-						 ltr_stub_index(stub) + 1,
-						 __ATOMIC_RELEASE);
-		}
+	if ((hooks[i].follow_only && !(ltr_flags & LTR_F_FOLLOW)) ||
+	    (forked && !hooks[i].creds))
+		return 0;
+	if (hooks[i].via_stub) {
+		bind_through_stub(i, name, real, selected, def);
 		return (uintptr_t)hooks[i].hook;
 	}
-	return 0;
+	__atomic_store_n(&ltr_hook_real[i], (void *)real, __ATOMIC_RELEASE);
+	/* Its stub, never bound, gives it a name and counters. */
+	if (selected && !traced_stub[i]) {
+		uintptr_t stub = ltr_stub_for(real, name, def);
+
+		if (stub)
+			__atomic_store_n(&traced_stub[i],
+					 ltr_stub_index(stub) + 1,
+					 __ATOMIC_RELEASE);
+	}
+	return (uintptr_t)hooks[i].hook;
 }

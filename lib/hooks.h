@@ -39,6 +39,9 @@ enum ltr_hook {
 /* The real functions behind the hooks. */
 extern void *ltr_hook_real[LTR_H_COUNT];
 
+/* Fill the hooks' index by name, once, before the first binding (la_version). */
+void ltr_hooks_init(void);
+
 /*
  * If name is a function the interposer must see whatever the selection,
  * note its real address and return the hook to bind instead; else 0.

@@ -182,6 +182,24 @@ size_t ltr_utoa(char *buf, uint64_t v);
 size_t ltr_format(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* ---- sets of names (nameset.c) ----------------------------------------- */
+
+#define LTR_NAMESET_SIZE 256 /* slots: room for 128 entries */
+
+struct ltr_nameset {
+	const char *const *first; /* the name of entry 0 of the table */
+	size_t stride;            /* bytes from one entry's name to the next's */
+	uint8_t tag[LTR_NAMESET_SIZE];  /* the top byte of a slot's name hash */
+	uint8_t slot[LTR_NAMESET_SIZE]; /* entry + 1; 0: empty */
+};
+
+/* Index the n entries of a table whose names are at first, stride bytes apart (once). */
+void ltr_nameset_init(struct ltr_nameset *s, const char *const *first,
+		      size_t stride, uint32_t n);
+/* Is name (of hash ltr_name_hash(name)) in s?  *entry: its entry of the table. */
+bool ltr_nameset_find(const struct ltr_nameset *s, const char *name,
+		      uint32_t hash, uint32_t *entry);
+
 /* Trampolines (trampoline.S). */
 extern const char ltr_stubs[], ltr_stubs_end[], ltr_tramp_blocks[];
 

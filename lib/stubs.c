@@ -144,15 +144,22 @@ static bool target_named(const struct ltr_target *t, const char *name,
 	       ltr_strcmp(ltr_session->strings + off, name) == 0;
 }
 
-/* The LTR_FN_* flags entry_only[] gives name (0 if it is not there). */
-static uint32_t entry_flags(const char *name)
+/* The LTR_FN_* flags entry_only[] gives name (0 if it is not there); the lock held. */
+static uint32_t entry_flags(const char *name, uint32_t name_hash)
 {
-	size_t i;
+	static struct ltr_nameset names; /* entry_only[] by name */
+	static bool filled;
+	uint32_t i;
 
-	for (i = 0; i < sizeof(entry_only) / sizeof(entry_only[0]); i++)
-		if (ltr_strcmp(name, entry_only[i].name) == 0)
-			return entry_only[i].flags;
-	return 0;
+	if (!filled) {
+		ltr_nameset_init(&names, &entry_only[0].name,
+				 sizeof(entry_only[0]),
+				 sizeof(entry_only) / sizeof(entry_only[0]));
+		filled = true;
+	}
+	return ltr_nameset_find(&names, name, name_hash, &i) ?
+		       entry_only[i].flags :
+		       0;
 }
 
 bool ltr_is_stub(uintptr_t addr)
@@ -266,6 +273,9 @@ static const struct ltr_capture *capture_find(const char *name,
 	uint32_t h, idx, nshipped = ltr_shipped_count();
 
 	*number = -1;
+	/* No filter prototypes: their index, never written, is not read (its pages never faulted). */
+	if (!__atomic_load_n(&s->ncaptures, __ATOMIC_RELAXED))
+		return ltr_shipped_find(name, number);
 	for (h = ltr_name_hash(name) & (LTR_CAPTURE_HASH - 1);
 	     (idx = s->capture_index[h]) != 0; h = (h + 1) & (LTR_CAPTURE_HASH - 1)) {
 		const struct ltr_capture *c;
@@ -294,7 +304,26 @@ static const struct ltr_capture *capture_find(const char *name,
  * sums a function's entries by name, as it did before this index.  The
  * index is in the session, which the program can write: an entry that
  * names no function entry, or another function, is passed over.
+ *
+ * The index is 128 KiB of the shared session, and each page of it a
+ * process first touches is a page fault of shared memory (8 us each on a
+ * virtual machine): spread by name hash, jq's 300 functions touched all
+ * 32 pages at every start.  So a function goes first into its short
+ * chain, in one page of FUNC_SMALL buckets, probed from name_hash's, and into
+ * the whole index only when FUNC_SMALL_PROBES of those are taken.
+ * Buckets are only ever filled: a function looked up whose short chain
+ * still has an empty bucket before FUNC_SMALL_PROBES was never put into
+ * the whole index (that bucket was empty when it was put), so the lookup
+ * stops there; only a function whose short chain is full looks further.
  */
+#define FUNC_SMALL 1024 /* buckets of a page of func_index */
+#define FUNC_SMALL_PROBES 16
+/* The short chains' page: func_index's first whole one (the session is mapped page-aligned). */
+#define FUNC_SMALL_START                                                     \
+	((4096 - offsetof(struct ltr_session, func_index) % 4096) % 4096 / 4)
+_Static_assert(FUNC_SMALL_START + FUNC_SMALL <= LTR_FUNC_HASH &&
+		       offsetof(struct ltr_session, func_index) % 4 == 0,
+	       "the short chains' page lies within func_index");
 
 /* Does funcs[fn] stand for name of obj, with these flags, capture and depth? */
 static bool func_is(uint32_t fn, const char *name, const struct ltr_object *obj,
@@ -312,16 +341,25 @@ static bool func_is(uint32_t fn, const char *name, const struct ltr_object *obj,
 	       ltr_strcmp(s->strings + f->name, name) == 0 && func_of(f, obj);
 }
 
+/* The n-th bucket of name_hash's chain: its short one (FUNC_SMALL_PROBES), then its whole one. */
+static uint32_t func_bucket(uint32_t name_hash, uint32_t n)
+{
+	if (n < FUNC_SMALL_PROBES)
+		return FUNC_SMALL_START + ((name_hash + n) & (FUNC_SMALL - 1));
+	return (name_hash + n - FUNC_SMALL_PROBES) & (LTR_FUNC_HASH - 1);
+}
+
 /* The entry of funcs[] an earlier process made for this function; -1 if none. */
 static int64_t func_find(const char *name, uint32_t name_hash,
 			 const struct ltr_object *obj, uint32_t flags,
 			 int32_t cap, uint32_t depth)
 {
 	const uint32_t *index = ltr_session->func_index;
-	uint32_t h = name_hash & (LTR_FUNC_HASH - 1), n, v;
+	uint32_t n, v;
 
-	for (n = 0; n < LTR_FUNC_HASH; n++, h = (h + 1) & (LTR_FUNC_HASH - 1)) {
-		v = __atomic_load_n(&index[h], __ATOMIC_ACQUIRE);
+	for (n = 0; n < FUNC_SMALL_PROBES + LTR_FUNC_HASH; n++) {
+		v = __atomic_load_n(&index[func_bucket(name_hash, n)],
+				    __ATOMIC_ACQUIRE);
 		if (!v)
 			break;
 		if (func_is(v - 1, name, obj, flags, cap, depth))
@@ -330,15 +368,16 @@ static int64_t func_find(const char *name, uint32_t name_hash,
 	return -1;
 }
 
-/* Put funcs[fn] into func_index, in the first empty bucket from name_hash's. */
+/* Put funcs[fn] into func_index, in the first empty bucket of name_hash's chain. */
 static void func_index_add(uint32_t fn, uint32_t name_hash)
 {
 	uint32_t *index = ltr_session->func_index;
-	uint32_t h = name_hash & (LTR_FUNC_HASH - 1), n, empty;
+	uint32_t n, empty;
 
-	for (n = 0; n < LTR_FUNC_HASH; n++, h = (h + 1) & (LTR_FUNC_HASH - 1)) {
+	for (n = 0; n < FUNC_SMALL_PROBES + LTR_FUNC_HASH; n++) {
 		empty = 0;
-		if (__atomic_compare_exchange_n(&index[h], &empty, fn + 1, false,
+		if (__atomic_compare_exchange_n(&index[func_bucket(name_hash, n)],
+						&empty, fn + 1, false,
 						__ATOMIC_RELEASE,
 						__ATOMIC_RELAXED))
 			return;
@@ -393,7 +432,7 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 		return stub;
 	}
 	rule = ltr_select_rule(obj, name);
-	flags = entry_flags(name) | (ltr_no_hijack ? LTR_FN_ENTRY_ONLY : 0) |
+	flags = entry_flags(name, name_hash) | (ltr_no_hijack ? LTR_FN_ENTRY_ONLY : 0) |
 		(rule && (rule->flags & LTR_RULE_NOSTACK) ? LTR_FN_NOSTACK : 0);
 	cap = capture_find(name, &capture);
 	depth = rule ? rule->depth : 0;

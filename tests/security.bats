@@ -31,6 +31,20 @@ with_session() {
 	[ "$registry" = "700 $(id -u)"$'\n'"600 $(id -u)" ]
 }
 
+@test "without XDG_RUNTIME_DIR the registry entry is in memory, /dev/shm/ltruss-UID (0700), not on /tmp's disk, and gone at exit" {
+	[ -d /dev/shm ] && [ -w /dev/shm ] || skip "no writable /dev/shm on this machine"
+	unset XDG_RUNTIME_DIR
+	# $PPID, in the traced shell, is ltruss.
+	run_split ltruss -u 'libc:getpid' sh -c 'dir=/dev/shm/ltruss-$(id -u); echo "$PPID $(cat "$dir/$PPID") $(stat -c "%a %u" "$dir")"'
+	[ "$status" -eq 0 ]
+	read -r pid entry mode uid <<<"$out"
+	# FD:PID:INODE, this ltruss's.
+	[[ "$entry" =~ ^[0-9]+:$pid:[0-9]+$ ]]
+	[ "$mode $uid" = "700 $(id -u)" ]
+	[ ! -e "/dev/shm/ltruss-$(id -u)/$pid" ]
+	[ ! -e "/tmp/ltruss-$(id -u)/$pid" ]
+}
+
 @test "garbage in LTRUSS_SESSION: one line on stderr, the program untraced and unharmed" {
 	plain=$("$PROGS/fix-lazy" 1)
 	long=$(printf '9%.0s' $(seq 1 5000))

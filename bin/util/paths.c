@@ -38,18 +38,23 @@
 
 #include "error.h"
 #include "paths.h"
+#include "xmalloc.h"
 #include "bin/reldirs.h"
 
-/* One layout: the interposer, the shipped data and the default config. */
+/*
+ * One layout: the interposer, the shipped data and the default config.
+ * Its paths are allocated to their length: PATH_MAX buffers, here and on
+ * the stack while they were made, were 20 page faults of every start.
+ */
 struct layout {
 	const char *name;
-	char interposer[PATH_MAX];
-	char filters[PATH_MAX];
-	char prototypes[PATH_MAX];
-	char shipped[PATH_MAX];
-	char compiled[PATH_MAX];
-	char config[PATH_MAX];
-	char bundled[PATH_MAX]; /* a bundle's own libraries, or "" */
+	char *interposer;
+	char *filters;
+	char *prototypes;
+	char *shipped;
+	char *compiled;
+	char *config;
+	char *bundled; /* a bundle's own libraries, or NULL */
 };
 
 static struct layout chosen;
@@ -57,19 +62,36 @@ static bool resolved;
 static char searched[2 * PATH_MAX];
 static bool found; /* the chosen layout's interposer is there */
 
-/* snprintf into a PATH_MAX buffer; a longer path is an error. */
-static void __attribute__((format(printf, 2, 3)))
-path_set(char *buf, const char *fmt, ...)
+/* A path made as printf does, allocated; one of PATH_MAX or more is an error. */
+static char *__attribute__((format(printf, 1, 2))) path_new(const char *fmt,
+							     ...)
 {
 	va_list ap;
+	char *p;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, PATH_MAX, fmt, ap);
+	n = vasprintf(&p, fmt, ap);
 	va_end(ap);
-	if (n < 0 || n >= PATH_MAX)
+	if (n < 0)
+		error_msg_and_die("out of memory");
+	if (n >= PATH_MAX)
 		error_msg_and_die("the path of ltruss's own files is too long (%.64s...); install ltruss in a shorter directory",
-				  buf);
+				  p);
+	return p;
+}
+
+/* Free l's paths (a layout tried, not found). */
+static void layout_free(struct layout *l)
+{
+	free(l->interposer);
+	free(l->filters);
+	free(l->prototypes);
+	free(l->shipped);
+	free(l->compiled);
+	free(l->config);
+	free(l->bundled);
+	*l = (struct layout){ 0 };
 }
 
 /*
@@ -79,8 +101,9 @@ path_set(char *buf, const char *fmt, ...)
  * "BIN/../conf") compare equal.  Each realpath costs a readlink a
  * component.
  */
-static void path_tidy(char *out, const char *path)
+static char *path_tidy(const char *path)
 {
+	char *out = xmalloc(strlen(path) + 2);
 	const char *p = path;
 	size_t n = 0;
 
@@ -103,6 +126,7 @@ static void path_tidy(char *out, const char *path)
 	if (n == 0)
 		out[n++] = '.';
 	out[n] = '\0';
+	return out;
 }
 
 /*
@@ -116,28 +140,32 @@ static void layout_fill(struct layout *l, const char *name, const char *lib,
 			const char *top, const char *shipped, const char *conf,
 			const char *compiled)
 {
-	char tidy[5][PATH_MAX], real[5][PATH_MAX];
+	char *tidy[5], *real[5];
 	const char *dirs[5] = { lib, top, shipped, conf, compiled };
 	int i, k;
 
 	for (i = 0; i < 5; i++) {
-		path_tidy(tidy[i], dirs[i]);
+		tidy[i] = path_tidy(dirs[i]);
 		/* The build tree's conf/ is three of them: resolved once. */
 		for (k = 0; k < i && strcmp(tidy[k], tidy[i]) != 0; k++)
 			;
 		if (k < i)
-			memcpy(real[i], real[k], sizeof(real[i]));
-		else if (!realpath(tidy[i], real[i]))
-			path_set(real[i], "%s", dirs[i]);
+			real[i] = xstrdup(real[k]);
+		else if (!(real[i] = realpath(tidy[i], NULL)))
+			real[i] = path_new("%s", dirs[i]);
 	}
+	layout_free(l);
 	l->name = name;
-	path_set(l->interposer, "%s/libltruss.so", real[0]);
-	path_set(l->filters, "%s/filters", real[1]);
-	path_set(l->shipped, "%s", real[2]);
-	path_set(l->prototypes, "%s/prototypes", real[2]);
-	path_set(l->config, "%s/ltruss.yaml", real[3]);
-	path_set(l->compiled, "%s/prototypes.tbl", real[4]);
-	l->bundled[0] = '\0';
+	l->interposer = path_new("%s/libltruss.so", real[0]);
+	l->filters = path_new("%s/filters", real[1]);
+	l->shipped = path_new("%s", real[2]);
+	l->prototypes = path_new("%s/prototypes", real[2]);
+	l->config = path_new("%s/ltruss.yaml", real[3]);
+	l->compiled = path_new("%s/prototypes.tbl", real[4]);
+	for (i = 0; i < 5; i++) {
+		free(tidy[i]);
+		free(real[i]);
+	}
 }
 
 /* Is the interposer of layout l there?  Records where it looked. */
@@ -156,39 +184,47 @@ static bool layout_found(const struct layout *l)
 /* An installed tree with bundled/ beside the interposer (in lib) is a bundle. */
 static void layout_bundle(struct layout *l, const char *lib)
 {
-	char dir[PATH_MAX];
+	char *dir = path_new("%s/bundled", lib);
 	struct stat st;
 
-	path_set(dir, "%s/bundled", lib);
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(dir, l->bundled))
-		return;
-	l->name = "bundle";
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    (l->bundled = realpath(dir, NULL)) != NULL)
+		l->name = "bundle";
+	free(dir);
 }
 
 /* Try the build tree beside the executable in dir, then an installed tree. */
 static bool layout_beside(const char *dir)
 {
-	char lib[PATH_MAX], top[PATH_MAX], shipped[PATH_MAX], conf[PATH_MAX];
+	char *lib, *top, *shipped, *conf;
+	bool found_here;
 
 	/* The build tree: the table is built into its own conf/. */
-	path_set(lib, "%s/../lib", dir);
-	path_set(conf, "%s/../conf", dir);
+	lib = path_new("%s/../lib", dir);
+	conf = path_new("%s/../conf", dir);
 	if (LTRUSS_BUILD_SRCDIR[0] == '/')
-		path_set(top, "%s", LTRUSS_BUILD_SRCDIR);
+		top = path_new("%s", LTRUSS_BUILD_SRCDIR);
 	else
-		path_set(top, "%s/../%s", dir, LTRUSS_BUILD_SRCDIR);
-	path_set(shipped, "%s/conf", top);
+		top = path_new("%s/../%s", dir, LTRUSS_BUILD_SRCDIR);
+	shipped = path_new("%s/conf", top);
 	layout_fill(&chosen, "build tree", lib, top, shipped, shipped, conf);
+	free(lib);
+	free(top);
+	free(shipped);
+	free(conf);
 	if (layout_found(&chosen))
 		return true;
-	path_set(lib, "%s/%s", dir, LTRUSS_REL_PKGLIBDIR);
-	path_set(top, "%s/%s", dir, LTRUSS_REL_PKGDATADIR);
-	path_set(conf, "%s/%s/ltruss", dir, LTRUSS_REL_SYSCONFDIR);
+	lib = path_new("%s/%s", dir, LTRUSS_REL_PKGLIBDIR);
+	top = path_new("%s/%s", dir, LTRUSS_REL_PKGDATADIR);
+	conf = path_new("%s/%s/ltruss", dir, LTRUSS_REL_SYSCONFDIR);
 	layout_fill(&chosen, "installed", lib, top, top, conf, top);
-	if (!layout_found(&chosen))
-		return false;
-	layout_bundle(&chosen, lib);
-	return true;
+	found_here = layout_found(&chosen);
+	if (found_here)
+		layout_bundle(&chosen, lib);
+	free(lib);
+	free(top);
+	free(conf);
+	return found_here;
 }
 
 /* Choose the layout, once: build tree, installed tree, configured paths. */
@@ -259,6 +295,6 @@ void paths_print(FILE *out)
 	fprintf(out, "prototypes: %s\n", l->prototypes);
 	fprintf(out, "compiled prototypes: %s\n", l->compiled);
 	fprintf(out, "default config: %s\n", l->config);
-	if (l->bundled[0])
+	if (l->bundled)
 		fprintf(out, "bundled libraries: %s\n", l->bundled);
 }
