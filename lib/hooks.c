@@ -183,6 +183,7 @@ uintptr_t ltr_unhook(uintptr_t addr)
 /* The hooks by name (nameset.c): every binding asks, filled by ltr_hooks_init. */
 static struct ltr_nameset hook_names;
 static bool hook_names_filled;
+_Static_assert(LTR_H_COUNT <= LTR_NAMESET_SIZE / 2, "a nameset holds every hook");
 
 void ltr_hooks_init(void)
 {

@@ -29,7 +29,8 @@ void ltr_nameset_init(struct ltr_nameset *s, const char *const *first,
 
 	s->first = first;
 	s->stride = stride;
-	for (e = 0; e < n && e < LTR_NAMESET_SIZE / 2; e++) {
+	/* n is at most LTR_NAMESET_SIZE / 2: the callers assert it. */
+	for (e = 0; e < n; e++) {
 		h = ltr_name_hash(name_of(s, e));
 		for (i = h; s->slot[i & (LTR_NAMESET_SIZE - 1)]; i++)
 			;

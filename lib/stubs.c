@@ -151,6 +151,8 @@ static uint32_t entry_flags(const char *name, uint32_t name_hash)
 	static bool filled;
 	uint32_t i;
 
+	_Static_assert(sizeof(entry_only) / sizeof(entry_only[0]) <= LTR_NAMESET_SIZE / 2,
+		       "a nameset holds every entry-only function");
 	if (!filled) {
 		ltr_nameset_init(&names, &entry_only[0].name,
 				 sizeof(entry_only[0]),
