@@ -564,7 +564,8 @@ size_t args_value_json(char *buf, size_t size, int pid, const struct call *c,
 }
 
 /* Value v printed at dst as q says (not Q_NONE); its length. */
-static inline size_t quick_at(char *dst, struct quick q, uint64_t v)
+static inline __attribute__((always_inline)) size_t
+quick_at(char *dst, struct quick q, uint64_t v)
 {
 	int64_t sv;
 	unsigned n;
@@ -628,26 +629,40 @@ static inline char *quick_item(char *dst, struct quick q, uint64_t v,
 	return dst + 1 + !json;
 }
 
-bool args_list_quick(char *dst, const struct call *c, bool json, size_t *len)
+/*
+ * Every value of c at dst as args_list_quick says, each followed by its
+ * separator; the end, or NULL when some value is not quick.  Inline, for
+ * json known when compiling: its separators are stored as constants.
+ */
+static inline __attribute__((always_inline)) char *
+list_quick(char *dst, const struct fn_view *view, const struct call *c,
+	   bool json)
 {
-	const struct fn_view *view = view_of(c);
 	const char *sep = json ? "," : ", ";
-	char *p = dst;
 	unsigned i, n;
 
 	if (!view->p) {
 		for (i = 0; i < RAW_ARGS; i++)
-			p = quick_item(p, (struct quick){ Q_RAW, 8, 0 },
-				       c->args[i], json, sep);
-	} else {
-		/* args_count's varargs: a blob only printf-like calls have. */
-		if (!view->all_quick || (c->blobs_len && varargs_blob(c)))
-			return false;
-		n = (unsigned)view->p->nargs;
-		for (i = 0; i < n; i++)
-			p = quick_item(p, view->quick[i],
-				       c->args[view->quick[i].reg], json, sep);
+			dst = quick_item(dst, (struct quick){ Q_RAW, 8, 0 },
+					 c->args[i], json, sep);
+		return dst;
 	}
+	/* args_count's varargs: a blob only printf-like calls have. */
+	if (!view->all_quick || (c->blobs_len && varargs_blob(c)))
+		return NULL;
+	n = (unsigned)view->p->nargs;
+	for (i = 0; i < n; i++)
+		dst = quick_item(dst, view->quick[i],
+				 c->args[view->quick[i].reg], json, sep);
+	return dst;
+}
+
+bool args_list_quick(char *dst, const struct call *c, bool json, size_t *len)
+{
+	char *p = list_quick(dst, view_of(c), c, json);
+
+	if (!p)
+		return false;
 	/* No separator after the last. */
 	*len = p == dst ? 0 : (size_t)(p - dst) - (json ? 1 : 2);
 	return true;
@@ -662,6 +677,47 @@ size_t args_return_quick(char *dst, const struct call *c,
 		return quick_at(dst, (struct quick){ Q_RAW, 8, 0 }, r->rax);
 	return view->quick_ret.kind ? quick_at(dst, view->quick_ret, r->rax)
 				    : 0;
+}
+
+/*
+ * args_call_quick_text and _json: the list, what joins it to the
+ * returned value (mid, its length known when compiling), the value, and
+ * for JSON its closing quote, in one pass over one view.
+ */
+static inline __attribute__((always_inline)) size_t
+call_quick(char *dst, const struct call *c, const struct result *r,
+	   bool json, const char *mid, size_t mid_len)
+{
+	const struct fn_view *view = view_of(c);
+	struct quick q = { Q_RAW, 8, 0 };
+	char *p;
+
+	if (!r->returned || r->failed)
+		return 0;
+	if (view->p && !(q = view->quick_ret).kind)
+		return 0;
+	if (!(p = list_quick(dst, view, c, json)))
+		return 0;
+	/* Over the last separator. */
+	if (p != dst)
+		p -= json ? 1 : 2;
+	memcpy(p, mid, mid_len);
+	p += mid_len;
+	p += quick_at(p, q, r->rax);
+	*p = '"';
+	return (size_t)(p + json - dst);
+}
+
+size_t args_call_quick_text(char *dst, const struct call *c,
+			    const struct result *r)
+{
+	return call_quick(dst, c, r, false, ") = ", 4);
+}
+
+size_t args_call_quick_json(char *dst, const struct call *c,
+			    const struct result *r)
+{
+	return call_quick(dst, c, r, true, "],\"ret\":\"", 9);
 }
 
 /* Does put_scalar (or put_pointer) print a value of kind k with digits and letters only? */
