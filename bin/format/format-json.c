@@ -264,73 +264,96 @@ static char *string_at(char *p, const char *s, size_t n)
 	return p;
 }
 
-/*
- * `,"lib":"LIB","func":"FUNC","depth":` of function fn, as JSON: built
- * once per function (like the text's names), NULL until its entry is there.
- */
-static const char *names_of(uint32_t fn, size_t *len)
+/* Each function's `,"lib":...,"depth":` (names_of), once built. */
+static struct {
+	char *text;
+	size_t len;
+} name_cache[LTR_MAX_FUNCS];
+
+/* Build name_cache[fn] (fn < LTR_MAX_FUNCS), once its entry is there; false before. */
+static __attribute__((noinline)) bool names_build(uint32_t fn)
 {
-	static struct {
-		char *text;
-		size_t len;
-	} names[LTR_MAX_FUNCS];
+	const char *lib, *func;
+	size_t a, b;
+	char *text, *p;
 
-	if (fn >= LTR_MAX_FUNCS || !catalog_func_ready(fn))
+	if (!catalog_func_ready(fn))
+		return false;
+	lib = format_lib(fn);
+	func = format_func(fn);
+	a = strlen(lib);
+	b = strlen(func);
+	p = text = xmalloc(FORMAT_COPY_ROOM(JSON_ESCAPED_MAX(a + b) + 32));
+	p = mempcpy(p, ",\"lib\":", 7);
+	p = string_at(p, lib, a);
+	p = mempcpy(p, ",\"func\":", 8);
+	p = string_at(p, func, b);
+	p = mempcpy(p, ",\"depth\":", 9);
+	name_cache[fn].len = (size_t)(p - text);
+	name_cache[fn].text = text;
+	return true;
+}
+
+/*
+ * `,"lib":"LIB","func":"FUNC","depth":` of function fn, as JSON (room
+ * for FORMAT_COPY_ROOM of its *len bytes): built once per function (like
+ * the text's names), NULL until its entry is there.
+ */
+static inline const char *names_of(uint32_t fn, size_t *len)
+{
+	if (fn >= LTR_MAX_FUNCS ||
+	    (__builtin_expect(!name_cache[fn].text, 0) && !names_build(fn)))
 		return NULL;
-	if (!names[fn].text) {
-		const char *lib = format_lib(fn), *func = format_func(fn);
-		size_t a = strlen(lib), b = strlen(func);
-		char *text = xmalloc(FORMAT_COPY_ROOM(JSON_ESCAPED_MAX(a + b) + 32)),
-		     *p = text;
-
-		p = mempcpy(p, ",\"lib\":", 7);
-		p = string_at(p, lib, a);
-		p = mempcpy(p, ",\"func\":", 8);
-		p = string_at(p, func, b);
-		p = mempcpy(p, ",\"depth\":", 9);
-		names[fn].len = (size_t)(p - text);
-		names[fn].text = text;
-	}
-	*len = names[fn].len;
-	return names[fn].text;
+	*len = name_cache[fn].len;
+	return name_cache[fn].text;
 }
 
 /* The kinds of call objects, as their "type". */
 enum obj_type { OBJ_CALL, OBJ_ENTER, OBJ_EXIT };
 
+/* `{"type":"TYPE","pid":PID,"tid":TID,"ts":` of the last thread seen, for each type. */
+static struct {
+	struct who who;
+	char text[3][96];
+	size_t len[3];
+} heads;
+
+/* Build heads for w. */
+static __attribute__((noinline)) void heads_build(const struct who *w)
+{
+	static const char *const types[] = { "call", "enter", "exit" };
+	unsigned t;
+
+	for (t = 0; t < 3; t++) {
+		char *p = heads.text[t];
+
+		p = mempcpy(p, "{\"type\":\"", 9);
+		p = mempcpy(p, types[t], strlen(types[t]));
+		p = mempcpy(p, "\",\"pid\":", 8);
+		p = decimal_at(p, w->pid < 0 ? 0 - (uint64_t)w->pid
+					     : (uint64_t)w->pid, w->pid < 0);
+		p = mempcpy(p, ",\"tid\":", 7);
+		p = decimal_at(p, w->tid < 0 ? 0 - (uint64_t)w->tid
+					     : (uint64_t)w->tid, w->tid < 0);
+		p = mempcpy(p, ",\"ts\":", 6);
+		heads.len[t] = (size_t)(p - heads.text[t]);
+	}
+	heads.who = *w;
+}
+
 /*
  * `{"type":"TYPE","pid":PID,"tid":TID,"ts":` of w, *len bytes (room for
- * FORMAT_COPY_ROOM of them): the same for most objects in a row, kept
- * for the last thread seen, for each type.
+ * FORMAT_COPY_ROOM of them): the same for most objects in a row, built
+ * again only when the thread changes.
  */
 static inline const char *head_of(enum obj_type type, const struct who *w,
 				  size_t *len)
 {
-	static const char *const types[] = { "call", "enter", "exit" };
-	static struct who last;
-	static char text[3][96];
-	static size_t lens[3];
-	unsigned t;
-
-	if (!lens[0] || last.pid != w->pid || last.tid != w->tid) {
-		for (t = 0; t < 3; t++) {
-			char *p = text[t];
-
-			p = mempcpy(p, "{\"type\":\"", 9);
-			p = mempcpy(p, types[t], strlen(types[t]));
-			p = mempcpy(p, "\",\"pid\":", 8);
-			p = decimal_at(p, w->pid < 0 ? 0 - (uint64_t)w->pid
-						     : (uint64_t)w->pid, w->pid < 0);
-			p = mempcpy(p, ",\"tid\":", 7);
-			p = decimal_at(p, w->tid < 0 ? 0 - (uint64_t)w->tid
-						     : (uint64_t)w->tid, w->tid < 0);
-			p = mempcpy(p, ",\"ts\":", 6);
-			lens[t] = (size_t)(p - text[t]);
-		}
-		last = *w;
-	}
-	*len = lens[type];
-	return text[type];
+	if (__builtin_expect(!heads.len[0] || heads.who.pid != w->pid ||
+			     heads.who.tid != w->tid, 0))
+		heads_build(w);
+	*len = heads.len[type];
+	return heads.text[type];
 }
 
 /* Append the head of an object (head_of). */

@@ -134,14 +134,15 @@ static void put_time(struct line *l, uint64_t tsc)
 }
 
 /* Start a line at the end of the output. */
-static void line_begin(struct line *l)
+static inline void line_begin(struct line *l)
 {
 	l->buf = output_room(TEXT_LINE_MAX);
 	l->len = 0;
 }
 
 /* Prefix, time and indentation of a line about call depth. */
-static void line_start(struct line *l, int tid, uint64_t tsc, uint32_t depth)
+static inline void line_start(struct line *l, int tid, uint64_t tsc,
+			      uint32_t depth)
 {
 	line_begin(l);
 	if (fmt_seen.pid_prefix && tid) {
@@ -149,7 +150,8 @@ static void line_start(struct line *l, int tid, uint64_t tsc, uint32_t depth)
 		put_dec(l, (uint64_t)tid, 1);
 		put_lit(l, "] ");
 	}
-	put_time(l, tsc);
+	if (fmt.timestamps || fmt.relative)
+		put_time(l, tsc);
 	while (depth-- && l->len < 512)
 		put_lit(l, "  ");
 }
@@ -163,39 +165,46 @@ static void line_write(struct line *l, bool newline)
 	output_line_end();
 }
 
+/* Each function's "LIB:FUNC(" (name_of), once built. */
+static struct {
+	char *text;
+	size_t len;
+} name_cache[LTR_MAX_FUNCS];
+
+/* Build name_cache[fn] (fn < LTR_MAX_FUNCS), once its entry is there; false before. */
+static __attribute__((noinline)) bool name_build(uint32_t fn)
+{
+	const char *lib, *func;
+	size_t a, b;
+
+	if (!catalog_func_ready(fn))
+		return false;
+	lib = format_lib(fn);
+	func = format_func(fn);
+	a = strlen(lib);
+	b = strlen(func);
+	name_cache[fn].text = xmalloc(FORMAT_COPY_ROOM(a + b + 3));
+	memcpy(name_cache[fn].text, lib, a);
+	name_cache[fn].text[a] = ':';
+	memcpy(name_cache[fn].text + a + 1, func, b);
+	memcpy(name_cache[fn].text + a + 1 + b, "(", 2);
+	name_cache[fn].len = a + 1 + b;
+	return true;
+}
+
 /*
  * "LIB:FUNC(" of function fn, NULL until its entry is filled in; *len is
- * the name's length, without the '(' (room for FORMAT_COPY_ROOM of it).  Every line starts with the name:
- * it is built once per function and copied from then on.
+ * the name's length, without the '(' (room for FORMAT_COPY_ROOM of it).
+ * Every line starts with the name: it is built once per function and
+ * copied from then on.
  */
 static inline const char *name_of(uint32_t fn, size_t *len)
 {
-	static struct {
-		char *text;
-		size_t len;
-	} names[LTR_MAX_FUNCS];
-
-	if (fn >= LTR_MAX_FUNCS)
+	if (fn >= LTR_MAX_FUNCS ||
+	    (__builtin_expect(!name_cache[fn].text, 0) && !name_build(fn)))
 		return NULL;
-	if (__builtin_expect(!names[fn].text, 0)) {
-		const char *lib, *func;
-		size_t a, b;
-
-		if (!catalog_func_ready(fn))
-			return NULL;
-		lib = format_lib(fn);
-		func = format_func(fn);
-		a = strlen(lib);
-		b = strlen(func);
-		names[fn].text = xmalloc(FORMAT_COPY_ROOM(a + b + 3));
-		memcpy(names[fn].text, lib, a);
-		names[fn].text[a] = ':';
-		memcpy(names[fn].text + a + 1, func, b);
-		memcpy(names[fn].text + a + 1 + b, "(", 2);
-		names[fn].len = a + 1 + b;
-	}
-	*len = names[fn].len;
-	return names[fn].text;
+	*len = name_cache[fn].len;
+	return name_cache[fn].text;
 }
 
 /* "LIB:FUNC" of c, and its '(' when open. */
