@@ -642,6 +642,8 @@ list_quick(char *dst, const struct fn_view *view, const struct call *c,
 	unsigned i, n;
 
 	if (!view->p) {
+		/* A few registers, stored unrolled. */
+#pragma GCC unroll 8
 		for (i = 0; i < RAW_ARGS; i++)
 			dst = quick_item(dst, (struct quick){ Q_RAW, 8, 0 },
 					 c->args[i], json, sep);

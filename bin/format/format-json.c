@@ -88,7 +88,14 @@ static inline struct obj obj_mem(struct obj o, const char *s, size_t n)
 /* v in decimal at p, '-' first when negative; returns the end. */
 static inline char *decimal_at(char *p, uint64_t v, bool negative)
 {
-	unsigned n = format_decimal_digits(v);
+	unsigned n;
+
+	/* A depth, a short duration: one digit, without the digits' loops. */
+	if (v < 10 && !negative) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	n = format_decimal_digits(v);
 
 	*p = '-';
 	format_decimal_at(p + negative, v, n);

@@ -215,13 +215,15 @@ static inline size_t format_hex_at(char *dst, uint64_t v)
  * the compiler writes inline (a name, a cached head: a few pieces), where
  * a call of memcpy for so few bytes cost more than the copy: s and dst
  * must both have FORMAT_COPY_ROOM(n) bytes, the bytes past n are
- * overwritten.  Returns dst + n.
+ * overwritten; n is at least 1.  Returns dst + n.
  */
 static inline char *format_copy(char *dst, const char *s, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i += 32)
+	/* The first piece unasked: n is never 0, and most are one or two pieces. */
+	__builtin_memcpy(dst, s, 32);
+	for (i = 32; i < n; i += 32)
 		__builtin_memcpy(dst + i, s + i, 32);
 	return dst + n;
 }
