@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "format.h"
 #include "format-args.h"
+#include "format-pieces.h"
 #include "format-stack.h"
 #include "json-string.h"
 #include "output.h"
@@ -271,48 +272,31 @@ static char *string_at(char *p, const char *s, size_t n)
 	return p;
 }
 
-/* Each function's `,"lib":...,"depth":` (names_of), once built. */
-static struct {
-	char *text;
-	size_t len;
-} name_cache[LTR_MAX_FUNCS];
-
-/* Build name_cache[fn] (fn < LTR_MAX_FUNCS), once its entry is there; false before. */
-static __attribute__((noinline)) bool names_build(uint32_t fn)
+/* `,"lib":"LIB","func":"FUNC","depth":` of a function, from its names (format_piece_make). */
+static char *names_make(const char *lib, size_t a, const char *func, size_t b,
+			size_t *len)
 {
-	const char *lib, *func;
-	size_t a, b;
-	char *text, *p;
+	char *text = xmalloc(FORMAT_COPY_ROOM(JSON_ESCAPED_MAX(a + b) + 32)),
+	     *p = text;
 
-	if (!catalog_func_ready(fn))
-		return false;
-	lib = format_lib(fn);
-	func = format_func(fn);
-	a = strlen(lib);
-	b = strlen(func);
-	p = text = xmalloc(FORMAT_COPY_ROOM(JSON_ESCAPED_MAX(a + b) + 32));
 	p = mempcpy(p, ",\"lib\":", 7);
 	p = string_at(p, lib, a);
 	p = mempcpy(p, ",\"func\":", 8);
 	p = string_at(p, func, b);
 	p = mempcpy(p, ",\"depth\":", 9);
-	name_cache[fn].len = (size_t)(p - text);
-	name_cache[fn].text = text;
-	return true;
+	*len = (size_t)(p - text);
+	return text;
 }
 
 /*
  * `,"lib":"LIB","func":"FUNC","depth":` of function fn, as JSON (room
- * for FORMAT_COPY_ROOM of its *len bytes): built once per function (like
- * the text's names), NULL until its entry is there.
+ * for FORMAT_COPY_ROOM of its *len bytes), NULL until its entry is there.
  */
 static inline const char *names_of(uint32_t fn, size_t *len)
 {
-	if (fn >= LTR_MAX_FUNCS ||
-	    (__builtin_expect(!name_cache[fn].text, 0) && !names_build(fn)))
-		return NULL;
-	*len = name_cache[fn].len;
-	return name_cache[fn].text;
+	static struct format_piece names[LTR_MAX_FUNCS];
+
+	return format_piece_of(names, fn, names_make, len);
 }
 
 /* The kinds of call objects, as their "type". */

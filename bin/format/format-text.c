@@ -22,6 +22,7 @@
 #include "symbolize.h"
 #include "format.h"
 #include "format-args.h"
+#include "format-pieces.h"
 #include "format-stack.h"
 #include "output.h"
 #include "xmalloc.h"
@@ -165,46 +166,29 @@ static void line_write(struct line *l, bool newline)
 	output_line_end();
 }
 
-/* Each function's "LIB:FUNC(" (name_of), once built. */
-static struct {
-	char *text;
-	size_t len;
-} name_cache[LTR_MAX_FUNCS];
-
-/* Build name_cache[fn] (fn < LTR_MAX_FUNCS), once its entry is there; false before. */
-static __attribute__((noinline)) bool name_build(uint32_t fn)
+/* "LIB:FUNC(" of a function, from its names (format_piece_make). */
+static char *name_make(const char *lib, size_t a, const char *func, size_t b,
+		       size_t *len)
 {
-	const char *lib, *func;
-	size_t a, b;
+	char *text = xmalloc(FORMAT_COPY_ROOM(a + b + 3));
 
-	if (!catalog_func_ready(fn))
-		return false;
-	lib = format_lib(fn);
-	func = format_func(fn);
-	a = strlen(lib);
-	b = strlen(func);
-	name_cache[fn].text = xmalloc(FORMAT_COPY_ROOM(a + b + 3));
-	memcpy(name_cache[fn].text, lib, a);
-	name_cache[fn].text[a] = ':';
-	memcpy(name_cache[fn].text + a + 1, func, b);
-	memcpy(name_cache[fn].text + a + 1 + b, "(", 2);
-	name_cache[fn].len = a + 1 + b;
-	return true;
+	memcpy(text, lib, a);
+	text[a] = ':';
+	memcpy(text + a + 1, func, b);
+	memcpy(text + a + 1 + b, "(", 2);
+	*len = a + 1 + b;
+	return text;
 }
 
 /*
  * "LIB:FUNC(" of function fn, NULL until its entry is filled in; *len is
  * the name's length, without the '(' (room for FORMAT_COPY_ROOM of it).
- * Every line starts with the name: it is built once per function and
- * copied from then on.
  */
 static inline const char *name_of(uint32_t fn, size_t *len)
 {
-	if (fn >= LTR_MAX_FUNCS ||
-	    (__builtin_expect(!name_cache[fn].text, 0) && !name_build(fn)))
-		return NULL;
-	*len = name_cache[fn].len;
-	return name_cache[fn].text;
+	static struct format_piece names[LTR_MAX_FUNCS];
+
+	return format_piece_of(names, fn, name_make, len);
 }
 
 /* "LIB:FUNC" of c, and its '(' when open. */
