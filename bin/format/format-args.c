@@ -24,40 +24,9 @@
 #include "call-blobs.h"
 #include "format-args.h"
 #include "format-value.h"
+#include "format-view.h"
 #include "session-check.h"
 #include "symbolize.h"
-
-#define RAW_ARGS LTR_RAW_ARGS /* registers shown for a call without prototype */
-
-/*
- * What printing a function's values takes from its prototype, worked out
- * once per function: a line asks for it once per value, and a full trace
- * prints millions of lines.
- */
-/*
- * How a value prints when its text is a number alone (args_value_quick):
- * integers, pointers and registers of a line are most of a trace's
- * values, and written at once they skip args_value's dispatch, its
- * bounded buffer and its NUL.  Q_NONE: args_value prints it.
- */
-enum quick_kind { Q_NONE, Q_RAW, Q_POINTER, Q_SIGNED, Q_UNSIGNED, Q_VOID };
-
-struct quick {
-	uint8_t kind; /* enum quick_kind */
-	uint8_t size; /* Q_SIGNED, Q_UNSIGNED: bytes of the value */
-	uint8_t reg;  /* the integer register a parameter is in */
-};
-
-struct fn_view {
-	const struct proto *p;             /* NULL: no prototype */
-	struct arg_loc locs[PROTO_MAX_ARGS]; /* where each parameter is */
-	struct quick quick[PROTO_MAX_ARGS];  /* how each parameter prints, when quick */
-	struct quick quick_ret;            /* and the returned value */
-	bool all_quick;                    /* every value quick, none hidden, no varargs */
-	unsigned at_entry;                 /* parameters before the first output one */
-	bool conditions;                   /* some parameter has an [if:] */
-	bool known;                        /* filled in (its entry was ready) */
-};
 
 /*
  * How a value of type t prints when it is a number alone (put_scalar's
@@ -133,29 +102,19 @@ static void view_fill(struct fn_view *v, uint32_t fn)
 	view_fill_quick(v);
 }
 
-/* Each function's view, kept once the interposer has filled its entry in. */
-static struct fn_view views[LTR_MAX_FUNCS];
+struct fn_view args_views[LTR_MAX_FUNCS];
 
-/* The view of function fn, not kept yet. */
-static __attribute__((noinline)) const struct fn_view *view_new(uint32_t fn)
+__attribute__((noinline)) const struct fn_view *args_view_new(uint32_t fn)
 {
 	static struct fn_view scratch;
 
 	if (fn < LTR_MAX_FUNCS && catalog_func_ready(fn)) {
-		view_fill(&views[fn], fn);
-		views[fn].known = true;
-		return &views[fn];
+		view_fill(&args_views[fn], fn);
+		args_views[fn].known = true;
+		return &args_views[fn];
 	}
 	view_fill(&scratch, fn);
 	return &scratch;
-}
-
-/* The view of the function of call c (asked for once per value: inline). */
-static inline const struct fn_view *view_of(const struct call *c)
-{
-	if (__builtin_expect(c->fn < LTR_MAX_FUNCS && views[c->fn].known, 1))
-		return &views[c->fn];
-	return view_new(c->fn);
 }
 
 /* The string copied in blob b (addr when there is none or it faulted). */
@@ -406,12 +365,6 @@ static void put_vararg(struct out *o, const struct call *c,
 		put_printf(o, "%llu", (unsigned long long)v);
 }
 
-/* The VARARGS blob of c, whatever its count. */
-static const struct ltr_blob *varargs_blob(const struct call *c)
-{
-	return blob_lookup(c->blobs, c->blobs_len, LTR_BLOB_VARARGS, 0, true);
-}
-
 /* Does call c meet the condition ([if:]) of its argument a? */
 static bool arg_condition_met(const struct call *c, const struct fn_view *view,
 			      const struct parg *a)
@@ -561,107 +514,6 @@ size_t args_value_json(char *buf, size_t size, int pid, const struct call *c,
 		return n;
 	*escaped = false;
 	return args_value(buf, size, pid, c, r, i);
-}
-
-/* Value v printed at dst as q says (not Q_NONE); its length. */
-static inline size_t quick_at(char *dst, struct quick q, uint64_t v)
-{
-	int64_t sv;
-	unsigned n;
-
-	switch (q.kind) {
-	case Q_RAW: /* put_raw */
-		if (v)
-			return format_hex_at(dst, v);
-		*dst = '0';
-		return 1;
-	case Q_POINTER: /* put_pointer */
-		if (v)
-			return format_hex_at(dst, v);
-		memcpy(dst, "NULL", 4);
-		return 4;
-	case Q_SIGNED: /* put_signed */
-		sv = sign_extend(v, q.size);
-		v = sv < 0 ? 0 - (uint64_t)sv : (uint64_t)sv;
-		n = format_decimal_digits(v);
-		*dst = '-';
-		format_decimal_at(dst + (sv < 0), v, n);
-		return (sv < 0) + n;
-	case Q_UNSIGNED: /* put_decimal */
-		v = zero_extend(v, q.size);
-		n = format_decimal_digits(v);
-		format_decimal_at(dst, v, n);
-		return n;
-	case Q_VOID:
-		memcpy(dst, "<void>", 6);
-		return 6;
-	}
-	return 0;
-}
-
-size_t args_value_quick(char *dst, const struct call *c, unsigned i)
-{
-	const struct fn_view *view = view_of(c);
-	struct quick q;
-
-	if (!view->p)
-		return i < RAW_ARGS
-			       ? quick_at(dst, (struct quick){ Q_RAW, 8, 0 },
-					  c->args[i])
-			       : 0;
-	if (i >= view->p->nargs || i >= PROTO_MAX_ARGS)
-		return 0;
-	q = view->quick[i];
-	return q.kind ? quick_at(dst, q, c->args[q.reg]) : 0;
-}
-
-/* Value v at dst as q says, between quotes when json, then sep (len 1 or 2); the end. */
-static inline char *quick_item(char *dst, struct quick q, uint64_t v,
-			       bool json, const char *sep)
-{
-	*dst = '"';
-	dst += json;
-	dst += quick_at(dst, q, v);
-	*dst = '"';
-	dst += json;
-	memcpy(dst, sep, 2);
-	return dst + 1 + !json;
-}
-
-bool args_list_quick(char *dst, const struct call *c, bool json, size_t *len)
-{
-	const struct fn_view *view = view_of(c);
-	const char *sep = json ? "," : ", ";
-	char *p = dst;
-	unsigned i, n;
-
-	if (!view->p) {
-		for (i = 0; i < RAW_ARGS; i++)
-			p = quick_item(p, (struct quick){ Q_RAW, 8, 0 },
-				       c->args[i], json, sep);
-	} else {
-		/* args_count's varargs: a blob only printf-like calls have. */
-		if (!view->all_quick || (c->blobs_len && varargs_blob(c)))
-			return false;
-		n = (unsigned)view->p->nargs;
-		for (i = 0; i < n; i++)
-			p = quick_item(p, view->quick[i],
-				       c->args[view->quick[i].reg], json, sep);
-	}
-	/* No separator after the last. */
-	*len = p == dst ? 0 : (size_t)(p - dst) - (json ? 1 : 2);
-	return true;
-}
-
-size_t args_return_quick(char *dst, const struct call *c,
-			 const struct result *r)
-{
-	const struct fn_view *view = view_of(c);
-
-	if (!view->p)
-		return quick_at(dst, (struct quick){ Q_RAW, 8, 0 }, r->rax);
-	return view->quick_ret.kind ? quick_at(dst, view->quick_ret, r->rax)
-				    : 0;
 }
 
 /* Does put_scalar (or put_pointer) print a value of kind k with digits and letters only? */

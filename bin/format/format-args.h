@@ -91,6 +91,21 @@ size_t args_return_quick(char *dst, const struct call *c,
  */
 bool args_list_quick(char *dst, const struct call *c, bool json, size_t *len);
 
+/* Room args_call_quick_text and _json need at dst. */
+#define ARGS_CALL_ROOM (ARGS_LIST_ROOM + ARGS_QUICK_ROOM + 16)
+
+/*
+ * The values of call c seen whole, when each is quick (args_list_quick,
+ * args_return_quick) and it returned without an error: as text,
+ * "1, 0x2) = 3", or as JSON, "\"1\",\"0x2\"],\"ret\":\"3\"": what follows
+ * "LIB:FUNC(" or "\"args\":[".  Returns the length, or 0 (nothing kept)
+ * when the call is printed value by value.
+ */
+size_t args_call_quick_text(char *dst, const struct call *c,
+			    const struct result *r);
+size_t args_call_quick_json(char *dst, const struct call *c,
+			    const struct result *r);
+
 struct arg_loc;
 
 /* The prototype of c's function (NULL: none), and *locs where its parameters are. */

@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "format.h"
 #include "format-args.h"
+#include "format-pieces.h"
 #include "format-stack.h"
 #include "json-string.h"
 #include "output.h"
@@ -88,7 +89,14 @@ static inline struct obj obj_mem(struct obj o, const char *s, size_t n)
 /* v in decimal at p, '-' first when negative; returns the end. */
 static inline char *decimal_at(char *p, uint64_t v, bool negative)
 {
-	unsigned n = format_decimal_digits(v);
+	unsigned n;
+
+	/* A depth, a short duration: one digit, without the digits' loops. */
+	if (v < 10 && !negative) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	n = format_decimal_digits(v);
 
 	*p = '-';
 	format_decimal_at(p + negative, v, n);
@@ -104,19 +112,19 @@ static inline struct obj obj_dec(struct obj o, uint64_t v)
 }
 
 /*
- * Append a timestamp in ns.  Objects come many a microsecond: the last
- * one's digits are kept, and only those that changed are written again,
- * the last 3 when the microsecond is the same, the 9 below the seconds
- * when the second is.
+ * A timestamp in ns at p, with room for 32 bytes; returns the end.
+ * Objects come many a microsecond: the last one's digits are kept, and
+ * only those that changed are written again, the last 3 when the
+ * microsecond is the same, the 9 below the seconds when the second is.
  */
-static struct obj obj_ts(struct obj o, uint64_t ns)
+static inline char *ts_at(char *p, uint64_t ns)
 {
 	static uint64_t last = UINT64_MAX;
 	static char text[32]; /* last's digits (32: copied whole) */
 	static unsigned len;
 
 	if (ns < 1000000000u)
-		return obj_dec(o, ns);
+		return decimal_at(p, ns, false);
 	if (ns / 1000 == last / 1000) {
 		format_decimal_at(text + len - 3, ns % 1000, 3);
 	} else if (ns / 1000000000u == last / 1000000000u) {
@@ -126,9 +134,15 @@ static struct obj obj_ts(struct obj o, uint64_t ns)
 		format_decimal_at(text, ns, len);
 	}
 	last = ns;
-	o = obj_need(o, sizeof(text));
-	memcpy(o.p, text, sizeof(text));
-	o.p += len;
+	memcpy(p, text, sizeof(text));
+	return p + len;
+}
+
+/* Append a timestamp in ns (ts_at). */
+static struct obj obj_ts(struct obj o, uint64_t ns)
+{
+	o = obj_need(o, 32);
+	o.p = ts_at(o.p, ns);
 	return o;
 }
 
@@ -258,70 +272,89 @@ static char *string_at(char *p, const char *s, size_t n)
 	return p;
 }
 
-/*
- * `,"lib":"LIB","func":"FUNC","depth":` of function fn, as JSON: built
- * once per function (like the text's names), NULL until its entry is there.
- */
-static const char *names_of(uint32_t fn, size_t *len)
+/* `,"lib":"LIB","func":"FUNC","depth":` of a function, from its names (format_piece_make). */
+static char *names_make(const char *lib, size_t a, const char *func, size_t b,
+			size_t *len)
 {
-	static struct {
-		char *text;
-		size_t len;
-	} names[LTR_MAX_FUNCS];
+	char *text = xmalloc(FORMAT_COPY_ROOM(JSON_ESCAPED_MAX(a + b) + 32)),
+	     *p = text;
 
-	if (fn >= LTR_MAX_FUNCS || !catalog_func_ready(fn))
-		return NULL;
-	if (!names[fn].text) {
-		const char *lib = format_lib(fn), *func = format_func(fn);
-		size_t a = strlen(lib), b = strlen(func);
-		char *text = xmalloc(JSON_ESCAPED_MAX(a + b) + 32), *p = text;
+	p = mempcpy(p, ",\"lib\":", 7);
+	p = string_at(p, lib, a);
+	p = mempcpy(p, ",\"func\":", 8);
+	p = string_at(p, func, b);
+	p = mempcpy(p, ",\"depth\":", 9);
+	*len = (size_t)(p - text);
+	return text;
+}
 
-		p = mempcpy(p, ",\"lib\":", 7);
-		p = string_at(p, lib, a);
-		p = mempcpy(p, ",\"func\":", 8);
-		p = string_at(p, func, b);
-		p = mempcpy(p, ",\"depth\":", 9);
-		names[fn].len = (size_t)(p - text);
-		names[fn].text = text;
-	}
-	*len = names[fn].len;
-	return names[fn].text;
+/*
+ * `,"lib":"LIB","func":"FUNC","depth":` of function fn, as JSON (room
+ * for FORMAT_COPY_ROOM of its *len bytes), NULL until its entry is there.
+ */
+static inline const char *names_of(uint32_t fn, size_t *len)
+{
+	static struct format_piece names[LTR_MAX_FUNCS];
+
+	return format_piece_of(names, fn, names_make, len);
 }
 
 /* The kinds of call objects, as their "type". */
 enum obj_type { OBJ_CALL, OBJ_ENTER, OBJ_EXIT };
 
+/* `{"type":"TYPE","pid":PID,"tid":TID,"ts":` of the last thread seen, for each type. */
+static struct {
+	struct who who;
+	char text[3][96];
+	size_t len[3];
+} heads;
+
+/* Build heads for w. */
+static __attribute__((noinline)) void heads_build(const struct who *w)
+{
+	static const char *const types[] = { "call", "enter", "exit" };
+	unsigned t;
+
+	for (t = 0; t < 3; t++) {
+		char *p = heads.text[t];
+
+		p = mempcpy(p, "{\"type\":\"", 9);
+		p = mempcpy(p, types[t], strlen(types[t]));
+		p = mempcpy(p, "\",\"pid\":", 8);
+		p = decimal_at(p, w->pid < 0 ? 0 - (uint64_t)w->pid
+					     : (uint64_t)w->pid, w->pid < 0);
+		p = mempcpy(p, ",\"tid\":", 7);
+		p = decimal_at(p, w->tid < 0 ? 0 - (uint64_t)w->tid
+					     : (uint64_t)w->tid, w->tid < 0);
+		p = mempcpy(p, ",\"ts\":", 6);
+		heads.len[t] = (size_t)(p - heads.text[t]);
+	}
+	heads.who = *w;
+}
+
 /*
- * `{"type":"TYPE","pid":PID,"tid":TID,"ts":` of w: the same for most
- * objects in a row, kept for the last thread seen, for each type.
+ * `{"type":"TYPE","pid":PID,"tid":TID,"ts":` of w, *len bytes (room for
+ * FORMAT_COPY_ROOM of them): the same for most objects in a row, built
+ * again only when the thread changes.
  */
+static inline const char *head_of(enum obj_type type, const struct who *w,
+				  size_t *len)
+{
+	if (__builtin_expect(!heads.len[0] || heads.who.pid != w->pid ||
+			     heads.who.tid != w->tid, 0))
+		heads_build(w);
+	*len = heads.len[type];
+	return heads.text[type];
+}
+
+/* Append the head of an object (head_of). */
 static struct obj obj_head(struct obj o, enum obj_type type,
 			   const struct who *w)
 {
-	static const char *const types[] = { "call", "enter", "exit" };
-	static struct who last;
-	static char text[3][96];
-	static size_t len[3];
-	unsigned t;
+	size_t len;
+	const char *text = head_of(type, w, &len);
 
-	if (!len[0] || last.pid != w->pid || last.tid != w->tid) {
-		for (t = 0; t < 3; t++) {
-			char *p = text[t];
-
-			p = mempcpy(p, "{\"type\":\"", 9);
-			p = mempcpy(p, types[t], strlen(types[t]));
-			p = mempcpy(p, "\",\"pid\":", 8);
-			p = decimal_at(p, w->pid < 0 ? 0 - (uint64_t)w->pid
-						     : (uint64_t)w->pid, w->pid < 0);
-			p = mempcpy(p, ",\"tid\":", 7);
-			p = decimal_at(p, w->tid < 0 ? 0 - (uint64_t)w->tid
-						     : (uint64_t)w->tid, w->tid < 0);
-			p = mempcpy(p, ",\"ts\":", 6);
-			len[t] = (size_t)(p - text[t]);
-		}
-		last = *w;
-	}
-	return obj_mem(o, text[type], len[type]);
+	return obj_mem(o, text, len);
 }
 
 /* The keys every call object has, up to and including args (r: its return, or NULL). */
@@ -387,26 +420,12 @@ static struct obj json_call_head(enum obj_type type, const struct who *w,
 	return o;
 }
 
-/* ret, errno, dur_ns (and end) of a result, and the object's end; nulls for r == NULL. */
-static void json_result(struct obj o, const struct who *w,
-			const struct call *c, const struct result *r)
+/* errno, dur_ns (and end) of a result, and the object's end; nulls for r == NULL. */
+static void json_result_tail(struct obj o, const struct call *c,
+			     const struct result *r)
 {
 	const char *err = r ? args_errno_name(r) : NULL;
 
-	o = obj_lit(o, ",\"ret\":");
-	if (r && r->returned) {
-		size_t k;
-		bool escaped = true;
-
-		o = obj_value_room(o, false);
-		if ((k = args_return_quick(o.p + 1, c, r)) == 0)
-			k = args_return_json(o.p + 1, ARG_TEXT_MAX, w->pid, c,
-					     r, &escaped);
-		o = escaped ? obj_quoted(o, k)
-			    : obj_value(o, k, args_return_plain(c));
-	} else {
-		o = obj_lit(o, "null");
-	}
 	if (err) {
 		o = obj_lit(o, ",\"errno\":");
 		o = obj_string(o, err);
@@ -425,10 +444,70 @@ static void json_result(struct obj o, const struct who *w,
 	obj_end(obj_lit(o, "}\n"));
 }
 
+/* ret, errno, dur_ns (and end) of a result, and the object's end; nulls for r == NULL. */
+static void json_result(struct obj o, const struct who *w,
+			const struct call *c, const struct result *r)
+{
+	o = obj_lit(o, ",\"ret\":");
+	if (r && r->returned) {
+		size_t k;
+		bool escaped = true;
+
+		o = obj_value_room(o, false);
+		if ((k = args_return_quick(o.p + 1, c, r)) == 0)
+			k = args_return_json(o.p + 1, ARG_TEXT_MAX, w->pid, c,
+					     r, &escaped);
+		o = escaped ? obj_quoted(o, k)
+			    : obj_value(o, k, args_return_plain(c));
+	} else {
+		o = obj_lit(o, "null");
+	}
+	json_result_tail(o, c, r);
+}
+
+/* Room json_whole_quick asks for, besides the function's names. */
+#define QUICK_ROOM FORMAT_COPY_ROOM(512 + ARGS_CALL_ROOM)
+
+/*
+ * A call seen whole whose values are all quick (args_call_quick_json),
+ * without --caller or -k: the whole object written with one pointer, in
+ * room asked for once, its cached pieces (head_of, names_of) copied in
+ * whole 32-byte pieces; false, nothing kept, when json_call_head and
+ * json_result must write it.
+ */
+static bool json_whole_quick(const struct who *w, const struct call *c,
+			     const struct result *r)
+{
+	const char *names, *head;
+	size_t len, head_len, k;
+	struct obj o;
+	char *p;
+
+	if (fmt.caller || fmt.stack || !(names = names_of(c->fn, &len)) ||
+	    len + QUICK_ROOM > OBJ_PIECE)
+		return false;
+	head = head_of(OBJ_CALL, w, &head_len);
+	o = obj_begin(OBJ_PIECE);
+	p = format_copy(o.p, head, head_len);
+	p = ts_at(p, clock_realtime_ns(c->ts_enter));
+	p = format_copy(p, names, len);
+	p = decimal_at(p, c->depth, false);
+	p = mempcpy(p, ",\"args\":[", 9);
+	if (!(k = args_call_quick_json(p, c, r)))
+		return false;
+	p = mempcpy(p + k, ",\"errno\":null,\"dur_ns\":", 23);
+	p = decimal_at(p, clock_ticks_to_ns(r->ts_exit - c->ts_enter), false);
+	o.p = mempcpy(p, "}\n", 2);
+	obj_end(o);
+	return true;
+}
+
 static void json_whole(const struct who *w, const struct call *c,
 		       const struct result *r)
 {
-	json_result(json_call_head(OBJ_CALL, w, c, r, c->ts_enter), w, c, r);
+	if (!json_whole_quick(w, c, r))
+		json_result(json_call_head(OBJ_CALL, w, c, r, c->ts_enter), w,
+			    c, r);
 }
 
 static void json_enter(const struct who *w, const struct call *c)

@@ -22,6 +22,7 @@
 #include "symbolize.h"
 #include "format.h"
 #include "format-args.h"
+#include "format-pieces.h"
 #include "format-stack.h"
 #include "output.h"
 #include "xmalloc.h"
@@ -134,14 +135,15 @@ static void put_time(struct line *l, uint64_t tsc)
 }
 
 /* Start a line at the end of the output. */
-static void line_begin(struct line *l)
+static inline void line_begin(struct line *l)
 {
 	l->buf = output_room(TEXT_LINE_MAX);
 	l->len = 0;
 }
 
 /* Prefix, time and indentation of a line about call depth. */
-static void line_start(struct line *l, int tid, uint64_t tsc, uint32_t depth)
+static inline void line_start(struct line *l, int tid, uint64_t tsc,
+			      uint32_t depth)
 {
 	line_begin(l);
 	if (fmt_seen.pid_prefix && tid) {
@@ -149,7 +151,8 @@ static void line_start(struct line *l, int tid, uint64_t tsc, uint32_t depth)
 		put_dec(l, (uint64_t)tid, 1);
 		put_lit(l, "] ");
 	}
-	put_time(l, tsc);
+	if (fmt.timestamps || fmt.relative)
+		put_time(l, tsc);
 	while (depth-- && l->len < 512)
 		put_lit(l, "  ");
 }
@@ -163,35 +166,46 @@ static void line_write(struct line *l, bool newline)
 	output_line_end();
 }
 
-/*
- * "LIB:FUNC" of c.  Every line starts with it: it is built once per
- * function, when its entry is filled in, and copied from then on.
- */
-static void put_name(struct line *l, const struct call *c)
+/* "LIB:FUNC(" of a function, from its names (format_piece_make). */
+static char *name_make(const char *lib, size_t a, const char *func, size_t b,
+		       size_t *len)
 {
-	static struct {
-		char *text;
-		size_t len;
-	} names[LTR_MAX_FUNCS];
-	uint32_t fn = c->fn;
+	char *text = xmalloc(FORMAT_COPY_ROOM(a + b + 3));
 
-	if (fn < LTR_MAX_FUNCS && !names[fn].text && catalog_func_ready(fn)) {
-		const char *lib = format_lib(fn), *func = format_func(fn);
-		size_t a = strlen(lib), b = strlen(func);
+	memcpy(text, lib, a);
+	text[a] = ':';
+	memcpy(text + a + 1, func, b);
+	memcpy(text + a + 1 + b, "(", 2);
+	*len = a + 1 + b;
+	return text;
+}
 
-		names[fn].text = xmalloc(a + b + 2);
-		memcpy(names[fn].text, lib, a);
-		names[fn].text[a] = ':';
-		memcpy(names[fn].text + a + 1, func, b + 1);
-		names[fn].len = a + 1 + b;
-	}
-	if (fn < LTR_MAX_FUNCS && names[fn].text) {
-		put_mem(l, names[fn].text, names[fn].len);
+/*
+ * "LIB:FUNC(" of function fn, NULL until its entry is filled in; *len is
+ * the name's length, without the '(' (room for FORMAT_COPY_ROOM of it).
+ */
+static inline const char *name_of(uint32_t fn, size_t *len)
+{
+	static struct format_piece names[LTR_MAX_FUNCS];
+
+	return format_piece_of(names, fn, name_make, len);
+}
+
+/* "LIB:FUNC" of c, and its '(' when open. */
+static void put_name(struct line *l, const struct call *c, bool open)
+{
+	const char *name;
+	size_t len;
+
+	if ((name = name_of(c->fn, &len)) != NULL) {
+		put_mem(l, name, len + open);
 		return;
 	}
-	put_str(l, format_lib(fn));
+	put_str(l, format_lib(c->fn));
 	put_char(l, ':');
-	put_str(l, format_func(fn));
+	put_str(l, format_func(c->fn));
+	if (open)
+		put_char(l, '(');
 }
 
 /*
@@ -232,8 +246,7 @@ static void put_call(struct line *l, const struct who *w, const struct call *c,
 {
 	size_t k;
 
-	put_name(l, c);
-	put_char(l, '(');
+	put_name(l, c, true);
 	if (TEXT_LINE_MAX - l->len > ARGS_LIST_ROOM &&
 	    args_list_quick(l->buf + l->len, c, false, &k))
 		l->len += k;
@@ -249,8 +262,7 @@ static void put_call_start(struct line *l, const struct who *w,
 	unsigned n = args_count_at_entry(c), all = args_count(c);
 	bool shown;
 
-	put_name(l, c);
-	put_char(l, '(');
+	put_name(l, c, true);
 	shown = put_args(l, w, c, NULL, 0, n);
 	if (n >= all)
 		put_char(l, ')');
@@ -273,6 +285,17 @@ static void put_call_rest(struct line *l, const struct who *w,
 	put_str(l, lead);
 	put_args(l, w, c, r, n, all);
 	put_char(l, ')');
+}
+
+/* " <0.000012>" with -T. */
+static void put_duration(struct line *l, const struct call *c,
+			 const struct result *r)
+{
+	if (fmt.durations) {
+		put_lit(l, " <");
+		put_seconds(l, clock_ticks_to_ns(r->ts_exit - c->ts_enter));
+		put_char(l, '>');
+	}
 }
 
 /* " = ret <dur>", " = -1 ENOENT (No such file or directory)" or " = ? <why>". */
@@ -302,11 +325,31 @@ static void put_result(struct line *l, const struct who *w,
 		put_str(l, args_errno_text(r));
 		put_char(l, ')');
 	}
-	if (fmt.durations) {
-		put_lit(l, " <");
-		put_seconds(l, clock_ticks_to_ns(r->ts_exit - c->ts_enter));
-		put_char(l, '>');
-	}
+	put_duration(l, c, r);
+}
+
+/*
+ * "LIB:FUNC(args) = ret" of a call seen whole whose values are all quick
+ * (args_call_quick_text): its cached name and its values written at
+ * once, with no bound checked on the way; false, nothing kept, when
+ * put_call and put_result must print it.
+ */
+static bool put_call_quick(struct line *l, const struct call *c,
+			   const struct result *r)
+{
+	const char *name;
+	size_t len, k;
+	char *p = l->buf + l->len;
+
+	if (!(name = name_of(c->fn, &len)) ||
+	    TEXT_LINE_MAX - l->len < FORMAT_COPY_ROOM(len + 1) + ARGS_CALL_ROOM)
+		return false;
+	format_copy(p, name, len + 1);
+	if (!(k = args_call_quick_text(p + len + 1, c, r)))
+		return false;
+	l->len += len + 1 + k;
+	put_duration(l, c, r);
+	return true;
 }
 
 /* " [from main+0x1c]" with --caller. */
@@ -328,8 +371,10 @@ static void text_whole(const struct who *w, const struct call *c,
 	struct line l;
 
 	line_start(&l, w->tid, c->ts_enter, c->depth);
-	put_call(&l, w, c, r);
-	put_result(&l, w, c, r);
+	if (!put_call_quick(&l, c, r)) {
+		put_call(&l, w, c, r);
+		put_result(&l, w, c, r);
+	}
 	put_caller(&l, w, c);
 	line_write(&l, true);
 	stack_text(w, c);
@@ -358,7 +403,7 @@ static void text_close(const struct who *w, const struct call *c,
 	if (args_count_at_entry(c) < args_count(c))
 		put_call(&l, w, c, r);
 	else
-		put_name(&l, c);
+		put_name(&l, c, false);
 	put_result(&l, w, c, r);
 	line_write(&l, true);
 }
@@ -404,7 +449,7 @@ static void text_resumed(const struct who *w, const struct call *c,
 
 	line_start(&l, w->tid, r->ts_exit, c->depth);
 	put_str(&l, "<... ");
-	put_name(&l, c);
+	put_name(&l, c, false);
 	put_str(&l, " resumed>");
 	put_call_rest(&l, w, c, r, " ");
 	put_result(&l, w, c, r);

@@ -207,6 +207,27 @@ static inline size_t format_hex_at(char *dst, uint64_t v)
 	return 2 + digits;
 }
 
+/* n rounded up to whole pieces of format_copy: the room its both sides need. */
+#define FORMAT_COPY_ROOM(n) (((n) + 31) & ~(size_t)31)
+
+/*
+ * Copy n bytes of s to dst in whole 32-byte pieces, each a constant copy
+ * the compiler writes inline (a name, a cached head: a few pieces), where
+ * a call of memcpy for so few bytes cost more than the copy: s and dst
+ * must both have FORMAT_COPY_ROOM(n) bytes, the bytes past n are
+ * overwritten; n is at least 1.  Returns dst + n.
+ */
+static inline char *format_copy(char *dst, const char *s, size_t n)
+{
+	size_t i;
+
+	/* The first piece unasked: n is never 0, and most are one or two pieces. */
+	__builtin_memcpy(dst, s, 32);
+	for (i = 32; i < n; i += 32)
+		__builtin_memcpy(dst + i, s + i, 32);
+	return dst + n;
+}
+
 /*
  * A mask with the high bit set in the bytes of x (8 bytes of a string)
  * that a quoted string, text or JSON, cannot hold as they are: control
