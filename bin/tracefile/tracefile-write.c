@@ -70,6 +70,9 @@ static unsigned char proto_done[LTR_MAX_CAPTURES];
 static char **types_done;
 static size_t ntypes_done;
 
+static void tracefile_plain(const struct event_rec *r,
+			    const struct event_plain *pl);
+
 /* Stop recording, saying why, if a write failed with err; false if so. */
 static bool write_ok(int err)
 {
@@ -432,6 +435,7 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 	h.command[sizeof(h.command) - 1] = '\0';
 	h.crc = crc32_update(0, &h, offsetof(struct tf_header, crc));
 	writer_start(&writer, fd, BUF_SIZE);
+	reader_plain(tracefile_plain);
 	if (!write_ok(fd_write_all(fd, &h, sizeof(h))))
 		exit(EXIT_LTRUSS_ERROR);
 	flushed_ns = clock_mono_ns();
@@ -459,11 +463,15 @@ bool tracefile_recording(void)
  */
 #define WINDOW 65536u
 #define BUSY_SHARE (WINDOW / 16)
-/* A segment's record of an event: whose it is, then the event, whole. */
+/*
+ * A segment's record of an event: whose it is, then the event, whole;
+ * or (plain: its words in the ring) a plain record as the ring held it:
+ * its header's two words, then its words (struct event_plain).
+ */
 struct seg_event {
 	uint32_t slot;
 	int32_t pid, tid;
-	uint32_t unused;
+	uint32_t plain;
 };
 
 static bool par;                           /* events go to segments */
@@ -472,6 +480,18 @@ static uint32_t win_count[LTR_MAX_THREADS]; /* this window's events a slot */
 static uint32_t win_slots[LTR_MAX_THREADS]; /* the slots counted */
 static struct tf_codec worker_codec[SEGMENTS_MAX_WORKERS];
 static unsigned long long segments_encoded;
+
+/* The plain record of words words copied at p (segment_plain()). */
+static struct event_plain plain_copied(const unsigned char *p, unsigned words)
+{
+	struct event_plain pl = { .w = (const void *)(p + 16), .words = words };
+
+	memcpy(&pl.head, p, 8);
+	memcpy(&pl.ts, p + 8, 8);
+	pl.type = LTR_REC_TYPE((unsigned)(pl.head >> 16));
+	pl.full = pl.type == LTR_EV_EXIT ? LTR_EXIT_WORDS : LTR_ENTER_WORDS;
+	return pl;
+}
 
 /* A worker: encode seg's events into whole EVENTS blocks in its out. */
 static void segment_encode(struct segment *seg, unsigned worker)
@@ -490,16 +510,30 @@ static void segment_encode(struct segment *seg, unsigned worker)
 	}
 	o.buf = seg->out;
 	while (p < end) {
+		struct event_plain pl;
+		size_t size;
+
 		memcpy(&h, p, sizeof(h));
 		r = (struct event_rec){ .slot = h.slot, .pid = h.pid,
 					.tid = h.tid,
 					.ev = (const void *)(p + sizeof(h)) };
-		if (events_new(&o, &r)) {
+		if (h.plain) {
+			pl = plain_copied(p + sizeof(h), h.plain);
+			size = sizeof(struct ltr_event) + 8 * (size_t)pl.full;
+		} else {
+			size = r.ev->size;
+		}
+		if (events_new(&o, &r, size)) {
 			blocks_close(&o);
 			events_open(&o, &r);
 		}
-		events_put(&o, &r);
-		p += sizeof(h) + r.ev->size;
+		if (h.plain) {
+			events_put_plain(&o, &pl, size);
+			p += sizeof(h) + 16 + 8 * (size_t)h.plain;
+		} else {
+			events_put(&o, &r);
+			p += sizeof(h) + size;
+		}
 	}
 	blocks_close(&o);
 	seg->out_len = o.len;
@@ -553,17 +587,11 @@ static struct segment *segment_filling(void)
 }
 
 /*
- * Count r's event in the window and, with several busy rings, put it in
- * the segment being filled (the reader copied it there, if it could:
- * reader_copy_to()); false if it is to be encoded here.
+ * Count r's event in the window; true if, with several busy rings, it
+ * goes into the segment being filled.
  */
-static inline bool segment_event(const struct event_rec *r)
+static inline bool segment_window(const struct event_rec *r)
 {
-	size_t size = r->ev->size, rec = sizeof(struct seg_event) + size;
-	struct seg_event h = { .slot = r->slot, .pid = r->pid, .tid = r->tid };
-	struct segment *seg;
-	unsigned char *at;
-
 	if (r->slot < LTR_MAX_THREADS && !win_count[r->slot]++)
 		win_slots[win_nslots++] = r->slot;
 	if (++win_events == WINDOW) {
@@ -574,13 +602,18 @@ static inline bool segment_event(const struct event_rec *r)
 			segments_flush();
 		par = busy;
 	}
-	if (!par)
-		return false;
-	seg = segment_filling();
-	at = seg->in + seg->in_len;
-	memcpy(at, &h, sizeof(h));
-	if ((const void *)r->ev != at + sizeof(h))
-		memcpy(at + sizeof(h), r->ev, size);
+	return par;
+}
+
+/*
+ * The record of r's event put at seg's end, rec bytes with its header h,
+ * of size bytes decoded: queue the segment if full, and copy the next
+ * event straight where its record will be.
+ */
+static inline void segment_added(struct segment *seg, struct seg_event h,
+				 size_t rec, size_t size)
+{
+	memcpy(seg->in + seg->in_len, &h, sizeof(h));
 	seg->in_len += rec;
 	/* Each event may open a block: its header, the EVENTS header, padding. */
 	seg->need += TF_CODEC_MAX(size) + sizeof(struct tf_block) +
@@ -590,16 +623,83 @@ static inline bool segment_event(const struct event_rec *r)
 		segments_collect(false);
 		seg = segment_filling();
 	}
-	/* The next event goes straight where its record will be. */
 	reader_copy_to(seg->in + seg->in_len + sizeof(h),
 		       seg->in_size - seg->in_len - sizeof(h));
+}
+
+/*
+ * Count r's event in the window and, with several busy rings, put it in
+ * the segment being filled (the reader copied it there, if it could:
+ * reader_copy_to()); false if it is to be encoded here.
+ */
+static inline bool segment_event(const struct event_rec *r)
+{
+	size_t size = r->ev->size;
+	struct seg_event h = { .slot = r->slot, .pid = r->pid, .tid = r->tid };
+	struct segment *seg;
+	unsigned char *at;
+
+	if (!segment_window(r))
+		return false;
+	seg = segment_filling();
+	at = seg->in + seg->in_len + sizeof(h);
+	if ((const void *)r->ev != at)
+		memcpy(at, r->ev, size);
+	segment_added(seg, h, sizeof(h) + size, size);
 	return true;
+}
+
+/*
+ * Put plain record pl (size bytes decoded) into the segment being filled
+ * as the ring holds it, its words read out of the ring once.  Apart from
+ * tracefile_plain(), whose registers it would cost.
+ */
+static __attribute__((noinline)) void
+segment_plain(const struct event_rec *r, const struct event_plain *pl,
+	      size_t size)
+{
+	struct seg_event h = { .slot = r->slot, .pid = r->pid, .tid = r->tid,
+			       .plain = pl->words };
+	struct segment *seg;
+	unsigned char *at;
+
+	seg = segment_filling();
+	at = seg->in + seg->in_len + sizeof(h);
+	memcpy(at, &pl->head, 8);
+	memcpy(at + 8, &pl->ts, 8);
+	memcpy(at + 16, pl->w, 8 * (size_t)pl->words);
+	segment_added(seg, h, sizeof(h) + 16 + 8 * (size_t)pl->words, size);
+}
+
+/*
+ * Open an EVENTS block of r's thread in the file's buffer with room for
+ * an event of size bytes decoded, n encoded (file_room() said so).
+ */
+static __attribute__((noinline)) void file_open(const struct event_rec *r,
+						size_t size, size_t n)
+{
+	if (events_new(&F, r, size)) {
+		block_close();
+		room(sizeof(struct tf_block) + sizeof(struct tf_events) + n);
+	} else {
+		flush();
+	}
+	events_open(&F, r);
+}
+
+/*
+ * Make room in the file's buffer for an event of r's thread of size bytes
+ * decoded, n at most encoded, in an EVENTS block of that thread open for it.
+ */
+static inline void file_room(const struct event_rec *r, size_t size, size_t n)
+{
+	if (events_new(&F, r, size) || F.len + n + 8 > BUF_SIZE)
+		file_open(r, size, n);
 }
 
 void tracefile_event(const struct event_rec *r)
 {
 	const struct ltr_event *ev = r->ev;
-	size_t n = TF_CODEC_MAX(ev->size);
 
 	/* The reader checked it: no other type gets here. */
 	if (stopped || ev->type >= TF_CODEC_TYPES)
@@ -608,15 +708,31 @@ void tracefile_event(const struct event_rec *r)
 		tables_update(false);
 	if (segment_event(r))
 		return;
-	if (events_new(&F, r)) {
-		block_close();
-		room(sizeof(struct tf_block) + sizeof(struct tf_events) + n);
-		events_open(&F, r);
-	} else if (F.len + n + 8 > BUF_SIZE) {
-		flush();
-		events_open(&F, r);
-	}
+	file_room(r, ev->size, TF_CODEC_MAX(ev->size));
 	events_put(&F, r);
+}
+
+/*
+ * tracefile_event() of a plain record (reader_plain()): encoded straight
+ * from the ring, or copied as it is into a segment.
+ */
+static void tracefile_plain(const struct event_rec *r,
+			    const struct event_plain *pl)
+{
+	size_t size = sizeof(struct ltr_event) + 8 * (size_t)pl->full;
+
+	if (stopped)
+		return;
+	if ((pl->head >> 48) >= funcs_done || S->nobjects != objects_done)
+		tables_update(false);
+	if (segment_window(r)) {
+		segment_plain(r, pl, size);
+		return;
+	}
+	/* Room for the longest, an ENTER's: a constant. */
+	file_room(r, size,
+		  TF_CODEC_MAX(sizeof(struct ltr_event) + 8 * LTR_ENTER_WORDS));
+	events_put_plain(&F, pl, size);
 }
 
 void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
