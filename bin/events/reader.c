@@ -187,29 +187,6 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
 	       "unpack's three stores of a header");
 
 /*
- * Copy n bytes, 8 <= n <= 64 and a multiple of 8, in two stores of 8, 16
- * or 32 bytes that may overlap: a memcpy() of a size only known at run
- * time becomes `rep movsq', whose start-up took two fifths of the
- * reader's cycles (perf, -w on the loop): an event's fixed words are 8
- * to 56 bytes.
- */
-static inline void copy_words(void *to, const void *from, size_t n)
-{
-	unsigned char *d = to;
-	const unsigned char *s = from;
-
-	if (n >= 32) {
-		memcpy(d, s, 32);
-		memcpy(d + n - 32, s + n - 32, 32);
-	} else if (n >= 16) {
-		memcpy(d, s, 16);
-		memcpy(d + n - 16, s + n - 16, 16);
-	} else {
-		memcpy(d, s, 8);
-	}
-}
-
-/*
  * Copy record p, size bytes in the ring with words of its type's full
  * fixed words (full; 0: a type the interposer never packs), whose header
  * rec was read already, into ev in the whole layout: struct ltr_event's
@@ -247,10 +224,10 @@ static void unpack(struct ltr_event *ev, const struct ltr_rec *rec,
 	 */
 	if (full == LTR_EXIT_WORDS) {
 		memset(ev->w, 0, 8 * LTR_EXIT_WORDS);
-		copy_words(ev->w, p->w, 8 * (size_t)words);
+		event_copy_words(ev->w, p->w, 8 * (size_t)words);
 	} else {
 		memset(ev->w, 0, 8 * LTR_ENTER_WORDS);
-		copy_words(ev->w, p->w, 8 * (size_t)words);
+		event_copy_words(ev->w, p->w, 8 * (size_t)words);
 		ev->w[full - 1] = ev->w[words - 1];
 		if (words < full)
 			ev->w[words - 1] = 0;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "lib/session.h"
 #include "trace.h"
@@ -61,6 +62,29 @@ event_plain_word(const struct event_plain *p, unsigned full, unsigned words,
 	if (full == LTR_ENTER_WORDS && k == LTR_ENTER_WORDS - 1)
 		return p->w[words - 1];
 	return 0;
+}
+
+/*
+ * Copy n bytes, 8 <= n <= 64 and a multiple of 8, in two stores of 8, 16
+ * or 32 bytes that may overlap: a memcpy() of a size only known at run
+ * time becomes `rep movsq', whose start-up took two fifths of the
+ * reader's cycles (perf, -w on the loop): an event's fixed words are 8
+ * to 56 bytes.  Nothing outside the n bytes is read or written.
+ */
+static inline void event_copy_words(void *to, const void *from, size_t n)
+{
+	unsigned char *d = to;
+	const unsigned char *s = from;
+
+	if (n >= 32) {
+		memcpy(d, s, 32);
+		memcpy(d + n - 32, s + n - 32, 32);
+	} else if (n >= 16) {
+		memcpy(d, s, 16);
+		memcpy(d + n - 16, s + n - 16, 16);
+	} else {
+		memcpy(d, s, 8);
+	}
 }
 
 /*

@@ -64,14 +64,18 @@ static const struct config *cfg;
 static struct tf_codec file_codec;
 static struct blocks F = { .open_at = NONE, .codec = &file_codec };
 static uint64_t flushed_ns;
+/* The segment being filled (segment_filling()), or NULL: ask segments.c. */
+static struct segment *filling;
 static bool stopped;
 static uint32_t funcs_done, objects_done;
 static unsigned char proto_done[LTR_MAX_CAPTURES];
 static char **types_done;
 static size_t ntypes_done;
 
-static void tracefile_plain(const struct event_rec *r,
+static __attribute__((noipa)) void tracefile_plain(const struct event_rec *r,
 			    const struct event_plain *pl);
+static __attribute__((noipa)) void tracefile_plain_par(const struct event_rec *r,
+				const struct event_plain *pl);
 
 /* Stop recording, saying why, if a write failed with err; false if so. */
 static bool write_ok(int err)
@@ -330,6 +334,7 @@ static void object_wait(uint32_t i, uint64_t until)
  */
 static void segments_flush(void)
 {
+	filling = NULL;
 	reader_copy_to(NULL, 0);
 	segments_collect(true);
 }
@@ -475,9 +480,8 @@ struct seg_event {
 };
 
 static bool par;                           /* events go to segments */
-static uint32_t win_events, win_nslots;
+static uint32_t win_left = WINDOW;          /* events this window still counts */
 static uint32_t win_count[LTR_MAX_THREADS]; /* this window's events a slot */
-static uint32_t win_slots[LTR_MAX_THREADS]; /* the slots counted */
 static struct tf_codec worker_codec[SEGMENTS_MAX_WORKERS];
 static unsigned long long segments_encoded;
 
@@ -560,24 +564,31 @@ static void segment_deliver(struct segment *seg)
 	F.len += seg->out_len;
 }
 
-/* At the end of a window: are two slots or more busy? */
+/*
+ * At the end of a window: are two slots or more busy?  Every slot is
+ * looked at, 2 KiB every WINDOW events, so that an event costs only its
+ * count.
+ */
 static bool window_busy(void)
 {
 	uint32_t i, busy = 0;
 
-	for (i = 0; i < win_nslots; i++) {
-		busy += win_count[win_slots[i]] >= BUSY_SHARE;
-		win_count[win_slots[i]] = 0;
+	for (i = 0; i < LTR_MAX_THREADS; i++) {
+		busy += win_count[i] >= BUSY_SHARE;
+		win_count[i] = 0;
 	}
-	win_nslots = win_events = 0;
+	win_left = WINDOW;
 	return busy >= 2;
 }
 
 /* The segment being filled, its buffer allocated. */
 static struct segment *segment_filling(void)
 {
-	struct segment *seg = segments_filling();
+	struct segment *seg = filling;
 
+	if (seg)
+		return seg;
+	seg = filling = segments_filling();
 	if (!seg->in) {
 		/* Room for an event of any size while in_len is below SEGMENT_BYTES. */
 		seg->in_size = SEGMENT_BYTES + sizeof(struct seg_event) + 65536;
@@ -592,40 +603,48 @@ static struct segment *segment_filling(void)
  */
 static inline bool segment_window(const struct event_rec *r)
 {
-	if (r->slot < LTR_MAX_THREADS && !win_count[r->slot]++)
-		win_slots[win_nslots++] = r->slot;
-	if (++win_events == WINDOW) {
+	if (r->slot < LTR_MAX_THREADS)
+		win_count[r->slot]++;
+	if (!--win_left) {
 		bool busy = window_busy() &&
 			    segments_start(segment_encode, segment_deliver);
 
 		if (par && !busy)
 			segments_flush();
 		par = busy;
+		/* The plain records' way of each mode, with no test of it. */
+		reader_plain(par ? tracefile_plain_par : tracefile_plain);
 	}
 	return par;
 }
 
 /*
- * The record of r's event put at seg's end, rec bytes with its header h,
- * of size bytes decoded: queue the segment if full, and copy the next
- * event straight where its record will be.
+ * The record of an event put at seg's end, rec bytes with its header h,
+ * n at most encoded: queue the segment if full.  Returns the segment
+ * being filled.
  */
-static inline void segment_added(struct segment *seg, struct seg_event h,
-				 size_t rec, size_t size)
+static inline struct segment *segment_added(struct segment *seg,
+					    struct seg_event h, size_t rec,
+					    size_t n)
 {
 	memcpy(seg->in + seg->in_len, &h, sizeof(h));
 	seg->in_len += rec;
 	/* Each event may open a block: its header, the EVENTS header, padding. */
-	seg->need += TF_CODEC_MAX(size) + sizeof(struct tf_block) +
-		     sizeof(struct tf_events) + 8;
-	if (seg->in_len >= SEGMENT_BYTES) {
-		segments_submit();
-		segments_collect(false);
-		seg = segment_filling();
-	}
-	reader_copy_to(seg->in + seg->in_len + sizeof(h),
-		       seg->in_size - seg->in_len - sizeof(h));
+	seg->need += n + sizeof(struct tf_block) + sizeof(struct tf_events) + 8;
+	if (seg->in_len < SEGMENT_BYTES)
+		return seg;
+	segments_submit();
+	segments_collect(false);
+	filling = NULL;
+	return segment_filling();
 }
+
+/*
+ * Is the reader copying the next event into the segment being filled
+ * (reader_copy_to())?  A plain record is not copied by the reader, so
+ * that a whole event after it would go over the plain one's place.
+ */
+static bool copying_to_segment;
 
 /*
  * Count r's event in the window and, with several busy rings, put it in
@@ -645,30 +664,45 @@ static inline bool segment_event(const struct event_rec *r)
 	at = seg->in + seg->in_len + sizeof(h);
 	if ((const void *)r->ev != at)
 		memcpy(at, r->ev, size);
-	segment_added(seg, h, sizeof(h) + size, size);
+	seg = segment_added(seg, h, sizeof(h) + size, TF_CODEC_MAX(size));
+	/* The next event goes straight where its record will be. */
+	reader_copy_to(seg->in + seg->in_len + sizeof(h),
+		       seg->in_size - seg->in_len - sizeof(h));
+	copying_to_segment = true;
 	return true;
 }
 
+/* The longest encoding of a plain record, an ENTER's: a constant. */
+#define PLAIN_MAX TF_CODEC_MAX(sizeof(struct ltr_event) + 8 * LTR_ENTER_WORDS)
+
 /*
- * Put plain record pl (size bytes decoded) into the segment being filled
- * as the ring holds it, its words read out of the ring once.  Apart from
- * tracefile_plain(), whose registers it would cost.
+ * Put plain record pl into the segment being filled as the ring holds it,
+ * its words read out of the ring once.
  */
-static __attribute__((noinline)) void
-segment_plain(const struct event_rec *r, const struct event_plain *pl,
-	      size_t size)
+static inline __attribute__((always_inline)) void
+plain_to_segment(const struct event_rec *r, const struct event_plain *pl)
 {
 	struct seg_event h = { .slot = r->slot, .pid = r->pid, .tid = r->tid,
 			       .plain = pl->words };
-	struct segment *seg;
-	unsigned char *at;
+	struct segment *seg = segment_filling();
+	unsigned char *at = seg->in + seg->in_len + sizeof(h);
 
-	seg = segment_filling();
-	at = seg->in + seg->in_len + sizeof(h);
 	memcpy(at, &pl->head, 8);
 	memcpy(at + 8, &pl->ts, 8);
-	memcpy(at + 16, pl->w, 8 * (size_t)pl->words);
-	segment_added(seg, h, sizeof(h) + 16 + 8 * (size_t)pl->words, size);
+	event_copy_words(at + 16, pl->w, 8 * (size_t)pl->words);
+	segment_added(seg, h, sizeof(h) + 16 + 8 * (size_t)pl->words,
+		      PLAIN_MAX);
+	if (copying_to_segment) {
+		reader_copy_to(NULL, 0);
+		copying_to_segment = false;
+	}
+}
+
+/* plain_to_segment(), apart: for the window that turns to several busy rings. */
+static __attribute__((noinline)) void
+plain_to_segment_apart(const struct event_rec *r, const struct event_plain *pl)
+{
+	plain_to_segment(r, pl);
 }
 
 /*
@@ -712,27 +746,71 @@ void tracefile_event(const struct event_rec *r)
 	events_put(&F, r);
 }
 
-/*
- * tracefile_event() of a plain record (reader_plain()): encoded straight
- * from the ring, or copied as it is into a segment.
- */
-static void tracefile_plain(const struct event_rec *r,
-			    const struct event_plain *pl)
+/* Encode plain record pl of r's thread into the file's buffer. */
+static inline __attribute__((always_inline)) void
+plain_to_file(const struct event_rec *r, const struct event_plain *pl)
 {
 	size_t size = sizeof(struct ltr_event) + 8 * (size_t)pl->full;
 
-	if (stopped)
-		return;
-	if ((pl->head >> 48) >= funcs_done || S->nobjects != objects_done)
-		tables_update(false);
-	if (segment_window(r)) {
-		segment_plain(r, pl, size);
-		return;
-	}
-	/* Room for the longest, an ENTER's: a constant. */
-	file_room(r, size,
-		  TF_CODEC_MAX(sizeof(struct ltr_event) + 8 * LTR_ENTER_WORDS));
+	file_room(r, size, PLAIN_MAX);
 	events_put_plain(&F, pl, size);
+}
+
+/* plain_to_file(), apart: for the window that turns to one busy ring. */
+static __attribute__((noinline)) void
+plain_to_file_apart(const struct event_rec *r, const struct event_plain *pl)
+{
+	plain_to_file(r, pl);
+}
+
+/* plain_recorded() when it has something to do. */
+static __attribute__((noinline)) bool plain_recorded_slow(void)
+{
+	if (stopped)
+		return false;
+	tables_update(false);
+	return true;
+}
+
+/*
+ * What every plain record asks first: the tables it may name written;
+ * false if it is not recorded.  One test: a split of its callers at
+ * `stopped' cost a call more an event.
+ */
+static inline bool plain_recorded(const struct event_plain *pl)
+{
+	if (__builtin_expect(stopped | ((pl->head >> 48) >= funcs_done) |
+				     (S->nobjects != objects_done),
+			     0))
+		return plain_recorded_slow();
+	return true;
+}
+
+/*
+ * tracefile_event() of a plain record (reader_plain()), with one busy
+ * ring: encoded straight from the ring.
+ */
+static __attribute__((noipa)) void tracefile_plain(const struct event_rec *r,
+			    const struct event_plain *pl)
+{
+	if (!plain_recorded(pl))
+		return;
+	if (segment_window(r))
+		plain_to_segment_apart(r, pl);
+	else
+		plain_to_file(r, pl);
+}
+
+/* And with several: copied as it is into the segment being filled. */
+static __attribute__((noipa)) void tracefile_plain_par(const struct event_rec *r,
+				const struct event_plain *pl)
+{
+	if (!plain_recorded(pl))
+		return;
+	if (segment_window(r))
+		plain_to_segment(r, pl);
+	else
+		plain_to_file_apart(r, pl);
 }
 
 void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
@@ -828,6 +906,7 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 		return;
 	workers = segments_workers();
 	reader_copy_to(NULL, 0);
+	filling = NULL;
 	workers_ns = segments_stop();
 	/* What the tests and the benchmark look at: did workers take part? */
 	if (getenv("LTRUSS_DEBUG_SEGMENTS"))
