@@ -174,6 +174,12 @@ static void block_make(struct tf_codec *c, size_t max, bool blobs)
 	enc_starts[nevents] = encoded_len;
 }
 
+/*
+ * Bytes past a block's end the decoder may read (--read gives it
+ * TF_DECODE_SLACK): in a cut block, those of the events after the cut.
+ */
+static size_t decode_slack;
+
 /* Decode encoded[0..len); the bytes decoded, *err, *at: where it stopped. */
 static size_t block_decode(struct tf_codec *c, size_t len, const char **err,
 			   size_t *at)
@@ -182,8 +188,8 @@ static size_t block_decode(struct tf_codec *c, size_t len, const char **err,
 	size_t used;
 
 	tf_codec_reset(c);
-	used = tf_decode_block(c, &p, encoded + len, decoded, TF_EVENTS_MAX,
-			       err);
+	used = tf_decode_block(c, &p, encoded + len, decode_slack, decoded,
+			       TF_EVENTS_MAX, err);
 	*at = (size_t)(p - encoded);
 	return used;
 }
@@ -236,7 +242,9 @@ static void test_cut(struct tf_codec *c)
 			ok = false;
 		}
 	}
-	tap(ok, "a block cut anywhere decodes to the events before the cut, and stops at the one cut");
+	tap(ok, decode_slack
+		    ? "a block cut anywhere, the rest of it readable past the cut, decodes to the events before the cut, and stops at the one cut"
+		    : "a block cut anywhere decodes to the events before the cut, and stops at the one cut");
 }
 
 /*
@@ -430,6 +438,10 @@ int main(void)
 	test_whole(&c, false);
 	test_whole(&c, true);
 	test_cut(&c);
+	decode_slack = TF_DECODE_SLACK;
+	test_whole(&c, false);
+	test_cut(&c);
+	decode_slack = 0;
 	test_bad_count(&c);
 	test_fast_same(&c, &any);
 	test_plain_same(&c, &any);
