@@ -72,9 +72,9 @@ static unsigned char proto_done[LTR_MAX_CAPTURES];
 static char **types_done;
 static size_t ntypes_done;
 
-static __attribute__((noipa)) void tracefile_plain(const struct event_rec *r,
+static void tracefile_plain(const struct event_rec *r,
 			    const struct event_plain *pl);
-static __attribute__((noipa)) void tracefile_plain_par(const struct event_rec *r,
+static void tracefile_plain_par(const struct event_rec *r,
 				const struct event_plain *pl);
 
 /* Stop recording, saying why, if a write failed with err; false if so. */
@@ -787,30 +787,44 @@ static inline bool plain_recorded(const struct event_plain *pl)
 }
 
 /*
- * tracefile_event() of a plain record (reader_plain()), with one busy
- * ring: encoded straight from the ring.
+ * tracefile_event() of a plain record (reader_plain()): with one busy
+ * ring (several false), encoded straight from the ring; with several,
+ * copied as it is into the segment being filled.  The other way, for the
+ * window that turns, apart.
  */
-static __attribute__((noipa)) void tracefile_plain(const struct event_rec *r,
-			    const struct event_plain *pl)
+static inline __attribute__((always_inline)) void
+plain_record(const struct event_rec *r, const struct event_plain *pl,
+	     bool several)
 {
-	if (!plain_recorded(pl))
-		return;
-	if (segment_window(r))
-		plain_to_segment_apart(r, pl);
-	else
-		plain_to_file(r, pl);
-}
+	bool par_now;
 
-/* And with several: copied as it is into the segment being filled. */
-static __attribute__((noipa)) void tracefile_plain_par(const struct event_rec *r,
-				const struct event_plain *pl)
-{
 	if (!plain_recorded(pl))
 		return;
-	if (segment_window(r))
+	par_now = segment_window(r);
+	if (par_now && several)
 		plain_to_segment(r, pl);
+	else if (par_now)
+		plain_to_segment_apart(r, pl);
+	else if (!several)
+		plain_to_file(r, pl);
 	else
 		plain_to_file_apart(r, pl);
+}
+
+/*
+ * Its two ways, the reader's plain sink in each mode (segment_window()).
+ * Whole (noipa): GCC split them at their first test, a call more an event.
+ */
+static __attribute__((noipa)) void tracefile_plain(const struct event_rec *r,
+						   const struct event_plain *pl)
+{
+	plain_record(r, pl, false);
+}
+
+static __attribute__((noipa)) void
+tracefile_plain_par(const struct event_rec *r, const struct event_plain *pl)
+{
+	plain_record(r, pl, true);
 }
 
 void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
