@@ -33,13 +33,11 @@
 #include <unistd.h>
 
 #include "build-id.h"
-#include "captures.h"
 #include "clock.h"
 #include "crc32.h"
 #include "error.h"
 #include "fd-util.h"
 #include "outfile.h"
-#include "prototype.h"
 #include "reader.h"
 #include "session-check.h"
 #include "session-slots.h"
@@ -47,20 +45,19 @@
 #include "segments.h"
 #include "tracefile-blocks.h"
 #include "tracefile-codec.h"
+#include "tracefile-records.h"
 #include "tracefile-write.h"
 #include "tracefile.h"
 #include "writer.h"
 #include "xmalloc.h"
 
 #define BUF_SIZE (2u << 20)  /* written when full, or once a second */
-#define CHUNK (1u << 20)     /* longest TABLES record */
 #define FLUSH_NS 1000000000ull
 
 static int fd = -1;
 static struct writer writer;
 static const char *path;
 static const struct ltr_session *S;
-static const struct config *cfg;
 static struct tf_codec file_codec;
 static struct blocks F = { .open_at = NONE, .codec = &file_codec };
 static uint64_t flushed_ns;
@@ -68,9 +65,6 @@ static uint64_t flushed_ns;
 static struct segment *filling;
 static bool stopped;
 static uint32_t funcs_done, objects_done;
-static unsigned char proto_done[LTR_MAX_CAPTURES];
-static char **types_done;
-static size_t ntypes_done;
 
 static void tracefile_plain(const struct event_rec *r,
 			    const struct event_plain *pl);
@@ -157,159 +151,6 @@ static void record_put(uint32_t type, uint32_t at, const void *p, size_t n,
 		F.buf[F.len++] = 0;
 }
 
-/* Has the named type called name been written? Note it if not. */
-static bool type_noted(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ntypes_done; i++)
-		if (strcmp(types_done[i], name) == 0)
-			return true;
-	types_done = xrealloc(types_done, (ntypes_done + 1) * sizeof(char *));
-	types_done[ntypes_done++] = xstrdup(name);
-	return false;
-}
-
-/* Copy name and its NUL to p; returns the bytes copied. */
-static size_t name_put(unsigned char *p, const char *name)
-{
-	size_t n = strlen(name) + 1;
-
-	memcpy(p, name, n);
-	return n;
-}
-
-/* Write the named type of t, if it has one not written yet. */
-static void type_put(const struct ptype *t)
-{
-	const struct named_type *nt;
-	struct tf_type h;
-	unsigned char *p;
-	size_t n, i, off;
-
-	if (!t->named || (t->kind != CT_NAMED &&
-			  !(t->kind == CT_POINTER && t->target == CT_NAMED)))
-		return;
-	if (type_noted(t->named))
-		return;
-	nt = config_find_type(cfg, t->named);
-	if (!nt)
-		return;
-	h = (struct tf_type){ .mask = nt->mask, .size = nt->size,
-			      .nenums = (uint32_t)nt->nenums,
-			      .nflags = (uint32_t)nt->nflags };
-	h.name_len = (uint32_t)strlen(nt->name) + 1;
-	for (i = 0; i < nt->nenums; i++)
-		h.name_len += (uint32_t)strlen(nt->enums[i].name) + 1;
-	for (i = 0; i < nt->nflags; i++)
-		h.name_len += (uint32_t)strlen(nt->flags[i].name) + 1;
-	n = sizeof(h) + (nt->nenums + nt->nflags) * 8 + h.name_len;
-	if (n > CHUNK)
-		return; /* printed as a number */
-	p = xmalloc(n);
-	memcpy(p, &h, sizeof(h));
-	off = sizeof(h);
-	for (i = 0; i < nt->nenums; i++, off += 8)
-		memcpy(p + off, &nt->enums[i].value, 8);
-	for (i = 0; i < nt->nflags; i++, off += 8)
-		memcpy(p + off, &nt->flags[i].value, 8);
-	off += name_put(p + off, nt->name);
-	for (i = 0; i < nt->nenums; i++)
-		off += name_put(p + off, nt->enums[i].name);
-	for (i = 0; i < nt->nflags; i++)
-		off += name_put(p + off, nt->flags[i].name);
-	record_put(TF_REC_TYPE, 0, p, n, NULL, 0);
-	free(p);
-}
-
-/* Write the prototype of capture (and its named types) unless written. */
-static void proto_put(int32_t capture)
-{
-	const struct proto *p = captures_proto(capture);
-	const char *decl = captures_decl(capture);
-	size_t i, n;
-
-	if (capture < 0 || capture >= LTR_MAX_CAPTURES ||
-	    proto_done[capture] || !p || !decl)
-		return;
-	proto_done[capture] = 1;
-	n = strlen(decl) + 1;
-	if (n > CHUNK)
-		return;
-	type_put(&p->ret);
-	for (i = 0; i < p->nargs; i++)
-		type_put(&p->args[i].type);
-	record_put(TF_REC_PROTO, (uint32_t)capture, decl, n, NULL, 0);
-}
-
-/* The file's flags (TF_FN_*) of the session's LTR_FN_* flags. */
-static uint32_t func_flags(uint32_t flags)
-{
-	return (flags & LTR_FN_ENTRY_ONLY ? TF_FN_ENTRY_ONLY : 0) |
-	       (flags & LTR_FN_DISABLED ? TF_FN_DISABLED : 0) |
-	       (flags & LTR_FN_SETJMP ? TF_FN_SETJMP : 0) |
-	       (flags & LTR_FN_VFORK ? TF_FN_VFORK : 0);
-}
-
-/* Write function i's record: its fields, its name and its library's. */
-static void func_put(uint32_t i)
-{
-	const struct ltr_func *f = &S->funcs[i];
-	const char *name = session_string(S, f->name);
-	const char *lib = session_string(S, f->lib);
-	struct tf_func r = { .size = sizeof(r), .proto = -1, .depth = f->depth,
-			     .flags = func_flags(f->flags) };
-	size_t n1, n2;
-	char *names;
-
-	name = name ? name : "";
-	lib = lib ? lib : "";
-	n1 = strlen(name) + 1;
-	n2 = strlen(lib) + 1;
-	if (n1 + n2 > CHUNK)
-		n1 = n2 = 1, name = lib = "";
-	if (f->capture >= 0 && f->capture < LTR_MAX_CAPTURES)
-		r.proto = f->capture;
-	names = xmalloc(n1 + n2);
-	memcpy(names, name, n1);
-	memcpy(names + n1, lib, n2);
-	record_put(TF_REC_FUNC, i, &r, sizeof(r), names, n1 + n2);
-	free(names);
-}
-
-/*
- * Write object i's record and, if its file has them, its build ID and
- * soname.  One its process claimed and died before it wrote has no
- * addresses (start == end) and no path.
- */
-static void object_put(uint32_t i)
-{
-	const struct ltr_objrec *o = session_object(S, i);
-	struct tf_object r = { .size = sizeof(r) };
-	const char *file = NULL, *soname;
-	unsigned char id[BUILD_ID_MAX];
-	size_t n;
-
-	if (session_object_ready(S, i)) {
-		file = session_string(S, o->path);
-		r.pid = o->pid;
-		r.start = o->start;
-		r.end = o->end > o->start ? o->end : o->start;
-		r.bias = o->bias;
-		r.mapped = session_object_mapped(o);
-	}
-	if (file && strlen(file) + 1 > CHUNK)
-		file = NULL;
-	record_put(TF_REC_OBJECT, i, &r, sizeof(r), file ? file : "",
-		   file ? strlen(file) + 1 : 1);
-	if (!file)
-		return;
-	if ((n = build_id_read(file, id, &soname)) != 0)
-		record_put(TF_REC_BUILD_ID, i, id, n, NULL, 0);
-	if (soname && (n = strlen(soname) + 1) <= CHUNK)
-		record_put(TF_REC_SONAME, i, soname, n, NULL, 0);
-}
-
 /*
  * Wait for object record i, claimed, to be written: the records go into
  * the file in order, once, and the calls after this point may have their
@@ -377,11 +218,11 @@ static void tables_update(bool final)
 	/* The events encoded so far come before the records added here. */
 	segments_flush();
 	for (i = objects_done; i < objects; i++)
-		object_put(i);
+		records_object(i);
 	/* A function's prototype comes before it: the reader binds the two. */
 	for (; funcs_done < f; funcs_done++) {
-		proto_put(S->funcs[funcs_done].capture);
-		func_put(funcs_done);
+		records_proto(S->funcs[funcs_done].capture);
+		records_func(funcs_done);
 	}
 	objects_done = objects > objects_done ? objects : objects_done;
 	block_close();
@@ -416,7 +257,7 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 
 	path = file;
 	S = s;
-	cfg = config;
+	records_init(s, config, record_put);
 	/* The user's alone: with -k it holds raw bytes of the program's stack. */
 	fd = outfile_open(file, 0600, "-w");
 	if (fd < 0)
@@ -884,7 +725,7 @@ static void count_add(struct tf_count *rows, size_t *n, size_t per,
 static void counts_put(void)
 {
 	uint32_t nfuncs = session_funcs_used(S), nthreads, nretired, i, f;
-	size_t per = CHUNK / sizeof(struct tf_count), n = 0;
+	size_t per = RECORD_MAX / sizeof(struct tf_count), n = 0;
 	struct tf_count *rows = xmalloc(per * sizeof(*rows));
 
 	nthreads = session_threads_used(S);
@@ -946,7 +787,5 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 	free(F.buf);
 	tf_codec_free(F.codec);
 	build_id_done();
-	for (i = 0; i < ntypes_done; i++)
-		free(types_done[i]);
-	free(types_done);
+	records_done();
 }
