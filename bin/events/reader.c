@@ -20,6 +20,11 @@
  * A stamp more than a second past the cut was not the TSC (forged, or a
  * counter of its own after rdtsc faulted): it is taken as it comes, or it
  * would hold its ring, and the program, for ever.
+ *
+ * Each event is copied out of its ring into the whole layout (struct
+ * ltr_event) for the sink, but for a plain sink (reader_plain(): -w) a
+ * plain entry or exit, nearly every event, is handed on where it is:
+ * re-encoding it is all that sink does, and the copy was half its work.
  */
 #include "config.h"
 
