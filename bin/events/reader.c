@@ -20,6 +20,11 @@
  * A stamp more than a second past the cut was not the TSC (forged, or a
  * counter of its own after rdtsc faulted): it is taken as it comes, or it
  * would hold its ring, and the program, for ever.
+ *
+ * Each event is copied out of its ring into the whole layout (struct
+ * ltr_event) for the sink, but for a plain sink (reader_plain(): -w) a
+ * plain entry or exit, nearly every event, is handed on where it is:
+ * re-encoding it is all that sink does, and the copy was half its work.
  */
 #include "config.h"
 
@@ -62,6 +67,8 @@ static struct cursor cursors[LTR_MAX_THREADS];
 static int corrupt_reported;
 static uint32_t ring_size;
 static void (*sink)(const struct event_rec *r);
+static void (*plain_sink)(const struct event_rec *r,
+			  const struct event_plain *p);
 /*
  * For each byte a record's type may hold: the fixed words of its whole
  * layout when the interposer may pack it (packed_words), and its smallest
@@ -72,6 +79,16 @@ static struct {
 	uint16_t min_size;
 	uint8_t full;
 } kinds[256];
+/*
+ * For each byte a record's kind may hold: the size in the ring of a plain
+ * ENTER, CALL or EXIT of that kind (its fixed words, no blob), its words
+ * and its type's full count; size 0 for the kinds of no such record.
+ * One test then says that a record is plain and well-formed.
+ */
+static struct {
+	uint16_t size;
+	uint8_t words, full;
+} plains[256];
 static uint64_t cut, cut_slack; /* this round's clock reading; a second */
 static bool deferred;		/* an event waits for the next round */
 /*
@@ -133,6 +150,9 @@ static unsigned packed_words(uint8_t type)
 	return type == LTR_EV_EXIT ? LTR_EXIT_WORDS : 0;
 }
 
+/* Bytes an event grows by from the ring's header to the whole one. */
+#define HEADER_GROWTH (sizeof(struct ltr_event) - sizeof(struct ltr_rec))
+
 void reader_init(uint32_t size, void (*to)(const struct event_rec *r))
 {
 	unsigned t;
@@ -143,10 +163,22 @@ void reader_init(uint32_t size, void (*to)(const struct event_rec *r))
 		kinds[t].min_size = (uint16_t)check_event_min_size((uint8_t)t);
 		kinds[t].full = (uint8_t)packed_words((uint8_t)t);
 	}
+	for (t = 0; t < 256; t++) {
+		unsigned full = kinds[LTR_REC_TYPE(t)].full,
+			 words = LTR_REC_WORDS(t) ? LTR_REC_WORDS(t) : full;
+
+		if (!full || words > full)
+			continue;
+		plains[t].size = (uint16_t)(sizeof(struct ltr_rec) + 8 * words);
+		plains[t].words = (uint8_t)words;
+		plains[t].full = (uint8_t)full;
+		/* What the checks below ask of its whole layout. */
+		if (plains[t].size + HEADER_GROWTH + 8 * (full - words) !=
+		    kinds[LTR_REC_TYPE(t)].min_size)
+			plains[t].size = 0;
+	}
 }
 
-/* Bytes an event grows by from the ring's header to the whole one. */
-#define HEADER_GROWTH (sizeof(struct ltr_event) - sizeof(struct ltr_rec))
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
 		       offsetof(struct ltr_event, type) == 2 &&
 		       offsetof(struct ltr_event, flags) == 3 &&
@@ -158,29 +190,6 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
 		       offsetof(struct ltr_rec, fn) == 6 &&
 		       offsetof(struct ltr_rec, ts) == 8,
 	       "unpack's three stores of a header");
-
-/*
- * Copy n bytes, 8 <= n <= 64 and a multiple of 8, in two stores of 8, 16
- * or 32 bytes that may overlap: a memcpy() of a size only known at run
- * time becomes `rep movsq', whose start-up took two fifths of the
- * reader's cycles (perf, -w on the loop): an event's fixed words are 8
- * to 56 bytes.
- */
-static inline void copy_words(void *to, const void *from, size_t n)
-{
-	unsigned char *d = to;
-	const unsigned char *s = from;
-
-	if (n >= 32) {
-		memcpy(d, s, 32);
-		memcpy(d + n - 32, s + n - 32, 32);
-	} else if (n >= 16) {
-		memcpy(d, s, 16);
-		memcpy(d + n - 16, s + n - 16, 16);
-	} else {
-		memcpy(d, s, 8);
-	}
-}
 
 /*
  * Copy record p, size bytes in the ring with words of its type's full
@@ -220,10 +229,10 @@ static void unpack(struct ltr_event *ev, const struct ltr_rec *rec,
 	 */
 	if (full == LTR_EXIT_WORDS) {
 		memset(ev->w, 0, 8 * LTR_EXIT_WORDS);
-		copy_words(ev->w, p->w, 8 * (size_t)words);
+		event_copy_words(ev->w, p->w, 8 * (size_t)words);
 	} else {
 		memset(ev->w, 0, 8 * LTR_ENTER_WORDS);
-		copy_words(ev->w, p->w, 8 * (size_t)words);
+		event_copy_words(ev->w, p->w, 8 * (size_t)words);
 		ev->w[full - 1] = ev->w[words - 1];
 		if (words < full)
 			ev->w[words - 1] = 0;
@@ -231,6 +240,12 @@ static void unpack(struct ltr_event *ev, const struct ltr_rec *rec,
 	if (size > fixed)
 		memcpy(&ev->w[full], (const unsigned char *)p + fixed,
 		       size - fixed);
+}
+
+void reader_plain(void (*plain)(const struct event_rec *r,
+				const struct event_plain *p))
+{
+	plain_sink = plain;
 }
 
 void reader_copy_to(void *at, size_t room)
@@ -254,18 +269,32 @@ static void *reader_take(void *spare, size_t spare_size, size_t *size)
 }
 
 /*
+ * The next events after the one at off were written by the traced thread
+ * on another core: ask for their lines now, so that they travel while
+ * this one is handed on.  A prefetch never faults.
+ */
+static inline void prefetch_ahead(const unsigned char *data, uint32_t off)
+{
+	__builtin_prefetch(&data[(off + PREFETCH) & (ring_size - 1)]);
+	__builtin_prefetch(&data[(off + PREFETCH + 64) & (ring_size - 1)]);
+}
+
+/*
  * The next event of thread i, skipping padding, copied (the traced
  * process writes the ring: nothing is read twice) whole into copy_buf,
  * or only its stamp into head->ts unless whole; NULL if none.  A record
  * whose header does not make sense ends what the ring holds so far; a
  * whole record that fails its checks (session-check.c) is skipped.  A
  * record (struct ltr_rec, fewer fixed words) comes out a whole struct
- * ltr_event (unpack); its bytes in the ring are c->size.  Inlined in the one loop that calls it
- * for every event: a call, and saving its registers, was a tenth of
- * the reader's work an event.
+ * ltr_event (unpack); its bytes in the ring are c->size.  With a plain
+ * sink, a plain ENTER, CALL or EXIT is not copied: *pl says where it is,
+ * and head (its stamp in head->ts) is returned.  Inlined in the one loop
+ * that calls it for every event: a call, and saving its registers, was a
+ * tenth of the reader's work an event.
  */
 static inline __attribute__((always_inline)) const struct ltr_event *
-peek(struct ltr_session *s, uint32_t i, struct ltr_event *head, bool whole)
+peek(struct ltr_session *s, uint32_t i, struct ltr_event *head, bool whole,
+     struct event_plain *pl)
 {
 	struct cursor *c = &cursors[i];
 	const unsigned char *data = c->data;
@@ -296,6 +325,28 @@ peek(struct ltr_session *s, uint32_t i, struct ltr_event *head, bool whole)
 		else
 			memset(&rec, 0, sizeof(rec));
 		size = rec.size;
+		/*
+		 * A plain record for the plain sink: its kind gives its size,
+		 * and checks it (the checks below would pass it); it is not
+		 * copied (*pl says where it is).
+		 */
+		if (whole && plain_sink && size == plains[rec.kind].size &&
+		    off + size <= ring_size && c->tail + size <= c->head) {
+			if (stamped_after_cut(rec.ts)) {
+				deferred = true;
+				return NULL;
+			}
+			prefetch_ahead(data, off);
+			c->size = size;
+			memcpy(&pl->head, &rec, sizeof(pl->head));
+			pl->ts = rec.ts;
+			pl->w = p->w;
+			pl->type = LTR_REC_TYPE(rec.kind);
+			pl->words = plains[rec.kind].words;
+			pl->full = plains[rec.kind].full;
+			head->ts = rec.ts;
+			return head;
+		}
 		type = LTR_REC_TYPE(rec.kind);
 		full = kinds[type].full;
 		min_size = kinds[type].min_size;
@@ -318,13 +369,7 @@ peek(struct ltr_session *s, uint32_t i, struct ltr_event *head, bool whole)
 			head->ts = rec.ts;
 			return head;
 		}
-		/*
-		 * The next events were written by the traced thread on
-		 * another core: ask for their lines now, so that they travel
-		 * while this one is formatted.  A prefetch never faults.
-		 */
-		__builtin_prefetch(&data[(off + PREFETCH) & (ring_size - 1)]);
-		__builtin_prefetch(&data[(off + PREFETCH + 64) & (ring_size - 1)]);
+		prefetch_ahead(data, off);
 		c->size = size;
 		ev = size + gap <= copy_to_room ? (void *)copy_to
 						 : copy_room(size + gap);
@@ -396,6 +441,7 @@ static size_t drain_round(struct ltr_session *s)
 	}
 	for (;;) {
 		struct ltr_event head;
+		struct event_plain pl;
 		const struct ltr_event *ev;
 		struct event_rec r;
 		uint64_t best_ts = UINT64_MAX, next_other = UINT64_MAX;
@@ -411,7 +457,7 @@ static size_t drain_round(struct ltr_session *s)
 			struct cursor *c = &cursors[i];
 
 			if (!c->known) {
-				ev = peek(s, i, &head, false);
+				ev = peek(s, i, &head, false, NULL);
 				c->has_next = ev != NULL;
 				c->next_ts = ev ? ev->ts : 0;
 				c->known = true;
@@ -438,9 +484,14 @@ static size_t drain_round(struct ltr_session *s)
 					.pid = session_slot(s, b)->pid,
 					.tid = session_slot(s, b)->tid,
 					.take = reader_take };
-		while ((ev = peek(s, b, &head, true)) != NULL && ev->ts <= next_other) {
-			r.ev = ev;
-			sink(&r);
+		while ((ev = peek(s, b, &head, true, &pl)) != NULL &&
+		       ev->ts <= next_other) {
+			if (ev == &head) {
+				plain_sink(&r, &pl);
+			} else {
+				r.ev = ev;
+				sink(&r);
+			}
 			cursors[b].tail += cursors[b].size;
 			if (++count % BATCH == 0)
 				publish_tail(s, b);

@@ -56,8 +56,22 @@ static const int *pids;
 static size_t npids;
 static bool renumber;
 static bool by_slot; /* renumber, and no --pid: narrow_event's quick way */
-static unsigned char decided[LTR_MAX_FUNCS]; /* 0: not yet; 1 shown; 2 not */
+/* What the -u rules say of a function (decided[]), asked once. */
+enum decision {
+	UNDECIDED,
+	SHOWN,     /* shown, at any depth */
+	NOT_SHOWN,
+	SHOWN_UP_TO, /* shown, its rule's depth (rule_depth[]) hides it deeper */
+};
+static unsigned char decided[LTR_MAX_FUNCS]; /* enum decision */
 static uint32_t rule_depth[LTR_MAX_FUNCS]; /* its rule's depth, 0: no limit */
+/*
+ * The slot whose events narrow_event() takes its quick way (UINT32_MAX:
+ * none yet), and its shown calls: found by narrow_other(), which every
+ * event that changes them goes through.
+ */
+static uint32_t quick_slot = UINT32_MAX;
+static struct slot_kept *quick_kept;
 static struct slot_kept *slots[LTR_MAX_THREADS];
 /* A vfork child writing slot i's ring (LTR_EV_GUEST), and its shown calls. */
 static int guest_pid[LTR_MAX_THREADS];
@@ -177,32 +191,36 @@ static bool rule_lib_matches(const struct ltr_rule *rule, size_t i, void *ctx)
 }
 
 /* Decide function fn by the -u rules (the last that matches wins), once. */
-static __attribute__((noinline)) bool fn_decide(uint32_t fn)
+static __attribute__((noinline)) unsigned fn_decide(uint32_t fn)
 {
 	const struct ltr_rule *r;
 	size_t i;
 
-	decided[fn] = 2;
+	decided[fn] = NOT_SHOWN;
+	if (!selection) {
+		decided[fn] = SHOWN;
+		return SHOWN;
+	}
 	i = sel_rule_for(selection->rules, selection->nrules,
 			 format_func_raw(fn), 0, rule_lib_matches,
 			 (void *)format_lib(fn));
 	if (i < selection->nrules) {
 		r = &selection->rules[i];
-		decided[fn] = r->flags & LTR_RULE_EXCLUDE ? 2 : 1;
 		rule_depth[fn] = r->depth;
+		decided[fn] = r->flags & LTR_RULE_EXCLUDE ? NOT_SHOWN
+			      : r->depth		  ? SHOWN_UP_TO
+							  : SHOWN;
 	}
-	return decided[fn] == 1;
+	return decided[fn];
 }
 
-/* Is function fn selected by the -u rules?  A table lookup, after the first time. */
-static inline bool fn_selected(uint32_t fn)
+/* What the -u rules say of function fn: a table lookup, after the first time. */
+static inline unsigned fn_decision(uint32_t fn)
 {
-	if (!selection)
-		return true;
 	if (fn >= LTR_MAX_FUNCS)
-		return false;
+		return selection ? NOT_SHOWN : SHOWN;
 	if (decided[fn])
-		return decided[fn] == 1;
+		return decided[fn];
 	return fn_decide(fn);
 }
 
@@ -264,14 +282,16 @@ static void narrow_entry(struct slot_kept *k, const struct event_rec *r)
 {
 	const struct ltr_event *ev = r->ev;
 	uint32_t depth;
+	unsigned d;
 	bool hidden;
 
 	while (k->n && k->calls[k->n - 1].depth >= ev->depth)
 		k->n--;
 	depth = k->n;
-	if (!fn_selected(ev->fn) || (max_depth && depth >= max_depth))
+	d = fn_decision(ev->fn);
+	if (d == NOT_SHOWN || (max_depth && depth >= max_depth))
 		return;
-	hidden = rule_depth[ev->fn] && depth >= rule_depth[ev->fn];
+	hidden = d == SHOWN_UP_TO && depth >= rule_depth[ev->fn];
 	if (ev->type == LTR_EV_ENTER) {
 		if (k->n >= MAX_KEPT)
 			return;
@@ -332,6 +352,7 @@ static __attribute__((noinline)) void narrow_other(const struct event_rec *r)
 	struct slot_kept *k;
 	uint8_t type = r->ev->type;
 
+	quick_slot = UINT32_MAX;
 	if (r->slot < LTR_MAX_THREADS && type == LTR_EV_GUEST) {
 		narrow_guest(r);
 		return;
@@ -348,6 +369,11 @@ static __attribute__((noinline)) void narrow_other(const struct event_rec *r)
 		return;
 	}
 	k = kept_of(r->slot);
+	/* The slot's own shown calls (no vfork child in it), no --pid: the quick way's. */
+	if (by_slot && r->slot < LTR_MAX_THREADS && !guest_pid[r->slot]) {
+		quick_slot = r->slot;
+		quick_kept = k;
+	}
 	if (narrow_call(k, r))
 		return;
 	if (type == LTR_EV_THREAD)
@@ -357,17 +383,14 @@ static __attribute__((noinline)) void narrow_other(const struct event_rec *r)
 
 void narrow_event(const struct event_rec *r)
 {
-	struct slot_kept *k;
-
 	/* Code objects described with calls left out serve those shown. */
 	trace_ingest(r);
 	/*
-	 * Nearly every event: an entry or an end in a thread's own slot
-	 * (no vfork child in it), no --pid, its shown calls made already;
-	 * the rest apart, so that this way saves no registers.
+	 * Nearly every event: an entry or an end in the slot of the event
+	 * before (a thread's own, no vfork child in it), no --pid; the
+	 * rest apart, so that this way saves no registers.
 	 */
-	if (by_slot && r->slot < LTR_MAX_THREADS && !guest_pid[r->slot] &&
-	    (k = slots[r->slot]) && narrow_call(k, r))
+	if (r->slot == quick_slot && narrow_call(quick_kept, r))
 		return;
 	narrow_other(r);
 }
@@ -394,4 +417,6 @@ void narrow_done(void)
 	}
 	strmap_clear(&libs, lib_entry_free);
 	objects_indexed = 0;
+	quick_slot = UINT32_MAX;
+	quick_kept = NULL;
 }

@@ -80,10 +80,11 @@ static inline void events_open(struct blocks *o, const struct event_rec *r)
 	tf_codec_reset(o->codec);
 }
 
-/* Does r's event need an EVENTS block of its own in o (none open, another thread's, or full)? */
-static inline bool events_new(const struct blocks *o, const struct event_rec *r)
+/* Does r's event, of size bytes, need an EVENTS block of its own in o (none open, another thread's, or full)? */
+static inline bool events_new(const struct blocks *o, const struct event_rec *r,
+			      size_t size)
 {
-	return r->ev->size > o->events_room || o->open_events.slot != r->slot ||
+	return size > o->events_room || o->open_events.slot != r->slot ||
 	       o->open_events.pid != r->pid || o->open_events.tid != r->tid;
 }
 
@@ -94,6 +95,14 @@ events_put(struct blocks *o, const struct event_rec *r)
 	/* A block holds at most TF_EVENTS_MAX bytes decoded, or one event. */
 	o->events_room -= r->ev->size;
 	o->len += tf_encode_inline(o->codec, r->ev, o->buf + o->len);
+}
+
+/* events_put() of plain record pl (its whole layout's size bytes). */
+static inline __attribute__((always_inline)) void
+events_put_plain(struct blocks *o, const struct event_plain *pl, size_t size)
+{
+	o->events_room -= size;
+	o->len += tf_encode_plain(o->codec, pl, o->buf + o->len);
 }
 
 #endif

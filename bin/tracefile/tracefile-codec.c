@@ -551,6 +551,8 @@ static const char *blobs_get(struct tf_codec *c, struct dec *d,
 #define FAST_WORDS (LTR_ENTER_WORDS + 3) /* the fixed words of ENTER and CALL */
 /* A tag byte a 4 words, a count byte and 8 a word, 8 a last load may read past. */
 #define FAST_ROOM ((FAST_WORDS + 3) / 4 + 9 * FAST_WORDS + 8)
+_Static_assert(FAST_ROOM <= TF_DECODE_SLACK,
+	       "a block's last events take the fast way, given the slack");
 
 /* The n low bytes of a word. */
 static const uint64_t byte_mask[9] = {
@@ -604,11 +606,15 @@ fixed_fast(const struct tf_codec *c, const unsigned char *q,
 
 /*
  * The ENTER, CALL or EXIT event at q (of type, fixed words, FAST_ROOM
- * bytes left) decoded the fast way into out (room bytes); NULL if it is
- * not one that way takes (the careful way then says what is wrong, if
- * anything is), else the end of it, and *err: NULL, or what is wrong
- * with it.  One without blobs, most of them, needs no other check: its
- * size and type (word 0's low 3 bytes) are those of its kind.
+ * bytes readable, maybe past end) decoded the fast way into out (room
+ * bytes); NULL if it is not one that way takes (the careful way then
+ * says what is wrong, if anything is), else the end of it, and *err:
+ * NULL, or what is wrong with it.  Fixed words that run past end are
+ * read again the careful way, which says so: nothing is changed before
+ * they are known to end within the block, and what lies past end only
+ * ever sends them there.  One without blobs, most of them, needs no
+ * other check: its size and type (word 0's low 3 bytes) are those of
+ * its kind.
  */
 static inline __attribute__((always_inline)) const unsigned char *
 decode_fast(struct tf_codec *c, const unsigned char *q,
@@ -620,7 +626,7 @@ decode_fast(struct tf_codec *c, const unsigned char *q,
 	unsigned last;
 
 	if (r->n < fixed || room < 8 * fixed ||
-	    !(q = fixed_fast(c, q + 1, r, out, fixed, &last)))
+	    !(q = fixed_fast(c, q + 1, r, out, fixed, &last)) || q > end)
 		return NULL;
 	if ((out[0] & 0xffffff) == (8 * fixed | type << 16)) {
 		r->nblobs = 0;
@@ -684,9 +690,11 @@ decode_careful(struct tf_codec *c, const unsigned char **p,
 	return NULL;
 }
 
-size_t tf_decode_block(struct tf_codec *c, const unsigned char **p,
-		       const unsigned char *end, uint64_t *out, size_t room,
-		       const char **err)
+/* tf_decode_block() with a constant slack: with TF_DECODE_SLACK, no test of the room left. */
+static inline __attribute__((always_inline)) size_t
+decode_block(struct tf_codec *c, const unsigned char **p,
+	     const unsigned char *end, size_t slack, uint64_t *out,
+	     size_t room, const char **err)
 {
 	const unsigned char *q = *p, *next;
 	size_t used = 0;
@@ -697,7 +705,7 @@ size_t tf_decode_block(struct tf_codec *c, const unsigned char **p,
 
 		/* A constant count of fixed words each: the loops unrolled. */
 		next = NULL;
-		if (end - q > (ptrdiff_t)FAST_ROOM) {
+		if ((size_t)(end - q) + slack > FAST_ROOM) {
 			if (*q == LTR_EV_ENTER || *q == LTR_EV_CALL)
 				next = decode_fast(c, q, end, ev, room - used,
 						   *q, LTR_ENTER_WORDS + 3, err);
@@ -718,4 +726,14 @@ size_t tf_decode_block(struct tf_codec *c, const unsigned char **p,
 	}
 	*p = q;
 	return used;
+}
+
+size_t tf_decode_block(struct tf_codec *c, const unsigned char **p,
+		       const unsigned char *end, size_t slack, uint64_t *out,
+		       size_t room, const char **err)
+{
+	if (slack >= TF_DECODE_SLACK)
+		return decode_block(c, p, end, TF_DECODE_SLACK, out, room,
+				    err);
+	return decode_block(c, p, end, 0, out, room, err);
 }

@@ -85,11 +85,16 @@ size_t tf_encode(struct tf_codec *c, const struct ltr_event *ev,
  * (check_event()); out stays where it is until the block ends.  Returns
  * the bytes decoded, and *err: NULL, or what is wrong with the event *p
  * is left at (the encoding, or the event).  Nothing is read at or past
- * end, nor written past out + room.
+ * end + slack, nor written past out + room; what lies past end, slack
+ * bytes the caller can read (TF_DECODE_SLACK lets the last events of a
+ * block take the fast way), changes nothing.
  */
 size_t tf_decode_block(struct tf_codec *c, const unsigned char **p,
-		       const unsigned char *end, uint64_t *out, size_t room,
-		       const char **err);
+		       const unsigned char *end, size_t slack, uint64_t *out,
+		       size_t room, const char **err);
+
+/* Bytes past a block's end its reader may give tf_decode_block() (slack). */
+#define TF_DECODE_SLACK 128
 
 /*
  * tf_encode() the general way, every type: the events tf_encode()'s fast

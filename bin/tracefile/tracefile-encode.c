@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tracefile-encode.c: tf_encode() for callers other than the writer's
- * per-event function (the unit test), from tracefile-encode.h.  What is
- * left of -w's cost an event is mostly the reader's (reader.c: the copy
- * out of the ring), then write(2).
+ * per-event function (the unit test), from tracefile-encode.h.  Most
+ * events of -w are encoded straight from the ring instead, as the
+ * reader's plain records (tf_encode_plain()).
  */
 #include "config.h"
 

@@ -63,6 +63,11 @@ static int slot_pid[LTR_MAX_THREADS]; /* the process each slot's events were of 
 /* Each its own allocation: resolved prototypes point at them (ptype.def). */
 static struct tf_end end_rec;
 static uint64_t last_ts;   /* of the last event replayed */
+/*
+ * PAUSE_NS in ticks, give or take one (0: not known yet), and the gap
+ * below which there is surely no pause (0: ask pause_ticks).
+ */
+static uint64_t pause_ticks, pause_below;
 static int first_pid;       /* of the first events block */
 static bool several;        /* events of more than one process */
 
@@ -135,6 +140,8 @@ static const struct tf_block *block_at(size_t off)
 	if (tf_padded(b->len) > size - off - sizeof(*b))
 		return NULL;
 	bytes_read(blk + sizeof(*b), b->len, off + sizeof(*b));
+	/* What the decoder may read past it (tf_decode_block()), known. */
+	memset(blk + sizeof(*b) + b->len, 0, TF_DECODE_SLACK);
 	if (crc32_update(0, b + 1, b->len) != b->crc)
 		bad(off, "a block fails its checksum");
 	return b;
@@ -181,9 +188,16 @@ static void blocks_check(void)
  */
 static inline void pause_replay(uint64_t ts)
 {
-	/* PAUSE_NS in ticks, give or take one: the conversion only near it. */
-	static uint64_t pause_ticks;
-
+	/*
+	 * Most events come later than the last by less than the pause: one
+	 * test of each, no idle and the time taken (the test below at
+	 * once).  PAUSE_NS in ticks, give or take one: the conversion only
+	 * near it.
+	 */
+	if (__builtin_expect(ts >= last_ts && ts - last_ts < pause_below, 1)) {
+		last_ts = ts;
+		return;
+	}
 	if (!pause_ticks)
 		pause_ticks = (uint64_t)((double)PAUSE_NS *
 					 clock_ticks_per_ns()) + 2;
@@ -206,7 +220,8 @@ static size_t events_decode(const unsigned char *p, size_t n, size_t off)
 	const char *err;
 
 	tf_codec_reset(&codec);
-	used = tf_decode_block(&codec, &q, p + n, decoded, DECODED_MAX, &err);
+	used = tf_decode_block(&codec, &q, p + n, TF_DECODE_SLACK, decoded,
+			       DECODED_MAX, &err);
 	if (err)
 		bad(off + sizeof(struct tf_block) + (size_t)(q - p), err);
 	return used;
@@ -312,7 +327,7 @@ void tracefile_load(const char *file, uint32_t strsize)
 	bytes_read(h, size < sizeof(*h) ? size : sizeof(*h), 0);
 	header_check(h);
 	/* One block at a time: memory stays bounded, however big the file. */
-	blk = xmalloc(sizeof(struct tf_block) + TF_BLOCK_MAX);
+	blk = xmalloc(sizeof(struct tf_block) + TF_BLOCK_MAX + TF_DECODE_SLACK);
 	decoded = xmalloc(DECODED_MAX);
 	tf_codec_init(&codec);
 	blocks_check();
@@ -320,11 +335,16 @@ void tracefile_load(const char *file, uint32_t strsize)
 	/* -s shows less of the strings than were recorded, not more. */
 	catalog_file_start(strsize && strsize < h->strsize ? strsize
 							   : h->strsize);
-	if (have_clock)
+	if (have_clock) {
 		clock_set(clock_rec.tsc0, clock_rec.real0,
 			  clock_rec.ticks_per_ns);
-	else
-		clock_start(); /* cut before the first clock: this machine's */
+		pause_ticks = (uint64_t)((double)PAUSE_NS *
+					 clock_ticks_per_ns()) + 2;
+		pause_below = pause_ticks > 4 ? pause_ticks - 4 : 0;
+	} else {
+		/* Cut before the first clock: this machine's, measured when an event asks. */
+		clock_start();
+	}
 	/* Any process of the file may be shown. */
 	check_init(0, true);
 }

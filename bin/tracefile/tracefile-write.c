@@ -33,13 +33,11 @@
 #include <unistd.h>
 
 #include "build-id.h"
-#include "captures.h"
 #include "clock.h"
 #include "crc32.h"
 #include "error.h"
 #include "fd-util.h"
 #include "outfile.h"
-#include "prototype.h"
 #include "reader.h"
 #include "session-check.h"
 #include "session-slots.h"
@@ -47,28 +45,31 @@
 #include "segments.h"
 #include "tracefile-blocks.h"
 #include "tracefile-codec.h"
+#include "tracefile-records.h"
 #include "tracefile-write.h"
 #include "tracefile.h"
 #include "writer.h"
 #include "xmalloc.h"
 
 #define BUF_SIZE (2u << 20)  /* written when full, or once a second */
-#define CHUNK (1u << 20)     /* longest TABLES record */
 #define FLUSH_NS 1000000000ull
 
 static int fd = -1;
 static struct writer writer;
 static const char *path;
 static const struct ltr_session *S;
-static const struct config *cfg;
 static struct tf_codec file_codec;
 static struct blocks F = { .open_at = NONE, .codec = &file_codec };
 static uint64_t flushed_ns;
+/* The segment being filled (segment_filling()), or NULL: ask segments.c. */
+static struct segment *filling;
 static bool stopped;
 static uint32_t funcs_done, objects_done;
-static unsigned char proto_done[LTR_MAX_CAPTURES];
-static char **types_done;
-static size_t ntypes_done;
+
+static void tracefile_plain(const struct event_rec *r,
+			    const struct event_plain *pl);
+static void tracefile_plain_par(const struct event_rec *r,
+				const struct event_plain *pl);
 
 /* Stop recording, saying why, if a write failed with err; false if so. */
 static bool write_ok(int err)
@@ -150,159 +151,6 @@ static void record_put(uint32_t type, uint32_t at, const void *p, size_t n,
 		F.buf[F.len++] = 0;
 }
 
-/* Has the named type called name been written? Note it if not. */
-static bool type_noted(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ntypes_done; i++)
-		if (strcmp(types_done[i], name) == 0)
-			return true;
-	types_done = xrealloc(types_done, (ntypes_done + 1) * sizeof(char *));
-	types_done[ntypes_done++] = xstrdup(name);
-	return false;
-}
-
-/* Copy name and its NUL to p; returns the bytes copied. */
-static size_t name_put(unsigned char *p, const char *name)
-{
-	size_t n = strlen(name) + 1;
-
-	memcpy(p, name, n);
-	return n;
-}
-
-/* Write the named type of t, if it has one not written yet. */
-static void type_put(const struct ptype *t)
-{
-	const struct named_type *nt;
-	struct tf_type h;
-	unsigned char *p;
-	size_t n, i, off;
-
-	if (!t->named || (t->kind != CT_NAMED &&
-			  !(t->kind == CT_POINTER && t->target == CT_NAMED)))
-		return;
-	if (type_noted(t->named))
-		return;
-	nt = config_find_type(cfg, t->named);
-	if (!nt)
-		return;
-	h = (struct tf_type){ .mask = nt->mask, .size = nt->size,
-			      .nenums = (uint32_t)nt->nenums,
-			      .nflags = (uint32_t)nt->nflags };
-	h.name_len = (uint32_t)strlen(nt->name) + 1;
-	for (i = 0; i < nt->nenums; i++)
-		h.name_len += (uint32_t)strlen(nt->enums[i].name) + 1;
-	for (i = 0; i < nt->nflags; i++)
-		h.name_len += (uint32_t)strlen(nt->flags[i].name) + 1;
-	n = sizeof(h) + (nt->nenums + nt->nflags) * 8 + h.name_len;
-	if (n > CHUNK)
-		return; /* printed as a number */
-	p = xmalloc(n);
-	memcpy(p, &h, sizeof(h));
-	off = sizeof(h);
-	for (i = 0; i < nt->nenums; i++, off += 8)
-		memcpy(p + off, &nt->enums[i].value, 8);
-	for (i = 0; i < nt->nflags; i++, off += 8)
-		memcpy(p + off, &nt->flags[i].value, 8);
-	off += name_put(p + off, nt->name);
-	for (i = 0; i < nt->nenums; i++)
-		off += name_put(p + off, nt->enums[i].name);
-	for (i = 0; i < nt->nflags; i++)
-		off += name_put(p + off, nt->flags[i].name);
-	record_put(TF_REC_TYPE, 0, p, n, NULL, 0);
-	free(p);
-}
-
-/* Write the prototype of capture (and its named types) unless written. */
-static void proto_put(int32_t capture)
-{
-	const struct proto *p = captures_proto(capture);
-	const char *decl = captures_decl(capture);
-	size_t i, n;
-
-	if (capture < 0 || capture >= LTR_MAX_CAPTURES ||
-	    proto_done[capture] || !p || !decl)
-		return;
-	proto_done[capture] = 1;
-	n = strlen(decl) + 1;
-	if (n > CHUNK)
-		return;
-	type_put(&p->ret);
-	for (i = 0; i < p->nargs; i++)
-		type_put(&p->args[i].type);
-	record_put(TF_REC_PROTO, (uint32_t)capture, decl, n, NULL, 0);
-}
-
-/* The file's flags (TF_FN_*) of the session's LTR_FN_* flags. */
-static uint32_t func_flags(uint32_t flags)
-{
-	return (flags & LTR_FN_ENTRY_ONLY ? TF_FN_ENTRY_ONLY : 0) |
-	       (flags & LTR_FN_DISABLED ? TF_FN_DISABLED : 0) |
-	       (flags & LTR_FN_SETJMP ? TF_FN_SETJMP : 0) |
-	       (flags & LTR_FN_VFORK ? TF_FN_VFORK : 0);
-}
-
-/* Write function i's record: its fields, its name and its library's. */
-static void func_put(uint32_t i)
-{
-	const struct ltr_func *f = &S->funcs[i];
-	const char *name = session_string(S, f->name);
-	const char *lib = session_string(S, f->lib);
-	struct tf_func r = { .size = sizeof(r), .proto = -1, .depth = f->depth,
-			     .flags = func_flags(f->flags) };
-	size_t n1, n2;
-	char *names;
-
-	name = name ? name : "";
-	lib = lib ? lib : "";
-	n1 = strlen(name) + 1;
-	n2 = strlen(lib) + 1;
-	if (n1 + n2 > CHUNK)
-		n1 = n2 = 1, name = lib = "";
-	if (f->capture >= 0 && f->capture < LTR_MAX_CAPTURES)
-		r.proto = f->capture;
-	names = xmalloc(n1 + n2);
-	memcpy(names, name, n1);
-	memcpy(names + n1, lib, n2);
-	record_put(TF_REC_FUNC, i, &r, sizeof(r), names, n1 + n2);
-	free(names);
-}
-
-/*
- * Write object i's record and, if its file has them, its build ID and
- * soname.  One its process claimed and died before it wrote has no
- * addresses (start == end) and no path.
- */
-static void object_put(uint32_t i)
-{
-	const struct ltr_objrec *o = session_object(S, i);
-	struct tf_object r = { .size = sizeof(r) };
-	const char *file = NULL, *soname;
-	unsigned char id[BUILD_ID_MAX];
-	size_t n;
-
-	if (session_object_ready(S, i)) {
-		file = session_string(S, o->path);
-		r.pid = o->pid;
-		r.start = o->start;
-		r.end = o->end > o->start ? o->end : o->start;
-		r.bias = o->bias;
-		r.mapped = session_object_mapped(o);
-	}
-	if (file && strlen(file) + 1 > CHUNK)
-		file = NULL;
-	record_put(TF_REC_OBJECT, i, &r, sizeof(r), file ? file : "",
-		   file ? strlen(file) + 1 : 1);
-	if (!file)
-		return;
-	if ((n = build_id_read(file, id, &soname)) != 0)
-		record_put(TF_REC_BUILD_ID, i, id, n, NULL, 0);
-	if (soname && (n = strlen(soname) + 1) <= CHUNK)
-		record_put(TF_REC_SONAME, i, soname, n, NULL, 0);
-}
-
 /*
  * Wait for object record i, claimed, to be written: the records go into
  * the file in order, once, and the calls after this point may have their
@@ -327,6 +175,7 @@ static void object_wait(uint32_t i, uint64_t until)
  */
 static void segments_flush(void)
 {
+	filling = NULL;
 	reader_copy_to(NULL, 0);
 	segments_collect(true);
 }
@@ -369,11 +218,11 @@ static void tables_update(bool final)
 	/* The events encoded so far come before the records added here. */
 	segments_flush();
 	for (i = objects_done; i < objects; i++)
-		object_put(i);
+		records_object(i);
 	/* A function's prototype comes before it: the reader binds the two. */
 	for (; funcs_done < f; funcs_done++) {
-		proto_put(S->funcs[funcs_done].capture);
-		func_put(funcs_done);
+		records_proto(S->funcs[funcs_done].capture);
+		records_func(funcs_done);
 	}
 	objects_done = objects > objects_done ? objects : objects_done;
 	block_close();
@@ -408,7 +257,7 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 
 	path = file;
 	S = s;
-	cfg = config;
+	records_init(s, config, record_put);
 	/* The user's alone: with -k it holds raw bytes of the program's stack. */
 	fd = outfile_open(file, 0600, "-w");
 	if (fd < 0)
@@ -432,6 +281,7 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 	h.command[sizeof(h.command) - 1] = '\0';
 	h.crc = crc32_update(0, &h, offsetof(struct tf_header, crc));
 	writer_start(&writer, fd, BUF_SIZE);
+	reader_plain(tracefile_plain);
 	if (!write_ok(fd_write_all(fd, &h, sizeof(h))))
 		exit(EXIT_LTRUSS_ERROR);
 	flushed_ns = clock_mono_ns();
@@ -459,19 +309,34 @@ bool tracefile_recording(void)
  */
 #define WINDOW 65536u
 #define BUSY_SHARE (WINDOW / 16)
-/* A segment's record of an event: whose it is, then the event, whole. */
+/*
+ * A segment's record of an event: whose it is, then the event, whole;
+ * or (plain: its words in the ring) a plain record as the ring held it:
+ * its header's two words, then its words (struct event_plain).
+ */
 struct seg_event {
 	uint32_t slot;
 	int32_t pid, tid;
-	uint32_t unused;
+	uint32_t plain;
 };
 
 static bool par;                           /* events go to segments */
-static uint32_t win_events, win_nslots;
+static uint32_t win_left = WINDOW;          /* events this window still counts */
 static uint32_t win_count[LTR_MAX_THREADS]; /* this window's events a slot */
-static uint32_t win_slots[LTR_MAX_THREADS]; /* the slots counted */
 static struct tf_codec worker_codec[SEGMENTS_MAX_WORKERS];
 static unsigned long long segments_encoded;
+
+/* The plain record of words words copied at p (segment_plain()). */
+static struct event_plain plain_copied(const unsigned char *p, unsigned words)
+{
+	struct event_plain pl = { .w = (const void *)(p + 16), .words = words };
+
+	memcpy(&pl.head, p, 8);
+	memcpy(&pl.ts, p + 8, 8);
+	pl.type = LTR_REC_TYPE((unsigned)(pl.head >> 16));
+	pl.full = pl.type == LTR_EV_EXIT ? LTR_EXIT_WORDS : LTR_ENTER_WORDS;
+	return pl;
+}
 
 /* A worker: encode seg's events into whole EVENTS blocks in its out. */
 static void segment_encode(struct segment *seg, unsigned worker)
@@ -490,16 +355,30 @@ static void segment_encode(struct segment *seg, unsigned worker)
 	}
 	o.buf = seg->out;
 	while (p < end) {
+		struct event_plain pl;
+		size_t size;
+
 		memcpy(&h, p, sizeof(h));
 		r = (struct event_rec){ .slot = h.slot, .pid = h.pid,
 					.tid = h.tid,
 					.ev = (const void *)(p + sizeof(h)) };
-		if (events_new(&o, &r)) {
+		if (h.plain) {
+			pl = plain_copied(p + sizeof(h), h.plain);
+			size = sizeof(struct ltr_event) + 8 * (size_t)pl.full;
+		} else {
+			size = r.ev->size;
+		}
+		if (events_new(&o, &r, size)) {
 			blocks_close(&o);
 			events_open(&o, &r);
 		}
-		events_put(&o, &r);
-		p += sizeof(h) + r.ev->size;
+		if (h.plain) {
+			events_put_plain(&o, &pl, size);
+			p += sizeof(h) + 16 + 8 * (size_t)h.plain;
+		} else {
+			events_put(&o, &r);
+			p += sizeof(h) + size;
+		}
 	}
 	blocks_close(&o);
 	seg->out_len = o.len;
@@ -526,24 +405,31 @@ static void segment_deliver(struct segment *seg)
 	F.len += seg->out_len;
 }
 
-/* At the end of a window: are two slots or more busy? */
+/*
+ * At the end of a window: are two slots or more busy?  Every slot is
+ * looked at, 2 KiB every WINDOW events, so that an event costs only its
+ * count.
+ */
 static bool window_busy(void)
 {
 	uint32_t i, busy = 0;
 
-	for (i = 0; i < win_nslots; i++) {
-		busy += win_count[win_slots[i]] >= BUSY_SHARE;
-		win_count[win_slots[i]] = 0;
+	for (i = 0; i < LTR_MAX_THREADS; i++) {
+		busy += win_count[i] >= BUSY_SHARE;
+		win_count[i] = 0;
 	}
-	win_nslots = win_events = 0;
+	win_left = WINDOW;
 	return busy >= 2;
 }
 
 /* The segment being filled, its buffer allocated. */
 static struct segment *segment_filling(void)
 {
-	struct segment *seg = segments_filling();
+	struct segment *seg = filling;
 
+	if (seg)
+		return seg;
+	seg = filling = segments_filling();
 	if (!seg->in) {
 		/* Room for an event of any size while in_len is below SEGMENT_BYTES. */
 		seg->in_size = SEGMENT_BYTES + sizeof(struct seg_event) + 65536;
@@ -553,53 +439,142 @@ static struct segment *segment_filling(void)
 }
 
 /*
- * Count r's event in the window and, with several busy rings, put it in
- * the segment being filled (the reader copied it there, if it could:
- * reader_copy_to()); false if it is to be encoded here.
+ * Count r's event in the window; true if, with several busy rings, it
+ * goes into the segment being filled.
  */
-static inline bool segment_event(const struct event_rec *r)
+static inline bool segment_window(const struct event_rec *r)
 {
-	size_t size = r->ev->size, rec = sizeof(struct seg_event) + size;
-	struct seg_event h = { .slot = r->slot, .pid = r->pid, .tid = r->tid };
-	struct segment *seg;
-	unsigned char *at;
-
-	if (r->slot < LTR_MAX_THREADS && !win_count[r->slot]++)
-		win_slots[win_nslots++] = r->slot;
-	if (++win_events == WINDOW) {
+	if (r->slot < LTR_MAX_THREADS)
+		win_count[r->slot]++;
+	if (!--win_left) {
 		bool busy = window_busy() &&
 			    segments_start(segment_encode, segment_deliver);
 
 		if (par && !busy)
 			segments_flush();
 		par = busy;
+		/* The plain records' way of each mode, with no test of it. */
+		reader_plain(par ? tracefile_plain_par : tracefile_plain);
 	}
-	if (!par)
-		return false;
-	seg = segment_filling();
-	at = seg->in + seg->in_len;
-	memcpy(at, &h, sizeof(h));
-	if ((const void *)r->ev != at + sizeof(h))
-		memcpy(at + sizeof(h), r->ev, size);
+	return par;
+}
+
+/*
+ * The record of an event put at seg's end, rec bytes with its header h,
+ * n at most encoded: queue the segment if full.  Returns the segment
+ * being filled.
+ */
+static inline struct segment *segment_added(struct segment *seg,
+					    struct seg_event h, size_t rec,
+					    size_t n)
+{
+	memcpy(seg->in + seg->in_len, &h, sizeof(h));
 	seg->in_len += rec;
 	/* Each event may open a block: its header, the EVENTS header, padding. */
-	seg->need += TF_CODEC_MAX(size) + sizeof(struct tf_block) +
-		     sizeof(struct tf_events) + 8;
-	if (seg->in_len >= SEGMENT_BYTES) {
-		segments_submit();
-		segments_collect(false);
-		seg = segment_filling();
-	}
+	seg->need += n + sizeof(struct tf_block) + sizeof(struct tf_events) + 8;
+	if (seg->in_len < SEGMENT_BYTES)
+		return seg;
+	segments_submit();
+	segments_collect(false);
+	filling = NULL;
+	return segment_filling();
+}
+
+/*
+ * Is the reader copying the next event into the segment being filled
+ * (reader_copy_to())?  A plain record is not copied by the reader, so
+ * that a whole event after it would go over the plain one's place.
+ */
+static bool copying_to_segment;
+
+/*
+ * Count r's event in the window and, with several busy rings, put it in
+ * the segment being filled (the reader copied it there, if it could:
+ * reader_copy_to()); false if it is to be encoded here.
+ */
+static inline bool segment_event(const struct event_rec *r)
+{
+	size_t size = r->ev->size;
+	struct seg_event h = { .slot = r->slot, .pid = r->pid, .tid = r->tid };
+	struct segment *seg;
+	unsigned char *at;
+
+	if (!segment_window(r))
+		return false;
+	seg = segment_filling();
+	at = seg->in + seg->in_len + sizeof(h);
+	if ((const void *)r->ev != at)
+		memcpy(at, r->ev, size);
+	seg = segment_added(seg, h, sizeof(h) + size, TF_CODEC_MAX(size));
 	/* The next event goes straight where its record will be. */
 	reader_copy_to(seg->in + seg->in_len + sizeof(h),
 		       seg->in_size - seg->in_len - sizeof(h));
+	copying_to_segment = true;
 	return true;
+}
+
+/* The longest encoding of a plain record, an ENTER's: a constant. */
+#define PLAIN_MAX TF_CODEC_MAX(sizeof(struct ltr_event) + 8 * LTR_ENTER_WORDS)
+
+/*
+ * Put plain record pl into the segment being filled as the ring holds it,
+ * its words read out of the ring once.
+ */
+static inline __attribute__((always_inline)) void
+plain_to_segment(const struct event_rec *r, const struct event_plain *pl)
+{
+	struct seg_event h = { .slot = r->slot, .pid = r->pid, .tid = r->tid,
+			       .plain = pl->words };
+	struct segment *seg = segment_filling();
+	unsigned char *at = seg->in + seg->in_len + sizeof(h);
+
+	memcpy(at, &pl->head, 8);
+	memcpy(at + 8, &pl->ts, 8);
+	event_copy_words(at + 16, pl->w, 8 * (size_t)pl->words);
+	segment_added(seg, h, sizeof(h) + 16 + 8 * (size_t)pl->words,
+		      PLAIN_MAX);
+	if (copying_to_segment) {
+		reader_copy_to(NULL, 0);
+		copying_to_segment = false;
+	}
+}
+
+/* plain_to_segment(), apart: for the window that turns to several busy rings. */
+static __attribute__((noinline)) void
+plain_to_segment_apart(const struct event_rec *r, const struct event_plain *pl)
+{
+	plain_to_segment(r, pl);
+}
+
+/*
+ * Open an EVENTS block of r's thread in the file's buffer with room for
+ * an event of size bytes decoded, n encoded (file_room() said so).
+ */
+static __attribute__((noinline)) void file_open(const struct event_rec *r,
+						size_t size, size_t n)
+{
+	if (events_new(&F, r, size)) {
+		block_close();
+		room(sizeof(struct tf_block) + sizeof(struct tf_events) + n);
+	} else {
+		flush();
+	}
+	events_open(&F, r);
+}
+
+/*
+ * Make room in the file's buffer for an event of r's thread of size bytes
+ * decoded, n at most encoded, in an EVENTS block of that thread open for it.
+ */
+static inline void file_room(const struct event_rec *r, size_t size, size_t n)
+{
+	if (events_new(&F, r, size) || F.len + n + 8 > BUF_SIZE)
+		file_open(r, size, n);
 }
 
 void tracefile_event(const struct event_rec *r)
 {
 	const struct ltr_event *ev = r->ev;
-	size_t n = TF_CODEC_MAX(ev->size);
 
 	/* The reader checked it: no other type gets here. */
 	if (stopped || ev->type >= TF_CODEC_TYPES)
@@ -608,15 +583,89 @@ void tracefile_event(const struct event_rec *r)
 		tables_update(false);
 	if (segment_event(r))
 		return;
-	if (events_new(&F, r)) {
-		block_close();
-		room(sizeof(struct tf_block) + sizeof(struct tf_events) + n);
-		events_open(&F, r);
-	} else if (F.len + n + 8 > BUF_SIZE) {
-		flush();
-		events_open(&F, r);
-	}
+	file_room(r, ev->size, TF_CODEC_MAX(ev->size));
 	events_put(&F, r);
+}
+
+/* Encode plain record pl of r's thread into the file's buffer. */
+static inline __attribute__((always_inline)) void
+plain_to_file(const struct event_rec *r, const struct event_plain *pl)
+{
+	size_t size = sizeof(struct ltr_event) + 8 * (size_t)pl->full;
+
+	file_room(r, size, PLAIN_MAX);
+	events_put_plain(&F, pl, size);
+}
+
+/* plain_to_file(), apart: for the window that turns to one busy ring. */
+static __attribute__((noinline)) void
+plain_to_file_apart(const struct event_rec *r, const struct event_plain *pl)
+{
+	plain_to_file(r, pl);
+}
+
+/* plain_recorded() when it has something to do. */
+static __attribute__((noinline)) bool plain_recorded_slow(void)
+{
+	if (stopped)
+		return false;
+	tables_update(false);
+	return true;
+}
+
+/*
+ * What every plain record asks first: the tables it may name written;
+ * false if it is not recorded.  One test: a split of its callers at
+ * `stopped' cost a call more an event.
+ */
+static inline bool plain_recorded(const struct event_plain *pl)
+{
+	if (__builtin_expect(stopped | ((pl->head >> 48) >= funcs_done) |
+				     (S->nobjects != objects_done),
+			     0))
+		return plain_recorded_slow();
+	return true;
+}
+
+/*
+ * tracefile_event() of a plain record (reader_plain()): with one busy
+ * ring (several false), encoded straight from the ring; with several,
+ * copied as it is into the segment being filled.  The other way, for the
+ * window that turns, apart.
+ */
+static inline __attribute__((always_inline)) void
+plain_record(const struct event_rec *r, const struct event_plain *pl,
+	     bool several)
+{
+	bool par_now;
+
+	if (!plain_recorded(pl))
+		return;
+	par_now = segment_window(r);
+	if (par_now && several)
+		plain_to_segment(r, pl);
+	else if (par_now)
+		plain_to_segment_apart(r, pl);
+	else if (!several)
+		plain_to_file(r, pl);
+	else
+		plain_to_file_apart(r, pl);
+}
+
+/*
+ * Its two ways, the reader's plain sink in each mode (segment_window()).
+ * Whole (noipa): GCC split them at their first test, a call more an event.
+ */
+static __attribute__((noipa)) void tracefile_plain(const struct event_rec *r,
+						   const struct event_plain *pl)
+{
+	plain_record(r, pl, false);
+}
+
+static __attribute__((noipa)) void
+tracefile_plain_par(const struct event_rec *r, const struct event_plain *pl)
+{
+	plain_record(r, pl, true);
 }
 
 void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
@@ -676,7 +725,7 @@ static void count_add(struct tf_count *rows, size_t *n, size_t per,
 static void counts_put(void)
 {
 	uint32_t nfuncs = session_funcs_used(S), nthreads, nretired, i, f;
-	size_t per = CHUNK / sizeof(struct tf_count), n = 0;
+	size_t per = RECORD_MAX / sizeof(struct tf_count), n = 0;
 	struct tf_count *rows = xmalloc(per * sizeof(*rows));
 
 	nthreads = session_threads_used(S);
@@ -712,6 +761,7 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 		return;
 	workers = segments_workers();
 	reader_copy_to(NULL, 0);
+	filling = NULL;
 	workers_ns = segments_stop();
 	/* What the tests and the benchmark look at: did workers take part? */
 	if (getenv("LTRUSS_DEBUG_SEGMENTS"))
@@ -737,7 +787,5 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 	free(F.buf);
 	tf_codec_free(F.codec);
 	build_id_done();
-	for (i = 0; i < ntypes_done; i++)
-		free(types_done[i]);
-	free(types_done);
+	records_done();
 }

@@ -20,6 +20,7 @@
 
 #include "bin/session/session-check.h"
 #include "bin/tracefile/tracefile-codec.h"
+#include "bin/tracefile/tracefile-encode.h"
 #include "bin/tracefile/tracefile.h"
 
 #define MAX_EVENTS 4096
@@ -173,6 +174,12 @@ static void block_make(struct tf_codec *c, size_t max, bool blobs)
 	enc_starts[nevents] = encoded_len;
 }
 
+/*
+ * Bytes past a block's end the decoder may read (--read gives it
+ * TF_DECODE_SLACK): in a cut block, those of the events after the cut.
+ */
+static size_t decode_slack;
+
 /* Decode encoded[0..len); the bytes decoded, *err, *at: where it stopped. */
 static size_t block_decode(struct tf_codec *c, size_t len, const char **err,
 			   size_t *at)
@@ -181,8 +188,8 @@ static size_t block_decode(struct tf_codec *c, size_t len, const char **err,
 	size_t used;
 
 	tf_codec_reset(c);
-	used = tf_decode_block(c, &p, encoded + len, decoded, TF_EVENTS_MAX,
-			       err);
+	used = tf_decode_block(c, &p, encoded + len, decode_slack, decoded,
+			       TF_EVENTS_MAX, err);
 	*at = (size_t)(p - encoded);
 	return used;
 }
@@ -235,7 +242,9 @@ static void test_cut(struct tf_codec *c)
 			ok = false;
 		}
 	}
-	tap(ok, "a block cut anywhere decodes to the events before the cut, and stops at the one cut");
+	tap(ok, decode_slack
+		    ? "a block cut anywhere, the rest of it readable past the cut, decodes to the events before the cut, and stops at the one cut"
+		    : "a block cut anywhere decodes to the events before the cut, and stops at the one cut");
 }
 
 /*
@@ -339,6 +348,87 @@ static void test_fast_same(struct tf_codec *c, struct tf_codec *any)
 	tap(ok, "the fast way encodes every event as the general way does, byte for byte");
 }
 
+/*
+ * The ring's form of each plain event of the block (an ENTER, CALL or
+ * EXIT without blobs), packed with a count of words of its own, and the
+ * whole layout the reader makes of it (reader.c's unpack(): the words
+ * left out 0, an ENTER's return address last) in place of the event.
+ */
+static uint64_t packed[MAX_EVENTS][2 + LTR_ENTER_WORDS];
+static struct event_plain plain_of[MAX_EVENTS];
+
+static void block_pack(void)
+{
+	size_t i, k;
+
+	for (i = 0; i < nevents; i++) {
+		struct ltr_event *ev = (void *)((unsigned char *)events + starts[i]);
+		struct event_plain *pl = &plain_of[i];
+		unsigned full = ev->type == LTR_EV_EXIT ? LTR_EXIT_WORDS
+							: LTR_ENTER_WORDS;
+		unsigned words = 1 + (unsigned)(rnd() % full);
+		/* An ENTER's words: the arguments, then its return address. */
+		unsigned nargs = full == LTR_ENTER_WORDS ? words - 1 : words;
+
+		pl->full = 0;
+		if ((ev->type != LTR_EV_ENTER && ev->type != LTR_EV_CALL &&
+		     ev->type != LTR_EV_EXIT) ||
+		    ev->size != sizeof(*ev) + 8 * full)
+			continue;
+		for (k = nargs; k < full - (full == LTR_ENTER_WORDS); k++)
+			ev->w[k] = 0;
+		for (k = 0; k < nargs; k++)
+			packed[i][2 + k] = ev->w[k];
+		if (full == LTR_ENTER_WORDS)
+			packed[i][2 + words - 1] = ev->w[full - 1];
+		/* Kind's words 0: all of them; the ring's size, words. */
+		packed[i][0] = (sizeof(struct ltr_rec) + 8 * (uint64_t)words) |
+			       (uint64_t)(ev->type |
+					  (words == full && rnd() % 2 ? 0 : words << 4))
+				       << 16 |
+			       (uint64_t)ev->flags << 24 |
+			       (uint64_t)ev->depth << 32 | (uint64_t)ev->fn << 48;
+		packed[i][1] = ev->ts;
+		*pl = (struct event_plain){ .head = packed[i][0], .ts = ev->ts,
+					    .w = &packed[i][2], .type = ev->type,
+					    .words = words, .full = full };
+	}
+}
+
+/*
+ * tf_encode_plain() (-w's way: a ring's plain record encoded where it is)
+ * writes the bytes the general way writes of the whole layout the reader
+ * makes of it, whatever its count of words and whatever came before it.
+ */
+static void test_plain_same(struct tf_codec *c, struct tf_codec *any)
+{
+	static const size_t sizes[] = { 1, 2, 5, 40, 400, MAX_EVENTS };
+	static unsigned char again[sizeof(encoded)];
+	bool ok = true;
+	size_t round, k, i, len, len_any;
+
+	for (round = 0; round < 40; round++) {
+		for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+			block_make(c, sizes[k], round % 2);
+			block_pack();
+			tf_codec_reset(c);
+			for (i = 0, len = 0; i < nevents; i++)
+				len += plain_of[i].full
+					       ? tf_encode_plain(c, &plain_of[i],
+								 again + len)
+					       : tf_encode(c, (const void *)((unsigned char *)events + starts[i]),
+							   again + len);
+			len_any = block_encode(any, encoded, tf_encode_any);
+			if (len != len_any || memcmp(again, encoded, len) != 0) {
+				printf("# %zu events: %zu bytes from the ring's records, %zu the general way\n",
+				       nevents, len, len_any);
+				ok = false;
+			}
+		}
+	}
+	tap(ok, "a ring's plain records encode as the general way encodes their whole layout, byte for byte");
+}
+
 int main(void)
 {
 	struct tf_codec c, any;
@@ -348,8 +438,13 @@ int main(void)
 	test_whole(&c, false);
 	test_whole(&c, true);
 	test_cut(&c);
+	decode_slack = TF_DECODE_SLACK;
+	test_whole(&c, false);
+	test_cut(&c);
+	decode_slack = 0;
 	test_bad_count(&c);
 	test_fast_same(&c, &any);
+	test_plain_same(&c, &any);
 	tf_codec_free(&c);
 	tf_codec_free(&any);
 	printf("1..%u\n", test_number);

@@ -183,14 +183,14 @@ static void race(void)
 
 /*
  * Write into slot 0 an event of type as the interposer packs it: words
- * fixed words (an ENTER's last is its return address), then a blob of
- * 8 bytes; publish it.  Returns its size in the ring.
+ * fixed words (an ENTER's last is its return address), then (blob) a
+ * blob of 8 bytes; publish it.  Returns its size in the ring.
  */
-static size_t write_packed(uint8_t type, unsigned words, uint64_t ts)
+static size_t write_rec(uint8_t type, unsigned words, uint64_t ts, bool blob)
 {
 	struct ltr_rec *e =
 		(void *)&slots[0].ring[slots[0].slot.ring.head % RING];
-	size_t size = sizeof(*e) + 8 * (size_t)words + 8;
+	size_t size = sizeof(*e) + 8 * (size_t)words + 8 * blob;
 	unsigned k;
 
 	memset(e, 0xee, size); /* what is not written must not show */
@@ -202,9 +202,68 @@ static size_t write_packed(uint8_t type, unsigned words, uint64_t ts)
 	e->ts = ts;
 	for (k = 0; k < words; k++)
 		e->w[k] = 0x100 + k;
-	memcpy(&e->w[words], "blobdata", 8);
+	if (blob)
+		memcpy(&e->w[words], "blobdata", 8);
 	slots[0].slot.ring.head += size;
 	return size;
+}
+
+/* write_rec() with a blob. */
+static size_t write_packed(uint8_t type, unsigned words, uint64_t ts)
+{
+	return write_rec(type, words, ts, true);
+}
+
+/* The whole layout of the last plain record the plain sink took (event_plain_word()). */
+static uint64_t plain_words[3 + LTR_ENTER_WORDS];
+static unsigned nplain;
+
+static void plain_sink(const struct event_rec *r, const struct event_plain *p)
+{
+	unsigned i;
+
+	(void)r;
+	for (i = 0; i < 3 + p->full && i < 3 + LTR_ENTER_WORDS; i++)
+		plain_words[i] = event_plain_word(p, p->full, p->words, i);
+	nplain++;
+}
+
+/*
+ * With a plain sink (-w), an ENTER, a CALL or an EXIT without blobs,
+ * packed with each count of words, goes to it as the ring holds it, and
+ * its words there are those of the whole layout the sink gets without
+ * it; one with a blob still comes whole.
+ */
+static void plain(struct ltr_session *s)
+{
+	static const uint8_t types[] = { LTR_EV_ENTER, LTR_EV_CALL, LTR_EV_EXIT };
+	unsigned t, words, full, bad = 0;
+
+	for (t = 0; t < sizeof(types); t++) {
+		full = types[t] == LTR_EV_EXIT ? LTR_EXIT_WORDS : LTR_ENTER_WORDS;
+		for (words = 1; words <= full; words++) {
+			reader_plain(plain_sink);
+			reset(9000);
+			nplain = 0;
+			write_rec(types[t], words, 8000, false);
+			reader_drain(s);
+			bad += nplain != 1 || nseen != 0;
+			reader_plain(NULL);
+			reset(9000);
+			write_rec(types[t], words, 8000, false);
+			reader_drain(s);
+			bad += nseen != 1 ||
+			       memcmp(last, plain_words, 24 + 8 * full) != 0;
+		}
+		reader_plain(plain_sink);
+		reset(9000);
+		nplain = 0;
+		write_packed(types[t], 1, 8000);
+		reader_drain(s);
+		bad += nplain != 0 || nseen != 1;
+	}
+	reader_plain(NULL);
+	tap(!bad, "a plain sink takes each plain record as the ring holds it, its words those of the whole layout; one with a blob comes whole");
 }
 
 /* An event packed with fewer fixed words comes out in the whole layout. */
@@ -367,6 +426,7 @@ int main(void)
 
 	packed(s);
 	packed_every_count(s);
+	plain(s);
 	too_short(s);
 
 	printf("1..%u\n", test_number);
