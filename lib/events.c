@@ -17,18 +17,20 @@
  * that ltruss had just written, a few hundred events at a time: each
  * side taking lines the other had just touched.  So whenever a thread finds its ring full as far
  * as the tail it read last says (tail_seen: it only grows), it reads the
- * tail again and goes on only if half of the ring is free; else it waits
- * until it is.  It then writes that half in one go, lines ltruss read
- * long before, while ltruss reads on far ahead of it, and looks at the
- * tail again only when it has filled it: the fast path touches no line
- * that ltruss writes, and a thread stops (and sleeps: a system call, and
- * a wake-up by ltruss) once a half-ring at most.  With --drop it never
+ * tail again and goes on only if a quarter of the ring is free; else it
+ * waits until it is.  It then writes that quarter in one go, lines ltruss
+ * read long before, while ltruss reads on far ahead of it, and looks at
+ * the tail again only when it has filled it: the fast path touches no
+ * line that ltruss writes, and a thread stops (and sleeps: a system call,
+ * and a wake-up by ltruss) once a quarter-ring at most.  Not half: the
+ * three quarters left are ltruss's work while the woken thread waits
+ * for a core, on a busy machine.  With --drop it never
  * waits: an event that does not fit is dropped.  Each ring counts its
  * stops, its sleeps and the least room its thread went on with after one
  * (session.h; LTRUSS_DEBUG_RINGS prints them at the end).
  *
  * Asleep, not spinning.  The wait sleeps on a futex until ltruss has
- * freed that half: pauses, sched_yield and short naps were counted as
+ * freed that quarter: pauses, sched_yield and short naps were counted as
  * the program's own CPU, and yielding with more threads runnable than
  * cores left it to the scheduler which of them ran.  The thread stores the tail it needs in the ring
  * (wake_at), then reads tail again and sleeps on tail's low word if it is
@@ -235,8 +237,8 @@ static void note_room(struct ltr_ring *r, uint64_t head, uint64_t tail)
  * Reserve size bytes in ts's ring after waiting for room or padding to
  * its end; NULL when the event must be dropped.  Only a ring that has no
  * room for the event as far as the tail seen last says reads the tail
- * again; then, unless half of the ring (or the event and its PAD, when
- * more) is free, the thread waits until it is (see the top).  With
+ * again; then, unless a quarter of the ring (or the event and its PAD,
+ * when more) is free, the thread waits until it is (see the top).  With
  * --drop it never waits: the event is dropped if it does not fit.
  */
 static __attribute__((noinline)) struct ltr_rec *
@@ -248,7 +250,7 @@ reserve_slow(struct ltr_tstate *ts, uint32_t size)
 	uint32_t off = (uint32_t)(head & (ring_size - 1));
 	uint32_t pad = off + size > ring_size ? ring_size - off : 0;
 	uint32_t need = pad + size;
-	uint32_t want = need > ring_size / 2 ? need : ring_size / 2;
+	uint32_t want = need > ring_size / 4 ? need : ring_size / 4;
 
 	if (head + need - ts->tail_seen > ring_size) {
 		ts->tail_seen = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
