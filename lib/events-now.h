@@ -28,8 +28,8 @@
  * LTR_RING_AHEAD bytes further with prefetchw (exclusive: no second
  * request to write it), a few events before the thread writes there.
  * Without it the program's own CPU time a call on the loop (10M calls)
- * was 42-123 ns under -o and 41-69 ns under -w, runs split into fast and
- * slow; with it 42-50 and 41-48 ns (-c: 32-36), on a loaded 2-core
+ * was 41-123 ns under -o and 41-72 ns under -w, runs split into fast and
+ * slow; with it 41-50 and 40-48 ns (-c: 32-36), on a loaded 2-core
  * machine.  A line ahead that ltruss has not read yet (a ring about to be
  * full) is taken from it and read again: a few lines a stop.  In the last
  * bytes of a lap the line asked for lies past the ring's end, in whatever
