@@ -405,6 +405,8 @@ int main(int argc, char **argv)
 	nothing_traced = untraced && !processes_any();
 	console_spawn_end();
 	dropped = reader_dropped(session.s);
+	if (getenv("LTRUSS_DEBUG_RINGS"))
+		reader_debug_rings(session.s);
 	tracefile_close(dropped, session.s->lost_returns, o.signal,
 			o.core_dumped);
 	if (!opts.trace)

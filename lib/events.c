@@ -12,16 +12,22 @@
  * than block.
  *
  * No lockstep.  ltruss hands space back every few hundred events.  A
- * thread that waited only for room for its next event would write each
- * time into the lines ltruss had just read, and ltruss would read those
- * it had just written, a few hundred events at a time: both sides missing
- * the cache on every line, the run 1.6-2.7x slower than one where they
- * drift apart.  So a thread that finds its ring full waits until a
- * quarter of it is free, then writes that quarter in one go, lines
- * ltruss read long before, while ltruss reads on far ahead of it.  The
- * tail is read only when the tail read last (tail_seen: it only grows)
- * says the ring may be full: the fast path touches no line that ltruss
- * writes.
+ * thread that went on as soon as there was room for its next event would
+ * write each time into the lines ltruss had just read, and read the tail
+ * that ltruss had just written, a few hundred events at a time: each
+ * side taking lines the other had just touched.  So whenever a thread finds its ring full as far
+ * as the tail it read last says (tail_seen: it only grows), it reads the
+ * tail again and goes on only if a quarter of the ring is free; else it
+ * waits until it is.  It then writes that quarter in one go, lines ltruss
+ * read long before, while ltruss reads on far ahead of it, and looks at
+ * the tail again only when it has filled it: the fast path touches no
+ * line that ltruss writes, and a thread stops (and sleeps: a system call,
+ * and a wake-up by ltruss) once a quarter-ring at most.  Not half: the
+ * three quarters left are ltruss's work while the woken thread waits
+ * for a core, on a busy machine.  With --drop it never
+ * waits: an event that does not fit is dropped.  Each ring counts its
+ * stops, its sleeps and the least room its thread went on with after one
+ * (session.h; LTRUSS_DEBUG_RINGS prints them at the end).
  *
  * Asleep, not spinning.  The wait sleeps on a futex until ltruss has
  * freed that quarter: pauses, sched_yield and short naps were counted as
@@ -199,6 +205,7 @@ static bool ring_wait(struct ltr_tstate *ts, uint64_t end)
 			continue;
 		}
 		if (can_futex()) {
+			r->sleeps++;
 			slept = ring_sleep(r, end);
 			if (slept == -ETIMEDOUT) {
 				if (reader_gone(&beat, &still))
@@ -217,12 +224,22 @@ gone:
 	return false;
 }
 
+/* Note in r what a stop left free when its thread went on (least_room). */
+static void note_room(struct ltr_ring *r, uint64_t head, uint64_t tail)
+{
+	uint64_t room = ltr_ring_size - (head - tail);
+
+	if (!r->least_room || room < r->least_room)
+		r->least_room = room;
+}
+
 /*
  * Reserve size bytes in ts's ring after waiting for room or padding to
- * its end; NULL when the event must be dropped.  The tail is read again
- * first: the one seen last may be old.  A ring that is full indeed is
- * waited on until a quarter of it is free (see the top), or the event
- * is dropped (--drop) if it does not fit.
+ * its end; NULL when the event must be dropped.  Only a ring that has no
+ * room for the event as far as the tail seen last says reads the tail
+ * again; then, unless a quarter of the ring (or the event and its PAD,
+ * when more) is free, the thread waits until it is (see the top).  With
+ * --drop it never waits: the event is dropped if it does not fit.
  */
 static __attribute__((noinline)) struct ltr_rec *
 reserve_slow(struct ltr_tstate *ts, uint32_t size)
@@ -232,13 +249,20 @@ reserve_slow(struct ltr_tstate *ts, uint32_t size)
 	uint64_t head = r->head;
 	uint32_t off = (uint32_t)(head & (ring_size - 1));
 	uint32_t pad = off + size > ring_size ? ring_size - off : 0;
-	uint32_t want = pad + size > ring_size / 4 ? pad + size : ring_size / 4;
+	uint32_t need = pad + size;
+	uint32_t want = need > ring_size / 4 ? need : ring_size / 4;
 
-	ts->tail_seen = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
-	if (head + pad + size - ts->tail_seen > ring_size &&
-	    unlikely(!ring_wait(ts, head + want))) {
-		r->dropped++;
-		return NULL;
+	if (head + need - ts->tail_seen > ring_size) {
+		ts->tail_seen = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+		if (head + want - ts->tail_seen > ring_size && ltr_may_wait()) {
+			r->stops++;
+			ring_wait(ts, head + want);
+		}
+		if (head + need - ts->tail_seen > ring_size) {
+			r->dropped++;
+			return NULL;
+		}
+		note_room(r, head, ts->tail_seen);
 	}
 	if (pad) {
 		struct ltr_rec *p = (struct ltr_rec *)&ts->ring[off];

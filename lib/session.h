@@ -26,7 +26,7 @@
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 24 /* bump on any change */
+#define LTR_SESSION_LAYOUT 25 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -518,7 +518,11 @@ struct ltr_rec {
 struct ltr_ring {
 	uint64_t head;     /* written by the traced thread */
 	uint64_t dropped;  /* events dropped (--drop) */
-	char pad1[48];
+	/* Written only when the ring is full (LTRUSS_DEBUG_RINGS shows them): */
+	uint64_t stops;    /* times the thread waited for room */
+	uint64_t sleeps;   /* its sleeps on the futex */
+	uint64_t least_room; /* the fewest bytes free it went on with after a stop; 0: none */
+	char pad1[24];
 	uint64_t tail;     /* written by ltruss; its low word is the futex */
 	uint64_t wake_at;  /* a thread sleeps until tail reaches this; 0: none */
 	char pad2[48];

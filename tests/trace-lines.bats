@@ -432,6 +432,30 @@ EOF
 	[ "$waits" -le 2500 ] || fail "$waits futex waits"
 }
 
+# No lockstep: a thread that went on as soon as its next event fitted would
+# write, a few events behind ltruss, the lines ltruss had just read.  One
+# that finds its ring full goes on only once a quarter of it is free, so it
+# stops once a quarter-ring at most.  LTRUSS_DEBUG_RINGS prints, for each
+# ring, the times its thread stopped and the least room it went on with
+# after one (on main's way: 6960 bytes of 65536).
+@test "--buffer 64K, rings kept full: a thread that finds its ring full goes on only once a quarter of it is free" {
+	plain=$("$PROGS/spin" 2 100000)
+	LTRUSS_DEBUG_RINGS=1 run_split ltruss --buffer 64K --json -o live.json -u 'libfix:fix_add' "$PROGS/spin" 2 100000
+	assert_equal "$status" 0
+	assert_equal "$out" "$plain"
+	run spin_complete live.json 2 100000
+	assert_output complete
+	rings=$(grep '^ltruss: debug: ring [0-9]*: ' <<<"$err") || fail "no ring stats: $err"
+	# The two spinning threads' rings at least, each 100000 calls of 72 bytes.
+	[ "$(awk '$5 >= 7200000' <<<"$rings" | wc -l)" -ge 2 ] || fail "$rings"
+	stops=$(awk '{ s += $7 } END { print s }' <<<"$rings")
+	[ "$stops" -ge 1 ] || fail "the rings never filled: nothing tested"
+	# Never more stops than quarter-rings written.
+	assert_equal "$(awk '$7 > $5 / 16384 + 1' <<<"$rings")" ""
+	# Each ring that stopped went on with a quarter of it free, at least.
+	assert_equal "$(awk '$7 > 0 && ($16 < 16384 || $18 != 65536)' <<<"$rings")" ""
+}
+
 # Without -o the trace and the interposer's warnings share stderr.  stdio
 # wrote its buffer whenever the next bytes did not fit, cut inside a line,
 # and a warning written then landed inside it: one --json -k run in five

@@ -562,3 +562,20 @@ unsigned long long reader_dropped(const struct ltr_session *s)
 			    forged, forged == 1 ? " says it" : "s say they");
 	return dropped;
 }
+
+void reader_debug_rings(const struct ltr_session *s)
+{
+	uint32_t n = session_threads_used(s), i;
+
+	for (i = 0; i < n; i++) {
+		const struct ltr_thread *slot = session_slot(s, i);
+
+		if (slot && slot->ring.head)
+			fprintf(stderr, "ltruss: debug: ring %u: %llu bytes, %llu stops, %llu sleeps, least room after a stop %llu of %u\n",
+				i, (unsigned long long)slot->ring.head,
+				(unsigned long long)slot->ring.stops,
+				(unsigned long long)slot->ring.sleeps,
+				(unsigned long long)slot->ring.least_room,
+				ring_size);
+	}
+}

@@ -115,4 +115,11 @@ bool reader_drained(const struct ltr_session *s, uint32_t i);
 /* Events dropped with --drop, over all threads; counts no thread can have dropped (forged) left out, with a warning. */
 unsigned long long reader_dropped(const struct ltr_session *s);
 
+/*
+ * LTRUSS_DEBUG_RINGS: each ring's bytes written, the times its thread
+ * found it full and waited, its sleeps, and the fewest bytes free it
+ * went on with after a stop, on stderr (the tests and the benchmark).
+ */
+void reader_debug_rings(const struct ltr_session *s);
+
 #endif
