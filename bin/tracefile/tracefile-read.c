@@ -182,6 +182,17 @@ static void blocks_check(void)
 }
 
 /*
+ * PAUSE_NS in ticks, give or take one, from the clock now set (the
+ * file's, or this machine's once an event asks), and the gap below which
+ * pause_replay() needs no other test.
+ */
+static void pause_set(void)
+{
+	pause_ticks = (uint64_t)((double)PAUSE_NS * clock_ticks_per_ns()) + 2;
+	pause_below = pause_ticks > 4 ? pause_ticks - 4 : 0;
+}
+
+/*
  * Live, ltruss shows a call blocking for a while when nothing comes for a
  * moment (trace_idle()): a pause before an event or a process end does
  * the same here, at the time the pause ended.
@@ -199,8 +210,7 @@ static inline void pause_replay(uint64_t ts)
 		return;
 	}
 	if (!pause_ticks)
-		pause_ticks = (uint64_t)((double)PAUSE_NS *
-					 clock_ticks_per_ns()) + 2;
+		pause_set();
 	if (last_ts && ts > last_ts && ts - last_ts + 4 >= pause_ticks &&
 	    clock_ticks_to_ns(ts - last_ts) >= PAUSE_NS)
 		trace_idle_at(ts);
@@ -338,9 +348,7 @@ void tracefile_load(const char *file, uint32_t strsize)
 	if (have_clock) {
 		clock_set(clock_rec.tsc0, clock_rec.real0,
 			  clock_rec.ticks_per_ns);
-		pause_ticks = (uint64_t)((double)PAUSE_NS *
-					 clock_ticks_per_ns()) + 2;
-		pause_below = pause_ticks > 4 ? pause_ticks - 4 : 0;
+		pause_set();
 	} else {
 		/* Cut before the first clock: this machine's, measured when an event asks. */
 		clock_start();
