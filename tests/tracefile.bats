@@ -834,9 +834,10 @@ busy_record() {
 
 # rounds BLOCKS: the rounds of a list of blocks (ltr-mutate list-blocks),
 # a line each: the offset of its first block, then each block's slot; a
-# round is its EVENTS blocks with flag 1 up to a ROUND block (type 7).
+# round is its EVENTS blocks with flag 1 up to one with flag 2 too.
 rounds() {
-	awk '$2 == 2 && $5 % 2 == 1 { if (!r) r = $1; r = r " " $4; next }
+	awk '$2 == 2 && $5 % 2 == 1 { if (!r) r = $1; r = r " " $4
+		if ($5 >= 2) { print r; r = "" } next }
 	     { if (r) print r; r = "" }
 	     END { if (r) print r }' "$1"
 }
@@ -847,9 +848,10 @@ rounds() {
 	# Workers drained rings: the reader's thread only copied the blocks.
 	grep -Eq '; [1-9][0-9]* rings drained by workers, [0-9]+ by the reader.s thread; [0-9]+ events, the workers. CPU [0-9.]+ ns an event, the reader.s thread.s [0-9.]+ ns, [0-9.]+ ns of it not draining$' <<<"$err"
 	"$PROGS/ltr-mutate" t.ltr blocks list-blocks
-	# Every EVENTS block is of a round, every round ends with a ROUND block.
-	[ "$(awk '$2 == 2 && $5 != 1' blocks | wc -l)" -eq 0 ]
-	[ "$(awk '$2 == 7' blocks | wc -l)" -eq "$(rounds blocks | wc -l)" ]
+	# Every EVENTS block is of a round, every round ends with a block
+	# that says so.
+	[ "$(awk '$2 == 2 && $5 != 1 && $5 != 3' blocks | wc -l)" -eq 0 ]
+	[ "$(awk '$2 == 2 && $5 == 3' blocks | wc -l)" -eq "$(rounds blocks | wc -l)" ]
 	# In a round, a slot's blocks are together; some rounds hold several.
 	[ "$(rounds blocks | awk '{ delete seen; runs = 0; prev = ""
 		for (i = 2; i <= NF; i++) {
@@ -869,7 +871,7 @@ rounds() {
 	# (the times in ns are doubles: 256 ns apart at today's dates).
 	late=$(sed -nE 's/.*"ts":([0-9]+).*"dur_ns":([0-9]+).*/\1 \2/p' read.json |
 		awk '{ e = $1 + $2; if (e + 512 < last) n++; last = e } END { print n + 0 }')
-	[ "$late" -le "$(awk '$2 == 7' blocks | wc -l)" ]
+	[ "$late" -le "$(rounds blocks | wc -l)" ]
 }
 
 @test "-w with busy threads: a file cut in the middle of a round reads the round's blocks it has, each thread's calls in order" {
@@ -877,8 +879,9 @@ rounds() {
 	busy_record t.ltr 4 50000
 	"$PROGS/ltr-mutate" t.ltr blocks list-blocks
 	# A round of several slots: cut after its second slot's first block.
-	read -r start at < <(awk '$2 == 2 && $5 == 1 { if (!r) { r = $1; s = $4 }
-		else if ($4 != s) { print r, $1 + 16 + int(($3 + 7) / 8) * 8; exit } next }
+	read -r start at < <(awk '$2 == 2 && $5 % 2 == 1 { if (!r) { r = $1; s = $4 }
+		else if ($4 != s) { print r, $1 + 16 + int(($3 + 7) / 8) * 8; exit }
+		if ($5 >= 2) r = ""; next }
 		{ r = "" }' blocks)
 	[ -n "$at" ]
 	head -c "$start" t.ltr >before.ltr
@@ -904,7 +907,8 @@ rounds() {
 	# What the rounds before it hold, none of that round's.
 	"$PROGS/ltr-mutate" t.ltr blocks list-blocks
 	at=$(sed -nE 's/.* at byte ([0-9]+);.*/\1/p' <<<"$err")
-	start=$(awk -v at="$at" '$2 == 2 && $5 == 1 { if (!r) r = $1; if ($1 == at) { print r; exit } next } { r = "" }' blocks)
+	start=$(awk -v at="$at" '$2 == 2 && $5 % 2 == 1 { if (!r) r = $1; if ($1 == at) { print r; exit }
+		if ($5 >= 2) r = ""; next } { r = "" }' blocks)
 	head -c "$start" t.ltr >before.ltr
 	# (a call open where the file before it is cut says so at its end).
 	[ "$out" = "$(ltruss --read before.ltr 2>/dev/null | grep -v ' <unfinished \.\.\.>$')" ]

@@ -22,9 +22,15 @@
  * would hold its ring, and the program, for ever.
  *
  * Each event is copied out of its ring into the whole layout (struct
- * ltr_event) for the sink, but for a plain sink (reader_plain(): -w) a
- * plain entry or exit, nearly every event, is handed on where it is:
- * re-encoding it is all that sink does, and the copy was half its work.
+ * ltr_event) for the sink, but for a plain sink (struct drainer's plain:
+ * -w) a plain entry or exit, nearly every event, is handed on where it
+ * is: re-encoding it is all that sink does, and the copy was half its
+ * work.
+ *
+ * Under -w the rings are not merged here (reader_streams()): each round,
+ * once the heads are read, the sink drains each ring apart
+ * (reader_drain_ring()), on as many threads as it likes, each with a
+ * drainer of its own; --read merges them.
  */
 #include "config.h"
 
@@ -253,12 +259,6 @@ void reader_streams(size_t (*round)(struct ltr_session *s, uint32_t n,
 	streams = round;
 }
 
-void reader_copy_to(void *at, size_t room)
-{
-	merged.copy_to = at;
-	merged.copy_to_room = at ? room : 0;
-}
-
 /*
  * event_rec's take: the sink keeps the event it was given (copy_buf),
  * spare becomes the buffer of the next copies.
@@ -376,8 +376,7 @@ peek(struct ltr_session *s, struct drainer *d, uint32_t i,
 		}
 		prefetch_ahead(data, off);
 		c->size = size;
-		ev = size + gap <= d->copy_to_room ? (void *)d->copy_to
-						    : copy_room(d, size + gap);
+		ev = copy_room(d, size + gap);
 		unpack(ev, &rec, p, size, words, full);
 		if (check_event(ev))
 			return ev;

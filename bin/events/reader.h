@@ -87,21 +87,9 @@ static inline void event_copy_words(void *to, const void *from, size_t n)
 	}
 }
 
-/*
- * Hand the plain events to plain (NULL: none; every event to the sink,
- * whole).  The sink's reader_copy_to() applies to the others.
- */
+/* Hand the plain events to plain (NULL: none; every event to the sink, whole). */
 void reader_plain(void (*plain)(const struct event_rec *r,
 				const struct event_plain *p));
-
-/*
- * Copy the next events (those that fit in room bytes) to at, until the
- * sink says otherwise; NULL: to the reader's own buffer.  A sink that
- * keeps events in a buffer of its own (-w's segments) saves a copy: an
- * event handed on at at is there; one peeked and not handed on yet may
- * be overwritten at the next call of the sink.
- */
-void reader_copy_to(void *at, size_t room);
 
 /*
  * What drains rings on one thread: the sinks the events go to, a buffer
@@ -115,8 +103,6 @@ struct drainer {
 	void (*plain)(const struct event_rec *r, const struct event_plain *p);
 	struct ltr_event *copy_buf;
 	size_t copy_size;
-	unsigned char *copy_to; /* reader_copy_to(): the merge's only */
-	size_t copy_to_room;
 	bool deferred;
 };
 

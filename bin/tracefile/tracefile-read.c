@@ -19,7 +19,7 @@
  * larger than TF_BLOCK_MAX, so no file makes the reader allocate more.
  *
  * A round (version 10 on: the EVENTS blocks with TF_EVENTS_ROUND up to
- * the next ROUND block, each slot's blocks one after the other) holds
+ * one with TF_EVENTS_ROUND_END, each slot's blocks one after the other) holds
  * each ring's events of one pass of the live reader apart: the reader
  * notes where each slot's blocks are (a run), then decodes a block of
  * each run at a time and merges the runs by time exactly as the live
@@ -145,7 +145,7 @@ static const struct tf_block *block_at(size_t off)
 	if (size - off < sizeof(*b))
 		return NULL;
 	bytes_read(blk, sizeof(*b), off);
-	if (b->type < TF_TABLES || b->type > TF_BLOCK_LAST || b->len > TF_BLOCK_MAX ||
+	if (b->type < TF_TABLES || b->type > TF_END || b->len > TF_BLOCK_MAX ||
 	    b->reserved)
 		bad(off, "a block header no writer makes");
 	if (tf_padded(b->len) > size - off - sizeof(*b))
@@ -309,6 +309,12 @@ struct run {
 };
 
 #define RUNS_MAX LTR_MAX_THREADS
+
+/* Are a and b the headers of blocks of the same slot, process and thread? */
+static bool same_thread(const struct tf_events *a, const struct tf_events *b)
+{
+	return a->slot == b->slot && a->pid == b->pid && a->tid == b->tid;
+}
 static struct run *runs;
 static uint32_t nruns;
 
@@ -327,7 +333,7 @@ static const struct ltr_event *run_event(struct run *r)
 			return NULL;
 		}
 		h = events_header((const void *)(b + 1), b->len, r->next);
-		if (b->type != TF_EVENTS || memcmp(&h, &r->h, sizeof(h)))
+		if (b->type != TF_EVENTS || !same_thread(&h, &r->h))
 			bad(r->next, "a block changed while the file was read");
 		if (!r->decoded)
 			r->decoded = xmalloc(DECODED_MAX);
@@ -394,7 +400,8 @@ static void round_replay(void)
 
 /*
  * If the block at *off is an EVENTS block of a round, note it in its run
- * without decoding it, step *off past it and return true.
+ * without decoding it (replaying the round if it is its last block), step
+ * *off past it and return true.
  */
 static bool round_note(size_t *off)
 {
@@ -414,7 +421,7 @@ static bool round_note(size_t *off)
 	events_header((const void *)&head.h, head.b.len, *off);
 	n = sizeof(head.b) + tf_padded(head.b.len);
 	r = nruns ? &runs[nruns - 1] : NULL;
-	if (r && r->end == *off && !memcmp(&r->h, &head.h, sizeof(head.h))) {
+	if (r && r->end == *off && same_thread(&r->h, &head.h)) {
 		r->end += n;
 	} else {
 		if (nruns == RUNS_MAX)
@@ -428,16 +435,9 @@ static bool round_note(size_t *off)
 		r->at = r->used = 0;
 	}
 	*off += n;
+	if (head.h.flags & TF_EVENTS_ROUND_END)
+		round_replay();
 	return true;
-}
-
-/* A ROUND block: the round noted ends. */
-static void round_end(const unsigned char *p, size_t n, size_t off)
-{
-	(void)p;
-	if (n)
-		bad(off, "a round block with a payload");
-	round_replay();
 }
 
 /* A PROC block: the process ends where the live trace ended it. */
@@ -538,11 +538,11 @@ static void end_load(const unsigned char *p, size_t n, size_t off)
 }
 
 /* What each block type does in the second pass (CLOCK: done in the first). */
-static void (*const replay[TF_BLOCK_LAST + 1])(const unsigned char *p,
-						size_t n, size_t off) = {
+static void (*const replay[TF_END + 1])(const unsigned char *p, size_t n,
+					 size_t off) = {
 	[TF_TABLES] = tracefile_tables_load, [TF_EVENTS] = events_replay,
 	[TF_PROC] = proc_replay, [TF_COUNTS] = counts_load,
-	[TF_END] = end_load, [TF_ROUND] = round_end,
+	[TF_END] = end_load,
 };
 
 /*

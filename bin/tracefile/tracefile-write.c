@@ -2,14 +2,15 @@
 /*
  * tracefile-write.c: record a trace file (-w FILE) as the rings drain.
  *
- * Recording formats nothing: each event the reader takes out of a ring
- * (already checked, reader.c) is encoded (tracefile-codec.c: mostly a
- * byte or none a word) into an EVENTS block of a big buffer, in the order
- * the reader merged the threads, so that --read needs no merge and feeds
- * trace.c the very sequence the live trace would have.  Names, objects
- * and prototypes go into TABLES blocks just before the first event that
- * can name them; process ends into PROC blocks where the live trace
- * prints them.  The buffer is handed whole blocks at a time to a writer
+ * Recording formats nothing: each event taken out of a ring (checked as
+ * the live reader checks it, reader.c) is encoded (tracefile-codec.c:
+ * mostly a byte or none a word) into EVENTS blocks of its thread slot,
+ * each ring apart, on several threads when several rings are busy (the
+ * rounds, below); --read merges the rings' blocks of each round by time
+ * and feeds trace.c the very sequence the live trace would have.  Names,
+ * objects and prototypes go into TABLES blocks before the round whose
+ * events can name them; process ends into PROC blocks where the live
+ * trace prints them.  The buffer is handed whole blocks at a time to a writer
  * thread (writer.c: a swap of two buffers, no copy), at least once a
  * second (tracefile_tick(), from the reader's loop), so that a killed
  * ltruss leaves a file that reads up to a second before, and the reader
@@ -58,8 +59,8 @@ static int fd = -1;
 static struct writer writer;
 static const char *path;
 static const struct ltr_session *S;
-static struct tf_codec file_codec;
-static struct blocks F = { .open_at = NONE, .codec = &file_codec };
+/* The file's buffer: TABLES, PROC, CLOCK... and the rounds' blocks copied. */
+static struct blocks F = { .open_at = NONE };
 static uint64_t flushed_ns;
 static bool stopped;
 static uint32_t funcs_done, objects_done;
@@ -249,7 +250,6 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 	if (fd < 0)
 		perror_msg_and_die("cannot write the trace file '%s' (-w)", file);
 	F.buf = xmalloc(BUF_SIZE);
-	tf_codec_init(F.codec);
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, TF_MAGIC, sizeof(h.magic));
 	h.version = TF_VERSION;
@@ -287,7 +287,8 @@ bool tracefile_recording(void)
  * blocks of its own slot (a segment), by a worker when two rings or more
  * hold events (segments.c; the reader's thread encodes too while it
  * waits), else by the reader's thread; the segments' blocks go into the
- * file in slot order, then a ROUND block.  The blocks of a round carry
+ * file in slot order, the last one flagged the end of the round (its
+ * checksum made again: one block a round).  The blocks of a round carry
  * TF_EVENTS_ROUND: --read merges them by time as the live reader merges
  * the rings (tracefile-read.c), and gets the sequence the live trace
  * would have had.  So no work an event is serial: with w workers the
@@ -309,6 +310,8 @@ static struct drainer drainers[SEGMENTS_MAX_WORKERS + 1];
 /* Segments each thread encoded ([SEGMENTS_READER]: the reader's); events. */
 static unsigned long long segments_encoded[SEGMENTS_MAX_WORKERS + 1];
 static unsigned long long events_recorded;
+/* The offset in F of the last block a round copied, or NONE. */
+static size_t round_last = NONE;
 
 /* The job's buffer, grown to take need bytes more. */
 static __attribute__((noinline)) void job_grow(struct job *j, size_t need)
@@ -415,9 +418,25 @@ static void segment_deliver(struct segment *seg)
 		n = sizeof(*b) + tf_padded(b->len);
 		room(n);
 		memcpy(F.buf + F.len, seg->out + at, n);
+		round_last = F.len;
 		F.len += n;
 		at += n;
 	}
+}
+
+/* Flag the last block the round copied the end of the round. */
+static void round_end(void)
+{
+	struct tf_block *b;
+	struct tf_events *e;
+
+	if (round_last == NONE || stopped)
+		return;
+	b = (struct tf_block *)(F.buf + round_last);
+	e = (struct tf_events *)(b + 1);
+	e->flags |= TF_EVENTS_ROUND_END;
+	b->crc = crc32_update(0, b + 1, b->len);
+	round_last = NONE;
 }
 
 /* reader_streams()'s round: see above. */
@@ -460,8 +479,7 @@ static size_t tracefile_round(struct ltr_session *s, uint32_t n, bool *deferred)
 		*deferred |= drainers[i].deferred;
 		drainers[i].deferred = false;
 	}
-	if (events_recorded != before && !stopped)
-		block_write(TF_ROUND, &events_recorded, 0);
+	round_end();
 	return (size_t)(events_recorded - before);
 }
 
@@ -594,7 +612,6 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 		perror_msg("cannot write the trace file '%s' (-w)", path);
 	fd = -1;
 	free(F.buf);
-	tf_codec_free(F.codec);
 	build_id_done();
 	records_done();
 }

@@ -33,7 +33,7 @@
 /*
  * 7: Python frames (blob types 9 and 10); 8: Tcl frames (11, 12); 9: Python
  * frames that reuse the outer ones of the blob before (LTR_PYF_CHAIN); 10:
- * rounds of blocks a thread slot each, merged by the reader (TF_ROUND).
+ * rounds of blocks a thread slot each, merged by the reader (TF_EVENTS_ROUND).
  * maint/trace-corpus reads the number.
  */
 #define TF_VERSION 10
@@ -80,8 +80,6 @@ enum tf_block_type {
 	TF_CLOCK,      /* the TSC's rate and anchor (the last one counts) */
 	TF_COUNTS,     /* the interposer's counters at the end */
 	TF_END,        /* a clean end: its absence means the file was cut */
-	TF_ROUND,      /* the end of a round (TF_EVENTS_ROUND); no payload */
-	TF_BLOCK_LAST = TF_ROUND,
 };
 
 struct tf_block {
@@ -177,13 +175,14 @@ struct tf_events {
 
 /*
  * The block is part of a round (version 10 on): the EVENTS blocks up to
- * the next ROUND block, each slot's in its order, are the events the
- * rings held at one pass, and are read merged by time (oldest first; a
- * run of one slot goes on while its next event is no later than the
- * other slots' next; a tie goes to the lower slot): the order the live
- * reader gives.  Without it, blocks are in the order they are read.
+ * the one with TF_EVENTS_ROUND_END, each slot's in its order, are the
+ * events the rings held at one pass, and are read merged by time (oldest
+ * first; a run of one slot goes on while its next event is no later than
+ * the other slots' next; a tie goes to the lower slot): the order the
+ * live reader gives.  Without it, blocks are in the order they are read.
  */
 #define TF_EVENTS_ROUND 0x1u
+#define TF_EVENTS_ROUND_END 0x2u /* the last block of its round */
 
 /* Process flags (struct tf_proc). */
 #define TF_PROC_CORE 0x1u  /* core dumped */

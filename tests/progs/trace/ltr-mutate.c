@@ -415,7 +415,7 @@ static bool round_slot(const size_t *at, size_t n)
 		}
 		memcpy(&e, data + at[i] + sizeof(b), sizeof(e));
 		if ((e.flags & prev.flags & TF_EVENTS_ROUND) &&
-		    e.slot != prev.slot) {
+		    !(prev.flags & TF_EVENTS_ROUND_END) && e.slot != prev.slot) {
 			e.slot = LTR_MAX_THREADS;
 			memcpy(data + at[i] + sizeof(b), &e, sizeof(e));
 			crc_fix(at[i]);
