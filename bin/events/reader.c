@@ -45,6 +45,7 @@
 
 #include "clock.h"
 #include "error.h"
+#include "merge.h"
 #include "reader.h"
 #include "session-check.h"
 #include "session-slots.h"
@@ -450,8 +451,8 @@ static size_t drain_round(struct ltr_session *s)
 		struct event_plain pl;
 		const struct ltr_event *ev;
 		struct event_rec r;
-		uint64_t best_ts = UINT64_MAX, next_other = UINT64_MAX;
-		uint32_t b = UINT32_MAX;
+		struct merge m = merge_start();
+		uint32_t b;
 
 		/*
 		 * The oldest next event, and the oldest of the other threads.
@@ -468,17 +469,11 @@ static size_t drain_round(struct ltr_session *s)
 				c->next_ts = ev ? ev->ts : 0;
 				c->known = true;
 			}
-			if (!c->has_next)
-				continue;
-			if (c->next_ts < best_ts) {
-				next_other = best_ts;
-				best_ts = c->next_ts;
-				b = i;
-			} else if (c->next_ts < next_other) {
-				next_other = c->next_ts;
-			}
+			if (c->has_next)
+				merge_offer(&m, i, c->next_ts);
 		}
-		if (b == UINT32_MAX)
+		b = m.b;
+		if (b == MERGE_NONE)
 			break;
 		/*
 		 * Run thread b while it is the oldest.  The slot's ids share a
@@ -491,7 +486,7 @@ static size_t drain_round(struct ltr_session *s)
 					.tid = session_slot(s, b)->tid,
 					.take = reader_take };
 		while ((ev = peek(s, &merged, b, &head, true, &pl)) != NULL &&
-		       ev->ts <= next_other) {
+		       ev->ts <= m.next_other) {
 			if (ev == &head) {
 				merged.plain(&r, &pl);
 			} else {

@@ -58,11 +58,21 @@ static unsigned nworkers, nsegs;
 static void (*encode_fn)(struct segment *seg, unsigned worker);
 static void (*deliver_fn)(struct segment *seg);
 
+/* Take the next queued segment and encode it as worker (called and returning under lock). */
+static void encode_next(unsigned worker)
+{
+	uint64_t n = taken++;
+
+	pthread_mutex_unlock(&lock);
+	encode_fn(&segs[n % nsegs], worker);
+	pthread_mutex_lock(&lock);
+	done[n % nsegs] = true;
+}
+
 /* A worker: encode the queued segments in turn until stopped. */
 static void *worker_main(void *arg)
 {
 	unsigned worker = (unsigned)(uintptr_t)arg;
-	uint64_t n;
 
 	pthread_setname_np(pthread_self(), "ltruss-encode");
 	pthread_mutex_lock(&lock);
@@ -71,11 +81,7 @@ static void *worker_main(void *arg)
 			pthread_cond_wait(&work, &lock);
 		if (taken == queued)
 			break;
-		n = taken++;
-		pthread_mutex_unlock(&lock);
-		encode_fn(&segs[n % nsegs], worker);
-		pthread_mutex_lock(&lock);
-		done[n % nsegs] = true;
+		encode_next(worker);
 		pthread_cond_signal(&finished);
 	}
 	worker_cpu_ns += clock_thread_ns();
@@ -137,18 +143,11 @@ static bool deliver_oldest(bool wait)
 		return false;
 	}
 	while (wait && !done[released % nsegs]) {
-		uint64_t n;
-
-		if (taken == queued) {
-			pthread_cond_wait(&finished, &lock);
-			continue;
-		}
 		/* A segment no worker took yet: encode it here, not wait. */
-		n = taken++;
-		pthread_mutex_unlock(&lock);
-		encode_fn(&segs[n % nsegs], SEGMENTS_READER);
-		pthread_mutex_lock(&lock);
-		done[n % nsegs] = true;
+		if (taken < queued)
+			encode_next(SEGMENTS_READER);
+		else
+			pthread_cond_wait(&finished, &lock);
 	}
 	ready = done[released % nsegs];
 	done[released % nsegs] = false;

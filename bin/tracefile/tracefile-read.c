@@ -45,6 +45,7 @@
 #include "crc32.h"
 #include "error.h"
 #include "format.h"
+#include "merge.h"
 #include "narrow.h"
 #include "pyreuse.h"
 #include "session-check.h"
@@ -347,9 +348,7 @@ static const struct ltr_event *run_event(struct run *r)
 
 /*
  * Replay the round noted: the runs merged by time, as drain_round() in
- * reader.c merges the rings (the oldest next event's run goes on while
- * its events are no later than the others' next; ties to the run noted
- * first).
+ * reader.c merges the rings (merge.h; ties to the run noted first).
  */
 static void round_replay(void)
 {
@@ -358,8 +357,7 @@ static void round_replay(void)
 	for (k = 0; k < nruns; k++)
 		runs[k].known = false;
 	for (;;) {
-		uint64_t best_ts = UINT64_MAX, next_other = UINT64_MAX;
-		uint32_t b = UINT32_MAX;
+		struct merge m = merge_start();
 		const struct ltr_event *ev;
 		struct event_rec rec;
 		struct run *r;
@@ -372,23 +370,16 @@ static void round_replay(void)
 				r->next_ts = ev ? ev->ts : 0;
 				r->known = true;
 			}
-			if (!r->has_next)
-				continue;
-			if (r->next_ts < best_ts) {
-				next_other = best_ts;
-				best_ts = r->next_ts;
-				b = k;
-			} else if (r->next_ts < next_other) {
-				next_other = r->next_ts;
-			}
+			if (r->has_next)
+				merge_offer(&m, k, r->next_ts);
 		}
-		if (b == UINT32_MAX)
+		if (m.b == MERGE_NONE)
 			break;
-		r = &runs[b];
+		r = &runs[m.b];
 		rec = (struct event_rec){ .slot = r->h.slot, .pid = r->h.pid,
 					  .tid = r->h.tid };
 		slot_pid[r->h.slot] = r->h.pid;
-		while ((ev = run_event(r)) != NULL && ev->ts <= next_other) {
+		while ((ev = run_event(r)) != NULL && ev->ts <= m.next_other) {
 			event_replay(&rec, ev);
 			r->at += ev->size;
 		}
