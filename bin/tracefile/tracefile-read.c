@@ -319,8 +319,8 @@ static bool same_thread(const struct tf_events *a, const struct tf_events *b)
 static struct run *runs;
 static uint32_t nruns;
 
-/* The next event of run r, decoding its next block if need be; NULL if none. */
-static const struct ltr_event *run_event(struct run *r)
+/* run_event() when r's decoded block is read: decode its next one; NULL if none. */
+static __attribute__((noinline)) const struct ltr_event *run_block(struct run *r)
 {
 	while (r->at >= r->used) {
 		const struct tf_block *b;
@@ -344,6 +344,14 @@ static const struct ltr_event *run_event(struct run *r)
 		r->next += sizeof(*b) + tf_padded(b->len);
 	}
 	return (const void *)((unsigned char *)r->decoded + r->at);
+}
+
+/* The next event of run r, decoding its next block if need be; NULL if none. */
+static inline const struct ltr_event *run_event(struct run *r)
+{
+	if (__builtin_expect(r->at < r->used, 1))
+		return (const void *)((unsigned char *)r->decoded + r->at);
+	return run_block(r);
 }
 
 /*
@@ -569,7 +577,7 @@ void tracefile_replay(void)
 		 */
 		if (!calls && event_block_skip(&off))
 			continue;
-		if (off < end_at && round_note(&off))
+		if (round_note(&off))
 			continue;
 		/* Any other block ends the round noted before it. */
 		if (nruns)
@@ -632,12 +640,14 @@ int tracefile_command_signal(bool *core)
 
 void tracefile_unload(void)
 {
+	uint32_t k;
+
 	tracefile_tables_free();
 	if (fd >= 0)
 		close(fd);
 	free(blk);
 	free(decoded);
-	for (uint32_t k = 0; runs && k < RUNS_MAX; k++)
+	for (k = 0; runs && k < RUNS_MAX; k++)
 		free(runs[k].decoded);
 	free(runs);
 	runs = NULL;

@@ -310,6 +310,8 @@ static struct drainer drainers[SEGMENTS_MAX_WORKERS + 1];
 /* Segments each thread encoded ([SEGMENTS_READER]: the reader's); events. */
 static unsigned long long segments_encoded[SEGMENTS_MAX_WORKERS + 1];
 static unsigned long long events_recorded;
+/* The segment the reader's thread drains alone (one busy ring, or no worker). */
+static struct segment one;
 /* The offset in F of the last block a round copied, or NONE. */
 static size_t round_last = NONE;
 
@@ -442,7 +444,6 @@ static void round_end(void)
 /* reader_streams()'s round: see above. */
 static size_t tracefile_round(struct ltr_session *s, uint32_t n, bool *deferred)
 {
-	static struct segment one; /* the ring of a round with one busy */
 	uint32_t i, busy = 0, last = 0;
 	unsigned long long before = events_recorded;
 	bool pool;
@@ -593,6 +594,7 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 			(double)workers_ns / n, cpu / n,
 			(cpu - (double)reader_drain_ns) / n);
 	}
+	free(one.out);
 	for (i = 0; i <= SEGMENTS_MAX_WORKERS; i++) {
 		if (job_codec[i].z)
 			tf_codec_free(&job_codec[i]);
