@@ -310,6 +310,8 @@ static struct drainer drainers[SEGMENTS_MAX_WORKERS + 1];
 /* Segments each thread encoded ([SEGMENTS_READER]: the reader's); events. */
 static unsigned long long segments_encoded[SEGMENTS_MAX_WORKERS + 1];
 static unsigned long long events_recorded;
+/* The session whose rings this round drains (the reader's, not const). */
+static struct ltr_session *drained;
 /* The segment the reader's thread drains alone (one busy ring, or no worker). */
 static struct segment one;
 /* The offset in F of the last block a round copied, or NONE. */
@@ -386,7 +388,6 @@ static void segment_encode(struct segment *seg, unsigned worker)
 				.buf = seg->out,
 				.events_flags = TF_EVENTS_ROUND },
 			 .size = seg->out_size };
-
 	uint64_t t0 = debug && worker == SEGMENTS_READER ? clock_thread_ns() : 0;
 
 	if (!j.o.codec->z)
@@ -394,7 +395,7 @@ static void segment_encode(struct segment *seg, unsigned worker)
 	d->sink = job_event;
 	d->plain = job_plain;
 	job = &j;
-	seg->count = reader_drain_ring((struct ltr_session *)S, seg->ring, d);
+	seg->count = reader_drain_ring(drained, seg->ring, d);
 	job = NULL;
 	blocks_close(&j.o);
 	seg->out = j.o.buf;
@@ -457,6 +458,7 @@ static size_t tracefile_round(struct ltr_session *s, uint32_t n, bool *deferred)
 		}
 	if (!busy)
 		return 0;
+	drained = s;
 	block_close();
 	pool = busy >= 2 && segments_start(segment_encode, segment_deliver);
 	if (!pool) {
