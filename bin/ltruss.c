@@ -356,8 +356,8 @@ int main(int argc, char **argv)
 	if (opts.write)
 		tracefile_open(opts.write, session.s, &opts.cfg, opts.follow);
 	python_frames = opts.stack;
-	reader_init(session.ring_size,
-		    opts.write ? tracefile_event : ring_event);
+	/* -w drains the rings apart, not through the sink (tracefile_open()). */
+	reader_init(session.ring_size, ring_event);
 	/* -i: the console it starts finds the session in the registry. */
 	if (opts.interactive) {
 		registry_add(session.fd);
