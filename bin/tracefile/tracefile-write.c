@@ -336,12 +336,19 @@ static inline void job_room(struct job *j, const struct event_rec *r,
 			    size_t size, size_t n)
 {
 	bool open = events_new(&j->o, r, size);
-	size_t need = n + 8 +
-		      (open ? sizeof(struct tf_block) + sizeof(struct tf_events)
-			    : 0);
+	size_t need = n + 8 + sizeof(struct tf_block) + sizeof(struct tf_events);
 
-	if (__builtin_expect(j->o.len + need > j->size, 0))
+	/*
+	 * The codec remembers the open block's byte blobs where it wrote
+	 * them, in this buffer: a buffer moved by growing would leave it
+	 * comparing freed memory.  So the open block ends first and the
+	 * event opens a new one (blocks encode apart).
+	 */
+	if (__builtin_expect(j->o.len + need > j->size, 0)) {
+		blocks_close(&j->o);
 		job_grow(j, need);
+		open = true;
+	}
 	if (open) {
 		blocks_close(&j->o);
 		events_open(&j->o, r);
