@@ -65,6 +65,19 @@ event_plain_word(const struct event_plain *p, unsigned full, unsigned words,
 }
 
 /*
+ * The whole layout of p at u (3 + p->full words: the header's three and
+ * the fixed words), for a sink that takes plain records but hands the
+ * odd one on whole.
+ */
+static inline void event_plain_whole(uint64_t *u, const struct event_plain *p)
+{
+	unsigned i;
+
+	for (i = 0; i < 3 + p->full; i++)
+		u[i] = event_plain_word(p, p->full, p->words, i);
+}
+
+/*
  * Copy n bytes, 8 <= n <= 64 and a multiple of 8, in two stores of 8, 16
  * or 32 bytes that may overlap: a memcpy() of a size only known at run
  * time becomes `rep movsq', whose start-up took two fifths of the

@@ -33,6 +33,7 @@
 #include "heap.h"
 #include "output.h"
 #include "profile.h"
+#include "reader.h"
 #include "pyframes.h"
 #include "tclframes.h"
 #include "session-check.h"
@@ -696,6 +697,110 @@ void trace_event(const struct event_rec *r)
 {
 	trace_ingest(r);
 	trace_event_ingested(r);
+}
+
+/*
+ * Plain records (reader_plain(): an ENTER or EXIT as its ring holds it,
+ * no blob, checked by the reader), nearly every event of a live trace,
+ * go from the ring's words straight onto the thread's stack of calls
+ * and into the format, when nothing about them asks for more: a known
+ * thread with no vfork child in its ring, an entry one level deeper
+ * than the call on top (no call dropped), of a function not disabled,
+ * not resumed; an exit of the call on top.  That is what call_starts()
+ * and call_ends() do with such an event, without unpacking it into the
+ * whole layout first: together with that copy, the general way cost as
+ * much as formatting the line (callgrind, -o on the loop).  Any other
+ * record is laid out whole and takes the general way.
+ */
+
+/* The header's fields of plain record pl (struct ltr_rec's first word). */
+#define PLAIN_FLAGS(pl) ((unsigned)((pl)->head >> 24) & 0xffu)
+#define PLAIN_DEPTH(pl) ((uint32_t)((pl)->head >> 32) & 0xffffu)
+#define PLAIN_FN(pl) ((uint32_t)((pl)->head >> 48))
+
+/* call_starts() of plain ENTER pl of t, if it asks nothing more; else false. */
+static inline bool plain_starts(struct thread_trace *t,
+				const struct event_plain *pl)
+{
+	uint32_t fn = PLAIN_FN(pl), depth = PLAIN_DEPTH(pl);
+	uint64_t w[LTR_ENTER_WORDS] = { 0 };
+	struct tcall *tc;
+
+	if ((PLAIN_FLAGS(pl) & LTR_EVF_RESUME) || t->depth >= MAX_DEPTH ||
+	    (t->depth && t->stack[t->depth - 1].c.depth >= depth) ||
+	    toggles_disabled(session, fn))
+		return false;
+	/* The registers it left out are 0; its last word is the return address. */
+	event_copy_words(w, pl->w, 8 * (size_t)pl->words);
+	tc = &t->stack[t->depth];
+	tc->c.caller = w[pl->words - 1];
+	w[pl->words - 1] = 0;
+	tc->c.fn = fn;
+	tc->c.depth = depth;
+	memcpy(tc->c.args, w, sizeof(tc->c.args));
+	tc->c.ts_enter = pl->ts;
+	tc->c.blobs = NULL;
+	tc->c.blobs_len = 0;
+	tc->child = 0;
+	tc->inherited = false;
+	open_parent(t);
+	if (++t->depth > t->deepest)
+		t->deepest = t->depth;
+	tc->state = PENDING;
+	return true;
+}
+
+/* call_ends() of plain EXIT pl of t, if it ends the call on top; else false. */
+static inline bool plain_ends(struct thread_trace *t,
+			      const struct event_plain *pl)
+{
+	uint64_t w[LTR_EXIT_WORDS] = { 0 };
+	struct tcall *tc;
+	struct result r;
+
+	if ((PLAIN_FLAGS(pl) & LTR_EVF_KEEP_ABOVE) || !t->depth)
+		return false;
+	tc = &t->stack[t->depth - 1];
+	if (tc->c.depth != PLAIN_DEPTH(pl) || tc->c.fn != PLAIN_FN(pl))
+		return false;
+	event_copy_words(w, pl->w, 8 * (size_t)pl->words);
+	r = (struct result){ .returned = true,
+			     .rax = w[0],
+			     .rdx = w[1],
+			     .xmm0 = w[2],
+			     .failed = PLAIN_FLAGS(pl) & LTR_EVF_ERROR,
+			     .errnum = (int)w[3],
+			     .ts_exit = pl->ts };
+	t->depth--;
+	end_call(t, tc, &r);
+	return true;
+}
+
+/* A plain record of r the general way, laid out whole; apart, so the plain way saves no registers. */
+static __attribute__((noinline)) void plain_whole(const struct event_rec *r,
+						  const struct event_plain *pl)
+{
+	struct event_rec whole = *r;
+	uint64_t u[3 + LTR_ENTER_WORDS];
+
+	event_plain_whole(u, pl);
+	whole.ev = (const struct ltr_event *)u;
+	whole.take = NULL;
+	event_trace(&whole);
+}
+
+void trace_plain(const struct event_rec *r, const struct event_plain *pl)
+{
+	struct thread_trace *t;
+
+	error_hold();
+	if (!(r->slot < LTR_MAX_THREADS && (t = threads[r->slot]) &&
+	      !t->guest &&
+	      (pl->type == LTR_EV_ENTER	  ? plain_starts(t, pl)
+	       : pl->type == LTR_EV_EXIT ? plain_ends(t, pl)
+					 : false)))
+		plain_whole(r, pl);
+	error_release();
 }
 
 void trace_idle(void)
