@@ -22,7 +22,8 @@ void reader_init(uint32_t size,
  * A plain ENTER, CALL or EXIT (its fixed words, no blob: nearly every
  * event) as its ring holds it, handed to the plain sink (reader_plain())
  * instead of being unpacked into the whole layout (struct ltr_event): a
- * sink that only re-encodes it (-w) saves the copy.  Word i of the whole
+ * sink that only re-encodes it (-w), or takes only its words (a live
+ * trace: trace_plain()), saves the copy.  Word i of the whole
  * layout, the header's three included, is event_plain_word(p, i); the
  * record is whole and checked (check_event() would pass its whole layout
  * at once).
