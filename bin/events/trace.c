@@ -33,55 +33,24 @@
 #include "heap.h"
 #include "output.h"
 #include "profile.h"
-#include "reader.h"
 #include "pyframes.h"
 #include "tclframes.h"
 #include "session-check.h"
 #include "toggles.h"
+#include "trace-calls.h"
 #include "trace.h"
 #include "xmalloc.h"
 
-#define MAX_DEPTH 1024
 #define BLOCK_NS 50000000ull /* a call running this long is shown at once */
 
-enum call_state {
-	PENDING,    /* nothing printed yet */
-	OPENED,     /* printed as "... {" */
-	PARTIAL,    /* printed without a newline: the open partial line */
-	UNFINISHED, /* printed with "<unfinished ...>" */
-	HIDDEN,     /* its function is disabled: never printed */
-};
-
-struct tcall {
-	struct call c;
-	enum call_state state;
-	uint64_t child; /* ticks in traced calls made inside it */
-	bool inherited; /* a forked child's copy of its parent's call: not counted */
-	unsigned char *blobs; /* c.blobs lives here (grown, reused) */
-	size_t blobs_size;
-};
-
-struct thread_trace {
-	struct who who;
-	uint32_t depth;
-	struct ltr_retired *row; /* the last row counting its calls (counts.c) */
-	struct thread_trace *guest; /* a vfork child writing this ring now */
-	uint32_t deepest; /* stack[] below this may hold blobs; above, untouched */
-	struct tcall stack[MAX_DEPTH];
-};
-
 static const struct format *F;
-static struct ltr_session *session;
+struct ltr_session *trace_session;
 static bool profiled; /* profile_enabled(), asked once */
 
-struct tcall;
-struct thread_trace;
-static void end_call(struct thread_trace *t, struct tcall *tc,
-		     const struct result *r);
 static void close_partial(void);
 static void line_break(void);
 static void note_thread(int pid, int tid);
-static struct thread_trace *threads[LTR_MAX_THREADS];
+struct thread_trace *trace_threads[LTR_MAX_THREADS];
 static struct tcall *partial;          /* the open partial line, if any */
 static struct thread_trace *partial_thread;
 static int first_tid, first_pid;        /* to notice a second thread, process */
@@ -117,7 +86,7 @@ void trace_init(const struct format *f, struct ltr_session *s,
 		ends.untraced = f->untraced;
 		F = &ends;
 	}
-	session = s;
+	trace_session = s;
 	profiled = profile_enabled();
 	error_on_line_break(line_break);
 }
@@ -197,7 +166,7 @@ static void end_all_at(struct thread_trace *t, enum ltr_end why,
 	struct result r = { .returned = false, .why = why, .ts_exit = tsc };
 
 	while (t->depth)
-		end_call(t, &t->stack[--t->depth], &r);
+		trace_end_call(t, &t->stack[--t->depth], &r);
 }
 
 static void end_all(struct thread_trace *t, enum ltr_end why)
@@ -224,8 +193,8 @@ static void trace_free(struct thread_trace *t)
 /* Free the trace state of slot index i. */
 static void thread_free(uint32_t i)
 {
-	trace_free(threads[i]);
-	threads[i] = NULL;
+	trace_free(trace_threads[i]);
+	trace_threads[i] = NULL;
 }
 
 /* The vfork child writing t's ring has left (why, at tsc): its calls end. */
@@ -265,7 +234,7 @@ static void guest_switch(struct thread_trace *t, const struct ltr_event *ev)
  */
 static struct thread_trace *thread_of(uint32_t i, int pid, int tid)
 {
-	struct thread_trace *t = threads[i];
+	struct thread_trace *t = trace_threads[i];
 	uint32_t j;
 
 	if (t)
@@ -278,9 +247,9 @@ static struct thread_trace *thread_of(uint32_t i, int pid, int tid)
 	}
 	/* A new slot for a thread we know: its process exec'd. */
 	for (j = 0; j < LTR_MAX_THREADS; j++) {
-		if (threads[j] && threads[j]->who.tid == tid &&
-		    threads[j]->who.pid == pid) {
-			end_all(threads[j], LTR_END_EXEC);
+		if (trace_threads[j] && trace_threads[j]->who.tid == tid &&
+		    trace_threads[j]->who.pid == pid) {
+			end_all(trace_threads[j], LTR_END_EXEC);
 			thread_free(j);
 			heap_exec(pid);
 		}
@@ -288,7 +257,7 @@ static struct thread_trace *thread_of(uint32_t i, int pid, int tid)
 	t = xcalloc(1, sizeof(*t));
 	t->who.pid = pid;
 	t->who.tid = tid; /* until the ring says (LTR_EV_THREAD) */
-	threads[i] = t;
+	trace_threads[i] = t;
 	return t;
 }
 
@@ -330,7 +299,7 @@ static void drop_top(struct thread_trace *t)
 }
 
 /* A call starts inside the top call of t: that one must be printed. */
-static void open_parent(struct thread_trace *t)
+void trace_open_parent(struct thread_trace *t)
 {
 	struct tcall *parent;
 
@@ -370,8 +339,8 @@ static void call_from_event(struct call *c, const struct ltr_event *ev)
 }
 
 /* Print the end of call tc of thread t with result r. */
-static void end_call(struct thread_trace *t, struct tcall *tc,
-		     const struct result *r)
+void trace_end_call(struct thread_trace *t, struct tcall *tc,
+		    const struct result *r)
 {
 	/* Not even a call for a plain trace: a line a call comes through here. */
 	if ((counting || profiled) && tc->state != HIDDEN && !tc->inherited &&
@@ -427,13 +396,13 @@ static void end_unseen(struct thread_trace *t, const struct ltr_event *ev,
 {
 	struct tcall none;
 
-	if (toggles_disabled(session, ev->fn))
+	if (toggles_disabled(trace_session, ev->fn))
 		return; /* its entry was hidden, or made in the parent */
 	memset(&none, 0, sizeof(none));
 	none.c.fn = ev->fn;
 	none.c.depth = ev->depth;
 	none.state = UNFINISHED;
-	end_call(t, &none, r);
+	trace_end_call(t, &none, r);
 }
 
 /* Take call i off t's stack; the calls above it move down a level. */
@@ -491,7 +460,7 @@ static void call_ends_below(struct thread_trace *t, const struct ltr_event *ev,
 	/* It ends as if it were on top: its callers are below it. */
 	depth = t->depth;
 	t->depth = i;
-	end_call(t, &t->stack[i], r);
+	trace_end_call(t, &t->stack[i], r);
 	t->depth = depth;
 	call_remove(t, i);
 }
@@ -511,7 +480,7 @@ static void call_ends(struct thread_trace *t, const struct ltr_event *ev)
 		drop_top(t);
 	if (t->depth && t->stack[t->depth - 1].c.depth == ev->depth &&
 	    t->stack[t->depth - 1].c.fn == ev->fn)
-		end_call(t, &t->stack[--t->depth], &r);
+		trace_end_call(t, &t->stack[--t->depth], &r);
 	else
 		end_unseen(t, ev, &r);
 }
@@ -571,7 +540,7 @@ static void call_starts(struct thread_trace *t, const struct event_rec *r)
 	call_from_event(&tc->c, ev);
 	tc->child = 0;
 	tc->inherited = ev->flags & LTR_EVF_RESUME;
-	if (toggles_disabled(session, ev->fn)) {
+	if (toggles_disabled(trace_session, ev->fn)) {
 		tc->state = HIDDEN;
 		t->depth++;
 		return;
@@ -582,7 +551,7 @@ static void call_starts(struct thread_trace *t, const struct event_rec *r)
 		tc->state = UNFINISHED;
 		return;
 	}
-	open_parent(t);
+	trace_open_parent(t);
 	if (++t->depth > t->deepest)
 		t->deepest = t->depth;
 	if (tc->c.blobs_len)
@@ -629,9 +598,9 @@ static __attribute__((noinline)) void event_other(const struct event_rec *r)
 
 		if (counting)
 			counts_entry_only(t->who.pid, ev->fn, &t->row);
-		if (toggles_disabled(session, ev->fn))
+		if (toggles_disabled(trace_session, ev->fn))
 			break;
-		open_parent(t);
+		trace_open_parent(t);
 		close_partial();
 		call_from_event(&c, ev);
 		if (first_return_zero(ev->fn)) {
@@ -667,7 +636,7 @@ static void event_trace(const struct event_rec *r)
 {
 	struct thread_trace *t;
 
-	if (r->slot < LTR_MAX_THREADS && (t = threads[r->slot]) && !t->guest &&
+	if (r->slot < LTR_MAX_THREADS && (t = trace_threads[r->slot]) && !t->guest &&
 	    call_event(t, r))
 		return;
 	event_other(r);
@@ -699,114 +668,6 @@ void trace_event(const struct event_rec *r)
 	trace_event_ingested(r);
 }
 
-/*
- * Plain records (reader_plain(): an ENTER or EXIT as its ring holds it,
- * no blob, checked by the reader), nearly every event of a live trace,
- * go from the ring's words straight onto the thread's stack of calls
- * and into the format, when nothing about them asks for more: a known
- * thread with no vfork child in its ring, an entry one level deeper
- * than the call on top (no call dropped), of a function not disabled,
- * not resumed; an exit of the call on top.  That is what call_starts()
- * and call_ends() do with such an event, without unpacking it into the
- * whole layout first: together with that copy, the general way cost as
- * much as formatting the line (callgrind, -o on the loop).  Any other
- * record is laid out whole and takes the general way.
- */
-
-/* The header's fields of plain record pl (struct ltr_rec's first word). */
-#define PLAIN_FLAGS(pl) ((unsigned)((pl)->head >> 24) & 0xffu)
-#define PLAIN_DEPTH(pl) ((uint32_t)((pl)->head >> 32) & 0xffffu)
-#define PLAIN_FN(pl) ((uint32_t)((pl)->head >> 48))
-
-/* call_starts() of plain ENTER pl of t, if it asks nothing more; else false. */
-static inline bool plain_starts(struct thread_trace *t,
-				const struct event_plain *pl)
-{
-	uint32_t fn = PLAIN_FN(pl), depth = PLAIN_DEPTH(pl);
-	unsigned regs = pl->words - 1, i;
-	struct tcall *tc;
-
-	if ((PLAIN_FLAGS(pl) & LTR_EVF_RESUME) || t->depth >= MAX_DEPTH ||
-	    (t->depth && t->stack[t->depth - 1].c.depth >= depth) ||
-	    toggles_disabled(session, fn))
-		return false;
-	/*
-	 * The registers it left out are 0; its last word is the return
-	 * address.  Word by word: a copy through a buffer on the stack, in
-	 * stores of other sizes than its loads, stalled on every call
-	 * (store forwarding; perf: a third of this function's time).
-	 */
-	tc = &t->stack[t->depth];
-	for (i = 0; i < 6; i++)
-		tc->c.args[i] = i < regs ? pl->w[i] : 0;
-	tc->c.caller = pl->w[regs];
-	tc->c.fn = fn;
-	tc->c.depth = depth;
-	tc->c.ts_enter = pl->ts;
-	tc->c.blobs = NULL;
-	tc->c.blobs_len = 0;
-	tc->child = 0;
-	tc->inherited = false;
-	open_parent(t);
-	if (++t->depth > t->deepest)
-		t->deepest = t->depth;
-	tc->state = PENDING;
-	return true;
-}
-
-/* call_ends() of plain EXIT pl of t, if it ends the call on top; else false. */
-static inline bool plain_ends(struct thread_trace *t,
-			      const struct event_plain *pl)
-{
-	unsigned n = pl->words;
-	struct tcall *tc;
-	struct result r;
-
-	if ((PLAIN_FLAGS(pl) & LTR_EVF_KEEP_ABOVE) || !t->depth)
-		return false;
-	tc = &t->stack[t->depth - 1];
-	if (tc->c.depth != PLAIN_DEPTH(pl) || tc->c.fn != PLAIN_FN(pl))
-		return false;
-	/* Word by word, as plain_starts() reads them. */
-	r = (struct result){ .returned = true,
-			     .rax = pl->w[0],
-			     .rdx = n > 1 ? pl->w[1] : 0,
-			     .xmm0 = n > 2 ? pl->w[2] : 0,
-			     .failed = PLAIN_FLAGS(pl) & LTR_EVF_ERROR,
-			     .errnum = n > 3 ? (int)pl->w[3] : 0,
-			     .ts_exit = pl->ts };
-	t->depth--;
-	end_call(t, tc, &r);
-	return true;
-}
-
-/* A plain record of r the general way, laid out whole; apart, so the plain way saves no registers. */
-static __attribute__((noinline)) void plain_whole(const struct event_rec *r,
-						  const struct event_plain *pl)
-{
-	struct event_rec whole = *r;
-	uint64_t u[3 + LTR_ENTER_WORDS];
-
-	event_plain_whole(u, pl);
-	whole.ev = (const struct ltr_event *)u;
-	whole.take = NULL;
-	event_trace(&whole);
-}
-
-void trace_plain(const struct event_rec *r, const struct event_plain *pl)
-{
-	struct thread_trace *t;
-
-	error_hold();
-	if (!(r->slot < LTR_MAX_THREADS && (t = threads[r->slot]) &&
-	      !t->guest &&
-	      (pl->type == LTR_EV_ENTER	  ? plain_starts(t, pl)
-	       : pl->type == LTR_EV_EXIT ? plain_ends(t, pl)
-					 : false)))
-		plain_whole(r, pl);
-	error_release();
-}
-
 void trace_idle(void)
 {
 	trace_idle_at(clock_tsc());
@@ -821,7 +682,7 @@ void trace_idle_at(uint64_t now)
 	if (partial)
 		return;
 	for (i = 0; i < LTR_MAX_THREADS; i++) {
-		struct thread_trace *t = threads[i];
+		struct thread_trace *t = trace_threads[i];
 		struct tcall *tc;
 
 		/* A vfork child runs while its parent waits. */
@@ -850,13 +711,13 @@ void trace_process_end(int pid, uint64_t tsc, int exit_status, int sig,
 	uint32_t i;
 
 	for (i = 0; i < LTR_MAX_THREADS; i++) {
-		if (!threads[i])
+		if (!trace_threads[i])
 			continue;
-		if (threads[i]->guest && (threads[i]->who.pid == pid ||
-					  threads[i]->guest->who.pid == pid))
-			guest_gone(threads[i], LTR_END_KILLED, tsc);
-		if (threads[i]->who.pid == pid)
-			end_all_at(threads[i],
+		if (trace_threads[i]->guest && (trace_threads[i]->who.pid == pid ||
+					  trace_threads[i]->guest->who.pid == pid))
+			guest_gone(trace_threads[i], LTR_END_KILLED, tsc);
+		if (trace_threads[i]->who.pid == pid)
+			end_all_at(trace_threads[i],
 				   sig ? LTR_END_KILLED : LTR_END_EXITED, tsc);
 	}
 	close_partial();
@@ -879,7 +740,7 @@ void trace_cut(void)
 
 	close_partial();
 	for (i = 0; i < LTR_MAX_THREADS; i++) {
-		struct thread_trace *t = threads[i];
+		struct thread_trace *t = trace_threads[i];
 
 		for (; t; t = t->guest) {
 			if (t->depth)
