@@ -358,6 +358,9 @@ int main(int argc, char **argv)
 	python_frames = opts.stack;
 	/* -w drains the rings apart, not through the sink (tracefile_open()). */
 	reader_init(session.ring_size, ring_event);
+	/* Without Python's frames, ring_event() is trace_event(). */
+	if (!opts.write && !python_frames)
+		reader_plain(trace_plain);
 	/* -i: the console it starts finds the session in the registry. */
 	if (opts.interactive) {
 		registry_add(session.fd);

@@ -22,7 +22,8 @@ void reader_init(uint32_t size,
  * A plain ENTER, CALL or EXIT (its fixed words, no blob: nearly every
  * event) as its ring holds it, handed to the plain sink (reader_plain())
  * instead of being unpacked into the whole layout (struct ltr_event): a
- * sink that only re-encodes it (-w) saves the copy.  Word i of the whole
+ * sink that only re-encodes it (-w), or takes only its words (a live
+ * trace: trace_plain()), saves the copy.  Word i of the whole
  * layout, the header's three included, is event_plain_word(p, i); the
  * record is whole and checked (check_event() would pass its whole layout
  * at once).
@@ -62,6 +63,19 @@ event_plain_word(const struct event_plain *p, unsigned full, unsigned words,
 	if (full == LTR_ENTER_WORDS && k == LTR_ENTER_WORDS - 1)
 		return p->w[words - 1];
 	return 0;
+}
+
+/*
+ * The whole layout of p at u (3 + p->full words: the header's three and
+ * the fixed words), for a sink that takes plain records but hands the
+ * odd one on whole.
+ */
+static inline void event_plain_whole(uint64_t *u, const struct event_plain *p)
+{
+	unsigned i;
+
+	for (i = 0; i < 3 + p->full; i++)
+		u[i] = event_plain_word(p, p->full, p->words, i);
 }
 
 /*
