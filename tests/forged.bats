@@ -34,6 +34,17 @@ last_line() {
 	[ "$(grep -c '^libc:read([0-9]*, "\\0\\0\\0\\0", 4) = 4$' trace)" -eq 2 ]
 }
 
+@test "a record of no kind that says it is 0 bytes long: skipped with a warning, never read again and again (-o, --json, -w)" {
+	for opts in "-o trace" "--json -o trace" "-w t.ltr"; do
+		# shellcheck disable=SC2086
+		run_split timeout -k 2 20 "$LTRUSS" $opts -u "$SEL" "$FORGE" zero-size </dev/null
+		[ "$status" -eq 7 ]
+		[[ "$err" =~ ^"ltruss: warning: a corrupt event in the ring of thread "[0-9]+"; skipping the rest of it $CORRUPT" ]]
+	done
+	ltruss --read t.ltr -o trace
+	assert_equal "$(last_line trace)" "+++ exited (status 7) +++"
+}
+
 @test "a ring head 2^62 ahead: ltruss neither spins nor replays; the program finishes" {
 	run_split timeout -k 2 20 "$LTRUSS" -o trace -u "$SEL" "$FORGE" head </dev/null
 	[ "$status" -eq 7 ]

@@ -334,9 +334,11 @@ peek(struct ltr_session *s, struct drainer *d, uint32_t i,
 		/*
 		 * A plain record for the plain sink: its kind gives its size,
 		 * and checks it (the checks below would pass it); it is not
-		 * copied (*pl says where it is).
+		 * copied (*pl says where it is).  A kind that is not plain
+		 * has size 0 there, which a forged record may say too: such a
+		 * record would be taken for ever without a step.
 		 */
-		if (whole && d->plain && size == plains[rec.kind].size &&
+		if (whole && d->plain && size && size == plains[rec.kind].size &&
 		    off + size <= ring_size && c->tail + size <= c->head) {
 			if (stamped_after_cut(rec.ts)) {
 				d->deferred = true;

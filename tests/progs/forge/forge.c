@@ -34,6 +34,8 @@
  *                   pid every millisecond for SECS seconds, then its own
  *   paths N         N functions of its own, each called inside each: N * N
  *                   distinct call paths
+ *   zero-size       a record of no kind that says it is 0 bytes long, then
+ *                   calls
  *   dropped         its ring says it dropped 6139169733415101650 events
  *   fuzz SEED SECS  random writes over everything, and calls, for SECS
  *   table-fd        the session names a descriptor of the compiled
@@ -551,6 +553,13 @@ int main(int argc, char **argv)
 		calls();
 		if (argc > 2)
 			pause();
+	} else if (strcmp(mode, "zero-size") == 0) {
+		struct forged f;
+
+		forge_event(&f, 0xff, fn, 0, 1);
+		f.e.size = 0;
+		ring_put(&f, 16);
+		calls();
 	} else if (strcmp(mode, "dropped") == 0) {
 		slot->ring.dropped = 6139169733415101650ull;
 	} else if (strcmp(mode, "hidden-thread") == 0) {
