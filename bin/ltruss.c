@@ -320,6 +320,20 @@ static void idle(void)
 	clock_refine();
 }
 
+/* Start the command at path (opts: its argv, -f) in the session; its pid. */
+static pid_t start(const char *path, const struct options *opts)
+{
+	/*
+	 * With -f, orphaned descendants become ours to wait for: not -i's
+	 * console, started before, which is nobody's child.
+	 */
+	if (opts->follow && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		perror_msg_and_die("cannot become a subreaper for -f");
+	clock_start();
+	return launch_start(path, opts->argv, session.fd,
+			    shipped_fd(opts->cfg.shipped));
+}
+
 int main(int argc, char **argv)
 {
 	/* Not on the stack: its untouched pages (most of 60 KiB) are never faulted in. */
@@ -345,28 +359,23 @@ int main(int argc, char **argv)
 	}
 	path = target_resolve(opts.argv[0]);
 	interposer_check();
+	/* Its truncate waits for the disk: on a thread, joined at output_open(). */
+	output_open_begin(opts.output);
 	events = opts.trace || opts.tree || opts.folded || opts.chrome ||
 		 opts.heap || callsites_wanted(&opts);
 	session_create(&session, opts.ring_size);
-	/* With -f, orphaned descendants become ours to wait for. */
-	if (opts.follow && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
-		perror_msg_and_die("cannot become a subreaper for -f");
 	/*
-	 * The command starts now, before the config is loaded, the output
-	 * opened (a truncated file's blocks are freed: 0.2-4 ms on ext4) and
-	 * the session filled: its exec and loading run on the other core
-	 * while ltruss does that, and it waits in the interposer until
-	 * session_ready() (lib/attach.c).  -i's console finds the session
-	 * complete in the registry before the command starts: not early.
+	 * The command starts now, before the config is loaded, the session
+	 * filled and -o FILE's open done: its exec and loading run on the
+	 * other core while ltruss does that, and it waits in the interposer
+	 * until session_ready() (lib/attach.c).  -i's console finds the
+	 * session complete in the registry before the command starts: not
+	 * early.
 	 */
 	early = !opts.interactive;
-	if (early) {
-		clock_start();
-		pid = launch_start(path, opts.argv, session.fd,
-				   shipped_fd(opts.cfg.shipped));
-	}
+	if (early)
+		pid = start(path, &opts);
 	options_config(&opts);
-	out = output_open(opts.output, stderr);
 	session_fill(&session, &opts, events);
 	/* The views that name addresses copy the object records as they come. */
 	session.s->objects_kept = events && (opts.stack || opts.caller ||
@@ -378,6 +387,7 @@ int main(int argc, char **argv)
 	python_frames = opts.stack;
 	reader_init(session.ring_size,
 		    opts.write ? tracefile_event : ring_event);
+	out = output_open(opts.output, stderr);
 	format_setup(out, session.s, &opts);
 	trace_init(format_chosen(&opts), session.s, opts.write != NULL);
 	/* -k, live: the interposer copies no more than the walks will read. */
@@ -392,9 +402,7 @@ int main(int argc, char **argv)
 		/* -i: the console it starts finds the session in the registry. */
 		registry_add(session.fd);
 		console_spawn();
-		clock_start();
-		pid = launch_start(path, opts.argv, session.fd,
-				   shipped_fd(opts.cfg.shipped));
+		pid = start(path, &opts);
 		launch_release();
 	}
 	/*

@@ -20,6 +20,12 @@
 
 #define LTR_SESSION_MAGIC 0x316e6f6973734c54ULL /* "TLssion1" */
 /*
+ * The magic while ltruss still fills the session, its command already
+ * started (bin/ltruss.c): the command waits for LTR_SESSION_MAGIC
+ * (lib/attach.c).  Their first words differ: the wait is a futex on it.
+ */
+#define LTR_SESSION_PENDING 0x316e6550734c5454ULL /* "TTLsPen1" */
+/*
  * LTR_SESSION_RELAYOUT: the session as a later version might lay it out,
  * its version bumped and a field put before those of the tables a trace
  * file used to copy.  tests/compat.bats builds an ltruss so

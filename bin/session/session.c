@@ -64,6 +64,8 @@ void session_create(struct session_handle *h, uint32_t ring_size)
 	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (s == MAP_FAILED)
 		perror_msg_and_die("cannot map the shared-memory session");
+	/* Not valid yet: the command started meanwhile waits for it. */
+	s->magic = LTR_SESSION_PENDING;
 	h->s = s;
 	h->fd = fd;
 	h->ring_size = ring_size;
