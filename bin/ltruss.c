@@ -359,14 +359,12 @@ int main(int argc, char **argv)
 	}
 	path = target_resolve(opts.argv[0]);
 	interposer_check();
-	/* Its truncate waits for the disk: on a thread, joined at output_open(). */
-	output_open_begin(opts.output);
 	events = opts.trace || opts.tree || opts.folded || opts.chrome ||
 		 opts.heap || callsites_wanted(&opts);
 	session_create(&session, opts.ring_size);
 	/*
-	 * The command starts now, before the config is loaded, the session
-	 * filled and -o FILE's open done: its exec and loading run on the
+	 * The command starts now, before the config is loaded, -o FILE
+	 * opened and the session filled: its exec and loading run on the
 	 * other core while ltruss does that, and it waits in the interposer
 	 * until session_ready() (lib/attach.c).  -i's console finds the
 	 * session complete in the registry before the command starts: not

@@ -214,15 +214,6 @@ bool output_shares_stderr(void)
 	return shares_stderr;
 }
 
-/* -o FILE's mode, less the umask, when it is created. */
-#define OUTPUT_MODE 0666
-
-void output_open_begin(const char *file)
-{
-	if (file)
-		outfile_open_begin(file, OUTPUT_MODE, "-o");
-}
-
 FILE *output_open(const char *file, FILE *std)
 {
 	static char buffer[1 << 18];
@@ -245,7 +236,7 @@ FILE *output_open(const char *file, FILE *std)
 		stdio_out = out;
 		return out;
 	}
-	fd = outfile_open(file, OUTPUT_MODE, "-o");
+	fd = outfile_open(file, 0666, "-o");
 	if (fd < 0)
 		perror_msg_and_die("cannot write the trace to '%s' (-o)", file);
 	out = fopencookie((void *)(intptr_t)fd, "w", io);

@@ -9,9 +9,6 @@
 
 /* Open -o FILE (or std, stderr or stdout, when file is NULL); a file that cannot be made dies. */
 FILE *output_open(const char *file, FILE *std);
-
-/* Begin creating or truncating -o FILE (NULL: none) on a thread, for output_open() to take (util/outfile.c). */
-void output_open_begin(const char *file);
 /* Does the trace (stderr, or stdout that is stderr's file: 2>&1) share ltruss's warnings' stream? */
 bool output_shares_stderr(void);
 

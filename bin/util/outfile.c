@@ -26,7 +26,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,96 +141,23 @@ static void path_check(const char *file, const char *option)
 	free(rest);
 }
 
-/*
- * Opening an existing file with O_TRUNC waits until the writeback of its
- * old pages is done (ext4: 0.3-5 ms after a file was written and closed,
- * 60 us of it CPU), creating one costs 60-100 us: time the traced command
- * would wait for at its start.  So ltruss begins the open on a thread
- * (outfile_open_begin) as soon as it knows the command, and the open it
- * asks for later takes that descriptor (outfile_open).  The thread only
- * opens: the path's links are checked before it starts, the errors are
- * told after it is joined, as without it.
- */
-static struct {
-	pthread_t thread;
-	bool started, link;
-	const char *file;
-	mode_t mode;
-	int flags;
-	int fd, err;
-} early;
-
-/* The thread: open the file as outfile_open would. */
-static void *early_open(void *arg)
-{
-	(void)arg;
-	early.fd = open(early.file, early.flags, early.mode);
-	early.err = errno;
-	return NULL;
-}
-
-/* file opened as outfile_open() would, once; false if it was not. */
-static bool open_once(const char *file, mode_t mode, const char *option,
-		      int *fd)
-{
-	struct stat st;
-	bool link;
-
-	path_check(file, option);
-	link = lstat(file, &st) == 0 && S_ISLNK(st.st_mode);
-	/* Not a link when checked: one made since is not followed. */
-	*fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
-				 (link ? 0 : O_NOFOLLOW),
-		   mode);
-	return *fd >= 0 || errno != ELOOP || link;
-}
-
-void outfile_open_begin(const char *file, mode_t mode, const char *option)
-{
-	pthread_attr_t attr;
-	struct stat st;
-
-	path_check(file, option);
-	early.link = lstat(file, &st) == 0 && S_ISLNK(st.st_mode);
-	early.file = file;
-	early.mode = mode;
-	early.flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
-		      (early.link ? 0 : O_NOFOLLOW);
-	/* It makes one system call: a small stack. */
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 64 << 10);
-	early.started = pthread_create(&early.thread, &attr, early_open,
-				       NULL) == 0;
-	pthread_attr_destroy(&attr);
-}
-
-/* The early open of file with mode, joined: true and its result in *fd if it was that one. */
-static bool early_taken(const char *file, mode_t mode, int *fd)
-{
-	if (!early.started)
-		return false;
-	early.started = false;
-	pthread_join(early.thread, NULL);
-	if (strcmp(file, early.file) != 0 || mode != early.mode) {
-		if (early.fd >= 0)
-			close(early.fd);
-		return false;
-	}
-	*fd = early.fd;
-	errno = early.err;
-	/* A link made at the last component since the check: walk again. */
-	return early.fd >= 0 || early.err != ELOOP || early.link;
-}
-
 int outfile_open(const char *file, mode_t mode, const char *option)
 {
+	struct stat st;
 	int fd = -1, tries;
 
-	if (early_taken(file, mode, &fd))
-		return fd;
-	for (tries = 0; tries < 8; tries++)
-		if (open_once(file, mode, option, &fd))
+	for (tries = 0; tries < 8; tries++) {
+		bool link;
+
+		path_check(file, option);
+		link = lstat(file, &st) == 0 && S_ISLNK(st.st_mode);
+		/* Not a link when checked: one made since is not followed. */
+		fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+					(link ? 0 : O_NOFOLLOW),
+			  mode);
+		if (fd >= 0 || errno != ELOOP || link)
 			return fd;
+	}
 	return fd;
 }
 

@@ -14,13 +14,6 @@
  */
 int outfile_open(const char *file, mode_t mode, const char *option);
 
-/*
- * Begin outfile_open(file, mode) on a thread: the next outfile_open() of
- * the same file and mode takes its descriptor (or its error).  Dies as
- * outfile_open() does for a link on the way.
- */
-void outfile_open_begin(const char *file, mode_t mode, const char *option);
-
 /* outfile_open() as a stream (0666), or die saying which option named file. */
 FILE *outfile_stream(const char *file, const char *option);
 
