@@ -409,24 +409,12 @@ static void map_failed(struct ltr_session *s, const char *what, int err)
  */
 #define READY_CHECK_NS 10000000L
 
-/*
- * It yields its core this many times before it sleeps (a yield with
- * nothing else to run there is a system call, ~0.5 us): ltruss is usually
- * done within a millisecond.  A process woken from a futex is put on the
- * core of the one that woke it when it can (wake affine): the command
- * would then share ltruss's core for its whole run while the one the
- * exec chose for it idles.  Yielding, it stays where it is; sharing a
- * core with ltruss, it lets it run.
- */
-#define READY_YIELDS 2000
-
 /* Wait until ltruss made session s ready (its magic), or exit if ltruss is gone. */
 static void session_wait_ready(struct ltr_session *s)
 {
 	const uint32_t *word = (const uint32_t *)&s->magic;
 	const uint32_t pending = (uint32_t)LTR_SESSION_PENDING;
 	struct timespec check = { 0, READY_CHECK_NS }, nap = { 0, 100000 };
-	unsigned yields = 0;
 	long ret;
 
 	_Static_assert((uint32_t)LTR_SESSION_MAGIC !=
@@ -435,9 +423,6 @@ static void session_wait_ready(struct ltr_session *s)
 	/* Only a session ltruss made waits: any other file is checked at once. */
 	if (__atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) != LTR_SESSION_PENDING)
 		return;
-	while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == pending &&
-	       yields++ < READY_YIELDS)
-		ltr_syscall3(SYS_sched_yield, 0, 0, 0);
 	while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == pending) {
 		if (ltr_syscall3(SYS_getppid, 0, 0, 0) != session_pid) {
 			ltr_warn("not tracing",
