@@ -383,8 +383,11 @@ int main(int argc, char **argv)
 	if (opts.write)
 		tracefile_open(opts.write, session.s, &opts.cfg, opts.follow);
 	python_frames = opts.stack;
-	reader_init(session.ring_size,
-		    opts.write ? tracefile_event : ring_event);
+	/* -w drains the rings apart, not through the sink (tracefile_open()). */
+	reader_init(session.ring_size, ring_event);
+	/* Without Python's frames, ring_event() is trace_event(). */
+	if (!opts.write && !python_frames)
+		reader_plain(trace_plain);
 	out = output_open(opts.output, stderr);
 	format_setup(out, session.s, &opts);
 	trace_init(format_chosen(&opts), session.s, opts.write != NULL);

@@ -627,3 +627,30 @@ peak_rss_kib() {
 		[ "$(grep -c 'libc:getppid() = ' trace.txt)" -eq 6 ]
 	done
 }
+
+# A plain entry or exit (no blob) goes from its ring straight onto its
+# thread's stack of calls and into the line (trace-plain.c), without being
+# unpacked into the whole event layout and taken through the general state
+# machine.  callgrind counts ltruss's own instructions (the command runs on
+# its own); two lengths of the loop, so that what is counted is a call's
+# share alone.  (--json takes the same way; its timestamps' instructions
+# depend on how far apart the calls come, which callgrind changes.)
+@test "-o: a plain call costs ltruss under 800 instructions (callgrind; 900 when every entry and exit was unpacked whole for the general state machine)" {
+	command -v valgrind >/dev/null || fail "valgrind is needed (apt-get install valgrind)"
+	if ldd "$LTRUSS" | grep -q libasan; then
+		skip "an AddressSanitizer build of ltruss: no instruction bound holds"
+	fi
+	local k per
+	declare -A n
+	for k in 20000 60000; do
+		run_split valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+			"$LTRUSS" -o "trace.$k" -u 'libfix:fix_add' "$PROGS/spin" 1 "$k"
+		assert_equal "$status" 0
+		assert_equal "$out" "$("$PROGS/spin" 1 "$k")"
+		[ "$(grep -c '^libfix:fix_add(' "trace.$k")" -eq "$k" ]
+		n[$k]=$(awk '/Collected :/ { print $NF }' <<<"$err")
+		[ -n "${n[$k]}" ]
+	done
+	per=$(((n[60000] - n[20000]) / 40000))
+	[ "$per" -lt 800 ] || fail "$per instructions a call"
+}

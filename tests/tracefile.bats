@@ -773,6 +773,11 @@ for line in sys.stdin:
 # by_thread: JSON Lines of calls as THREAD<tab>LINE, each thread named by
 # the second argument of its first call, the ids and times left out;
 # sorted by thread, each thread's lines in the order they came.
+# mask_free: the lines normalized, and the free pages sysconf(86) says, which change from run to run.
+mask_free() {
+	normalize | sed -E 's/^(libc:sysconf\(86\) = )[0-9]+$/\1N/'
+}
+
 by_thread() {
 	awk '/"type":"call"/ {
 		match($0, /"tid":[0-9]+/)
@@ -813,6 +818,121 @@ by_thread() {
 	# What the reader checks: 4 threads, 100000 calls each, in their order.
 	[ "$(cut -f1 read.txt | uniq | wc -l)" -eq 4 ]
 	[ "$(cut -f1 read.txt | uniq -c | awk '{ print $1 }' | sort -u)" = 100000 ]
+}
+
+# busy_record FILE THREADS CALLS: record busythreads' fix_add calls (two
+# arguments: a third would print what %rdx held, which varies) into FILE,
+# the debug lines in err.
+busy_record() {
+	printf '%s\n' 'version: 1' 'trace: [{ lib: libfix, functions: [fix_add] }]' \
+		'prototypes: ["int fix_add(int a, int b)"]' >fix.yaml
+	LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -w "$1" -F ./fix.yaml "$PROGS/busythreads" "$2" "$3"
+	[ "$status" -eq 0 ] && [ "$out" = "$("$PROGS/busythreads" "$2" "$3")" ]
+}
+
+# rounds BLOCKS: the rounds of a list of blocks (ltr-mutate list-blocks),
+# a line each: the offset of its first block, then each block's slot; a
+# round is its EVENTS blocks with flag 1 up to one with flag 2 too.
+rounds() {
+	awk '$2 == 2 && $5 % 2 == 1 { if (!r) r = $1; r = r " " $4
+		if ($5 >= 2) { print r; r = "" } next }
+	     { if (r) print r; r = "" }
+	     END { if (r) print r }' "$1"
+}
+
+@test "-w of sort with every libc call: a ring's blocks outgrow their buffer mid-block, no crash, --read gives the live trace" {
+	# A ring of strings drained in one round encodes past the first 256
+	# KiB of its buffer: the buffer grows while a block of string
+	# back-references into it is open.
+	seq 1 8000 | shuf --random-source=<(yes) | sed 's/^/line /' >in.txt
+	export LC_ALL=C.UTF-8 # strcoll, of strings
+	run_split ltruss -w t.ltr -u 'libc:*' -u '-libc:__*' sort --parallel=1 in.txt
+	[ "$status" -eq 0 ]
+	[ "$out" = "$(sort --parallel=1 in.txt)" ]
+	ltruss --read t.ltr 2>&1 | mask_free >read.txt
+	run_split ltruss -u 'libc:*' -u '-libc:__*' sort --parallel=1 in.txt
+	mask_free <<<"$err" >live.txt
+	[ "$(grep -c '^libc:strcoll(' read.txt)" -gt 50000 ]
+	cmp live.txt read.txt
+}
+
+@test "-w with busy threads: each ring drained, checked and encoded apart by workers, in rounds of blocks a slot each; --read merges them by time" {
+	[ "$(nproc)" -ge 2 ] || skip "one core: no core for a worker"
+	busy_record t.ltr 4 100000
+	# Workers drained rings: the reader's thread only copied the blocks.
+	grep -Eq '; [1-9][0-9]* rings drained by workers, [0-9]+ by the reader.s thread; [0-9]+ events, the workers. CPU [0-9.]+ ns an event, the reader.s thread.s [0-9.]+ ns, [0-9.]+ ns of it not draining$' <<<"$err"
+	"$PROGS/ltr-mutate" t.ltr blocks list-blocks
+	# Every EVENTS block is of a round, every round ends with a block
+	# that says so.
+	[ "$(awk '$2 == 2 && $5 != 1 && $5 != 3' blocks | wc -l)" -eq 0 ]
+	[ "$(awk '$2 == 2 && $5 == 3' blocks | wc -l)" -eq "$(rounds blocks | wc -l)" ]
+	# In a round, a slot's blocks are together; some rounds hold several.
+	[ "$(rounds blocks | awk '{ delete seen; runs = 0; prev = ""
+		for (i = 2; i <= NF; i++) {
+			if ($i != prev) { if ($i in seen) bad++; seen[$i]; runs++ }
+			prev = $i
+		}
+		if (runs > 1) several++ } END { print bad + 0, (several > 0) }')" = "0 1" ]
+	# Each thread's calls as live: the test before, on the same files.
+	ltruss --read t.ltr --json >read.json
+	[ "$(grep -c '"type":"call"' read.json)" -eq 400000 ]
+	# Merged by time: a call ends no earlier than the one before it but
+	# where an event published late waited for the next round, as live
+	# (the times in ns are doubles: 256 ns apart at today's dates).
+	late=$(sed -nE 's/.*"ts":([0-9]+).*"dur_ns":([0-9]+).*/\1 \2/p' read.json |
+		awk '{ e = $1 + $2; if (e + 512 < last) n++; last = e } END { print n + 0 }')
+	[ "$late" -le "$(rounds blocks | wc -l)" ]
+}
+
+@test "-w with busy threads: a file cut in the middle of a round reads the round's blocks it has, each thread's calls in order" {
+	[ "$(nproc)" -ge 2 ] || skip "one core: no core for a worker"
+	busy_record t.ltr 4 50000
+	"$PROGS/ltr-mutate" t.ltr blocks list-blocks
+	# A round of several slots: cut after its second slot's first block.
+	read -r start at < <(awk '$2 == 2 && $5 % 2 == 1 { if (!r) { r = $1; s = $4 }
+		else if ($4 != s) { print r, $1 + 16 + int(($3 + 7) / 8) * 8; exit }
+		if ($5 >= 2) r = ""; next }
+		{ r = "" }' blocks)
+	[ -n "$at" ]
+	head -c "$start" t.ltr >before.ltr
+	head -c "$at" t.ltr >cut.ltr
+	run_split ltruss --read cut.ltr --json -o cut.json
+	[ "$status" -eq 0 ]
+	grep -Eqx "ltruss: warning: the trace file 'cut.ltr' was cut at byte $at \(the recording ltruss was killed, or the disk was full\): what it holds is shown" <<<"$err"
+	ltruss --read before.ltr --json -o before.json 2>/dev/null
+	# More calls than the rounds before it: the cut round's are read.
+	[ "$(grep -c '"type":"call"' cut.json)" -gt "$(grep -c '"type":"call"' before.json)" ]
+	# Each thread's calls are fix_add(0, t), fix_add(1, t)... with none left out.
+	[ "$(sed -nE 's/.*"type":"call".*"args":\["([0-9]+)","([0-9]+)"\].*/\2 \1/p' cut.json |
+		awk '{ if ($2 != next_i[$1] + 0) bad++; next_i[$1] = $2 + 1 } END { print bad + 0 }')" -eq 0 ]
+}
+
+@test "-w with busy threads: a round whose blocks are damaged stops --read with one error line, exit 2, before the round" {
+	[ "$(nproc)" -ge 2 ] || skip "one core: no core for a worker"
+	busy_record t.ltr 4 50000
+	# A block of a round's second slot made a block of no slot, CRC right.
+	"$PROGS/ltr-mutate" t.ltr slot.ltr round-slot
+	run_split ltruss --read slot.ltr
+	[ "$status" -eq 2 ]
+	# What the rounds before it hold, none of that round's.
+	"$PROGS/ltr-mutate" t.ltr blocks list-blocks
+	at=$(sed -nE 's/.* at byte ([0-9]+);.*/\1/p' <<<"$err")
+	start=$(awk -v at="$at" '$2 == 2 && $5 % 2 == 1 { if (!r) r = $1; if ($1 == at) { print r; exit }
+		if ($5 >= 2) r = ""; next } { r = "" }' blocks)
+	head -c "$start" t.ltr >before.ltr
+	# (a call open where the file before it is cut says so at its end).
+	[ "$out" = "$(ltruss --read before.ltr 2>/dev/null | grep -v ' <unfinished \.\.\.>$')" ]
+	[[ "$err" =~ ^"ltruss: error: cannot read the trace file 'slot.ltr': an events block of no thread slot at byte "[0-9]+"; it is not a trace ltruss -w wrote, or it was damaged"$ ]]
+	# A bit of a round's block flipped: its checksum fails.
+	"$PROGS/ltr-mutate" t.ltr blocks list-blocks
+	at=$(awk '$2 == 2 && $5 == 1 { print $1 + 40; exit }' blocks)
+	cp t.ltr flipped.ltr
+	printf '\x55' | dd of=flipped.ltr bs=1 seek="$at" conv=notrunc status=none
+	not cmp -s t.ltr flipped.ltr
+	run_split ltruss --read flipped.ltr
+	[ "$status" -eq 2 ]
+	[ -z "$out" ]
+	[ "$err" = "ltruss: error: cannot read the trace file 'flipped.ltr': a block fails its checksum at byte $((at - 40)); it is not a trace ltruss -w wrote, or it was damaged" ]
 }
 
 @test "--read -u matches a library by soname, file name and path, as live -u does" {

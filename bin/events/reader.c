@@ -22,9 +22,15 @@
  * would hold its ring, and the program, for ever.
  *
  * Each event is copied out of its ring into the whole layout (struct
- * ltr_event) for the sink, but for a plain sink (reader_plain(): -w) a
- * plain entry or exit, nearly every event, is handed on where it is:
- * re-encoding it is all that sink does, and the copy was half its work.
+ * ltr_event) for the sink, but for a plain sink (struct drainer's plain:
+ * -w) a plain entry or exit, nearly every event, is handed on where it
+ * is: re-encoding it is all that sink does, and the copy was half its
+ * work.
+ *
+ * Under -w the rings are not merged here (reader_streams()): each round,
+ * once the heads are read, the sink drains each ring apart
+ * (reader_drain_ring()), on as many threads as it likes, each with a
+ * drainer of its own; --read merges them.
  */
 #include "config.h"
 
@@ -39,6 +45,7 @@
 
 #include "clock.h"
 #include "error.h"
+#include "merge.h"
 #include "reader.h"
 #include "session-check.h"
 #include "session-slots.h"
@@ -64,11 +71,12 @@ struct cursor {
 };
 
 static struct cursor cursors[LTR_MAX_THREADS];
-static int corrupt_reported;
+static int corrupt_reported; /* atomic: rings may drain on several threads */
 static uint32_t ring_size;
-static void (*sink)(const struct event_rec *r);
-static void (*plain_sink)(const struct event_rec *r,
-			  const struct event_plain *p);
+/* The merge's drainer (the sinks of reader_init() and reader_plain()). */
+static struct drainer merged;
+/* A sink that drains each ring apart (reader_streams()), or NULL. */
+static size_t (*streams)(struct ltr_session *s, uint32_t n, bool *deferred);
 /*
  * For each byte a record's type may hold: the fixed words of its whole
  * layout when the interposer may pack it (packed_words), and its smallest
@@ -89,17 +97,8 @@ static struct {
 	uint16_t size;
 	uint8_t words, full;
 } plains[256];
-static uint64_t cut, cut_slack; /* this round's clock reading; a second */
-static bool deferred;		/* an event waits for the next round */
-/*
- * Where whole events are copied (peek), and its size: grown as events
- * need, and given away to a sink that keeps an event (reader_take).
- */
-static struct ltr_event *copy_buf;
-static size_t copy_size;
-/* Where the sink asked the next event to be copied (reader_copy_to()), and its room. */
-static unsigned char *copy_to;
-static size_t copy_to_room;
+/* This round's clock reading; a second (set before any ring drains). */
+static uint64_t cut, cut_slack;
 
 /* ts was stamped after this round began, by the TSC (see the top). */
 static bool stamped_after_cut(uint64_t ts)
@@ -116,7 +115,7 @@ static void corrupt(const struct ltr_session *s, uint32_t i, const char *what)
 	const struct ltr_thread *slot = session_slot(s, i);
 	int tid = slot ? slot->tid : 0;
 
-	if (corrupt_reported++)
+	if (__atomic_fetch_add(&corrupt_reported, 1, __ATOMIC_RELAXED))
 		return;
 	if (check_tid(tid))
 		warning_msg("a corrupt event in the ring of thread %d; %s (did the program write over its trace session?)",
@@ -126,17 +125,24 @@ static void corrupt(const struct ltr_session *s, uint32_t i, const char *what)
 			    i, what);
 }
 
-/* copy_buf, with room for size bytes (its old content lost). */
-static struct ltr_event *copy_room(size_t size)
+/* d's copy_buf, with room for size bytes (its old content lost). */
+static struct ltr_event *copy_room(struct drainer *d, size_t size)
 {
-	if (copy_size < size) {
-		free(copy_buf);
-		copy_size = size > COPY_MIN ? (size + COPY_MIN - 1) &
-						      ~(size_t)(COPY_MIN - 1)
-					    : COPY_MIN;
-		copy_buf = xmalloc(copy_size);
+	if (d->copy_size < size) {
+		free(d->copy_buf);
+		d->copy_size = size > COPY_MIN ? (size + COPY_MIN - 1) &
+							 ~(size_t)(COPY_MIN - 1)
+					       : COPY_MIN;
+		d->copy_buf = xmalloc(d->copy_size);
 	}
-	return copy_buf;
+	return d->copy_buf;
+}
+
+void reader_drainer_free(struct drainer *d)
+{
+	free(d->copy_buf);
+	d->copy_buf = NULL;
+	d->copy_size = 0;
 }
 
 /*
@@ -158,7 +164,7 @@ void reader_init(uint32_t size, void (*to)(const struct event_rec *r))
 	unsigned t;
 
 	ring_size = size;
-	sink = to;
+	merged.sink = to;
 	for (t = 0; t < 256; t++) {
 		kinds[t].min_size = (uint16_t)check_event_min_size((uint8_t)t);
 		kinds[t].full = (uint8_t)packed_words((uint8_t)t);
@@ -245,13 +251,13 @@ static void unpack(struct ltr_event *ev, const struct ltr_rec *rec,
 void reader_plain(void (*plain)(const struct event_rec *r,
 				const struct event_plain *p))
 {
-	plain_sink = plain;
+	merged.plain = plain;
 }
 
-void reader_copy_to(void *at, size_t room)
+void reader_streams(size_t (*round)(struct ltr_session *s, uint32_t n,
+				    bool *deferred))
 {
-	copy_to = at;
-	copy_to_room = at ? room : 0;
+	streams = round;
 }
 
 /*
@@ -260,11 +266,11 @@ void reader_copy_to(void *at, size_t room)
  */
 static void *reader_take(void *spare, size_t spare_size, size_t *size)
 {
-	void *ev = copy_buf;
+	void *ev = merged.copy_buf;
 
-	*size = copy_size;
-	copy_buf = spare;
-	copy_size = spare ? spare_size : 0;
+	*size = merged.copy_size;
+	merged.copy_buf = spare;
+	merged.copy_size = spare ? spare_size : 0;
 	return ev;
 }
 
@@ -293,8 +299,8 @@ static inline void prefetch_ahead(const unsigned char *data, uint32_t off)
  * tenth of the reader's work an event.
  */
 static inline __attribute__((always_inline)) const struct ltr_event *
-peek(struct ltr_session *s, uint32_t i, struct ltr_event *head, bool whole,
-     struct event_plain *pl)
+peek(struct ltr_session *s, struct drainer *d, uint32_t i,
+     struct ltr_event *head, bool whole, struct event_plain *pl)
 {
 	struct cursor *c = &cursors[i];
 	const unsigned char *data = c->data;
@@ -330,10 +336,10 @@ peek(struct ltr_session *s, uint32_t i, struct ltr_event *head, bool whole,
 		 * and checks it (the checks below would pass it); it is not
 		 * copied (*pl says where it is).
 		 */
-		if (whole && plain_sink && size == plains[rec.kind].size &&
+		if (whole && d->plain && size == plains[rec.kind].size &&
 		    off + size <= ring_size && c->tail + size <= c->head) {
 			if (stamped_after_cut(rec.ts)) {
-				deferred = true;
+				d->deferred = true;
 				return NULL;
 			}
 			prefetch_ahead(data, off);
@@ -362,7 +368,7 @@ peek(struct ltr_session *s, uint32_t i, struct ltr_event *head, bool whole,
 			return NULL;
 		}
 		if (stamped_after_cut(rec.ts)) {
-			deferred = true;
+			d->deferred = true;
 			return NULL;
 		}
 		if (!whole) {
@@ -371,8 +377,7 @@ peek(struct ltr_session *s, uint32_t i, struct ltr_event *head, bool whole,
 		}
 		prefetch_ahead(data, off);
 		c->size = size;
-		ev = size + gap <= copy_to_room ? (void *)copy_to
-						 : copy_room(size + gap);
+		ev = copy_room(d, size + gap);
 		unpack(ev, &rec, p, size, words, full);
 		if (check_event(ev))
 			return ev;
@@ -416,7 +421,7 @@ static size_t drain_round(struct ltr_session *s)
 
 	cut = clock_tsc();
 	cut_slack = (uint64_t)(clock_rate_now() * 1e9);
-	deferred = false;
+	merged.deferred = false;
 
 	/*
 	 * A head more than a ring ahead of what was read (or behind it)
@@ -439,13 +444,15 @@ static size_t drain_round(struct ltr_session *s)
 		}
 		c->known = false;
 	}
+	if (streams)
+		return streams(s, n, &merged.deferred);
 	for (;;) {
 		struct ltr_event head;
 		struct event_plain pl;
 		const struct ltr_event *ev;
 		struct event_rec r;
-		uint64_t best_ts = UINT64_MAX, next_other = UINT64_MAX;
-		uint32_t b = UINT32_MAX;
+		struct merge m = merge_start();
+		uint32_t b;
 
 		/*
 		 * The oldest next event, and the oldest of the other threads.
@@ -457,22 +464,16 @@ static size_t drain_round(struct ltr_session *s)
 			struct cursor *c = &cursors[i];
 
 			if (!c->known) {
-				ev = peek(s, i, &head, false, NULL);
+				ev = peek(s, &merged, i, &head, false, NULL);
 				c->has_next = ev != NULL;
 				c->next_ts = ev ? ev->ts : 0;
 				c->known = true;
 			}
-			if (!c->has_next)
-				continue;
-			if (c->next_ts < best_ts) {
-				next_other = best_ts;
-				best_ts = c->next_ts;
-				b = i;
-			} else if (c->next_ts < next_other) {
-				next_other = c->next_ts;
-			}
+			if (c->has_next)
+				merge_offer(&m, i, c->next_ts);
 		}
-		if (b == UINT32_MAX)
+		b = m.b;
+		if (b == MERGE_NONE)
 			break;
 		/*
 		 * Run thread b while it is the oldest.  The slot's ids share a
@@ -484,13 +485,13 @@ static size_t drain_round(struct ltr_session *s)
 					.pid = session_slot(s, b)->pid,
 					.tid = session_slot(s, b)->tid,
 					.take = reader_take };
-		while ((ev = peek(s, b, &head, true, &pl)) != NULL &&
-		       ev->ts <= next_other) {
+		while ((ev = peek(s, &merged, b, &head, true, &pl)) != NULL &&
+		       ev->ts <= m.next_other) {
 			if (ev == &head) {
-				plain_sink(&r, &pl);
+				merged.plain(&r, &pl);
 			} else {
 				r.ev = ev;
-				sink(&r);
+				merged.sink(&r);
 			}
 			cursors[b].tail += cursors[b].size;
 			if (++count % BATCH == 0)
@@ -510,8 +511,40 @@ size_t reader_drain(struct ltr_session *s)
 	size_t count = drain_round(s);
 
 	/* What waited was published already: take it now, not a pass later. */
-	if (deferred)
+	if (merged.deferred)
 		count += drain_round(s);
+	return count;
+}
+
+bool reader_ring_pending(uint32_t i)
+{
+	return cursors[i].data && cursors[i].tail < cursors[i].head;
+}
+
+size_t reader_drain_ring(struct ltr_session *s, uint32_t i, struct drainer *d)
+{
+	const struct ltr_thread *slot = session_slot(s, i);
+	struct ltr_event head;
+	struct event_plain pl;
+	const struct ltr_event *ev;
+	struct event_rec r;
+	size_t count = 0;
+
+	if (!slot)
+		return 0;
+	r = (struct event_rec){ .slot = i, .pid = slot->pid, .tid = slot->tid };
+	while ((ev = peek(s, d, i, &head, true, &pl)) != NULL) {
+		if (ev == &head) {
+			d->plain(&r, &pl);
+		} else {
+			r.ev = ev;
+			d->sink(&r);
+		}
+		cursors[i].tail += cursors[i].size;
+		if (++count % BATCH == 0)
+			publish_tail(s, i);
+	}
+	publish_tail(s, i);
 	return count;
 }
 

@@ -22,7 +22,8 @@ void reader_init(uint32_t size,
  * A plain ENTER, CALL or EXIT (its fixed words, no blob: nearly every
  * event) as its ring holds it, handed to the plain sink (reader_plain())
  * instead of being unpacked into the whole layout (struct ltr_event): a
- * sink that only re-encodes it (-w) saves the copy.  Word i of the whole
+ * sink that only re-encodes it (-w), or takes only its words (a live
+ * trace: trace_plain()), saves the copy.  Word i of the whole
  * layout, the header's three included, is event_plain_word(p, i); the
  * record is whole and checked (check_event() would pass its whole layout
  * at once).
@@ -65,6 +66,19 @@ event_plain_word(const struct event_plain *p, unsigned full, unsigned words,
 }
 
 /*
+ * The whole layout of p at u (3 + p->full words: the header's three and
+ * the fixed words), for a sink that takes plain records but hands the
+ * odd one on whole.
+ */
+static inline void event_plain_whole(uint64_t *u, const struct event_plain *p)
+{
+	unsigned i;
+
+	for (i = 0; i < 3 + p->full; i++)
+		u[i] = event_plain_word(p, p->full, p->words, i);
+}
+
+/*
  * Copy n bytes, 8 <= n <= 64 and a multiple of 8, in two stores of 8, 16
  * or 32 bytes that may overlap: a memcpy() of a size only known at run
  * time becomes `rep movsq', whose start-up took two fifths of the
@@ -87,21 +101,49 @@ static inline void event_copy_words(void *to, const void *from, size_t n)
 	}
 }
 
-/*
- * Hand the plain events to plain (NULL: none; every event to the sink,
- * whole).  The sink's reader_copy_to() applies to the others.
- */
+/* Hand the plain events to plain (NULL: none; every event to the sink, whole). */
 void reader_plain(void (*plain)(const struct event_rec *r,
 				const struct event_plain *p));
 
 /*
- * Copy the next events (those that fit in room bytes) to at, until the
- * sink says otherwise; NULL: to the reader's own buffer.  A sink that
- * keeps events in a buffer of its own (-w's segments) saves a copy: an
- * event handed on at at is there; one peeked and not handed on yet may
- * be overwritten at the next call of the sink.
+ * What drains rings on one thread: the sinks the events go to, a buffer
+ * of its own for the whole events copied out (peek() in reader.c), and
+ * whether an event waits for the next round.  The merge has one
+ * (reader_init(), reader_plain()); each thread that drains rings apart
+ * (reader_drain_ring()) another, zeroed, its sinks set.
  */
-void reader_copy_to(void *at, size_t room);
+struct drainer {
+	void (*sink)(const struct event_rec *r);
+	void (*plain)(const struct event_rec *r, const struct event_plain *p);
+	struct ltr_event *copy_buf;
+	size_t copy_size;
+	bool deferred;
+};
+
+/* Free d's buffer. */
+void reader_drainer_free(struct drainer *d);
+
+/*
+ * Drain the rings apart instead of merging them (-w: --read merges them):
+ * each round, once every ring's head is read, round(s, n, deferred) is
+ * called with the rings' count; it drains each ring that has events
+ * (reader_ring_pending()) with reader_drain_ring(), on any thread but one
+ * thread a ring, sets *deferred if an event waits for the next round, and
+ * returns how many events it drained.
+ */
+void reader_streams(size_t (*round)(struct ltr_session *s, uint32_t n,
+				    bool *deferred));
+
+/* Does ring i hold events this round (reader_streams())? */
+bool reader_ring_pending(uint32_t i);
+
+/*
+ * Pass the events of ring i this round holds to d's sinks, in its order,
+ * checked as the merge checks them, handing the space back as it goes;
+ * returns how many.  Rings may drain at once on several threads, each
+ * with its own drainer (d->deferred set if an event waits).
+ */
+size_t reader_drain_ring(struct ltr_session *s, uint32_t i, struct drainer *d);
 
 /* Pass every event published so far to the sink, oldest first; returns how many. */
 size_t reader_drain(struct ltr_session *s);

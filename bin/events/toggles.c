@@ -45,7 +45,7 @@ static struct ltr_toggle copies[2][LTR_MAX_TOGGLES];
 static struct ltr_toggle *rules = copies[0];
 static uint32_t nrules;
 static uint32_t rules_gen;  /* the generation copied */
-static uint32_t decided;    /* funcs[] entries decided with the copy */
+uint32_t toggles_decided; /* funcs[] entries decided with the copy (toggles.h) */
 
 /* Sleep one millisecond. */
 static void nap(void)
@@ -199,11 +199,11 @@ static void decide_new(struct ltr_session *s)
 {
 	uint32_t n = session_funcs_used(s);
 
-	for (; decided < n; decided++) {
-		if (!session_func_ready(s, decided))
+	for (; toggles_decided < n; toggles_decided++) {
+		if (!session_func_ready(s, toggles_decided))
 			break; /* entries fill in order: this one next time */
 		if (nrules)
-			decide(s, decided);
+			decide(s, toggles_decided);
 	}
 }
 
@@ -212,7 +212,7 @@ void toggles_apply(struct ltr_session *s)
 	uint32_t fn;
 
 	if (rules_copy(s)) {
-		for (fn = 0; fn < decided; fn++)
+		for (fn = 0; fn < toggles_decided; fn++)
 			decide(s, fn);
 		__atomic_store_n(&s->toggles_done, rules_gen, __ATOMIC_RELEASE);
 	}
@@ -223,7 +223,7 @@ bool toggles_disabled_live(struct ltr_session *s, uint32_t fn)
 {
 	if (fn >= LTR_MAX_FUNCS)
 		return false;
-	if (fn >= decided)
+	if (fn >= toggles_decided)
 		decide_new(s);
 	return __atomic_load_n(&s->funcs[fn].flags, __ATOMIC_RELAXED) &
 	       LTR_FN_DISABLED;

@@ -33,12 +33,21 @@ void toggles_apply(struct ltr_session *s);
  */
 bool toggles_disabled_live(struct ltr_session *s, uint32_t fn);
 
-/* toggles_disabled_live(), a trace file's function asked inline (--read: every entry). */
+/* The functions decided so far (fn below it: its flag is ltruss's answer). */
+extern uint32_t toggles_decided;
+
+/*
+ * toggles_disabled_live(), asked inline for every entry: a trace file's
+ * function (--read), and a function decided already.
+ */
 static inline bool toggles_disabled(struct ltr_session *s, uint32_t fn)
 {
 	if (!s)
 		return fn < LTR_MAX_FUNCS &&
 		       (catalog_func_flags(fn) & LTR_FN_DISABLED);
+	if (fn < toggles_decided && fn < LTR_MAX_FUNCS)
+		return __atomic_load_n(&s->funcs[fn].flags, __ATOMIC_RELAXED) &
+		       LTR_FN_DISABLED;
 	return toggles_disabled_live(s, fn);
 }
 

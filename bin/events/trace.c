@@ -37,50 +37,20 @@
 #include "tclframes.h"
 #include "session-check.h"
 #include "toggles.h"
+#include "trace-calls.h"
 #include "trace.h"
 #include "xmalloc.h"
 
-#define MAX_DEPTH 1024
 #define BLOCK_NS 50000000ull /* a call running this long is shown at once */
 
-enum call_state {
-	PENDING,    /* nothing printed yet */
-	OPENED,     /* printed as "... {" */
-	PARTIAL,    /* printed without a newline: the open partial line */
-	UNFINISHED, /* printed with "<unfinished ...>" */
-	HIDDEN,     /* its function is disabled: never printed */
-};
-
-struct tcall {
-	struct call c;
-	enum call_state state;
-	uint64_t child; /* ticks in traced calls made inside it */
-	bool inherited; /* a forked child's copy of its parent's call: not counted */
-	unsigned char *blobs; /* c.blobs lives here (grown, reused) */
-	size_t blobs_size;
-};
-
-struct thread_trace {
-	struct who who;
-	uint32_t depth;
-	struct ltr_retired *row; /* the last row counting its calls (counts.c) */
-	struct thread_trace *guest; /* a vfork child writing this ring now */
-	uint32_t deepest; /* stack[] below this may hold blobs; above, untouched */
-	struct tcall stack[MAX_DEPTH];
-};
-
 static const struct format *F;
-static struct ltr_session *session;
+struct ltr_session *trace_session;
 static bool profiled; /* profile_enabled(), asked once */
 
-struct tcall;
-struct thread_trace;
-static void end_call(struct thread_trace *t, struct tcall *tc,
-		     const struct result *r);
 static void close_partial(void);
 static void line_break(void);
 static void note_thread(int pid, int tid);
-static struct thread_trace *threads[LTR_MAX_THREADS];
+struct thread_trace *trace_threads[LTR_MAX_THREADS];
 static struct tcall *partial;          /* the open partial line, if any */
 static struct thread_trace *partial_thread;
 static int first_tid, first_pid;        /* to notice a second thread, process */
@@ -116,7 +86,7 @@ void trace_init(const struct format *f, struct ltr_session *s,
 		ends.untraced = f->untraced;
 		F = &ends;
 	}
-	session = s;
+	trace_session = s;
 	profiled = profile_enabled();
 	error_on_line_break(line_break);
 }
@@ -196,7 +166,7 @@ static void end_all_at(struct thread_trace *t, enum ltr_end why,
 	struct result r = { .returned = false, .why = why, .ts_exit = tsc };
 
 	while (t->depth)
-		end_call(t, &t->stack[--t->depth], &r);
+		trace_end_call(t, &t->stack[--t->depth], &r);
 }
 
 static void end_all(struct thread_trace *t, enum ltr_end why)
@@ -223,8 +193,8 @@ static void trace_free(struct thread_trace *t)
 /* Free the trace state of slot index i. */
 static void thread_free(uint32_t i)
 {
-	trace_free(threads[i]);
-	threads[i] = NULL;
+	trace_free(trace_threads[i]);
+	trace_threads[i] = NULL;
 }
 
 /* The vfork child writing t's ring has left (why, at tsc): its calls end. */
@@ -264,7 +234,7 @@ static void guest_switch(struct thread_trace *t, const struct ltr_event *ev)
  */
 static struct thread_trace *thread_of(uint32_t i, int pid, int tid)
 {
-	struct thread_trace *t = threads[i];
+	struct thread_trace *t = trace_threads[i];
 	uint32_t j;
 
 	if (t)
@@ -277,9 +247,9 @@ static struct thread_trace *thread_of(uint32_t i, int pid, int tid)
 	}
 	/* A new slot for a thread we know: its process exec'd. */
 	for (j = 0; j < LTR_MAX_THREADS; j++) {
-		if (threads[j] && threads[j]->who.tid == tid &&
-		    threads[j]->who.pid == pid) {
-			end_all(threads[j], LTR_END_EXEC);
+		if (trace_threads[j] && trace_threads[j]->who.tid == tid &&
+		    trace_threads[j]->who.pid == pid) {
+			end_all(trace_threads[j], LTR_END_EXEC);
 			thread_free(j);
 			heap_exec(pid);
 		}
@@ -287,7 +257,7 @@ static struct thread_trace *thread_of(uint32_t i, int pid, int tid)
 	t = xcalloc(1, sizeof(*t));
 	t->who.pid = pid;
 	t->who.tid = tid; /* until the ring says (LTR_EV_THREAD) */
-	threads[i] = t;
+	trace_threads[i] = t;
 	return t;
 }
 
@@ -329,7 +299,7 @@ static void drop_top(struct thread_trace *t)
 }
 
 /* A call starts inside the top call of t: that one must be printed. */
-static void open_parent(struct thread_trace *t)
+void trace_open_parent(struct thread_trace *t)
 {
 	struct tcall *parent;
 
@@ -369,8 +339,8 @@ static void call_from_event(struct call *c, const struct ltr_event *ev)
 }
 
 /* Print the end of call tc of thread t with result r. */
-static void end_call(struct thread_trace *t, struct tcall *tc,
-		     const struct result *r)
+void trace_end_call(struct thread_trace *t, struct tcall *tc,
+		    const struct result *r)
 {
 	/* Not even a call for a plain trace: a line a call comes through here. */
 	if ((counting || profiled) && tc->state != HIDDEN && !tc->inherited &&
@@ -426,13 +396,13 @@ static void end_unseen(struct thread_trace *t, const struct ltr_event *ev,
 {
 	struct tcall none;
 
-	if (toggles_disabled(session, ev->fn))
+	if (toggles_disabled(trace_session, ev->fn))
 		return; /* its entry was hidden, or made in the parent */
 	memset(&none, 0, sizeof(none));
 	none.c.fn = ev->fn;
 	none.c.depth = ev->depth;
 	none.state = UNFINISHED;
-	end_call(t, &none, r);
+	trace_end_call(t, &none, r);
 }
 
 /* Take call i off t's stack; the calls above it move down a level. */
@@ -490,7 +460,7 @@ static void call_ends_below(struct thread_trace *t, const struct ltr_event *ev,
 	/* It ends as if it were on top: its callers are below it. */
 	depth = t->depth;
 	t->depth = i;
-	end_call(t, &t->stack[i], r);
+	trace_end_call(t, &t->stack[i], r);
 	t->depth = depth;
 	call_remove(t, i);
 }
@@ -510,7 +480,7 @@ static void call_ends(struct thread_trace *t, const struct ltr_event *ev)
 		drop_top(t);
 	if (t->depth && t->stack[t->depth - 1].c.depth == ev->depth &&
 	    t->stack[t->depth - 1].c.fn == ev->fn)
-		end_call(t, &t->stack[--t->depth], &r);
+		trace_end_call(t, &t->stack[--t->depth], &r);
 	else
 		end_unseen(t, ev, &r);
 }
@@ -570,7 +540,7 @@ static void call_starts(struct thread_trace *t, const struct event_rec *r)
 	call_from_event(&tc->c, ev);
 	tc->child = 0;
 	tc->inherited = ev->flags & LTR_EVF_RESUME;
-	if (toggles_disabled(session, ev->fn)) {
+	if (toggles_disabled(trace_session, ev->fn)) {
 		tc->state = HIDDEN;
 		t->depth++;
 		return;
@@ -581,7 +551,7 @@ static void call_starts(struct thread_trace *t, const struct event_rec *r)
 		tc->state = UNFINISHED;
 		return;
 	}
-	open_parent(t);
+	trace_open_parent(t);
 	if (++t->depth > t->deepest)
 		t->deepest = t->depth;
 	if (tc->c.blobs_len)
@@ -628,9 +598,9 @@ static __attribute__((noinline)) void event_other(const struct event_rec *r)
 
 		if (counting)
 			counts_entry_only(t->who.pid, ev->fn, &t->row);
-		if (toggles_disabled(session, ev->fn))
+		if (toggles_disabled(trace_session, ev->fn))
 			break;
-		open_parent(t);
+		trace_open_parent(t);
 		close_partial();
 		call_from_event(&c, ev);
 		if (first_return_zero(ev->fn)) {
@@ -666,7 +636,7 @@ static void event_trace(const struct event_rec *r)
 {
 	struct thread_trace *t;
 
-	if (r->slot < LTR_MAX_THREADS && (t = threads[r->slot]) && !t->guest &&
+	if (r->slot < LTR_MAX_THREADS && (t = trace_threads[r->slot]) && !t->guest &&
 	    call_event(t, r))
 		return;
 	event_other(r);
@@ -712,7 +682,7 @@ void trace_idle_at(uint64_t now)
 	if (partial)
 		return;
 	for (i = 0; i < LTR_MAX_THREADS; i++) {
-		struct thread_trace *t = threads[i];
+		struct thread_trace *t = trace_threads[i];
 		struct tcall *tc;
 
 		/* A vfork child runs while its parent waits. */
@@ -741,13 +711,13 @@ void trace_process_end(int pid, uint64_t tsc, int exit_status, int sig,
 	uint32_t i;
 
 	for (i = 0; i < LTR_MAX_THREADS; i++) {
-		if (!threads[i])
+		if (!trace_threads[i])
 			continue;
-		if (threads[i]->guest && (threads[i]->who.pid == pid ||
-					  threads[i]->guest->who.pid == pid))
-			guest_gone(threads[i], LTR_END_KILLED, tsc);
-		if (threads[i]->who.pid == pid)
-			end_all_at(threads[i],
+		if (trace_threads[i]->guest && (trace_threads[i]->who.pid == pid ||
+					  trace_threads[i]->guest->who.pid == pid))
+			guest_gone(trace_threads[i], LTR_END_KILLED, tsc);
+		if (trace_threads[i]->who.pid == pid)
+			end_all_at(trace_threads[i],
 				   sig ? LTR_END_KILLED : LTR_END_EXITED, tsc);
 	}
 	close_partial();
@@ -770,7 +740,7 @@ void trace_cut(void)
 
 	close_partial();
 	for (i = 0; i < LTR_MAX_THREADS; i++) {
-		struct thread_trace *t = threads[i];
+		struct thread_trace *t = trace_threads[i];
 
 		for (; t; t = t->guest) {
 			if (t->depth)

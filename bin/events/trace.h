@@ -45,6 +45,13 @@ struct event_rec {
 void trace_event(const struct event_rec *r);
 
 /*
+ * trace_event() of a plain record as its ring holds it (reader_plain():
+ * an ENTER, CALL or EXIT without blobs), for a live trace without -k.
+ */
+struct event_plain;
+void trace_plain(const struct event_rec *r, const struct event_plain *pl);
+
+/*
  * trace_event() is these two: take the Python and Tcl code objects an
  * event describes (narrow.c: those of every event, shown or not), and
  * the event itself.

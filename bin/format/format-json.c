@@ -116,25 +116,40 @@ static inline struct obj obj_dec(struct obj o, uint64_t v)
  * Objects come many a microsecond: the last one's digits are kept, and
  * only those that changed are written again, the last 3 when the
  * microsecond is the same, the 9 below the seconds when the second is.
+ * The kept digits are copied first, then the new ones written into both
+ * copies: read back whole right after being written a byte or two at a
+ * time, they stalled (store forwarding: perf, --json on the loop, two
+ * fifths of this function's time).
  */
 static inline char *ts_at(char *p, uint64_t ns)
 {
 	static uint64_t last = UINT64_MAX;
 	static char text[32]; /* last's digits (32: copied whole) */
 	static unsigned len;
+	unsigned k;
 
 	if (ns < 1000000000u)
 		return decimal_at(p, ns, false);
-	if (ns / 1000 == last / 1000) {
-		format_decimal_at(text + len - 3, ns % 1000, 3);
-	} else if (ns / 1000000000u == last / 1000000000u) {
-		format_decimal_at(text + len - 9, ns % 1000000000u, 9);
-	} else {
+	if (ns / 1000000000u != last / 1000000000u) {
 		len = format_decimal_digits(ns);
 		format_decimal_at(text, ns, len);
+		last = ns;
+		memcpy(p, text, sizeof(text));
+		return p + len;
 	}
-	last = ns;
 	memcpy(p, text, sizeof(text));
+	/* Constant divisors, each: a division by a variable is a `div'. */
+	if (ns / 1000 == last / 1000) {
+		k = 3;
+		last = ns;
+		ns %= 1000;
+	} else {
+		k = 9;
+		last = ns;
+		ns %= 1000000000u;
+	}
+	format_decimal_at(p + len - k, ns, k);
+	format_decimal_at(text + len - k, ns, k);
 	return p + len;
 }
 

@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * segments.c: the worker threads that encode -w's events when several
- * rings are busy (tracefile-write.c decides when).
+ * segments.c: the worker threads that drain -w's rings and encode their
+ * events when several rings are busy (tracefile-write.c decides when).
  *
- * The reader's thread drains and merges the rings as always, and copies
- * the merged events into a segment; a full segment is queued, a worker
- * encodes it into whole EVENTS blocks (an EVENTS block's encoding starts
- * from nothing: tf_codec_reset(), so blocks encode apart), and the
- * reader's thread copies the blocks of the segments into the file in the
- * order it queued them (segments_collect()).  The order of the file is
- * the reader's alone; the workers only turn bytes into bytes.  Each
- * segment is a couple of thousand events, so the lock is taken a few
- * times per thousand events: with w workers the reader's thread does
- * the drain and a copy (a fraction of the encoding's cost) and the
- * encoding spreads over w cores.
+ * Each round, the reader's thread queues a segment for each ring that
+ * holds events; a worker drains that ring and encodes its events into
+ * whole EVENTS blocks (an EVENTS block's encoding starts from nothing:
+ * tf_codec_reset(), so blocks encode apart), and the reader's thread
+ * copies the blocks of the segments into the file in the order it queued
+ * them (segments_collect()), encoding itself those no worker took yet
+ * while it waits.  The order of the file is the reader's alone.  A
+ * segment is a ring's events of a round (up to the ring's size), so the
+ * lock is taken a few times per round: with w workers the reader's
+ * thread does no work an event but a copy of the encoded bytes, and the
+ * drain, the checks and the encoding spread over w + 1 cores.
  *
  * The segments are a ring of NSEG, numbered by how many were queued
  * before them.  Shared fields, all under lock (no field is read or written
@@ -58,11 +58,21 @@ static unsigned nworkers, nsegs;
 static void (*encode_fn)(struct segment *seg, unsigned worker);
 static void (*deliver_fn)(struct segment *seg);
 
+/* Take the next queued segment and encode it as worker (called and returning under lock). */
+static void encode_next(unsigned worker)
+{
+	uint64_t n = taken++;
+
+	pthread_mutex_unlock(&lock);
+	encode_fn(&segs[n % nsegs], worker);
+	pthread_mutex_lock(&lock);
+	done[n % nsegs] = true;
+}
+
 /* A worker: encode the queued segments in turn until stopped. */
 static void *worker_main(void *arg)
 {
 	unsigned worker = (unsigned)(uintptr_t)arg;
-	uint64_t n;
 
 	pthread_setname_np(pthread_self(), "ltruss-encode");
 	pthread_mutex_lock(&lock);
@@ -71,11 +81,7 @@ static void *worker_main(void *arg)
 			pthread_cond_wait(&work, &lock);
 		if (taken == queued)
 			break;
-		n = taken++;
-		pthread_mutex_unlock(&lock);
-		encode_fn(&segs[n % nsegs], worker);
-		pthread_mutex_lock(&lock);
-		done[n % nsegs] = true;
+		encode_next(worker);
 		pthread_cond_signal(&finished);
 	}
 	worker_cpu_ns += clock_thread_ns();
@@ -136,8 +142,13 @@ static bool deliver_oldest(bool wait)
 		pthread_mutex_unlock(&lock);
 		return false;
 	}
-	while (wait && !done[released % nsegs])
-		pthread_cond_wait(&finished, &lock);
+	while (wait && !done[released % nsegs]) {
+		/* A segment no worker took yet: encode it here, not wait. */
+		if (taken < queued)
+			encode_next(SEGMENTS_READER);
+		else
+			pthread_cond_wait(&finished, &lock);
+	}
 	ready = done[released % nsegs];
 	done[released % nsegs] = false;
 	pthread_mutex_unlock(&lock);
@@ -145,7 +156,7 @@ static bool deliver_oldest(bool wait)
 		return false;
 	seg = &segs[released % nsegs];
 	deliver_fn(seg);
-	seg->in_len = seg->need = seg->out_len = 0;
+	seg->count = seg->out_len = 0;
 	released++;
 	return true;
 }
@@ -160,8 +171,6 @@ struct segment *segments_filling(void)
 
 void segments_submit(void)
 {
-	if (!segs[queued % nsegs].in_len)
-		return;
 	pthread_mutex_lock(&lock);
 	queued++;
 	pthread_cond_signal(&work);
@@ -172,8 +181,6 @@ void segments_collect(bool all)
 {
 	if (!nworkers)
 		return;
-	if (all)
-		segments_submit();
 	while (deliver_oldest(all))
 		;
 }
@@ -191,10 +198,8 @@ uint64_t segments_stop(void)
 	pthread_mutex_unlock(&lock);
 	for (i = 0; i < nworkers; i++)
 		pthread_join(threads[i], NULL);
-	for (i = 0; i < NSEG; i++) {
-		free(segs[i].in);
+	for (i = 0; i < NSEG; i++)
 		free(segs[i].out);
-	}
 	nworkers = 0;
 	return worker_cpu_ns;
 }

@@ -32,6 +32,7 @@ struct blocks {
 	size_t open_at;       /* offset of the open block's header, or NONE */
 	uint32_t open_type;   /* and its type */
 	struct tf_events open_events; /* whose events the open block holds */
+	uint32_t events_flags;        /* the EVENTS blocks' TF_EVENTS_* */
 	/*
 	 * Bytes of ring records, decoded, that the open EVENTS block may
 	 * still take (TF_EVENTS_MAX in all); 0 when no EVENTS block is open,
@@ -72,7 +73,8 @@ static inline void blocks_open(struct blocks *o, uint32_t type)
 static inline void events_open(struct blocks *o, const struct event_rec *r)
 {
 	o->open_events = (struct tf_events){ .slot = r->slot, .pid = r->pid,
-					     .tid = r->tid };
+					     .tid = r->tid,
+					     .flags = o->events_flags };
 	blocks_open(o, TF_EVENTS);
 	memcpy(o->buf + o->len, &o->open_events, sizeof(o->open_events));
 	o->len += sizeof(o->open_events);

@@ -17,6 +17,17 @@
  * processes where the live trace did; COUNTS become the summary's rows.
  * Every length is checked against the block it is in, and no block is
  * larger than TF_BLOCK_MAX, so no file makes the reader allocate more.
+ *
+ * A round (version 10 on: the EVENTS blocks with TF_EVENTS_ROUND up to
+ * one with TF_EVENTS_ROUND_END, each slot's blocks one after the other) holds
+ * each ring's events of one pass of the live reader apart: the reader
+ * notes where each slot's blocks are (a run), then decodes a block of
+ * each run at a time and merges the runs by time exactly as the live
+ * reader merges the rings (reader.c's drain_round()), so trace.c gets
+ * the sequence the live trace would have had.  Memory: a decoded block a
+ * run, and no more runs than thread slots (more, in a damaged file, are
+ * merged in turns); a round cut short (a killed ltruss) merges what it
+ * has.
  */
 #include "config.h"
 
@@ -34,6 +45,7 @@
 #include "crc32.h"
 #include "error.h"
 #include "format.h"
+#include "merge.h"
 #include "narrow.h"
 #include "pyreuse.h"
 #include "session-check.h"
@@ -219,37 +231,56 @@ static inline void pause_replay(uint64_t ts)
 }
 
 /*
- * Decode the events of an EVENTS block (p, n bytes at off) into decoded[];
- * returns the bytes.  The whole block first, as the live reader hands on a
- * ring's records while they are still in the ring.
+ * Decode the events of an EVENTS block (p, n bytes at off) into to
+ * (DECODED_MAX bytes); returns the bytes.  The whole block first, as the
+ * live reader hands on a ring's records while they are still in the ring.
  */
-static size_t events_decode(const unsigned char *p, size_t n, size_t off)
+static size_t events_decode(const unsigned char *p, size_t n, size_t off,
+			    uint64_t *to)
 {
 	const unsigned char *q = p + sizeof(struct tf_events);
 	size_t used;
 	const char *err;
 
 	tf_codec_reset(&codec);
-	used = tf_decode_block(&codec, &q, p + n, TF_DECODE_SLACK, decoded,
+	used = tf_decode_block(&codec, &q, p + n, TF_DECODE_SLACK, to,
 			       DECODED_MAX, &err);
 	if (err)
 		bad(off + sizeof(struct tf_block) + (size_t)(q - p), err);
 	return used;
 }
 
-/* The events of an EVENTS block (p, n bytes at off), to trace.c. */
-static void events_replay(const unsigned char *p, size_t n, size_t off)
+/* The header of an EVENTS block (p, n bytes at off), checked. */
+static struct tf_events events_header(const unsigned char *p, size_t n,
+				      size_t off)
 {
 	struct tf_events h;
-	struct event_rec r;
-	size_t i = 0, used;
 
 	if (n < sizeof(h))
 		bad(off, "an events block too short");
 	memcpy(&h, p, sizeof(h));
 	if (h.slot >= LTR_MAX_THREADS)
 		bad(off, "an events block of no thread slot");
-	used = events_decode(p, n, off);
+	return h;
+}
+
+/* Event ev of r's thread, to trace.c (r->ev changed). */
+static inline void event_replay(struct event_rec *r, const struct ltr_event *ev)
+{
+	/* Python frames made whole before narrowing leaves any out. */
+	r->ev = pyreuse_whole(r->slot, ev);
+	pause_replay(ev->ts);
+	narrow_event(r);
+}
+
+/* The events of an EVENTS block (p, n bytes at off), to trace.c. */
+static void events_replay(const unsigned char *p, size_t n, size_t off)
+{
+	struct tf_events h = events_header(p, n, off);
+	struct event_rec r;
+	size_t i = 0, used;
+
+	used = events_decode(p, n, off, decoded);
 	slot_pid[h.slot] = h.pid;
 	/*
 	 * One record for the block, its event changed: written field by
@@ -260,12 +291,152 @@ static void events_replay(const unsigned char *p, size_t n, size_t off)
 	while (i < used) {
 		const struct ltr_event *ev = (const void *)((unsigned char *)decoded + i);
 
-		/* Python frames made whole before narrowing leaves any out. */
-		r.ev = pyreuse_whole(h.slot, ev);
-		pause_replay(ev->ts);
-		narrow_event(&r);
+		event_replay(&r, ev);
 		i += ev->size;
 	}
+}
+
+/*
+ * A run of a round: consecutive EVENTS blocks of one slot (see the top),
+ * the one being read decoded, and its next event's time once looked at.
+ */
+struct run {
+	struct tf_events h;
+	size_t next, end; /* offsets of its next block and of its end */
+	uint64_t *decoded; /* DECODED_MAX bytes, or NULL: none yet */
+	size_t at, used;  /* bytes of decoded read and there */
+	uint64_t next_ts;
+	bool known, has_next;
+};
+
+#define RUNS_MAX LTR_MAX_THREADS
+
+/* Are a and b the headers of blocks of the same slot, process and thread? */
+static bool same_thread(const struct tf_events *a, const struct tf_events *b)
+{
+	return a->slot == b->slot && a->pid == b->pid && a->tid == b->tid;
+}
+static struct run *runs;
+static uint32_t nruns;
+
+/* run_event() when r's decoded block is read: decode its next one; NULL if none. */
+static __attribute__((noinline)) const struct ltr_event *run_block(struct run *r)
+{
+	while (r->at >= r->used) {
+		const struct tf_block *b;
+		struct tf_events h;
+
+		if (r->next >= r->end)
+			return NULL;
+		b = block_at(r->next);
+		if (!b) { /* cut since the round was noted */
+			r->next = r->end;
+			return NULL;
+		}
+		h = events_header((const void *)(b + 1), b->len, r->next);
+		if (b->type != TF_EVENTS || !same_thread(&h, &r->h))
+			bad(r->next, "a block changed while the file was read");
+		if (!r->decoded)
+			r->decoded = xmalloc(DECODED_MAX);
+		r->used = events_decode((const void *)(b + 1), b->len, r->next,
+					r->decoded);
+		r->at = 0;
+		r->next += sizeof(*b) + tf_padded(b->len);
+	}
+	return (const void *)((unsigned char *)r->decoded + r->at);
+}
+
+/* The next event of run r, decoding its next block if need be; NULL if none. */
+static inline const struct ltr_event *run_event(struct run *r)
+{
+	if (__builtin_expect(r->at < r->used, 1))
+		return (const void *)((unsigned char *)r->decoded + r->at);
+	return run_block(r);
+}
+
+/*
+ * Replay the round noted: the runs merged by time, as drain_round() in
+ * reader.c merges the rings (merge.h; ties to the run noted first).
+ */
+static void round_replay(void)
+{
+	uint32_t k;
+
+	for (k = 0; k < nruns; k++)
+		runs[k].known = false;
+	for (;;) {
+		struct merge m = merge_start();
+		const struct ltr_event *ev;
+		struct event_rec rec;
+		struct run *r;
+
+		for (k = 0; k < nruns; k++) {
+			r = &runs[k];
+			if (!r->known) {
+				ev = run_event(r);
+				r->has_next = ev != NULL;
+				r->next_ts = ev ? ev->ts : 0;
+				r->known = true;
+			}
+			if (r->has_next)
+				merge_offer(&m, k, r->next_ts);
+		}
+		if (m.b == MERGE_NONE)
+			break;
+		r = &runs[m.b];
+		rec = (struct event_rec){ .slot = r->h.slot, .pid = r->h.pid,
+					  .tid = r->h.tid };
+		slot_pid[r->h.slot] = r->h.pid;
+		while ((ev = run_event(r)) != NULL && ev->ts <= m.next_other) {
+			event_replay(&rec, ev);
+			r->at += ev->size;
+		}
+		r->has_next = ev != NULL;
+		r->next_ts = ev ? ev->ts : 0;
+	}
+	nruns = 0;
+}
+
+/*
+ * If the block at *off is an EVENTS block of a round, note it in its run
+ * without decoding it (replaying the round if it is its last block), step
+ * *off past it and return true.
+ */
+static bool round_note(size_t *off)
+{
+	struct {
+		struct tf_block b;
+		struct tf_events h;
+	} head;
+	size_t n;
+	struct run *r;
+
+	if (size - *off < sizeof(head))
+		return false;
+	bytes_read(&head, sizeof(head), *off);
+	if (head.b.type != TF_EVENTS || head.b.len > TF_BLOCK_MAX ||
+	    head.b.len < sizeof(head.h) || !(head.h.flags & TF_EVENTS_ROUND))
+		return false;
+	events_header((const void *)&head.h, head.b.len, *off);
+	n = sizeof(head.b) + tf_padded(head.b.len);
+	r = nruns ? &runs[nruns - 1] : NULL;
+	if (r && r->end == *off && same_thread(&r->h, &head.h)) {
+		r->end += n;
+	} else {
+		if (nruns == RUNS_MAX)
+			round_replay();
+		if (!runs)
+			runs = xcalloc(RUNS_MAX, sizeof(*runs));
+		r = &runs[nruns++];
+		r->h = head.h;
+		r->next = *off;
+		r->end = *off + n;
+		r->at = r->used = 0;
+	}
+	*off += n;
+	if (head.h.flags & TF_EVENTS_ROUND_END)
+		round_replay();
+	return true;
 }
 
 /* A PROC block: the process ends where the live trace ended it. */
@@ -406,6 +577,11 @@ void tracefile_replay(void)
 		 */
 		if (!calls && event_block_skip(&off))
 			continue;
+		if (round_note(&off))
+			continue;
+		/* Any other block ends the round noted before it. */
+		if (nruns)
+			round_replay();
 		b = block_at(off);
 
 		if (!b)
@@ -415,6 +591,8 @@ void tracefile_replay(void)
 					off);
 		off += sizeof(*b) + tf_padded(b->len);
 	}
+	/* A round cut short: what it has. */
+	round_replay();
 	if (cut)
 		trace_cut();
 }
@@ -462,11 +640,18 @@ int tracefile_command_signal(bool *core)
 
 void tracefile_unload(void)
 {
+	uint32_t k;
+
 	tracefile_tables_free();
 	if (fd >= 0)
 		close(fd);
 	free(blk);
 	free(decoded);
+	for (k = 0; runs && k < RUNS_MAX; k++)
+		free(runs[k].decoded);
+	free(runs);
+	runs = NULL;
+	nruns = 0;
 	tf_codec_free(&codec);
 	decoded = NULL;
 	blk = NULL;

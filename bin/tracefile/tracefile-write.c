@@ -2,14 +2,15 @@
 /*
  * tracefile-write.c: record a trace file (-w FILE) as the rings drain.
  *
- * Recording formats nothing: each event the reader takes out of a ring
- * (already checked, reader.c) is encoded (tracefile-codec.c: mostly a
- * byte or none a word) into an EVENTS block of a big buffer, in the order
- * the reader merged the threads, so that --read needs no merge and feeds
- * trace.c the very sequence the live trace would have.  Names, objects
- * and prototypes go into TABLES blocks just before the first event that
- * can name them; process ends into PROC blocks where the live trace
- * prints them.  The buffer is handed whole blocks at a time to a writer
+ * Recording formats nothing: each event taken out of a ring (checked as
+ * the live reader checks it, reader.c) is encoded (tracefile-codec.c:
+ * mostly a byte or none a word) into EVENTS blocks of its thread slot,
+ * each ring apart, on several threads when several rings are busy (the
+ * rounds, below); --read merges the rings' blocks of each round by time
+ * and feeds trace.c the very sequence the live trace would have.  Names,
+ * objects and prototypes go into TABLES blocks before the round whose
+ * events can name them; process ends into PROC blocks where the live
+ * trace prints them.  The buffer is handed whole blocks at a time to a writer
  * thread (writer.c: a swap of two buffers, no copy), at least once a
  * second (tracefile_tick(), from the reader's loop), so that a killed
  * ltruss leaves a file that reads up to a second before, and the reader
@@ -58,18 +59,17 @@ static int fd = -1;
 static struct writer writer;
 static const char *path;
 static const struct ltr_session *S;
-static struct tf_codec file_codec;
-static struct blocks F = { .open_at = NONE, .codec = &file_codec };
+/* The file's buffer: TABLES, PROC, CLOCK... and the rounds' blocks copied. */
+static struct blocks F = { .open_at = NONE };
 static uint64_t flushed_ns;
-/* The segment being filled (segment_filling()), or NULL: ask segments.c. */
-static struct segment *filling;
 static bool stopped;
 static uint32_t funcs_done, objects_done;
 
-static void tracefile_plain(const struct event_rec *r,
-			    const struct event_plain *pl);
-static void tracefile_plain_par(const struct event_rec *r,
-				const struct event_plain *pl);
+static size_t tracefile_round(struct ltr_session *s, uint32_t n,
+			      bool *deferred);
+/* LTRUSS_DEBUG_SEGMENTS: the CPU the reader's thread spent draining rings. */
+static bool debug;
+static uint64_t reader_drain_ns;
 
 /* Stop recording, saying why, if a write failed with err; false if so. */
 static bool write_ok(int err)
@@ -79,7 +79,7 @@ static bool write_ok(int err)
 	errno = err;
 	perror_msg("cannot write the trace file '%s' (-w); recording stopped there, the program runs on and the file reads up to it",
 		   path);
-	stopped = true;
+	__atomic_store_n(&stopped, true, __ATOMIC_RELAXED);
 	return false;
 }
 
@@ -169,18 +169,6 @@ static void object_wait(uint32_t i, uint64_t until)
 }
 
 /*
- * Deliver every segment queued (the one being filled too): what the
- * reader's thread writes next comes after their events.  The reader no
- * longer copies into the segment handed over.
- */
-static void segments_flush(void)
-{
-	filling = NULL;
-	reader_copy_to(NULL, 0);
-	segments_collect(true);
-}
-
-/*
  * Append what the session's tables gained since the last time: the
  * functions filled in so far (in order), their prototypes, the objects
  * recorded, and the strings they name.  Only those strings: the string
@@ -215,8 +203,7 @@ static void tables_update(bool final)
 				objects = i;
 	if (f == funcs_done && objects <= objects_done)
 		return;
-	/* The events encoded so far come before the records added here. */
-	segments_flush();
+	/* Between rounds: the events encoded so far come before the records. */
 	for (i = objects_done; i < objects; i++)
 		records_object(i);
 	/* A function's prototype comes before it: the reader binds the two. */
@@ -263,7 +250,6 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 	if (fd < 0)
 		perror_msg_and_die("cannot write the trace file '%s' (-w)", file);
 	F.buf = xmalloc(BUF_SIZE);
-	tf_codec_init(F.codec);
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, TF_MAGIC, sizeof(h.magic));
 	h.version = TF_VERSION;
@@ -281,7 +267,8 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 	h.command[sizeof(h.command) - 1] = '\0';
 	h.crc = crc32_update(0, &h, offsetof(struct tf_header, crc));
 	writer_start(&writer, fd, BUF_SIZE);
-	reader_plain(tracefile_plain);
+	reader_streams(tracefile_round);
+	debug = getenv("LTRUSS_DEBUG_SEGMENTS") != NULL;
 	if (!write_ok(fd_write_all(fd, &h, sizeof(h))))
 		exit(EXIT_LTRUSS_ERROR);
 	flushed_ns = clock_mono_ns();
@@ -293,379 +280,217 @@ bool tracefile_recording(void)
 }
 
 /*
- * Several busy rings: encoding on workers (segments.c).  Every WINDOW
- * events the reader's thread looks at how many slots gave a good part of
- * them (BUSY_SHARE); with two or more, the events of the next window are
- * copied into segments, which workers encode into whole EVENTS blocks,
- * copied into the file in the order the reader merged them (deliver()).
- * A segment's blocks start from nothing (an EVENTS block's codec does), so
- * the file reads as if one thread had encoded it: the same events in the
- * same order, only cut into blocks at other places.  Anything else the
- * reader's thread writes (TABLES, PROC, CLOCK, the end) is written after
- * every segment queued before it is delivered (segments_collect(true)):
- * the records an event names precede it as before.  With one busy ring,
- * events are encoded here as before: a copy and a hand-over would only
- * add to the work.
+ * The rings drain apart (reader_streams()): each round, once the reader
+ * has read every ring's head, the reader's thread writes what the tables
+ * gained (the events up to those heads name nothing added later), then
+ * each ring that holds events is drained, checked and encoded into EVENTS
+ * blocks of its own slot (a segment), by a worker when two rings or more
+ * hold events (segments.c; the reader's thread encodes too while it
+ * waits), else by the reader's thread; the segments' blocks go into the
+ * file in slot order, the last one flagged the end of the round (its
+ * checksum made again: one block a round).  The blocks of a round carry
+ * TF_EVENTS_ROUND: --read merges them by time as the live reader merges
+ * the rings (tracefile-read.c), and gets the sequence the live trace
+ * would have had.  So no work an event is serial: with w workers the
+ * drain, the checks and the encoding of every ring spread over w + 1
+ * cores.  Anything else (TABLES, PROC, CLOCK, the end) is written between
+ * rounds.
  */
-#define WINDOW 65536u
-#define BUSY_SHARE (WINDOW / 16)
-/*
- * A segment's record of an event: whose it is, then the event, whole;
- * or (plain: its words in the ring) a plain record as the ring held it:
- * its header's two words, then its words (struct event_plain).
- */
-struct seg_event {
-	uint32_t slot;
-	int32_t pid, tid;
-	uint32_t plain;
+
+/* The blocks a thread draining a ring encodes into, and their buffer's size. */
+struct job {
+	struct blocks o;
+	size_t size;
 };
 
-static bool par;                           /* events go to segments */
-static uint32_t win_left = WINDOW;          /* events this window still counts */
-static uint32_t win_count[LTR_MAX_THREADS]; /* this window's events a slot */
-static struct tf_codec worker_codec[SEGMENTS_MAX_WORKERS];
-static unsigned long long segments_encoded;
+/* The job of the thread running reader_drain_ring() (its sinks' context). */
+static __thread struct job *job;
+static struct tf_codec job_codec[SEGMENTS_MAX_WORKERS + 1];
+static struct drainer drainers[SEGMENTS_MAX_WORKERS + 1];
+/* Segments each thread encoded ([SEGMENTS_READER]: the reader's); events. */
+static unsigned long long segments_encoded[SEGMENTS_MAX_WORKERS + 1];
+static unsigned long long events_recorded;
+/* The session whose rings this round drains (the reader's, not const). */
+static struct ltr_session *drained;
+/* The segment the reader's thread drains alone (one busy ring, or no worker). */
+static struct segment one;
+/* The offset in F of the last block a round copied, or NONE. */
+static size_t round_last = NONE;
 
-/* The plain record of words words copied at p (segment_plain()). */
-static struct event_plain plain_copied(const unsigned char *p, unsigned words)
+/* The job's buffer, grown to take need bytes more. */
+static __attribute__((noinline)) void job_grow(struct job *j, size_t need)
 {
-	struct event_plain pl = { .w = (const void *)(p + 16), .words = words };
+	size_t size = j->size ? 2 * j->size : 256u << 10;
 
-	memcpy(&pl.head, p, 8);
-	memcpy(&pl.ts, p + 8, 8);
-	pl.type = LTR_REC_TYPE((unsigned)(pl.head >> 16));
-	pl.full = pl.type == LTR_EV_EXIT ? LTR_EXIT_WORDS : LTR_ENTER_WORDS;
-	return pl;
-}
-
-/* A worker: encode seg's events into whole EVENTS blocks in its out. */
-static void segment_encode(struct segment *seg, unsigned worker)
-{
-	struct blocks o = { .open_at = NONE, .codec = &worker_codec[worker] };
-	const unsigned char *p = seg->in, *end = seg->in + seg->in_len;
-	struct seg_event h;
-	struct event_rec r;
-
-	if (!o.codec->z)
-		tf_codec_init(o.codec);
-	if (seg->out_size < seg->need) {
-		free(seg->out);
-		seg->out_size = seg->need;
-		seg->out = xmalloc(seg->out_size);
-	}
-	o.buf = seg->out;
-	while (p < end) {
-		struct event_plain pl;
-		size_t size;
-
-		memcpy(&h, p, sizeof(h));
-		r = (struct event_rec){ .slot = h.slot, .pid = h.pid,
-					.tid = h.tid,
-					.ev = (const void *)(p + sizeof(h)) };
-		if (h.plain) {
-			pl = plain_copied(p + sizeof(h), h.plain);
-			size = sizeof(struct ltr_event) + 8 * (size_t)pl.full;
-		} else {
-			size = r.ev->size;
-		}
-		if (events_new(&o, &r, size)) {
-			blocks_close(&o);
-			events_open(&o, &r);
-		}
-		if (h.plain) {
-			events_put_plain(&o, &pl, size);
-			p += sizeof(h) + 16 + 8 * (size_t)h.plain;
-		} else {
-			events_put(&o, &r);
-			p += sizeof(h) + size;
-		}
-	}
-	blocks_close(&o);
-	seg->out_len = o.len;
+	while (size < j->o.len + need)
+		size *= 2;
+	j->o.buf = xrealloc(j->o.buf, size);
+	j->size = size;
 }
 
 /*
- * A record is at least 16 + 24 bytes, its need (segment_event) under 3
- * times that; a segment holds less than SEGMENT_BYTES and one event more:
- * its blocks fit in the file's buffer, whatever it holds.
+ * Make room in the job's buffer for an event of r's thread of size bytes
+ * decoded, n at most encoded, in an EVENTS block of that thread open for it.
  */
-_Static_assert(3 * (SEGMENT_BYTES + sizeof(struct seg_event) + 65536) + 8 <=
-		       BUF_SIZE,
-	       "a segment's blocks fit in the file's buffer");
-
-/* The reader's thread: copy an encoded segment's blocks into the file. */
-static void segment_deliver(struct segment *seg)
+static inline void job_room(struct job *j, const struct event_rec *r,
+			    size_t size, size_t n)
 {
-	segments_encoded++;
-	if (stopped || !seg->out_len)
+	bool open = events_new(&j->o, r, size);
+	size_t need = n + 8 + sizeof(struct tf_block) + sizeof(struct tf_events);
+
+	/*
+	 * The codec remembers the open block's byte blobs where it wrote
+	 * them, in this buffer: a buffer moved by growing would leave it
+	 * comparing freed memory.  So the open block ends first and the
+	 * event opens a new one (blocks encode apart).
+	 */
+	if (__builtin_expect(j->o.len + need > j->size, 0)) {
+		blocks_close(&j->o);
+		job_grow(j, need);
+		open = true;
+	}
+	if (open) {
+		blocks_close(&j->o);
+		events_open(&j->o, r);
+	}
+}
+
+/* The stop a failed write made, as a worker sees it. */
+static inline bool recording_stopped(void)
+{
+	return __atomic_load_n(&stopped, __ATOMIC_RELAXED);
+}
+
+/* A drainer's sink: encode a whole event into the job's blocks. */
+static void job_event(const struct event_rec *r)
+{
+	const struct ltr_event *ev = r->ev;
+
+	/* The reader checked it: no other type gets here. */
+	if (recording_stopped() || ev->type >= TF_CODEC_TYPES)
 		return;
-	block_close();
-	room(seg->out_len);
-	memcpy(F.buf + F.len, seg->out, seg->out_len);
-	F.len += seg->out_len;
-}
-
-/*
- * At the end of a window: are two slots or more busy?  Every slot is
- * looked at, 2 KiB every WINDOW events, so that an event costs only its
- * count.
- */
-static bool window_busy(void)
-{
-	uint32_t i, busy = 0;
-
-	for (i = 0; i < LTR_MAX_THREADS; i++) {
-		busy += win_count[i] >= BUSY_SHARE;
-		win_count[i] = 0;
-	}
-	win_left = WINDOW;
-	return busy >= 2;
-}
-
-/* The segment being filled, its buffer allocated. */
-static struct segment *segment_filling(void)
-{
-	struct segment *seg = filling;
-
-	if (seg)
-		return seg;
-	seg = filling = segments_filling();
-	if (!seg->in) {
-		/* Room for an event of any size while in_len is below SEGMENT_BYTES. */
-		seg->in_size = SEGMENT_BYTES + sizeof(struct seg_event) + 65536;
-		seg->in = xmalloc(seg->in_size);
-	}
-	return seg;
-}
-
-/*
- * Count r's event in the window; true if, with several busy rings, it
- * goes into the segment being filled.
- */
-static inline bool segment_window(const struct event_rec *r)
-{
-	if (r->slot < LTR_MAX_THREADS)
-		win_count[r->slot]++;
-	if (!--win_left) {
-		bool busy = window_busy() &&
-			    segments_start(segment_encode, segment_deliver);
-
-		if (par && !busy)
-			segments_flush();
-		par = busy;
-		/* The plain records' way of each mode, with no test of it. */
-		reader_plain(par ? tracefile_plain_par : tracefile_plain);
-	}
-	return par;
-}
-
-/*
- * The record of an event put at seg's end, rec bytes with its header h,
- * n at most encoded: queue the segment if full.  Returns the segment
- * being filled.
- */
-static inline struct segment *segment_added(struct segment *seg,
-					    struct seg_event h, size_t rec,
-					    size_t n)
-{
-	memcpy(seg->in + seg->in_len, &h, sizeof(h));
-	seg->in_len += rec;
-	/* Each event may open a block: its header, the EVENTS header, padding. */
-	seg->need += n + sizeof(struct tf_block) + sizeof(struct tf_events) + 8;
-	if (seg->in_len < SEGMENT_BYTES)
-		return seg;
-	segments_submit();
-	segments_collect(false);
-	filling = NULL;
-	return segment_filling();
-}
-
-/*
- * Is the reader copying the next event into the segment being filled
- * (reader_copy_to())?  A plain record is not copied by the reader, so
- * that a whole event after it would go over the plain one's place.
- */
-static bool copying_to_segment;
-
-/*
- * Count r's event in the window and, with several busy rings, put it in
- * the segment being filled (the reader copied it there, if it could:
- * reader_copy_to()); false if it is to be encoded here.
- */
-static inline bool segment_event(const struct event_rec *r)
-{
-	size_t size = r->ev->size;
-	struct seg_event h = { .slot = r->slot, .pid = r->pid, .tid = r->tid };
-	struct segment *seg;
-	unsigned char *at;
-
-	if (!segment_window(r))
-		return false;
-	seg = segment_filling();
-	at = seg->in + seg->in_len + sizeof(h);
-	if ((const void *)r->ev != at)
-		memcpy(at, r->ev, size);
-	seg = segment_added(seg, h, sizeof(h) + size, TF_CODEC_MAX(size));
-	/* The next event goes straight where its record will be. */
-	reader_copy_to(seg->in + seg->in_len + sizeof(h),
-		       seg->in_size - seg->in_len - sizeof(h));
-	copying_to_segment = true;
-	return true;
+	job_room(job, r, ev->size, TF_CODEC_MAX(ev->size));
+	events_put(&job->o, r);
 }
 
 /* The longest encoding of a plain record, an ENTER's: a constant. */
 #define PLAIN_MAX TF_CODEC_MAX(sizeof(struct ltr_event) + 8 * LTR_ENTER_WORDS)
 
-/*
- * Put plain record pl into the segment being filled as the ring holds it,
- * its words read out of the ring once.
- */
-static inline __attribute__((always_inline)) void
-plain_to_segment(const struct event_rec *r, const struct event_plain *pl)
-{
-	struct seg_event h = { .slot = r->slot, .pid = r->pid, .tid = r->tid,
-			       .plain = pl->words };
-	struct segment *seg = segment_filling();
-	unsigned char *at = seg->in + seg->in_len + sizeof(h);
-
-	memcpy(at, &pl->head, 8);
-	memcpy(at + 8, &pl->ts, 8);
-	event_copy_words(at + 16, pl->w, 8 * (size_t)pl->words);
-	segment_added(seg, h, sizeof(h) + 16 + 8 * (size_t)pl->words,
-		      PLAIN_MAX);
-	if (copying_to_segment) {
-		reader_copy_to(NULL, 0);
-		copying_to_segment = false;
-	}
-}
-
-/* plain_to_segment(), apart: for the window that turns to several busy rings. */
-static __attribute__((noinline)) void
-plain_to_segment_apart(const struct event_rec *r, const struct event_plain *pl)
-{
-	plain_to_segment(r, pl);
-}
-
-/*
- * Open an EVENTS block of r's thread in the file's buffer with room for
- * an event of size bytes decoded, n encoded (file_room() said so).
- */
-static __attribute__((noinline)) void file_open(const struct event_rec *r,
-						size_t size, size_t n)
-{
-	if (events_new(&F, r, size)) {
-		block_close();
-		room(sizeof(struct tf_block) + sizeof(struct tf_events) + n);
-	} else {
-		flush();
-	}
-	events_open(&F, r);
-}
-
-/*
- * Make room in the file's buffer for an event of r's thread of size bytes
- * decoded, n at most encoded, in an EVENTS block of that thread open for it.
- */
-static inline void file_room(const struct event_rec *r, size_t size, size_t n)
-{
-	if (events_new(&F, r, size) || F.len + n + 8 > BUF_SIZE)
-		file_open(r, size, n);
-}
-
-void tracefile_event(const struct event_rec *r)
-{
-	const struct ltr_event *ev = r->ev;
-
-	/* The reader checked it: no other type gets here. */
-	if (stopped || ev->type >= TF_CODEC_TYPES)
-		return;
-	if (ev->fn >= funcs_done || S->nobjects != objects_done)
-		tables_update(false);
-	if (segment_event(r))
-		return;
-	file_room(r, ev->size, TF_CODEC_MAX(ev->size));
-	events_put(&F, r);
-}
-
-/* Encode plain record pl of r's thread into the file's buffer. */
-static inline __attribute__((always_inline)) void
-plain_to_file(const struct event_rec *r, const struct event_plain *pl)
+/* A drainer's plain sink: encode plain record pl straight from its ring. */
+static void job_plain(const struct event_rec *r, const struct event_plain *pl)
 {
 	size_t size = sizeof(struct ltr_event) + 8 * (size_t)pl->full;
 
-	file_room(r, size, PLAIN_MAX);
-	events_put_plain(&F, pl, size);
-}
-
-/* plain_to_file(), apart: for the window that turns to one busy ring. */
-static __attribute__((noinline)) void
-plain_to_file_apart(const struct event_rec *r, const struct event_plain *pl)
-{
-	plain_to_file(r, pl);
-}
-
-/* plain_recorded() when it has something to do. */
-static __attribute__((noinline)) bool plain_recorded_slow(void)
-{
-	if (stopped)
-		return false;
-	tables_update(false);
-	return true;
-}
-
-/*
- * What every plain record asks first: the tables it may name written;
- * false if it is not recorded.  One test: a split of its callers at
- * `stopped' cost a call more an event.
- */
-static inline bool plain_recorded(const struct event_plain *pl)
-{
-	if (__builtin_expect(stopped | ((pl->head >> 48) >= funcs_done) |
-				     (S->nobjects != objects_done),
-			     0))
-		return plain_recorded_slow();
-	return true;
-}
-
-/*
- * tracefile_event() of a plain record (reader_plain()): with one busy
- * ring (several false), encoded straight from the ring; with several,
- * copied as it is into the segment being filled.  The other way, for the
- * window that turns, apart.
- */
-static inline __attribute__((always_inline)) void
-plain_record(const struct event_rec *r, const struct event_plain *pl,
-	     bool several)
-{
-	bool par_now;
-
-	if (!plain_recorded(pl))
+	if (recording_stopped())
 		return;
-	par_now = segment_window(r);
-	if (par_now && several)
-		plain_to_segment(r, pl);
-	else if (par_now)
-		plain_to_segment_apart(r, pl);
-	else if (!several)
-		plain_to_file(r, pl);
-	else
-		plain_to_file_apart(r, pl);
+	job_room(job, r, size, PLAIN_MAX);
+	events_put_plain(&job->o, pl, size);
+}
+
+/* Drain seg's ring and encode its events into seg's blocks, as worker number worker. */
+static void segment_encode(struct segment *seg, unsigned worker)
+{
+	struct drainer *d = &drainers[worker];
+	struct job j = { .o = { .open_at = NONE, .codec = &job_codec[worker],
+				.buf = seg->out,
+				.events_flags = TF_EVENTS_ROUND },
+			 .size = seg->out_size };
+	uint64_t t0 = debug && worker == SEGMENTS_READER ? clock_thread_ns() : 0;
+
+	if (!j.o.codec->z)
+		tf_codec_init(j.o.codec);
+	d->sink = job_event;
+	d->plain = job_plain;
+	job = &j;
+	seg->count = reader_drain_ring(drained, seg->ring, d);
+	job = NULL;
+	blocks_close(&j.o);
+	seg->out = j.o.buf;
+	seg->out_size = j.size;
+	seg->out_len = j.o.len;
+	segments_encoded[worker]++;
+	if (t0)
+		reader_drain_ns += clock_thread_ns() - t0;
 }
 
 /*
- * Its two ways, the reader's plain sink in each mode (segment_window()).
- * Whole (noipa): GCC split them at their first test, a call more an event.
+ * The reader's thread: copy a segment's blocks into the file, a block at
+ * a time (a ring's may be more than the file's buffer holds).
  */
-static __attribute__((noipa)) void tracefile_plain(const struct event_rec *r,
-						   const struct event_plain *pl)
+static void segment_deliver(struct segment *seg)
 {
-	plain_record(r, pl, false);
+	size_t at = 0, n;
+
+	events_recorded += seg->count;
+	while (!stopped && at < seg->out_len) {
+		const struct tf_block *b = (const void *)(seg->out + at);
+
+		n = sizeof(*b) + tf_padded(b->len);
+		room(n);
+		memcpy(F.buf + F.len, seg->out + at, n);
+		round_last = F.len;
+		F.len += n;
+		at += n;
+	}
 }
 
-static __attribute__((noipa)) void
-tracefile_plain_par(const struct event_rec *r, const struct event_plain *pl)
+/* Flag the last block the round copied the end of the round. */
+static void round_end(void)
 {
-	plain_record(r, pl, true);
+	struct tf_block *b;
+	struct tf_events *e;
+
+	if (round_last == NONE || stopped)
+		return;
+	b = (struct tf_block *)(F.buf + round_last);
+	e = (struct tf_events *)(b + 1);
+	e->flags |= TF_EVENTS_ROUND_END;
+	b->crc = crc32_update(0, b + 1, b->len);
+	round_last = NONE;
+}
+
+/* reader_streams()'s round: see above. */
+static size_t tracefile_round(struct ltr_session *s, uint32_t n, bool *deferred)
+{
+	uint32_t i, busy = 0, last = 0;
+	unsigned long long before = events_recorded;
+	bool pool;
+
+	if (session_funcs_used(S) != funcs_done || S->nobjects != objects_done)
+		tables_update(false);
+	for (i = 0; i < n; i++)
+		if (reader_ring_pending(i)) {
+			busy++;
+			last = i;
+		}
+	if (!busy)
+		return 0;
+	drained = s;
+	block_close();
+	pool = busy >= 2 && segments_start(segment_encode, segment_deliver);
+	if (!pool) {
+		for (i = 0; i <= last; i++) {
+			if (!reader_ring_pending(i))
+				continue;
+			one.ring = i;
+			segment_encode(&one, SEGMENTS_READER);
+			segment_deliver(&one);
+		}
+	} else {
+		for (i = 0; i <= last; i++) {
+			if (!reader_ring_pending(i))
+				continue;
+			segments_filling()->ring = i;
+			segments_submit();
+		}
+		segments_collect(true);
+	}
+	for (i = 0; i <= SEGMENTS_MAX_WORKERS; i++) {
+		*deferred |= drainers[i].deferred;
+		drainers[i].deferred = false;
+	}
+	round_end();
+	return (size_t)(events_recorded - before);
 }
 
 void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
@@ -679,7 +504,6 @@ void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
 
 	if (fd < 0)
 		return;
-	segments_flush();
 	/* A failed write is said before the live trace's "+++" line. */
 	if (!write_ok(writer_sync(&writer)))
 		return;
@@ -690,11 +514,9 @@ void tracefile_tick(void)
 {
 	if (fd < 0)
 		return;
-	segments_collect(false);
 	if (!write_ok(writer_error(&writer)) ||
 	    clock_mono_ns() - flushed_ns < FLUSH_NS)
 		return;
-	segments_flush();
 	tables_update(false);
 	clock_put(false);
 	flush();
@@ -753,6 +575,7 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 {
 	struct tf_end e = { .dropped = dropped, .lost_returns = lost_returns,
 			    .signal = sig, .core = core };
+	unsigned long long by_workers = 0;
 	uint64_t workers_ns;
 	unsigned workers;
 	size_t i;
@@ -760,17 +583,32 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 	if (fd < 0)
 		return;
 	workers = segments_workers();
-	reader_copy_to(NULL, 0);
-	filling = NULL;
 	workers_ns = segments_stop();
-	/* What the tests and the benchmark look at: did workers take part? */
-	if (getenv("LTRUSS_DEBUG_SEGMENTS"))
-		fprintf(stderr, "ltruss: debug: %u encoding workers, %llu segments, workers' CPU %.3f s, reader's thread's %.3f s\n",
-			workers, segments_encoded, (double)workers_ns / 1e9,
-			(double)clock_thread_ns() / 1e9);
 	for (i = 0; i < SEGMENTS_MAX_WORKERS; i++)
-		if (worker_codec[i].z)
-			tf_codec_free(&worker_codec[i]);
+		by_workers += segments_encoded[i];
+	/* What the tests and the benchmark look at: did workers take part? */
+	/*
+	 * The reader's thread's CPU less its draining: what no worker can
+	 * take (the rounds, the copies of the blocks, the tables, ltruss's
+	 * start), the part that does not spread over cores.
+	 */
+	if (debug) {
+		double n = events_recorded ? (double)events_recorded : 1,
+		       cpu = (double)clock_thread_ns();
+
+		fprintf(stderr, "ltruss: debug: %u encoding workers, %llu segments, workers' CPU %.3f s, reader's thread's %.3f s; %llu rings drained by workers, %llu by the reader's thread; %llu events, the workers' CPU %.1f ns an event, the reader's thread's %.1f ns, %.1f ns of it not draining\n",
+			workers, by_workers + segments_encoded[SEGMENTS_READER],
+			(double)workers_ns / 1e9, cpu / 1e9, by_workers,
+			segments_encoded[SEGMENTS_READER], events_recorded,
+			(double)workers_ns / n, cpu / n,
+			(cpu - (double)reader_drain_ns) / n);
+	}
+	free(one.out);
+	for (i = 0; i <= SEGMENTS_MAX_WORKERS; i++) {
+		if (job_codec[i].z)
+			tf_codec_free(&job_codec[i]);
+		reader_drainer_free(&drainers[i]);
+	}
 	/* What is left is written here: no thread started just for it. */
 	write_ok(writer_stop(&writer));
 	if (!stopped) {
@@ -785,7 +623,6 @@ void tracefile_close(unsigned long long dropped, uint32_t lost_returns,
 		perror_msg("cannot write the trace file '%s' (-w)", path);
 	fd = -1;
 	free(F.buf);
-	tf_codec_free(F.codec);
 	build_id_done();
 	records_done();
 }

@@ -20,9 +20,6 @@ void tracefile_open(const char *file, const struct ltr_session *s,
 /* Is a trace file being recorded? */
 bool tracefile_recording(void);
 
-/* Record one event (reader.c's sink with -w). */
-void tracefile_event(const struct event_rec *r);
-
 /* Record that process pid ended, learnt at TSC reading tsc (multi: several processes were traced). */
 void tracefile_process_end(int pid, uint64_t tsc, int exit_status, int sig,
 			   bool core, bool multi);

@@ -32,10 +32,11 @@
 #define TF_MAGIC "LTRUSS\0\1"
 /*
  * 7: Python frames (blob types 9 and 10); 8: Tcl frames (11, 12); 9: Python
- * frames that reuse the outer ones of the blob before (LTR_PYF_CHAIN).
+ * frames that reuse the outer ones of the blob before (LTR_PYF_CHAIN); 10:
+ * rounds of blocks a thread slot each, merged by the reader (TF_EVENTS_ROUND).
  * maint/trace-corpus reads the number.
  */
-#define TF_VERSION 9
+#define TF_VERSION 10
 #define TF_VERSION_FIRST 6 /* the first version later ones keep reading */
 #define TF_EVENTS_LAYOUT 1 /* the events' layout (ltruss-trace(5)) */
 
@@ -166,11 +167,22 @@ struct tf_value {
  * previous one (tracefile-codec.c); decoded, at most TF_EVENTS_MAX bytes.
  */
 struct tf_events {
-	uint32_t slot; /* thread slot */
-	int32_t pid;   /* the slot's process and thread when they were read */
+	uint32_t slot;  /* thread slot */
+	int32_t pid;    /* the slot's process and thread when they were read */
 	int32_t tid;
-	uint32_t reserved;
+	uint32_t flags; /* TF_EVENTS_*; 0 before version 10 */
 };
+
+/*
+ * The block is part of a round (version 10 on): the EVENTS blocks up to
+ * the one with TF_EVENTS_ROUND_END, each slot's in its order, are the
+ * events the rings held at one pass, and are read merged by time (oldest
+ * first; a run of one slot goes on while its next event is no later than
+ * the other slots' next; a tie goes to the lower slot): the order the
+ * live reader gives.  Without it, blocks are in the order they are read.
+ */
+#define TF_EVENTS_ROUND 0x1u
+#define TF_EVENTS_ROUND_END 0x2u /* the last block of its round */
 
 /* Process flags (struct tf_proc). */
 #define TF_PROC_CORE 0x1u  /* core dumped */

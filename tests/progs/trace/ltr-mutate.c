@@ -25,6 +25,13 @@
  *                                      has one, and a TYPE record, then
  *                                      the first EVENTS block again: the
  *                                      use after free of issue 29)
+ *        ltr-mutate IN OUT list-blocks (no damage: OUT gets a line a
+ *                                      whole block, its offset, type,
+ *                                      length, and an EVENTS block's slot
+ *                                      and flags; "- -" for the others)
+ *        ltr-mutate IN OUT round-slot  (the first block of a round's
+ *                                      second slot made a block of slot
+ *                                      LTR_MAX_THREADS, CRC fixed)
  *        ltr-mutate IN OUT soname-again, build-id-again, func-again,
  *                      object-again  (the same with a second record of
  *                                      that kind for what an earlier one
@@ -367,6 +374,58 @@ static size_t again_type(const char *mode)
 	return 0;
 }
 
+/* Mode list-blocks: a line a whole block into file out. */
+static int list_blocks(const char *out)
+{
+	size_t off = sizeof(struct tf_header);
+	FILE *f = fopen(out, "w");
+	struct tf_block b;
+	struct tf_events e;
+
+	if (!f)
+		return 2;
+	while (size - off >= sizeof(b)) {
+		memcpy(&b, data + off, sizeof(b));
+		if (tf_padded(b.len) > size - off - sizeof(b))
+			break;
+		if (b.type == TF_EVENTS && b.len >= sizeof(e)) {
+			memcpy(&e, data + off + sizeof(b), sizeof(e));
+			fprintf(f, "%zu %u %u %u %u\n", off, b.type, b.len,
+				e.slot, e.flags);
+		} else {
+			fprintf(f, "%zu %u %u - -\n", off, b.type, b.len);
+		}
+		off += sizeof(b) + tf_padded(b.len);
+	}
+	return fclose(f) ? 2 : 0;
+}
+
+/* Mode round-slot (see the top); false if no round has two slots. */
+static bool round_slot(const size_t *at, size_t n)
+{
+	struct tf_events e, prev = { .flags = 0 };
+	struct tf_block b;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&b, data + at[i], sizeof(b));
+		if (b.type != TF_EVENTS || b.len < sizeof(e)) {
+			prev.flags = 0;
+			continue;
+		}
+		memcpy(&e, data + at[i] + sizeof(b), sizeof(e));
+		if ((e.flags & prev.flags & TF_EVENTS_ROUND) &&
+		    !(prev.flags & TF_EVENTS_ROUND_END) && e.slot != prev.slot) {
+			e.slot = LTR_MAX_THREADS;
+			memcpy(data + at[i] + sizeof(b), &e, sizeof(e));
+			crc_fix(at[i]);
+			return true;
+		}
+		prev = e;
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	size_t at[4096], n, i, k = 0;
@@ -385,6 +444,8 @@ int main(int argc, char **argv)
 	if (!data || fread(data, 1, size, f) != size)
 		return 2;
 	fclose(f);
+	if (strcmp(argv[3], "list-blocks") == 0)
+		return list_blocks(argv[2]);
 	n = blocks(at, sizeof(at) / sizeof(at[0]));
 	if (strcmp(argv[3], "type-name") == 0)
 		type_name_damage(at, n);
@@ -396,6 +457,10 @@ int main(int argc, char **argv)
 		clock_slow(at, n);
 	else if (strcmp(argv[3], "unknown-record") == 0)
 		unknown_record();
+	else if (strcmp(argv[3], "round-slot") == 0) {
+		if (!round_slot(at, n))
+			return 3;
+	}
 	else if ((i = again_type(argv[3])) != 0) {
 		if (!record_again(at, n, (uint32_t)i))
 			return 3;
