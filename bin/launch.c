@@ -293,6 +293,32 @@ static pid_t spawn(const char *path, char **argv, char **env, int session_fd,
 	return pid;
 }
 
+/*
+ * The command, started before its session is ready, waits in the
+ * interposer (lib/attach.c) while ltruss loads the config and fills the
+ * session.  An error meanwhile ends ltruss through exit(): the command is
+ * killed and reaped first, so that it never runs untraced or half traced.
+ */
+static pid_t held_pid;
+
+/* At ltruss's exit: kill the command still held, and reap it. */
+static void held_kill(void)
+{
+	pid_t pid = held_pid;
+
+	if (pid <= 0)
+		return;
+	held_pid = 0;
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+void launch_release(void)
+{
+	held_pid = 0;
+}
+
 pid_t launch_start(const char *path, char **argv, int session_fd,
 		   int table_fd)
 {
@@ -326,6 +352,8 @@ pid_t launch_start(const char *path, char **argv, int session_fd,
 		errno = err;
 		perror_msg_and_die("cannot run '%s'", path);
 	}
+	held_pid = pid;
+	atexit(held_kill);
 	return pid;
 }
 

@@ -17,10 +17,16 @@ struct outcome {
 /*
  * Start path with argv, the interposer preloaded and the session fd
  * inherited, and table_fd, the compiled prototypes (-1: none); returns
- * its pid.  Exits 2 when the command cannot be started.
+ * its pid.  Exits 2 when the command cannot be started.  Until
+ * launch_release(), the command is held: the interposer waits for the
+ * session to be ready, and an exit of ltruss (an error while it finishes
+ * the session) kills it before any of its code runs.
  */
 pid_t launch_start(const char *path, char **argv, int session_fd,
 		   int table_fd);
+
+/* The session is ready: the command runs; an exit of ltruss no longer kills it. */
+void launch_release(void);
 
 #include <stdbool.h>
 

@@ -38,6 +38,7 @@
 #include "registry.h"
 #include "session-check.h"
 #include "session.h"
+#include "shipped.h"
 #include "summary.h"
 #include "symbolize.h"
 #include "target.h"
@@ -319,12 +320,26 @@ static void idle(void)
 	clock_refine();
 }
 
+/* Start the command at path (opts: its argv, -f) in the session; its pid. */
+static pid_t start(const char *path, const struct options *opts)
+{
+	/*
+	 * With -f, orphaned descendants become ours to wait for: not -i's
+	 * console, started before, which is nobody's child.
+	 */
+	if (opts->follow && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		perror_msg_and_die("cannot become a subreaper for -f");
+	clock_start();
+	return launch_start(path, opts->argv, session.fd,
+			    shipped_fd(opts->cfg.shipped));
+}
+
 int main(int argc, char **argv)
 {
 	/* Not on the stack: its untouched pages (most of 60 KiB) are never faulted in. */
 	static struct options opts;
 	unsigned long long dropped;
-	bool events, live, stopped, untraced, nothing_traced, refused;
+	bool events, live, stopped, untraced, nothing_traced, refused, early;
 	struct outcome o;
 	char *path;
 	FILE *out;
@@ -344,10 +359,22 @@ int main(int argc, char **argv)
 	}
 	path = target_resolve(opts.argv[0]);
 	interposer_check();
-	out = output_open(opts.output, stderr);
 	events = opts.trace || opts.tree || opts.folded || opts.chrome ||
 		 opts.heap || callsites_wanted(&opts);
-	session_create(&session, &opts, events);
+	session_create(&session, opts.ring_size);
+	/*
+	 * The command starts now, before the config is loaded, -o FILE
+	 * opened and the session filled: its exec and loading run on the
+	 * other core while ltruss does that, and it waits in the interposer
+	 * until session_ready() (lib/attach.c).  -i's console finds the
+	 * session complete in the registry before the command starts: not
+	 * early.
+	 */
+	early = !opts.interactive;
+	if (early)
+		pid = start(path, &opts);
+	options_config(&opts);
+	session_fill(&session, &opts, events);
 	/* The views that name addresses copy the object records as they come. */
 	session.s->objects_kept = events && (opts.stack || opts.caller ||
 					     opts.heap || opts.chrome ||
@@ -361,11 +388,7 @@ int main(int argc, char **argv)
 	/* Without Python's frames, ring_event() is trace_event(). */
 	if (!opts.write && !python_frames)
 		reader_plain(trace_plain);
-	/* -i: the console it starts finds the session in the registry. */
-	if (opts.interactive) {
-		registry_add(session.fd);
-		console_spawn();
-	}
+	out = output_open(opts.output, stderr);
 	format_setup(out, session.s, &opts);
 	trace_init(format_chosen(&opts), session.s, opts.write != NULL);
 	/* -k, live: the interposer copies no more than the walks will read. */
@@ -373,16 +396,20 @@ int main(int argc, char **argv)
 		stack_hints_start(session.s, opts.stack + STACK_START_FRAMES);
 
 	processes_init(session.s, events);
-	/* With -f, orphaned descendants become ours to wait for. */
-	if (opts.follow && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
-		perror_msg_and_die("cannot become a subreaper for -f");
-
-	clock_start();
-	pid = launch_start(path, opts.argv, session.fd, session.s->shipped.fd);
+	session_ready(&session);
+	if (early) {
+		launch_release();
+	} else {
+		/* -i: the console it starts finds the session in the registry. */
+		registry_add(session.fd);
+		console_spawn();
+		pid = start(path, &opts);
+		launch_release();
+	}
 	/*
 	 * For a console later: the entry's file (ten system calls, a
 	 * directory entry made and renamed) is written while the command
-	 * execs and loads, on the other core, not before it starts.
+	 * loads, on the other core, once it runs.
 	 */
 	if (!opts.interactive)
 		registry_add(session.fd);

@@ -473,7 +473,13 @@ void options_parse(struct options *opts, int argc, char **argv)
 			usage_error("--heap cannot select the allocator: %s", err);
 		cfg->selected = true;
 	}
-	if (!cfg->selected)
-		config_load_default(cfg);
-	config_check(cfg);
+	if (opts->list)
+		options_config(opts);
+}
+
+void options_config(struct options *opts)
+{
+	if (!opts->cfg.selected)
+		config_load_default(&opts->cfg);
+	config_check(&opts->cfg);
 }

@@ -49,7 +49,14 @@ struct options {
 
 
 
-/* Parse argv into opts; on any error, print it and exit 2. */
+/*
+ * Parse argv into opts; on any error, print it and exit 2.  With a
+ * command to run, the default config is left to options_config(), which
+ * ltruss calls once the command has started (it waits for the session).
+ */
 void options_parse(struct options *opts, int argc, char **argv);
+
+/* Load the default config unless -u/-F/--heap selected, check the whole; exits 2 on an error. */
+void options_config(struct options *opts);
 
 #endif

@@ -23,6 +23,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <linux/futex.h>
 
 #include "arch/x86_64/cpu.h"
 #include "frames.h"
@@ -391,6 +392,53 @@ static void map_failed(struct ltr_session *s, const char *what, int err)
 }
 
 /*
+ * ltruss starts the command before its session is complete
+ * (bin/ltruss.c), so that the command's exec and loading run on another
+ * core while ltruss loads the config and fills the session.  The
+ * command's own process finds the magic LTR_SESSION_PENDING, which
+ * ltruss wrote when it made the memfd, and waits here, in la_version,
+ * before any of the program's code has run, until ltruss stores
+ * LTR_SESSION_MAGIC and wakes the futex on its first word.  Any other
+ * file (zeros, another version's) is checked at once, as ever.  An
+ * ltruss that exits on an error first kills the command (bin/launch.c).
+ * An ltruss killed or crashed meanwhile cannot: the wait is bounded by
+ * its life, the process checks every READY_CHECK_NS that its parent is
+ * still ltruss.  With ltruss gone nobody would trace the command nor see
+ * its trace, and it was asked to run traced, not half or not at all: it
+ * exits with 127 and a line saying why, none of its code run.
+ */
+#define READY_CHECK_NS 10000000L
+
+/* Wait until ltruss made session s ready (its magic), or exit if ltruss is gone. */
+static void session_wait_ready(struct ltr_session *s)
+{
+	const uint32_t *word = (const uint32_t *)&s->magic;
+	const uint32_t pending = (uint32_t)LTR_SESSION_PENDING;
+	struct timespec check = { 0, READY_CHECK_NS }, nap = { 0, 100000 };
+	long ret;
+
+	_Static_assert((uint32_t)LTR_SESSION_MAGIC !=
+			       (uint32_t)LTR_SESSION_PENDING,
+		       "the magic's first word says the session is ready");
+	/* Only a session ltruss made waits: any other file is checked at once. */
+	if (__atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) != LTR_SESSION_PENDING)
+		return;
+	while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == pending) {
+		if (ltr_syscall3(SYS_getppid, 0, 0, 0) != session_pid) {
+			ltr_warn("not tracing",
+				 "ltruss ended before the command's session was ready: the command was not run");
+			ltr_syscall3(SYS_exit_group, 127, 0, 0);
+		}
+		ret = ltr_syscall6(SYS_futex, (long)word, FUTEX_WAIT, pending,
+				   (long)&check, 0, 0);
+		/* Refused (seccomp): nap, and look again. */
+		if (ret != 0 && ret != -EAGAIN && ret != -ETIMEDOUT &&
+		    ret != -EINTR)
+			ltr_syscall3(SYS_nanosleep, (long)&nap, 0, 0);
+	}
+}
+
+/*
  * Map the session of fd, once its header checks out: the part of the
  * header the interposer uses, and the slot shared by the threads that get
  * none of their own (the others are mapped as threads take them,
@@ -419,6 +467,8 @@ static struct ltr_session *session_map(int fd)
 		map_failed(NULL, "cannot map the session", ltr_map_error(s));
 		return NULL;
 	}
+	if (session_inherited)
+		session_wait_ready(s);
 	if (s->magic != LTR_SESSION_MAGIC || s->version != LTR_SESSION_VERSION ||
 	    s->header_size != sizeof(*s) || s->owner_uid != ltr_geteuid() ||
 	    !rings_fit(s, fd)) {

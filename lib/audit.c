@@ -45,7 +45,9 @@ unsigned int la_version(unsigned int version)
 {
 	if (version < 1)
 		return 0;
+	/* Both sets of names every binding looks into, made once here. */
 	ltr_hooks_init();
+	ltr_entry_only_init();
 	ltr_attach();
 	if (ltr_session)
 		ltr_process_register(true);

@@ -23,21 +23,26 @@ uintptr_t ltr_bind(const struct ltr_object *ref, const struct ltr_object *def,
 		   const char *name, uintptr_t addr)
 {
 	uintptr_t target, copy;
-	bool selected;
+	bool selected, hooks = def->flags & LTR_OBJ_HOOKS;
+	uint32_t hash;
 
 	/* An untraced child still leaves the session if it changes credentials. */
 	if (ltr_forked())
-		return (def->flags & LTR_OBJ_HOOKS) &&
-		       (target = ltr_hook_for(name, addr, false, def, true))
+		return hooks && (target = ltr_hook_for(name, ltr_name_hash(name),
+						       addr, false, def, true))
 			       ? target : addr;
 	selected = ltr_select_call(ref, def, name);
-	if ((def->flags & LTR_OBJ_HOOKS) &&
-	    (target = ltr_hook_for(name, addr, selected, def, false)) != 0)
+	if (!hooks && !selected)
+		return addr;
+	/* Hashed once, for the hooks', the stubs' and the captures' indexes. */
+	hash = ltr_name_hash(name);
+	if (hooks &&
+	    (target = ltr_hook_for(name, hash, addr, selected, def, false)) != 0)
 		return target;
 	if (!selected)
 		return addr;
 	/* Patched at its entry: the stub leads past it, so it counts once. */
 	copy = ltr_entry_copy(addr);
-	target = ltr_stub_for(copy ? copy : addr, name, def);
+	target = ltr_stub_for(copy ? copy : addr, name, hash, def);
 	return target ? target : addr;
 }

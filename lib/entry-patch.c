@@ -270,8 +270,9 @@ static void area_apply(struct ltr_object *obj, uint32_t n)
 	for (i = 0; i < n; i++) {
 		struct ltr_patch *p = &ltr_session->patches[mine[i]];
 		uintptr_t island = area + (uintptr_t)i * ISLAND;
-		uintptr_t stub = ltr_stub_for(island + COPY_AT,
-					      ltr_session->strings + p->name, obj);
+		const char *name = ltr_session->strings + p->name;
+		uintptr_t stub = ltr_stub_for(island + COPY_AT, name,
+					      ltr_name_hash(name), obj);
 
 		if (!stub || !island_fill(scratch + (size_t)i * ISLAND, island,
 					  p, obj->bias, stub)) {

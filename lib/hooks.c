@@ -199,10 +199,11 @@ void ltr_hooks_init(void)
  * whole when selected: the hook calls it through its stub, which records
  * its entry and its return.  Once one caller selects it, the hook traces it for all.
  */
-static void bind_through_stub(size_t i, const char *name, uintptr_t real,
-			      bool selected, const struct ltr_object *def)
+static void bind_through_stub(size_t i, const char *name, uint32_t hash,
+			      uintptr_t real, bool selected,
+			      const struct ltr_object *def)
 {
-	uintptr_t stub = selected ? ltr_stub_for(real, name, def) : 0;
+	uintptr_t stub = selected ? ltr_stub_for(real, name, hash, def) : 0;
 
 	if (stub)
 		__atomic_store_n(&ltr_hook_real[i], (void *)stub,
@@ -213,24 +214,24 @@ static void bind_through_stub(size_t i, const char *name, uintptr_t real,
 				 __ATOMIC_RELEASE);
 }
 
-uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
-		       const struct ltr_object *def, bool forked)
+uintptr_t ltr_hook_for(const char *name, uint32_t hash, uintptr_t real,
+		       bool selected, const struct ltr_object *def, bool forked)
 {
 	uint32_t i;
 
-	if (!ltr_nameset_find(&hook_names, name, ltr_name_hash(name), &i))
+	if (!ltr_nameset_find(&hook_names, name, hash, &i))
 		return 0;
 	if ((hooks[i].follow_only && !(ltr_flags & LTR_F_FOLLOW)) ||
 	    (forked && !hooks[i].creds))
 		return 0;
 	if (hooks[i].via_stub) {
-		bind_through_stub(i, name, real, selected, def);
+		bind_through_stub(i, name, hash, real, selected, def);
 		return (uintptr_t)hooks[i].hook;
 	}
 	__atomic_store_n(&ltr_hook_real[i], (void *)real, __ATOMIC_RELEASE);
 	/* Its stub, never bound, gives it a name and counters. */
 	if (selected && !traced_stub[i]) {
-		uintptr_t stub = ltr_stub_for(real, name, def);
+		uintptr_t stub = ltr_stub_for(real, name, hash, def);
 
 		if (stub)
 			__atomic_store_n(&traced_stub[i],

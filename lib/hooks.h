@@ -43,13 +43,14 @@ extern void *ltr_hook_real[LTR_H_COUNT];
 void ltr_hooks_init(void);
 
 /*
- * If name is a function the interposer must see whatever the selection,
- * note its real address and return the hook to bind instead; else 0.
- * A selected one is also reported, on entry.  In a forked child that is
- * not traced (forked), only the credential hooks are bound.
+ * If name (of ltr_name_hash hash) is a function the interposer must see
+ * whatever the selection, note its real address and return the hook to
+ * bind instead; else 0.  A selected one is also reported, on entry.  In a
+ * forked child that is not traced (forked), only the credential hooks are
+ * bound.
  */
-uintptr_t ltr_hook_for(const char *name, uintptr_t real, bool selected,
-		       const struct ltr_object *def, bool forked);
+uintptr_t ltr_hook_for(const char *name, uint32_t hash, uintptr_t real,
+		       bool selected, const struct ltr_object *def, bool forked);
 
 /* Is addr one of the hooks (a slot patched already)? */
 bool ltr_is_hook(uintptr_t addr);

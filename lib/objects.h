@@ -120,10 +120,12 @@ bool ltr_select_call(const struct ltr_object *caller,
 
 /* The last rule selecting name in callee (its depth limit, its flags), or NULL. */
 /*
- * The shipped capture of name from ltruss's compiled table (a copy in
- * this process), or NULL; *number: its capture index (lib/shipped.c).
+ * The shipped capture of name (of ltr_name_hash hash) from ltruss's
+ * compiled table (a copy in this process), or NULL; *number: its capture
+ * index (lib/shipped.c).
  */
-const struct ltr_capture *ltr_shipped_find(const char *name, int32_t *number);
+const struct ltr_capture *ltr_shipped_find(const char *name, uint32_t hash,
+					   int32_t *number);
 
 /* Captures in the shipped table: the session's own come after them. */
 uint32_t ltr_shipped_count(void);
@@ -163,11 +165,17 @@ extern struct ltr_target ltr_targets[LTR_NSTUBS];
 /* The stub index of a stub address. */
 uint32_t ltr_stub_index(uintptr_t stub);
 
+/* Index the functions traced on entry only by name: once, at la_version. */
+void ltr_entry_only_init(void);
+
 /* In a forked child: release the locks the parent's other threads held. */
 void ltr_stubs_after_fork(void);
 
-/* The stub for target addr (name in obj); registers it; 0 if none is left. */
-uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
+/*
+ * The stub for target addr (name, of ltr_name_hash hash, in obj);
+ * registers it; 0 if none is left.
+ */
+uintptr_t ltr_stub_for(uintptr_t addr, const char *name, uint32_t hash,
 		       const struct ltr_object *obj);
 
 /* Forget the targets in [start, end) for new bindings: their object was unloaded. */

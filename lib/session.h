@@ -20,13 +20,19 @@
 
 #define LTR_SESSION_MAGIC 0x316e6f6973734c54ULL /* "TLssion1" */
 /*
+ * The magic while ltruss still fills the session, its command already
+ * started (bin/ltruss.c): the command waits for LTR_SESSION_MAGIC
+ * (lib/attach.c).  Their first words differ: the wait is a futex on it.
+ */
+#define LTR_SESSION_PENDING 0x316e6550734c5454ULL /* "TTLsPen1" */
+/*
  * LTR_SESSION_RELAYOUT: the session as a later version might lay it out,
  * its version bumped and a field put before those of the tables a trace
  * file used to copy.  tests/compat.bats builds an ltruss so
  * (tests/progs/bin/ltruss-relayout) and reads the trace files of
  * tests/data/ with it: a file must not depend on the session's layout.
  */
-#define LTR_SESSION_LAYOUT 25 /* bump on any change */
+#define LTR_SESSION_LAYOUT 26 /* bump on any change */
 #ifdef LTR_SESSION_RELAYOUT
 #define LTR_SESSION_VERSION (LTR_SESSION_LAYOUT + 1000)
 #define LTR_RELAYOUT_FIELD uint64_t relayout;
@@ -743,7 +749,12 @@ struct ltr_session {
 	struct ltr_process procs[LTR_MAX_PROCS];
 	struct ltr_objrec objects[LTR_MAX_OBJECTS];
 	struct ltr_stack_hint stack_hints[LTR_STACK_HINTS]; /* -k, written by ltruss */
-	uint32_t slot_used[LTR_MAX_THREADS]; /* atomic: 0 never taken, or LTR_SLOT_* */
+	/*
+	 * atomic: 0 never taken, or LTR_SLOT_*.  In one page: ltruss marks
+	 * the last slot taken and processes take the first ones, which
+	 * touched two new pages of the memfd when the array straddled them.
+	 */
+	uint32_t slot_used[LTR_MAX_THREADS] __attribute__((aligned(2048)));
 	/*
 	 * Entry patching: plans ltruss made before the start, then appended
 	 * (npatches released last) for an object opened later, which a
@@ -758,6 +769,8 @@ struct ltr_session {
 	/* The interposer maps the header up to here: the rest is ltruss's. */
 	struct ltr_retired retired[LTR_MAX_RETIRED];
 };
+_Static_assert(sizeof(((struct ltr_session *)0)->slot_used) <= 2048,
+	       "slot_used, aligned to 2048, lies in one page");
 
 /* n rounded up to a page. */
 static inline uint64_t ltr_page_up(uint64_t n)

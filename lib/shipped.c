@@ -106,9 +106,10 @@ static bool name_is(uint32_t off, const char *name, size_t len)
 	       ltr_strcmp(shipped_strings + off, name) == 0;
 }
 
-const struct ltr_capture *ltr_shipped_find(const char *name, int32_t *number)
+const struct ltr_capture *ltr_shipped_find(const char *name, uint32_t hash,
+					   int32_t *number)
 {
-	uint32_t h = ltr_name_hash(name) & (LTR_CAPTURE_HASH - 1), n, idx;
+	uint32_t h = hash & (LTR_CAPTURE_HASH - 1), n, idx;
 	size_t len = ltr_strlen(name) + 1;
 
 	if (!shipped_caps)

@@ -144,22 +144,24 @@ static bool target_named(const struct ltr_target *t, const char *name,
 	       ltr_strcmp(ltr_session->strings + off, name) == 0;
 }
 
-/* The LTR_FN_* flags entry_only[] gives name (0 if it is not there); the lock held. */
+/* entry_only[] by name (nameset.c), filled at la_version as the hooks' are. */
+static struct ltr_nameset entry_names;
+_Static_assert(sizeof(entry_only) / sizeof(entry_only[0]) <= LTR_NAMESET_SIZE / 2,
+	       "a nameset holds every entry-only function");
+
+void ltr_entry_only_init(void)
+{
+	ltr_nameset_init(&entry_names, &entry_only[0].name,
+			 sizeof(entry_only[0]),
+			 sizeof(entry_only) / sizeof(entry_only[0]));
+}
+
+/* The LTR_FN_* flags entry_only[] gives name (0 if it is not there). */
 static uint32_t entry_flags(const char *name, uint32_t name_hash)
 {
-	static struct ltr_nameset names; /* entry_only[] by name */
-	static bool filled;
 	uint32_t i;
 
-	_Static_assert(sizeof(entry_only) / sizeof(entry_only[0]) <= LTR_NAMESET_SIZE / 2,
-		       "a nameset holds every entry-only function");
-	if (!filled) {
-		ltr_nameset_init(&names, &entry_only[0].name,
-				 sizeof(entry_only[0]),
-				 sizeof(entry_only) / sizeof(entry_only[0]));
-		filled = true;
-	}
-	return ltr_nameset_find(&names, name, name_hash, &i) ?
+	return ltr_nameset_find(&entry_names, name, name_hash, &i) ?
 		       entry_only[i].flags :
 		       0;
 }
@@ -268,7 +270,7 @@ static int64_t target_reuse(const char *name, uint32_t name_hash,
  * prototypes, captures after the shipped table's) win over the table's
  * (lib/shipped.c).
  */
-static const struct ltr_capture *capture_find(const char *name,
+static const struct ltr_capture *capture_find(const char *name, uint32_t hash,
 					      int32_t *number)
 {
 	const struct ltr_session *s = ltr_session;
@@ -277,8 +279,8 @@ static const struct ltr_capture *capture_find(const char *name,
 	*number = -1;
 	/* No filter prototypes: their index, never written, is not read (its pages never faulted). */
 	if (!__atomic_load_n(&s->ncaptures, __ATOMIC_RELAXED))
-		return ltr_shipped_find(name, number);
-	for (h = ltr_name_hash(name) & (LTR_CAPTURE_HASH - 1);
+		return ltr_shipped_find(name, hash, number);
+	for (h = hash & (LTR_CAPTURE_HASH - 1);
 	     (idx = s->capture_index[h]) != 0; h = (h + 1) & (LTR_CAPTURE_HASH - 1)) {
 		const struct ltr_capture *c;
 
@@ -291,7 +293,7 @@ static const struct ltr_capture *capture_find(const char *name,
 			return c;
 		}
 	}
-	return ltr_shipped_find(name, number);
+	return ltr_shipped_find(name, hash, number);
 }
 
 /*
@@ -412,10 +414,9 @@ static int64_t func_new(const char *name, uint32_t name_hash,
 	return fn;
 }
 
-uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
+uintptr_t ltr_stub_for(uintptr_t addr, const char *name, uint32_t name_hash,
 		       const struct ltr_object *obj)
 {
-	uint32_t name_hash = ltr_name_hash(name);
 	const struct ltr_capture *cap;
 	int32_t capture;
 	const struct ltr_rule *rule;
@@ -436,7 +437,7 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name,
 	rule = ltr_select_rule(obj, name);
 	flags = entry_flags(name, name_hash) | (ltr_no_hijack ? LTR_FN_ENTRY_ONLY : 0) |
 		(rule && (rule->flags & LTR_RULE_NOSTACK) ? LTR_FN_NOSTACK : 0);
-	cap = capture_find(name, &capture);
+	cap = capture_find(name, name_hash, &capture);
 	depth = rule ? rule->depth : 0;
 	idx = target_reuse(name, name_hash, obj, depth, &other);
 	if (idx >= 0)

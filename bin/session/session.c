@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/futex.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -38,11 +40,9 @@ uint32_t session_ns_inode(const char *kind)
 	return stat(path, &st) == 0 ? (uint32_t)st.st_ino : 0;
 }
 
-void session_create(struct session_handle *h, const struct options *opts,
-		    bool events)
+void session_create(struct session_handle *h, uint32_t ring_size)
 {
-	uint64_t size = ltr_session_size(opts->ring_size);
-	struct timespec now;
+	uint64_t size = ltr_session_size(ring_size);
 	struct ltr_session *s;
 	int fd;
 
@@ -64,11 +64,23 @@ void session_create(struct session_handle *h, const struct options *opts,
 	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (s == MAP_FAILED)
 		perror_msg_and_die("cannot map the shared-memory session");
+	/* Not valid yet: the command started meanwhile waits for it. */
+	s->magic = LTR_SESSION_PENDING;
+	h->s = s;
+	h->fd = fd;
+	h->ring_size = ring_size;
+}
+
+void session_fill(struct session_handle *h, const struct options *opts,
+		  bool events)
+{
+	struct ltr_session *s = h->s;
+	struct timespec now;
 
 	s->version = LTR_SESSION_VERSION;
 	s->header_size = (uint32_t)sizeof(*s);
-	s->total_size = size;
-	s->ring_size = opts->ring_size;
+	s->total_size = ltr_session_size(h->ring_size);
+	s->ring_size = h->ring_size;
 	s->owner_uid = (uint32_t)geteuid();
 	/* Shared by the threads that find no slot of their own: always taken. */
 	s->slot_used[LTR_MAX_THREADS - 1] = LTR_SLOT_TAKEN;
@@ -94,10 +106,13 @@ void session_create(struct session_handle *h, const struct options *opts,
 	memcpy(s->from, opts->cfg.sel.from,
 	       opts->cfg.sel.nfrom * sizeof(s->from[0]));
 	captures_compile(s, &opts->cfg);
+	session_slots_init(s, h->fd, h->ring_size);
+}
+
+void session_ready(struct session_handle *h)
+{
 	/* The magic goes last: a session is valid only once it is complete. */
-	__atomic_store_n(&s->magic, LTR_SESSION_MAGIC, __ATOMIC_RELEASE);
-	h->s = s;
-	h->fd = fd;
-	h->ring_size = opts->ring_size;
-	session_slots_init(s, fd, opts->ring_size);
+	__atomic_store_n(&h->s->magic, LTR_SESSION_MAGIC, __ATOMIC_RELEASE);
+	/* The command may wait on its first word (lib/attach.c). */
+	syscall(SYS_futex, &h->s->magic, FUTEX_WAKE, 1, NULL, NULL, 0);
 }

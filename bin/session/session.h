@@ -17,9 +17,18 @@ struct session_handle {
 				  the session's) */
 };
 
-/* Create a session for opts (events wanted: trace); exits 2 on failure. */
-void session_create(struct session_handle *h, const struct options *opts,
-		    bool events);
+/*
+ * A session is made in three steps, so that the command can start between
+ * the first two (ltruss.c): session_create() makes the memfd of the size
+ * rings of ring_size need, which the command inherits; session_fill()
+ * writes what opts select (events wanted: trace) once the config is
+ * loaded; session_ready() marks it valid and wakes the command, which
+ * waits for it in the interposer (lib/attach.c).  Exit 2 on failure.
+ */
+void session_create(struct session_handle *h, uint32_t ring_size);
+void session_fill(struct session_handle *h, const struct options *opts,
+		  bool events);
+void session_ready(struct session_handle *h);
 
 /*
  * ltruss's namespace of kind ("pid", "user"): the inode of
