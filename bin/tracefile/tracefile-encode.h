@@ -4,8 +4,8 @@
  * trace is made of, an ENTER, CALL or EXIT without blobs: the bytes the
  * general way (tf_encode_any(), tracefile-codec.c, whose block comment
  * tells the encoding) writes, at a fraction of its cost.  Inline, so that
- * the writer's per-event function (tracefile_event) takes it without a
- * call: a call and its saved registers were a tenth of it.
+ * the writer's per-event sink (job_plain(), tracefile-write.c) takes it
+ * without a call: a call and its saved registers were a tenth of it.
  */
 #ifndef LTRUSS_TRACEFILE_ENCODE_H
 #define LTRUSS_TRACEFILE_ENCODE_H

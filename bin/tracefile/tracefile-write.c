@@ -341,11 +341,11 @@ static inline void job_room(struct job *j, const struct event_rec *r,
 	/*
 	 * The codec remembers the open block's byte blobs where it wrote
 	 * them, in this buffer: a buffer moved by growing would leave it
-	 * comparing freed memory.  So the open block ends first and the
-	 * event opens a new one (blocks encode apart).
+	 * comparing freed memory.  So the event that makes it grow opens a
+	 * new block, whose codec starts from nothing (blocks encode apart;
+	 * the open one is closed by its offset, wherever the buffer is).
 	 */
 	if (__builtin_expect(j->o.len + need > j->size, 0)) {
-		blocks_close(&j->o);
 		job_grow(j, need);
 		open = true;
 	}
@@ -468,23 +468,20 @@ static size_t tracefile_round(struct ltr_session *s, uint32_t n, bool *deferred)
 	drained = s;
 	block_close();
 	pool = busy >= 2 && segments_start(segment_encode, segment_deliver);
-	if (!pool) {
-		for (i = 0; i <= last; i++) {
-			if (!reader_ring_pending(i))
-				continue;
+	for (i = 0; i <= last; i++) {
+		if (!reader_ring_pending(i))
+			continue;
+		if (pool) {
+			segments_filling()->ring = i;
+			segments_submit();
+		} else {
 			one.ring = i;
 			segment_encode(&one, SEGMENTS_READER);
 			segment_deliver(&one);
 		}
-	} else {
-		for (i = 0; i <= last; i++) {
-			if (!reader_ring_pending(i))
-				continue;
-			segments_filling()->ring = i;
-			segments_submit();
-		}
-		segments_collect(true);
 	}
+	if (pool)
+		segments_collect(true);
 	for (i = 0; i <= SEGMENTS_MAX_WORKERS; i++) {
 		*deferred |= drainers[i].deferred;
 		drainers[i].deferred = false;
