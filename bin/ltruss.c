@@ -399,6 +399,12 @@ int main(int argc, char **argv)
 	session_ready(&session);
 	if (early) {
 		launch_release();
+		/*
+		 * For a console later: the entry's file (ten system calls, a
+		 * directory entry made and renamed) is written while the
+		 * command loads, on the other core, once it runs.
+		 */
+		registry_add(session.fd);
 	} else {
 		/* -i: the console it starts finds the session in the registry. */
 		registry_add(session.fd);
@@ -406,13 +412,6 @@ int main(int argc, char **argv)
 		pid = start(path, &opts);
 		launch_release();
 	}
-	/*
-	 * For a console later: the entry's file (ten system calls, a
-	 * directory entry made and renamed) is written while the command
-	 * loads, on the other core, once it runs.
-	 */
-	if (!opts.interactive)
-		registry_add(session.fd);
 	/* The program's environment is built: DEBUGINFOD_URLS is ltruss's. */
 	debuginfo_setup(opts.debuginfod);
 	check_init(pid, opts.follow);
