@@ -182,16 +182,12 @@ uintptr_t ltr_unhook(uintptr_t addr)
 
 /* The hooks by name (nameset.c): every binding asks, filled by ltr_hooks_init. */
 static struct ltr_nameset hook_names;
-static bool hook_names_filled;
 _Static_assert(LTR_H_COUNT <= LTR_NAMESET_SIZE / 2, "a nameset holds every hook");
 
 void ltr_hooks_init(void)
 {
-	if (hook_names_filled)
-		return;
 	ltr_nameset_init(&hook_names, &hooks[0].name, sizeof(hooks[0]),
 			 LTR_H_COUNT);
-	hook_names_filled = true;
 }
 
 /*

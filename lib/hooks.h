@@ -39,7 +39,7 @@ enum ltr_hook {
 /* The real functions behind the hooks. */
 extern void *ltr_hook_real[LTR_H_COUNT];
 
-/* Fill the hooks' index by name, once, before the first binding (la_version). */
+/* Fill the hooks' index by name before the first binding: once, at la_version. */
 void ltr_hooks_init(void);
 
 /*

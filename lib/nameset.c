@@ -11,8 +11,8 @@
  * (computed once by the caller) and, most of the time, one empty slot.
  * A set indexes its caller's own table (the entries' names, a stride
  * apart) in 512 bytes: no page of its own to fault in at every start.
- * It is filled before any lookup (la_version, or under the stubs' lock)
- * and never changes after.
+ * It is filled once, before any lookup (la_version), and never changes
+ * after.
  */
 #include "interposer.h"
 
