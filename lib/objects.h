@@ -118,7 +118,6 @@ bool ltr_select_from(const struct ltr_object *obj);
 bool ltr_select_call(const struct ltr_object *caller,
 		     const struct ltr_object *callee, const char *name);
 
-/* The last rule selecting name in callee (its depth limit, its flags), or NULL. */
 /*
  * The shipped capture of name (of ltr_name_hash hash) from ltruss's
  * compiled table (a copy in this process), or NULL; *number: its capture
@@ -130,6 +129,7 @@ const struct ltr_capture *ltr_shipped_find(const char *name, uint32_t hash,
 /* Captures in the shipped table: the session's own come after them. */
 uint32_t ltr_shipped_count(void);
 
+/* The last rule selecting name in callee (its depth limit, its flags), or NULL. */
 const struct ltr_rule *ltr_select_rule(const struct ltr_object *callee,
 				       const char *name);
 
