@@ -935,6 +935,79 @@ rounds() {
 	[ "$err" = "ltruss: error: cannot read the trace file 'flipped.ltr': a block fails its checksum at byte $((at - 40)); it is not a trace ltruss -w wrote, or it was damaged" ]
 }
 
+# by_index: busythreads' text lines keyed by the thread's index (fix_add's
+# second argument), "[pid N] " left out (when lines start saying it
+# depends on when the threads started), each thread's lines in their order.
+by_index() {
+	sed -E 's/^\[pid [0-9]+\] //' | grep '^libfix:fix_add(' |
+		awk -F', ' '{ split($2, a, ")"); print a[1] "\t" $0 }' |
+		sort -s -t "$(printf '\t')" -k1,1n
+}
+
+# late_ends FILE.json: calls of a --json trace that end before the call
+# before them (the times in ns are doubles: 256 ns apart at today's dates).
+late_ends() {
+	sed -nE 's/.*"ts":([0-9]+).*"dur_ns":([0-9]+).*/\1 \2/p' "$1" |
+		awk '{ e = $1 + $2; if (e + 512 < last) n++; last = e } END { print n + 0 }'
+}
+
+# rounds_apart ERR: the rounds of a live trace and those formatted apart
+# by workers, from its LTRUSS_DEBUG_SEGMENTS line.
+rounds_apart() {
+	sed -nE 's/^ltruss: debug: [0-9]+ formatting workers, ([0-9]+) rounds apart of ([0-9]+),.*/\1 \2/p' <<<"$1"
+}
+
+@test "-o, --json, stderr and -C -o with busy threads: workers format each ring's lines, put in the merge's order; each thread's calls as recorded" {
+	[ "$(nproc)" -ge 2 ] || skip "one core: no core for a worker"
+	busy_record t.ltr 4 100000
+	ltruss --read t.ltr --json >read.json
+	ltruss --read t.ltr -o read.txt
+	by_index <read.txt >read.idx
+	[ "$(cut -f1 read.idx | uniq -c | awk '{ print $1 }' | sort -u)" = 100000 ]
+	LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss --json -o live.json -F ./fix.yaml "$PROGS/busythreads" 4 100000
+	[ "$status" -eq 0 ] && [ "$out" = "$("$PROGS/busythreads" 4 100000)" ]
+	# Workers formatted rings, in rounds apart.
+	grep -Eq '^ltruss: debug: [1-9][0-9]* formatting workers, [1-9][0-9]* rounds apart of [0-9]+, [0-9]+ busy ones merged for their records; [1-9][0-9]* rings formatted by workers, [0-9]+ by the reader.s thread; [1-9][0-9]* events apart,' <<<"$err"
+	read -r apart all < <(rounds_apart "$err")
+	# Each thread's calls as recorded, in their order.
+	by_thread <live.json >live.txt
+	by_thread <read.json >read.txt
+	cmp live.txt read.txt
+	# In the merge's order: calls end in time but where an event
+	# published late waited for the next round.
+	[ "$(late_ends live.json)" -le "$all" ]
+	# Text, to a file, to stderr, and with -C's summary after it.
+	LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -o live.txt -F ./fix.yaml "$PROGS/busythreads" 4 100000
+	[ "$status" -eq 0 ]
+	read -r apart all < <(rounds_apart "$err")
+	[ "$apart" -ge 1 ]
+	by_index <live.txt | cmp - read.idx
+	LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -F ./fix.yaml "$PROGS/busythreads" 4 100000
+	[ "$status" -eq 0 ]
+	read -r apart all < <(rounds_apart "$err")
+	[ "$apart" -ge 1 ]
+	grep -v '^ltruss: debug:' <<<"$err" | by_index | cmp - read.idx
+	LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -C -o live.txt -F ./fix.yaml "$PROGS/busythreads" 4 100000
+	[ "$status" -eq 0 ]
+	read -r apart all < <(rounds_apart "$err")
+	[ "$apart" -ge 1 ]
+	by_index <live.txt | cmp - read.idx
+	grep -Eq ' 400000 +(0 +)?libfix:fix_add$' live.txt
+}
+
+@test "LTRUSS_DEBUG_SERIAL: busy threads' lines merged on the reader's thread alone, as before; the same calls" {
+	[ "$(nproc)" -ge 2 ] || skip "one core: no core for a worker"
+	busy_record t.ltr 4 50000
+	ltruss --read t.ltr -o read.txt
+	LTRUSS_DEBUG_SERIAL=1 LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -o live.txt -F ./fix.yaml "$PROGS/busythreads" 4 50000
+	[ "$status" -eq 0 ]
+	read -r apart all < <(rounds_apart "$err")
+	[ "$apart" -eq 0 ] && [ "$all" -ge 1 ]
+	grep -q '^ltruss: debug: 0 formatting workers, 0 rounds apart of ' <<<"$err"
+	by_index <live.txt >live.idx
+	by_index <read.txt | cmp - live.idx
+}
+
 @test "--read -u matches a library by soname, file name and path, as live -u does" {
 	record t.ltr -F "$TYPED_YAML" -u 'libc:printf' "$PROGS/typed"
 	for lib in 'libc.so.6' 'libc.so*' 'libtyped.so' "$PROGS/libtyped.so" "$PROGS/lib*.so" "${PROGS%/*}/*/libtyped.so" 'libc' 'nolib.so.1'; do

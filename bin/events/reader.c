@@ -77,6 +77,8 @@ static uint32_t ring_size;
 static struct drainer merged;
 /* A sink that drains each ring apart (reader_streams()), or NULL. */
 static size_t (*streams)(struct ltr_session *s, uint32_t n, bool *deferred);
+/* A round that may take the merge's place (reader_parallel()), or NULL. */
+static size_t (*parallel)(struct ltr_session *s, uint32_t n, bool *deferred);
 /*
  * For each byte a record's type may hold: the fixed words of its whole
  * layout when the interposer may pack it (packed_words), and its smallest
@@ -258,6 +260,12 @@ void reader_streams(size_t (*round)(struct ltr_session *s, uint32_t n,
 				    bool *deferred))
 {
 	streams = round;
+}
+
+void reader_parallel(size_t (*round)(struct ltr_session *s, uint32_t n,
+				     bool *deferred))
+{
+	parallel = round;
 }
 
 /*
@@ -448,6 +456,12 @@ static size_t drain_round(struct ltr_session *s)
 	}
 	if (streams)
 		return streams(s, n, &merged.deferred);
+	if (parallel) {
+		size_t taken = parallel(s, n, &merged.deferred);
+
+		if (taken != READER_DECLINED)
+			return taken;
+	}
 	for (;;) {
 		struct ltr_event head;
 		struct event_plain pl;
@@ -521,6 +535,38 @@ size_t reader_drain(struct ltr_session *s)
 bool reader_ring_pending(uint32_t i)
 {
 	return cursors[i].data && cursors[i].tail < cursors[i].head;
+}
+
+uint64_t reader_ring_bytes(uint32_t i)
+{
+	return cursors[i].data ? cursors[i].head - cursors[i].tail : 0;
+}
+
+bool reader_ring_scan(uint32_t i, bool (*ok)(unsigned type, uint32_t fn))
+{
+	const struct cursor *c = &cursors[i];
+	uint64_t at = c->tail;
+
+	if (!c->data || at % 8)
+		return false;
+	while (at < c->head) {
+		uint32_t off = (uint32_t)(at & (ring_size - 1));
+		struct ltr_rec rec;
+
+		if (off + sizeof(rec) > ring_size)
+			return false;
+		/* One read of the header: the program may be writing it. */
+		memcpy(&rec, &c->data[off], sizeof(rec));
+		if (LTR_REC_TYPE(rec.kind) == LTR_EV_PAD) {
+			at += ring_size - off;
+			continue;
+		}
+		if (!rec.size || rec.size % 8 || off + rec.size > ring_size ||
+		    !ok(LTR_REC_TYPE(rec.kind), rec.fn))
+			return false;
+		at += rec.size;
+	}
+	return true;
 }
 
 size_t reader_drain_ring(struct ltr_session *s, uint32_t i, struct drainer *d)

@@ -507,6 +507,17 @@ static void text_untraced(const struct who *w, uint64_t tsc, const char *func)
 	line_write(&l, true);
 }
 
+/* struct format's warm: the view of fn's values, its "LIB:FUNC(". */
+static enum format_warm text_warm(uint32_t fn)
+{
+	enum format_warm w = args_warm(fn);
+	size_t len;
+
+	if (w == WARM_READY && !name_of(fn, &len))
+		return WARM_LATER;
+	return w;
+}
+
 const struct format format_text = {
 	.whole = text_whole,
 	.open = text_open,
@@ -519,4 +530,5 @@ const struct format format_text = {
 	.exited = text_exited,
 	.killed = text_killed,
 	.untraced = text_untraced,
+	.warm = text_warm,
 };
