@@ -579,12 +579,7 @@ static void json_untraced(const struct who *w, uint64_t tsc, const char *func)
 /* struct format's warm: the view of fn's values, its names' piece. */
 static enum format_warm json_warm(uint32_t fn)
 {
-	enum format_warm w = args_warm(fn);
-	size_t len;
-
-	if (w == WARM_READY && !names_of(fn, &len))
-		return WARM_LATER;
-	return w;
+	return format_piece_warm(fn, names_of);
 }
 
 const struct format format_json = {

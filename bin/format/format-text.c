@@ -510,12 +510,7 @@ static void text_untraced(const struct who *w, uint64_t tsc, const char *func)
 /* struct format's warm: the view of fn's values, its "LIB:FUNC(". */
 static enum format_warm text_warm(uint32_t fn)
 {
-	enum format_warm w = args_warm(fn);
-	size_t len;
-
-	if (w == WARM_READY && !name_of(fn, &len))
-		return WARM_LATER;
-	return w;
+	return format_piece_warm(fn, name_of);
 }
 
 const struct format format_text = {
