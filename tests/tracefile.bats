@@ -935,12 +935,15 @@ rounds() {
 	[ "$err" = "ltruss: error: cannot read the trace file 'flipped.ltr': a block fails its checksum at byte $((at - 40)); it is not a trace ltruss -w wrote, or it was damaged" ]
 }
 
-# by_index: busythreads' text lines keyed by the thread's index (fix_add's
-# second argument), "[pid N] " left out (when lines start saying it
-# depends on when the threads started), each thread's lines in their order.
+# by_index: the calls of a busythreads trace, text or --json, a line
+# each: the thread's index (fix_add's second argument), then the first,
+# each thread's in their order.  From the entries (a call shown whole or
+# unfinished, a JSON "call" or "enter"): a call that blocked for a while
+# under load prints in two pieces, when the trace says "[pid N]" depends
+# on when the threads started, the results follow from the arguments.
 by_index() {
-	sed -E 's/^\[pid [0-9]+\] //' | grep '^libfix:fix_add(' |
-		awk -F', ' '{ split($2, a, ")"); print a[1] "\t" $0 }' |
+	sed -nE -e '/"type":"(call|enter)"/s/.*"args":\["([0-9]+)","([0-9]+)"\].*/\2\t\1/p' \
+		-e 's/^(\[pid [0-9]+\] )?libfix:fix_add\(([0-9]+), ([0-9]+)\).*/\3\t\2/p' |
 		sort -s -t "$(printf '\t')" -k1,1n
 }
 
@@ -957,37 +960,36 @@ rounds_apart() {
 	sed -nE 's/^ltruss: debug: [0-9]+ formatting workers, ([0-9]+) rounds apart of ([0-9]+),.*/\1 \2/p' <<<"$1"
 }
 
-@test "-o, --json, stderr and -C -o with busy threads: workers format each ring's lines, put in the merge's order; each thread's calls as recorded" {
+@test "-o, --json, stderr and -C -o with busy threads, rounds apart forced (LTRUSS_DEBUG_APART): workers format each ring's lines, put in the merge's order; each thread's calls as recorded" {
 	[ "$(nproc)" -ge 2 ] || skip "one core: no core for a worker"
 	busy_record t.ltr 4 100000
 	ltruss --read t.ltr --json >read.json
 	ltruss --read t.ltr -o read.txt
 	by_index <read.txt >read.idx
 	[ "$(cut -f1 read.idx | uniq -c | awk '{ print $1 }' | sort -u)" = 100000 ]
-	LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss --json -o live.json -F ./fix.yaml "$PROGS/busythreads" 4 100000
+	LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss --json -o live.json -F ./fix.yaml "$PROGS/busythreads" 4 100000
 	[ "$status" -eq 0 ] && [ "$out" = "$("$PROGS/busythreads" 4 100000)" ]
 	# Workers formatted rings, in rounds apart.
-	grep -Eq '^ltruss: debug: [1-9][0-9]* formatting workers, [1-9][0-9]* rounds apart of [0-9]+, [0-9]+ busy ones merged for their records; [1-9][0-9]* rings formatted by workers, [0-9]+ by the reader.s thread; [1-9][0-9]* events apart,' <<<"$err"
+	grep -Eq '^ltruss: debug: [1-9][0-9]* formatting workers, [1-9][0-9]* rounds apart of [0-9]+, [0-9]+ busy ones merged for their records, [0-9]+ probes found idle cores; [1-9][0-9]* rings formatted by workers, [0-9]+ by the reader.s thread; [1-9][0-9]* events apart,' <<<"$err"
 	read -r apart all < <(rounds_apart "$err")
 	# Each thread's calls as recorded, in their order.
-	by_thread <live.json >live.txt
-	by_thread <read.json >read.txt
-	cmp live.txt read.txt
+	by_index <live.json | cmp - read.idx
+	by_index <read.json | cmp - read.idx
 	# In the merge's order: calls end in time but where an event
 	# published late waited for the next round.
 	[ "$(late_ends live.json)" -le "$all" ]
 	# Text, to a file, to stderr, and with -C's summary after it.
-	LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -o live.txt -F ./fix.yaml "$PROGS/busythreads" 4 100000
+	LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -o live.txt -F ./fix.yaml "$PROGS/busythreads" 4 100000
 	[ "$status" -eq 0 ]
 	read -r apart all < <(rounds_apart "$err")
 	[ "$apart" -ge 1 ]
 	by_index <live.txt | cmp - read.idx
-	LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -F ./fix.yaml "$PROGS/busythreads" 4 100000
+	LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -F ./fix.yaml "$PROGS/busythreads" 4 100000
 	[ "$status" -eq 0 ]
 	read -r apart all < <(rounds_apart "$err")
 	[ "$apart" -ge 1 ]
 	grep -v '^ltruss: debug:' <<<"$err" | by_index | cmp - read.idx
-	LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -C -o live.txt -F ./fix.yaml "$PROGS/busythreads" 4 100000
+	LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -C -o live.txt -F ./fix.yaml "$PROGS/busythreads" 4 100000
 	[ "$status" -eq 0 ]
 	read -r apart all < <(rounds_apart "$err")
 	[ "$apart" -ge 1 ]
@@ -999,7 +1001,7 @@ rounds_apart() {
 	[ "$(nproc)" -ge 2 ] || skip "one core: no core for a worker"
 	busy_record t.ltr 4 50000
 	ltruss --read t.ltr -o read.txt
-	LTRUSS_DEBUG_SERIAL=1 LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -o live.txt -F ./fix.yaml "$PROGS/busythreads" 4 50000
+	LTRUSS_DEBUG_SERIAL=1 LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -o live.txt -F ./fix.yaml "$PROGS/busythreads" 4 50000
 	[ "$status" -eq 0 ]
 	read -r apart all < <(rounds_apart "$err")
 	[ "$apart" -eq 0 ] && [ "$all" -ge 1 ]

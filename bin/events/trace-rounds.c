@@ -48,13 +48,31 @@
  * the worker would only add a hand-over.  So is a round whose busy rings
  * hold less than RING_BUSY bytes each but one.
  *
+ * Rounds apart cost more CPU an event than the merge (the marks, the
+ * copy, the headers read twice, the rings' lines bouncing between cores:
+ * 51 + 13 ns against 45 on the loop): they pay only where cores would
+ * otherwise wait, the program's threads asleep on full rings while the
+ * reader's thread formats.  On 2 cores with 2 busy threads there is
+ * little such idle time (0.3 of a core) and rounds apart made the loop
+ * slower; on 16 cores with 16 busy threads nearly every core waits.  So
+ * the rounds are merged for PROBE_NS every PROBE_EVERY_NS while the
+ * cores this process may run on are sampled (/proc/stat), and go apart
+ * until the next probe only if at least IDLE_MIN cores were idle.
+ * LTRUSS_DEBUG_APART skips the probes (every busy round apart: the tests,
+ * on whatever load), LTRUSS_DEBUG_SERIAL merges every round.
+ *
  * LTRUSS_DEBUG_SERIAL merges every round (to compare); LTRUSS_DEBUG_SEGMENTS
  * says at the end how many rounds went apart and who formatted them.
  */
 #include "config.h"
 
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "merge.h"
@@ -69,6 +87,9 @@
 #include "xmalloc.h"
 
 #define RING_BUSY 2048 /* bytes a ring holds this round to count as busy */
+#define PROBE_EVERY_NS 1000000000ull /* a probe a second (see the top) */
+#define PROBE_NS 50000000ull         /* of 50 ms, merged */
+#define IDLE_MIN 0.5                 /* cores idle in a probe for rounds apart to pay */
 #define LINES_START (512u << 10) /* a ring's buffer of lines, at first */
 
 /* An event formatted apart: its stamp, and where its lines end in its ring's buffer. */
@@ -91,13 +112,21 @@ static struct drainer drainers[SEGMENTS_MAX_WORKERS + 1];
 /* The ring the thread running reader_drain_ring() formats (its sinks' context). */
 static __thread struct ring_lines *filling;
 static struct ltr_session *drained;
-static bool started, serial, debug;
+static bool started, serial, forced, debug;
+/* The probe (see the top): when the phase began, and the idle time then. */
+static struct {
+	bool probing, apart;
+	uint64_t since_ns;
+	unsigned long long idle_ticks;
+	int stat_fd;
+} probe = { .probing = true, .stat_fd = -1 }; /* opened once, kept */
 /* What each function's warm gave, once it gave READY or NEVER (0: ask). */
 static unsigned char warmed[LTR_MAX_FUNCS];
 /* LTRUSS_DEBUG_SEGMENTS: rounds apart, rings formatted by each thread, events, ordering time. */
 static unsigned long long rounds_all, rounds_apart, rounds_merged;
 static unsigned long long formatted[SEGMENTS_MAX_WORKERS + 1];
 static unsigned long long events_apart;
+static unsigned long long probes; /* probes that found idle cores */
 static uint64_t ordering_ns, reader_format_ns; /* the reader's thread's, in rounds apart */
 
 /* Note the event just formatted, stamped ts: its lines end here. */
@@ -232,6 +261,75 @@ static void lines_merge(void)
 	}
 }
 
+/*
+ * The idle time (and I/O wait) of the cores this process may run on so
+ * far, in clock ticks (/proc/stat's cpuN lines); false if unknown.
+ */
+static bool idle_ticks(unsigned long long *ticks)
+{
+	static char buf[1 << 16];
+	cpu_set_t set;
+	ssize_t n;
+	char *p;
+
+	/* Opened at the first busy round: most runs have none. */
+	if (probe.stat_fd < 0)
+		probe.stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	if (probe.stat_fd < 0 ||
+	    sched_getaffinity(0, sizeof(set), &set) < 0 ||
+	    (n = pread(probe.stat_fd, buf, sizeof(buf) - 1, 0)) <= 0)
+		return false;
+	buf[n] = '\0';
+	*ticks = 0;
+	for (p = strstr(buf, "\ncpu"); p; p = strstr(p + 1, "\ncpu")) {
+		unsigned long long f[5];
+		unsigned cpu;
+
+		/* "cpuN", not the sum of them all ("cpu "). */
+		if (p[4] >= '0' && p[4] <= '9' &&
+		    sscanf(p + 4, "%u %llu %llu %llu %llu %llu", &cpu, &f[0],
+			   &f[1], &f[2], &f[3], &f[4]) == 6 &&
+		    cpu < CPU_SETSIZE && CPU_ISSET(cpu, &set))
+			*ticks += f[3] + f[4];
+	}
+	return true;
+}
+
+/* Do rounds apart pay now (see the top)?  Asked at each busy round. */
+static bool apart_pays(void)
+{
+	uint64_t now = clock_mono_ns();
+	unsigned long long ticks;
+
+	if (forced)
+		return true;
+	if (!probe.probing) {
+		if (now - probe.since_ns < PROBE_EVERY_NS)
+			return probe.apart;
+		probe.probing = true;
+		probe.since_ns = now;
+		probe.apart = false;
+		if (!idle_ticks(&probe.idle_ticks))
+			probe.idle_ticks = ULLONG_MAX;
+		return false;
+	}
+	if (!probe.since_ns) { /* the first busy round */
+		probe.since_ns = now;
+		if (!idle_ticks(&probe.idle_ticks))
+			probe.idle_ticks = ULLONG_MAX;
+	}
+	if (now - probe.since_ns < PROBE_NS)
+		return false;
+	probe.apart = probe.idle_ticks != ULLONG_MAX && idle_ticks(&ticks) &&
+		      (double)(ticks - probe.idle_ticks) /
+				      (double)sysconf(_SC_CLK_TCK) >=
+			      IDLE_MIN * (double)(now - probe.since_ns) / 1e9;
+	probe.probing = false;
+	probe.since_ns = now;
+	probes += probe.apart;
+	return probe.apart;
+}
+
 /* reader_parallel()'s round: see the top. */
 static size_t trace_round(struct ltr_session *s, uint32_t n, bool *deferred)
 {
@@ -245,7 +343,7 @@ static size_t trace_round(struct ltr_session *s, uint32_t n, bool *deferred)
 		return READER_DECLINED;
 	for (i = 0; i < n; i++)
 		busy += reader_ring_bytes(i) >= RING_BUSY;
-	if (busy < 2)
+	if (busy < 2 || !apart_pays())
 		return READER_DECLINED;
 	t0 = debug ? clock_thread_ns() : 0;
 	napart = 0;
@@ -283,6 +381,7 @@ void trace_rounds_start(struct ltr_session *s)
 {
 	(void)s;
 	serial = getenv("LTRUSS_DEBUG_SERIAL") != NULL;
+	forced = getenv("LTRUSS_DEBUG_APART") != NULL;
 	debug = getenv("LTRUSS_DEBUG_SEGMENTS") != NULL;
 	reader_parallel(trace_round);
 	started = true;
@@ -298,14 +397,17 @@ void trace_rounds_stop(void)
 	if (!started)
 		return;
 	started = false;
+	if (probe.stat_fd >= 0)
+		close(probe.stat_fd);
 	reader_parallel(NULL);
 	workers = segments_workers();
 	workers_ns = segments_stop();
 	for (i = 0; i < SEGMENTS_MAX_WORKERS; i++)
 		by_workers += formatted[i];
 	if (debug)
-		fprintf(stderr, "ltruss: debug: %u formatting workers, %llu rounds apart of %llu, %llu busy ones merged for their records; %llu rings formatted by workers, %llu by the reader's thread; %llu events apart, the workers' CPU %.1f ns an event, the reader's thread's %.1f ns an event apart outside its rings\n",
-			workers, rounds_apart, rounds_all, rounds_merged, by_workers,
+		fprintf(stderr, "ltruss: debug: %u formatting workers, %llu rounds apart of %llu, %llu busy ones merged for their records, %llu probes found idle cores; %llu rings formatted by workers, %llu by the reader's thread; %llu events apart, the workers' CPU %.1f ns an event, the reader's thread's %.1f ns an event apart outside its rings\n",
+			workers, rounds_apart, rounds_all, rounds_merged, probes,
+			by_workers,
 			formatted[SEGMENTS_READER], events_apart,
 			events_apart ? (double)workers_ns / (double)events_apart : 0,
 			events_apart ? (double)(ordering_ns - reader_format_ns) /
