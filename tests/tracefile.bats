@@ -997,6 +997,44 @@ rounds_apart() {
 	grep -Eq ' 400000 +(0 +)?libfix:fix_add$' live.txt
 }
 
+# turns_both OUT OPTION...: trace turns (4 threads taking 200 turns of 100
+# calls) with rounds apart forced and with every round merged, into
+# OUT.apart and OUT.merged, pids and times masked, the debug lines in
+# OUT.err; again (3 tries) while a call blocked for a while under load
+# printed in two pieces in one of them (when is timing's).
+turns_both() {
+	local out=$1 try mode
+	shift
+	printf '%s\n' 'version: 1' 'trace: [{ lib: libfix, functions: [fix_add] }]' \
+		'prototypes: ["int fix_add(int a, int b)"]' >fix.yaml
+	for try in 1 2 3; do
+		: >"$out.err"
+		for mode in APART SERIAL; do
+			env "LTRUSS_DEBUG_$mode=1" LTRUSS_DEBUG_SEGMENTS=1 \
+				"$LTRUSS" "$@" -o "$out.raw" -F ./fix.yaml "$PROGS/turns" 4 200 100 >/dev/null 2>>"$out.err"
+			sed -E 's/\[pid [0-9]+\]/[pid]/; s/"(pid|tid|ts|dur_ns)":[0-9]+/"\1":0/g' "$out.raw" \
+				>"$out.$([ $mode = APART ] && echo apart || echo merged)"
+		done
+		cmp -s "$out.apart" "$out.merged" && return 0
+		grep -q 'resumed>\|"type":"enter"' "$out.apart" "$out.merged" || return 0
+	done
+}
+
+@test "turns of 4 threads, whose order is the program's: the lines formatted apart by workers are the merged ones byte for byte, text and --json" {
+	[ "$(nproc)" -ge 2 ] || skip "one core: no core for a worker"
+	for format in "" --json; do
+		turns_both t $format
+		# Rounds went apart, several rings each, the other run merged them all.
+		sed -nE 's/^ltruss: debug: [0-9]+ formatting workers, ([0-9]+) rounds apart of [0-9]+, .* ([0-9]+) rings formatted by workers, ([0-9]+) by the reader.s thread;.*/\1 \2 \3/p' t.err >rounds
+		[ "$(wc -l <rounds)" -eq 2 ]
+		read -r apart by_workers by_reader <rounds
+		[ "$apart" -ge 1 ] && [ $((by_workers + by_reader)) -gt "$apart" ]
+		[ "$(sed -n 2p rounds)" = "0 0 0" ]
+		[ "$(grep -c 'fix_add' t.apart)" -eq 80000 ]
+		cmp t.apart t.merged
+	done
+}
+
 @test "LTRUSS_DEBUG_SERIAL: busy threads' lines merged on the reader's thread alone, as before; the same calls" {
 	[ "$(nproc)" -ge 2 ] || skip "one core: no core for a worker"
 	busy_record t.ltr 4 50000
