@@ -542,7 +542,8 @@ uint64_t reader_ring_bytes(uint32_t i)
 	return cursors[i].data ? cursors[i].head - cursors[i].tail : 0;
 }
 
-bool reader_ring_scan(uint32_t i, bool (*ok)(unsigned type, uint32_t fn))
+bool reader_ring_scan(uint32_t i, const unsigned char *ok,
+		      bool (*ask)(unsigned type, uint32_t fn))
 {
 	const struct cursor *c = &cursors[i];
 	uint64_t at = c->tail;
@@ -561,8 +562,11 @@ bool reader_ring_scan(uint32_t i, bool (*ok)(unsigned type, uint32_t fn))
 			at += ring_size - off;
 			continue;
 		}
-		if (!rec.size || rec.size % 8 || off + rec.size > ring_size ||
-		    !ok(LTR_REC_TYPE(rec.kind), rec.fn))
+		if (!rec.size || rec.size % 8 || off + rec.size > ring_size)
+			return false;
+		/* The table inline: a call through a pointer an event was most of the scan. */
+		if (!(ok[rec.fn] >> LTR_REC_TYPE(rec.kind) & 1) &&
+		    !ask(LTR_REC_TYPE(rec.kind), rec.fn))
 			return false;
 		at += rec.size;
 	}

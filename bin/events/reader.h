@@ -150,12 +150,15 @@ void reader_parallel(size_t (*round)(struct ltr_session *s, uint32_t n,
 uint64_t reader_ring_bytes(uint32_t i);
 
 /*
- * Ask ok(type, fn) of each record ring i holds this round, from its
- * header alone, without taking any: false at the first it refuses, or at
- * a header that does not make sense (the drain then says what is wrong
+ * Is each record ring i holds this round, from its header alone, of a
+ * type ok[fn] has a bit for (1 << type; ok: 65536 bytes, one a function
+ * number a header may hold), or one that ask(type, fn) accepts (it may
+ * set that bit)?  None is taken; false at the first refused, or at a
+ * header that does not make sense (the drain then says what is wrong
  * with it).  What the ring holds past the round's clock is asked too.
  */
-bool reader_ring_scan(uint32_t i, bool (*ok)(unsigned type, uint32_t fn));
+bool reader_ring_scan(uint32_t i, const unsigned char *ok,
+		      bool (*ask)(unsigned type, uint32_t fn));
 
 /* Does ring i hold events this round (reader_streams())? */
 bool reader_ring_pending(uint32_t i);

@@ -122,6 +122,13 @@ static struct {
 } probe = { .probing = true, .stat_fd = -1 }; /* opened once, kept */
 /* What each function's warm gave, once it gave READY or NEVER (0: ask). */
 static unsigned char warmed[LTR_MAX_FUNCS];
+/* The records' types whose lines may be made apart: a call's. */
+#define CALL_TYPES                                                       \
+	(1u << LTR_EV_ENTER | 1u << LTR_EV_EXIT | 1u << LTR_EV_UNWOUND | \
+	 1u << LTR_EV_CALL)
+_Static_assert(CALL_TYPES < 256, "a byte of bits by type");
+/* By function number, CALL_TYPES once record_apart() accepted it (reader_ring_scan()). */
+static unsigned char apart_ok[1u << 16];
 /* LTRUSS_DEBUG_SEGMENTS: rounds apart, rings formatted by each thread, events, ordering time. */
 static unsigned long long rounds_all, rounds_apart, rounds_merged;
 static unsigned long long formatted[SEGMENTS_MAX_WORKERS + 1];
@@ -193,11 +200,10 @@ static void ring_done(struct segment *seg)
 	events_apart += seg->count;
 }
 
-/* reader_ring_scan()'s question: may this record's lines be made apart? */
+/* reader_ring_scan()'s question when apart_ok does not say: may this record's lines be made apart? */
 static bool record_apart(unsigned type, uint32_t fn)
 {
-	if (type != LTR_EV_ENTER && type != LTR_EV_EXIT &&
-	    type != LTR_EV_UNWOUND && type != LTR_EV_CALL)
+	if (!(CALL_TYPES >> type & 1))
 		return false;
 	if (fn >= LTR_MAX_FUNCS)
 		return false;
@@ -214,7 +220,10 @@ static bool record_apart(unsigned type, uint32_t fn)
 			return false;
 		warmed[fn] = (unsigned char)w;
 	}
-	return warmed[fn] == WARM_READY;
+	if (warmed[fn] != WARM_READY)
+		return false;
+	apart_ok[fn] = CALL_TYPES; /* decided and warm stay so */
+	return true;
 }
 
 /* Append n bytes at p to the trace (n may pass OUTPUT_ROOM_MAX). */
@@ -352,7 +361,7 @@ static size_t trace_round(struct ltr_session *s, uint32_t n, bool *deferred)
 
 		if (!reader_ring_pending(i))
 			continue;
-		if (!t || t->guest || !reader_ring_scan(i, record_apart)) {
+		if (!t || t->guest || !reader_ring_scan(i, apart_ok, record_apart)) {
 			rounds_merged++;
 			return READER_DECLINED;
 		}
