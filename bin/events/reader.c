@@ -112,7 +112,7 @@ static bool stamped_after_cut(uint64_t ts)
  * Say once that the ring of slot i held something no interposer writes,
  * naming its thread if the slot's thread id is one (it is forged too).
  */
-static void corrupt(const struct ltr_session *s, uint32_t i, const char *what)
+void reader_corrupt(const struct ltr_session *s, uint32_t i, const char *what)
 {
 	const struct ltr_thread *slot = session_slot(s, i);
 	int tid = slot ? slot->tid : 0;
@@ -319,7 +319,7 @@ peek(struct ltr_session *s, struct drainer *d, uint32_t i,
 
 	/* After a forged head, the reader may sit where no record can start. */
 	if (c->tail % 8 && c->tail < c->head) {
-		corrupt(s, i, "skipping what it holds");
+		reader_corrupt(s, i, "skipping what it holds");
 		c->tail = c->head;
 	}
 	while (c->tail < c->head && c->tail % 8 == 0) {
@@ -373,7 +373,7 @@ peek(struct ltr_session *s, struct drainer *d, uint32_t i,
 		if (!min_size || words > full || size + gap < min_size ||
 		    size + gap > EVENT_MAX || size % 8 ||
 		    off + size > ring_size || c->tail + size > c->head) {
-			corrupt(s, i, "skipping the rest of it");
+			reader_corrupt(s, i, "skipping the rest of it");
 			c->tail = c->head;
 			return NULL;
 		}
@@ -391,7 +391,7 @@ peek(struct ltr_session *s, struct drainer *d, uint32_t i,
 		unpack(ev, &rec, p, size, words, full);
 		if (check_event(ev))
 			return ev;
-		corrupt(s, i, "skipping it");
+		reader_corrupt(s, i, "skipping it");
 		c->tail += size;
 	}
 	return NULL;
@@ -449,7 +449,7 @@ static size_t drain_round(struct ltr_session *s)
 			       : c->tail;
 		c->data = slot ? session_ring(s, i) : NULL;
 		if (!check_ring_span(c->tail, c->head, ring_size)) {
-			corrupt(s, i, "skipping what it holds");
+			reader_corrupt(s, i, "skipping what it holds");
 			c->tail = c->head;
 		}
 		c->known = false;

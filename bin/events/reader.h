@@ -149,6 +149,9 @@ void reader_parallel(size_t (*round)(struct ltr_session *s, uint32_t n,
 /* Bytes ring i holds this round, not taken yet. */
 uint64_t reader_ring_bytes(uint32_t i);
 
+/* Say once a run that ring i held a corrupt record, and what is done about it (what). */
+void reader_corrupt(const struct ltr_session *s, uint32_t i, const char *what);
+
 /*
  * Is each record ring i holds this round, from its header alone, of a
  * type ok[fn] has a bit for (1 << type; ok: 65536 bytes, one a function

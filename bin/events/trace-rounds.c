@@ -150,9 +150,27 @@ static inline void mark(uint64_t ts)
 						 .end = output_block.len };
 }
 
+/*
+ * Is the record a worker is about to run (of type, for function fn) one
+ * that reader_ring_scan() let through?  The ring is the program's memory:
+ * between the scan and the drain a program writing over its own session
+ * may put any record where a call was, and one of another kind (a
+ * thread's start, an exec) would have the worker change what other
+ * threads' workers read.  Such a record is skipped, as a corrupt one is.
+ */
+static bool scanned_as(unsigned type, uint32_t fn, uint32_t slot)
+{
+	if (type < 8 && fn < LTR_MAX_FUNCS && (apart_ok[fn] >> type & 1))
+		return true;
+	reader_corrupt(trace_session, slot, "skipping it");
+	return false;
+}
+
 /* A drainer's plain sink: trace_plain(), marked. */
 static void apart_plain(const struct event_rec *r, const struct event_plain *pl)
 {
+	if (!scanned_as(pl->type, (uint32_t)(pl->head >> 48), r->slot))
+		return;
 	trace_plain(r, pl);
 	mark(pl->ts);
 }
@@ -162,6 +180,8 @@ static void apart_event(const struct event_rec *r)
 {
 	uint64_t ts = r->ev->ts;
 
+	if (!scanned_as(r->ev->type, r->ev->fn, r->slot))
+		return;
 	trace_event(r);
 	mark(ts);
 }
