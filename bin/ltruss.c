@@ -44,6 +44,7 @@
 #include "target.h"
 #include "toggles.h"
 #include "trace.h"
+#include "trace-rounds.h"
 #include "tracefile-read.h"
 #include "tracefile-write.h"
 #include "narrow.h"
@@ -391,6 +392,13 @@ int main(int argc, char **argv)
 	out = output_open(opts.output, stderr);
 	format_setup(out, session.s, &opts);
 	trace_init(format_chosen(&opts), session.s, opts.write != NULL);
+	/*
+	 * Lines of busy threads formatted on several threads, where a line
+	 * depends on its own thread's calls alone (trace-rounds.c).
+	 */
+	if (!opts.write && !python_frames && !opts.caller && !opts.relative &&
+	    !opts.interactive)
+		trace_rounds_start(session.s);
 	/* -k, live: the interposer copies no more than the walks will read. */
 	if (opts.stack && events && !opts.write)
 		stack_hints_start(session.s, opts.stack + STACK_START_FRAMES);
@@ -436,6 +444,7 @@ int main(int argc, char **argv)
 	dropped = reader_dropped(session.s);
 	if (getenv("LTRUSS_DEBUG_RINGS"))
 		reader_debug_rings(session.s);
+	trace_rounds_stop();
 	tracefile_close(dropped, session.s->lost_returns, o.signal,
 			o.core_dumped);
 	if (!opts.trace)

@@ -310,6 +310,20 @@ fuzz() {
 	fuzz 7 2 -k --json --folded "$BATS_TEST_TMPDIR/folded"
 }
 
+@test "fuzz: two busy threads, forged records of calls formatted on workers (rounds apart forced), text and --json (seeds 9, 11): no crash, no hang" {
+	local apart=0 n seed
+	for seed in 9 11; do
+		LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 FORGE_BUSY=1 fuzz "$seed" 2
+		n=$(sed -n 's/.* \([0-9]*\) rounds apart of .*/\1/p' "$BATS_TEST_TMPDIR/err")
+		apart=$((apart + n))
+	done
+	LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 FORGE_BUSY=1 fuzz 9 2 --json
+	n=$(sed -n 's/.* \([0-9]*\) rounds apart of .*/\1/p' "$BATS_TEST_TMPDIR/err")
+	apart=$((apart + n))
+	# The workers did take forged rings (their timing decides how many rounds).
+	[ "$apart" -gt 0 ]
+}
+
 @test "fuzz: seed 14 with --caller -C: a thread count written down before ltruss read it hides no ring, nothing waits for ever" {
 	# On 176b43e the program's only thread waited for room in a ring that
 	# ltruss never drained, and forge-run timed out.

@@ -935,6 +935,119 @@ rounds() {
 	[ "$err" = "ltruss: error: cannot read the trace file 'flipped.ltr': a block fails its checksum at byte $((at - 40)); it is not a trace ltruss -w wrote, or it was damaged" ]
 }
 
+# by_index: the calls of a busythreads trace, text or --json, a line
+# each: the thread's index (fix_add's second argument), then the first,
+# each thread's in their order.  From the entries (a call shown whole or
+# unfinished, a JSON "call" or "enter"): a call that blocked for a while
+# under load prints in two pieces, when the trace says "[pid N]" depends
+# on when the threads started, the results follow from the arguments.
+by_index() {
+	sed -nE -e '/"type":"(call|enter)"/s/.*"args":\["([0-9]+)","([0-9]+)"\].*/\2\t\1/p' \
+		-e 's/^(\[pid [0-9]+\] )?libfix:fix_add\(([0-9]+), ([0-9]+)\).*/\3\t\2/p' |
+		sort -s -t "$(printf '\t')" -k1,1n
+}
+
+# late_ends FILE.json: calls of a --json trace that end before the call
+# before them (the times in ns are doubles: 256 ns apart at today's dates).
+late_ends() {
+	sed -nE 's/.*"ts":([0-9]+).*"dur_ns":([0-9]+).*/\1 \2/p' "$1" |
+		awk '{ e = $1 + $2; if (e + 512 < last) n++; last = e } END { print n + 0 }'
+}
+
+# rounds_apart ERR: the rounds of a live trace and those formatted apart
+# by workers, from its LTRUSS_DEBUG_SEGMENTS line.
+rounds_apart() {
+	sed -nE 's/^ltruss: debug: [0-9]+ formatting workers, ([0-9]+) rounds apart of ([0-9]+),.*/\1 \2/p' <<<"$1"
+}
+
+@test "-o, --json, stderr and -C -o with busy threads, rounds apart forced (LTRUSS_DEBUG_APART): workers format each ring's lines, put in the merge's order; each thread's calls as recorded" {
+	[ "$(nproc)" -ge 2 ] || skip "one core: no core for a worker"
+	busy_record t.ltr 4 100000
+	ltruss --read t.ltr --json >read.json
+	ltruss --read t.ltr -o read.txt
+	by_index <read.txt >read.idx
+	[ "$(cut -f1 read.idx | uniq -c | awk '{ print $1 }' | sort -u)" = 100000 ]
+	LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss --json -o live.json -F ./fix.yaml "$PROGS/busythreads" 4 100000
+	[ "$status" -eq 0 ] && [ "$out" = "$("$PROGS/busythreads" 4 100000)" ]
+	# Workers formatted rings, in rounds apart.
+	grep -Eq '^ltruss: debug: [1-9][0-9]* formatting workers, [1-9][0-9]* rounds apart of [0-9]+, [0-9]+ busy ones merged for their records, [0-9]+ probes found idle cores; [1-9][0-9]* rings formatted by workers, [0-9]+ by the reader.s thread; [1-9][0-9]* events apart,' <<<"$err"
+	read -r apart all < <(rounds_apart "$err")
+	# Each thread's calls as recorded, in their order.
+	by_index <live.json | cmp - read.idx
+	by_index <read.json | cmp - read.idx
+	# In the merge's order: calls end in time but where an event
+	# published late waited for the next round.
+	[ "$(late_ends live.json)" -le "$all" ]
+	# Text, to a file, to stderr, and with -C's summary after it.
+	LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -o live.txt -F ./fix.yaml "$PROGS/busythreads" 4 100000
+	[ "$status" -eq 0 ]
+	read -r apart all < <(rounds_apart "$err")
+	[ "$apart" -ge 1 ]
+	by_index <live.txt | cmp - read.idx
+	LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -F ./fix.yaml "$PROGS/busythreads" 4 100000
+	[ "$status" -eq 0 ]
+	read -r apart all < <(rounds_apart "$err")
+	[ "$apart" -ge 1 ]
+	grep -v '^ltruss: debug:' <<<"$err" | by_index | cmp - read.idx
+	LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -C -o live.txt -F ./fix.yaml "$PROGS/busythreads" 4 100000
+	[ "$status" -eq 0 ]
+	read -r apart all < <(rounds_apart "$err")
+	[ "$apart" -ge 1 ]
+	by_index <live.txt | cmp - read.idx
+	grep -Eq ' 400000 +(0 +)?libfix:fix_add$' live.txt
+}
+
+# turns_both OUT OPTION...: trace turns (4 threads taking 200 turns of 100
+# calls) with rounds apart forced and with every round merged, into
+# OUT.apart and OUT.merged, pids and times masked, the debug lines in
+# OUT.err; again (3 tries) while a call blocked for a while under load
+# printed in two pieces in one of them (when is timing's).
+turns_both() {
+	local out=$1 try mode
+	shift
+	printf '%s\n' 'version: 1' 'trace: [{ lib: libfix, functions: [fix_add] }]' \
+		'prototypes: ["int fix_add(int a, int b)"]' >fix.yaml
+	for try in 1 2 3; do
+		: >"$out.err"
+		for mode in APART SERIAL; do
+			env "LTRUSS_DEBUG_$mode=1" LTRUSS_DEBUG_SEGMENTS=1 \
+				"$LTRUSS" "$@" -o "$out.raw" -F ./fix.yaml "$PROGS/turns" 4 200 100 >/dev/null 2>>"$out.err"
+			sed -E 's/\[pid [0-9]+\]/[pid]/; s/"(pid|tid|ts|dur_ns)":[0-9]+/"\1":0/g' "$out.raw" \
+				>"$out.$([ $mode = APART ] && echo apart || echo merged)"
+		done
+		cmp -s "$out.apart" "$out.merged" && return 0
+		grep -q 'resumed>\|"type":"enter"' "$out.apart" "$out.merged" || return 0
+	done
+}
+
+@test "turns of 4 threads, whose order is the program's: the lines formatted apart by workers are the merged ones byte for byte, text and --json" {
+	[ "$(nproc)" -ge 2 ] || skip "one core: no core for a worker"
+	for format in "" --json; do
+		turns_both t $format
+		# Rounds went apart, several rings each, the other run merged them all.
+		sed -nE 's/^ltruss: debug: [0-9]+ formatting workers, ([0-9]+) rounds apart of [0-9]+, .* ([0-9]+) rings formatted by workers, ([0-9]+) by the reader.s thread;.*/\1 \2 \3/p' t.err >rounds
+		[ "$(wc -l <rounds)" -eq 2 ]
+		read -r apart by_workers by_reader <rounds
+		[ "$apart" -ge 1 ] && [ $((by_workers + by_reader)) -gt "$apart" ]
+		[ "$(sed -n 2p rounds)" = "0 0 0" ]
+		[ "$(grep -c 'fix_add' t.apart)" -eq 80000 ]
+		cmp t.apart t.merged
+	done
+}
+
+@test "LTRUSS_DEBUG_SERIAL: busy threads' lines merged on the reader's thread alone, as before; the same calls" {
+	[ "$(nproc)" -ge 2 ] || skip "one core: no core for a worker"
+	busy_record t.ltr 4 50000
+	ltruss --read t.ltr -o read.txt
+	LTRUSS_DEBUG_SERIAL=1 LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -o live.txt -F ./fix.yaml "$PROGS/busythreads" 4 50000
+	[ "$status" -eq 0 ]
+	read -r apart all < <(rounds_apart "$err")
+	[ "$apart" -eq 0 ] && [ "$all" -ge 1 ]
+	grep -q '^ltruss: debug: 0 formatting workers, 0 rounds apart of ' <<<"$err"
+	by_index <live.txt >live.idx
+	by_index <read.txt | cmp - live.idx
+}
+
 @test "--read -u matches a library by soname, file name and path, as live -u does" {
 	record t.ltr -F "$TYPED_YAML" -u 'libc:printf' "$PROGS/typed"
 	for lib in 'libc.so.6' 'libc.so*' 'libtyped.so' "$PROGS/libtyped.so" "$PROGS/lib*.so" "${PROGS%/*}/*/libtyped.so" 'libc' 'nolib.so.1'; do

@@ -77,6 +77,8 @@ static uint32_t ring_size;
 static struct drainer merged;
 /* A sink that drains each ring apart (reader_streams()), or NULL. */
 static size_t (*streams)(struct ltr_session *s, uint32_t n, bool *deferred);
+/* A round that may take the merge's place (reader_parallel()), or NULL. */
+static size_t (*parallel)(struct ltr_session *s, uint32_t n, bool *deferred);
 /*
  * For each byte a record's type may hold: the fixed words of its whole
  * layout when the interposer may pack it (packed_words), and its smallest
@@ -110,7 +112,7 @@ static bool stamped_after_cut(uint64_t ts)
  * Say once that the ring of slot i held something no interposer writes,
  * naming its thread if the slot's thread id is one (it is forged too).
  */
-static void corrupt(const struct ltr_session *s, uint32_t i, const char *what)
+void reader_corrupt(const struct ltr_session *s, uint32_t i, const char *what)
 {
 	const struct ltr_thread *slot = session_slot(s, i);
 	int tid = slot ? slot->tid : 0;
@@ -260,6 +262,12 @@ void reader_streams(size_t (*round)(struct ltr_session *s, uint32_t n,
 	streams = round;
 }
 
+void reader_parallel(size_t (*round)(struct ltr_session *s, uint32_t n,
+				     bool *deferred))
+{
+	parallel = round;
+}
+
 /*
  * event_rec's take: the sink keeps the event it was given (copy_buf),
  * spare becomes the buffer of the next copies.
@@ -311,7 +319,7 @@ peek(struct ltr_session *s, struct drainer *d, uint32_t i,
 
 	/* After a forged head, the reader may sit where no record can start. */
 	if (c->tail % 8 && c->tail < c->head) {
-		corrupt(s, i, "skipping what it holds");
+		reader_corrupt(s, i, "skipping what it holds");
 		c->tail = c->head;
 	}
 	while (c->tail < c->head && c->tail % 8 == 0) {
@@ -365,7 +373,7 @@ peek(struct ltr_session *s, struct drainer *d, uint32_t i,
 		if (!min_size || words > full || size + gap < min_size ||
 		    size + gap > EVENT_MAX || size % 8 ||
 		    off + size > ring_size || c->tail + size > c->head) {
-			corrupt(s, i, "skipping the rest of it");
+			reader_corrupt(s, i, "skipping the rest of it");
 			c->tail = c->head;
 			return NULL;
 		}
@@ -383,7 +391,7 @@ peek(struct ltr_session *s, struct drainer *d, uint32_t i,
 		unpack(ev, &rec, p, size, words, full);
 		if (check_event(ev))
 			return ev;
-		corrupt(s, i, "skipping it");
+		reader_corrupt(s, i, "skipping it");
 		c->tail += size;
 	}
 	return NULL;
@@ -441,13 +449,19 @@ static size_t drain_round(struct ltr_session *s)
 			       : c->tail;
 		c->data = slot ? session_ring(s, i) : NULL;
 		if (!check_ring_span(c->tail, c->head, ring_size)) {
-			corrupt(s, i, "skipping what it holds");
+			reader_corrupt(s, i, "skipping what it holds");
 			c->tail = c->head;
 		}
 		c->known = false;
 	}
 	if (streams)
 		return streams(s, n, &merged.deferred);
+	if (parallel) {
+		size_t taken = parallel(s, n, &merged.deferred);
+
+		if (taken != READER_DECLINED)
+			return taken;
+	}
 	for (;;) {
 		struct ltr_event head;
 		struct event_plain pl;
@@ -521,6 +535,42 @@ size_t reader_drain(struct ltr_session *s)
 bool reader_ring_pending(uint32_t i)
 {
 	return cursors[i].data && cursors[i].tail < cursors[i].head;
+}
+
+uint64_t reader_ring_bytes(uint32_t i)
+{
+	return cursors[i].data ? cursors[i].head - cursors[i].tail : 0;
+}
+
+bool reader_ring_scan(uint32_t i, const unsigned char *ok,
+		      bool (*ask)(unsigned type, uint32_t fn))
+{
+	const struct cursor *c = &cursors[i];
+	uint64_t at = c->tail;
+
+	if (!c->data || at % 8)
+		return false;
+	while (at < c->head) {
+		uint32_t off = (uint32_t)(at & (ring_size - 1));
+		struct ltr_rec rec;
+
+		if (off + sizeof(rec) > ring_size)
+			return false;
+		/* One read of the header: the program may be writing it. */
+		memcpy(&rec, &c->data[off], sizeof(rec));
+		if (LTR_REC_TYPE(rec.kind) == LTR_EV_PAD) {
+			at += ring_size - off;
+			continue;
+		}
+		if (!rec.size || rec.size % 8 || off + rec.size > ring_size)
+			return false;
+		/* The table inline: a call through a pointer an event was most of the scan. */
+		if (!(ok[rec.fn] >> LTR_REC_TYPE(rec.kind) & 1) &&
+		    !ask(LTR_REC_TYPE(rec.kind), rec.fn))
+			return false;
+		at += rec.size;
+	}
+	return true;
 }
 
 size_t reader_drain_ring(struct ltr_session *s, uint32_t i, struct drainer *d)

@@ -134,6 +134,35 @@ void reader_drainer_free(struct drainer *d);
 void reader_streams(size_t (*round)(struct ltr_session *s, uint32_t n,
 				    bool *deferred));
 
+/*
+ * A round that may take the merge's place on a live trace (the trace's
+ * lines formatted on several threads: trace-rounds.c): called as
+ * reader_streams()'s round, once the heads are read, it either drains
+ * the rings itself (reader_drain_ring()), giving the lines the merge
+ * would have given, and returns how many events it took, or returns
+ * READER_DECLINED having taken none, and the merge runs.
+ */
+#define READER_DECLINED SIZE_MAX
+void reader_parallel(size_t (*round)(struct ltr_session *s, uint32_t n,
+				     bool *deferred));
+
+/* Bytes ring i holds this round, not taken yet. */
+uint64_t reader_ring_bytes(uint32_t i);
+
+/* Say once a run that ring i held a corrupt record, and what is done about it (what). */
+void reader_corrupt(const struct ltr_session *s, uint32_t i, const char *what);
+
+/*
+ * Is each record ring i holds this round, from its header alone, of a
+ * type ok[fn] has a bit for (1 << type; ok: 65536 bytes, one a function
+ * number a header may hold), or one that ask(type, fn) accepts (it may
+ * set that bit)?  None is taken; false at the first refused, or at a
+ * header that does not make sense (the drain then says what is wrong
+ * with it).  What the ring holds past the round's clock is asked too.
+ */
+bool reader_ring_scan(uint32_t i, const unsigned char *ok,
+		      bool (*ask)(unsigned type, uint32_t fn));
+
 /* Does ring i hold events this round (reader_streams())? */
 bool reader_ring_pending(uint32_t i);
 

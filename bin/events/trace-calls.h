@@ -42,6 +42,17 @@ struct thread_trace {
 extern struct thread_trace *trace_threads[LTR_MAX_THREADS];
 extern struct ltr_session *trace_session;
 
+/*
+ * May the lines of each thread's calls be made apart this round, on
+ * several threads (trace-rounds.c)?  Not while a partial line is open
+ * (any thread's line ends it), nor for profiles or counts (shared by
+ * the threads), nor without lines.
+ */
+bool trace_lines_apart(void);
+
+/* The format's warm (struct format) of function fn; only when trace_lines_apart(). */
+enum format_warm trace_warm(uint32_t fn);
+
 /* A call starts inside the top call of t: that one must be printed. */
 void trace_open_parent(struct thread_trace *t);
 

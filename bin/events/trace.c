@@ -105,6 +105,16 @@ bool trace_wants_calls(void)
 	return F != &format_silent || profiled || counting;
 }
 
+bool trace_lines_apart(void)
+{
+	return !partial && !profiled && !counting && F->warm;
+}
+
+enum format_warm trace_warm(uint32_t fn)
+{
+	return F->warm(fn);
+}
+
 /* Count a call of t that returned after dur ticks, self of them its own. */
 static void count_call(struct thread_trace *t, const struct call *c,
 		       const struct result *r, uint64_t dur, uint64_t self)

@@ -106,7 +106,7 @@ struct fn_view args_views[LTR_MAX_FUNCS];
 
 __attribute__((noinline)) const struct fn_view *args_view_new(uint32_t fn)
 {
-	static struct fn_view scratch;
+	static __thread struct fn_view scratch; /* each formatting thread's */
 
 	if (fn < LTR_MAX_FUNCS && catalog_func_ready(fn)) {
 		view_fill(&args_views[fn], fn);
@@ -115,6 +115,30 @@ __attribute__((noinline)) const struct fn_view *args_view_new(uint32_t fn)
 	}
 	view_fill(&scratch, fn);
 	return &scratch;
+}
+
+/* Does type t print as a symbol's name (symbolize(), whose caches are not shared)? */
+static bool named_by_symbol(const struct ptype *t)
+{
+	return t->kind == CT_FUNCPTR;
+}
+
+enum format_warm args_warm(uint32_t fn)
+{
+	const struct fn_view *v;
+	size_t i;
+
+	if (fn >= LTR_MAX_FUNCS || !catalog_func_ready(fn))
+		return WARM_LATER;
+	v = view_of(&(struct call){ .fn = fn });
+	if (!v->known)
+		return WARM_LATER;
+	if (v->p && named_by_symbol(&v->p->ret))
+		return WARM_NEVER;
+	for (i = 0; v->p && i < v->p->nargs; i++)
+		if (named_by_symbol(&v->p->args[i].type))
+			return WARM_NEVER;
+	return WARM_READY;
 }
 
 /* The string copied in blob b (addr when there is none or it faulted). */

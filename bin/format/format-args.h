@@ -115,6 +115,12 @@ const struct proto *args_proto(const struct call *c,
 /* Word word of parameter i of c (a long double has two) into *v; false if not copied. */
 bool args_word(const struct call *c, unsigned i, unsigned word, uint64_t *v);
 
+/*
+ * Keep function fn's view now (the warm of struct format, for the
+ * values): WARM_NEVER if a value of its calls prints as a symbol's name.
+ */
+enum format_warm args_warm(uint32_t fn);
+
 /* The errno of a failed call as "ENOENT", or NULL if it did not fail. */
 const char *args_errno_name(const struct result *r);
 

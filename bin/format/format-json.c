@@ -123,9 +123,10 @@ static inline struct obj obj_dec(struct obj o, uint64_t v)
  */
 static inline char *ts_at(char *p, uint64_t ns)
 {
-	static uint64_t last = UINT64_MAX;
-	static char text[32]; /* last's digits (32: copied whole) */
-	static unsigned len;
+	/* Each thread's (trace-rounds.c: workers format objects too). */
+	static __thread uint64_t last = UINT64_MAX;
+	static __thread char text[32]; /* last's digits (32: copied whole) */
+	static __thread unsigned len;
 	unsigned k;
 
 	if (ns < 1000000000u)
@@ -266,7 +267,7 @@ static bool obj_escape_in_place(char *p, size_t n)
  */
 static inline struct obj obj_value(struct obj o, size_t n, bool plain)
 {
-	static char value[ARG_TEXT_MAX];
+	static __thread char value[ARG_TEXT_MAX];
 
 	if (!plain &&
 	    format_plain((const unsigned char *)o.p + 1, n) < n) {
@@ -317,8 +318,8 @@ static inline const char *names_of(uint32_t fn, size_t *len)
 /* The kinds of call objects, as their "type". */
 enum obj_type { OBJ_CALL, OBJ_ENTER, OBJ_EXIT };
 
-/* `{"type":"TYPE","pid":PID,"tid":TID,"ts":` of the last thread seen, for each type. */
-static struct {
+/* `{"type":"TYPE","pid":PID,"tid":TID,"ts":` of the last thread seen, for each type (each formatting thread's). */
+static __thread struct {
 	struct who who;
 	char text[3][96];
 	size_t len[3];
@@ -575,6 +576,12 @@ static void json_untraced(const struct who *w, uint64_t tsc, const char *func)
 	fputs(",\"why\":\"credentials\"}\n", fmt.out);
 }
 
+/* struct format's warm: the view of fn's values, its names' piece. */
+static enum format_warm json_warm(uint32_t fn)
+{
+	return format_piece_warm(fn, names_of);
+}
+
 const struct format format_json = {
 	.whole = json_whole,
 	.open = json_enter,
@@ -587,4 +594,5 @@ const struct format format_json = {
 	.exited = json_exited,
 	.killed = json_killed,
 	.untraced = json_untraced,
+	.warm = json_warm,
 };

@@ -13,6 +13,7 @@
 
 #include "catalog.h"
 #include "format.h"
+#include "format-args.h"
 #include "format-pieces.h"
 
 bool format_piece_build(struct format_piece *piece, uint32_t fn,
@@ -26,4 +27,15 @@ bool format_piece_build(struct format_piece *piece, uint32_t fn,
 	func = format_func(fn);
 	piece->text = make(lib, strlen(lib), func, strlen(func), &piece->len);
 	return true;
+}
+
+enum format_warm format_piece_warm(uint32_t fn,
+				   const char *(*piece)(uint32_t fn, size_t *len))
+{
+	enum format_warm w = args_warm(fn);
+	size_t len;
+
+	if (w == WARM_READY && !piece(fn, &len))
+		return WARM_LATER;
+	return w;
 }

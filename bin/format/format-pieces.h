@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "lib/session.h"
+#include "format.h"
 
 /* One function's piece: NULL until built. */
 struct format_piece {
@@ -43,5 +44,13 @@ static inline const char *format_piece_of(struct format_piece *pieces,
 	*len = pieces[fn].len;
 	return pieces[fn].text;
 }
+
+/*
+ * struct format's warm of function fn for a format whose lines start
+ * with its piece (piece: the format's lookup, as name_of): the view of
+ * its values (args_warm()), then its piece.
+ */
+enum format_warm format_piece_warm(uint32_t fn,
+				   const char *(*piece)(uint32_t fn, size_t *len));
 
 #endif

@@ -507,6 +507,12 @@ static void text_untraced(const struct who *w, uint64_t tsc, const char *func)
 	line_write(&l, true);
 }
 
+/* struct format's warm: the view of fn's values, its "LIB:FUNC(". */
+static enum format_warm text_warm(uint32_t fn)
+{
+	return format_piece_warm(fn, name_of);
+}
+
 const struct format format_text = {
 	.whole = text_whole,
 	.open = text_open,
@@ -519,4 +525,5 @@ const struct format format_text = {
 	.exited = text_exited,
 	.killed = text_killed,
 	.untraced = text_untraced,
+	.warm = text_warm,
 };

@@ -37,6 +37,13 @@ struct who {
 	int pid, tid;
 };
 
+/* What warming a function's caches gave (struct format's warm). */
+enum format_warm {
+	WARM_LATER, /* its entry is not filled in yet */
+	WARM_READY, /* its lines may be printed on several threads at once */
+	WARM_NEVER, /* its lines read more than its caches (a symbol named) */
+};
+
 /* One output format: every callback writes whole lines, except partial. */
 struct format {
 	/* "LIB:FUNC(args) = ret": a call seen whole. */
@@ -64,6 +71,13 @@ struct format {
 	void (*killed)(int pid, uint64_t tsc, int sig, bool core);
 	/* "+++ setuid changes the credentials: untraced from here on +++". */
 	void (*untraced)(const struct who *w, uint64_t tsc, const char *func);
+	/*
+	 * Build what the lines of function fn read from the caches kept by
+	 * function (its names' pieces, its prototype's view), so that threads
+	 * may then print its calls at once (trace-rounds.c); NULL: a format
+	 * that prints no lines.
+	 */
+	enum format_warm (*warm)(uint32_t fn);
 };
 
 /* Options that shape every line. */

@@ -69,7 +69,7 @@
 #define OUTPUT_RESERVE (16u << 20)
 #define OUTPUT_RESERVE_AFTER (1u << 20)
 
-struct output_block output_block;
+__thread struct output_block output_block;
 static struct writer writer;
 static size_t stdio_size; /* bytes of stdio_out's buffer (output_pass) */
 static int reserve_fd = -1;   /* the -o file while reservations work */
@@ -113,9 +113,23 @@ static void output_unreserve(void)
 	reserve_fd = -1;
 }
 
+/* A worker's block (collect) takes n bytes more: it grows, its lines kept. */
+static __attribute__((noinline)) char *output_grow(size_t n)
+{
+	size_t size = 2 * output_block.size;
+
+	while (size < output_block.len + n)
+		size *= 2;
+	output_block.buf = xrealloc(output_block.buf, size);
+	output_block.size = size;
+	return output_block.buf + output_block.len;
+}
+
 char *output_room_slow(size_t n)
 {
-	(void)n; /* at most OUTPUT_ROOM_MAX: an empty block has room */
+	if (output_block.collect)
+		return output_grow(n);
+	/* n at most OUTPUT_ROOM_MAX: an empty block has room */
 	if (output_block.to_stdio)
 		output_pass();
 	else if (output_block.len) {
@@ -149,6 +163,8 @@ void output_pass(void)
 
 void output_flush(void)
 {
+	if (output_block.collect)
+		return; /* a worker's lines: the reader's thread writes them */
 	if (output_block.to_stdio) {
 		output_pass();
 		fflush(stdio_out);

@@ -29,9 +29,15 @@ struct output_block {
 	char *buf;
 	size_t len, size;
 	bool to_stdio; /* stderr or stdout: each line goes to stdio at once */
+	bool collect;  /* a worker's lines (trace-rounds.c): grown, never handed over */
 };
 
-extern struct output_block output_block;
+/*
+ * The block this thread formats into: the trace's on the reader's
+ * thread; a worker of trace-rounds.c sets its own (collect) while it
+ * formats a ring's lines, which the reader's thread then copies in order.
+ */
+extern __thread struct output_block output_block;
 
 /* Make room for n bytes: hand the block over; where they go. */
 char *output_room_slow(size_t n);

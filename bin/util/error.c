@@ -28,12 +28,13 @@ static void text_clean(char *s)
  * JSON object of it is half written (its stack being unwound, a caller
  * named): it waits until the line is whole (error_hold()), then the line
  * a call left open ends first (the hook of error_on_line_break()), as for
- * any other line, so that the warning never splits one.
+ * any other line, so that the warning never splits one.  Each thread
+ * holds its own: the workers of trace-rounds.c format lines too.
  */
-unsigned error_held;
-size_t error_pending_len;
-static char *pending;
-static size_t pending_size;
+__thread unsigned error_held;
+__thread size_t error_pending_len;
+static __thread char *pending;
+static __thread size_t pending_size;
 static void (*line_break)(void);
 
 /* Print one line: prefix, message, and the errno text when err != 0. */

@@ -13,8 +13,8 @@
  * them once it is whole (error_release(), nested; trace.c).  Around
  * every event: inline, with the held count and the bytes held here.
  */
-extern unsigned error_held;
-extern size_t error_pending_len;
+extern __thread unsigned error_held;
+extern __thread size_t error_pending_len;
 void error_release_pending(void);
 
 static inline void error_hold(void)

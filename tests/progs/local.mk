@@ -179,6 +179,11 @@ tests_progs_bin_busythreads_SOURCES = tests/progs/trace/busythreads.c
 tests_progs_bin_busythreads_CFLAGS = -O1 -pthread
 tests_progs_bin_busythreads_LDFLAGS = $(FIX_RPATH) -pthread
 tests_progs_bin_busythreads_LDADD = $(FIX_LIB)
+check_PROGRAMS += tests/progs/bin/turns
+tests_progs_bin_turns_SOURCES = tests/progs/trace/turns.c
+tests_progs_bin_turns_CFLAGS = -O1 -pthread
+tests_progs_bin_turns_LDFLAGS = $(FIX_RPATH) -pthread
+tests_progs_bin_turns_LDADD = $(FIX_LIB)
 
 # ---- typed-output fixtures: a library with every argument kind -------------
 check_PROGRAMS += tests/progs/bin/libtyped.so tests/progs/bin/typed

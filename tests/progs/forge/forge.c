@@ -38,6 +38,8 @@
  *                   calls
  *   dropped         its ring says it dropped 6139169733415101650 events
  *   fuzz SEED SECS  random writes over everything, and calls, for SECS
+ *                   (busy after SECS: a second thread calls all along, and
+ *                   only calls and records of calls are forged)
  *   table-fd        the session names a descriptor of the compiled
  *                   prototypes that ltruss does not hold, then it execs
  *                   cat /dev/null (-f: traced, without them)
@@ -50,6 +52,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -395,6 +398,11 @@ static uint64_t edgy(void)
 	return rnd() >> (rnd() % 64);
 }
 
+/* fuzz_beside(): forge only the records of calls, which rounds apart take. */
+static bool calls_only;
+static const uint8_t call_types[4] = { LTR_EV_ENTER, LTR_EV_EXIT,
+				       LTR_EV_CALL, LTR_EV_UNWOUND };
+
 /* One random forged event: sometimes well framed, with odd blobs. */
 static void fuzz_event(void)
 {
@@ -402,6 +410,9 @@ static void fuzz_event(void)
 	unsigned words = (unsigned)(rnd() % 9), nblobs = (unsigned)(rnd() % 4), i;
 	uint32_t nf = S->nfuncs;
 	uint8_t type = (uint8_t)(rnd() % 8);
+
+	if (calls_only)
+		type = call_types[type % 4];
 
 	/* Type 0 is no type: a GUEST instead (the same random sequence). */
 	forge_event(&f, type ? type : LTR_EV_GUEST,
@@ -430,7 +441,7 @@ static void fuzz_step(void)
 {
 	uint32_t n;
 
-	switch (rnd() % 14) {
+	switch (rnd() % (calls_only ? 5 : 14)) {
 	case 0: case 1: case 2:
 		calls();
 		break;
@@ -530,6 +541,44 @@ static void fuzz(uint64_t seed, unsigned secs)
 	/* Put back what the interposer needs to finish the run. */
 	S->nfuncs = nfuncs;
 	S->nthreads = nthreads;
+}
+
+static int fuzzing; /* fuzz_beside(): the busy thread calls while it is set */
+static int busy_started; /* its first call made: its slot taken before the writes */
+
+/* A busy thread's body: calls until fuzzing ends. */
+static void *calls_while_fuzzing(void *unused)
+{
+	getppid();
+	__atomic_store_n(&busy_started, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&fuzzing, __ATOMIC_ACQUIRE)) {
+		getppid();
+		getppid();
+	}
+	return NULL;
+}
+
+/*
+ * fuzz(), or when busy, with a second thread calling getppid() all along
+ * and only calls and forged records of calls written: two rings busy at
+ * once with what rounds apart take, so a live trace formats them on
+ * workers (bin/events/trace-rounds.c; LTRUSS_DEBUG_APART) from forged
+ * records.
+ */
+static void fuzz_beside(uint64_t seed, unsigned secs, bool busy)
+{
+	pthread_t t;
+
+	fuzzing = 1;
+	calls_only = busy;
+	if (busy && pthread_create(&t, NULL, calls_while_fuzzing, NULL))
+		fail("cannot start a thread");
+	while (busy && !__atomic_load_n(&busy_started, __ATOMIC_ACQUIRE))
+		;
+	fuzz(seed, secs);
+	__atomic_store_n(&fuzzing, 0, __ATOMIC_RELEASE);
+	if (busy)
+		pthread_join(t, NULL);
 }
 
 int main(int argc, char **argv)
@@ -687,7 +736,8 @@ int main(int argc, char **argv)
 		execl("/bin/cat", "cat", "/dev/null", (char *)NULL);
 		fail("cannot run cat");
 	} else if (strcmp(mode, "fuzz") == 0 && argc > 3) {
-		fuzz(strtoull(argv[2], NULL, 0), (unsigned)atoi(argv[3]));
+		fuzz_beside(strtoull(argv[2], NULL, 0), (unsigned)atoi(argv[3]),
+			    argc > 4 && strcmp(argv[4], "busy") == 0);
 	} else {
 		fail("usage: forge MODE [ARG]");
 	}

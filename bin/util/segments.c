@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * segments.c: the worker threads that drain -w's rings and encode their
- * events when several rings are busy (tracefile-write.c decides when).
+ * events when several rings are busy (tracefile-write.c decides when);
+ * live, without -w, the same threads drain rings and format their lines
+ * (trace-rounds.c: "encode" is then that).
  *
  * Each round, the reader's thread queues a segment for each ring that
  * holds events; a worker drains that ring and encodes its events into
