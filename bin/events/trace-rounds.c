@@ -59,10 +59,9 @@
  * cores this process may run on are sampled (/proc/stat), and go apart
  * until the next probe only if at least IDLE_MIN cores were idle.
  * LTRUSS_DEBUG_APART skips the probes (every busy round apart: the tests,
- * on whatever load), LTRUSS_DEBUG_SERIAL merges every round.
- *
- * LTRUSS_DEBUG_SERIAL merges every round (to compare); LTRUSS_DEBUG_SEGMENTS
- * says at the end how many rounds went apart and who formatted them.
+ * on whatever load), LTRUSS_DEBUG_SERIAL merges every round (to compare);
+ * LTRUSS_DEBUG_SEGMENTS says at the end how many rounds went apart and
+ * who formatted them.
  */
 #include "config.h"
 
