@@ -22,6 +22,7 @@
 uintptr_t ltr_bind(const struct ltr_object *ref, const struct ltr_object *def,
 		   const char *name, uintptr_t addr)
 {
+	const struct ltr_rule *rule;
 	uintptr_t target, copy;
 	bool selected, hooks = def->flags & LTR_OBJ_HOOKS;
 	uint32_t hash;
@@ -31,7 +32,8 @@ uintptr_t ltr_bind(const struct ltr_object *ref, const struct ltr_object *def,
 		return hooks && (target = ltr_hook_for(name, ltr_name_hash(name),
 						       addr, false, def, true))
 			       ? target : addr;
-	selected = ltr_select_call(ref, def, name);
+	rule = ltr_select_call(ref, def, name);
+	selected = rule != NULL;
 	if (!hooks && !selected)
 		return addr;
 	/* Hashed once, for the hooks', the stubs' and the captures' indexes. */
@@ -43,6 +45,14 @@ uintptr_t ltr_bind(const struct ltr_object *ref, const struct ltr_object *def,
 		return addr;
 	/* Patched at its entry: the stub leads past it, so it counts once. */
 	copy = ltr_entry_copy(addr);
-	target = ltr_stub_for(copy ? copy : addr, name, hash, def);
+	/*
+	 * The rule that selected the call shapes a new stub (its depth, -k's
+	 * copy), and is the one the stub would look up, saving that walk
+	 * over the rules (40 000 of jq's instructions), unless the call is
+	 * the library's to itself: only '::' rules select those, and its
+	 * stub takes what the last rule for any caller says.
+	 */
+	target = ltr_stub_for(copy ? copy : addr, name, hash, def,
+			      ref != def ? rule : NULL);
 	return target ? target : addr;
 }

@@ -272,7 +272,7 @@ static void area_apply(struct ltr_object *obj, uint32_t n)
 		uintptr_t island = area + (uintptr_t)i * ISLAND;
 		const char *name = ltr_session->strings + p->name;
 		uintptr_t stub = ltr_stub_for(island + COPY_AT, name,
-					      ltr_name_hash(name), obj);
+					      ltr_name_hash(name), obj, NULL);
 
 		if (!stub || !island_fill(scratch + (size_t)i * ISLAND, island,
 					  p, obj->bias, stub)) {

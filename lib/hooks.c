@@ -199,7 +199,7 @@ static void bind_through_stub(size_t i, const char *name, uint32_t hash,
 			      uintptr_t real, bool selected,
 			      const struct ltr_object *def)
 {
-	uintptr_t stub = selected ? ltr_stub_for(real, name, hash, def) : 0;
+	uintptr_t stub = selected ? ltr_stub_for(real, name, hash, def, NULL) : 0;
 
 	if (stub)
 		__atomic_store_n(&ltr_hook_real[i], (void *)stub,
@@ -227,7 +227,7 @@ uintptr_t ltr_hook_for(const char *name, uint32_t hash, uintptr_t real,
 	__atomic_store_n(&ltr_hook_real[i], (void *)real, __ATOMIC_RELEASE);
 	/* Its stub, never bound, gives it a name and counters. */
 	if (selected && !traced_stub[i]) {
-		uintptr_t stub = ltr_stub_for(real, name, hash, def);
+		uintptr_t stub = ltr_stub_for(real, name, hash, def, NULL);
 
 		if (stub)
 			__atomic_store_n(&traced_stub[i],

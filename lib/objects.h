@@ -114,9 +114,14 @@ bool ltr_object_holds(const struct ltr_object *obj, uintptr_t addr, size_t size)
 bool ltr_select_lib(const struct ltr_object *obj);
 bool ltr_select_from(const struct ltr_object *obj);
 
-/* Is the call from caller to function name in callee selected? */
-bool ltr_select_call(const struct ltr_object *caller,
-		     const struct ltr_object *callee, const char *name);
+/*
+ * Is the call from caller to function name in callee selected?  The rule
+ * that selects it, or NULL.  From another object than callee, that is
+ * ltr_select_rule()'s (the last that matches decides, and includes).
+ */
+const struct ltr_rule *ltr_select_call(const struct ltr_object *caller,
+				       const struct ltr_object *callee,
+				       const char *name);
 
 /*
  * The shipped capture of name (of ltr_name_hash hash) from ltruss's
@@ -129,7 +134,10 @@ const struct ltr_capture *ltr_shipped_find(const char *name, uint32_t hash,
 /* Captures in the shipped table: the session's own come after them. */
 uint32_t ltr_shipped_count(void);
 
-/* The last rule selecting name in callee (its depth limit, its flags), or NULL. */
+/*
+ * The last rule selecting name in callee (its depth limit, its flags), or
+ * NULL: whatever the caller, since the stub a rule shapes serves them all.
+ */
 const struct ltr_rule *ltr_select_rule(const struct ltr_object *callee,
 				       const char *name);
 
@@ -173,10 +181,13 @@ void ltr_stubs_after_fork(void);
 
 /*
  * The stub for target addr (name, of ltr_name_hash hash, in obj);
- * registers it; 0 if none is left.
+ * registers it; 0 if none is left.  rule: ltr_select_rule(obj, name)
+ * when the caller has it at hand (ltr_bind), else NULL: a new stub then
+ * looks it up.
  */
 uintptr_t ltr_stub_for(uintptr_t addr, const char *name, uint32_t hash,
-		       const struct ltr_object *obj);
+		       const struct ltr_object *obj,
+		       const struct ltr_rule *rule);
 
 /* Forget the targets in [start, end) for new bindings: their object was unloaded. */
 void ltr_stubs_forget(uintptr_t start, uintptr_t end);

@@ -42,15 +42,19 @@ bool ltr_select_from(const struct ltr_object *obj)
 				n < LTR_MAX_FROM ? n : LTR_MAX_FROM, &o);
 }
 
-bool ltr_select_call(const struct ltr_object *caller,
-		     const struct ltr_object *callee, const char *name)
+const struct ltr_rule *ltr_select_call(const struct ltr_object *caller,
+				       const struct ltr_object *callee,
+				       const char *name)
 {
 	struct sel_names o = names_of(callee);
+	size_t n = nrules(), i;
 
 	if (!(caller->flags & LTR_OBJ_FROM) || !(callee->flags & LTR_OBJ_TO))
-		return false;
-	return sel_selected(ltr_session->rules, nrules(), name,
-			    caller == callee ? SEL_SELF : 0, &o);
+		return NULL;
+	i = sel_rule_of(ltr_session->rules, n, name,
+			caller == callee ? SEL_SELF : 0, &o);
+	return i < n && !(ltr_session->rules[i].flags & LTR_RULE_EXCLUDE) ?
+		       &ltr_session->rules[i] : NULL;
 }
 
 const struct ltr_rule *ltr_select_rule(const struct ltr_object *callee,

@@ -415,11 +415,11 @@ static int64_t func_new(const char *name, uint32_t name_hash,
 }
 
 uintptr_t ltr_stub_for(uintptr_t addr, const char *name, uint32_t name_hash,
-		       const struct ltr_object *obj)
+		       const struct ltr_object *obj,
+		       const struct ltr_rule *rule)
 {
 	const struct ltr_capture *cap;
 	int32_t capture;
-	const struct ltr_rule *rule;
 	uint32_t flags, depth;
 	int64_t idx, other, fn = -1;
 	uintptr_t stub;
@@ -434,7 +434,8 @@ uintptr_t ltr_stub_for(uintptr_t addr, const char *name, uint32_t name_hash,
 		spin_unlock();
 		return stub;
 	}
-	rule = ltr_select_rule(obj, name);
+	if (!rule)
+		rule = ltr_select_rule(obj, name);
 	flags = entry_flags(name, name_hash) | (ltr_no_hijack ? LTR_FN_ENTRY_ONLY : 0) |
 		(rule && (rule->flags & LTR_RULE_NOSTACK) ? LTR_FN_NOSTACK : 0);
 	cap = capture_find(name, name_hash, &capture);

@@ -497,3 +497,58 @@ traced_by() {
 	assert_success
 	assert_output ""
 }
+
+@test "maint/compile-default: odd globs come out as C strings that say the same; a config with prototypes, types or includes is left to the parser, with a warning" {
+	gen="$LTRUSS_TOP_BUILDDIR/maint/compile-default"
+	cat >d.yaml <<-'EOF2'
+	from: ["a.out", "main"]
+	depth: 3
+	trace:
+	  - lib: "lib\"q\\uote?"
+	    functions: ["a??=b", "!t\tab", "é*"]
+	EOF2
+	run_split "$gen" d.yaml d.c
+	[ "$status" -eq 0 ]
+	[ -z "$err" ]
+	# Compiled with the table's header, its strings are the loader's own.
+	cat >dump.c <<-'EOF2'
+	#include <stdio.h>
+	#include "default-table.h"
+	int main(void)
+	{
+		size_t i;
+		printf("%zu %d %d %u\n", default_table.size, default_table.selected,
+		       default_table.depth_set, default_table.depth);
+		for (i = 0; i < default_table.nrules; i++)
+			printf("%#x %s %s\n", default_table.rules[i].flags,
+			       default_table.rules[i].lib, default_table.rules[i].func);
+		for (i = 0; i < default_table.nfrom; i++)
+			printf("from %s\n", default_table.from[i]);
+		fwrite(default_table.text, 1, default_table.size, stdout);
+		return 0;
+	}
+	EOF2
+	gcc -std=gnu11 -trigraphs -Wall -Werror -include "$LTRUSS_TOP_BUILDDIR/config.h" \
+		-I"$SRCDIR" -I"$SRCDIR/bin/config" -o dump dump.c d.c
+	./dump >out.txt
+	assert_equal "$(head -n 6 out.txt)" "$(printf '%s\n' "$(stat -c %s d.yaml) 1 1 3" \
+		'0 lib"q\uote? a??=b' "0x1 lib\"q\\uote? t	ab" '0 lib"q\uote? é*' \
+		'from a.out' 'from a.out')"
+	cmp <(tail -n +7 out.txt) d.yaml
+	# Prototypes, types and includes mean what other files say: no text, always parsed.
+	printf 'prototypes: ["int f(int)"]\ntrace: [{lib: libc}]\n' >p.yaml
+	run_split "$gen" p.yaml p.c
+	[ "$status" -eq 0 ]
+	assert_equal "$err" "$gen: warning: p.yaml is not compiled in: it has prototypes or types; ltruss will parse it at every start"
+	grep -q '^	\.text = NULL,$' p.c
+	printf 'include: [malloc]\n' >i.yaml
+	run_split "$gen" i.yaml i.c
+	[ "$status" -eq 0 ]
+	assert_equal "$err" "$gen: warning: i.yaml is not compiled in: it includes other files; ltruss will parse it at every start"
+	grep -q '^	\.text = NULL,$' i.c
+	# A config the loader refuses is the loader's error, where it is: the build stops.
+	printf 'trace:\n  - lib: libc\n    funtions: [x]\n' >bad.yaml
+	run_split "$gen" bad.yaml bad.c
+	[ "$status" -eq 2 ]
+	assert_equal "$err" "ltruss: error: bad.yaml:3:5: unknown key 'funtions' in a trace rule; did you mean 'functions'?"
+}

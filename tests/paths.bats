@@ -143,6 +143,41 @@ run_tree() {
 	assert_equal "$err" "ltruss: error: cannot read the default config '$TSRC/conf/ltruss.yaml': No such file or directory; reinstall ltruss, or say what to trace with -u or -F"
 }
 
+# The functions of the trace lines in FILE, in order.
+traced_names() {
+	sed -n 's/^\([^ (]*\)(.*/\1/p' "$1"
+}
+
+@test "the compiled default config traces what the parsed one traces, and an edited one is parsed: its rules apply, its errors name file:line:column" {
+	copy_tree
+	# Unchanged: the table compiled in (no libyaml), the same lines as the build tree's.
+	run_tree -c sh -c 'grep -q libyaml /proc/$PPID/maps && echo loaded || echo none'
+	assert_equal "$out" none
+	run_tree -o same.txt /bin/echo hi
+	[ "$status" -eq 0 ]
+	grep -q '^libc:setlocale(' same.txt
+	# One more comment: the text differs, so it is parsed (libyaml is
+	# loaded for it) and selects what the table selects.
+	echo '# edited' >>"$TSRC/conf/ltruss.yaml"
+	run_tree -c sh -c 'grep -q libyaml /proc/$PPID/maps && echo loaded || echo none'
+	assert_equal "$out" loaded
+	run_tree -o parsed.txt /bin/echo hi
+	[ "$status" -eq 0 ]
+	assert_equal "$(traced_names parsed.txt)" "$(traced_names same.txt)"
+	# An edit that changes the selection takes effect.
+	sed -i 's/"!__stack_chk_fail"/"!setlocale"/' "$TSRC/conf/ltruss.yaml"
+	run_tree -o edited.txt /bin/echo hi
+	[ "$status" -eq 0 ]
+	not grep -q '^libc:setlocale(' edited.txt
+	grep -q '^libc:getenv(' edited.txt
+	# And a mistake in it is the parser's error, where it is.
+	printf 'trace:\n  - lib: libc\n    funtions: [x]\n' >"$TSRC/conf/ltruss.yaml"
+	run_tree sh -c 'touch ran'
+	[ "$status" -eq 2 ]
+	[ ! -e ran ]
+	assert_equal "$err" "ltruss: error: $TSRC/conf/ltruss.yaml:3:5: unknown key 'funtions' in a trace rule; did you mean 'functions'?"
+}
+
 # The warning ltruss gives when it cannot use the copy's compiled prototypes.
 stale_warning() {
 	echo "ltruss: warning: cannot use the compiled prototypes '$TREE/conf/prototypes.tbl' ($1): read their sources instead, which is slower; run make (or make install)"

@@ -91,12 +91,25 @@ void config_parse_shipped(struct config *cfg, const char *dir);
 
 /*
  * Load the default config, used when no rule was given:
- * ~/.config/ltruss/ltruss.yaml if it exists, else the installed one.
+ * ~/.config/ltruss/ltruss.yaml if it exists, else the installed one;
+ * from the form compiled into ltruss when the file holds the text it was
+ * compiled from, else parsed (bin/config/config-default.c).
  * What the command line set wins over it: a depth or strsize from an
  * option or a filter, and --from globs (they narrow the default's rules
  * instead of adding to its "from").
  */
 void config_load_default(struct config *cfg);
+
+/*
+ * Parse the default config at path into cfg, as config_load_default()
+ * does when it cannot use the compiled form; role and hint word the
+ * error when the file cannot be read ("the default config").
+ */
+void config_parse_default(struct config *cfg, const char *path,
+			  const char *role, const char *hint);
+
+/* $HOME/.config/ltruss/rel, malloc'd, or NULL without a HOME. */
+char *config_user_path(const char *rel);
 
 /*
  * After loading: check that every named type a prototype uses exists

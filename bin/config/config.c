@@ -83,8 +83,7 @@ static bool is_name(const char *arg)
 	       !(len >= 5 && strcmp(arg + len - 5, ".yaml") == 0);
 }
 
-/* $HOME/.config/ltruss/rel, malloc'd, or NULL without a HOME. */
-static char *user_path(const char *rel)
+char *config_user_path(const char *rel)
 {
 	const char *home = getenv("HOME");
 	if (!home || !*home)
@@ -118,7 +117,7 @@ static char *filter_find(const char *name)
 		if (colon > p)
 			found = filter_in(p, (size_t)(colon - p), name);
 	}
-	user = user_path("filters");
+	user = config_user_path("filters");
 	if (!found && user)
 		found = filter_in(user, strlen(user), name);
 	free(user);
@@ -133,7 +132,7 @@ static void __attribute__((noreturn))
 no_filter(const struct yreader *at, const char *name)
 {
 	const char *env = getenv("LTRUSS_FILTER_PATH");
-	char *user = user_path("filters"), **names;
+	char *user = config_user_path("filters"), **names;
 	char where[1024] = "", shipped[512] = "";
 	size_t i, n, len = 0;
 
@@ -703,27 +702,8 @@ void config_load_prototypes(struct config *cfg)
 		    paths_compiled(), why);
 }
 
-void config_load_default(struct config *cfg)
+void config_parse_default(struct config *cfg, const char *path,
+			  const char *role, const char *hint)
 {
-	unsigned depth = cfg->depth, strsize = cfg->strsize;
-	bool depth_set = cfg->depth_set, strsize_set = cfg->strsize_set;
-	size_t nfrom = cfg->sel.nfrom;
-	char *user = user_path("ltruss.yaml");
-	struct stat st;
-
-	if (user && stat(user, &st) == 0)
-		load_file(cfg, user, NULL, LOAD_DEFAULT, "your default config",
-			  "fix it, or remove it to use the installed one");
-	else
-		load_file(cfg, paths_default_config(), NULL, LOAD_DEFAULT,
-			  "the default config",
-			  "reinstall ltruss, or say what to trace with -u or -F");
-	free(user);
-	if (depth_set)
-		cfg->depth = depth;
-	if (strsize_set)
-		cfg->strsize = strsize;
-	/* --from narrows the default: it replaces the default's "from". */
-	if (nfrom)
-		cfg->sel.nfrom = nfrom;
+	load_file(cfg, path, NULL, LOAD_DEFAULT, role, hint);
 }

@@ -177,7 +177,7 @@ static bool layout_check(struct shipped *sh, char *why, size_t size)
 {
 	const struct shipped_header *h = sh->h;
 	uint32_t i, used, bad;
-	u32x4 used4 = { 0 }, bad4 = { 0 }, v, top;
+	u32x4 empty4 = { 0 }, bad4 = { 0 }, v, top;
 
 	if (sh->size < sizeof(*h) || memcmp(h->magic, SHIPPED_MAGIC, 8) != 0)
 		return refuse(why, size, "not a table of prototypes");
@@ -215,19 +215,22 @@ static bool layout_check(struct shipped *sh, char *why, size_t size)
 	 * a few.  The interposer checks what it reads itself (lib/shipped.c).
 	 */
 	/*
-	 * Four buckets a step, the used ones and those out of bounds counted
-	 * in each lane (a true comparison is all ones: -1): a bucket at a
-	 * time, with an early return, it took 260 000 instructions, a
-	 * quarter of ltruss's own at a start.
+	 * Four buckets a step, the empty ones and those out of bounds
+	 * counted in each lane (a true comparison is all ones: -1), four
+	 * steps a loop: a bucket at a time, with an early return, it took
+	 * 260 000 instructions, a quarter of ltruss's own at a start, before
+	 * the command starts; a step a loop, counting the used ones (!= 0 is
+	 * == 0 inverted), 90 000.
 	 */
 	top = (u32x4){ 0, 0, 0, 0 } + h->ncaptures;
+#pragma GCC unroll 4
 	for (i = 0; i < LTR_CAPTURE_HASH; i += 4) {
 		memcpy(&v, sh->index + i, sizeof(v));
 		bad4 -= (u32x4)(v > top);
-		used4 -= (u32x4)(v != 0);
+		empty4 -= (u32x4)(v == 0);
 	}
-	for (i = 0, used = 0, bad = 0; i < 4; i++) {
-		used += used4[i];
+	for (i = 0, used = LTR_CAPTURE_HASH, bad = 0; i < 4; i++) {
+		used -= empty4[i];
 		bad += bad4[i];
 	}
 	if (bad)

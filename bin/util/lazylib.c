@@ -10,10 +10,12 @@
  * and each start of `ltruss -c true` is the whole run.  libelf (with libz)
  * serves only what reads symbols (--list, -k, --caller, function
  * pointers): a program's headers are read by hand (target.c).  Zydis
- * (640 KiB, 2 500 relocations) serves only entry patching ('::').  So
+ * (640 KiB, 2 500 relocations) serves only entry patching ('::'), and
+ * libyaml only a filter or a config to parse: the default config comes
+ * compiled in (bin/config/config-default.c).  So
  * ltruss is not linked to them: a wrapper of the same name and type as each
  * function it calls (LAZYLIB_FN, in readline-lazy.c, libdw-lazy.c,
- * libelf-lazy.c and zydis-lazy.c) opens the library at the first call, by the soname configure found, and calls
+ * libelf-lazy.c, zydis-lazy.c and yaml-lazy.c) opens the library at the first call, by the soname configure found, and calls
  * through.  A library that cannot be opened then is an error that names
  * the feature and the package, as a missing one was before ltruss ran.
  */
