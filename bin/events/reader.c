@@ -537,6 +537,16 @@ bool reader_ring_pending(uint32_t i)
 	return cursors[i].data && cursors[i].tail < cursors[i].head;
 }
 
+void reader_drainers_deferred(struct drainer *d, unsigned n, bool *deferred)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		*deferred |= d[i].deferred;
+		d[i].deferred = false;
+	}
+}
+
 uint64_t reader_ring_bytes(uint32_t i)
 {
 	return cursors[i].data ? cursors[i].head - cursors[i].tail : 0;

@@ -149,6 +149,9 @@ void reader_parallel(size_t (*round)(struct ltr_session *s, uint32_t n,
 /* Bytes ring i holds this round, not taken yet. */
 uint64_t reader_ring_bytes(uint32_t i);
 
+/* Gather n drainers' deferred flags into *deferred, and clear theirs (the end of a round of rings drained apart). */
+void reader_drainers_deferred(struct drainer *d, unsigned n, bool *deferred);
+
 /* Say once a run that ring i held a corrupt record, and what is done about it (what). */
 void reader_corrupt(const struct ltr_session *s, uint32_t i, const char *what);
 

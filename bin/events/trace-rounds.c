@@ -364,7 +364,6 @@ static size_t trace_round(struct ltr_session *s, uint32_t n, bool *deferred)
 	unsigned long long before = events_apart;
 	uint32_t i, busy = 0;
 	uint64_t t0;
-	unsigned w;
 
 	rounds_all++;
 	if (serial || !trace_lines_apart())
@@ -394,10 +393,7 @@ static size_t trace_round(struct ltr_session *s, uint32_t n, bool *deferred)
 		segments_submit();
 	}
 	segments_collect(true);
-	for (w = 0; w <= SEGMENTS_MAX_WORKERS; w++) {
-		*deferred |= drainers[w].deferred;
-		drainers[w].deferred = false;
-	}
+	reader_drainers_deferred(drainers, SEGMENTS_MAX_WORKERS + 1, deferred);
 	lines_merge();
 	rounds_apart++;
 	if (debug)

@@ -482,10 +482,7 @@ static size_t tracefile_round(struct ltr_session *s, uint32_t n, bool *deferred)
 	}
 	if (pool)
 		segments_collect(true);
-	for (i = 0; i <= SEGMENTS_MAX_WORKERS; i++) {
-		*deferred |= drainers[i].deferred;
-		drainers[i].deferred = false;
-	}
+	reader_drainers_deferred(drainers, SEGMENTS_MAX_WORKERS + 1, deferred);
 	round_end();
 	return (size_t)(events_recorded - before);
 }
