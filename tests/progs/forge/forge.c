@@ -39,7 +39,8 @@
  *   dropped         its ring says it dropped 6139169733415101650 events
  *   fuzz SEED SECS  random writes over everything, and calls, for SECS
  *                   (busy after SECS: a second thread calls all along, and
- *                   only calls and records of calls are forged)
+ *                   only calls and records of calls are forged, in the
+ *                   first 8 ms of every 64)
  *   table-fd        the session names a descriptor of the compiled
  *                   prototypes that ltruss does not hold, then it execs
  *                   cat /dev/null (-f: traced, without them)
