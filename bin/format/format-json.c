@@ -131,7 +131,9 @@ static inline char *ts_at(char *p, uint64_t ns)
 
 	if (ns < 1000000000u)
 		return decimal_at(p, ns, false);
-	if (ns / 1000000000u != last / 1000000000u) {
+	/* !len: nothing kept yet, whatever second ns is in (a damaged
+	 * file's clock may put it in last's, UINT64_MAX's). */
+	if (!len || ns / 1000000000u != last / 1000000000u) {
 		len = format_decimal_digits(ns);
 		format_decimal_at(text, ns, len);
 		last = ns;

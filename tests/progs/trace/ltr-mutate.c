@@ -19,6 +19,9 @@
  *        ltr-mutate IN OUT slow-clock  (every CLOCK block's rate divided
  *                                      by 10000, CRC fixed: each call
  *                                      lasts 10000 times longer)
+ *        ltr-mutate IN OUT last-second (every CLOCK block's realtime
+ *                                      set 0.2 s into the last second a
+ *                                      uint64_t of ns holds, CRC fixed)
  *        ltr-mutate IN OUT proto-again (after the first EVENTS block, a
  *                                      TABLES block with a second PROTO
  *                                      record for the first function that
@@ -230,8 +233,13 @@ static void string_ref(size_t *at, size_t n)
 	event_forge(at, n, ev, len);
 }
 
-/* Divide the TSC rate of every CLOCK block by 10000: durations grow as much. */
-static void clock_slow(size_t *at, size_t n)
+/*
+ * Every CLOCK block: its TSC rate divided by 10000 (slow: durations grow
+ * as much), or its realtime put 0.2 s into the last second a uint64_t of
+ * ns holds (the second 18446744073, where a cache of the last second
+ * seen starting at UINT64_MAX took a first timestamp for a kept one).
+ */
+static void clock_change(size_t *at, size_t n, bool slow)
 {
 	struct tf_block b;
 	struct tf_clock c;
@@ -242,7 +250,10 @@ static void clock_slow(size_t *at, size_t n)
 		if (b.type != TF_CLOCK || b.len != sizeof(c))
 			continue;
 		memcpy(&c, data + at[i] + sizeof(b), sizeof(c));
-		c.ticks_per_ns /= 10000;
+		if (slow)
+			c.ticks_per_ns /= 10000;
+		else
+			c.real0 = UINT64_MAX / 1000000000u * 1000000000u + 200000000u;
 		memcpy(data + at[i] + sizeof(b), &c, sizeof(c));
 		crc_fix(at[i]);
 	}
@@ -454,7 +465,9 @@ int main(int argc, char **argv)
 	else if (strcmp(argv[3], "string-ref") == 0)
 		string_ref(at, n);
 	else if (strcmp(argv[3], "slow-clock") == 0)
-		clock_slow(at, n);
+		clock_change(at, n, true);
+	else if (strcmp(argv[3], "last-second") == 0)
+		clock_change(at, n, false);
 	else if (strcmp(argv[3], "unknown-record") == 0)
 		unknown_record();
 	else if (strcmp(argv[3], "round-slot") == 0) {
