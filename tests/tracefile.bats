@@ -1065,6 +1065,46 @@ turns_both() {
 	by_index <read.txt | cmp - live.idx
 }
 
+# quota_cgroup US: a new cgroup whose CPU quota is US microseconds every
+# 100 ms (v1's cpu hierarchy, or v2's), its directory in $cg; false where
+# none can be made (not root, no cpu controller, a read-only cgroupfs).
+quota_cgroup() {
+	cg=
+	if [ -e /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
+		cg=/sys/fs/cgroup/cpu/ltruss-test-$$
+		mkdir "$cg" 2>/dev/null && echo 100000 >"$cg/cpu.cfs_period_us" &&
+			echo "$1" >"$cg/cpu.cfs_quota_us"
+	elif grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+		cg=/sys/fs/cgroup/ltruss-test-$$
+		mkdir "$cg" 2>/dev/null && echo "$1 100000" >"$cg/cpu.max"
+	else
+		return 1
+	fi
+}
+
+# in_cgroup CMD...: run CMD (ltruss's timeout and stdin) inside $cg.
+in_cgroup() {
+	timeout -k 5 60 sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" "$@" </dev/null
+}
+
+@test "a cgroup's CPU quota of one core on two: -w and -o start no worker (their CPU would come out of the program's quota), and every call is traced" {
+	[ "$(nproc)" -ge 2 ] || skip "one core: no worker either way"
+	quota_cgroup 100000 || skip "no cgroup with a CPU quota can be made here (not root, or no cpu controller)"
+	busy_record t.ltr 4 50000
+	# Outside the cgroup, -w used a worker for these busy threads.
+	grep -Eq '^ltruss: debug: [1-9][0-9]* encoding workers, ' <<<"$err"
+	LTRUSS_DEBUG_SEGMENTS=1 in_cgroup "$LTRUSS" -w q.ltr -F ./fix.yaml "$PROGS/busythreads" 4 50000 >out 2>err
+	LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 in_cgroup "$LTRUSS" -o q.txt -F ./fix.yaml "$PROGS/busythreads" 4 50000 >out2 2>err2
+	rmdir "$cg"
+	grep -Eq '^ltruss: debug: 0 encoding workers, [1-9][0-9]* segments,' err
+	grep -q '^ltruss: debug: 0 formatting workers, 0 rounds apart of ' err2
+	cmp out out2 && [ "$(cat out)" = "$("$PROGS/busythreads" 4 50000)" ]
+	ltruss --read q.ltr -o read.txt
+	[ "$(grep -c 'fix_add' read.txt)" -eq 200000 ]
+	by_index <read.txt >read.idx
+	by_index <q.txt | cmp - read.idx
+}
+
 @test "--read -u matches a library by soname, file name and path, as live -u does" {
 	record t.ltr -F "$TYPED_YAML" -u 'libc:printf' "$PROGS/typed"
 	for lib in 'libc.so.6' 'libc.so*' 'libtyped.so' "$PROGS/libtyped.so" "$PROGS/lib*.so" "${PROGS%/*}/*/libtyped.so" 'libc' 'nolib.so.1'; do

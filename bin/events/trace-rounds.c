@@ -57,7 +57,9 @@
  * slower; on 16 cores with 16 busy threads nearly every core waits.  So
  * the rounds are merged for PROBE_NS every PROBE_EVERY_NS while the
  * cores this process may run on are sampled (/proc/stat), and go apart
- * until the next probe only if at least IDLE_MIN cores were idle.
+ * until the next probe only if at least IDLE_MIN cores were idle (and,
+ * under a cgroup's CPU quota, the quota had as much room left:
+ * cpu-quota.c).
  * LTRUSS_DEBUG_APART skips the probes (every busy round apart: the tests,
  * on whatever load), LTRUSS_DEBUG_SERIAL merges every round (to compare);
  * LTRUSS_DEBUG_SEGMENTS says at the end how many rounds went apart and
@@ -74,6 +76,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cpu-quota.h"
 #include "merge.h"
 #include "output.h"
 #include "reader.h"
@@ -112,10 +115,10 @@ static struct drainer drainers[SEGMENTS_MAX_WORKERS + 1];
 static __thread struct ring_lines *filling;
 static struct ltr_session *drained;
 static bool started, serial, forced, debug;
-/* The probe (see the top): when the phase began, and the idle time then. */
+/* The probe (see the top): when the phase began, and the idle time then (and the quota's use). */
 static struct {
 	bool probing, apart;
-	uint64_t since_ns;
+	uint64_t since_ns, quota_used_ns;
 	unsigned long long idle_ticks;
 	int stat_fd;
 } probe = { .probing = true, .stat_fd = -1 }; /* opened once, kept */
@@ -323,11 +326,42 @@ static bool idle_ticks(unsigned long long *ticks)
 	return true;
 }
 
+/* Start a probe at now: the idle time so far, and the quota's use (ULLONG_MAX, UINT64_MAX: unknown). */
+static void probe_begin(uint64_t now)
+{
+	probe.since_ns = now;
+	if (!idle_ticks(&probe.idle_ticks))
+		probe.idle_ticks = ULLONG_MAX;
+	if (!cpu_quota_used_ns(cpu_quota(), &probe.quota_used_ns))
+		probe.quota_used_ns = UINT64_MAX;
+}
+
+/*
+ * Did at least IDLE_MIN cores sit idle since the probe began: idle in
+ * /proc/stat, and, under a cgroup quota, the quota not used up either
+ * (cpu-quota.c; a quota whose use is unknown has no room known).
+ */
+static bool probe_found_idle(uint64_t now)
+{
+	double secs = (double)(now - probe.since_ns) / 1e9;
+	const struct cpu_quota *q = cpu_quota();
+	unsigned long long ticks;
+	uint64_t used;
+
+	if (probe.idle_ticks == ULLONG_MAX || !idle_ticks(&ticks) ||
+	    (double)(ticks - probe.idle_ticks) / (double)sysconf(_SC_CLK_TCK) <
+		    IDLE_MIN * secs)
+		return false;
+	return q->cores == 0 ||
+	       (probe.quota_used_ns != UINT64_MAX && cpu_quota_used_ns(q, &used) &&
+		q->cores * secs - (double)(used - probe.quota_used_ns) / 1e9 >=
+			IDLE_MIN * secs);
+}
+
 /* Do rounds apart pay now (see the top)?  Asked at each busy round. */
 static bool apart_pays(void)
 {
 	uint64_t now = clock_mono_ns();
-	unsigned long long ticks;
 
 	if (forced)
 		return true;
@@ -335,23 +369,15 @@ static bool apart_pays(void)
 		if (now - probe.since_ns < PROBE_EVERY_NS)
 			return probe.apart;
 		probe.probing = true;
-		probe.since_ns = now;
 		probe.apart = false;
-		if (!idle_ticks(&probe.idle_ticks))
-			probe.idle_ticks = ULLONG_MAX;
+		probe_begin(now);
 		return false;
 	}
-	if (!probe.since_ns) { /* the first busy round */
-		probe.since_ns = now;
-		if (!idle_ticks(&probe.idle_ticks))
-			probe.idle_ticks = ULLONG_MAX;
-	}
+	if (!probe.since_ns) /* the first busy round */
+		probe_begin(now);
 	if (now - probe.since_ns < PROBE_NS)
 		return false;
-	probe.apart = probe.idle_ticks != ULLONG_MAX && idle_ticks(&ticks) &&
-		      (double)(ticks - probe.idle_ticks) /
-				      (double)sysconf(_SC_CLK_TCK) >=
-			      IDLE_MIN * (double)(now - probe.since_ns) / 1e9;
+	probe.apart = probe_found_idle(now);
 	probe.probing = false;
 	probe.since_ns = now;
 	probes += probe.apart;

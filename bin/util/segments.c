@@ -41,6 +41,7 @@
 #include <stdlib.h>
 
 #include "clock.h"
+#include "cpu-quota.h"
 #include "segments.h"
 #include "xmalloc.h"
 
@@ -91,14 +92,19 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* The cores this process may run on. */
+/* The cores this process may run on, and its cgroup's quota lets it use (cpu-quota.c). */
 static unsigned cores(void)
 {
+	double quota = cpu_quota()->cores;
+	unsigned n;
 	cpu_set_t set;
 
 	if (sched_getaffinity(0, sizeof(set), &set) < 0)
 		return 1;
-	return (unsigned)CPU_COUNT(&set);
+	n = (unsigned)CPU_COUNT(&set);
+	if (quota > 0 && quota < n)
+		n = (unsigned)quota + (quota > (unsigned)quota); /* rounded up */
+	return n;
 }
 
 bool segments_start(void (*encode)(struct segment *seg, unsigned worker),
