@@ -64,8 +64,13 @@ static void mount_line(FILE *f, const char *root, const char *dir,
 		root, top, dir, type, type, super);
 }
 
-/* Start a new tree: mountinfo and cgroup files written by the caller through f and g. */
-static void tree(FILE **f, FILE **g)
+/*
+ * Start a new tree: one cgroup mount (root in the hierarchy, at top/dir;
+ * more with mount_line(f, ...)) and the cgroup file's lines; the caller
+ * closes both with look().
+ */
+static void tree(FILE **f, FILE **g, const char *root, const char *dir,
+		 const char *type, const char *super, const char *lines)
 {
 	char cmd[PATH_MAX + 16];
 
@@ -77,6 +82,15 @@ static void tree(FILE **f, FILE **g)
 	if (!*f || !*g)
 		exit(1);
 	fprintf(*f, "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n");
+	mount_line(*f, root, dir, type, super);
+	fputs(lines, *g);
+}
+
+/* v1's quota files in top/dir: quota (a line) every 100 ms. */
+static void v1_quota(const char *dir, const char *quota)
+{
+	put(quota, "%s/cpu.cfs_quota_us", dir);
+	put("100000\n", "%s/cpu.cfs_period_us", dir);
 }
 
 /* Close the tree's two files and look the quota up. */
@@ -108,9 +122,7 @@ int main(void)
 	snprintf(cgroup, sizeof(cgroup), "%s.cgroup", top);
 
 	/* v2: the pod's parent limits to 1.5 cores, the container says max. */
-	tree(&f, &g);
-	mount_line(f, "/", "v2", "cgroup2", "nsdelegate");
-	fprintf(g, "0::/kubepods/pod1/c1\n");
+	tree(&f, &g, "/", "v2", "cgroup2", "nsdelegate", "0::/kubepods/pod1/c1\n");
 	put("max 100000\n", "v2/kubepods/pod1/c1/cpu.max");
 	put("150000 100000\n", "v2/kubepods/pod1/cpu.max");
 	put("usage_usec 2500\nuser_usec 2000\n", "v2/kubepods/pod1/cpu.stat");
@@ -121,9 +133,7 @@ int main(void)
 	tap(cpu_quota_used_ns(&q, &ns) && ns == 2500000, "v2: usage_usec 2500 is 2.5 ms");
 
 	/* v2, the tighter of two: the container's 0.5 under the pod's 4. */
-	tree(&f, &g);
-	mount_line(f, "/", "v2", "cgroup2", "nsdelegate");
-	fprintf(g, "0::/pod/c\n");
+	tree(&f, &g, "/", "v2", "cgroup2", "nsdelegate", "0::/pod/c\n");
 	put("50000 100000\n", "v2/pod/c/cpu.max");
 	put("400000 100000\n", "v2/pod/cpu.max");
 	look(f, g, &q);
@@ -131,61 +141,47 @@ int main(void)
 	tap(!cpu_quota_used_ns(&q, &ns), "v2: no cpu.stat: usage unknown");
 
 	/* v2 in a cgroup namespace: the mount's root is the container's own cgroup. */
-	tree(&f, &g);
-	mount_line(f, "/", "v2", "cgroup2", "nsdelegate");
-	fprintf(g, "0::/\n");
+	tree(&f, &g, "/", "v2", "cgroup2", "nsdelegate", "0::/\n");
 	put("200000 100000\n", "v2/cpu.max");
 	look(f, g, &q);
 	tap(q.cores == 2 && usage_is(&q, "v2/cpu.stat"), "v2, a cgroup namespace: the mount's own cpu.max");
 
 	/* v2, no limit anywhere. */
-	tree(&f, &g);
-	mount_line(f, "/", "v2", "cgroup2", "nsdelegate");
-	fprintf(g, "0::/user.slice\n");
+	tree(&f, &g, "/", "v2", "cgroup2", "nsdelegate", "0::/user.slice\n");
 	put("max 100000\n", "v2/user.slice/cpu.max");
 	look(f, g, &q);
 	tap(q.cores == 0 && !q.usage[0], "v2: max everywhere: no quota");
 
 	/* v1, cpu and cpuacct mounted together; the mount's root a docker cgroup. */
-	tree(&f, &g);
-	mount_line(f, "/docker/abc", "cpu,cpuacct", "cgroup", "cpu,cpuacct");
-	fprintf(g, "5:memory:/docker/abc\n4:cpu,cpuacct:/docker/abc\n0::/\n");
-	put("200000\n", "cpu,cpuacct/cpu.cfs_quota_us");
-	put("100000\n", "cpu,cpuacct/cpu.cfs_period_us");
+	tree(&f, &g, "/docker/abc", "cpu,cpuacct", "cgroup", "cpu,cpuacct",
+	     "5:memory:/docker/abc\n4:cpu,cpuacct:/docker/abc\n0::/\n");
+	v1_quota("cpu,cpuacct", "200000\n");
 	put("123456789\n", "cpu,cpuacct/cpuacct.usage");
 	look(f, g, &q);
 	tap(q.cores == 2 && !q.v2, "v1: cfs_quota_us 200000 over cfs_period_us 100000: 2 cores, v1 before the v2 line");
 	tap(cpu_quota_used_ns(&q, &ns) && ns == 123456789, "v1: cpuacct.usage in ns");
 
 	/* v1, cpu and cpuacct apart (this kind of machine): usage unknown. */
-	tree(&f, &g);
-	mount_line(f, "/", "cpu", "cgroup", "cpu");
+	tree(&f, &g, "/", "cpu", "cgroup", "cpu", "2:cpuacct:/\n1:cpu:/lt\n");
 	mount_line(f, "/", "cpuacct", "cgroup", "cpuacct");
-	fprintf(g, "2:cpuacct:/\n1:cpu:/lt\n");
-	put("-1\n", "cpu/cpu.cfs_quota_us");
-	put("100000\n", "cpu/cpu.cfs_period_us");
-	put("100000\n", "cpu/lt/cpu.cfs_quota_us");
-	put("100000\n", "cpu/lt/cpu.cfs_period_us");
+	v1_quota("cpu", "-1\n");
+	v1_quota("cpu/lt", "100000\n");
 	put("99\n", "cpuacct/cpuacct.usage");
 	look(f, g, &q);
 	tap(q.cores == 1 && !q.usage[0], "v1, cpuacct elsewhere: 1 core, its usage unknown (not the root's)");
 	tap(!cpu_quota_used_ns(&q, &ns), "v1, cpuacct elsewhere: cpu_quota_used_ns says unknown");
 
 	/* v1, -1 everywhere: none. */
-	tree(&f, &g);
-	mount_line(f, "/", "cpu", "cgroup", "cpu,cpuacct");
-	fprintf(g, "1:cpu,cpuacct:/a/b\n");
-	put("-1\n", "cpu/a/b/cpu.cfs_quota_us");
-	put("100000\n", "cpu/a/b/cpu.cfs_period_us");
-	put("-1\n", "cpu/a/cpu.cfs_quota_us");
-	put("100000\n", "cpu/a/cpu.cfs_period_us");
+	tree(&f, &g, "/", "cpu", "cgroup", "cpu,cpuacct",
+	     "1:cpu,cpuacct:/a/b\n");
+	v1_quota("cpu/a/b", "-1\n");
+	v1_quota("cpu/a", "-1\n");
 	look(f, g, &q);
 	tap(q.cores == 0, "v1: -1 everywhere: no quota");
 
 	/* Nonsense and missing files: no quota, no crash. */
-	tree(&f, &g);
-	mount_line(f, "/", "v2", "cgroup2", "x");
-	fprintf(g, "garbage\n0::\n::::\n0::/q\n");
+	tree(&f, &g, "/", "v2", "cgroup2", "x",
+	     "garbage\n0::\n::::\n0::/q\n");
 	put("0 100000\n", "v2/q/cpu.max");
 	put("-5 0\n", "v2/cpu.max");
 	look(f, g, &q);
@@ -194,9 +190,8 @@ int main(void)
 	tap(q.cores == 0 && !q.usage[0], "no /proc files: no quota");
 
 	/* The path outside the mount's root (another namespace's): the mount itself. */
-	tree(&f, &g);
-	mount_line(f, "/other", "v2", "cgroup2", "x");
-	fprintf(g, "0::/mine/deep\n");
+	tree(&f, &g, "/other", "v2", "cgroup2", "x",
+	     "0::/mine/deep\n");
 	put("300000 100000\n", "v2/cpu.max");
 	look(f, g, &q);
 	tap(q.cores == 3, "v2: a path outside the mount's root reads the mount's own");
