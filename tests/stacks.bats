@@ -82,6 +82,18 @@ repeat_frames() {
 		'50 103 leaf via_a deeper main' '50 104 leaf main' '50 105 leaf down down down down way_down main')" ]
 }
 
+@test "a stack the same as the call's before is shown again, one that is not under the same return address is not: runs of each way, the same frames as without kept walks (LTRUSS_NO_STACK_CACHE)" {
+	run_split ltruss -k -u libc:isatty -o kept.txt "$PROGS/stacks-repeat" 20 7
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/stacks-repeat" 20 7)" ]
+	err=$(cat kept.txt)
+	[ "$(repeat_frames)" = "$(printf '%s\n' '140 101 leaf via_a main' '140 102 leaf via_b main' \
+		'140 103 leaf via_a deeper main' '140 104 leaf main' '140 105 leaf down down down down way_down main')" ]
+	LTRUSS_NO_STACK_CACHE=1 run_split ltruss -k -u libc:isatty -o fresh.txt "$PROGS/stacks-repeat" 20 7
+	[ "$status" -eq 0 ]
+	cmp kept.txt fresh.txt
+}
+
 # walks_frames N: each isatty call of stacks-walks in $err as "WAY FRAME...",
 # its first N frames outside libc, counted.
 walks_frames() {
