@@ -94,6 +94,19 @@ repeat_frames() {
 	cmp kept.txt fresh.txt
 }
 
+@test "an object closed and another loaded at its addresses, its frame at the same return address of another size: every call's frames as without kept hints (LTRUSS_NO_STACK_CACHE)" {
+	local libs=("$PROGS/libstacks-laya.so" "$PROGS/libstacks-layb.so" "$PROGS/libstacks-laya.so")
+
+	run_split ltruss -k -u libc:isatty -o kept.txt "$PROGS/stacks-relayout" 3000 "${libs[@]}"
+	[ "$status" -eq 0 ]
+	# Each took the addresses of the one before: the case tested.
+	[ "$(printf '%s\n' "$out" | cut -d' ' -f2 | sort -u | wc -l)" -eq 1 ]
+	[ "$(grep -c '^ > main+' kept.txt)" -eq 9000 ]
+	LTRUSS_NO_STACK_CACHE=1 run_split ltruss -k -u libc:isatty -o fresh.txt "$PROGS/stacks-relayout" 3000 "${libs[@]}"
+	[ "$status" -eq 0 ]
+	cmp kept.txt fresh.txt
+}
+
 # walks_frames N: each isatty call of stacks-walks in $err as "WAY FRAME...",
 # its first N frames outside libc, counted.
 walks_frames() {
