@@ -27,7 +27,7 @@ size_t ltr_stack_blob_max(void);
  * return address) by thread ts into dst, at most room bytes; returns its
  * size, 0 when there is none (no -k, no room, a hook's call).
  */
-size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
+size_t ltr_stack_copy(void *dst, size_t room, struct ltr_tstate *ts,
 		      const struct ltr_regs *regs, uint64_t ret);
 
 /* -k: frames ltruss's walk reads at most; 0: copy stack_size bytes (stack-hints.c). */
@@ -48,7 +48,7 @@ size_t ltr_stack_hinted_copy(const struct ltr_tstate *ts, unsigned char *copy,
  * ltruss's walk follows within len bytes: into copy, at most room bytes;
  * returns its size, 0 if there is none (then copy it, as above).
  */
-size_t ltr_stack_sparse_copy(const struct ltr_tstate *ts, unsigned char *copy,
+size_t ltr_stack_sparse_copy(struct ltr_tstate *ts, unsigned char *copy,
 			     size_t room, uintptr_t sp, uint64_t ret,
 			     size_t len);
 

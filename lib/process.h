@@ -123,6 +123,7 @@ struct ltr_ret {
 
 /* Code objects described in a thread's ring (pyframes.c): a cache, forgotten every LTR_PY_FORGET calls. */
 #define LTR_PY_SEEN 256
+#define LTR_HINTS_SEEN 32 /* -k: frames whose stack hint a thread keeps (stack-hints.c) */
 #define LTR_PY_FORGET 65536
 /* Tcl interpreters a thread made that -k walks (tclframes.c): its newest. */
 #define LTR_TCL_INTERPS 4
@@ -136,6 +137,12 @@ struct ltr_py_walked {
 	uint64_t instr;  /* its last instruction */
 	uint64_t flag;   /* its is_entry (3.11) or owner (3.12) byte */
 	uint64_t cframe; /* the _PyCFrame running it */
+};
+
+/* -k: the stack hint a thread's last sparse copy used at a frame. */
+struct ltr_hint_seen {
+	uint64_t pc;  /* the frame's return address; 0: none */
+	uint64_t how; /* hint_of()'s answer for it */
 };
 
 struct ltr_tstate {
@@ -177,6 +184,8 @@ struct ltr_tstate {
 	struct ltr_frame frames[LTR_SHADOW_MAX];
 	int32_t scratch_pid;     /* the process using scratch[], 0 if free (scratch.c) */
 	unsigned char scratch[LTR_SCRATCH_SIZE];
+	uint32_t hints_gen;             /* -k: hints_seen[] are of this generation (stack-hints.c) */
+	struct ltr_hint_seen hints_seen[LTR_HINTS_SEEN]; /* -k: by frame, innermost first */
 	uintptr_t py_seen[LTR_PY_SEEN]; /* -k: code objects described */
 	uint32_t py_calls;              /* -k: walks since... (pyframes.c) */
 	uint32_t py_seq;                /* -k: the number of its last PYFRAMES blob */

@@ -155,7 +155,7 @@ static void unhijack(const struct ltr_tstate *ts, unsigned char *copy,
 		unhijack_word(ts, copy, off);
 }
 
-size_t ltr_stack_copy(void *dst, size_t room, const struct ltr_tstate *ts,
+size_t ltr_stack_copy(void *dst, size_t room, struct ltr_tstate *ts,
 		      const struct ltr_regs *regs, uint64_t ret)
 {
 	struct ltr_blob *b = dst;

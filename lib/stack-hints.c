@@ -36,6 +36,19 @@
  * words are zero.  A frame not described, a load that faults (or a
  * program whose signals keep the fast loads off), and the copy is made
  * as above.
+ *
+ * Fewer lookups: a thread's calls come mostly from the same few stacks
+ * (sort's strcoll, from the same merges), so the hint a sparse copy
+ * used at its n-th frame is kept in the thread's state (hints_seen[n],
+ * by the frame's return address), and the next copy that finds the same
+ * return address there takes it without probing stack_hints[]: a
+ * compare instead of a hash and three atomic loads, at each frame of
+ * each call.  What a hint says is a fact of the code at that address,
+ * whoever else then takes its entry of stack_hints[]; it stops being one
+ * only when the object is closed, so ltr_stack_hints_forget starts a new
+ * generation, and a thread whose hints_seen[] are of an older one drops
+ * them at its next copy.  A frame not described is never kept: it is
+ * looked up again, until ltruss describes it.
  */
 #include "capture.h"
 #include "frames.h"
@@ -47,6 +60,7 @@
 #define CHUNK 1024      /* at least, copied when a frame needs more */
 
 uint32_t ltr_stack_frames;
+static uint32_t hints_gen = 1; /* bumped when hints are forgotten (see the top) */
 
 /* pid's hint at return address pc (LTR_HINT_* << 24 | offset), or 0. */
 static uint64_t hint_of(int32_t pid, uint64_t pc)
@@ -66,6 +80,41 @@ static uint64_t hint_of(int32_t pid, uint64_t pc)
 		i = (i + 1) & (LTR_STACK_HINTS - 1);
 	}
 	return 0;
+}
+
+/*
+ * pid's hint at return address pc, the n-th frame of ts's walk: kept in
+ * ts->hints_seen[n] (see the top), else hint_of and kept there if found.
+ */
+static inline uint64_t hint_seen(struct ltr_tstate *ts, int32_t pid,
+				 uint32_t n, uint64_t pc)
+{
+	struct ltr_hint_seen *s;
+	uint64_t how;
+
+	if (n >= LTR_HINTS_SEEN)
+		return hint_of(pid, pc);
+	s = &ts->hints_seen[n];
+	if (s->pc == pc)
+		return s->how;
+	how = hint_of(pid, pc);
+	if (how) {
+		s->pc = pc;
+		s->how = how;
+	}
+	return how;
+}
+
+/* Drop ts's kept hints if an object was closed since they were kept. */
+static void hints_seen_check(struct ltr_tstate *ts)
+{
+	uint32_t gen = __atomic_load_n(&hints_gen, __ATOMIC_ACQUIRE), i;
+
+	if (ts->hints_gen == gen)
+		return;
+	for (i = 0; i < LTR_HINTS_SEEN; i++)
+		ts->hints_seen[i].pc = 0;
+	ts->hints_gen = gen;
 }
 
 /*
@@ -95,7 +144,7 @@ static bool copy_more(const struct ltr_tstate *ts, unsigned char *copy,
  * or a load fails (the copy is then made whole).  In a series of fast
  * loads.
  */
-static int hinted_words(const struct ltr_tstate *ts, uintptr_t sp,
+static int hinted_words(struct ltr_tstate *ts, uintptr_t sp,
 			uint64_t ret, size_t len, struct ltr_stack_word *words,
 			uint64_t *span)
 {
@@ -106,7 +155,7 @@ static int hinted_words(const struct ltr_tstate *ts, uintptr_t sp,
 	int k = 0;
 
 	for (n = 0; n + 1 < ltr_stack_frames; n++) {
-		how = hint_of(pid, pc);
+		how = hint_seen(ts, pid, n, pc);
 		if (how >> 24 == LTR_HINT_OUTERMOST)
 			break;
 		cfa = frame_sp + (how & 0xffffff);
@@ -126,7 +175,7 @@ static int hinted_words(const struct ltr_tstate *ts, uintptr_t sp,
 	return k;
 }
 
-size_t ltr_stack_sparse_copy(const struct ltr_tstate *ts, unsigned char *copy,
+size_t ltr_stack_sparse_copy(struct ltr_tstate *ts, unsigned char *copy,
 			     size_t room, uintptr_t sp, uint64_t ret,
 			     size_t len)
 {
@@ -138,6 +187,7 @@ size_t ltr_stack_sparse_copy(const struct ltr_tstate *ts, unsigned char *copy,
 			       sizeof(struct ltr_stack_word) ||
 	    !ltr_fault_series_begin())
 		return 0;
+	hints_seen_check(ts);
 	k = hinted_words(ts, sp, ret, len, (struct ltr_stack_word *)(copy + 8),
 			 &span);
 	ltr_fault_series_end();
@@ -200,6 +250,8 @@ void ltr_stack_hints_forget(const struct ltr_object *obj)
 
 	if (!ltr_stack_frames)
 		return;
+	/* Before the entries go: a copy that sees them gone sees this too. */
+	__atomic_add_fetch(&hints_gen, 1, __ATOMIC_SEQ_CST);
 	h = ltr_session->stack_hints;
 	for (i = 0; i < LTR_STACK_HINTS; i++) {
 		pc = __atomic_load_n(&h[i].pc, __ATOMIC_ACQUIRE);

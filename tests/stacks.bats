@@ -82,6 +82,31 @@ repeat_frames() {
 		'50 103 leaf via_a deeper main' '50 104 leaf main' '50 105 leaf down down down down way_down main')" ]
 }
 
+@test "a stack the same as the call's before is shown again, one that is not under the same return address is not: runs of each way, the same frames as without kept walks (LTRUSS_NO_STACK_CACHE)" {
+	run_split ltruss -k -u libc:isatty -o kept.txt "$PROGS/stacks-repeat" 20 7
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/stacks-repeat" 20 7)" ]
+	err=$(cat kept.txt)
+	[ "$(repeat_frames)" = "$(printf '%s\n' '140 101 leaf via_a main' '140 102 leaf via_b main' \
+		'140 103 leaf via_a deeper main' '140 104 leaf main' '140 105 leaf down down down down way_down main')" ]
+	LTRUSS_NO_STACK_CACHE=1 run_split ltruss -k -u libc:isatty -o fresh.txt "$PROGS/stacks-repeat" 20 7
+	[ "$status" -eq 0 ]
+	cmp kept.txt fresh.txt
+}
+
+@test "an object closed and another loaded at its addresses, its frame at the same return address of another size: every call's frames as without kept hints (LTRUSS_NO_STACK_CACHE)" {
+	local libs=("$PROGS/libstacks-laya.so" "$PROGS/libstacks-layb.so" "$PROGS/libstacks-laya.so")
+
+	run_split ltruss -k -u libc:isatty -o kept.txt "$PROGS/stacks-relayout" 3000 "${libs[@]}"
+	[ "$status" -eq 0 ]
+	# Each took the addresses of the one before: the case tested.
+	[ "$(printf '%s\n' "$out" | cut -d' ' -f2 | sort -u | wc -l)" -eq 1 ]
+	[ "$(grep -c '^ > main+' kept.txt)" -eq 9000 ]
+	LTRUSS_NO_STACK_CACHE=1 run_split ltruss -k -u libc:isatty -o fresh.txt "$PROGS/stacks-relayout" 3000 "${libs[@]}"
+	[ "$status" -eq 0 ]
+	cmp kept.txt fresh.txt
+}
+
 # walks_frames N: each isatty call of stacks-walks in $err as "WAY FRAME...",
 # its first N frames outside libc, counted.
 walks_frames() {

@@ -595,6 +595,67 @@ static bool blob_key(const void *data, size_t *len, bool sparse,
 	return true;
 }
 
+/*
+ * The walk stack_kept found last, by its sparse copy's words.  A thread
+ * makes most of its calls from the stack of its call before (sort's
+ * strcoll: two calls in three), and comparing the words with those of
+ * the walk found last costs less than hashing them and looking them up.
+ * The same process, return address, -k frames, map and words are the
+ * same walk to stackcache_find (its check of a sparse copy), so the
+ * answer is the one it gave.  If the cache has dropped that walk since
+ * (replaced), its serial still names its frames' names if format-walks.c
+ * keeps them, or names nothing, and the call is walked again, as a walk
+ * not found is.  A map that changed is another map: the walk found last
+ * is then not looked at.
+ */
+#define LAST_WORDS_MAX 1024 /* a sparse copy's bytes, at most, kept as the last */
+static struct {
+	uint64_t walk; /* its serial; 0: none */
+	int pid;
+	unsigned max, n;
+	enum stack_end end;
+	uint64_t rip;
+	const struct stack_object *map_v; /* the map it was found with */
+	size_t map_n;
+	size_t len;
+	unsigned char words[LAST_WORDS_MAX]; /* the copy's span and words */
+} last;
+
+/* Is sparse blob data[0..len) of pid, walked into max frames with objs, the one found last? */
+static bool last_same(const struct stack_objects *objs, int pid,
+		      const void *data, size_t len, unsigned max)
+{
+	const struct ltr_stack_regs *regs = data;
+
+	return last.walk && len >= sizeof(*regs) &&
+	       len - sizeof(*regs) == last.len && regs->rip == last.rip &&
+	       pid == last.pid && max == last.max && objs->v == last.map_v &&
+	       objs->n == last.map_n &&
+	       memcmp(regs + 1, last.words, last.len) == 0;
+}
+
+/* Keep walk (n frames, ending for end) as the one found last for sparse blob regs, words[0..len). */
+static void last_keep(const struct stack_objects *objs, int pid,
+		      const struct ltr_stack_regs *regs,
+		      const unsigned char *words, size_t len, unsigned max,
+		      uint64_t walk, unsigned n, enum stack_end end)
+{
+	if (len > sizeof(last.words)) {
+		last.walk = 0;
+		return;
+	}
+	last.walk = walk;
+	last.pid = pid;
+	last.max = max;
+	last.n = n;
+	last.end = end;
+	last.rip = regs->rip;
+	last.map_v = objs->v;
+	last.map_n = objs->n;
+	last.len = len;
+	memcpy(last.words, words, len);
+}
+
 uint64_t stack_kept(const struct stack_objects *objs, int pid,
 		    const void *data, size_t len, bool sparse, unsigned max,
 		    unsigned *n, enum stack_end *end)
@@ -604,12 +665,23 @@ uint64_t stack_kept(const struct stack_objects *objs, int pid,
 	uint64_t walk = 0;
 	int r;
 
-	if (!max || !blob_key(data, &len, sparse, &key, &copy))
+	if (!max)
+		return 0;
+	if (sparse && last_same(objs, pid, data, len, max)) {
+		*n = last.n;
+		*end = last.end;
+		return last.walk;
+	}
+	if (!blob_key(data, &len, sparse, &key, &copy))
 		return 0;
 	r = stackcache_find(objs, pid, &key, data, copy, len, max, NULL, end,
 			    &walk);
 	*n = r >= 0 ? (unsigned)r : 0;
-	return r >= 0 ? walk : 0;
+	if (r < 0)
+		return 0;
+	if (sparse)
+		last_keep(objs, pid, data, copy, len, max, walk, *n, *end);
+	return walk;
 }
 
 unsigned stack_unwind(const struct stack_objects *objs, int pid, int tid,
@@ -678,6 +750,7 @@ void stack_done(void)
 		free(l);
 	}
 	stackcache_done();
+	last.walk = 0;
 	if (found_kept)
 		memset(found, 0, sizeof(found));
 	found_kept = false;

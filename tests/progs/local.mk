@@ -315,7 +315,18 @@ check_PROGRAMS += tests/progs/bin/stacks-chain tests/progs/bin/stacks-sort \
 	tests/progs/bin/stacks-nocfi tests/progs/bin/stacks-signal \
 	tests/progs/bin/stacks-rounds tests/progs/bin/stacks-switch \
 	tests/progs/bin/stacks-jit tests/progs/bin/stacks-repeat \
-	tests/progs/bin/stacks-walks
+	tests/progs/bin/stacks-walks tests/progs/bin/stacks-relayout \
+	tests/progs/bin/libstacks-laya.so tests/progs/bin/libstacks-layb.so
+tests_progs_bin_stacks_relayout_SOURCES = $(STACKS_DIR)/relayout.c
+tests_progs_bin_stacks_relayout_CFLAGS = $(STACKS_CFLAGS)
+tests_progs_bin_stacks_relayout_LDADD = -ldl
+# The same code, a frame of another size: the same return addresses.
+tests_progs_bin_libstacks_laya_so_SOURCES = $(STACKS_DIR)/layout.c
+tests_progs_bin_libstacks_laya_so_CFLAGS = $(STACKS_CFLAGS) -fPIC -DPAD=300
+tests_progs_bin_libstacks_laya_so_LDFLAGS = -shared
+tests_progs_bin_libstacks_layb_so_SOURCES = $(STACKS_DIR)/layout.c
+tests_progs_bin_libstacks_layb_so_CFLAGS = $(STACKS_CFLAGS) -fPIC -DPAD=3000
+tests_progs_bin_libstacks_layb_so_LDFLAGS = -shared
 tests_progs_bin_stacks_repeat_SOURCES = $(STACKS_DIR)/repeat.c
 tests_progs_bin_stacks_repeat_CFLAGS = $(STACKS_CFLAGS)
 tests_progs_bin_stacks_walks_SOURCES = $(STACKS_DIR)/walks.c

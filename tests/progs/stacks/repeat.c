@@ -4,7 +4,7 @@
  * under callers that differ (tests/stacks.bats: -k keeps the walk of a
  * stack seen before, and must never give it to a stack it is not).
  *
- * Usage: stacks-repeat ROUNDS
+ * Usage: stacks-repeat ROUNDS [RUN]
  *
  * Each round calls leaf() five ways, in turn, from the same call site of
  * main (a table of functions): through via_a, through via_b (a function
@@ -13,8 +13,10 @@
  * same return addresses as the first, one frame more), directly, and
  * under DOWN frames of down (kilobytes of stack, deeper than a small -k
  * shows: the copy may stop where ltruss stops reading).  leaf calls isatty(100 + the way), so
- * that each call's line says which frames must follow it.  Prints
- * "ROUNDS".
+ * that each call's line says which frames must follow it.  With RUN,
+ * each way RUN times in a row (1 by default): a stack the same as the
+ * call's before, then one that is not under the same return address.
+ * Prints "ROUNDS".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,14 +86,16 @@ int main(int argc, char **argv)
 	static int (*const ways[])(int) = { via_a, via_b, deeper, leaf,
 					    way_down };
 	int (*volatile way)(int);
-	int rounds, i, k, sum = 0;
+	int rounds, run = 1, i, k, j, sum = 0;
 
-	if (argc != 2 || (rounds = atoi(argv[1])) < 1)
+	if (argc < 2 || argc > 3 || (rounds = atoi(argv[1])) < 1 ||
+	    (argc == 3 && (run = atoi(argv[2])) < 1))
 		return 2;
 	for (i = 0; i < rounds; i++) {
 		for (k = 0; k < 5; k++) {
 			way = ways[k];
-			sum += way(k + 1);
+			for (j = 0; j < run; j++)
+				sum += way(k + 1);
 		}
 	}
 	printf("%d\n", rounds);
