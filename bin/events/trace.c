@@ -149,13 +149,6 @@ static __attribute__((noinline)) void profile_stack(struct thread_trace *t,
 	profile_call(&t->who, stack, t->depth, &tc->c, r, self);
 }
 
-/* Is call tc, ended at ts_exit, one the counts and profiles take? */
-static inline bool call_timed(const struct tcall *tc, uint64_t ts_exit)
-{
-	return tc->state != HIDDEN && !tc->inherited && tc->c.ts_enter &&
-	       ts_exit >= tc->c.ts_enter;
-}
-
 /*
  * The time of a finished call tc of t (just popped) that ended at
  * ts_exit to its caller's, and to the counts if it returned (failed or
@@ -343,27 +336,6 @@ void trace_open_parent(struct thread_trace *t)
 	}
 }
 
-/* The blobs after the fixed words of ev, and their length. */
-static const unsigned char *event_blobs(const struct ltr_event *ev,
-					size_t words, uint32_t *len)
-{
-	size_t fixed = sizeof(*ev) + 8 * words;
-
-	*len = ev->size > fixed ? (uint32_t)(ev->size - fixed) : 0;
-	return *len ? (const unsigned char *)ev + fixed : NULL;
-}
-
-/* Fill c from an ENTER or CALL event (its blobs still in the event). */
-static void call_from_event(struct call *c, const struct ltr_event *ev)
-{
-	c->fn = ev->fn;
-	c->depth = ev->depth;
-	memcpy(c->args, ev->w, sizeof(c->args));
-	c->caller = ev->w[6];
-	c->ts_enter = ev->ts;
-	c->blobs = event_blobs(ev, LTR_ENTER_WORDS, &c->blobs_len);
-}
-
 /* Print the end of call tc of thread t with result r. */
 void trace_end_call(struct thread_trace *t, struct tcall *tc,
 		    const struct result *r)
@@ -394,24 +366,6 @@ void trace_end_call(struct thread_trace *t, struct tcall *tc,
 		close_partial();
 		F->close(&t->who, &tc->c, r);
 		break;
-	}
-}
-
-/* The result an EXIT or UNWOUND event gives. */
-static void result_from_event(struct result *r, const struct ltr_event *ev)
-{
-	memset(r, 0, sizeof(*r));
-	r->ts_exit = ev->ts;
-	if (ev->type == LTR_EV_EXIT) {
-		r->returned = true;
-		r->rax = ev->w[0];
-		r->rdx = ev->w[1];
-		r->xmm0 = ev->w[2];
-		r->failed = ev->flags & LTR_EVF_ERROR;
-		r->errnum = (int)ev->w[3];
-		r->blobs = event_blobs(ev, LTR_EXIT_WORDS, &r->blobs_len);
-	} else {
-		r->why = (enum ltr_end)(ev->flags & ~LTR_EVF_KEEP_ABOVE);
 	}
 }
 
@@ -543,18 +497,6 @@ static void line_break(void)
 		return;
 	close_partial();
 	output_flush();
-}
-
-/* The call of ENTER ev laid out on top of t's stack (not counted in its depth yet). */
-static inline struct tcall *call_push(struct thread_trace *t,
-				      const struct ltr_event *ev)
-{
-	struct tcall *tc = &t->stack[t->depth];
-
-	call_from_event(&tc->c, ev);
-	tc->child = 0;
-	tc->inherited = ev->flags & LTR_EVF_RESUME;
-	return tc;
 }
 
 /* Call tc of r's entry (call_push()) starts on t's stack, to be shown. */
