@@ -637,7 +637,7 @@ static void event_trace(const struct event_rec *r)
  * With a partial line open (trace_idle_at()), or any other event, the
  * general way, which is also a live trace's.  On the loop's recording
  * (callgrind, --read -c -u) the trace's instructions went from 326 a
- * call to 230.  Apart: inline, its registers cost every other event.
+ * call to 255.  Apart: inline, its registers cost every other event.
  */
 static __attribute__((noinline)) bool counted_call(const struct event_rec *r)
 {
