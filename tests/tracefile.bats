@@ -202,6 +202,39 @@ typed_both() {
 	grep -qx '16000 16000 libc:close' <<<"$read"
 }
 
+@test "a narrowed --read -c, whose calls go straight to the counts, agrees with -C's general way to the digit: threads, calls in calls, errors, forks, exec, vfork, a blocking call, longjmp, exceptions, coroutines" {
+	local bhv=(-u 'libbhv:*' -u 'libbhvxx:*' -u 'libcoro:*')
+
+	# -c makes no line: its entries and exits skip the lines' state
+	# machine (trace.c's counted_call()); -C's take it.  Times included.
+	record threads.ltr -u 'libbhv:*' -u 'libc:close,qsort' "$PROGS/bhv-threads" nested
+	record procs.ltr -f -u 'libc:getpid,getppid,exit,_exit,fork' "$PROGS/procs" early-fork
+	record execs.ltr -f -u 'libc:getsid,getppid,fork,execve,waitpid' "$PROGS/execs" fork-execve
+	record vforks.ltr -f -u 'libc:getpid,getppid,vfork' "$PROGS/vforks" nested
+	# usleep blocks while the other thread calls: a partial line is open.
+	record blocker.ltr -u 'libc:usleep,getppid' "$PROGS/blocker"
+	# Calls left by longjmp and exceptions, ended on other stacks.
+	record longjmp.ltr "${bhv[@]}" "$PROGS/bhv-longjmp"
+	record exceptions.ltr "${bhv[@]}" "$PROGS/bhv-exceptions"
+	record coro.ltr "${bhv[@]}" "$PROGS/stk-coro"
+	calls=0
+	for f in threads procs execs vforks blocker longjmp exceptions coro; do
+		for sel in '-u libbhv:* -u libc:close' '-u libc:close -u libbhv:bhv_cmp_long' \
+			'-u libc:* -u libbhvxx:* -u libcoro:*' '-u libc:getppid,fork,vfork,usleep' '-D 1'; do
+			read -ra args <<<"$sel"
+			run_split ltruss --read "$f.ltr" -c "${args[@]}"
+			[ "$status" -eq 0 ]
+			counted=$(sed -n '/^% time/,$p' <<<"$out")
+			run_split ltruss --read "$f.ltr" -C "${args[@]}" -o lines.txt
+			[ "$status" -eq 0 ]
+			traced=$(sed -n '/^% time/,$p' lines.txt)
+			[ "$counted" = "$traced" ] || { echo "$f $sel"; diff <(echo "$traced") <(echo "$counted"); false; }
+			calls=$((calls + $(awk '$NF == "total" { print $(NF - 2) }' <<<"$counted")))
+		done
+	done
+	[ "$calls" -gt 40000 ] || { echo "$calls"; false; }
+}
+
 @test "a narrowed --read -c counts the calls seen on entry only (exit) as the live -c does" {
 	sel='libc:getpid,exit,_exit,fork'
 	run_split ltruss -f -c -u "$sel" "$PROGS/procs" early-fork

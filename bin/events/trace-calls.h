@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* trace-calls.h: each thread's stack of calls in progress (trace.c), shared with trace-plain.c. */
+/* trace-calls.h: each thread's stack of calls in progress (trace.c), shared with trace-plain.c, and the calls and results events lay out on it. */
 #ifndef LTRUSS_TRACE_CALLS_H
 #define LTRUSS_TRACE_CALLS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "lib/session.h"
 #include "format.h"
@@ -59,5 +60,64 @@ void trace_open_parent(struct thread_trace *t);
 /* Print the end of call tc of thread t with result r. */
 void trace_end_call(struct thread_trace *t, struct tcall *tc,
 		    const struct result *r);
+
+/* The blobs after the fixed words of ev, and their length. */
+static inline const unsigned char *event_blobs(const struct ltr_event *ev,
+						 size_t words, uint32_t *len)
+{
+	size_t fixed = sizeof(*ev) + 8 * words;
+
+	*len = ev->size > fixed ? (uint32_t)(ev->size - fixed) : 0;
+	return *len ? (const unsigned char *)ev + fixed : NULL;
+}
+
+/* Fill c from an ENTER or CALL event (its blobs still in the event). */
+static inline void call_from_event(struct call *c, const struct ltr_event *ev)
+{
+	c->fn = ev->fn;
+	c->depth = ev->depth;
+	memcpy(c->args, ev->w, sizeof(c->args));
+	c->caller = ev->w[6];
+	c->ts_enter = ev->ts;
+	c->blobs = event_blobs(ev, LTR_ENTER_WORDS, &c->blobs_len);
+}
+
+/* The result an EXIT or UNWOUND event gives. */
+static inline void result_from_event(struct result *r,
+				     const struct ltr_event *ev)
+{
+	memset(r, 0, sizeof(*r));
+	r->ts_exit = ev->ts;
+	if (ev->type == LTR_EV_EXIT) {
+		r->returned = true;
+		r->rax = ev->w[0];
+		r->rdx = ev->w[1];
+		r->xmm0 = ev->w[2];
+		r->failed = ev->flags & LTR_EVF_ERROR;
+		r->errnum = (int)ev->w[3];
+		r->blobs = event_blobs(ev, LTR_EXIT_WORDS, &r->blobs_len);
+	} else {
+		r->why = (enum ltr_end)(ev->flags & ~LTR_EVF_KEEP_ABOVE);
+	}
+}
+
+/* The call of ENTER ev laid out on top of t's stack (not counted in its depth yet). */
+static inline struct tcall *call_push(struct thread_trace *t,
+				      const struct ltr_event *ev)
+{
+	struct tcall *tc = &t->stack[t->depth];
+
+	call_from_event(&tc->c, ev);
+	tc->child = 0;
+	tc->inherited = ev->flags & LTR_EVF_RESUME;
+	return tc;
+}
+
+/* Is call tc, ended at ts_exit, one the counts and profiles take? */
+static inline bool call_timed(const struct tcall *tc, uint64_t ts_exit)
+{
+	return tc->state != HIDDEN && !tc->inherited && tc->c.ts_enter &&
+	       ts_exit >= tc->c.ts_enter;
+}
 
 #endif

@@ -697,9 +697,13 @@ decode_block(struct tf_codec *c, const unsigned char **p,
 	     size_t room, const char **err)
 {
 	const unsigned char *q = *p, *next;
+	const char *e = NULL;
 	size_t used = 0;
 
-	*err = NULL;
+	/*
+	 * e and next apart from *err and the careful way's pointer: taken
+	 * by address, they were stored and loaded again at every event.
+	 */
 	for (; q < end; q = next) {
 		uint64_t *ev = out + used / 8;
 
@@ -708,22 +712,25 @@ decode_block(struct tf_codec *c, const unsigned char **p,
 		if ((size_t)(end - q) + slack > FAST_ROOM) {
 			if (*q == LTR_EV_ENTER || *q == LTR_EV_CALL)
 				next = decode_fast(c, q, end, ev, room - used,
-						   *q, LTR_ENTER_WORDS + 3, err);
+						   *q, LTR_ENTER_WORDS + 3, &e);
 			else if (*q == LTR_EV_EXIT)
 				next = decode_fast(c, q, end, ev, room - used,
 						   LTR_EV_EXIT,
-						   LTR_EXIT_WORDS + 3, err);
+						   LTR_EXIT_WORDS + 3, &e);
 		}
 		if (!next) {
-			next = q;
-			*err = decode_careful(c, &next, end, ev, room - used);
-			if (!*err && !check_event((const struct ltr_event *)ev))
-				*err = "an event no interposer writes";
+			const unsigned char *at = q;
+
+			e = decode_careful(c, &at, end, ev, room - used);
+			if (!e && !check_event((const struct ltr_event *)ev))
+				e = "an event no interposer writes";
+			next = at;
 		}
-		if (*err)
+		if (e)
 			break;
 		used += ((const struct ltr_event *)ev)->size;
 	}
+	*err = e;
 	*p = q;
 	return used;
 }

@@ -355,6 +355,25 @@ static inline const struct ltr_event *run_event(struct run *r)
 }
 
 /*
+ * Replay the events of r's decoded block up to its end or one later than
+ * until, the first of them known to be due.  Where they are, in locals:
+ * in r, they were loaded and stored again around every event's replay.
+ */
+static void run_replay(struct run *r, struct event_rec *rec, uint64_t until)
+{
+	const unsigned char *at = (const unsigned char *)r->decoded + r->at;
+	const unsigned char *end = (const unsigned char *)r->decoded + r->used;
+	const struct ltr_event *ev = (const void *)at;
+
+	do {
+		event_replay(rec, ev);
+		at += ev->size;
+		ev = (const void *)at;
+	} while (at < end && ev->ts <= until);
+	r->at = (size_t)(at - (const unsigned char *)r->decoded);
+}
+
+/*
  * Replay the round noted: the runs merged by time, as drain_round() in
  * reader.c merges the rings (merge.h; ties to the run noted first).
  */
@@ -387,10 +406,8 @@ static void round_replay(void)
 		rec = (struct event_rec){ .slot = r->h.slot, .pid = r->h.pid,
 					  .tid = r->h.tid };
 		slot_pid[r->h.slot] = r->h.pid;
-		while ((ev = run_event(r)) != NULL && ev->ts <= m.next_other) {
-			event_replay(&rec, ev);
-			r->at += ev->size;
-		}
+		while ((ev = run_event(r)) != NULL && ev->ts <= m.next_other)
+			run_replay(r, &rec, m.next_other);
 		r->has_next = ev != NULL;
 		r->next_ts = ev ? ev->ts : 0;
 	}
