@@ -823,26 +823,33 @@ for line in sys.stdin:
 	[ "$(grep -c '^libfix:fix_add(' <<<"$out")" -gt 0 ]
 }
 
-# by_thread: JSON Lines of calls as THREAD<tab>LINE, each thread named by
-# the second argument of its first call, the ids and times left out;
-# sorted by thread, each thread's lines in the order they came.
 # mask_free: the lines normalized, and the free pages sysconf(86) says, which change from run to run.
 mask_free() {
 	normalize | sed -E 's/^(libc:sysconf\(86\) = )[0-9]+$/\1N/'
 }
 
+# by_thread: JSON Lines of calls as THREAD<tab>FUNC ARGS, each thread
+# named by the arguments of its first call; sorted by thread, each
+# thread's calls in the order they came.  A call held up past the idle
+# pass (a loaded machine) is an "enter" and an "exit": its enter counts
+# as the call (its return follows from its arguments in these tests).
 by_thread() {
-	awk '/"type":"call"/ {
+	awk '/"type":"(call|enter)"/ {
 		match($0, /"tid":[0-9]+/)
 		tid = substr($0, RSTART, RLENGTH)
-		line = $0
-		gsub(/"(pid|tid|ts|dur_ns)":[0-9]+,?/, "", line)
-		if (!(tid in name)) {
-			match(line, /"args":\[[^]]*\]/)
-			name[tid] = substr(line, RSTART, RLENGTH)
-		}
-		print name[tid] "\t" line
+		match($0, /"func":"[^"]*"/)
+		func = substr($0, RSTART, RLENGTH)
+		match($0, /"args":\[[^]]*\]/)
+		args = substr($0, RSTART, RLENGTH)
+		if (!(tid in name))
+			name[tid] = args
+		print name[tid] "\t" func " " args
 	}' | sort -s -t "$(printf '\t')" -k1,1
+}
+
+# calls_in FILE.json: its calls, an "enter" split from its "exit" counted as one (by_thread).
+calls_in() {
+	grep -cE '"type":"(call|enter)"' "$1"
 }
 
 @test "-w with several busy threads: workers encode the blocks, and --read gives each thread's calls as the live trace, in order" {
@@ -864,7 +871,7 @@ by_thread() {
 	run_split ltruss --json -o live.json -F ./fix.yaml "$PROGS/busythreads" 4 100000
 	[ "$status" -eq 0 ]
 	ltruss --read t.ltr --json >read.json
-	[ "$(grep -c '"type":"call"' read.json)" -eq 400000 ]
+	[ "$(calls_in read.json)" -eq 400000 ]
 	by_thread <live.json >live.txt
 	by_thread <read.json >read.txt
 	cmp live.txt read.txt
@@ -928,7 +935,7 @@ rounds() {
 		if (runs > 1) several++ } END { print bad + 0, (several > 0) }')" = "0 1" ]
 	# Each thread's calls as live: the test before, on the same files.
 	ltruss --read t.ltr --json >read.json
-	[ "$(grep -c '"type":"call"' read.json)" -eq 400000 ]
+	[ "$(calls_in read.json)" -eq 400000 ]
 	# Merged by time: a call ends no earlier than the one before it but
 	# where an event published late waited for the next round, as live
 	# (the times in ns are doubles: 256 ns apart at today's dates).
