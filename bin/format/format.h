@@ -250,10 +250,17 @@ static inline char *format_copy(char *dst, const char *s, size_t n)
 {
 	size_t i;
 
-	/* The first piece unasked: n is never 0, and most are one or two pieces. */
+	/*
+	 * The first piece unasked: n is never 0; the second without the
+	 * loop's counting: most are one or two pieces (a JSON object's head
+	 * and names are two).
+	 */
 	__builtin_memcpy(dst, s, 32);
-	for (i = 32; i < n; i += 32)
-		__builtin_memcpy(dst + i, s + i, 32);
+	if (n > 32) {
+		__builtin_memcpy(dst + 32, s + 32, 32);
+		for (i = 64; i < n; i += 32)
+			__builtin_memcpy(dst + i, s + i, 32);
+	}
 	return dst + n;
 }
 
