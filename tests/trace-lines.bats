@@ -214,6 +214,37 @@ exited - -"
 	assert_success
 }
 
+# The times of REC's lines, one a line: --read --json's "ts" cut to
+# seconds.microseconds (cut as text: jq's numbers have 17 digits), then
+# -ttt's, each in its line's order.
+json_ts_and_ttt() {
+	ltruss --read "$1" --json |
+		sed -n 's/^{"type":"[a-z]*","pid":[0-9]*,"tid":[0-9]*,"ts":\([0-9]*\),.*/\1/p' |
+		awk '{ n = length($0); print substr($0, 1, n - 9) "." substr($0, n - 8, 6) }' >json.ts
+	ltruss --read "$1" -ttt | awk '{ print $1 == "[pid" ? $3 : $1 }' >ttt.ts
+}
+
+@test "--json's ts, whose digits each formatting thread keeps from one object to the next, is -ttt's time: many calls a microsecond, 1 ms apart, across seconds, busy threads" {
+	# Bursts of 25 calls 1 ms apart, over 1.2 s: objects of the same
+	# microsecond (the last 3 digits written), of another microsecond of
+	# the same second (the 9 below the seconds) and of the next second
+	# (all of them).
+	run_split ltruss -w slow.ltr -u 'libfix:fix_add' "$PROGS/slow" 30000 1200 slow.out
+	[ "$status" -eq 0 ]
+	json_ts_and_ttt slow.ltr
+	[ "$(wc -l <json.ts)" -eq 30001 ]
+	cmp json.ts ttt.ts
+	[ "$(cut -d. -f1 json.ts | uniq | wc -l)" -ge 2 ]
+	[ "$(uniq json.ts | wc -l)" -lt 30000 ]
+	[ "$(uniq json.ts | wc -l)" -ge 1000 ]
+	# Four threads' rings merged: a time may follow a later one.
+	run_split ltruss -w busy.ltr -u 'libfix:fix_add' "$PROGS/busythreads" 4 20000
+	[ "$status" -eq 0 ]
+	json_ts_and_ttt busy.ltr
+	[ "$(wc -l <json.ts)" -eq 80001 ]
+	cmp json.ts ttt.ts
+}
+
 @test "--json for a killed program and for calls that never return" {
 	run_split ltruss --json -u 'libfix:*' "$PROGS/die" 3 kill
 	[ "$status" -eq 137 ]

@@ -86,15 +86,25 @@ static inline struct obj obj_mem(struct obj o, const char *s, size_t n)
 
 #define obj_lit(o, s) obj_mem((o), "" s, sizeof(s) - 1)
 
-/* v in decimal at p, '-' first when negative; returns the end. */
-static inline char *decimal_at(char *p, uint64_t v, bool negative)
+/* v in decimal at p (room for 2 bytes at least), '-' first when negative; returns the end. */
+static inline __attribute__((always_inline)) char *
+decimal_at(char *p, uint64_t v, bool negative)
 {
 	unsigned n;
 
-	/* A depth, a short duration: one digit, without the digits' loops. */
-	if (v < 10 && !negative) {
-		*p = (char)('0' + v);
-		return p + 1;
+	/*
+	 * A depth, a short duration: one or two digits, without the digits'
+	 * loops or a branch between them: v's pair, its leading '0' (v < 10)
+	 * overwritten by its digit.
+	 */
+	if (v < 100 && !negative) {
+		p[0] = format_pairs[2 * v + (v < 10)];
+		p[1] = format_pairs[2 * v + 1];
+		return p + 1 + (v >= 10);
+	}
+	if (v < 1000 && !negative) {
+		format_digits3_at(p, (unsigned)v);
+		return p + 3;
 	}
 	n = format_decimal_digits(v);
 
@@ -112,47 +122,76 @@ static inline struct obj obj_dec(struct obj o, uint64_t v)
 }
 
 /*
- * A timestamp in ns at p, with room for 32 bytes; returns the end.
- * Objects come many a microsecond: the last one's digits are kept, and
- * only those that changed are written again, the last 3 when the
- * microsecond is the same, the 9 below the seconds when the second is.
- * The kept digits are copied first, then the new ones written into both
- * copies: read back whole right after being written a byte or two at a
- * time, they stalled (store forwarding: perf, --json on the loop, two
- * fifths of this function's time).
+ * The last timestamp of ts_at, each formatting thread's (trace-rounds.c:
+ * workers format objects too): its digits, and where its microsecond and
+ * its second begin.  All zero at first: no timestamp of 1 s or more is
+ * within a microsecond or a second of 0, so the first builds them,
+ * whatever second it is in (a damaged file's clock may put it in
+ * UINT64_MAX's: a cache of the last second that started there took it
+ * for a kept one).
  */
-static inline char *ts_at(char *p, uint64_t ns)
+static __thread struct {
+	uint64_t usec, sec; /* the first ns of its microsecond, of its second */
+	char text[32];      /* its digits (32: copied whole) */
+	unsigned len;
+} ts_last;
+
+/* v (below 10^9) as exactly 9 digits at dst, 3 at a time (format_digits3_at). */
+static inline void digits9_at(char *dst, uint32_t v)
 {
-	/* Each thread's (trace-rounds.c: workers format objects too). */
-	static __thread uint64_t last = UINT64_MAX;
-	static __thread char text[32]; /* last's digits (32: copied whole) */
-	static __thread unsigned len;
-	unsigned k;
+	format_digits3_at(dst, v / 1000000);
+	format_digits3_at(dst + 3, v / 1000 % 1000);
+	format_digits3_at(dst + 6, v % 1000);
+}
+
+/* ts_at's timestamp ns, not of ts_last's microsecond, at p; the end. */
+static __attribute__((noinline)) char *ts_slow_at(char *p, uint64_t ns)
+{
+	uint64_t d = ns - ts_last.sec;
+	char *end = p + ts_last.len;
 
 	if (ns < 1000000000u)
 		return decimal_at(p, ns, false);
-	/* !len: nothing kept yet, whatever second ns is in (a damaged
-	 * file's clock may put it in last's, UINT64_MAX's). */
-	if (!len || ns / 1000000000u != last / 1000000000u) {
-		len = format_decimal_digits(ns);
-		format_decimal_at(text, ns, len);
-		last = ns;
-		memcpy(p, text, sizeof(text));
-		return p + len;
+	memcpy(p, ts_last.text, sizeof(ts_last.text));
+	if (d < 1000000000u) {
+		/* Its second: the 9 digits below it. */
+		digits9_at(end - 9, (uint32_t)d);
+		digits9_at(ts_last.text + ts_last.len - 9, (uint32_t)d);
+		ts_last.usec = ns - d % 1000;
+		return end;
 	}
-	memcpy(p, text, sizeof(text));
-	/* Constant divisors, each: a division by a variable is a `div'. */
-	if (ns / 1000 == last / 1000) {
-		k = 3;
-		last = ns;
-		ns %= 1000;
-	} else {
-		k = 9;
-		last = ns;
-		ns %= 1000000000u;
-	}
-	format_decimal_at(p + len - k, ns, k);
-	format_decimal_at(text + len - k, ns, k);
+	ts_last.len = format_decimal_digits(ns);
+	format_decimal_at(ts_last.text, ns, ts_last.len);
+	ts_last.usec = ns - ns % 1000;
+	ts_last.sec = ns - ns % 1000000000u;
+	memcpy(p, ts_last.text, sizeof(ts_last.text));
+	return p + ts_last.len;
+}
+
+/*
+ * A timestamp in ns at p, with room for 32 bytes; returns the end.
+ * Objects come many a microsecond: the last one's digits are kept, and
+ * only those that changed are written again, the last 3 when the
+ * microsecond is the same (here, inline), the 9 below the seconds when
+ * the second is (ts_slow_at).  Which it is, is a subtraction from where
+ * the last one's microsecond and second begin, not a division (a
+ * timestamp before them, from another thread, wraps around to a large
+ * difference: not the same).  The kept digits are copied first, then
+ * the new ones written into both copies: read back whole right after
+ * being written a byte or two at a time, they stalled (store
+ * forwarding: perf, --json on the loop, two fifths of this function's
+ * time).
+ */
+static inline char *ts_at(char *p, uint64_t ns)
+{
+	uint64_t d = ns - ts_last.usec;
+	unsigned len = ts_last.len;
+
+	if (__builtin_expect(d >= 1000 || ns < 1000000000u, 0))
+		return ts_slow_at(p, ns);
+	memcpy(p, ts_last.text, sizeof(ts_last.text));
+	format_digits3_at(p + len - 3, (unsigned)d);
+	format_digits3_at(ts_last.text + len - 3, (unsigned)d);
 	return p + len;
 }
 

@@ -141,6 +141,13 @@ static inline unsigned format_decimal_digits(uint64_t v)
 	return n;
 }
 
+/* "00" to "99": two digits of a decimal, looked up at once. */
+static const char format_pairs[] =
+	"00010203040506070809101112131415161718192021222324"
+	"25262728293031323334353637383940414243444546474849"
+	"50515253545556575859606162636465666768697071727374"
+	"75767778798081828384858687888990919293949596979899";
+
 /*
  * v in decimal as exactly n digits at dst (zero-padded on the left; n at
  * least format_decimal_digits(v)), two digits a division, each written
@@ -149,28 +156,36 @@ static inline unsigned format_decimal_digits(uint64_t v)
  */
 static inline void format_decimal_at(char *dst, uint64_t v, unsigned n)
 {
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324"
-		"25262728293031323334353637383940414243444546474849"
-		"50515253545556575859606162636465666768697071727374"
-		"75767778798081828384858687888990919293949596979899";
 	char *p = dst + n;
 
 	while (v >= 100) {
 		unsigned r = (unsigned)(v % 100);
 
 		v /= 100;
-		*--p = pairs[2 * r + 1];
-		*--p = pairs[2 * r];
+		*--p = format_pairs[2 * r + 1];
+		*--p = format_pairs[2 * r];
 	}
 	if (v >= 10) {
-		*--p = pairs[2 * v + 1];
-		*--p = pairs[2 * v];
+		*--p = format_pairs[2 * v + 1];
+		*--p = format_pairs[2 * v];
 	} else {
 		*--p = (char)('0' + v);
 	}
 	while (p > dst)
 		*--p = '0';
+}
+
+/*
+ * v (below 1000) as exactly 3 digits at dst, without a loop: its
+ * hundreds by a multiplication (v * 41 >> 12 is v / 100 below 1000),
+ * the rest a pair.
+ */
+static inline void format_digits3_at(char *dst, unsigned v)
+{
+	unsigned h = v * 41 >> 12;
+
+	dst[0] = (char)('0' + h);
+	__builtin_memcpy(dst + 1, format_pairs + 2 * (v - 100 * h), 2);
 }
 
 /*
@@ -235,10 +250,17 @@ static inline char *format_copy(char *dst, const char *s, size_t n)
 {
 	size_t i;
 
-	/* The first piece unasked: n is never 0, and most are one or two pieces. */
+	/*
+	 * The first piece unasked: n is never 0; the second without the
+	 * loop's counting: most are one or two pieces (a JSON object's head
+	 * and names are two).
+	 */
 	__builtin_memcpy(dst, s, 32);
-	for (i = 32; i < n; i += 32)
-		__builtin_memcpy(dst + i, s + i, 32);
+	if (n > 32) {
+		__builtin_memcpy(dst + 32, s + 32, 32);
+		for (i = 64; i < n; i += 32)
+			__builtin_memcpy(dst + i, s + i, 32);
+	}
 	return dst + n;
 }
 
