@@ -259,7 +259,11 @@ static void clock_change(size_t *at, size_t n, bool slow)
 	}
 }
 
-/* The first record of type type in a TABLES block: its offset, or 0. */
+/*
+ * The first record of type type in a TABLES block: its offset, or 0.
+ * Within the file too: an earlier mutation may have made a block's
+ * length run past its end.
+ */
 static size_t record_find(const size_t *at, size_t n, uint32_t type)
 {
 	size_t i, r;
@@ -268,7 +272,8 @@ static size_t record_find(const size_t *at, size_t n, uint32_t type)
 		struct tf_block b;
 
 		memcpy(&b, data + at[i], sizeof(b));
-		for (r = 0; b.type == TF_TABLES && r + sizeof(struct tf_record) <= b.len;) {
+		for (r = 0; b.type == TF_TABLES && r + sizeof(struct tf_record) <= b.len &&
+			    at[i] + sizeof(b) + r + sizeof(struct tf_record) <= size;) {
 			struct tf_record rec;
 
 			memcpy(&rec, data + at[i] + sizeof(b) + r, sizeof(rec));
