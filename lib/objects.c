@@ -189,6 +189,37 @@ static bool object_claim(uint32_t *i)
 	}
 }
 
+/*
+ * A path the loader kept as it was given, relative: dlopen("./x.so") (a
+ * name with a slash is opened as it stands, not searched), or a
+ * DT_NEEDED with a slash.  The loader opened it from the working
+ * directory of that moment, which is still this thread's as the object
+ * is reported (mapped, not yet run).  Made absolute into buf; false if
+ * the directory is unknown or it does not fit.  The vDSO's name has no
+ * slash: it has no file.
+ */
+static bool absolute_path(const char *path, char *buf, size_t size)
+{
+	size_t k, n = ltr_strlen(path);
+	long len;
+
+	for (k = 0; k < n && path[k] != '/'; k++)
+		;
+	if (k == n || (len = ltr_getcwd(buf, size)) <= 1 || buf[0] != '/')
+		return false;
+	len--; /* the NUL counted */
+	while (path[0] == '.' && path[1] == '/') {
+		path += 2;
+		n -= 2;
+	}
+	if ((size_t)len + 1 + n + 1 > size)
+		return false;
+	if (buf[len - 1] != '/') /* "/" alone ends in one */
+		buf[len++] = '/';
+	ltr_strlcpy(buf + len, path, size - (size_t)len);
+	return true;
+}
+
 /* Record obj in the session, so that ltruss can symbolize addresses in it. */
 static void object_record(const struct ltr_object *obj)
 {
@@ -208,9 +239,13 @@ static void object_record(const struct ltr_object *obj)
 			return;
 		exe[n] = '\0';
 		path = exe;
+	} else if (*path && path[0] != '/') {
+		if (!absolute_path(path, exe, sizeof(exe)))
+			return; /* the vDSO: no file */
+		path = exe;
 	}
-	if (!*path || path[0] != '/')
-		return; /* the vDSO: no file */
+	if (!*path)
+		return;
 	/*
 	 * ltruss reads the records in order and waits at one claimed but not
 	 * written (its seq not yet the claim's): what goes before the claim

@@ -106,6 +106,11 @@ ssize_t ltr_readlink(const char *path, char *buf, size_t size)
 	return ltr_syscall3(SYS_readlink, (long)path, (long)buf, (long)size);
 }
 
+long ltr_getcwd(char *buf, size_t size)
+{
+	return ltr_syscall3(SYS_getcwd, (long)buf, (long)size, 0);
+}
+
 int ltr_memfd_create(const char *name, unsigned flags)
 {
 	return (int)ltr_syscall3(SYS_memfd_create, (long)name, flags, 0);

@@ -25,6 +25,8 @@ int ltr_madvise(void *addr, size_t len, int advice);
 ssize_t ltr_write(int fd, const void *buf, size_t n);
 ssize_t ltr_pwrite(int fd, const void *buf, size_t n, off_t off);
 ssize_t ltr_readlink(const char *path, char *buf, size_t size);
+/* The working directory into buf (NUL-terminated); its length with the NUL, or -errno. */
+long ltr_getcwd(char *buf, size_t size);
 int ltr_memfd_create(const char *name, unsigned flags);
 int ltr_getpid(void);
 uid_t ltr_geteuid(void);

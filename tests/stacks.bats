@@ -107,6 +107,17 @@ repeat_frames() {
 	cmp kept.txt fresh.txt
 }
 
+@test "a library opened by a relative path (dlopen(\"./lib.so\")): -k names its frames, from the working directory it was opened in" {
+	# The loader keeps such a name as given: the interposer recorded no
+	# file for it, and its frames were "0x... (?)", their callers lost.
+	(cd "$PROGS" && timeout -k 5 60 "$LTRUSS" -k -u libc:isatty -o "$BATS_TEST_TMPDIR/rel.txt" \
+		./stacks-relayout 10 ./libstacks-laya.so ./libstacks-layb.so) </dev/null >/dev/null
+	[ "$(grep -c '^ > through+0x[0-9a-f]* (.*/libstacks-laya\.so)$' rel.txt)" -eq 10 ]
+	[ "$(grep -c '^ > through+0x[0-9a-f]* (.*/libstacks-layb\.so)$' rel.txt)" -eq 10 ]
+	[ "$(grep -c '^ > main+0x[0-9a-f]* (.*/stacks-relayout)$' rel.txt)" -eq 20 ]
+	not grep -q '(?)' rel.txt
+}
+
 # walks_frames N: each isatty call of stacks-walks in $err as "WAY FRAME...",
 # its first N frames outside libc, counted.
 walks_frames() {
