@@ -461,10 +461,10 @@ static int call_frames(const struct who *w, const struct call *c,
 	}
 	k = merge_frames(map, w->pid, frames, n, nall, &in, *end, out);
 	if (walk) {
-		named_walk_keep(walk, frames, nall, out, k, *end);
+		nw = named_walk_keep(walk, frames, nall, out, k, *end);
 		/* Its lines joined now, not one at a time now and joined later. */
 		if (kept)
-			*kept = named_walk_find(walk);
+			*kept = nw;
 	}
 	return (int)k;
 }

@@ -38,16 +38,17 @@ struct named_walk *named_walk_find(uint64_t walk)
 	return walk && nw->walk == walk ? nw : NULL;
 }
 
-void named_walk_keep(uint64_t walk, const struct stack_frame *frames,
-		     unsigned nf, const struct named **out, unsigned n,
-		     enum stack_end end)
+struct named_walk *named_walk_keep(uint64_t walk,
+				   const struct stack_frame *frames, unsigned nf,
+				   const struct named **out, unsigned n,
+				   enum stack_end end)
 {
 	struct named_walk *nw = &named_walks[walk % NAMED_WALKS];
 	unsigned i;
 
 	for (i = 0; i < nf; i++)
 		if (!frames[i].obj)
-			return; /* JIT code: perf maps grow */
+			return NULL; /* JIT code: perf maps grow */
 	if (nw->out_size < n) {
 		free(nw->out);
 		nw->out_size = n;
@@ -59,6 +60,7 @@ void named_walk_keep(uint64_t walk, const struct stack_frame *frames,
 	nw->n = n;
 	memcpy(nw->out, out, n * sizeof(*out));
 	nw->joined = false;
+	return nw;
 }
 
 /* named_lines_fn's put: the line counted into the text of a kept walk. */

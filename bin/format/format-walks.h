@@ -33,11 +33,12 @@ struct named_walk *named_walk_find(uint64_t walk);
 
 /*
  * Keep the names out[0..n) of walk, whose frames[0..nf) end for end
- * (not if one is in code of no object).
+ * (not if one is in code of no object); what it kept, or NULL.
  */
-void named_walk_keep(uint64_t walk, const struct stack_frame *frames,
-		     unsigned nf, const struct named **out, unsigned n,
-		     enum stack_end end);
+struct named_walk *named_walk_keep(uint64_t walk,
+				   const struct stack_frame *frames, unsigned nf,
+				   const struct named **out, unsigned n,
+				   enum stack_end end);
 
 /* Join the lines of kept walk nw, as lines gives them, into its text. */
 void named_walk_join(struct named_walk *nw, named_lines_fn *lines);
