@@ -56,6 +56,14 @@ static bool listed(const char *list, const char *word)
 	return false;
 }
 
+/* Into h[0], h[1]: v1's cpu and cpuacct hierarchies if the controllers list names them. */
+static void v1_pick(const char *controllers, struct hierarchy *cpu,
+		    struct hierarchy *acct, struct hierarchy **h)
+{
+	h[0] = listed(controllers, "cpu") ? cpu : NULL;
+	h[1] = listed(controllers, "cpuacct") ? acct : NULL;
+}
+
 /* Note the first mount of each hierarchy: cgroup2, v1's cpu and cpuacct. */
 static void mounts_read(const char *mountinfo, struct hierarchy *v2,
 			struct hierarchy *cpu, struct hierarchy *acct)
@@ -77,8 +85,7 @@ static void mounts_read(const char *mountinfo, struct hierarchy *v2,
 		if (strcmp(type, "cgroup2") == 0) {
 			h[0] = v2;
 		} else if (strcmp(type, "cgroup") == 0) {
-			h[0] = listed(super, "cpu") ? cpu : NULL;
-			h[1] = listed(super, "cpuacct") ? acct : NULL;
+			v1_pick(super, cpu, acct, h);
 		}
 		for (i = 0; i < 2; i++)
 			if (h[i] && !h[i]->mounted) {
@@ -110,8 +117,7 @@ static void paths_read(const char *cgroup, struct hierarchy *v2,
 		if (strcmp(line, "0:") == 0 && !*controllers) {
 			h[0] = v2;
 		} else {
-			h[0] = listed(controllers, "cpu") ? cpu : NULL;
-			h[1] = listed(controllers, "cpuacct") ? acct : NULL;
+			v1_pick(controllers, cpu, acct, h);
 		}
 		for (i = 0; i < 2; i++)
 			if (h[i] && strlen(path) < sizeof(h[i]->path)) {
