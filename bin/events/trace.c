@@ -78,12 +78,6 @@ static const struct format format_silent = {
 	.killed = silent_killed, .untraced = silent_untraced,
 };
 
-/* counts_only again, from what trace_init() and trace_count_calls() set (either comes first). */
-static void counts_only_set(void)
-{
-	counts_only = counting && F == &format_silent && !profiled;
-}
-
 void trace_init(const struct format *f, struct ltr_session *s,
 		bool ends_only)
 {
@@ -99,15 +93,16 @@ void trace_init(const struct format *f, struct ltr_session *s,
 	}
 	trace_session = s;
 	profiled = profile_enabled();
-	counts_only_set();
+	counts_only = counting && F == &format_silent && !profiled;
 	error_on_line_break(line_break);
 }
+
 
 void trace_count_calls(void)
 {
 	counts_start();
 	counting = true;
-	counts_only_set();
+	counts_only = F == &format_silent && !profiled;
 }
 
 bool trace_wants_calls(void)
