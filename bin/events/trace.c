@@ -97,7 +97,6 @@ void trace_init(const struct format *f, struct ltr_session *s,
 	error_on_line_break(line_break);
 }
 
-
 void trace_count_calls(void)
 {
 	counts_start();
