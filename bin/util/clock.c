@@ -41,6 +41,16 @@ static uint64_t tsc0, mono0, real0;
 static uint64_t pair_error0; /* ns: how well tsc0 and mono0 match */
 static double rate; /* ticks per ns; 0 until measured */
 static bool fixed;  /* set from a trace file: never measured */
+struct clock_conv clock_conv;
+
+/* Set the rate, and the reciprocal the inline conversions multiply by. */
+static void rate_set(double ticks_per_ns)
+{
+	double inverse = ticks_per_ns > 0 ? 1 / ticks_per_ns : 0;
+
+	rate = ticks_per_ns;
+	clock_conv.ns_per_tick = inverse > 0x1p-1000 && inverse < 0x1p1000 ? inverse : 0;
+}
 
 /* Nanoseconds of clock id. */
 static uint64_t now_ns(clockid_t id)
@@ -104,7 +114,9 @@ void clock_start(void)
 {
 	pair_now(&tsc0, &mono0, &pair_error0);
 	real0 = now_ns(CLOCK_REALTIME) - (now_ns(CLOCK_MONOTONIC) - mono0);
-	rate = 0;
+	clock_conv.tsc0 = tsc0;
+	clock_conv.real0 = real0;
+	rate_set(0);
 }
 
 void clock_refine(void)
@@ -115,7 +127,7 @@ void clock_refine(void)
 		return;
 	pair_now(&tsc, &mono, &error);
 	if (mono > mono0)
-		rate = (double)(tsc - tsc0) / (double)(mono - mono0);
+		rate_set((double)(tsc - tsc0) / (double)(mono - mono0));
 }
 
 /* The rate, measuring it first if it was never measured. */
@@ -150,20 +162,20 @@ void clock_anchor(uint64_t *tsc, uint64_t *real)
 
 void clock_set(uint64_t tsc, uint64_t real, double ticks_per_ns)
 {
-	tsc0 = tsc;
-	real0 = real;
-	rate = ticks_per_ns;
+	tsc0 = clock_conv.tsc0 = tsc;
+	real0 = clock_conv.real0 = real;
+	rate_set(ticks_per_ns);
 	fixed = true;
 }
 
-uint64_t clock_realtime_ns(uint64_t tsc)
+uint64_t clock_realtime_ns_divided(uint64_t tsc)
 {
 	double d = (double)(int64_t)(tsc - tsc0) / current_rate();
 
 	return real0 + (uint64_t)(int64_t)d;
 }
 
-uint64_t clock_ticks_to_ns(uint64_t ticks)
+uint64_t clock_ticks_to_ns_divided(uint64_t ticks)
 {
 	return (uint64_t)((double)ticks / current_rate());
 }
