@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* trace-calls.h: each thread's stack of calls in progress (trace.c), shared with trace-plain.c, and the calls and results events lay out on it. */
+/* trace-calls.h: each thread's stack of calls in progress (trace.c), shared with trace-plain.c and trace-counted.c, and the calls and results events lay out on it. */
 #ifndef LTRUSS_TRACE_CALLS_H
 #define LTRUSS_TRACE_CALLS_H
 
@@ -9,7 +9,10 @@
 #include <string.h>
 
 #include "lib/session.h"
+#include "call-blobs.h"
+#include "counts.h"
 #include "format.h"
+#include "trace.h"
 
 #define MAX_DEPTH 1024
 
@@ -42,6 +45,8 @@ struct thread_trace {
 /* The trace state of each thread slot (NULL: none yet), and the session. */
 extern struct thread_trace *trace_threads[LTR_MAX_THREADS];
 extern struct ltr_session *trace_session;
+/* Calls are counted (trace_count_calls(): counts.c). */
+extern bool trace_counting;
 
 /*
  * May the lines of each thread's calls be made apart this round, on
@@ -60,6 +65,13 @@ void trace_open_parent(struct thread_trace *t);
 /* Print the end of call tc of thread t with result r. */
 void trace_end_call(struct thread_trace *t, struct tcall *tc,
 		    const struct result *r);
+
+/*
+ * -c alone (no lines, no profile, no partial line open): event r, if it
+ * starts or ends a call as trace_event() would, straight to the stack and
+ * the counts (trace-counted.c); false if it takes the general way.
+ */
+bool trace_counted_call(const struct event_rec *r);
 
 /* The blobs after the fixed words of ev, and their length. */
 static inline const unsigned char *event_blobs(const struct ltr_event *ev,
@@ -118,6 +130,38 @@ static inline bool call_timed(const struct tcall *tc, uint64_t ts_exit)
 {
 	return tc->state != HIDDEN && !tc->inherited && tc->c.ts_enter &&
 	       ts_exit >= tc->c.ts_enter;
+}
+
+/*
+ * The time of a finished call tc of t (just popped) that ended at
+ * ts_exit to its caller's, and to the counts if it returned (failed or
+ * not); returns the ticks of its own.  A plain trace has no counts nor
+ * profiles: the time in callees (child) is kept only for them.
+ */
+static inline uint64_t call_time(struct thread_trace *t, struct tcall *tc,
+				 uint64_t ts_exit, bool returned, bool failed)
+{
+	uint64_t dur = ts_exit - tc->c.ts_enter;
+	uint64_t self = dur > tc->child ? dur - tc->child : 0;
+
+	if (t->depth)
+		t->stack[t->depth - 1].child += dur;
+	if (trace_counting && returned)
+		counts_call(t->who.pid, tc->c.fn, &t->row, dur, self, failed);
+	return self;
+}
+
+/* Call tc of r's entry (call_push()) starts on t's stack, to be shown. */
+static inline void call_shown(struct thread_trace *t, struct tcall *tc,
+			      const struct event_rec *r)
+{
+	trace_open_parent(t);
+	if (++t->depth > t->deepest)
+		t->deepest = t->depth;
+	if (tc->c.blobs_len)
+		call_blobs_keep(&tc->c, &tc->blobs, &tc->blobs_size, r->ev,
+				r->take);
+	tc->state = PENDING;
 }
 
 #endif

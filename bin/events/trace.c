@@ -56,9 +56,8 @@ static struct thread_trace *partial_thread;
 static int first_tid, first_pid;        /* to notice a second thread, process */
 static int bad_slot_reported;
 
-/* Calls are counted (trace_count_calls(): counts.c). */
-static bool counting;
-/* Counts are all the events make: counting, no lines, no profile (counted_call()). */
+bool trace_counting;
+/* Counts are all the events make: counting, no lines, no profile (trace_counted_call()). */
 static bool counts_only;
 
 /* The format of -c: no lines (events still feed --tree and the exports). */
@@ -78,6 +77,12 @@ static const struct format format_silent = {
 	.killed = silent_killed, .untraced = silent_untraced,
 };
 
+/* counts_only, from what trace_init() and trace_count_calls() set. */
+static void counts_only_set(void)
+{
+	counts_only = trace_counting && F == &format_silent && !profiled;
+}
+
 void trace_init(const struct format *f, struct ltr_session *s,
 		bool ends_only)
 {
@@ -93,25 +98,25 @@ void trace_init(const struct format *f, struct ltr_session *s,
 	}
 	trace_session = s;
 	profiled = profile_enabled();
-	counts_only = counting && F == &format_silent && !profiled;
+	counts_only_set();
 	error_on_line_break(line_break);
 }
 
 void trace_count_calls(void)
 {
 	counts_start();
-	counting = true;
-	counts_only = F == &format_silent && !profiled;
+	trace_counting = true;
+	counts_only_set();
 }
 
 bool trace_wants_calls(void)
 {
-	return F != &format_silent || profiled || counting;
+	return F != &format_silent || profiled || trace_counting;
 }
 
 bool trace_lines_apart(void)
 {
-	return !partial && !profiled && !counting && F->warm;
+	return !partial && !profiled && !trace_counting && F->warm;
 }
 
 enum format_warm trace_warm(uint32_t fn)
@@ -146,25 +151,6 @@ static __attribute__((noinline)) void profile_stack(struct thread_trace *t,
 	for (i = 0; i < t->depth; i++)
 		stack[i] = &t->stack[i].c;
 	profile_call(&t->who, stack, t->depth, &tc->c, r, self);
-}
-
-/*
- * The time of a finished call tc of t (just popped) that ended at
- * ts_exit to its caller's, and to the counts if it returned (failed or
- * not); returns the ticks of its own.  A plain trace has no counts nor
- * profiles: the time in callees (child) is kept only for them.
- */
-static inline uint64_t call_time(struct thread_trace *t, struct tcall *tc,
-				 uint64_t ts_exit, bool returned, bool failed)
-{
-	uint64_t dur = ts_exit - tc->c.ts_enter;
-	uint64_t self = dur > tc->child ? dur - tc->child : 0;
-
-	if (t->depth)
-		t->stack[t->depth - 1].child += dur;
-	if (counting && returned)
-		counts_call(t->who.pid, tc->c.fn, &t->row, dur, self, failed);
-	return self;
 }
 
 /* Give a finished call of t (just popped) to the counts and the profiles (trace_end_call() asks only when there are some). */
@@ -340,7 +326,7 @@ void trace_end_call(struct thread_trace *t, struct tcall *tc,
 		    const struct result *r)
 {
 	/* Not even a call for a plain trace: a line a call comes through here. */
-	if ((counting || profiled) && call_timed(tc, r->ts_exit))
+	if ((trace_counting || profiled) && call_timed(tc, r->ts_exit))
 		profile_end(t, tc, r);
 	switch (tc->state) {
 	case HIDDEN:
@@ -498,19 +484,6 @@ static void line_break(void)
 	output_flush();
 }
 
-/* Call tc of r's entry (call_push()) starts on t's stack, to be shown. */
-static inline void call_shown(struct thread_trace *t, struct tcall *tc,
-			      const struct event_rec *r)
-{
-	trace_open_parent(t);
-	if (++t->depth > t->deepest)
-		t->deepest = t->depth;
-	if (tc->c.blobs_len)
-		call_blobs_keep(&tc->c, &tc->blobs, &tc->blobs_size, r->ev,
-				r->take);
-	tc->state = PENDING;
-}
-
 /* An ENTER event of t: a call starts. */
 static void call_starts(struct thread_trace *t, const struct event_rec *r)
 {
@@ -578,7 +551,7 @@ static __attribute__((noinline)) void event_other(const struct event_rec *r)
 	case LTR_EV_CALL: {
 		struct call c;
 
-		if (counting)
+		if (trace_counting)
 			counts_entry_only(t->who.pid, ev->fn, &t->row);
 		if (toggles_disabled(trace_session, ev->fn))
 			break;
@@ -624,53 +597,9 @@ static void event_trace(const struct event_rec *r)
 	event_other(r);
 }
 
-/*
- * -c of a narrowed trace file (counts_only): the format's callbacks are
- * all silent, so what becomes of a call shows in the counts alone, and
- * the state machine's lines change nothing.  An entry that starts a call
- * on a known thread's stack (no vfork child in its ring, no call to drop
- * under it, not hidden, not resumed, no blobs) and an exit of the call on
- * top go there straight: the entry as call_starts() takes it, the exit
- * to the counts (call_time()) without the result laid out whole nor a
- * line's callback; neither can warn, so no warning is held for them.
- * With a partial line open (trace_idle_at()), or any other event, the
- * general way, which is also a live trace's.  On the loop's recording
- * (callgrind, --read -c -u) the trace's instructions went from 326 a
- * call to 255.  Apart: inline, its registers cost every other event.
- */
-static __attribute__((noinline)) bool counted_call(const struct event_rec *r)
-{
-	const struct ltr_event *ev = r->ev;
-	struct thread_trace *t;
-	struct tcall *top;
-
-	if (r->slot >= LTR_MAX_THREADS || !(t = trace_threads[r->slot]) ||
-	    t->guest || partial)
-		return false;
-	top = t->depth ? &t->stack[t->depth - 1] : NULL;
-	if (ev->type == LTR_EV_ENTER) {
-		if (ev->size != sizeof(*ev) + 8 * LTR_ENTER_WORDS ||
-		    (ev->flags & LTR_EVF_RESUME) || t->depth >= MAX_DEPTH ||
-		    (top && top->c.depth >= ev->depth) ||
-		    toggles_disabled(trace_session, ev->fn))
-			return false;
-		call_shown(t, call_push(t, ev), r);
-		return true;
-	}
-	if (ev->type == LTR_EV_EXIT && !(ev->flags & LTR_EVF_KEEP_ABOVE) &&
-	    top && top->c.depth == ev->depth && top->c.fn == ev->fn) {
-		t->depth--;
-		if (call_timed(top, ev->ts))
-			call_time(t, top, ev->ts, true,
-				  ev->flags & LTR_EVF_ERROR);
-		return true;
-	}
-	return false;
-}
-
 void trace_event_ingested(const struct event_rec *r)
 {
-	if (counts_only && counted_call(r))
+	if (counts_only && !partial && trace_counted_call(r))
 		return;
 	error_hold();
 	event_trace(r);
@@ -794,5 +723,6 @@ void trace_done(void)
 	for (i = 0; i < LTR_MAX_THREADS; i++)
 		thread_free(i);
 	counts_free();
-	counting = false;
+	trace_counting = false;
+	counts_only_set();
 }
