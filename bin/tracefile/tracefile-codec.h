@@ -64,7 +64,7 @@ struct tf_codec {
 	uint32_t *hash;                   /* the writer's: literal + 1, or 0 */
 	uint64_t *z;                      /* the writer's words of an event */
 	const struct ltr_blob **bytes;    /* an event's byte blobs */
-};
+} __attribute__((aligned(64))); /* -w's workers each write their own at every event: not a line shared */
 
 /* Allocate the reference records. */
 void tf_codec_init(struct tf_codec *c);
