@@ -50,11 +50,13 @@
  *
  * Rounds apart cost more CPU an event than the merge (the marks, the
  * copy, the headers read twice, the rings' lines bouncing between cores:
- * 51 + 13 ns against 45 on the loop): they pay only where cores would
- * otherwise wait, the program's threads asleep on full rings while the
- * reader's thread formats.  On 2 cores with 2 busy threads there is
- * little such idle time (0.3 of a core) and rounds apart made the loop
- * slower; on 16 cores with 16 busy threads nearly every core waits.  So
+ * on the loop's 2 threads, 29-37 ns an event on the workers and 11-13 on
+ * the reader's thread, against some 45 merged): they pay only where cores
+ * would otherwise wait, the program's threads asleep on full rings while
+ * the reader's thread formats.  On 2 cores with 2 busy threads there is
+ * little such idle time (0.3 of a core) and rounds apart make the loop
+ * slower (-o, 5 runs each: 0.80 s against 0.59 merged, medians); on 16
+ * cores with 16 busy threads nearly every core waits.  So
  * the rounds are merged for PROBE_NS every PROBE_EVERY_NS while the
  * cores this process may run on are sampled (/proc/stat), and go apart
  * until the next probe only if at least IDLE_MIN cores were idle (and,
@@ -469,7 +471,7 @@ void trace_rounds_stop(void)
 			events_apart ? (double)(ordering_ns - reader_format_ns) /
 					       (double)events_apart
 				     : 0);
-	/* Most runs had no round apart: lines[] (28 KiB) never touched. */
+	/* Most runs had no round apart: lines[] (32 KiB) never touched. */
 	if (!rounds_apart)
 		return;
 	for (i = 0; i <= SEGMENTS_MAX_WORKERS; i++)
