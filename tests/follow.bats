@@ -205,7 +205,8 @@ load helpers
 	grep -q '+++ exited (status 0) +++$' trace.txt || { cat trace.txt; false; }
 	not grep -q '^\[pid 1\]' trace.txt
 	for pid in $(sed -nE 's/^\[pid ([0-9]+)\] \+\+\+ exited.*/\1/p' trace.txt); do
-		[ "$pid" -gt 1 ] && [ "$pid" -ne "$$" ]
+		[ "$pid" -gt 1 ]
+		[ "$pid" -ne "$$" ]
 	done
 }
 

@@ -60,7 +60,8 @@ altstack_used() {
 	run_split ltruss -f -o trace "$PROGS/foot-smallstack" handler-execve /etc/passwd
 	assert_equal "$status" 127
 	used=$(altstack_used "$err")
-	[ -n "$plain_used" ] && [ -n "$used" ]
+	[ -n "$plain_used" ]
+	[ -n "$used" ]
 	echo "untraced $plain_used traced $used"
 	[ "$used" -le $((plain_used + 2048)) ]
 }
@@ -80,7 +81,8 @@ altstack_used() {
 	assert_equal "$status" 0
 	assert_equal "$out" 6
 	used=$(altstack_used "$err")
-	[ -n "$plain_used" ] && [ -n "$used" ]
+	[ -n "$plain_used" ]
+	[ -n "$used" ]
 	echo "untraced $plain_used traced $used"
 	[ "$used" -le $((plain_used + 1024)) ]
 	grep -q 'bhv_add3(0x1, 0x2, 0x3) = 0x6' trace

@@ -45,7 +45,8 @@ exit 2000 1 posix_memalign aligned (heapfix) < main (heapfix)
 exit 1000 1 memalign aligned (heapfix) < main (heapfix)" ]
 	# The peak's time is within the run: after the start, in ns.
 	ts=$(jq 'select(.type == "heap-total") | .peak_ts' <<<"$err")
-	[ "$ts" -gt 0 ] && [ "$ts" -lt 60000000000 ]
+	[ "$ts" -gt 0 ]
+	[ "$ts" -lt 60000000000 ]
 }
 
 @test "--heap copies the stacks of allocations only: -C shows frees without frames" {

@@ -81,16 +81,20 @@ $TRACEPAGE:0"
 	assert_success
 	man1=$(find "$BATS_TEST_TMPDIR/dest" -path '*/man1/ltruss.1')
 	man5=$(find "$BATS_TEST_TMPDIR/dest" -path '*/man5/ltruss.yaml.5')
-	[ -f "$man1" ] && [ -f "$man5" ]
+	[ -f "$man1" ]
+	[ -f "$man5" ]
 	run_split env MANWIDTH=80 man -l "$man1"
-	[ "$status" -eq 0 ] && [ -z "$err" ]
+	[ "$status" -eq 0 ]
+	[ -z "$err" ]
 	grep -q '^NAME' <<<"$out"
 	grep -q 'ltruss - trace the calls a program makes into shared libraries' <<<"$out"
 	run_split env MANWIDTH=80 man -l "$man5"
-	[ "$status" -eq 0 ] && [ -z "$err" ]
+	[ "$status" -eq 0 ]
+	[ -z "$err" ]
 	grep -q '^PROTOTYPES' <<<"$out"
 	trace5=$(find "$BATS_TEST_TMPDIR/dest" -path '*/man5/ltruss-trace.5')
 	run_split env MANWIDTH=80 man -l "$trace5"
-	[ "$status" -eq 0 ] && [ -z "$err" ]
+	[ "$status" -eq 0 ]
+	[ -z "$err" ]
 	grep -q '^ *1 TABLES' <<<"$out"
 }

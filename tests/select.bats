@@ -28,7 +28,8 @@ same_answers() {
 	local want=$1 live listed read
 	shift
 	run_split ltruss --from a.out "$@" "$PROGS/longnames"
-	[ "$status" -eq 0 ] && [ "$out" = 12 ]
+	[ "$status" -eq 0 ]
+	[ "$out" = 12 ]
 	live=$(calls_of "$err")
 	run_split ltruss --list --json --from a.out "$@" "$PROGS/longnames"
 	[ "$status" -eq 0 ]
@@ -40,14 +41,19 @@ same_answers() {
 	echo "live:"; echo "$live"
 	echo "--list:"; echo "$listed"
 	echo "--read -u:"; echo "$read"
-	[ "$live" = "$want" ] && [ "$listed" = "$want" ] && [ "$read" = "$want" ]
+	[ "$live" = "$want" ]
+	[ "$listed" = "$want" ]
+	[ "$read" = "$want" ]
 }
 
 @test "select: the live trace, --list and --read -u agree on names of 63 bytes and more" {
 	local p63=${F1:0:63} l63=${LIB:0:63} all one
-	[ ${#SONAME} -eq 70 ] && [ ${#F1} -eq 70 ] && [ ${#LIB} -gt 63 ]
+	[ ${#SONAME} -eq 70 ]
+	[ ${#F1} -eq 70 ]
+	[ ${#LIB} -gt 63 ]
 	run_split ltruss -w all.ltr --from a.out -u '*' "$PROGS/longnames"
-	[ "$status" -eq 0 ] && [ "$out" = 12 ]
+	[ "$status" -eq 0 ]
+	[ "$out" = 12 ]
 	all=$(printf '%s\n' "$LIB:$F1" "$LIB:$F2" "$LIB:short_one" | sort)
 	one=$(printf '%s\n' "$LIB:$F1" "$LIB:short_one" | sort)
 	# The whole short name, the soname, a glob on the first 63 bytes.
@@ -71,7 +77,8 @@ same_answers() {
 
 @test "select: names past 63 bytes are printed whole, live and read" {
 	run_split ltruss -u "$LIB:$F1" "$PROGS/longnames"
-	[ "$status" -eq 0 ] && [ "$out" = 12 ]
+	[ "$status" -eq 0 ]
+	[ "$out" = 12 ]
 	[ "$(normalize <<<"$err")" = "$LIB:$F1(0x1, ADDR, ADDR) = 0x2
 +++ exited (status 0) +++" ]
 	run_split ltruss -w f.ltr -u "$LIB:*" "$PROGS/longnames"

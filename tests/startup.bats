@@ -61,7 +61,8 @@ load helpers
 		--callgrind-out-file="$BATS_TEST_TMPDIR/cg.%p" "$LTRUSS" -c /bin/true
 	[ "$status" -eq 0 ]
 	traced=$(awk '/^cmd: +\/bin\/true$/ { f = 1 } f && /^summary:/ { print $2; exit }' "$BATS_TEST_TMPDIR"/cg.*)
-	[ -n "$native" ] && [ -n "$traced" ]
+	[ -n "$native" ]
+	[ -n "$traced" ]
 	[ $((traced - native)) -lt 160000 ] || { echo "$native native, $traced traced"; false; }
 }
 
@@ -291,7 +292,8 @@ skip_under_asan() {
 	all=$out
 	# Every one of the 400 counted.
 	[ "$(grep -Ec ' libmanyf:f[0-9]+$' <<<"$err")" -eq 400 ]
-	[ -n "$one" ] && [ -n "$all" ]
+	[ -n "$one" ]
+	[ -n "$all" ]
 	# st_blocks: 512-byte blocks, 8 a page.  What remains is the counters of
 	# 400 functions (the thread's and, once it ended, the retired ones).
 	[ $((all - one)) -lt 256 ] || { echo "$one, $all blocks"; false; }
@@ -310,7 +312,8 @@ skip_under_asan() {
 	[ "$(sed -n '$p' trace.txt)" = "+++ exited (status 0) +++" ]
 	# The command's file: its cmd line does not name ltruss.
 	n=$(awk '/^cmd: / { f = ($0 !~ /ltruss/) } f && /^summary:/ { print $2; exit }' "$BATS_TEST_TMPDIR"/cg.*)
-	[ -n "$n" ] && [ "$n" -gt 0 ]
+	[ -n "$n" ]
+	[ "$n" -gt 0 ]
 	[ "$n" -lt 190000 ] || { echo "$n instructions"; false; }
 }
 

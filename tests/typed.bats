@@ -267,5 +267,6 @@ NUMBERS_YAML="$SRCDIR/tests/progs/typed/numbers.yaml"
 	grep -q '"\.\.\.$' text.32
 	# (a --json value escapes up to 16 where it is printed: both sides)
 	read -r few many < <(awk '{ n = gsub(/["\\]/, "&"); if (NR == 1 || n < lo) lo = n; if (n > hi) hi = n } END { print lo, hi }' text.4096)
-	[ "$few" -le 16 ] && [ "$many" -gt 17 ]
+	[ "$few" -le 16 ]
+	[ "$many" -gt 17 ]
 }
