@@ -887,7 +887,8 @@ busy_record() {
 	printf '%s\n' 'version: 1' 'trace: [{ lib: libfix, functions: [fix_add] }]' \
 		'prototypes: ["int fix_add(int a, int b)"]' >fix.yaml
 	LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -w "$1" -F ./fix.yaml "$PROGS/busythreads" "$2" "$3"
-	[ "$status" -eq 0 ] && [ "$out" = "$("$PROGS/busythreads" "$2" "$3")" ]
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/busythreads" "$2" "$3")" ]
 }
 
 # rounds BLOCKS: the rounds of a list of blocks (ltr-mutate list-blocks),
@@ -1028,7 +1029,8 @@ rounds_apart() {
 	by_index <read.txt >read.idx
 	[ "$(cut -f1 read.idx | uniq -c | awk '{ print $1 }' | sort -u)" = 100000 ]
 	LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss --json -o live.json -F ./fix.yaml "$PROGS/busythreads" 4 100000
-	[ "$status" -eq 0 ] && [ "$out" = "$("$PROGS/busythreads" 4 100000)" ]
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/busythreads" 4 100000)" ]
 	# Workers formatted rings, in rounds apart.
 	grep -Eq '^ltruss: debug: [1-9][0-9]* formatting workers, [1-9][0-9]* rounds apart of [0-9]+, [0-9]+ busy ones merged for their records, [0-9]+ probes found idle cores; [1-9][0-9]* rings formatted by workers, [0-9]+ by the reader.s thread; [1-9][0-9]* events apart,' <<<"$err"
 	read -r apart all < <(rounds_apart "$err")
@@ -1055,6 +1057,22 @@ rounds_apart() {
 	[ "$apart" -ge 1 ]
 	by_index <live.txt | cmp - read.idx
 	grep -Eq ' 400000 +(0 +)?libfix:fix_add$' live.txt
+}
+
+@test "busy threads whose every call prints a symbol's name (a function pointer): the workers' scan refuses each round, every round is merged and every call shown, none skipped" {
+	[ "$(nproc)" -ge 2 ] || skip "one core: no core for a worker"
+	# A function pointer is symbolized (caches of one thread): never apart.
+	printf '%s\n' 'version: 1' 'trace: [{ lib: libfix, functions: [fix_add] }]' \
+		'prototypes: ["int fix_add(int a, void (*f)(void))"]' >fptr.yaml
+	LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -o live.txt -F ./fptr.yaml "$PROGS/busythreads" 4 50000
+	[ "$status" -eq 0 ]
+	[ "$out" = "$("$PROGS/busythreads" 4 50000)" ]
+	read -r apart all < <(rounds_apart "$err")
+	[ "$apart" -eq 0 ]
+	[ "$all" -ge 1 ]
+	grep -Eq '^ltruss: debug: [0-9]+ formatting workers, 0 rounds apart of [0-9]+, [1-9][0-9]* busy ones merged for their records,' <<<"$err"
+	! grep -v '^ltruss: debug:' <<<"$err" | grep .
+	[ "$(grep -Ec '^(\[pid [0-9]+\] )?libfix:fix_add\([0-9]+, (NULL|0x[1-3])\) = [0-9]+$' live.txt)" -eq 200000 ]
 }
 
 # turns_both OUT OPTION...: trace turns (4 threads taking 200 turns of 100
@@ -1088,7 +1106,8 @@ turns_both() {
 		sed -nE 's/^ltruss: debug: [0-9]+ formatting workers, ([0-9]+) rounds apart of [0-9]+, .* ([0-9]+) rings formatted by workers, ([0-9]+) by the reader.s thread;.*/\1 \2 \3/p' t.err >rounds
 		[ "$(wc -l <rounds)" -eq 2 ]
 		read -r apart by_workers by_reader <rounds
-		[ "$apart" -ge 1 ] && [ $((by_workers + by_reader)) -gt "$apart" ]
+		[ "$apart" -ge 1 ]
+		[ $((by_workers + by_reader)) -gt "$apart" ]
 		[ "$(sed -n 2p rounds)" = "0 0 0" ]
 		[ "$(grep -c 'fix_add' t.apart)" -eq 80000 ]
 		cmp t.apart t.merged
@@ -1102,7 +1121,8 @@ turns_both() {
 	LTRUSS_DEBUG_SERIAL=1 LTRUSS_DEBUG_APART=1 LTRUSS_DEBUG_SEGMENTS=1 run_split ltruss -o live.txt -F ./fix.yaml "$PROGS/busythreads" 4 50000
 	[ "$status" -eq 0 ]
 	read -r apart all < <(rounds_apart "$err")
-	[ "$apart" -eq 0 ] && [ "$all" -ge 1 ]
+	[ "$apart" -eq 0 ]
+	[ "$all" -ge 1 ]
 	grep -q '^ltruss: debug: 0 formatting workers, 0 rounds apart of ' <<<"$err"
 	by_index <live.txt >live.idx
 	by_index <read.txt | cmp - live.idx

@@ -576,7 +576,7 @@ bool reader_ring_scan(uint32_t i, const unsigned char *ok,
 			return false;
 		/* The table inline: a call through a pointer an event was most of the scan. */
 		if (!(ok[rec.fn] >> LTR_REC_TYPE(rec.kind) & 1) &&
-		    !ask(LTR_REC_TYPE(rec.kind), rec.fn))
+		    (!ask || !ask(LTR_REC_TYPE(rec.kind), rec.fn)))
 			return false;
 		at += rec.size;
 	}

@@ -159,7 +159,7 @@ void reader_corrupt(const struct ltr_session *s, uint32_t i, const char *what);
  * Is each record ring i holds this round, from its header alone, of a
  * type ok[fn] has a bit for (1 << type; ok: 65536 bytes, one a function
  * number a header may hold), or one that ask(type, fn) accepts (it may
- * set that bit)?  None is taken; false at the first refused, or at a
+ * set that bit; NULL: none is)?  None is taken; false at the first refused, or at a
  * header that does not make sense (the drain then says what is wrong
  * with it).  What the ring holds past the round's clock is asked too.
  */

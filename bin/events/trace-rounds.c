@@ -116,8 +116,11 @@ struct ring_lines {
 } __attribute__((aligned(64)));
 
 static struct ring_lines lines[LTR_MAX_THREADS];
-/* The rings drained apart this round, in their order. */
+/* The rings drained apart this round, in their order; those a worker's scan did not pass. */
 static uint32_t apart[LTR_MAX_THREADS], napart;
+static uint32_t rescan[LTR_MAX_THREADS], nrescan;
+/* What the segments queued are for (written between rounds of segments: the lock orders it). */
+static enum { SCAN_PHASE, FORMAT_PHASE } phase;
 static struct drainer drainers[SEGMENTS_MAX_WORKERS + 1];
 /* The ring the thread running reader_drain_ring() formats (its sinks' context). */
 static __thread struct ring_lines *filling;
@@ -202,7 +205,6 @@ static void format_ring(struct segment *seg, unsigned worker)
 	struct ring_lines *rl = &lines[seg->ring];
 	struct output_block own = output_block; /* the reader's thread's, when it helps */
 	struct drainer *d = &drainers[worker];
-	uint64_t t0 = debug && worker == SEGMENTS_READER ? clock_thread_ns() : 0;
 
 	if (!rl->out.buf) {
 		rl->out.size = LINES_START;
@@ -220,14 +222,32 @@ static void format_ring(struct segment *seg, unsigned worker)
 	rl->out = output_block;
 	output_block = own;
 	formatted[worker]++;
+}
+
+/*
+ * A segment's job on worker number worker: its ring's headers scanned
+ * (the round's first pass; seg->count: 1 if they passed) or its lines
+ * formatted (seg->count: its events).
+ */
+static void ring_job(struct segment *seg, unsigned worker)
+{
+	uint64_t t0 = debug && worker == SEGMENTS_READER ? clock_thread_ns() : 0;
+
+	if (phase == SCAN_PHASE)
+		seg->count = reader_ring_scan(seg->ring, apart_ok, NULL);
+	else
+		format_ring(seg, worker);
 	if (t0)
 		reader_format_ns += clock_thread_ns() - t0;
 }
 
-/* The reader's thread, each ring done: count its events (its lines wait for the merge). */
-static void ring_done(struct segment *seg)
+/* The reader's thread, each segment done: a ring to scan again, or its events counted (its lines wait for the merge). */
+static void ring_job_done(struct segment *seg)
 {
-	events_apart += seg->count;
+	if (phase == FORMAT_PHASE)
+		events_apart += seg->count;
+	else if (!seg->count)
+		rescan[nrescan++] = seg->ring;
 }
 
 /* reader_ring_scan()'s question when apart_ok does not say: may this record's lines be made apart? */
@@ -253,6 +273,35 @@ static bool record_apart(unsigned type, uint32_t fn)
 	if (warmed[fn] != WARM_READY)
 		return false;
 	apart_ok[fn] = CALL_TYPES; /* decided and warm stay so */
+	return true;
+}
+
+/*
+ * Are the records of every ring of the round (apart[]) ones whose lines
+ * may be made apart?  The workers read the headers (reader_ring_scan()),
+ * a ring each, which brings its records into the cache of a thread that
+ * drains one: on the reader's thread alone this was the largest part of
+ * what it did an event, 6 of its 13 ns on the loop's 2 threads, and the
+ * part a machine with more busy threads could not spread.  A ring with a
+ * record apart_ok does not let through yet is scanned again here, where
+ * record_apart() may decide (it writes the toggles' decisions and the
+ * format's caches, which the workers read).
+ */
+static bool rings_scanned(void)
+{
+	uint32_t k;
+
+	phase = SCAN_PHASE;
+	nrescan = 0;
+	for (k = 0; k < napart; k++) {
+		segments_filling()->ring = apart[k];
+		segments_submit();
+	}
+	segments_collect(true);
+	phase = FORMAT_PHASE;
+	for (k = 0; k < nrescan; k++)
+		if (!reader_ring_scan(rescan[k], apart_ok, record_apart))
+			return false;
 	return true;
 }
 
@@ -413,14 +462,18 @@ static size_t trace_round(struct ltr_session *s, uint32_t n, bool *deferred)
 
 		if (!reader_ring_pending(i))
 			continue;
-		if (!t || t->guest || !reader_ring_scan(i, apart_ok, record_apart)) {
+		if (!t || t->guest) {
 			rounds_merged++;
 			return READER_DECLINED;
 		}
 		apart[napart++] = i;
 	}
-	if (!segments_start(format_ring, ring_done))
+	if (!segments_start(ring_job, ring_job_done))
 		return READER_DECLINED;
+	if (!rings_scanned()) {
+		rounds_merged++;
+		return READER_DECLINED;
+	}
 	drained = s;
 	for (i = 0; i < napart; i++) {
 		segments_filling()->ring = apart[i];
