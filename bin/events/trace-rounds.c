@@ -317,35 +317,36 @@ static void lines_copy(const char *p, size_t n)
 	output_line_end();
 }
 
-/* Copy the rings' lines into the trace in the merge's order (see the top). */
+/* Copy the rings' lines into the trace in the merge's order (see the top), by merge.h's heap. */
 static void lines_merge(void)
 {
 	static size_t next[LTR_MAX_THREADS]; /* each ring's next mark */
-	uint32_t k;
+	static struct merge_head heap[LTR_MAX_THREADS];
+	uint32_t k, n = 0;
 
-	for (k = 0; k < napart; k++)
+	for (k = 0; k < napart; k++) {
 		next[k] = 0;
-	for (;;) {
-		struct merge m = merge_start();
+		if (lines[apart[k]].nmarks)
+			heap[n++] = (struct merge_head){ lines[apart[k]].marks[0].ts, k };
+	}
+	merge_heapify(heap, n);
+	while (n) {
+		uint64_t other = merge_next_other(heap, n);
 		struct ring_lines *rl;
 		size_t from;
 
-		for (k = 0; k < napart; k++) {
-			rl = &lines[apart[k]];
-			if (next[k] < rl->nmarks)
-				merge_offer(&m, k, rl->marks[next[k]].ts);
-		}
-		if (m.b == MERGE_NONE)
-			break;
-		k = m.b;
+		k = heap[0].i;
 		rl = &lines[apart[k]];
 		from = next[k] ? rl->marks[next[k] - 1].end : 0;
-		while (next[k] < rl->nmarks &&
-		       rl->marks[next[k]].ts <= m.next_other)
+		/* Its first event is the oldest: no later than other. */
+		do
 			next[k]++;
+		while (next[k] < rl->nmarks && rl->marks[next[k]].ts <= other);
 		if (rl->marks[next[k] - 1].end > from)
 			lines_copy(rl->out.buf + from,
 				   rl->marks[next[k] - 1].end - from);
+		merge_ran(heap, &n, next[k] < rl->nmarks,
+			  next[k] < rl->nmarks ? rl->marks[next[k]].ts : 0);
 	}
 }
 
