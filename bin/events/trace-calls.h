@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* trace-calls.h: each thread's stack of calls in progress (trace.c), shared with trace-plain.c and trace-counted.c, and the calls and results events lay out on it. */
+/* trace-calls.h: each thread's stack of calls in progress (trace.c), shared with trace-plain.c, and the calls and results events lay out on it. */
 #ifndef LTRUSS_TRACE_CALLS_H
 #define LTRUSS_TRACE_CALLS_H
 
@@ -65,13 +65,6 @@ void trace_open_parent(struct thread_trace *t);
 /* Print the end of call tc of thread t with result r. */
 void trace_end_call(struct thread_trace *t, struct tcall *tc,
 		    const struct result *r);
-
-/*
- * -c alone (no lines, no profile, no partial line open): event r, if it
- * starts or ends a call as trace_event() would, straight to the stack and
- * the counts (trace-counted.c); false if it takes the general way.
- */
-bool trace_counted_call(const struct event_rec *r);
 
 /* The blobs after the fixed words of ev, and their length. */
 static inline const unsigned char *event_blobs(const struct ltr_event *ev,
