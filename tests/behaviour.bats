@@ -151,10 +151,15 @@ count_rows() {
 
 # json_calls: the events of the --json trace in file $1, each thread's on a
 # line in its order, without what differs from run to run (times, ids,
-# addresses) or with -k (stacks); the threads sorted.
+# addresses) or with -k (stacks); the threads sorted.  A call shown whole
+# is its entry and its exit: a thread descheduled in a call (a loaded
+# machine) has it shown in two pieces, the entry at once.
 json_calls() {
 	sed -E 's/0x[0-9a-f]{6,}/ADDR/g' "$1" |
-		jq -sc 'map(select(.tid)) | group_by(.tid) |
+		jq -sc '[.[] | select(.tid) |
+			if .type == "call" then
+				(del(.end) + {type: "enter", ret: null, errno: null}), (. + {type: "exit"})
+			else . end] | group_by(.tid) |
 			map(map(del(.ts, .dur_ns, .pid, .tid, .stack, .stack_end))) | sort | .[]'
 }
 
