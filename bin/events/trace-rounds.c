@@ -21,7 +21,8 @@
  * on while its events are no later than the oldest next event of the
  * others.  The same rule run over the marks (stamps, in each ring's
  * order, the same events the merge would have taken: the same round's
- * heads and clock, the same checks) gives the same runs, and a run's
+ * heads and clock, the same checks; merge.h's heap, a pick in log n
+ * comparisons over many rings) gives the same runs, and a run's
  * lines are the bytes between its first event's start and its last
  * event's end in its ring's buffer: copied out run by run, the trace is
  * the merge's byte for byte.
@@ -32,8 +33,9 @@
  *  - its thread is known to trace.c already, with no vfork child in its
  *    ring (a new slot, a thread's start, an exec, touch other threads);
  *  - every record it holds is an entry, an end or an entry-only call
- *    (reader_ring_scan(): a thread's start, a guest, an untraced process
- *    change the "[pid N]" prefixes or other threads' calls);
+ *    (reader_ring_scan(), on the workers first: rings_scanned(); a
+ *    thread's start, a guest, an untraced process change the "[pid N]"
+ *    prefixes or other threads' calls);
  *  - each of their functions is warm (struct format's warm: its names and
  *    its prototype's view kept, its console toggle decided) and prints no
  *    symbol's name (symbolize()'s caches are one thread's);
