@@ -17,26 +17,15 @@
 #include <stdio.h>
 
 #include "bin/util/clock.h"
+#include "tests/unit/tap.h"
 
-static unsigned test_number;
-static unsigned failures;
-
-/* Print one TAP result. */
-static void tap(bool ok, const char *what)
-{
-	printf("%s %u - %s\n", ok ? "ok" : "not ok", ++test_number, what);
-	failures += !ok;
-}
 
 /* A xorshift generator: the same spans on every run. */
 static uint64_t next_random(void)
 {
 	static uint64_t x = 0x9e3779b97f4a7c15ull;
 
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return x;
+	return tap_xorshift(&x);
 }
 
 /* Do both conversions of span (forward and, as a time, both ways from the anchor) agree with the division's? */
@@ -103,5 +92,5 @@ int main(void)
 	clock_set(0, 0, 1e-305);
 	product_wrong += clock_conv.ns_per_tick != 0;
 	tap(product_wrong == 0, "rates of 0, below 0 and too small to invert have no reciprocal to multiply by");
-	return failures ? 1 : 0;
+	return tap_failures ? 1 : 0;
 }

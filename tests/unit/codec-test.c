@@ -22,28 +22,17 @@
 #include "bin/tracefile/tracefile-codec.h"
 #include "bin/tracefile/tracefile-encode.h"
 #include "bin/tracefile/tracefile.h"
+#include "tests/unit/tap.h"
 
 #define MAX_EVENTS 4096
 
-static unsigned test_number;
-static unsigned failures;
-
-/* Print one TAP result. */
-static void tap(bool ok, const char *what)
-{
-	printf("%s %u - %s\n", ok ? "ok" : "not ok", ++test_number, what);
-	failures += !ok;
-}
 
 /* A deterministic pseudo-random number (xorshift64). */
 static uint64_t rnd(void)
 {
 	static uint64_t x = 0x9e3779b97f4a7c15ull;
 
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return x;
+	return tap_xorshift(&x);
 }
 
 /* A block's events, one after the other, as a ring holds them. */
@@ -447,6 +436,6 @@ int main(void)
 	test_plain_same(&c, &any);
 	tf_codec_free(&c);
 	tf_codec_free(&any);
-	printf("1..%u\n", test_number);
-	return failures != 0;
+	printf("1..%u\n", tap_tests);
+	return tap_failures != 0;
 }

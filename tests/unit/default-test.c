@@ -22,16 +22,8 @@
 #include "bin/config/default-table.h"
 #include "bin/config/selection.h"
 #include "bin/util/xmalloc.h"
+#include "tests/unit/tap.h"
 
-static unsigned test_number;
-static unsigned failures;
-
-/* Print one TAP result. */
-static void tap(bool ok, const char *what)
-{
-	printf("%s %u - %s\n", ok ? "ok" : "not ok", ++test_number, what);
-	failures += !ok;
-}
 
 /*
  * Did a and b load the same: rules, from globs, flags, depth, strsize,
@@ -173,6 +165,6 @@ int main(void)
 	free(edited);
 	free(dir);
 	free(src);
-	printf("1..%u\n", test_number);
-	return failures ? 1 : 0;
+	printf("1..%u\n", tap_tests);
+	return tap_failures ? 1 : 0;
 }

@@ -23,16 +23,8 @@
 #include "bin/symbols/objmap.h"
 #include "bin/util/outfile.h"
 #include "bin/config/selection.h"
+#include "tests/unit/tap.h"
 
-static unsigned test_number;
-static unsigned failures;
-
-/* Print one TAP result. */
-static void tap(bool ok, const char *what)
-{
-	printf("%s %u - %s\n", ok ? "ok" : "not ok", ++test_number, what);
-	failures += !ok;
-}
 
 /* ---- stubs of what heap.c asks of the rest of ltruss -------------------- */
 
@@ -253,6 +245,6 @@ int main(void)
 	test_reused_before_free_returns();
 	test_realloc_and_nesting();
 	test_churn();
-	printf("1..%u\n", test_number);
-	return failures ? 1 : 0;
+	printf("1..%u\n", tap_tests);
+	return tap_failures ? 1 : 0;
 }

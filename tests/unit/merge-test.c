@@ -16,29 +16,18 @@
 #include <string.h>
 
 #include "bin/events/merge.h"
+#include "tests/unit/tap.h"
 
 #define STREAMS_MAX 40
 #define EVENTS_MAX 200
 
-static unsigned test_number;
-static unsigned failures;
-
-/* Print one TAP result. */
-static void tap(bool ok, const char *what)
-{
-	printf("%s %u - %s\n", ok ? "ok" : "not ok", ++test_number, what);
-	failures += !ok;
-}
 
 /* A xorshift generator: the same streams on every run. */
 static uint32_t next_random(void)
 {
 	static uint64_t x = 0x2545f4914f6cdd1dull;
 
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return (uint32_t)(x >> 16);
+	return (uint32_t)(tap_xorshift(&x) >> 16);
 }
 
 static uint64_t ts[STREAMS_MAX][EVENTS_MAX];
@@ -125,5 +114,5 @@ int main(void)
 			 STREAMS_MAX, spans[s] - 1);
 		tap(ok, what);
 	}
-	return failures ? 1 : 0;
+	return tap_failures ? 1 : 0;
 }

@@ -20,18 +20,10 @@
 #include <unistd.h>
 
 #include "bin/util/cpu-quota.h"
+#include "tests/unit/tap.h"
 
-static unsigned test_number;
-static unsigned failures;
 static char top[] = "/tmp/ltruss-quota-test.XXXXXX";
 static char mountinfo[PATH_MAX], cgroup[PATH_MAX];
-
-/* Print one TAP result. */
-static void tap(bool ok, const char *what)
-{
-	printf("%s %u - %s\n", ok ? "ok" : "not ok", ++test_number, what);
-	failures += !ok;
-}
 
 /* Write text to top/path (printf-style path), making its directories. */
 static void put(const char *text, const char *fmt, ...)
@@ -203,6 +195,6 @@ int main(void)
 		if (system(cmd) != 0)
 			return 1;
 	}
-	printf("1..%u\n", test_number);
-	return failures != 0;
+	printf("1..%u\n", tap_tests);
+	return tap_failures != 0;
 }

@@ -21,20 +21,12 @@
 #include "bin/events/reader.h"
 #include "bin/session/session-check.h"
 #include "bin/session/session-slots.h"
+#include "tests/unit/tap.h"
 
 #define RING 4096
 #define EVENT_SIZE (sizeof(struct ltr_rec) + 8 * LTR_ENTER_WORDS) /* in a ring */
 #define GROWTH (sizeof(struct ltr_event) - sizeof(struct ltr_rec))
 
-static unsigned test_number;
-static unsigned failures;
-
-/* Print one TAP result. */
-static void tap(bool ok, const char *what)
-{
-	printf("%s %u - %s\n", ok ? "ok" : "not ok", ++test_number, what);
-	failures += !ok;
-}
 
 /* ---- stubs: two thread slots, a clock that says what the test says ------ */
 
@@ -432,6 +424,6 @@ int main(void)
 	plain(s);
 	too_short(s);
 
-	printf("1..%u\n", test_number);
-	return failures ? 1 : 0;
+	printf("1..%u\n", tap_tests);
+	return tap_failures ? 1 : 0;
 }

@@ -11,18 +11,10 @@
 #include <string.h>
 
 #include "common/select.h"
+#include "tests/unit/tap.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static unsigned test_number;
-static unsigned failures;
-
-/* Print one TAP result. */
-static void tap(bool ok, const char *what)
-{
-	printf("%s %u - %s\n", ok ? "ok" : "not ok", ++test_number, what);
-	failures += !ok;
-}
 
 /* Does sel_glob_match agree with fnmatch on glob and s?  Says so when not. */
 static bool glob_agrees(const char *glob, const char *s, bool pathname)
@@ -253,6 +245,6 @@ int main(void)
 	test_short_names();
 	test_lib_matches();
 	test_walk();
-	printf("1..%u\n", test_number);
-	return failures ? 1 : 0;
+	printf("1..%u\n", tap_tests);
+	return tap_failures ? 1 : 0;
 }
