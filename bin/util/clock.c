@@ -37,8 +37,8 @@
 #define MIN_PRECISION 1000u    /* 1/1000 before the first conversion */
 #define MAX_WINDOW_NS 2000000ull /* never wait longer than this */
 
-static uint64_t tsc0, mono0, real0;
-static uint64_t pair_error0; /* ns: how well tsc0 and mono0 match */
+static uint64_t mono0;
+static uint64_t pair_error0; /* ns: how well clock_conv.tsc0 and mono0 match */
 static double rate; /* ticks per ns; 0 until measured */
 static bool fixed;  /* set from a trace file: never measured */
 struct clock_conv clock_conv;
@@ -112,10 +112,8 @@ static void wait_window(unsigned precision)
 
 void clock_start(void)
 {
-	pair_now(&tsc0, &mono0, &pair_error0);
-	real0 = now_ns(CLOCK_REALTIME) - (now_ns(CLOCK_MONOTONIC) - mono0);
-	clock_conv.tsc0 = tsc0;
-	clock_conv.real0 = real0;
+	pair_now(&clock_conv.tsc0, &mono0, &pair_error0);
+	clock_conv.real0 = now_ns(CLOCK_REALTIME) - (now_ns(CLOCK_MONOTONIC) - mono0);
 	rate_set(0);
 }
 
@@ -127,7 +125,7 @@ void clock_refine(void)
 		return;
 	pair_now(&tsc, &mono, &error);
 	if (mono > mono0)
-		rate_set((double)(tsc - tsc0) / (double)(mono - mono0));
+		rate_set((double)(tsc - clock_conv.tsc0) / (double)(mono - mono0));
 }
 
 /* The rate, measuring it first if it was never measured. */
@@ -156,23 +154,23 @@ double clock_rate_now(void)
 
 void clock_anchor(uint64_t *tsc, uint64_t *real)
 {
-	*tsc = tsc0;
-	*real = real0;
+	*tsc = clock_conv.tsc0;
+	*real = clock_conv.real0;
 }
 
 void clock_set(uint64_t tsc, uint64_t real, double ticks_per_ns)
 {
-	tsc0 = clock_conv.tsc0 = tsc;
-	real0 = clock_conv.real0 = real;
+	clock_conv.tsc0 = tsc;
+	clock_conv.real0 = real;
 	rate_set(ticks_per_ns);
 	fixed = true;
 }
 
 uint64_t clock_realtime_ns_divided(uint64_t tsc)
 {
-	double d = (double)(int64_t)(tsc - tsc0) / current_rate();
+	double d = (double)(int64_t)(tsc - clock_conv.tsc0) / current_rate();
 
-	return real0 + (uint64_t)(int64_t)d;
+	return clock_conv.real0 + (uint64_t)(int64_t)d;
 }
 
 uint64_t clock_ticks_to_ns_divided(uint64_t ticks)

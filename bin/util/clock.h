@@ -36,7 +36,7 @@ void clock_set(uint64_t tsc, uint64_t real, double ticks_per_ns);
  * The bytes printed are the division's, as they always were.
  */
 struct clock_conv {
-	uint64_t tsc0, real0; /* clock_anchor()'s */
+	uint64_t tsc0, real0; /* clock_anchor()'s: the TSC and CLOCK_REALTIME at the start */
 	double ns_per_tick;   /* 1 / ticks per ns; 0 until known */
 };
 extern struct clock_conv clock_conv;
@@ -75,7 +75,7 @@ static inline uint64_t clock_ticks_to_ns(uint64_t ticks)
 	int64_t ns;
 
 	if (clock_conv.ns_per_tick != 0 &&
-	    clock_truncates_sure((double)ticks * clock_conv.ns_per_tick, &ns) && ns >= 0)
+	    clock_truncates_sure((double)ticks * clock_conv.ns_per_tick, &ns))
 		return (uint64_t)ns;
 	return clock_ticks_to_ns_divided(ticks);
 }
